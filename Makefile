@@ -1,0 +1,44 @@
+# dpworkbench — two set-up commands: `make reproduce` and `make test`.
+# Both create .venv with the pinned versions of pyproject.toml (idempotent: the
+# install step re-runs only when pyproject.toml changes).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PROFILE ?= quick
+
+.PHONY: install reproduce test test-fast bench lab report clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
+	$(PY) -m pip install --quiet -e ".[dev]" 2>&1 | grep -v "is ignored" || true
+	$(PY) -c "import dpworkbench, papermill, duckdb, numba, opendp, highspy" 
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+# Run every notebook headlessly in the quick profile; writes reports/quick/index.html.
+reproduce: $(STAMP)
+	$(PY) -m dpworkbench reproduce --profile $(PROFILE)
+
+# The full test suite (unit, privacy audits, notebooks in the ci profile, browser).
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not notebook and not browser and not slow"
+
+# Every benchmark in benchmarks/, ratios against reference implementations -> reports/bench.csv
+bench: $(STAMP)
+	$(PY) -m dpworkbench bench
+
+report: $(STAMP)
+	$(PY) -m dpworkbench report --profile $(PROFILE)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+clean:
+	rm -rf $(VENV) reports results .pytest_cache

@@ -1,0 +1,154 @@
+"""The ``dpworkbench`` command: list, run, reproduce, report, bench, plus paper subcommands.
+
+Paper subpackages add subcommands by defining ``register(subparsers)`` in
+``dpworkbench/<paper>/cli.py``; they are discovered here without editing this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from ..experiments.context import PROFILES
+from ..paths import reports_dir
+
+PAPER_CLI_MODULES = (
+    "dpworkbench.inconsistency.cli",
+    "dpworkbench.r2t.cli",
+    "dpworkbench.privateclean.cli",
+    "dpworkbench.dampening.cli",
+)
+
+
+def _parse_value(text: str):
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from ..experiments.nbtools import discover_notebooks
+
+    infos = discover_notebooks(args.only)
+    if not infos:
+        print("no notebooks found", file=sys.stderr)
+        return 1
+    width = max(len(i.name) for i in infos)
+    current = None
+    for i in infos:
+        if i.paper != current:
+            current = i.paper
+            print(f"\n[{current}]")
+        print(f"  {i.name:<{width}}  {i.title}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ..experiments.nbtools import describe_notebook, notebooks_dir, run_notebook
+
+    path = Path(args.notebook)
+    if not path.exists():
+        candidate = notebooks_dir() / (args.notebook if args.notebook.endswith(".ipynb") else args.notebook + ".ipynb")
+        if not candidate.exists():
+            print(f"notebook not found: {args.notebook} (try `dpworkbench list`)", file=sys.stderr)
+            return 2
+        path = candidate
+    params = {k: _parse_value(v) for k, v in (args.parameter or [])}
+    info = describe_notebook(path.resolve())
+    out_root = reports_dir() / args.profile
+    res = run_notebook(info, profile=args.profile, output_root=out_root, parameters=params)
+    print(f"{res.status} in {res.seconds:.1f}s -> {res.output_dir}")
+    if res.error:
+        print(res.error, file=sys.stderr)
+    return 0 if res.status == "ok" else 1
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from ..experiments.nbtools import discover_notebooks, run_many
+    from ..experiments.report import build_report, write_runs
+
+    infos = discover_notebooks(args.only)
+    if not infos:
+        print(f"no notebooks match {args.only!r}", file=sys.stderr)
+        return 2
+    out_root = reports_dir() / args.profile
+    print(f"reproducing {len(infos)} notebooks in the {args.profile!r} profile -> {out_root}")
+    results = run_many(infos, profile=args.profile, output_root=out_root)
+    write_runs(out_root, results)
+    index = build_report(out_root, args.profile)
+    failed = [r for r in results if r.status != "ok"]
+    print(f"{len(results) - len(failed)} ok, {len(failed)} failed; report: {index}")
+    return 1 if failed else 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from ..experiments.report import build_report
+
+    index = build_report(reports_dir() / args.profile, args.profile)
+    print(index)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ..bench import run_benchmarks
+
+    return run_benchmarks(only=args.only, output=Path(args.output) if args.output else None)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dpworkbench", description="Differential privacy research workbench")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="list notebooks with one-line descriptions")
+    p.add_argument("--only", help="regular expression on <paper>/<notebook>")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("run", help="run one notebook headlessly (papermill)")
+    p.add_argument("notebook", help="path, or <paper>/<notebook> under notebooks/")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"), help="papermill parameter (JSON value)")
+    p.add_argument("--profile", choices=PROFILES, default="quick")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("reproduce", help="run every notebook and build reports/<profile>/index.html")
+    p.add_argument("--profile", choices=PROFILES, default="quick")
+    p.add_argument("--only", help="regular expression on <paper>/<notebook>")
+    p.set_defaults(func=cmd_reproduce)
+
+    p = sub.add_parser("report", help="rebuild reports/<profile>/index.html from existing outputs")
+    p.add_argument("--profile", choices=PROFILES, default="quick")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("bench", help="run benchmarks/ and write reports/bench.csv")
+    p.add_argument("--only", help="regular expression on benchmark file names")
+    p.add_argument("--output", help="CSV path (default reports/bench.csv)")
+    p.set_defaults(func=cmd_bench)
+
+    for mod in PAPER_CLI_MODULES:
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name and mod.startswith(exc.name):
+                continue
+            raise
+        m.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ValueError as exc:  # bad input: a clear message, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

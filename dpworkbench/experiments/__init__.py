@@ -1,0 +1,23 @@
+"""Experiment grids, summaries and notebook output bookkeeping."""
+
+from .context import PROFILES, Claim, Claims, NotebookContext, pick
+from .runner import atomic_write_csv, atomic_write_text, cell_id, cell_rng, expand_grid, load_results, run_grid
+from .summary import relative_error, summarize, trimmed_mean
+
+__all__ = [
+    "PROFILES",
+    "Claim",
+    "Claims",
+    "NotebookContext",
+    "atomic_write_csv",
+    "atomic_write_text",
+    "cell_id",
+    "cell_rng",
+    "expand_grid",
+    "load_results",
+    "pick",
+    "relative_error",
+    "run_grid",
+    "summarize",
+    "trimmed_mean",
+]

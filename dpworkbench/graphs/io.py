@@ -1,0 +1,39 @@
+"""Loaders for SNAP-style edge lists (tab/space separated, or CSV with a header)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .core import CSRGraph, from_edge_array
+
+
+def load_edge_list(path: str | Path, *, comment: str = "#") -> CSRGraph:
+    """Read an undirected edge list; node ids are relabelled densely 0..n-1.
+
+    Accepts SNAP text (``u<TAB>v`` per line, ``#`` comments; each undirected edge
+    may appear in both directions) and CSV with a header such as ``id_1,id_2``.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"edge list not found: {path}")
+    with path.open() as fh:
+        first = ""
+        for line in fh:
+            if line.strip() and not line.startswith(comment):
+                first = line
+                break
+    if not first:
+        raise ValueError(f"{path} has no edges")
+    sep = "," if "," in first else r"\s+"
+    has_header = not first.replace(",", " ").split()[0].lstrip("-").isdigit()
+    df = pd.read_csv(
+        path, sep=sep, comment=comment, header=0 if has_header else None, usecols=[0, 1], engine="c" if sep == "," else "python"
+    ) if sep == "," else pd.read_csv(path, sep=r"\s+", comment=comment, header=0 if has_header else None, usecols=[0, 1])
+    raw = df.to_numpy()
+    if not np.issubdtype(raw.dtype, np.integer):
+        raise ValueError(f"{path}: node ids must be integers")
+    ids, inv = np.unique(raw.ravel(), return_inverse=True)
+    return from_edge_array(inv.reshape(-1, 2), n=ids.size)

@@ -1,0 +1,222 @@
+"""Noise back-ends behind one interface.
+
+* :class:`NumpyBackend` — seeded ``numpy.random.Generator``. For research, tests,
+  papermill runs and fast sweeps. **Seeded noise is not a private release**: anyone
+  with the seed can subtract the noise, and float sampling is open to Mironov's
+  least-significant-bit attack.
+* :class:`OpenDPBackend` — OpenDP's samplers (unseeded, OS entropy; Laplace and
+  selection noise are sampled exactly on a discretised grid, so they are
+  floating-point safe). Use this for an actual release.
+
+Mechanisms accept ``rng`` as a ``Generator``, an int seed, ``None`` (fresh unseeded
+numpy) or a back-end instance; :func:`resolve_backend` turns any of those into a
+back-end.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class NoiseBackend(Protocol):
+    """What a mechanism may ask of its randomness source."""
+
+    name: str
+    seeded: bool
+
+    def laplace(self, scale: float, size: int | tuple[int, ...] | None = None) -> Any:
+        """Centred Laplace noise with the given scale."""
+
+    def discrete_laplace(self, scale: float, size: int | tuple[int, ...] | None = None) -> Any:
+        """Two-sided geometric noise: P(k) ∝ exp(-|k|/scale) on the integers."""
+
+    def gumbel_argmax(self, logits: np.ndarray) -> int:
+        """Index of max(logits + Gumbel(0,1)): an exact softmax(logits) sample."""
+
+    def gumbel_top_k(self, logits: np.ndarray, k: int) -> np.ndarray:
+        """Indices of the k largest logits + Gumbel(0,1), best first."""
+
+    def exponential_argmax(self, logits: np.ndarray) -> int:
+        """Index of max(logits + Exponential(1)): permute-and-flip's law."""
+
+    @property
+    def generator(self) -> np.random.Generator:
+        """A numpy generator for discrete, non-noise draws (permutations, uniform choices)."""
+
+
+_EXPJ_MIN_SIZE = 4096
+
+
+class NumpyBackend:
+    """Seeded numpy back-end (research mode; not a private release)."""
+
+    name = "numpy"
+
+    def __init__(self, rng: np.random.Generator | int | None = None):
+        if isinstance(rng, np.random.Generator):
+            self._rng = rng
+            self.seeded = True
+        else:
+            self._rng = np.random.default_rng(rng)
+            self.seeded = rng is not None
+
+    @property
+    def generator(self) -> np.random.Generator:
+        return self._rng
+
+    def laplace(self, scale: float, size=None):
+        return self._rng.laplace(0.0, scale, size)
+
+    def discrete_laplace(self, scale: float, size=None):
+        # Difference of two iid geometric variables on {0,1,...} with success 1-α,
+        # α = exp(-1/scale), is two-sided geometric with P(k) ∝ α^|k|.
+        alpha = np.exp(-1.0 / scale)
+        p = -np.expm1(-1.0 / scale)  # 1 - α, accurate for large scale
+        if p <= 0.0:
+            raise ValueError(f"discrete Laplace scale {scale!r} too large for float64")
+        g1 = self._rng.geometric(p, size) - 1
+        g2 = self._rng.geometric(p, size) - 1
+        del alpha
+        return np.asarray(g1 - g2, dtype=np.int64) if size is not None else int(g1 - g2)
+
+    def gumbel_argmax(self, logits: np.ndarray) -> int:
+        logits = np.ascontiguousarray(logits, dtype=float).ravel()
+        if logits.size >= _EXPJ_MIN_SIZE:
+            # Same law as Gumbel-max with O(log n) random draws (see _kernels).
+            from ._kernels import softmax_sample_expj
+
+            return int(softmax_sample_expj(logits, self._rng))
+        return int(np.argmax(logits + self._rng.gumbel(size=logits.shape)))
+
+    def gumbel_top_k(self, logits: np.ndarray, k: int) -> np.ndarray:
+        logits = np.asarray(logits, dtype=float)
+        keys = logits + self._rng.gumbel(size=logits.shape)
+        return _top_k_indices(keys, k)
+
+    def exponential_argmax(self, logits: np.ndarray) -> int:
+        logits = np.asarray(logits, dtype=float)
+        return int(np.argmax(logits + self._rng.exponential(size=logits.shape)))
+
+
+def _top_k_indices(keys: np.ndarray, k: int) -> np.ndarray:
+    if k >= keys.size:
+        return np.argsort(-keys, kind="stable")
+    part = np.argpartition(-keys, k - 1)[:k]
+    return part[np.argsort(-keys[part], kind="stable")]
+
+
+@lru_cache(maxsize=None)
+def _opendp():
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    return dp
+
+
+class OpenDPBackend:
+    """Release back-end on OpenDP's samplers (unseeded, floating-point safe).
+
+    Continuous noise and selection use OpenDP measurements run on zero vectors /
+    the given scores, so the noise is the library's exact discretised sampler.
+    Discrete helper draws (permutations) use a numpy generator seeded from the OS
+    CSPRNG; they carry no floating-point vulnerability.
+    """
+
+    name = "opendp"
+    seeded = False
+
+    def __init__(self) -> None:
+        self._rng = np.random.default_rng(secrets.randbits(128))
+
+    @property
+    def generator(self) -> np.random.Generator:
+        return self._rng
+
+    @staticmethod
+    def _shape(size) -> tuple[int, ...]:
+        if size is None:
+            return ()
+        return (size,) if isinstance(size, (int, np.integer)) else tuple(size)
+
+    def laplace(self, scale: float, size=None):
+        dp = _opendp()
+        shape = self._shape(size)
+        n = int(np.prod(shape)) if shape else 1
+        meas = dp.m.make_laplace(
+            dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float), scale=float(scale)
+        )
+        out = np.asarray(meas([0.0] * n), dtype=float)
+        return out.reshape(shape) if shape else float(out[0])
+
+    def discrete_laplace(self, scale: float, size=None):
+        dp = _opendp()
+        shape = self._shape(size)
+        n = int(np.prod(shape)) if shape else 1
+        meas = dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=float(scale))
+        out = np.asarray(meas([0] * n), dtype=np.int64)
+        return out.reshape(shape) if shape else int(out[0])
+
+    def gumbel_argmax(self, logits: np.ndarray) -> int:
+        dp = _opendp()
+        logits = np.asarray(logits, dtype=float)
+        # report-noisy-max with Gumbel(scale) on scores = logits·scale is softmax(logits).
+        shift = logits - logits.max()
+        meas = dp.m.make_report_noisy_max_gumbel(
+            dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float), scale=1.0, optimize="max"
+        )
+        return int(meas(shift.tolist()))
+
+    def gumbel_top_k(self, logits: np.ndarray, k: int) -> np.ndarray:
+        # Sequential Gumbel draws without replacement equal Gumbel-top-k in law.
+        logits = np.asarray(logits, dtype=float)
+        remaining = np.arange(logits.size)
+        chosen: list[int] = []
+        for _ in range(min(k, logits.size)):
+            j = self.gumbel_argmax(logits[remaining])
+            chosen.append(int(remaining[j]))
+            remaining = np.delete(remaining, j)
+        return np.asarray(chosen, dtype=np.int64)
+
+    def exponential_argmax(self, logits: np.ndarray) -> int:
+        dp = _opendp()
+        logits = np.asarray(logits, dtype=float)
+        shift = logits - logits.max()
+        meas = dp.m.make_noisy_max(
+            dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+            dp.linf_distance(T=float),
+            dp.max_divergence(),
+            scale=1.0,
+        )
+        return int(meas(shift.tolist()))
+
+
+def release_backend() -> OpenDPBackend:
+    """An unseeded, floating-point-safe back-end for real releases."""
+    return OpenDPBackend()
+
+
+def resolve_backend(rng: Any = None) -> NoiseBackend:
+    """Accept a Generator, an int seed, None, or a back-end; return a back-end."""
+    if isinstance(rng, (NumpyBackend, OpenDPBackend)):
+        return rng
+    if rng is None or isinstance(rng, (np.random.Generator, int, np.integer)):
+        return NumpyBackend(rng if not isinstance(rng, np.integer) else int(rng))
+    if isinstance(rng, NoiseBackend):
+        return rng
+    raise ValueError(
+        f"rng must be a numpy.random.Generator, an int seed, None or a NoiseBackend, got {type(rng).__name__}"
+    )
+
+
+__all__: Sequence[str] = [
+    "NoiseBackend",
+    "NumpyBackend",
+    "OpenDPBackend",
+    "release_backend",
+    "resolve_backend",
+]

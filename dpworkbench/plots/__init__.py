@@ -1,0 +1,244 @@
+"""Plotly figure builders shared by all papers, and saving to HTML/PNG.
+
+PNG export needs kaleido plus a headless Chrome/Chromium on the machine (Debian's
+``chromium``); without one, figures are saved as HTML only and nothing fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+_PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
+_PNG_STATE: dict[str, bool] = {}
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    h = hex_color.lstrip("#")
+    r, g, b = int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def _check_columns(df: pd.DataFrame, cols: Sequence[str | None]) -> None:
+    missing = [c for c in cols if c is not None and c not in df.columns]
+    if missing:
+        raise ValueError(f"unknown column(s) {missing}; columns: {list(df.columns)}")
+
+
+def _band_stats(df: pd.DataFrame, x: str, y: str, band: str | None) -> pd.DataFrame:
+    g = df.groupby(x)[y]
+    out = g.agg(["mean", "std", "count", "median"]).reset_index()
+    if band == "std":
+        out["lo"], out["hi"] = out["mean"] - out["std"].fillna(0), out["mean"] + out["std"].fillna(0)
+    elif band == "se":
+        se = out["std"].fillna(0) / np.sqrt(out["count"])
+        out["lo"], out["hi"] = out["mean"] - 1.96 * se, out["mean"] + 1.96 * se
+    elif band == "iqr":
+        q = g.quantile([0.25, 0.75]).unstack()
+        out["lo"], out["hi"] = q[0.25].to_numpy(), q[0.75].to_numpy()
+    return out
+
+
+def line_with_band(
+    df: pd.DataFrame,
+    x: str,
+    y: str,
+    *,
+    color: str | None = None,
+    band: str | None = "std",
+    log_x: bool = False,
+    log_y: bool = False,
+    title: str = "",
+    x_title: str | None = None,
+    y_title: str | None = None,
+    summarized: bool = False,
+) -> go.Figure:
+    """Mean of ``y`` against ``x`` per ``color`` group with a shaded band (std, 95% se or IQR).
+
+    ``summarized=True`` means ``df`` already has one row per point with optional
+    ``lo``/``hi`` columns.
+    """
+    _check_columns(df, [x, y, color])
+    fig = go.Figure()
+    groups = [(None, df)] if color is None else list(df.groupby(color, sort=False))
+    for i, (name, sub) in enumerate(groups):
+        c = _PALETTE[i % len(_PALETTE)]
+        stats = sub.rename(columns={y: "mean"}) if summarized else _band_stats(sub, x, y, band)
+        stats = stats.sort_values(x)
+        label = str(name) if name is not None else y
+        if band and {"lo", "hi"} <= set(stats.columns):
+            lo = stats["lo"].to_numpy(dtype=float)
+            if log_y:
+                lo = np.where(lo > 0, lo, np.nan)
+            fig.add_trace(
+                go.Scatter(
+                    x=np.concatenate([stats[x].to_numpy(), stats[x].to_numpy()[::-1]]),
+                    y=np.concatenate([stats["hi"].to_numpy(dtype=float), lo[::-1]]),
+                    fill="toself",
+                    fillcolor=_rgba(c, 0.15),
+                    line=dict(width=0),
+                    hoverinfo="skip",
+                    showlegend=False,
+                    legendgroup=label,
+                )
+            )
+        fig.add_trace(
+            go.Scatter(x=stats[x], y=stats["mean"], mode="lines+markers", name=label, line=dict(color=c), legendgroup=label)
+        )
+    fig.update_layout(
+        title=title,
+        xaxis_title=x_title or x,
+        yaxis_title=y_title or y,
+        template="plotly_white",
+        legend_title=color or "",
+    )
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def error_vs_epsilon(
+    df: pd.DataFrame,
+    *,
+    error: str = "relative_error",
+    epsilon: str = "epsilon",
+    color: str | None = "algorithm",
+    band: str | None = "std",
+    log_x: bool = True,
+    log_y: bool = True,
+    title: str = "Error vs ε",
+) -> go.Figure:
+    """Error (mean ± band) against ε per algorithm, log–log by default."""
+    return line_with_band(df, epsilon, error, color=color, band=band, log_x=log_x, log_y=log_y, title=title, x_title="ε", y_title=error.replace("_", " "))
+
+
+def true_vs_private(
+    df: pd.DataFrame,
+    *,
+    x: str,
+    true: str = "true_value",
+    private: str = "private_value",
+    color: str | None = None,
+    band: str | None = "std",
+    log_y: bool = False,
+    title: str = "True vs private",
+) -> go.Figure:
+    """The true value over a sweep (black) and the private estimates (mean ± band)."""
+    _check_columns(df, [x, true, private, color])
+    fig = line_with_band(df, x, private, color=color, band=band, log_y=log_y, title=title, y_title="value")
+    t = df.groupby(x)[true].mean().reset_index().sort_values(x)
+    fig.add_trace(go.Scatter(x=t[x], y=t[true], mode="lines", name="true value", line=dict(color="black", dash="dash")))
+    return fig
+
+
+def bar(df: pd.DataFrame, x: str, y: str, *, color: str | None = None, log_y: bool = False, title: str = "") -> go.Figure:
+    """Grouped bar chart."""
+    _check_columns(df, [x, y, color])
+    fig = go.Figure()
+    groups = [(y, df)] if color is None else list(df.groupby(color, sort=False))
+    for i, (name, sub) in enumerate(groups):
+        fig.add_trace(go.Bar(x=sub[x], y=sub[y], name=str(name), marker_color=_PALETTE[i % len(_PALETTE)]))
+    fig.update_layout(barmode="group", title=title, template="plotly_white", xaxis_title=x, yaxis_title=y)
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def find_chromium() -> str | None:
+    """Path of a headless-capable Chrome/Chromium, or None."""
+    for env in ("BROWSER_PATH", "CHROME_PATH"):
+        p = os.environ.get(env)
+        if p and Path(p).exists():
+            return p
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+def png_export_available() -> bool:
+    """True when kaleido and a Chromium are present (checked once per process)."""
+    if "ok" not in _PNG_STATE:
+        ok = False
+        if os.environ.get("DPWB_NO_PNG") != "1":
+            try:
+                import kaleido  # noqa: F401
+
+                ok = find_chromium() is not None
+            except ImportError:
+                ok = False
+        _PNG_STATE["ok"] = ok
+    return _PNG_STATE["ok"]
+
+
+def write_plotlyjs(path: Path) -> Path:
+    """Write the bundled plotly.min.js once (reports open offline, no CDN)."""
+    path = Path(path)
+    if not path.exists():
+        from plotly.offline import get_plotlyjs
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(get_plotlyjs())
+        os.replace(tmp, path)
+    return path
+
+
+def save_figure(
+    fig: go.Figure,
+    stem: str | Path,
+    *,
+    png: bool = True,
+    width: int = 900,
+    height: int = 520,
+    plotlyjs: str | Path = "inline",
+) -> dict[str, Path]:
+    """Write ``<stem>.html`` and ``<stem>.png`` (when a headless Chromium exists).
+
+    ``plotlyjs`` is ``"inline"`` (self-contained file, ~4.5 MB) or the path of a
+    shared ``plotly.min.js`` that is written once and referenced relatively.
+    """
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+    html = stem.with_suffix(".html")
+    if plotlyjs == "inline":
+        include: str | bool = True
+    else:
+        js = write_plotlyjs(Path(plotlyjs))
+        include = os.path.relpath(js, html.parent)
+    fig.write_html(html, include_plotlyjs=include, full_html=True)
+    paths["html"] = html
+    if png and png_export_available():
+        chrome = find_chromium()
+        if chrome:
+            os.environ.setdefault("BROWSER_PATH", chrome)
+        try:
+            out = stem.with_suffix(".png")
+            fig.write_image(out, width=width, height=height)
+            paths["png"] = out
+        except Exception as exc:  # a missing/broken browser must never fail a run
+            _PNG_STATE["ok"] = False
+            warnings.warn(f"PNG export disabled: {exc}", stacklevel=2)
+    return paths
+
+
+__all__ = [
+    "bar",
+    "error_vs_epsilon",
+    "find_chromium",
+    "line_with_band",
+    "png_export_available",
+    "save_figure",
+    "true_vs_private",
+]

@@ -1,0 +1,29 @@
+"""Every notebook executes headlessly in the ci profile (papermill, interactive=False)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from dpworkbench.experiments.nbtools import discover_notebooks, run_notebook
+
+NOTEBOOKS = discover_notebooks()
+
+
+@pytest.mark.notebook
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("info", NOTEBOOKS, ids=[i.name for i in NOTEBOOKS])
+def test_notebook_executes_in_ci_profile(info, tmp_path):
+    res = run_notebook(info, profile="ci", output_root=tmp_path, html=False)
+    err = (res.output_dir / "error.txt")
+    assert res.status == "ok", err.read_text()[-4000:] if err.exists() else res.error
+    if info.kind == "reproduction" or info.paper == "mechanisms":
+        claims = json.loads((res.output_dir / "claims.json").read_text())
+        assert claims, f"{info.name} wrote no claims"
+        manifest = json.loads((res.output_dir / "manifest.json").read_text())
+        assert manifest["figures"], f"{info.name} saved no figure"
+        for f in manifest["figures"]:
+            assert (res.output_dir / f["html"]).stat().st_size > 1000
