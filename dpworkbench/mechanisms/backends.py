@@ -164,10 +164,17 @@ class OpenDPBackend:
     def gumbel_argmax(self, logits: np.ndarray) -> int:
         dp = _opendp()
         logits = np.asarray(logits, dtype=float)
-        # report-noisy-max with Gumbel(scale) on scores = logits·scale is softmax(logits).
+        # OpenDP draws Gumbel noise in make_noisy_max under zero-concentrated
+        # divergence (exponential noise under max divergence). Only the noise law is
+        # used here; the ε accounting is ours. NB: the deprecated
+        # make_report_noisy_max_gumbel of OpenDP 0.16 draws *exponential* noise
+        # (permute-and-flip's law), which a chi-square test in tests/foundation caught.
         shift = logits - logits.max()
-        meas = dp.m.make_report_noisy_max_gumbel(
-            dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float), scale=1.0, optimize="max"
+        meas = dp.m.make_noisy_max(
+            dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+            dp.linf_distance(T=float),
+            dp.zero_concentrated_divergence(),
+            scale=1.0,
         )
         return int(meas(shift.tolist()))
 
