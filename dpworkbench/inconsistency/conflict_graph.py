@@ -1,0 +1,350 @@
+"""Conflict graphs G^D_Σ without pairwise Python loops (spec §3.2), a DuckDB engine and a brute-force oracle.
+
+Fast engine, per DC: hash-partition the rows on the DC's same-attribute ``=`` predicates (blocks),
+collapse each block to the distinct value combinations of the attributes used by the remaining
+predicates (order predicates, ``!=``, constants, cross-attribute comparisons), evaluate the DC once
+per ordered pair of combinations inside a block (numba), and expand each violating pair of
+combinations to the Cartesian product of its member tuples. Cost O(n log n + Σ_blocks c_b² + m).
+FD-like DCs have c_b = number of distinct right-hand values in the block; Adult's Gain/Loss DC has a
+few hundred (Gain, Loss) combinations. Edges are int64 keys min·n+max, deduplicated by sort + mask,
+kept per DC (mirror DCs are evaluated once) and stored as int32 (u < v) arrays.
+
+NULLs (``null_policy``): "sql" (default) — a tuple with NULL in an attribute a DC mentions cannot
+take part in a violation of that DC (a comparison with NULL is not true); "artifact" — a tuple with
+any NULL column takes part in no violation (the reference code's rule).
+Unary DCs (``unary_policy``): "reject" (default) raises; "separate" records the violating tuples in
+``ConflictGraph.unary`` and removes their edges (spec §1.3).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .constraints import DC, unique_dcs, validate_dc
+from . import _kernels as K
+
+
+@dataclass
+class ConflictGraph:
+    """Undirected simple conflict graph on tuples 0..n-1 (row positions)."""
+
+    n: int
+    u: np.ndarray  # int32, u < v, sorted lexicographically
+    v: np.ndarray
+    per_dc: list = field(default_factory=list)  # per input DC: sorted unique int64 keys (mirrors share arrays)
+    dcs: list = field(default_factory=list)
+    unary: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    seconds: float = 0.0
+    engine: str = "fast"
+
+    @property
+    def num_edges(self) -> int:
+        return int(self.u.size)
+
+    def degrees(self) -> np.ndarray:
+        return np.bincount(self.u, minlength=self.n) + np.bincount(self.v, minlength=self.n)
+
+    def max_degree(self) -> int:
+        return int(self.degrees().max()) if self.n else 0
+
+    def keys(self) -> np.ndarray:
+        return self.u.astype(np.int64) * self.n + self.v.astype(np.int64)
+
+    def edge_set(self) -> set[tuple[int, int]]:
+        return set(zip(self.u.tolist(), self.v.tolist()))
+
+    def union_of_first(self, k: int) -> "ConflictGraph":
+        """The conflict graph of the first k DCs (union of their per-DC edge sets, no recomputation)."""
+        if not 1 <= k <= len(self.per_dc):
+            raise ValueError(f"k must be in 1..{len(self.per_dc)}, got {k}")
+        keys = sorted_unique(np.concatenate(self.per_dc[:k])) if k > 1 else self.per_dc[0]
+        u, v = _split(keys, self.n)
+        return ConflictGraph(self.n, u, v, self.per_dc[:k], self.dcs[:k], self.unary, 0.0, self.engine)
+
+    def to_csr(self):
+        from ..graphs import from_edge_array
+
+        return from_edge_array(np.stack([self.u, self.v], axis=1), n=self.n)
+
+    def to_networkx(self):
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(range(self.n))
+        g.add_edges_from(zip(self.u.tolist(), self.v.tolist()))
+        return g
+
+    def __repr__(self) -> str:
+        return f"ConflictGraph(n={self.n}, edges={self.num_edges}, dcs={len(self.dcs)}, engine={self.engine!r})"
+
+
+def from_edges(n: int, edges: Sequence[tuple[int, int]]) -> ConflictGraph:
+    """A ConflictGraph from an explicit edge list (toy graphs, tests)."""
+    e = np.asarray(list(edges), dtype=np.int64).reshape(-1, 2)
+    if e.size and (e.min() < 0 or e.max() >= n):
+        raise ValueError(f"edge endpoints must lie in 0..{n - 1}")
+    e = e[e[:, 0] != e[:, 1]]
+    keys = sorted_unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
+    u, v = _split(keys, n)
+    return ConflictGraph(n, u, v, [keys], [], engine="edges")
+
+
+def sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """Sorted distinct int64 keys (sort + mask: much faster than numpy 2's hash-based np.unique here)."""
+    if keys.size == 0:
+        return keys.astype(np.int64)
+    k = np.sort(keys, kind="quicksort")
+    mask = np.empty(k.size, bool)
+    mask[0] = True
+    np.not_equal(k[1:], k[:-1], out=mask[1:])
+    return k[mask]
+
+
+def _split(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    if n == 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    return (keys // n).astype(np.int32), (keys % n).astype(np.int32)
+
+
+# --------------------------------------------------------------------------------------------------
+# typing and encoding
+# --------------------------------------------------------------------------------------------------
+def column_kinds(df: pd.DataFrame) -> dict[str, str]:
+    out = {}
+    for c in df.columns:
+        s = df[c]
+        out[c] = "number" if (pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)) else "string"
+    return out
+
+
+def _valid_rows(df: pd.DataFrame, dc: DC, null_policy: str) -> np.ndarray:
+    if null_policy == "artifact":
+        return ~df.isna().any(axis=1).to_numpy()
+    if null_policy == "sql":
+        return ~df[list(dc.attributes)].isna().any(axis=1).to_numpy()
+    raise ValueError(f"null_policy must be 'sql' or 'artifact', got {null_policy!r}")
+
+
+def _encode(df: pd.DataFrame, dc: DC, kinds: dict[str, str]) -> tuple[dict[str, np.ndarray], dict]:
+    """Float64 codes per attribute; strings share one sorted vocabulary (order-preserving) per DC."""
+    str_attrs = [a for a in dc.attributes if kinds[a] == "string"]
+    consts = [o.const for p in dc.predicates for o in (p.left, p.right) if o.is_const and isinstance(o.const, str)]
+    vocab = None
+    if str_attrs:
+        pieces = [df[a].dropna().astype(str).unique() for a in str_attrs] + [np.asarray(consts, dtype=object)]
+        vocab = np.unique(np.concatenate([np.asarray(p, dtype=object) for p in pieces]).astype(str))
+    codes = {}
+    for a in dc.attributes:
+        s = df[a]
+        if kinds[a] == "number":
+            codes[a] = s.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            arr = np.full(len(s), np.nan)
+            ok = s.notna().to_numpy()
+            arr[ok] = np.searchsorted(vocab, s[ok].astype(str).to_numpy()).astype(float)
+            codes[a] = arr
+    const_codes = {}
+    for c in consts:
+        const_codes[c] = float(np.searchsorted(vocab, c))
+    return codes, const_codes
+
+
+def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
+    n = len(df)
+    validate_dc(dc, list(df.columns), kinds)
+    valid = np.flatnonzero(_valid_rows(df, dc, null_policy))
+    if valid.size < 2:
+        return np.zeros(0, np.int64)
+    codes, const_codes = _encode(df.iloc[valid], dc, kinds)
+    eq_attrs = [p.left.attr for p in dc.predicates if p.is_same_attr_pair and p.op == "="]
+    rest = [p.normalised() for p in dc.predicates if not (p.is_same_attr_pair and p.op == "=")]
+    combo_attrs: list[str] = []
+    for p in rest:
+        for a in p.attributes:
+            if a not in combo_attrs:
+                combo_attrs.append(a)
+    frame = pd.DataFrame({f"e{i}": codes[a] for i, a in enumerate(eq_attrs)} | {f"c{i}": codes[a] for i, a in enumerate(combo_attrs)})
+    ecols = [f"e{i}" for i in range(len(eq_attrs))]
+    ccols = [f"c{i}" for i in range(len(combo_attrs))]
+    m = len(valid)
+    if ecols:
+        block = frame.groupby(ecols, sort=True).ngroup().to_numpy()
+    else:
+        block = np.zeros(m, np.int64)
+    if ccols or ecols:
+        combo = frame.groupby(ecols + ccols, sort=True).ngroup().to_numpy() if (ecols + ccols) else np.zeros(m, np.int64)
+    else:
+        combo = np.zeros(m, np.int64)
+    n_combo = int(combo.max()) + 1
+    order = np.argsort(combo, kind="stable")
+    sizes = np.bincount(combo, minlength=n_combo)
+    member_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    members = valid[order].astype(np.int64)
+    first = order[member_ptr[:-1]]
+    combo_block = block[first]
+    n_block = int(combo_block.max()) + 1
+    block_ptr = np.searchsorted(combo_block, np.arange(n_block + 1)).astype(np.int64)
+    vals = np.zeros((n_combo, max(1, len(combo_attrs))))
+    for i, a in enumerate(combo_attrs):
+        vals[:, i] = codes[a][first]
+    col = {a: i for i, a in enumerate(combo_attrs)}
+    k = len(rest)
+    lt = np.zeros(k, np.int64); lc = np.zeros(k, np.int64); op = np.zeros(k, np.int64)
+    rk = np.zeros(k, np.int64); rc = np.zeros(k, np.int64); rconst = np.zeros(k)
+    for i, p in enumerate(rest):
+        lt[i] = p.left.tuple
+        lc[i] = col[p.left.attr]
+        op[i] = K.OP_CODES[p.op]
+        if p.right.is_const:
+            rk[i] = 2
+            c = p.right.const
+            rconst[i] = const_codes[c] if isinstance(c, str) else float(c)
+        else:
+            rk[i] = 0 if p.right.tuple == 1 else 1
+            rc[i] = col[p.right.attr]
+    symmetric = dc.key() == dc.mirror_key()
+    pa, pb = K.combo_pairs(block_ptr, sizes.astype(np.int64), vals, lt, lc, op, rk, rc, rconst, symmetric)
+    keys = K.expand_pairs(member_ptr, members, pa, pb, np.int64(n))
+    return sorted_unique(keys)
+
+
+def _unary_violators(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
+    validate_dc(dc, list(df.columns), kinds)
+    valid = _valid_rows(df, dc, null_policy)
+    mask = valid.copy()
+    ops = {"=": np.equal, "!=": np.not_equal, "<": np.less, ">": np.greater, "<=": np.less_equal, ">=": np.greater_equal}
+    for p in dc.predicates:
+        def val(o):
+            return np.full(len(df), o.const, dtype=object) if o.is_const else df[o.attr].to_numpy(dtype=object)
+        with np.errstate(invalid="ignore"):
+            res = np.array([bool(ops[p.op](a, b)) if valid[i] else False for i, (a, b) in enumerate(zip(val(p.left), val(p.right)))])
+        mask &= res
+    return np.flatnonzero(mask)
+
+
+def build(
+    df: pd.DataFrame,
+    dcs: Sequence[DC],
+    *,
+    engine: str = "fast",
+    null_policy: str = "sql",
+    unary_policy: str = "reject",
+) -> ConflictGraph:
+    """Conflict graph of ``df`` under ``dcs`` (tuples = row positions 0..n-1).
+
+    ``engine``: "fast" (hash/combination partitioning + numba), "duckdb" (SQL self-joins) or
+    "bruteforce" (every pair in Python; small tables only, for tests).
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    dcs = list(dcs)
+    if not dcs:
+        raise ValueError("dcs is empty: give at least one denial constraint")
+    if unary_policy not in ("reject", "separate"):
+        raise ValueError(f"unary_policy must be 'reject' or 'separate', got {unary_policy!r}")
+    if engine not in ("fast", "duckdb", "bruteforce"):
+        raise ValueError(f"engine must be 'fast', 'duckdb' or 'bruteforce', got {engine!r}")
+    df = df.reset_index(drop=True)
+    kinds = column_kinds(df)
+    t0 = time.perf_counter()
+    n = len(df)
+    unary_dcs = [d for d in dcs if d.is_unary]
+    if unary_dcs and unary_policy == "reject":
+        d = unary_dcs[0]
+        raise ValueError(f"{d._where()}{d.text or d} is a single-tuple (unary) constraint; pass unary_policy='separate' "
+                         "to count its violators separately (spec §1.3)")
+    pair_dcs = [d for d in dcs if not d.is_unary]
+    kept, rep = unique_dcs(pair_dcs)
+    if engine == "fast":
+        kept_keys = [_dc_edges_fast(df, d, kinds, null_policy) for d in kept]
+    elif engine == "duckdb":
+        kept_keys = [_dc_edges_duckdb(df, d, kinds, null_policy) for d in kept]
+    else:
+        kept_keys = [_dc_edges_brute(df, d, kinds, null_policy) for d in kept]
+    per_dc_pairs = [kept_keys[r] for r in rep]
+    unary = np.zeros(0, np.int64)
+    if unary_dcs:
+        unary = np.unique(np.concatenate([_unary_violators(df, d, kinds, null_policy) for d in unary_dcs]))
+    per_dc = []
+    it = iter(per_dc_pairs)
+    for d in dcs:
+        per_dc.append(np.zeros(0, np.int64) if d.is_unary else next(it))
+    allk = sorted_unique(np.concatenate(kept_keys)) if kept_keys else np.zeros(0, np.int64)
+    if unary.size and allk.size:
+        a, b = allk // n, allk % n
+        bad = np.isin(a, unary) | np.isin(b, unary)
+        allk = allk[~bad]
+    u, v = _split(allk, n)
+    return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, engine)
+
+
+# --------------------------------------------------------------------------------------------------
+# DuckDB engine and brute-force oracle
+# --------------------------------------------------------------------------------------------------
+def _sql_operand(o, side_names, kinds):
+    if o.is_const:
+        return "'" + str(o.const).replace("'", "''") + "'" if isinstance(o.const, str) else repr(o.const)
+    return f'{side_names[o.tuple]}."{o.attr}"'
+
+
+def _dc_edges_duckdb(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
+    import duckdb
+
+    validate_dc(dc, list(df.columns), kinds)
+    n = len(df)
+    cols = list(dc.attributes) if null_policy == "sql" else list(df.columns)
+    tab = df[list(dict.fromkeys(list(dc.attributes) + cols))].copy()
+    for a in tab.columns:
+        if kinds[a] == "string":
+            tab[a] = tab[a].astype("string")
+    tab["__rid"] = np.arange(n, dtype=np.int64)
+    where = [f"{_sql_operand(p.left, {1: 't1', 2: 't2'}, kinds)} {'<>' if p.op == '!=' else p.op} "
+             f"{_sql_operand(p.right, {1: 't1', 2: 't2'}, kinds)}" for p in dc.predicates]
+    where += [f't1."{c}" IS NOT NULL AND t2."{c}" IS NOT NULL' for c in cols]
+    sql = (f"SELECT DISTINCT LEAST(t1.__rid, t2.__rid) * {n}::BIGINT + GREATEST(t1.__rid, t2.__rid) AS k "
+           f"FROM tab t1, tab t2 WHERE t1.__rid <> t2.__rid AND " + " AND ".join(where))
+    con = duckdb.connect()
+    try:
+        con.register("tab", tab)
+        keys = con.execute(sql).fetchnumpy()["k"]
+    finally:
+        con.close()
+    return sorted_unique(np.asarray(keys, dtype=np.int64))
+
+
+def _dc_edges_brute(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
+    import operator
+
+    validate_dc(dc, list(df.columns), kinds)
+    ops = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
+    rows = df.to_dict("records")
+    valid = _valid_rows(df, dc, null_policy)
+    n = len(rows)
+    keys = set()
+    for i in range(n):
+        for j in range(n):
+            if i == j or not (valid[i] and valid[j]):
+                continue
+            t = {1: rows[i], 2: rows[j]}
+            ok = True
+            for p in dc.predicates:
+                a = p.left.const if p.left.is_const else t[p.left.tuple][p.left.attr]
+                b = p.right.const if p.right.is_const else t[p.right.tuple][p.right.attr]
+                if kinds.get(p.left.attr, "") == "string" and not p.left.is_const:
+                    a = str(a)
+                if not p.right.is_const and kinds.get(p.right.attr, "") == "string":
+                    b = str(b)
+                if not ops[p.op](a, b):
+                    ok = False
+                    break
+            if ok:
+                keys.add(min(i, j) * n + max(i, j))
+    return np.asarray(sorted(keys), dtype=np.int64)
+
+
+__all__ = ["ConflictGraph", "build", "column_kinds", "from_edges"]

@@ -1,0 +1,335 @@
+"""Denial constraints (DCs) over pairs of tuples: parsing, validation, FD recognition, mirrors.
+
+Two text syntaxes are accepted (detected per line):
+
+* the artifact's ``not(t1.A=t2.A&t1.B!=t2.B)`` with operators ``= != < > <= >=``;
+  the right-hand side may be a constant (``not(t1.Age<0)``, ``not(t1.State='NY'&...)``);
+* HoloClean's ``t1&t2&EQ(t1.a,t2.a)&IQ(t1.b,t2.b)`` with ``EQ IQ LT GT LTE GTE``.
+
+and a Python API: ``FD(["Capital"], "Country")`` (one DC per right-hand attribute when a list
+is given) and ``DC([P("A", "=", "A"), ...])``. Errors name the line and the problem.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+OPS = ("=", "!=", "<", ">", "<=", ">=")
+_FLIP = {"=": "=", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+_HOLO = {"EQ": "=", "IQ": "!=", "LT": "<", "GT": ">", "LTE": "<=", "GTE": ">="}
+_SPLIT = re.compile(r"(!=|>=|<=|>|<|=)")
+_TERM = re.compile(r"^\s*(t[12])\.([A-Za-z_][\w\- ]*?)\s*$")
+
+
+@dataclass(frozen=True)
+class Operand:
+    """``t1.A``, ``t2.A`` or a constant."""
+
+    tuple: int | None  # 1, 2 or None for a constant
+    attr: str | None = None
+    const: Any = None
+
+    @property
+    def is_const(self) -> bool:
+        return self.tuple is None
+
+    def __str__(self) -> str:
+        if self.is_const:
+            return repr(self.const) if isinstance(self.const, str) else str(self.const)
+        return f"t{self.tuple}.{self.attr}"
+
+
+@dataclass(frozen=True)
+class Predicate:
+    left: Operand
+    op: str
+    right: Operand
+
+    def normalised(self) -> "Predicate":
+        """Canonical form: a tuple operand on the left, t1 before t2, constants on the right."""
+        l, op, r = self.left, self.op, self.right
+        if l.is_const and not r.is_const:
+            l, r, op = r, l, _FLIP[op]
+        if not l.is_const and not r.is_const and l.tuple == 2 and r.tuple == 1:
+            l, r, op = r, l, _FLIP[op]
+        return Predicate(l, op, r)
+
+    def swapped(self) -> "Predicate":
+        """The predicate with the roles of t1 and t2 exchanged."""
+        def sw(o: Operand) -> Operand:
+            return o if o.is_const else Operand(3 - o.tuple, o.attr)
+        return Predicate(sw(self.left), self.op, sw(self.right)).normalised()
+
+    @property
+    def is_same_attr_pair(self) -> bool:
+        """``t1.A op t2.A`` (same attribute, one operand from each tuple)."""
+        l, r = self.left, self.right
+        return (not l.is_const and not r.is_const and l.tuple != r.tuple and l.attr == r.attr)
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        return tuple(o.attr for o in (self.left, self.right) if not o.is_const)
+
+    def __str__(self) -> str:
+        return f"{self.left}{self.op}{self.right}"
+
+
+@dataclass(frozen=True)
+class DC:
+    """A denial constraint ¬(p1 ∧ … ∧ pk) over a pair of tuples (t1, t2)."""
+
+    predicates: tuple[Predicate, ...]
+    text: str = ""
+    line: int | None = None
+
+    def __post_init__(self):
+        if not self.predicates:
+            raise ValueError(f"{self._where()}a denial constraint needs at least one predicate")
+
+    def _where(self) -> str:
+        return f"line {self.line}: " if self.line is not None else ""
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        seen: list[str] = []
+        for p in self.predicates:
+            for a in p.attributes:
+                if a not in seen:
+                    seen.append(a)
+        return tuple(seen)
+
+    @property
+    def is_unary(self) -> bool:
+        """Only t1 (or only t2) occurs: a single-tuple constraint."""
+        tuples = {o.tuple for p in self.predicates for o in (p.left, p.right) if not o.is_const}
+        return len(tuples) <= 1
+
+    @property
+    def is_fd_like(self) -> bool:
+        """Every predicate is ``t1.A = t2.A`` or ``t1.A != t2.A`` (same attribute): FDs, keys, multi-≠ DCs.
+
+        A conflict then needs equal values on the ``=`` attributes, so Lemma 3's degree bound applies.
+        """
+        return all(p.is_same_attr_pair and p.op in ("=", "!=") for p in self.predicates) and bool(self.lhs)
+
+    @property
+    def lhs(self) -> tuple[str, ...]:
+        """X: attributes of the same-attribute ``=`` predicates."""
+        return tuple(p.left.attr for p in self.predicates if p.is_same_attr_pair and p.op == "=")
+
+    @property
+    def is_fd(self) -> bool:
+        """A proper FD X → B: FD-like with exactly one ``!=``."""
+        return self.is_fd_like and sum(p.op == "!=" for p in self.predicates) == 1
+
+    def key(self) -> frozenset:
+        return frozenset(p.normalised() for p in self.predicates)
+
+    def mirror_key(self) -> frozenset:
+        return frozenset(p.swapped() for p in self.predicates)
+
+    def is_mirror_of(self, other: "DC") -> bool:
+        """Same edge set: identical predicates, or identical after exchanging t1 and t2."""
+        return self.key() == other.key() or self.key() == other.mirror_key()
+
+    def __str__(self) -> str:
+        return "not(" + "&".join(str(p) for p in self.predicates) + ")"
+
+
+# ------------------------------------------------------------------------------------------------
+# Python API
+# ------------------------------------------------------------------------------------------------
+def P(left: str, op: str, right: Any, *, const: bool = False) -> Predicate:
+    """``P("A", "<", "B")`` = t1.A < t2.B; ``P("A", ">", 5, const=True)`` = t1.A > 5."""
+    if op not in OPS:
+        raise ValueError(f"unknown operator {op!r}; known: {', '.join(OPS)}")
+    r = Operand(None, const=right) if const else Operand(2, str(right))
+    return Predicate(Operand(1, str(left)), op, r)
+
+
+def FD(lhs: Sequence[str] | str, rhs: Sequence[str] | str) -> DC | list[DC]:
+    """Functional dependency X → Y as DC(s): one per attribute of Y (a list when Y has several)."""
+    lhs = [lhs] if isinstance(lhs, str) else list(lhs)
+    rhs_list = [rhs] if isinstance(rhs, str) else list(rhs)
+    if not lhs:
+        raise ValueError("an FD needs at least one left-hand attribute")
+    if not rhs_list:
+        raise ValueError("an FD needs at least one right-hand attribute")
+    out = []
+    for b in rhs_list:
+        preds = tuple(P(a, "=", a) for a in lhs) + (P(b, "!=", b),)
+        dc = DC(preds, text="")
+        out.append(DC(preds, text=str(dc)))
+    return out[0] if isinstance(rhs, str) else out
+
+
+def make_dc(predicates: Iterable[Predicate], text: str = "") -> DC:
+    preds = tuple(predicates)
+    d = DC(preds)
+    return DC(preds, text=text or str(d))
+
+
+# ------------------------------------------------------------------------------------------------
+# text parsing
+# ------------------------------------------------------------------------------------------------
+def _parse_const(text: str, where: str) -> Any:
+    t = text.strip()
+    if not t:
+        raise ValueError(f"{where}empty operand")
+    if (t[0] == t[-1]) and t[0] in "'\"" and len(t) >= 2:
+        return t[1:-1]
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        return float(t)
+    except ValueError:
+        pass
+    raise ValueError(f"{where}malformed operand {t!r}: expected t1.<attr>, t2.<attr>, a number or a quoted string")
+
+
+def _operand(text: str, where: str) -> Operand:
+    m = _TERM.match(text)
+    if m:
+        return Operand(int(m.group(1)[1]), m.group(2).strip())
+    if re.match(r"^\s*t\d+\.", text):
+        raise ValueError(f"{where}only t1 and t2 may occur (pairwise DCs); got {text.strip()!r}")
+    return Operand(None, const=_parse_const(text, where))
+
+
+def _parse_artifact(body: str, where: str) -> list[Predicate]:
+    preds = []
+    for part in body.split("&"):
+        if not part.strip():
+            raise ValueError(f"{where}malformed text: empty predicate (stray '&')")
+        pieces = _SPLIT.split(part)
+        if len(pieces) != 3:
+            bad = re.search(r"(==|=<|=>|<>|!(?!=)|~)", part)
+            if bad or len(pieces) == 1:
+                raise ValueError(f"{where}unknown or missing operator in {part.strip()!r}; known operators: {' '.join(OPS)}")
+            raise ValueError(f"{where}malformed predicate {part.strip()!r}: exactly one operator expected")
+        left, op, right = pieces
+        preds.append(Predicate(_operand(left, where), op, _operand(right, where)))
+    return preds
+
+
+def _parse_holoclean(line: str, where: str) -> list[Predicate]:
+    parts = [p.strip() for p in line.split("&")]
+    preds = []
+    for part in parts:
+        if re.fullmatch(r"t\d+", part):
+            continue
+        m = re.fullmatch(r"([A-Z]+)\((.*),(.*)\)", part)
+        if not m:
+            raise ValueError(f"{where}malformed HoloClean predicate {part!r}; expected OP(t1.a,t2.b)")
+        op = m.group(1)
+        if op not in _HOLO:
+            raise ValueError(f"{where}unknown operator {op!r}; known: {', '.join(_HOLO)}")
+        preds.append(Predicate(_operand(m.group(2), where), _HOLO[op], _operand(m.group(3), where)))
+    if not preds:
+        raise ValueError(f"{where}no predicate found")
+    return preds
+
+
+def detect_syntax(text: str) -> str:
+    """"artifact" (``not(...)``) or "holoclean" (``t1&t2&EQ(...)``) for one line."""
+    t = text.strip()
+    if t.lower().startswith("not(") or t.lower().startswith("¬("):
+        return "artifact"
+    if re.match(r"^t\d+\s*&", t) or re.match(r"^(EQ|IQ|LT|GT|LTE|GTE)\(", t):
+        return "holoclean"
+    raise ValueError(f"cannot tell the syntax of {t!r}: expected not(t1.A=t2.A&...) or t1&t2&EQ(t1.a,t2.a)&...")
+
+
+def parse_dc(text: str, *, line: int | None = None, columns: Sequence[str] | None = None) -> DC:
+    """Parse one DC in either syntax; ``columns`` (if given) validates attribute names."""
+    where = f"line {line}: " if line is not None else ""
+    t = text.strip()
+    if not t:
+        raise ValueError(f"{where}empty constraint")
+    syntax = detect_syntax(t) if line is None else _detect_at(t, where)
+    if syntax == "artifact":
+        if not t.endswith(")"):
+            raise ValueError(f"{where}malformed text {t!r}: missing closing ')'")
+        body = t[t.index("(") + 1 : -1]
+        preds = _parse_artifact(body, where)
+    else:
+        preds = _parse_holoclean(t, where)
+    dc = DC(tuple(preds), text=t, line=line)
+    if columns is not None:
+        validate_dc(dc, columns)
+    return dc
+
+
+def _detect_at(t: str, where: str) -> str:
+    try:
+        return detect_syntax(t)
+    except ValueError as exc:
+        raise ValueError(f"{where}{exc}") from None
+
+
+def validate_dc(dc: DC, columns: Sequence[str], dtypes: dict | None = None) -> None:
+    """Unknown attributes (listing the known ones) and, given ``dtypes``, incompatible comparisons."""
+    where = dc._where()
+    known = list(columns)
+    for a in dc.attributes:
+        if a not in known:
+            raise ValueError(f"{where}unknown attribute {a!r} in {dc.text or dc}; known attributes: {', '.join(map(str, known))}")
+    if dtypes is None:
+        return
+    for p in dc.predicates:
+        kinds = []
+        for o in (p.left, p.right):
+            if o.is_const:
+                kinds.append("number" if isinstance(o.const, (int, float)) else "string")
+            else:
+                kinds.append(dtypes[o.attr])
+        if kinds[0] != kinds[1]:
+            raise ValueError(f"{where}comparison of incompatible types in {p}: {kinds[0]} vs {kinds[1]}")
+
+
+def parse_dcs(text: str, *, columns: Sequence[str] | None = None) -> list[DC]:
+    """Parse a file's content: one DC per non-empty line; '#' starts a comment."""
+    out = []
+    for i, raw in enumerate(text.splitlines(), start=1):
+        s = raw.split("#", 1)[0].strip() if not raw.strip().startswith("not(") else raw.strip()
+        if not s:
+            continue
+        out.append(parse_dc(s, line=i, columns=columns))
+    if not out:
+        raise ValueError("no constraint found (empty file?)")
+    return out
+
+
+def load_dcs(path: str | Path, *, columns: Sequence[str] | None = None) -> list[DC]:
+    p = Path(path)
+    if not p.exists():
+        raise ValueError(f"constraint file not found: {p}")
+    return parse_dcs(p.read_text(), columns=columns)
+
+
+def unique_dcs(dcs: Sequence[DC]) -> tuple[list[DC], list[int]]:
+    """Drop duplicates and mirrors; returns the kept DCs and, per input DC, the index of its representative."""
+    kept: list[DC] = []
+    rep: list[int] = []
+    for dc in dcs:
+        for j, k in enumerate(kept):
+            if dc.is_mirror_of(k):
+                rep.append(j)
+                break
+        else:
+            kept.append(dc)
+            rep.append(len(kept) - 1)
+    return kept, rep
+
+
+def fd_like(dcs: Sequence[DC]) -> list[DC]:
+    return [d for d in dcs if d.is_fd_like]
+
+
+__all__ = ["DC", "FD", "OPS", "Operand", "P", "Predicate", "detect_syntax", "fd_like", "load_dcs", "make_dc",
+           "parse_dc", "parse_dcs", "unique_dcs", "validate_dc"]
