@@ -11,8 +11,12 @@ values, EBC) so that moving the ε slider only redraws noise.
 
 from __future__ import annotations
 
+import functools
+import html
 import math
-from typing import Any, Callable, Mapping, Sequence
+import time
+import traceback
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import plotly.graph_objects as go
 
@@ -82,6 +86,122 @@ def _widget_value(widget: Any) -> Any:
     return widget.value
 
 
+def progress(iterable: Iterable[Any] | None = None, *, desc: str = "", total: int | None = None, **kwargs: Any):
+    """A ``tqdm.auto`` progress bar (a widget in JupyterLab, text elsewhere).
+
+    Use it around long loops inside functions bound to a panel, e.g.
+    ``for theta in widgets.progress(candidates, desc="LP per θ"): ...``.
+    """
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, desc=desc, total=total, **kwargs)
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable stand-in for arguments of a cached function (arrays, lists, dicts, sets)."""
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy is a hard dependency
+        np = None
+    if np is not None and isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_freeze(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _freeze(v)) for k, v in value.items())))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(_freeze(v) for v in value)))
+    hash(value)  # raises TypeError for anything else that cannot be a key
+    return value
+
+
+def cache_nonprivate(func: Callable[..., Any] | None = None, *, maxsize: int | None = 32):
+    """Cache the *non-private* part of a widget computation (conflict graphs, LP values, EBC).
+
+    A thin layer over :func:`functools.lru_cache` that also accepts numpy arrays, lists
+    and dicts as arguments (they are keyed by content). Decorate the expensive function
+    that does **not** take ε, and call it from the update function that does, so moving
+    the ε slider only redraws noise::
+
+        @widgets.cache_nonprivate
+        def truncation_values(graph_seed: int, n: int) -> np.ndarray: ...   # deterministic, no noise
+
+        def update(epsilon, graph_seed):
+            values = truncation_values(graph_seed, n)        # cached after the first call
+            return figure(values + noise(epsilon))
+
+    Never cache anything that draws noise: a cached noisy answer replayed for a new ε
+    would be wrong (and re-using noise across releases spends budget twice).
+    The wrapper has ``cache_info()`` and ``cache_clear()`` like ``lru_cache``.
+    Cached results are shared between calls: do not mutate them.
+    """
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        store: dict[Any, Any] = {}
+
+        @functools.lru_cache(maxsize=maxsize)
+        def _cached(key: Any) -> Any:
+            args, kwargs = store.pop(key)
+            return f(*args, **kwargs)
+
+        @functools.wraps(f)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            key = (_freeze(args), _freeze(kwargs))
+            store[key] = (args, kwargs)
+            try:
+                return _cached(key)
+            finally:
+                store.pop(key, None)
+
+        wrapper.cache_info = _cached.cache_info  # type: ignore[attr-defined]
+        wrapper.cache_clear = _cached.cache_clear  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate(func) if func is not None else decorate
+
+
+def _split(result: Any) -> tuple[Any, Any]:
+    return result if isinstance(result, tuple) else (result, None)
+
+
+class _LiveFigure:
+    """A figure that can be redrawn in place: a plotly ``FigureWidget`` when it can be
+    built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure."""
+
+    def __init__(self, fig: go.Figure):
+        import ipywidgets as w
+
+        try:
+            self.figure = go.FigureWidget(fig)
+            self.widget = self.figure
+            self.kind = "figurewidget"
+        except ImportError:  # plotly without anywidget: still live, just re-rendered
+            self.figure = go.Figure(fig)
+            self.widget = w.Output()
+            self.kind = "output"
+            with self.widget:
+                display_figure(self.figure)
+
+    def set(self, fig: go.Figure) -> None:
+        if self.kind == "figurewidget":
+            fw = self.figure
+            with fw.batch_update():
+                fw.data = []
+                fw.add_traces(list(fig.data))
+                fw.layout = fig.layout
+        else:
+            self.figure = go.Figure(fig)
+            self.widget.clear_output(wait=True)
+            with self.widget:
+                display_figure(self.figure)
+
+
+def display_figure(fig: Any) -> None:
+    from IPython.display import display
+
+    display(fig)
+
+
 def control_panel(
     update: Callable[..., Any],
     controls: Mapping[str, Any],
@@ -95,12 +215,18 @@ def control_panel(
     (a DataFrame, text or HTML-capable object) is shown under the figure. In
     interactive mode returns the panel (a VBox holding a live FigureWidget);
     otherwise displays a static figure once and returns it.
+
+    In the panel, a change of any control calls ``update`` again and redraws the
+    figure in place; while it runs the status line says "computing…" (put a
+    :func:`progress` bar around long loops). A ``ValueError`` (bad input in a
+    control) is shown in red and keeps the old figure; any other exception is
+    shown in red with its traceback under the figure. ``update`` should take the
+    non-private part from a cache (:func:`cache_nonprivate`).
     """
     from IPython.display import display
 
     values = {k: _widget_value(v) for k, v in controls.items()}
-    result = update(**values)
-    fig, extra = (result if isinstance(result, tuple) else (result, None))
+    fig, extra = _split(update(**values))
     if not interactive:
         display(fig)
         if extra is not None:
@@ -109,9 +235,10 @@ def control_panel(
 
     import ipywidgets as w
 
-    fw = go.FigureWidget(fig)
+    live = _LiveFigure(fig)
     out = w.Output()
     status = w.HTML(value="")
+    status.add_class("dpwb-status")
     with out:
         if extra is not None:
             display(extra)
@@ -119,37 +246,45 @@ def control_panel(
     def refresh(_change: Any = None) -> None:
         vals = {k: _widget_value(v) for k, v in controls.items()}
         status.value = "<i>computing…</i>"
+        t0 = time.perf_counter()
         try:
             res = update(**vals)
         except ValueError as exc:  # bad input from a control: say so, keep the old figure
-            status.value = f"<span style='color:#b00'>{exc}</span>"
+            status.value = f"<span style='color:#b00'>{html.escape(str(exc))}</span>"
             return
-        new_fig, new_extra = (res if isinstance(res, tuple) else (res, None))
-        with fw.batch_update():
-            fw.data = []
-            fw.add_traces(list(new_fig.data))
-            fw.layout = new_fig.layout
+        except Exception as exc:  # an observer's exception would otherwise vanish into the log console
+            status.value = f"<span style='color:#b00'>{html.escape(type(exc).__name__)}: {html.escape(str(exc))}</span>"
+            out.clear_output(wait=True)
+            with out:
+                traceback.print_exc()
+            return
+        new_fig, new_extra = _split(res)
+        live.set(new_fig)
         out.clear_output(wait=True)
         with out:
             if new_extra is not None:
                 display(new_extra)
-        status.value = ""
+        status.value = f"<span style='color:#888;font-size:85%'>updated in {time.perf_counter() - t0:.2f} s</span>"
 
     for widget in controls.values():
         widget.observe(refresh, names="value")
-    header = [w.HTML(f"<h4>{title}</h4>")] if title else []
-    panel = w.VBox([*header, w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, fw, out])
-    panel.figure = fw  # for tests and for callers that want to inspect the live figure
+    header = [w.HTML(f"<h4>{html.escape(title)}</h4>")] if title else []
+    panel = w.VBox([*header, w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, live.widget, out])
+    panel.add_class("dpwb-panel")
+    panel.figure = live.figure  # for tests and for callers that want to inspect the live figure
     panel.refresh = refresh
+    panel.status = status
     return panel
 
 
 __all__ = [
+    "cache_nonprivate",
     "candidate_editor",
     "choice",
     "control_panel",
     "epsilon_slider",
     "log_slider",
     "parse_candidates",
+    "progress",
     "seed_box",
 ]

@@ -1,0 +1,418 @@
+"""The classroom experience in a real browser.
+
+Starts JupyterLab (from the project's ``.venv``) on 127.0.0.1 with a random port and
+token over a temporary copy of ``notebooks/``, drives headless Chromium (Debian's
+``chromium``) through Playwright for Python, and for ONE teaching notebook
+(``learn_*.ipynb``) per paper directory: runs all cells from the Run menu, waits for
+the kernel, moves the ε slider with the keyboard, and checks that the plotly figure
+bound to it changed and that no cell shows an error. A screenshot per notebook goes
+to ``reports/screenshots/<paper>_<stem>.png`` (override: ``DPWB_SCREENSHOTS``).
+
+What it needs and installs when missing: the ``playwright`` Python package (pip, into
+the running interpreter) and ``/usr/bin/chromium`` (``apt-get install chromium`` when
+running as root with apt). No browser is downloaded by Playwright. It skips, saying
+why, only where that installation is impossible.
+
+Environment knobs: ``DPWB_BROWSER_ALL=1`` tests every teaching notebook instead of one
+per paper; ``DPWB_BROWSER_PROFILE`` (default ``ci``) is written into the copied
+notebooks' parameters cell so the run stays within the time budget;
+``DPWB_CHROMIUM`` points at another Chromium binary.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from dpworkbench.experiments.nbtools import PAPERS, notebooks_dir
+from dpworkbench.paths import project_root
+
+pytestmark = pytest.mark.browser
+
+PLAYWRIGHT_PIN = "playwright==1.65.2"
+RUN_ALL_TIMEOUT_S = 180
+SLIDER_UPDATE_TIMEOUT_S = 60
+
+
+def _teaching_notebooks() -> list[tuple[str, Path | None]]:
+    """(paper, notebook) pairs: the first ``learn_*`` of each paper directory (or all of them)."""
+    root = notebooks_dir()
+    every = os.environ.get("DPWB_BROWSER_ALL", "") not in ("", "0")
+    out: list[tuple[str, Path | None]] = []
+    papers = sorted((d.name for d in root.iterdir() if d.is_dir() and not d.name.startswith(".")),
+                    key=lambda p: (PAPERS.index(p) if p in PAPERS else 99, p))
+    for paper in papers:
+        learn = sorted((root / paper).glob("learn_*.ipynb"))
+        if not learn:
+            if any((root / paper).glob("*.ipynb")):
+                out.append((paper, None))
+            continue
+        out.extend((paper, nb) for nb in (learn if every else learn[:1]))
+    return out
+
+
+CASES = _teaching_notebooks()
+
+
+# ----------------------------------------------------------------------------- installation
+
+
+def _ensure_playwright():
+    try:
+        return importlib.import_module("playwright.sync_api")
+    except ImportError:
+        pass
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", PLAYWRIGHT_PIN]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        pytest.skip(f"playwright is not installed and `{' '.join(cmd)}` could not run: {exc}")
+    if res.returncode != 0:
+        pytest.skip(f"playwright is not installed and pip could not install {PLAYWRIGHT_PIN}: {res.stderr.strip()[-500:]}")
+    importlib.invalidate_caches()
+    try:
+        return importlib.import_module("playwright.sync_api")
+    except ImportError as exc:
+        pytest.skip(f"installed {PLAYWRIGHT_PIN} but cannot import it: {exc}")
+
+
+def _chromium_path() -> str | None:
+    for cand in (os.environ.get("DPWB_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if cand and Path(cand).exists():
+            return cand
+    return None
+
+
+def _ensure_chromium() -> str:
+    path = _chromium_path()
+    if path:
+        return path
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("no Chromium at /usr/bin/chromium and not root, so `apt-get install chromium` is impossible; "
+                    "install Debian's chromium package (or set DPWB_CHROMIUM) to run the browser test")
+    if not shutil.which("apt-get"):
+        pytest.skip("no Chromium at /usr/bin/chromium and no apt-get to install Debian's chromium package")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    log = []
+    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"]):
+        try:
+            res = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            pytest.skip(f"could not install Chromium: `{' '.join(cmd)}` failed: {exc}")
+        log.append(res.stderr.strip()[-400:])
+    path = _chromium_path()
+    if not path:
+        pytest.skip("`apt-get install chromium` did not provide /usr/bin/chromium: " + " | ".join(log))
+    return path
+
+
+# ----------------------------------------------------------------------------- JupyterLab
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _lab_python() -> str:
+    venv = project_root() / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
+
+
+def _inject_profile(nb_path: Path, profile: str) -> None:
+    """Append ``profile = ...`` to the copied notebook's parameters cell (as papermill would)."""
+    nb = json.loads(nb_path.read_text())
+    for cell in nb["cells"]:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            cell["source"] = src.rstrip("\n") + f"\nprofile = {profile!r}  # injected by the browser test\n"
+    nb_path.write_text(json.dumps(nb, indent=1))
+
+
+class Lab:
+    def __init__(self, base: Path):
+        self.base = base
+        self.root = base / "root"
+        self.port = _free_port()
+        self.token = secrets.token_hex(16)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.log_path = base / "jupyterlab.log"
+
+    def start(self) -> None:
+        shutil.copytree(notebooks_dir(), self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        profile = os.environ.get("DPWB_BROWSER_PROFILE", "ci")
+        for nb in self.root.glob("*/learn_*.ipynb"):
+            _inject_profile(nb, profile)
+        settings = self.base / "settings"
+        for rel, content in {
+            # render every cell (no virtual scrolling), so prompts, widgets and figures are all in the DOM
+            "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+            "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+        }.items():
+            (settings / rel).parent.mkdir(parents=True, exist_ok=True)
+            (settings / rel).write_text(json.dumps(content))
+        env = {
+            **os.environ,
+            "JUPYTER_CONFIG_DIR": str(self.base / "jupyter-config"),
+            "JUPYTER_RUNTIME_DIR": str(self.base / "jupyter-runtime"),
+            "IPYTHONDIR": str(self.base / "ipython"),
+            "DPWB_REPORTS": str(self.base / "reports"),
+            "DPWB_RESULTS": str(self.base / "results"),
+            "DPWB_NO_PNG": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        cmd = [
+            _lab_python(), "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+            "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root}",
+            f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={self.base / 'workspaces'}",
+            "--LabApp.expose_app_in_browser=True", "--ContentsManager.allow_hidden=False",
+            "--FileContentsManager.checkpoints_kwargs=" + json.dumps({"root_dir": str(self.base / "checkpoints")}),
+        ]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--allow-root")
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=self.base, start_new_session=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited with {self.proc.returncode}:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/status?token={self.token}", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.5)
+        raise RuntimeError(f"JupyterLab did not answer within 90 s:\n{self.log_path.read_text()[-3000:]}")
+
+    def api(self, method: str, path: str):
+        req = urllib.request.Request(f"{self.url}{path}", method=method, headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def shutdown_kernels(self) -> None:
+        try:
+            for s in self.api("GET", "/api/sessions") or []:
+                self.api("DELETE", f"/api/sessions/{s['id']}")
+        except OSError:
+            pass
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.shutdown_kernels()
+        try:
+            self.api("POST", "/api/shutdown")
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def browser_env(tmp_path_factory):
+    sync_api = _ensure_playwright()
+    chromium = _ensure_chromium()
+    lab = Lab(tmp_path_factory.mktemp("jupyterlab"))
+    lab.start()
+    try:
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=chromium, headless=True,
+                args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"])
+            try:
+                yield lab, browser
+            finally:
+                browser.close()
+    finally:
+        lab.stop()
+
+
+def _screenshot_dir() -> Path:
+    d = Path(os.environ.get("DPWB_SCREENSHOTS", project_root() / "reports" / "screenshots"))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+# ----------------------------------------------------------------------------- page helpers
+
+JS_STATE = """() => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!nb || !nb.content || !nb.sessionContext) return {ready: false};
+  const kernel = nb.sessionContext.session && nb.sessionContext.session.kernel;
+  const cells = [];
+  let i = 0;
+  for (const c of nb.content.model.cells) {
+    if (c.type === 'code') {
+      const outs = c.outputs.toJSON();
+      cells.push({index: i, count: c.executionCount,
+                  errors: outs.filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue + '\\n' + (o.traceback || []).join('\\n'))});
+    }
+    i += 1;
+  }
+  const prompts = Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt')).map(p => p.textContent.trim());
+  return {ready: true, status: kernel ? kernel.status : 'none', cells, busy: prompts.filter(p => p.includes('*')).length};
+}"""
+
+JS_FIGURES = """(cell) => Array.from(cell.querySelectorAll('.js-plotly-plot')).map(gd => {
+  const norm = v => (v && typeof v === 'object' && ArrayBuffer.isView(v)) ? Array.from(v) : v;
+  const traces = (gd.data || []).map(t => JSON.stringify({type: t.type, name: t.name, x: norm(t.x), y: norm(t.y), z: norm(t.z),
+                                                           text: t.text, values: norm(t.values)}));
+  const lay = gd.layout || {};
+  const title = lay.title && (typeof lay.title === 'string' ? lay.title : lay.title.text);
+  return {traces: traces.join('|'), title: title || '', annotations: (lay.annotations || []).map(a => a.text).join('|'),
+          n: (gd.data || []).length};
+})"""
+
+JS_DOM_ERRORS = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'))
+    if (/Traceback|Error:/.test(el.textContent)) bad.push(el.textContent.slice(0, 2000));
+  for (const el of document.querySelectorAll('.jp-OutputArea-output'))
+    if (/Error displaying widget|Error rendering|Failed to load model class/.test(el.textContent)) bad.push(el.textContent.slice(0, 500));
+  for (const el of document.querySelectorAll('.dpwb-status'))
+    if (el.querySelector('span[style*="#b00"]')) bad.push('control panel: ' + el.textContent);
+  return bad;
+}"""
+
+
+def _wait(page, predicate_js: str, timeout_s: float, what: str, arg=None):
+    deadline = time.monotonic() + timeout_s
+    last = None
+    while time.monotonic() < deadline:
+        last = page.evaluate(predicate_js, arg) if arg is not None else page.evaluate(predicate_js)
+        if last:
+            return last
+        page.wait_for_timeout(250)
+    raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what} (last: {last!r})")
+
+
+def _run_all_and_wait(page) -> dict:
+    """Run all cells from the Run menu; wait until no cell is pending and the kernel is idle."""
+    _wait(page, "() => { const s = (" + JS_STATE + ")(); return s.ready && s.status === 'idle' ? s : null; }", 90, "an idle kernel")
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    item = page.locator(".lm-Menu-content .lm-Menu-item", has=page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")))
+    item.first.click()
+    page.wait_for_timeout(500)
+    deadline = time.monotonic() + RUN_ALL_TIMEOUT_S
+    stable = 0
+    state = {}
+    while time.monotonic() < deadline:
+        state = page.evaluate(JS_STATE)
+        done = state["ready"] and state["status"] == "idle" and state["busy"] == 0
+        stable = stable + 1 if done else 0
+        if stable >= 4:  # idle for ~1 s with no pending cell
+            return state
+        page.wait_for_timeout(250)
+    raise AssertionError(f"cells still running after {RUN_ALL_TIMEOUT_S} s: {state}")
+
+
+def _cell_errors(state: dict) -> list[str]:
+    errs = [f"cell {c['index']}: {e[:1500]}" for c in state["cells"] for e in c["errors"]]
+    return errs
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("paper,notebook", CASES, ids=[f"{p}/{nb.stem if nb else 'no-teaching-notebook'}" for p, nb in CASES])
+def test_teaching_notebook_in_jupyterlab(browser_env, paper, notebook):
+    if notebook is None:
+        pytest.skip(f"notebooks/{paper}/ has no teaching notebook (learn_*.ipynb) yet")
+    lab, browser = browser_env
+    t0 = time.monotonic()
+    rel = f"{paper}/{notebook.name}"
+    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    page = context.new_page()
+    console_errors: list[str] = []
+    page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+    timings = {}
+    try:
+        page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
+        timings["open"] = time.monotonic() - t0
+
+        state = _run_all_and_wait(page)
+        timings["run_all"] = time.monotonic() - t0 - timings["open"]
+        errors = _cell_errors(state)
+        assert not errors, f"{rel}: cells raised errors after Run All:\n" + "\n".join(errors)
+        unexecuted = [c["index"] for c in state["cells"] if c["count"] is None]
+        assert not unexecuted, f"{rel}: cells {unexecuted} were not executed by Run All"
+
+        # The ε slider: an ipywidgets FloatLogSlider whose description is "ε".
+        slider = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=re.compile(r"^\s*ε\s*$"))).first
+        slider.wait_for(state="visible", timeout=30_000)
+        cell = slider.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' jp-Cell ')][1]")
+        cell_handle = cell.element_handle()
+        _wait(page, "(cell) => cell.querySelectorAll('.js-plotly-plot').length > 0", 30, "a plotly figure next to the ε slider", cell_handle)
+        before = page.evaluate(JS_FIGURES, cell_handle)
+        readout = slider.locator(".widget-readout")
+        eps_before = readout.inner_text().strip()
+
+        handle = slider.locator(".noUi-handle").first
+        handle.focus()
+        for _ in range(3):
+            handle.press("ArrowRight")
+        t_move = time.monotonic()
+        changed = _wait(
+            page,
+            "([cell, before]) => { const now = (" + JS_FIGURES + ")(cell);"
+            " return JSON.stringify(now) !== JSON.stringify(before) ? now : null; }",
+            SLIDER_UPDATE_TIMEOUT_S, f"the figure to change after moving ε from {eps_before}", [cell_handle, before])
+        timings["slider_update"] = time.monotonic() - t_move
+        eps_after = readout.inner_text().strip()
+        assert eps_after != eps_before, f"{rel}: ε readout did not move ({eps_before})"
+        assert changed != before
+        what = [k for k in ("traces", "title", "annotations") if any(a[k] != b[k] for a, b in zip(changed, before))]
+        assert what, f"{rel}: the figure object changed but no trace data, title or annotation did"
+
+        page.wait_for_timeout(300)
+        state = page.evaluate(JS_STATE)
+        errors = _cell_errors(state) + page.evaluate(JS_DOM_ERRORS)
+        assert not errors, f"{rel}: error output after moving ε:\n" + "\n".join(errors)
+
+        cell.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(500)
+        shot = _screenshot_dir() / f"{paper}_{notebook.stem}.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        timings["total"] = time.monotonic() - t0
+        _record_timing(f"{paper}/{notebook.stem}", timings, eps_before, eps_after, what)
+    finally:
+        lab.shutdown_kernels()
+        context.close()
+    assert timings["total"] < 240, f"{rel}: took {timings['total']:.0f} s (budget 240 s per notebook)"
+
+
+def _record_timing(name: str, timings: dict, eps_before: str, eps_after: str, changed: list[str]) -> None:
+    path = _screenshot_dir() / "browser_timings.json"
+    try:
+        data = json.loads(path.read_text()) if path.exists() else {}
+    except ValueError:
+        data = {}
+    data[name] = {**{k: round(v, 1) for k, v in timings.items()}, "epsilon": [eps_before, eps_after], "changed": changed,
+                  "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2))
+    tmp.replace(path)
