@@ -1,0 +1,287 @@
+"""Egocentric betweenness (Def. 6.1.1), δ^EBC (Def. 6.3.1) and PrivTopk (Alg. 3), spec §4.
+
+Edge-DP. ΔEBC = g(Δ) with g(k) = max(k(k−1)/4, k) needs a public max-degree bound
+(``max_degree_bound``; default the true max degree, *assumed public as in the thesis*).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import numba
+import numpy as np
+
+from dpworkbench._validation import check_epsilon, check_int, as_generator
+from dpworkbench.accounting import Accountant
+from dpworkbench.graphs import CSRGraph
+from dpworkbench.mechanisms import exponential_top_k, permute_and_flip
+
+METHODS = ("EM", "PF", "LD", "SLD")
+
+
+@numba.njit(cache=True)
+def _ebc_kernel(indptr, indices):
+    n = indptr.size - 1
+    out = np.zeros(n)
+    stamp = np.full(n, -1, np.int64)   # stamp[w] == c  <=> w is an alter of c
+    local = np.zeros(n, np.int64)
+    adjmark = np.full(n, -1, np.int64)
+    cnt = np.zeros(n, np.int64)
+    maxd = 0
+    for c in range(n):
+        d = indptr[c + 1] - indptr[c]
+        if d > maxd:
+            maxd = d
+    lptr = np.zeros(maxd + 1, np.int64)
+    lidx = np.zeros(max(1, 2 * indices.size), np.int64)
+    touched = np.zeros(maxd + 1, np.int64)
+    for c in range(n):
+        s, e = indptr[c], indptr[c + 1]
+        d = e - s
+        if d < 2:
+            continue
+        for i in range(d):
+            w = indices[s + i]
+            stamp[w] = c
+            local[w] = i
+        # local alter adjacency (CSR)
+        m2 = 0
+        lptr[0] = 0
+        for i in range(d):
+            u = indices[s + i]
+            for p in range(indptr[u], indptr[u + 1]):
+                w = indices[p]
+                if w != c and stamp[w] == c:
+                    lidx[m2] = local[w]
+                    m2 += 1
+            lptr[i + 1] = m2
+        m_c = m2 // 2
+        total = 0.0
+        kpos = 0
+        for i in range(d):
+            for p in range(lptr[i], lptr[i + 1]):
+                adjmark[lidx[p]] = i + c * (maxd + 1)
+            nt = 0
+            for p in range(lptr[i], lptr[i + 1]):
+                w = lidx[p]
+                for q in range(lptr[w], lptr[w + 1]):
+                    v = lidx[q]
+                    if v > i:
+                        if cnt[v] == 0:
+                            touched[nt] = v
+                            nt += 1
+                        cnt[v] += 1
+            for z in range(nt):
+                v = touched[z]
+                if adjmark[v] != i + c * (maxd + 1):
+                    total += 1.0 / (1.0 + cnt[v])
+                    kpos += 1
+                cnt[v] = 0
+            for p in range(lptr[i], lptr[i + 1]):
+                adjmark[lidx[p]] = -1
+        out[c] = (d * (d - 1) / 2 - m_c - kpos) + total
+    return out
+
+
+_CACHE: dict[str, np.ndarray] = {}
+
+
+def graph_hash(graph: CSRGraph) -> str:
+    h = hashlib.sha1()
+    h.update(np.ascontiguousarray(graph.indptr, dtype=np.int64).tobytes())
+    h.update(np.ascontiguousarray(graph.indices, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
+def ebc_all(graph: CSRGraph, *, cache: bool = True) -> np.ndarray:
+    """EBC of every node (closed form of spec §4.1; numba CSR kernel; cached by graph hash)."""
+    key = graph_hash(graph)
+    if cache and key in _CACHE:
+        return _CACHE[key]
+    res = _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64))
+    if cache:
+        _CACHE[key] = res
+    return res
+
+
+def ebc_reference_networkx(G, nodes=None) -> dict:
+    """Reference by the definition: geodesics in the ego network (networkx all_shortest_paths)."""
+    import itertools
+
+    import networkx as nx
+
+    out = {}
+    for c in (G.nodes if nodes is None else nodes):
+        ego = nx.ego_graph(G, c)
+        val = 0.0
+        for u, v in itertools.combinations(list(G.neighbors(c)), 2):
+            paths = list(nx.all_shortest_paths(ego, u, v))
+            val += sum(1 for p in paths if c in p[1:-1]) / len(paths)
+        out[c] = val
+    return out
+
+
+def ebc_reference_ego(G, nodes) -> dict:
+    """Simpler reference for benchmarks: networkx ego graph + common-neighbour counts (same closed form)."""
+    import itertools
+
+    out = {}
+    for c in nodes:
+        alters = set(G.neighbors(c))
+        val = 0.0
+        for u, v in itertools.combinations(alters, 2):
+            if G.has_edge(u, v):
+                continue
+            common = len(set(G.neighbors(u)) & set(G.neighbors(v)) & alters)
+            val += 1.0 / (1 + common)
+        out[c] = val
+    return out
+
+
+def g_fun(k: Any) -> np.ndarray:
+    k = np.asarray(k, dtype=float)
+    return np.maximum(k * (k - 1) / 4.0, k)
+
+
+def global_sensitivity_ebc(max_degree: int) -> float:
+    """ΔEBC = max(Δ(Δ−1)/4, Δ) (Lemma 6.3.2)."""
+    return float(g_fun(int(max_degree)))
+
+
+def delta_ebc(degrees: Any, t: int, *, max_degree_bound: int, floor: float = 1.0) -> np.ndarray:
+    """δ^EBC(G,t,v) = min(g(d_v+t), ΔEBC), floored at η=1 (admissible, spec §1.9, §4.4)."""
+    gs = global_sensitivity_ebc(max_degree_bound)
+    return np.maximum(np.minimum(g_fun(np.asarray(degrees) + t), gs), floor)
+
+
+def _prefix(max_degree_bound: int, floor: float = 1.0):
+    gs = global_sensitivity_ebc(max_degree_bound)
+    k = np.arange(max_degree_bound + 1)
+    gk = np.maximum(np.minimum(g_fun(k), gs), floor)
+    G = np.concatenate([[0.0], np.cumsum(gk)])  # G[k] = Σ_{j<k}
+    return gs, gk, G
+
+
+def _check_bound(degrees, max_degree_bound):
+    if max_degree_bound is None:
+        max_degree_bound = int(degrees.max())
+    max_degree_bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
+    if degrees.max() > max_degree_bound:
+        raise ValueError(f"max_degree_bound={max_degree_bound} is below the graph's max degree; ΔEBC would be invalid")
+    return max_degree_bound
+
+
+def ld_scores(ebc: Any, degrees: Any, *, max_degree_bound: int | None = None) -> np.ndarray:
+    """D_{EBC,δ^EBC}(G, v) by one searchsorted over the degree prefix sums (spec §4.4)."""
+    ebc = np.asarray(ebc, float)
+    degrees = np.asarray(degrees, np.int64)
+    Dm = _check_bound(degrees, max_degree_bound)
+    gs, gk, G = _prefix(Dm)
+    target = G[degrees] + ebc
+    j = np.searchsorted(G, target, side="right") - 1  # G[j] <= target < G[j+1]
+    inside = j < Dm + 1
+    jj = np.minimum(j, Dm)
+    D = np.where(inside, (j - degrees) + (target - G[jj]) / gk[jj], (Dm + 1 - degrees) + (target - G[-1]) / gs)
+    return D
+
+
+def sld_scores(ebc: Any, degrees: Any, *, max_degree_bound: int | None = None) -> np.ndarray:
+    """Sensitivity-1 SLD score φ(d_v) + EBC(v)/ΔEBC with φ(d) = d − G(d)/ΔEBC (spec §4.4).
+
+    Equals (EBC − S_v)/ΔEBC up to a constant, S_v = Σ_{t<Δ}(ΔEBC − δ^EBC(G,t,v)), horizon Δ public.
+    """
+    ebc = np.asarray(ebc, float)
+    degrees = np.asarray(degrees, np.int64)
+    Dm = _check_bound(degrees, max_degree_bound)
+    gs, gk, G = _prefix(Dm)
+    phi = degrees - G[degrees] / gs
+    return phi + ebc / gs
+
+
+def true_top_k(ebc: Any, k: int) -> np.ndarray:
+    """Deterministic true top-k (EBC desc, id asc)."""
+    ebc = np.asarray(ebc, float)
+    order = np.lexsort((np.arange(ebc.size), -ebc))
+    return order[:k]
+
+
+def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
+               rng=None, accountant: Accountant | None = None) -> np.ndarray:
+    """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each. Spends ε in total (recorded).
+
+    EM/LD/SLD use one-shot Gumbel-top-k (equal in law to k sequential EM draws without
+    replacement); PF runs k sequential permute-and-flip passes on the remaining nodes.
+    """
+    ebc = np.asarray(ebc, float)
+    degrees = np.asarray(degrees, np.int64)
+    if ebc.size == 0:
+        raise ValueError("graph has no nodes")
+    k = check_int(k, "k", minimum=1)
+    if k > ebc.size:
+        raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
+    epsilon = check_epsilon(epsilon)
+    Dm = _check_bound(degrees, max_degree_bound)
+    gs = global_sensitivity_ebc(Dm)
+    note = f"PrivTopk {method} k={k}"
+    if method == "EM":
+        return exponential_top_k(ebc, k, epsilon=epsilon, sensitivity=gs, rng=rng, accountant=accountant, note=note)
+    if method == "LD":
+        return exponential_top_k(ld_scores(ebc, degrees, max_degree_bound=Dm), k, epsilon=epsilon, sensitivity=1.0, rng=rng,
+                                 accountant=accountant, note=note)
+    if method == "SLD":
+        return exponential_top_k(sld_scores(ebc, degrees, max_degree_bound=Dm), k, epsilon=epsilon, sensitivity=1.0, rng=rng,
+                                 accountant=accountant, note=note)
+    if method == "PF":
+        gen = as_generator(rng)
+        if accountant is not None:
+            accountant.spend(epsilon, "permute-and-flip top-k", note)
+        remaining = np.arange(ebc.size)
+        chosen = []
+        for _ in range(k):
+            j = permute_and_flip(ebc[remaining], epsilon=epsilon / k, sensitivity=gs, rng=gen)
+            chosen.append(int(remaining[j]))
+            remaining = np.delete(remaining, j)
+        return np.array(chosen)
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+
+
+def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
+                   max_degree_bound: int | None = None) -> float:
+    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations."""
+    gen = as_generator(rng)
+    truth = set(true_top_k(ebc, k).tolist())
+    hits = 0
+    for _ in range(runs):
+        got = priv_top_k(ebc, degrees, k, epsilon=epsilon, method=method, rng=gen, max_degree_bound=max_degree_bound)
+        hits += len(truth.intersection(got.tolist()))
+    return hits / (k * runs)
+
+
+def topk_overlap_with_degree(ebc: Any, degrees: Any, k: int) -> int:
+    """|top-k by EBC ∩ top-k by degree| — diagnostic for SLD's advantage (spec §0.3)."""
+    a = set(true_top_k(ebc, k).tolist())
+    b = set(true_top_k(np.asarray(degrees, float), k).tolist())
+    return len(a & b)
+
+
+def bfs_sample(graph: CSRGraph, size: int, *, rng=None) -> CSRGraph:
+    """Table 1 sampling: random seed node, BFS until ``size`` nodes, induced subgraph."""
+    gen = as_generator(rng)
+    n = graph.num_nodes
+    for _ in range(100):
+        start = int(gen.integers(n))
+        seen = [start]
+        seen_set = {start}
+        qi = 0
+        while qi < len(seen) and len(seen) < size:
+            v = seen[qi]; qi += 1
+            for w in graph.neighbours(v):
+                w = int(w)
+                if w not in seen_set:
+                    seen.append(w); seen_set.add(w)
+                    if len(seen) >= size:
+                        break
+        if len(seen) >= size:
+            return graph.induced_subgraph(np.array(sorted(seen)))
+    raise ValueError(f"no connected component with {size} nodes found")

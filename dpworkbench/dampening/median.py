@@ -1,0 +1,250 @@
+"""Median selection with local dampening (Ch. 5; spec §3).
+
+Data: x ∈ [0, Λ]^n; range = element indices; u(x,i) = −|x_m − x_i|, m = ⌈n/2⌉ (1-based rank in the
+stable sort by (value, index)). Substitution neighbours. Δu = Λ (Lemma 5.2.1).
+
+* ``ls0_elements`` — the *corrected* Lemma 5.2.2 (exact); the printed version is ``ls0_printed``.
+* ``box_delta`` — the admissible box bound for t ≥ 1 (default, flat in r).
+* ``thesis_candidates_delta`` — Alg. 2 / Lemma 5.2.3, **not admissible** (privacy_unverified).
+* Grouped computation over histograms (≤ 3·bins groups) with log-multiplicities.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+
+from dpworkbench._validation import as_generator, check_epsilon, check_int, check_positive
+
+DELTAS = ("box", "thesis_candidates")
+
+
+def _sorted(x, lam):
+    x = np.asarray(x, dtype=float)
+    if x.size == 0:
+        raise ValueError("empty data: median selection needs at least one element")
+    if np.any(x < 0) or np.any(x > lam):
+        raise ValueError("values must lie in [0, Λ]")
+    return x
+
+
+def _order_stat(sx: np.ndarray, k, lam):
+    """X_(k) with X_(k)=0 for k<1 and Λ for k>n (1-based)."""
+    k = np.asarray(k)
+    n = sx.size
+    return np.where(k < 1, 0.0, np.where(k > n, lam, sx[np.clip(k - 1, 0, n - 1)]))
+
+
+def median_utility(x: Any, lam: float) -> np.ndarray:
+    x = _sorted(x, lam)
+    sx = np.sort(x, kind="stable")
+    m = math.ceil(x.size / 2)
+    return -np.abs(sx[m - 1] - x)
+
+
+def ranks(x: np.ndarray) -> np.ndarray:
+    order = np.argsort(x, kind="stable")
+    r = np.empty(x.size, np.int64)
+    r[order] = np.arange(1, x.size + 1)
+    return r
+
+
+def _ls0_terms(xi, side, xm, xm1, xp1, lam, printed=False):
+    base = np.maximum.reduce([np.abs(xm - xi), np.full_like(xi, xp1 - xm), np.full_like(xi, xm - xm1)])
+    if printed:
+        p = np.where(side > 0, lam - xi, np.where(side == 0, lam - xp1, lam + xi - 3 * xm + xp1))
+        q = np.where(side > 0, xi, np.where(side == 0, xm1, 3 * xm - xi - xm1))
+    else:
+        p = np.where(side > 0, lam - xi, np.where(side == 0, lam - xp1, np.abs(lam - xp1 - xm + xi)))
+        q = np.where(side > 0, np.abs(xi - xm - xm1), np.where(side == 0, xm1, xi))
+    return np.maximum.reduce([base, p, q])
+
+
+def ls0_elements(x: Any, lam: float, *, printed: bool = False) -> np.ndarray:
+    """LS(x,0,i) for every element: corrected Lemma 5.2.2 (``printed=True``: thesis as printed)."""
+    x = _sorted(x, lam)
+    sx = np.sort(x, kind="stable")
+    m = math.ceil(x.size / 2)
+    xm, xm1, xp1 = (float(_order_stat(sx, k, lam)) for k in (m, m - 1, m + 1))
+    side = np.sign(ranks(x) - m)
+    return _ls0_terms(x, side, xm, xm1, xp1, lam, printed)
+
+
+def box_delta_from_sorted(sx: np.ndarray, t: int, lam: float) -> float:
+    """Admissible box bound δ_box(x,t) for t ≥ 1 (spec §3.4), flat in r."""
+    n = sx.size
+    m = math.ceil(n / 2)
+    lo = lambda k: float(_order_stat(sx, k - t, lam))  # noqa: E731
+    hi = lambda k: float(_order_stat(sx, k + t, lam))  # noqa: E731
+    terms = [hi(m), lam - lo(m), hi(m + 1) - lo(m), hi(m) - lo(m - 1), lam - lo(m + 1),
+             max(abs(lam - hi(m + 1) - hi(m)), abs(lam - lo(m + 1) - lo(m) + hi(m))),
+             max(abs(lo(m) - hi(m) - hi(m - 1)), abs(lam - lo(m) - lo(m - 1))), hi(m - 1)]
+    return min(lam, max(terms))
+
+
+def element_delta(x: Any, t: int, lam: float, *, delta: str = "box") -> np.ndarray:
+    """δ(x,t,·) per element: t=0 corrected LS0; t≥1 box bound (or thesis candidates, unsafe)."""
+    x = _sorted(x, lam)
+    if t == 0:
+        return np.minimum(ls0_elements(x, lam), lam)
+    if delta == "box":
+        return np.full(x.size, box_delta_from_sorted(np.sort(x, kind="stable"), t, lam))
+    if delta == "thesis_candidates":
+        return thesis_candidates_delta(x, t, lam)
+    raise ValueError(f"delta must be one of {DELTAS}, got {delta!r}")
+
+
+def _candidates(x, t, r, lam):
+    if t == 0:
+        return [x]
+    if t == 1:
+        def with_(y, idx, v):
+            y = y.copy(); y[idx] = v; return y
+        med = lambda y: int(np.argsort(y, kind="stable")[math.ceil(y.size / 2) - 1])  # noqa: E731
+        x1 = with_(x, r, lam); x3 = with_(x, r, 0.0)
+        return [x1, x1.copy(), x3, x3.copy(), with_(x, med(x), lam), with_(x, med(x), 0.0)]
+    prev = _candidates(x, t - 1, r, lam)
+    out = []
+    for j, y in enumerate(prev):
+        y = y.copy()
+        mi = int(np.argsort(y, kind="stable")[math.ceil(y.size / 2) - 1])
+        y[mi] = 0.0 if j % 2 == 0 else lam
+        out.append(y)
+    return out
+
+
+def thesis_candidates_delta(x: Any, t: int, lam: float) -> np.ndarray:
+    """Thesis Alg. 2 / Lemma 5.2.3 — UNSAFE: under-estimates LS(x,t,r) (~22% of small cases), not admissible.
+
+    Reproduction only (spec §3.4); O(n) per element, small inputs only.
+    """
+    x = _sorted(x, lam)
+    out = np.empty(x.size)
+    for r in range(x.size):
+        out[r] = max(float(ls0_elements(y, lam)[r]) for y in _candidates(x, t, r, lam))
+    return np.minimum(out, lam)
+
+
+def ls_bruteforce(x: Any, t: int, lam: int) -> np.ndarray:
+    """Exact LS(x,t,r) for tiny integer inputs: max over the t-ball (values 0..Λ) of the brute-force LS0."""
+    x = np.asarray(x, float)
+    ball = {tuple(x)}
+    frontier = {tuple(x)}
+    for _ in range(t):
+        new = set()
+        for y in frontier:
+            for i in range(len(y)):
+                for v in range(int(lam) + 1):
+                    z = list(y); z[i] = float(v); new.add(tuple(z))
+        frontier = new - ball
+        ball |= new
+    return np.max([ls0_bruteforce(np.array(y), lam) for y in ball], axis=0)
+
+
+def ls0_bruteforce(x: np.ndarray, lam: int) -> np.ndarray:
+    u = median_utility(x, lam)
+    best = np.zeros(x.size)
+    for i in range(x.size):
+        for v in range(int(lam) + 1):
+            y = x.copy(); y[i] = v
+            best = np.maximum(best, np.abs(median_utility(y, lam) - u))
+    return best
+
+
+# ---------------------------------------------------------------- grouped (histograms)
+def histogram_groups(hist: Any) -> dict:
+    """Groups (bin, side) of a histogram over 0..Λ (Λ = bins−1) with multiplicities."""
+    h = np.asarray(hist)
+    if h.ndim != 1 or np.any(h < 0):
+        raise ValueError("hist must be a 1-D array of non-negative counts")
+    h = np.rint(h).astype(np.int64)
+    n = int(h.sum())
+    if n == 0:
+        raise ValueError("empty histogram: median selection needs at least one element")
+    lam = float(h.size - 1)
+    cum = np.cumsum(h)
+    m = math.ceil(n / 2)
+    mb = int(np.searchsorted(cum, m))  # bin of the median element
+    below_in_mb = m - 1 - (cum[mb - 1] if mb > 0 else 0)
+    bins, sides, mult = [], [], []
+    for b in np.flatnonzero(h):
+        if b < mb:
+            bins.append(b); sides.append(-1); mult.append(h[b])
+        elif b > mb:
+            bins.append(b); sides.append(1); mult.append(h[b])
+        else:
+            if below_in_mb > 0:
+                bins.append(b); sides.append(-1); mult.append(below_in_mb)
+            bins.append(b); sides.append(0); mult.append(1)
+            above = h[b] - below_in_mb - 1
+            if above > 0:
+                bins.append(b); sides.append(1); mult.append(above)
+    def order_stat(k):
+        k = np.asarray(k)
+        return np.where(k < 1, 0.0, np.where(k > n, lam, np.searchsorted(cum, np.clip(k, 1, n)).astype(float)))
+    return {"bin": np.array(bins, float), "side": np.array(sides), "mult": np.array(mult, np.int64), "n": n, "lam": lam,
+            "m": m, "median_value": float(mb), "order_stat": order_stat}
+
+
+def grouped_delta(groups: dict, horizon: int) -> np.ndarray:
+    """δ matrix (groups × horizon): corrected LS0 at t=0, box bound for t ≥ 1, capped at Λ, floored at 1."""
+    os_, lam, m = groups["order_stat"], groups["lam"], groups["m"]
+    xm, xm1, xp1 = (float(os_(k)) for k in (m, m - 1, m + 1))
+    out = np.empty((groups["bin"].size, horizon))
+    out[:, 0] = _ls0_terms(groups["bin"], groups["side"], xm, xm1, xp1, lam)
+    for t in range(1, horizon):
+        lo = lambda k: float(os_(k - t))  # noqa: E731
+        hi = lambda k: float(os_(k + t))  # noqa: E731
+        terms = [hi(m), lam - lo(m), hi(m + 1) - lo(m), hi(m) - lo(m - 1), lam - lo(m + 1),
+                 max(abs(lam - hi(m + 1) - hi(m)), abs(lam - lo(m + 1) - lo(m) + hi(m))),
+                 max(abs(lo(m) - hi(m) - hi(m - 1)), abs(lam - lo(m) - lo(m - 1))), hi(m - 1)]
+        out[:, t] = max(terms)
+    return np.clip(out, 1.0, lam)
+
+
+def grouped_logits(groups: dict, method: str, epsilon: float, *, horizon: int = 32) -> np.ndarray:
+    """Per-group log-probabilities (log-multiplicity included) for EM, LD or SLD."""
+    from .core import SensitivityMatrix, dampen
+
+    epsilon = check_epsilon(epsilon)
+    u = -np.abs(groups["median_value"] - groups["bin"])
+    lam = groups["lam"]
+    if method == "EM":
+        base = epsilon * u / (2 * lam)
+    elif method in ("LD", "SLD"):
+        dm = SensitivityMatrix(grouped_delta(groups, horizon), lam)
+        if method == "LD":
+            base = epsilon * dampen(u, dm) / 2
+        else:
+            base = epsilon * (u - np.sum(lam - dm.values, axis=1)) / (2 * lam)
+    else:
+        raise ValueError(f"method must be EM, PF, LD or SLD, got {method!r}")
+    lg = base + np.log(groups["mult"])
+    return lg - logsumexp(lg)
+
+
+def expected_error(groups: dict, method: str, epsilon: float, *, runs: int = 10_000, rng=None, horizon: int = 32) -> float:
+    """E|retrieved median value − true median value|: exact for EM/LD/SLD, grouped Monte-Carlo for PF."""
+    err = np.abs(groups["median_value"] - groups["bin"])
+    if method != "PF":
+        return float(np.exp(grouped_logits(groups, method, epsilon, horizon=horizon)) @ err)
+    gen = as_generator(rng)
+    epsilon = check_epsilon(epsilon)
+    runs = check_int(runs, "runs", minimum=1)
+    lp = epsilon * (-err) / (2 * groups["lam"])  # u − u*, u* = 0
+    keep = lp > -745
+    p = np.exp(lp[keep]); mult = groups["mult"][keep]; e = err[keep]
+    total = 0.0
+    chunk = max(1, 2_000_000 // max(1, p.size))
+    done = 0
+    while done < runs:
+        c = min(chunk, runs - done)
+        K = gen.binomial(mult[None, :], p[None, :], size=(c, p.size))
+        with np.errstate(divide="ignore"):
+            times = np.where(K > 0, gen.beta(1.0, np.maximum(K, 1)), np.inf)
+        total += e[np.argmin(times, axis=1)].sum()
+        done += c
+    return total / runs
