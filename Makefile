@@ -38,7 +38,7 @@ report: $(STAMP)
 	$(PY) -m dpworkbench report --profile $(PROFILE)
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+	$(PY) -m dpworkbench lab
 
 clean:
 	rm -rf $(VENV) reports results .pytest_cache

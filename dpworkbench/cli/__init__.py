@@ -1,4 +1,4 @@
-"""The ``dpworkbench`` command: list, run, reproduce, report, bench, plus paper subcommands.
+"""The ``dpworkbench`` command: list, run, reproduce, report, bench, lab, plus paper subcommands.
 
 Paper subpackages add subcommands by defining ``register(subparsers)`` in
 ``dpworkbench/<paper>/cli.py``; they are discovered here without editing this file.
@@ -101,6 +101,50 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_benchmarks(only=args.only, output=Path(args.output) if args.output else None)
 
 
+def lab_command(args: argparse.Namespace) -> list[str]:
+    """The JupyterLab command line of ``dpworkbench lab`` (rooted at the project, opening the gallery)."""
+    import os
+
+    from ..paths import project_root
+
+    root = Path(args.root).resolve() if args.root else project_root()
+    index = root / "notebooks" / "index.ipynb"
+    cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={root}"]
+    if index.exists():
+        cmd.append("--LabApp.default_url=/lab/tree/notebooks/index.ipynb")
+    if args.port:
+        cmd.append(f"--port={args.port}")
+    if args.ip:
+        cmd.append(f"--ip={args.ip}")
+    if args.no_browser:
+        cmd.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # containers and CI machines often run as root
+    extra = list(args.jupyter_args or [])
+    if extra[:1] == ["--"]:
+        extra = extra[1:]
+    return cmd + extra  # later options win, so these can override the defaults above
+
+
+def cmd_lab(args: argparse.Namespace) -> int:
+    import subprocess
+
+    cmd = lab_command(args)
+    if args.print_command:
+        print(" ".join(cmd))
+        return 0
+    try:
+        import jupyterlab  # noqa: F401
+    except ImportError:
+        print("JupyterLab is not installed in this environment: run `make install` first", file=sys.stderr)
+        return 2
+    print("starting JupyterLab on notebooks/index.ipynb (Ctrl-C to stop)", flush=True)
+    try:
+        return subprocess.call(cmd)
+    except KeyboardInterrupt:
+        return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dpworkbench", description="Differential privacy research workbench")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -128,6 +172,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", help="regular expression on benchmark file names")
     p.add_argument("--output", help="CSV path (default reports/bench.csv)")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("lab", help="start JupyterLab on notebooks/index.ipynb (the notebook gallery)")
+    p.add_argument("--port", type=int, default=0, help="port (default: JupyterLab's, 8888 or the next free one)")
+    p.add_argument("--ip", default="", help="interface to listen on (default: JupyterLab's, localhost)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a web browser")
+    p.add_argument("--root", default="", help="directory JupyterLab serves (default: the project; opens <root>/notebooks/index.ipynb)")
+    p.add_argument("--print-command", action="store_true", help="print the JupyterLab command instead of running it")
+    p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help="further JupyterLab options, after --")
+    p.set_defaults(func=cmd_lab)
 
     for mod in PAPER_CLI_MODULES:
         try:

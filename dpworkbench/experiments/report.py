@@ -3,13 +3,21 @@
 ``reports/<profile>/index.html`` is rebuilt from what is on disk (executed
 notebooks, ``manifest.json`` and ``claims.json`` per notebook, ``runs.csv``), so
 ``dpworkbench report`` works after an interrupted or partial ``reproduce``.
+
+The top of that page is the notebook gallery, the same one as the landing notebook
+``notebooks/index.ipynb`` (written by ``tools/build_index_notebook.py`` with
+:func:`gallery_markdown`; its thumbnails come from :func:`notebook_gallery`):
+the four works in a few lines, then every notebook grouped by paper, one line
+each, with a figure thumbnail where a report holds one.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -25,6 +33,34 @@ PAPER_TITLES = {
     "dampening": "Local dampening (seed 004)",
 }
 
+# The four works, in a few lines each (shared by the report and the landing notebook).
+WORKS = {
+    "inconsistency": (
+        "How inconsistent is a database with its denial constraints, measured under differential privacy: "
+        "conflict graphs, the measures I_D, I_MI, I_P, I_R, I_MC, graph projection with a privately chosen "
+        "degree bound θ, and a private vertex cover."
+    ),
+    "r2t": (
+        "Race-to-the-top (R2T): instance-optimal truncation for SPJA queries with foreign-key joins (self-joins "
+        "included), LP-based truncation, node-DP graph pattern counting and TPC-H queries; OPT² for the "
+        "optimal truncation of sums."
+    ),
+    "privateclean": (
+        "PrivateClean: a relation privatized once with generalized randomized response, then cleaned and "
+        "queried; COUNT/SUM/AVG estimates corrected for the privacy noise and for the cleaning."
+    ),
+    "dampening": (
+        "Local dampening: the exponential mechanism with local instead of global sensitivity (LD and shifted "
+        "LD) for the median, the top-k most influential nodes of a graph (egocentric betweenness), and private ID3 trees."
+    ),
+}
+WORKS_INTRO = (
+    "dpworkbench reproduces the figures and tables of four works on differential privacy for relational "
+    "and graph data, over a shared core of DP mechanisms (Laplace, geometric, exponential, permute-and-flip, "
+    "report-noisy-max, sparse vector, randomized response). Every notebook says whether it used the real "
+    "data or its seeded synthetic stand-in; `learn_*` notebooks are for teaching, with widgets."
+)
+
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em;max-width:1300px;color:#222}
 h1{margin-bottom:0}.sub{color:#666;margin-top:.2em}
@@ -35,8 +71,154 @@ h1{margin-bottom:0}.sub{color:#666;margin-top:.2em}
 .ok{color:#1a7f37;font-weight:bold}.error{color:#b00;font-weight:bold}.missing{color:#888}
 table{border-collapse:collapse;font-size:.85em;margin:1em 0}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left}
 .pass{background:#e6ffec}.differs{background:#fff4e5}.not-comparable{background:#f0f0f0}
+.works{font-size:.92em;color:#333}.works li{margin:.25em 0}
 .thumb{height:150px;display:flex;align-items:center;justify-content:center;background:#fff;border:1px dashed #ddd;color:#999;font-size:.8em}
 """
+
+
+
+@dataclass(frozen=True)
+class GalleryEntry:
+    """One notebook in the gallery: where it lives and its latest outputs, if any."""
+
+    info: NotebookInfo
+    output_dir: Path | None  # reports/<profile>/<paper>/<stem> of the newest run found
+    thumbnail: Path | None  # a PNG figure of that run
+
+
+def _thumbnail(out_dir: Path) -> Path | None:
+    mp = out_dir / "manifest.json"
+    if mp.exists():
+        try:
+            figs = json.loads(mp.read_text()).get("figures", [])
+        except ValueError:
+            figs = []
+        for f in figs:
+            if f.get("png") and (out_dir / f["png"]).exists():
+                return out_dir / f["png"]
+    pngs = sorted((out_dir / "figures").glob("*.png"))
+    return pngs[0] if pngs else None
+
+
+def latest_output_dir(info: NotebookInfo, reports_root: Path | None = None, prefer: str | None = None) -> Path | None:
+    """The newest ``reports/<profile>/<paper>/<stem>`` holding a run of ``info`` (``prefer``'s profile first)."""
+    from ..paths import reports_dir
+
+    root = Path(reports_root) if reports_root is not None else reports_dir()
+    if not root.is_dir():
+        return None
+    found = []
+    for profile_dir in root.iterdir():
+        d = profile_dir / info.paper / info.stem
+        if d.is_dir() and ((d / "manifest.json").exists() or (d / "figures").is_dir()):
+            ref = d / "manifest.json" if (d / "manifest.json").exists() else d / "figures"
+            found.append((profile_dir.name == prefer, _thumbnail(d) is not None, ref.stat().st_mtime, d))
+    return max(found, key=lambda t: t[:3])[3] if found else None
+
+
+def gallery_entries(infos: list[NotebookInfo] | None = None, *, reports_root: Path | None = None, prefer: str | None = None) -> list[GalleryEntry]:
+    """Every notebook (``discover_notebooks()`` order) with its newest outputs and thumbnail."""
+    infos = discover_notebooks() if infos is None else infos
+    out = []
+    for info in infos:
+        d = latest_output_dir(info, reports_root, prefer)
+        out.append(GalleryEntry(info, d, _thumbnail(d) if d is not None else None))
+    return out
+
+
+def _grouped(infos: list) -> list[tuple[str, list]]:
+    key = (lambda x: x.info.paper) if infos and isinstance(infos[0], GalleryEntry) else (lambda x: x.paper)
+    papers = [p for p in PAPERS if any(key(i) == p for i in infos)]
+    papers += sorted({key(i) for i in infos} - set(PAPERS))
+    return [(p, [i for i in infos if key(i) == p]) for p in papers]
+
+
+def gallery_markdown(infos: list[NotebookInfo] | None = None, *, link_prefix: str = "") -> list[tuple[str, str]]:
+    """Markdown for the landing notebook: ``[(paper, text)]``, one section per paper, one line per notebook.
+
+    Links are relative (``<link_prefix><paper>/<stem>.ipynb``) so the notebook works wherever the
+    repository is checked out.
+    """
+    infos = discover_notebooks() if infos is None else infos
+    sections = []
+    for paper, group in _grouped(infos):
+        lines = [f"## {PAPER_TITLES.get(paper, paper)}"]
+        if paper in WORKS:
+            lines.append(f"*{WORKS[paper]}*")
+        lines.append("")
+        for info in group:
+            desc = info.title + (f" — {info.description}" if info.description else "")
+            desc = " ".join(desc.replace("|", "/").split())
+            if len(desc) > 220:
+                desc = desc[:217].rstrip() + "…"
+            kind = "🎓 " if info.kind == "teaching" else ""
+            lines.append(f"- {kind}[`{info.stem}`]({link_prefix}{paper}/{info.stem}.ipynb): {desc}")
+        sections.append((paper, "\n".join(lines)))
+    return sections
+
+
+def _data_uri(png: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
+
+
+def gallery_html(entries: list[GalleryEntry], *, href, thumb_src, links=None, show_missing: bool = True) -> str:
+    """The card grid, grouped by paper. ``href(entry)`` links a card's title, ``thumb_src(entry)``
+    gives an image URL (or None), ``links(entry)`` extra HTML under the description."""
+    parts = []
+    for paper, group in _grouped(entries):
+        parts.append(f"<h3>{html.escape(PAPER_TITLES.get(paper, paper))}</h3><div class='grid'>")
+        for e in group:
+            src = thumb_src(e)
+            if src:
+                img = f"<img src='{html.escape(src)}' alt='{html.escape(e.info.stem)}' loading='lazy'>"
+            elif show_missing:
+                img = "<div class='thumb'>no figure yet (run <code>make reproduce</code>)</div>" if e.output_dir is None else "<div class='thumb'>no PNG thumbnail</div>"
+            else:
+                img = ""
+            extra = links(e) if links else ""
+            parts.append(
+                f"<div class='card'>{img}<h4><a href='{html.escape(href(e))}'>{html.escape(e.info.stem)}</a></h4>"
+                f"<p>{html.escape(e.info.title)}</p><p>{html.escape(e.info.description)}</p>{extra}</div>"
+            )
+        parts.append("</div>")
+    return "\n".join(parts)
+
+
+def notebook_gallery(prefer: str | None = None, *, reports_root: Path | None = None):
+    """Thumbnails for the landing notebook: the newest figure of every notebook, inlined as
+    data URIs (so they show wherever JupyterLab was started). Degrades to a note when no
+    report exists yet."""
+    from IPython.display import HTML
+
+    entries = gallery_entries(reports_root=reports_root, prefer=prefer)
+    n_thumbs = sum(e.thumbnail is not None for e in entries)
+    note = (
+        f"<p class='sub'>{n_thumbs} of {len(entries)} notebooks have a figure thumbnail from a report run.</p>"
+        if n_thumbs
+        else "<p class='sub'>No thumbnails yet: <code>make reproduce</code> writes the figures "
+        "(PNG needs a headless Chromium), then re-run this cell.</p>"
+    )
+    body = gallery_html(
+        entries,
+        href=lambda e: f"{e.info.paper}/{e.info.stem}.ipynb",
+        thumb_src=lambda e: _data_uri(e.thumbnail) if e.thumbnail is not None else None,
+        show_missing=n_thumbs > 0,
+    )
+    css = _CSS.replace("body{", ".dpwb-gallery{").replace("h1{", ".dpwb-gallery h1{")
+    return HTML(f"<div class='dpwb-gallery'><style>{css}</style>{note}{body}</div>")
+
+
+def _relpath(target: Path, start: Path) -> str:
+    import os
+
+    return Path(os.path.relpath(Path(target).resolve(), Path(start).resolve())).as_posix()
+
+
+def _works_html() -> str:
+    items = "".join(
+        f"<li><b>{html.escape(PAPER_TITLES[p])}</b> — {html.escape(WORKS[p])} (<code>dpworkbench.{p}</code>)</li>" for p in WORKS
+    )
+    return f"<div class='works'><p>{html.escape(WORKS_INTRO).replace('`', '')}</p><ul>{items}</ul></div>"
 
 
 def _collect(profile_dir: Path, infos: list[NotebookInfo]) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
@@ -72,6 +254,38 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         f"<p class='sub'>Generated {time.strftime('%Y-%m-%d %H:%M:%S')}. "
         "Seeded noise in these runs is for reproducibility, not a private release.</p>",
     ]
+    parts.append(_works_html())
+    entries = []
+    for info in infos:
+        d = profile_dir / info.paper / info.stem
+        has_run = d.is_dir() and ((d / "manifest.json").exists() or info.name in status)
+        entries.append(GalleryEntry(info, d if has_run else None, _thumbnail(d) if d.is_dir() else None))
+
+    def href(e: GalleryEntry) -> str:
+        rel = f"{e.info.paper}/{e.info.stem}"
+        return f"{rel}/{e.info.stem}.html" if (profile_dir / rel / f"{e.info.stem}.html").exists() else _relpath(e.info.path, profile_dir)
+
+    def thumb_src(e: GalleryEntry) -> str | None:
+        return e.thumbnail.relative_to(profile_dir).as_posix() if e.thumbnail is not None else None
+
+    def links(e: GalleryEntry) -> str:
+        info, rel = e.info, f"{e.info.paper}/{e.info.stem}"
+        run = status.get(info.name)
+        if run is None:
+            badge = "<span class='missing'>not run</span>"
+        else:
+            cls = "ok" if run.status == "ok" else "error"
+            badge = f"<span class='{cls}'>{html.escape(str(run.status))}</span> in {float(run.seconds):.1f} s"
+        figs = manifests.get(info.name, {}).get("figures", [])
+        lk = [f"<a href='{rel}/{info.stem}.html'>notebook</a>"] if (profile_dir / rel / f"{info.stem}.html").exists() else []
+        lk += [f"<a href='{rel}/{html.escape(f['html'])}'>{html.escape(f['name'])}</a>" for f in figs if f.get("html")]
+        nclaims = claims[claims["notebook"] == info.name]
+        claim_txt = ", ".join(f"{v} {k}" for k, v in nclaims["verdict"].value_counts().items()) if len(nclaims) else "no claims"
+        return f"<p>{badge} · {claim_txt}</p><p>{' · '.join(lk)}</p>"
+
+    parts.append("<h2>Notebooks</h2>")
+    parts.append(gallery_html(entries, href=href, thumb_src=thumb_src, links=links))
+    parts.append("<h2>Runs and claims</h2>")
     n_ok = int((runs["status"] == "ok").sum()) if len(runs) else 0
     n_err = int((runs["status"] != "ok").sum()) if len(runs) else 0
     verdicts = claims["verdict"].value_counts().to_dict() if len(claims) else {}
@@ -81,38 +295,6 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items()))
         + " — <a href='claims.csv'>claims.csv</a>, <a href='runs.csv'>runs.csv</a></p>"
     )
-    for paper in PAPERS:
-        group = [i for i in infos if i.paper == paper]
-        if not group:
-            continue
-        parts.append(f"<h2>{html.escape(PAPER_TITLES.get(paper, paper))}</h2><div class='grid'>")
-        for info in group:
-            rel = f"{info.paper}/{info.stem}"
-            run = status.get(info.name)
-            if run is None:
-                badge = "<span class='missing'>not run</span>"
-            else:
-                cls = "ok" if run.status == "ok" else "error"
-                badge = f"<span class='{cls}'>{html.escape(str(run.status))}</span> in {float(run.seconds):.1f} s"
-            man = manifests.get(info.name, {})
-            figs = man.get("figures", [])
-            thumb = next((f["png"] for f in figs if f.get("png")), None)
-            img = (
-                f"<a href='{rel}/{figs[0]['html']}'><img src='{rel}/{thumb}' alt='{html.escape(info.stem)}'></a>"
-                if thumb
-                else f"<div class='thumb'>{len(figs)} figure(s), no PNG thumbnail</div>" if figs else "<div class='thumb'>no figure</div>"
-            )
-            links = [f"<a href='{rel}/{info.stem}.html'>notebook</a>"] if (profile_dir / rel / f"{info.stem}.html").exists() else []
-            links += [f"<a href='{rel}/{html.escape(f['html'])}'>{html.escape(f['name'])}</a>" for f in figs if f.get("html")]
-            nclaims = claims[claims["notebook"] == info.name]
-            claim_txt = (
-                ", ".join(f"{v} {k}" for k, v in nclaims["verdict"].value_counts().items()) if len(nclaims) else "no claims"
-            )
-            parts.append(
-                f"<div class='card'>{img}<h4>{html.escape(info.stem)}</h4><p>{html.escape(info.title)}</p>"
-                f"<p>{html.escape(info.description)}</p><p>{badge} · {claim_txt}</p><p>{' · '.join(links)}</p></div>"
-            )
-        parts.append("</div>")
     if len(claims):
         parts.append("<h2>Reproduction table</h2><table><tr><th>notebook</th><th>claim</th><th>paper</th><th>ours</th><th>verdict</th><th>note</th></tr>")
         for r in claims.itertuples():

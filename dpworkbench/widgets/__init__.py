@@ -183,17 +183,20 @@ class _LiveFigure:
                 display_figure(self.figure)
 
     def set(self, fig: go.Figure) -> None:
+        """Replace traces and layout in place (``panel.figure`` stays the same object)."""
+        target = self.figure
         if self.kind == "figurewidget":
-            fw = self.figure
-            with fw.batch_update():
-                fw.data = []
-                fw.add_traces(list(fig.data))
-                fw.layout = fig.layout
-        else:
-            self.figure = go.Figure(fig)
-            self.widget.clear_output(wait=True)
-            with self.widget:
-                display_figure(self.figure)
+            with target.batch_update():
+                target.data = []
+                target.add_traces(list(fig.data))
+                target.layout = fig.layout
+            return
+        target.data = []
+        target.add_traces(list(fig.data))
+        target.layout = fig.layout
+        self.widget.clear_output(wait=True)
+        with self.widget:
+            display_figure(target)
 
 
 def display_figure(fig: Any) -> None:

@@ -154,9 +154,10 @@ class Lab:
         self.log_path = base / "jupyterlab.log"
 
     def start(self) -> None:
-        shutil.copytree(notebooks_dir(), self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        # A copy of notebooks/ (JupyterLab writes checkpoints and autosaves outputs into what it opens).
+        shutil.copytree(notebooks_dir(), self.root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         profile = os.environ.get("DPWB_BROWSER_PROFILE", "ci")
-        for nb in self.root.glob("*/learn_*.ipynb"):
+        for nb in (self.root / "notebooks").glob("*/learn_*.ipynb"):
             _inject_profile(nb, profile)
         settings = self.base / "settings"
         for rel, content in {
@@ -176,15 +177,15 @@ class Lab:
             "DPWB_NO_PNG": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
+        # Started the way a user does (`dpworkbench lab`), with test-only options after "--".
         cmd = [
-            _lab_python(), "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
-            "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root}",
+            _lab_python(), "-m", "dpworkbench", "lab", "--no-browser", "--ip", "127.0.0.1", "--port", str(self.port),
+            "--root", str(self.root), "--",
+            "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}",
             f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={self.base / 'workspaces'}",
-            "--LabApp.expose_app_in_browser=True", "--ContentsManager.allow_hidden=False",
+            "--LabApp.expose_app_in_browser=True",
             "--FileContentsManager.checkpoints_kwargs=" + json.dumps({"root_dir": str(self.base / "checkpoints")}),
         ]
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            cmd.append("--allow-root")
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=self.base, start_new_session=True)
         deadline = time.monotonic() + 90
@@ -340,9 +341,13 @@ def _cell_errors(state: dict) -> list[str]:
 def test_teaching_notebook_in_jupyterlab(browser_env, paper, notebook):
     if notebook is None:
         pytest.skip(f"notebooks/{paper}/ has no teaching notebook (learn_*.ipynb) yet")
+    _run_teaching_notebook(browser_env, paper, notebook)
+
+
+def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
     lab, browser = browser_env
     t0 = time.monotonic()
-    rel = f"{paper}/{notebook.name}"
+    rel = f"notebooks/{paper}/{notebook.name}"
     context = browser.new_context(viewport={"width": 1400, "height": 1100})
     page = context.new_page()
     console_errors: list[str] = []
@@ -403,6 +408,35 @@ def test_teaching_notebook_in_jupyterlab(browser_env, paper, notebook):
         lab.shutdown_kernels()
         context.close()
     assert timings["total"] < 240, f"{rel}: took {timings['total']:.0f} s (budget 240 s per notebook)"
+
+
+@pytest.mark.timeout(600)
+def test_landing_notebook_gallery(browser_env):
+    """`dpworkbench lab` opens notebooks/index.ipynb; it links every notebook and its gallery cell runs."""
+    from dpworkbench.experiments.nbtools import discover_notebooks
+
+    lab, browser = browser_env
+    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    page = context.new_page()
+    try:
+        page.goto(f"{lab.url}/?token={lab.token}", wait_until="domcontentloaded", timeout=90_000)
+        page.wait_for_url(re.compile(r"/lab/tree/notebooks/index\.ipynb"), timeout=60_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
+        state = _run_all_and_wait(page)
+        errors = _cell_errors(state) + page.evaluate(JS_DOM_ERRORS)
+        assert not errors, "index.ipynb: errors after Run All:\n" + "\n".join(errors)
+        page.locator(".dpwb-gallery").first.wait_for(state="visible", timeout=30_000)
+        hrefs = page.evaluate("() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown a')).map(a => a.getAttribute('href'))")
+        missing = [i.name for i in discover_notebooks() if not any(h and h.split("?")[0].endswith(f"notebooks/{i.paper}/{i.stem}.ipynb") for h in hrefs)]
+        assert not missing, f"index.ipynb does not link {missing} (re-run tools/build_index_notebook.py); links: {hrefs}"
+        page.screenshot(path=str(_screenshot_dir() / "index.png"))
+        # a person clicks a link: the notebook opens in a new tab
+        target = next(i for i in discover_notebooks() if i.kind == "teaching")
+        page.locator(".jp-RenderedMarkdown a", has_text=target.stem).first.click()
+        page.locator(".lm-TabBar-tabLabel", has_text=target.stem[:12]).first.wait_for(state="visible", timeout=30_000)
+    finally:
+        lab.shutdown_kernels()
+        context.close()
 
 
 def _record_timing(name: str, timings: dict, eps_before: str, eps_after: str, changed: list[str]) -> None:

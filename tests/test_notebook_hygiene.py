@@ -1,0 +1,217 @@
+"""Notebook hygiene: every notebook (the landing index included) is stored clean and says what it is.
+
+Rules (DEVELOPERS.md): exactly one cell tagged ``parameters`` assigning ``profile``, ``seed`` and
+``interactive``; a first markdown cell naming its paper, its figure/table (or that it is a teaching
+notebook) and its data source (real or synthetic, or none); no stored outputs or execution counts;
+no absolute paths; named ``notebooks/<paper>/(figNN|tabNN)(_(figNN|tabNN))*_<slug>.ipynb`` or
+``learn_<slug>.ipynb``. Fix a failure by re-running the paper's ``tools/build_notebooks_<paper>.py``
+(or ``tools/strip_notebooks.py`` for outputs). Execution in the ci profile: ``tests/test_notebooks.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from dpworkbench.experiments.nbtools import PAPERS, notebooks_dir
+from dpworkbench.paths import project_root
+
+ROOT = notebooks_dir()
+NOTEBOOKS = sorted(p for p in ROOT.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+IDS = [p.relative_to(ROOT).as_posix() for p in NOTEBOOKS]
+
+NAME_RE = re.compile(r"^(?:(?:fig|tab)\d{2}(?:_(?:fig|tab)\d{2})*_[a-z0-9]+(?:_[a-z0-9]+)*|learn_[a-z0-9]+(?:_[a-z0-9]+)*)\.ipynb$")
+ABSOLUTE_PATH_RE = re.compile(r"(?<![\w.:/])/(?:work|home|Users|root|tmp|mnt|private|var/folders)/|\b[A-Za-z]:\\\\|\b[A-Za-z]:\\(?=[\w.])|~/")
+
+# How a first markdown cell names its paper (any one, case-insensitive).
+PAPER_WORDS = {
+    "mechanisms": ["teaching", "shared dp core", "mechanism"],
+    "inconsistency": ["inconsisten", "seed 000", "seed 003", "denial constraint"],
+    "r2t": ["r2t", "opt²", "opt2", "race-to-the-top", "race to the top", "seed 001"],
+    "privateclean": ["privateclean", "seed 002"],
+    "dampening": ["dampening", "seed 004"],
+}
+DATA_RE = re.compile(r"\bdata(?:set)?s?\b", re.I)
+DATA_SOURCE_RE = re.compile(r"\b(?:real|synthetic|none|generated|seeded)\b", re.I)
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _src(cell: dict) -> str:
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+def _paper(path: Path) -> str:
+    return "index" if path.parent == ROOT else path.parent.name
+
+
+def test_notebooks_exist():
+    assert (ROOT / "index.ipynb").exists(), "notebooks/index.ipynb is missing: run tools/build_index_notebook.py"
+    assert any(p.name.startswith("learn_") for p in NOTEBOOKS)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_name_and_place(path):
+    rel = path.relative_to(ROOT)
+    if rel.as_posix() == "index.ipynb":
+        return
+    assert len(rel.parts) == 2, f"{rel}: notebooks live at notebooks/<paper>/<name>.ipynb (only index.ipynb at the top)"
+    assert rel.parts[0] in PAPERS, f"{rel}: paper directory must be one of {PAPERS}"
+    assert NAME_RE.match(rel.name), f"{rel}: name must be (figNN|tabNN)(_(figNN|tabNN))*_<slug>.ipynb or learn_<slug>.ipynb"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_exactly_one_parameters_cell(path):
+    nb = _load(path)
+    tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(tagged) == 1, f"{path.name}: {len(tagged)} cells tagged 'parameters', need exactly one"
+    cell = tagged[0]
+    assert cell["cell_type"] == "code", f"{path.name}: the parameters cell must be a code cell"
+    assigned = set()
+    for node in ast.parse(_src(cell)).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        assigned |= {t.id for t in targets if isinstance(t, ast.Name)}
+    missing = {"profile", "seed", "interactive"} - assigned
+    assert not missing, f"{path.name}: the parameters cell does not assign {sorted(missing)}"
+    tags = [t for c in nb["cells"] for t in c.get("metadata", {}).get("tags", [])]
+    assert "injected-parameters" not in tags, f"{path.name}: holds papermill's injected-parameters cell (an executed copy?)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_first_cell_names_paper_figure_and_data(path):
+    nb = _load(path)
+    first = nb["cells"][0] if nb["cells"] else {}
+    assert first.get("cell_type") == "markdown", f"{path.name}: the first cell must be markdown"
+    text = _src(first)
+    low = text.lower()
+    paper = _paper(path)
+    if paper == "index":
+        missing = [p for p in ("inconsisten", "r2t", "privateclean", "dampening") if p not in low]
+        assert not missing, f"index.ipynb: the first cell should introduce all four works (missing {missing})"
+    else:
+        words = PAPER_WORDS[paper]
+        assert any(w in low for w in words), f"{path.name}: the first cell does not name its paper (expected one of {words})"
+    if path.name.startswith(("fig", "tab")):
+        ids = re.findall(r"(fig|tab)(\d{2})_", re.match(r"^((?:(?:fig|tab)\d{2}_)+)", path.stem).group(1))
+        for kind, num in ids:
+            n = int(num)
+            word = r"fig(?:ures?|s?\.)?" if kind == "fig" else r"tab(?:les?|s?\.)?"
+            named = re.search(rf"\b{word}\s*0?{n}\b", low) or f"{kind}{num}" in low
+            # "Figures 7–9" names 8 too: accept the bare number once the kind is named
+            listed = re.search(rf"\b{word}", low) and re.search(rf"(?<![\d.]){n}(?![\d.])", low)
+            assert named or listed, f"{path.name}: the first cell does not name {'Figure' if kind == 'fig' else 'Table'} {n}"
+    else:
+        assert re.search(r"teaching|\bfig(?:ure|\.)?\s*\d|\btab(?:le|\.)?\s*\d|no (?:paper )?(?:figure|table)|gallery|landing", low), (
+            f"{path.name}: the first cell should say which figure/table it shows, or that it is a teaching notebook")
+    assert DATA_RE.search(text) and DATA_SOURCE_RE.search(text), (
+        f"{path.name}: the first cell must name its data source (e.g. 'Data: ... real ... / synthetic stand-in ...')")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_no_stored_outputs(path):
+    nb = _load(path)
+    dirty = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and (c.get("outputs") or c.get("execution_count") is not None)]
+    assert not dirty, f"{path.name}: cells {dirty} hold outputs or execution counts — run tools/strip_notebooks.py"
+    assert "widgets" not in nb.get("metadata", {}), f"{path.name}: saved widget state — run tools/strip_notebooks.py"
+    with_attachments = [i for i, c in enumerate(nb["cells"]) if c.get("attachments")]
+    assert not with_attachments, f"{path.name}: cells {with_attachments} embed attachments"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_no_absolute_paths(path):
+    nb = _load(path)
+    bad = []
+    for i, c in enumerate(nb["cells"]):
+        for ln in _src(c).splitlines():
+            if ABSOLUTE_PATH_RE.search(ln):
+                bad.append(f"cell {i}: {ln.strip()[:120]}")
+    assert not bad, f"{path.name}: absolute paths (use dpworkbench.paths / datasets.load):\n" + "\n".join(bad)
+
+
+def test_absolute_path_pattern():
+    for s in ("open('/work/shared/data/x.csv')", "p = '/home/me/x'", r"C:\Users\x", "'/tmp/out'", "~/data"):
+        assert ABSOLUTE_PATH_RE.search(s), s
+    for s in ("a / b", "x = 1/2", "see notebooks/mechanisms/x.ipynb", "https://example.org/home/", "ε/k", "kΔ/ε"):
+        assert not ABSOLUTE_PATH_RE.search(s), s
+
+
+def test_strip_tool_cleans_an_executed_notebook(tmp_path):
+    spec = importlib.util.spec_from_file_location("strip_notebooks", project_root() / "tools" / "strip_notebooks.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    clean = _load(ROOT / "index.ipynb")
+    dirty = json.loads(json.dumps(clean))
+    dirty["metadata"]["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+    dirty["metadata"]["papermill"] = {"parameters": {}}
+    code = next(c for c in dirty["cells"] if c["cell_type"] == "code")
+    code["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["hi\n"]}]
+    code["execution_count"] = 3
+    code["metadata"]["execution"] = {"iopub.status.busy": "x"}
+    injected = {"cell_type": "code", "execution_count": 1, "id": "inj", "metadata": {"tags": ["injected-parameters"]},
+                "outputs": [], "source": "profile = 'ci'"}
+    dirty["cells"].insert(2, injected)
+    path = tmp_path / "x.ipynb"
+    path.write_text(json.dumps(dirty))
+    assert mod.main(["--check", str(path)]) == 1
+    assert mod.main([str(path)]) == 0
+    assert _load(path) == clean
+    assert mod.main(["--check", str(path)]) == 0
+
+
+def test_rules_reject_bad_notebooks(tmp_path):
+    """The checks above can fail: each rule rejects a notebook that breaks it."""
+    good_md = "# Figure 4: R2T on TPC-H\nR2T (seed 001), Figure 4. Data: synthetic TPC-H stand-in (seeded)."
+    params = 'profile = "quick"\nseed = 0\ninteractive = True'
+
+    def nb(cells):
+        out = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        for kind, src in cells:
+            c = {"cell_type": "markdown" if kind == "md" else "code", "metadata": {}, "source": src, "id": f"c{len(out['cells'])}"}
+            if kind != "md":
+                c.update(outputs=[], execution_count=None)
+            if kind == "params":
+                c["metadata"]["tags"] = ["parameters"]
+            out["cells"].append(c)
+        return out
+
+    def write(cells, name="fig04_tpch.ipynb"):
+        path = tmp_path / "r2t" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(cells if isinstance(cells, dict) else nb(cells)))
+        return path
+
+    ok = write([("md", good_md), ("params", params), ("code", "x = 1")])
+    test_exactly_one_parameters_cell(ok)
+    test_first_cell_names_paper_figure_and_data(ok)
+    test_no_stored_outputs(ok)
+    test_no_absolute_paths(ok)
+    bad = {
+        test_exactly_one_parameters_cell: [
+            [("md", good_md), ("code", params)],
+            [("md", good_md), ("params", params), ("params", params)],
+            [("md", good_md), ("params", 'profile = "quick"\nseed = 0')],
+        ],
+        test_first_cell_names_paper_figure_and_data: [
+            [("code", "x"), ("params", params)],
+            [("md", "# Figure 4\nData: synthetic."), ("params", params)],
+            [("md", "# R2T, Figure 5\nData: synthetic."), ("params", params)],
+            [("md", "# R2T, Figure 4\nno word on where numbers come from"), ("params", params)],
+        ],
+        test_no_absolute_paths: [[("md", good_md), ("params", params), ("code", "open('/work/shared/data/x.csv')")]],
+    }
+    for check, cases in bad.items():
+        for cells in cases:
+            with pytest.raises(AssertionError):
+                check(write(cells))
+    executed = nb([("md", good_md), ("params", params), ("code", "x = 1")])
+    executed["cells"][2].update(outputs=[{"output_type": "stream", "name": "stdout", "text": "1"}], execution_count=1)
+    with pytest.raises(AssertionError):
+        test_no_stored_outputs(write(executed))

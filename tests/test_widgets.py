@@ -1,0 +1,141 @@
+"""The shared widget layer: panels redraw in place, errors are shown, the non-private part is cached."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from dpworkbench import widgets
+
+
+def _fig(epsilon: float, n: int = 3) -> go.Figure:
+    return go.Figure(go.Scatter(x=list(range(n)), y=[epsilon * i for i in range(n)]), layout={"title": {"text": f"ε={epsilon:g}"}})
+
+
+def test_epsilon_slider_is_a_log_slider_named_epsilon():
+    s = widgets.epsilon_slider(0.5, minimum=0.01, maximum=10)
+    assert type(s).__name__ == "FloatLogSlider"
+    assert s.description == "ε" and s.value == pytest.approx(0.5)
+    assert s.min == pytest.approx(-2) and s.max == pytest.approx(1)
+    with pytest.raises(ValueError, match="minimum"):
+        widgets.epsilon_slider(1, minimum=0, maximum=1)
+    with pytest.raises(ValueError, match="outside"):
+        widgets.epsilon_slider(100, minimum=0.1, maximum=10)
+
+
+def test_panel_redraws_figure_in_place_when_epsilon_moves():
+    calls = []
+
+    def update(epsilon, n):
+        calls.append((epsilon, n))
+        return _fig(epsilon, n), f"ε = {epsilon}"
+
+    controls = {"epsilon": widgets.epsilon_slider(1.0), "n": widgets.choice([3, 5], 3, "n")}
+    panel = widgets.control_panel(update, controls, interactive=True, title="demo")
+    fw = panel.figure
+    assert list(fw.data[0].y) == [0, 1, 2]
+    controls["epsilon"].value = 10.0
+    assert calls[-1] == (pytest.approx(10.0), 3)
+    assert panel.figure is fw, "the figure must be updated in place (the browser keeps the same view)"
+    assert list(fw.data[0].y) == pytest.approx([0, 10, 20])
+    assert fw.layout.title.text == "ε=10"
+    assert "updated" in panel.status.value
+    controls["n"].value = 5
+    assert len(fw.data[0].y) == 5 and calls[-1][1] == 5
+
+
+def test_panel_shows_errors_instead_of_losing_them():
+    def update(epsilon):
+        if epsilon > 5:
+            raise ValueError("ε too large for this demo")
+        if epsilon < 0.01:
+            raise RuntimeError("boom")
+        return _fig(epsilon)
+
+    s = widgets.epsilon_slider(1.0, minimum=1e-3, maximum=100)
+    panel = widgets.control_panel(update, {"epsilon": s})
+    s.value = 50
+    assert "too large" in panel.status.value and "#b00" in panel.status.value
+    assert list(panel.figure.data[0].y) == [0, 1, 2], "a bad input keeps the old figure"
+    s.value = 0.001
+    assert "RuntimeError" in panel.status.value and "boom" in panel.status.value
+    s.value = 2
+    assert "updated" in panel.status.value
+
+
+def test_non_interactive_panel_displays_a_static_figure(capsys):
+    fig = widgets.control_panel(lambda epsilon: _fig(epsilon), {"epsilon": widgets.epsilon_slider(2.0)}, interactive=False)
+    assert isinstance(fig, go.Figure) and not isinstance(fig, go.FigureWidget)
+    assert list(fig.data[0].y) == [0, 2, 4]
+
+
+def test_live_figure_falls_back_to_output_without_anywidget(monkeypatch):
+    def no_figurewidget(*a, **k):
+        raise ImportError("anywidget is not installed")
+
+    monkeypatch.setattr(go, "FigureWidget", no_figurewidget)
+    s = widgets.epsilon_slider(1.0)
+    panel = widgets.control_panel(lambda epsilon: _fig(epsilon), {"epsilon": s})
+    s.value = 10.0
+    assert list(panel.figure.data[0].y) == pytest.approx([0, 10, 20])
+    assert type(panel.children[-2]).__name__ == "Output"
+
+
+def test_cache_nonprivate_keys_arrays_by_content_and_never_recomputes():
+    calls = []
+
+    @widgets.cache_nonprivate(maxsize=8)
+    def expensive(values, *, scale=1.0):
+        calls.append(1)
+        return np.asarray(values).sum() * scale
+
+    a = np.arange(5.0)
+    assert expensive(a) == 10.0
+    assert expensive(a.copy()) == 10.0 and len(calls) == 1
+    assert expensive([0.0, 1.0, 2.0, 3.0, 4.0]) == 10.0 and len(calls) == 2  # a list is a different key than an array
+    assert expensive(a, scale=2.0) == 20.0 and len(calls) == 3
+    assert expensive.cache_info().hits == 1
+    expensive.cache_clear()
+    expensive(a)
+    assert len(calls) == 4
+
+
+def test_epsilon_change_reuses_cached_nonprivate_part():
+    builds = []
+
+    @widgets.cache_nonprivate
+    def structure(seed: int) -> np.ndarray:  # stands for a conflict graph / LP values / EBC
+        builds.append(seed)
+        return np.random.default_rng(seed).random(50)
+
+    def update(epsilon, seed):
+        values = structure(seed)
+        noisy = values + np.random.default_rng(1).laplace(scale=1 / epsilon, size=values.size)
+        return _fig(float(noisy.mean()))
+
+    controls = {"epsilon": widgets.epsilon_slider(1.0), "seed": widgets.seed_box(0)}
+    widgets.control_panel(update, controls)
+    for eps in (0.1, 0.5, 2.0, 5.0):
+        controls["epsilon"].value = eps
+    assert builds == [0]
+    controls["seed"].value = 3
+    assert builds == [0, 3]
+
+
+def test_progress_is_tqdm_auto():
+    from tqdm.auto import tqdm
+
+    bar = widgets.progress(range(3), desc="x", disable=True)
+    assert isinstance(bar, tqdm) and list(bar) == [0, 1, 2]
+
+
+def test_candidates_and_small_controls():
+    assert widgets.parse_candidates("4, 1; 2 2") == [1.0, 2.0, 4.0]
+    with pytest.raises(ValueError, match="empty"):
+        widgets.parse_candidates(" , ")
+    with pytest.raises(ValueError, match="positive"):
+        widgets.parse_candidates("1, -2")
+    assert widgets.candidate_editor([1, 2.5]).value == "1, 2.5"
+    assert widgets.seed_box(7).value == 7
+    assert widgets.log_slider(0.5, 0.1, 10, "β").description == "β"
