@@ -1,0 +1,238 @@
+"""Private ID3: GlobalDiffPID3 (EM), LocalDiffPID3 (LD), ShiftedLocalDiffPID3 (SLD) — Ch. 7, spec §5.
+
+Add/remove-one-tuple neighbours (the thesis' ΔIG and Lemma 7.3.1 are for this model, spec §7 item 19).
+Data: integer-coded attributes ``X`` (n×d) with public domain sizes, class codes ``y``.
+Budget split B/(2(d+1)) per level (d = depth), NoisyCount = Laplace(1/ε), stopping rule with √2/ε
+(corrected from the printed √2/2). Gini and Max criteria (Friedman & Schuster 2010, not in the
+thesis) are EM-only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dpworkbench._validation import as_generator, check_epsilon, check_int
+from dpworkbench.mechanisms import exponential_mechanism, laplace_mechanism
+
+from .core import SensitivityMatrix, dampen
+
+METHODS = ("Global", "Local", "Shifted")
+CRITERIA = ("ig", "gini", "max")
+
+
+def phi(x):
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > 0, x * np.log2(np.where(x > 0, x, 1.0)), 0.0)
+
+
+def f_add(x):
+    x = np.asarray(x, float)
+    return np.where(x > 0, phi(x + 1) - phi(x), 0.0)
+
+
+def g_rem(x):
+    x = np.asarray(x, float)
+    return np.where(x > 1, phi(x - 1) - phi(x), 0.0)
+
+
+def h(a, b):
+    """Lemma 7.3.1: max(f(a)−f(b), g(b)−g(a)) — effect of adding / removing a (j,c) tuple."""
+    return np.maximum(f_add(a) - f_add(b), g_rem(b) - g_rem(a))
+
+
+def delta_ig_global(n_bound: int) -> float:
+    """ΔIG = log2(N+1) + 1/ln 2 with a public size bound N (Thm / spec §5.4)."""
+    return math.log2(n_bound + 1) + 1 / math.log(2)
+
+
+def contingency(X: np.ndarray, y: np.ndarray, attr: int, n_values: int, n_classes: int) -> np.ndarray:
+    return np.bincount(X[:, attr] * n_classes + y, minlength=n_values * n_classes).reshape(n_values, n_classes)
+
+
+def utility(cnt: np.ndarray, criterion: str = "ig") -> float:
+    """u_IG = Σ_j[Σ_c φ(τ_jc) − φ(τ_j)] (≤ 0); Gini / Max from Friedman & Schuster."""
+    tj = cnt.sum(axis=1)
+    if criterion == "ig":
+        return float(phi(cnt).sum() - phi(tj).sum())
+    if criterion == "gini":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(-np.sum(np.where(tj > 0, tj * (1 - np.sum((cnt / np.maximum(tj, 1)[:, None]) ** 2, axis=1)), 0.0)))
+    if criterion == "max":
+        return float(cnt.max(axis=1).sum())
+    raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+
+
+CRITERION_SENSITIVITY = {"gini": 2.0, "max": 1.0}
+
+
+def ls_ig(cnt: np.ndarray, t: int) -> float:
+    """LS^IG(T,t,A) by the closed form of the corrected Candidates (no `a < τ` guard):
+    max_{j,c} max_{0≤k≤min(t,τ_jc)} h(τ_j+t−2k, τ_jc−k)."""
+    a = np.repeat(cnt.sum(axis=1), cnt.shape[1]).astype(float)
+    b = cnt.ravel().astype(float)
+    best = 0.0
+    for k in range(t + 1):
+        ok = b >= k
+        if not ok.any():
+            break
+        best = max(best, float(h(a[ok] + t - 2 * k, b[ok] - k).max()))
+    return best
+
+
+def ls_ig_candidates(cnt: np.ndarray, t: int, *, tau: int | None = None, guard: bool = False) -> float:
+    """Alg. 5 enumerated; ``guard=True`` keeps the thesis' spurious `a < τ` guard (under-estimates)."""
+    best = 0.0
+    tau = int(cnt.sum()) if tau is None else tau
+    for j in range(cnt.shape[0]):
+        for c in range(cnt.shape[1]):
+            level = {(int(cnt[j].sum()), int(cnt[j, c]))}
+            allc = set(level)
+            for _ in range(t):
+                nxt = set()
+                for a, b in level:
+                    if a > 0 and b > 0:
+                        nxt.add((a - 1, b - 1))
+                    if not guard or a < tau:
+                        nxt.add((a + 1, b))
+                level = nxt
+                allc |= nxt
+            best = max(best, max(float(h(a, b)) for a, b in allc))
+    return best
+
+
+def ls_ig_bruteforce(cnt: np.ndarray, t: int) -> float:
+    """Exact LS^IG(T,t,A) over add/remove moves of any (j,c) tuple (tiny tables only)."""
+    def ls0(c):
+        u0 = utility(c)
+        best = 0.0
+        for j in range(c.shape[0]):
+            for k in range(c.shape[1]):
+                y = c.copy(); y[j, k] += 1; best = max(best, abs(utility(y) - u0))
+                if c[j, k] > 0:
+                    y = c.copy(); y[j, k] -= 1; best = max(best, abs(utility(y) - u0))
+        return best
+    ball = {cnt.tobytes(): cnt}
+    frontier = [cnt]
+    for _ in range(t):
+        new = []
+        for c in frontier:
+            for j in range(c.shape[0]):
+                for k in range(c.shape[1]):
+                    for s in (1, -1):
+                        if s < 0 and c[j, k] == 0:
+                            continue
+                        y = c.copy(); y[j, k] += s
+                        if y.tobytes() not in ball:
+                            ball[y.tobytes()] = y; new.append(y)
+        frontier = new
+    return max(ls0(c) for c in ball.values())
+
+
+@dataclass
+class Node:
+    attr: int | None = None
+    label: int | None = None
+    children: list = field(default_factory=list)
+
+
+def _select(cnts, utils, method, eps, gs, gen, criterion, horizon):
+    if method == "Global" or criterion != "ig":
+        s = gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion]
+        return exponential_mechanism(utils, epsilon=eps, sensitivity=s, rng=gen)
+    dm = np.array([[ls_ig(c, t) for t in range(horizon)] for c in cnts])
+    dm = SensitivityMatrix(np.clip(dm, 1e-9, gs), gs)
+    if method == "Local":
+        return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=1.0, rng=gen)
+    if method == "Shifted":
+        slack = np.sum(gs - dm.values, axis=1)
+        return exponential_mechanism(np.asarray(utils) - slack, epsilon=eps, sensitivity=gs, rng=gen)
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+
+
+def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
+        criterion: str = "ig", n_bound: int | None = None, horizon: int = 8, rng=None, accountant=None) -> Node:
+    """DiffPID3 family. Spends ``budget`` (recorded once; per-level split B/(2(d+1)), parallel over partitions)."""
+    X = np.asarray(X); y = np.asarray(y)
+    if X.ndim != 2 or X.shape[0] != y.size:
+        raise ValueError("X must be n×d and y must have n entries (class attribute missing?)")
+    if X.shape[0] == 0:
+        raise ValueError("empty training set")
+    depth = check_int(depth, "depth", minimum=1)
+    budget = check_epsilon(budget, "budget")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if criterion != "ig" and method != "Global":
+        raise ValueError("Gini and Max (Friedman & Schuster) are EM-only: use method='Global'")
+    gen = as_generator(rng)
+    eps = budget / (2 * (depth + 1))
+    gs = delta_ig_global(n_bound if n_bound is not None else X.shape[0])
+    t_a = max(domains)
+    if accountant is not None:
+        accountant.spend(budget, f"DiffPID3-{method}", f"depth={depth}, ε/level-op={eps:.4g}")
+
+    def build(idx, attrs, d):
+        Xs, ys = X[idx], y[idx]
+        nt = laplace_mechanism(float(idx.size), epsilon=eps, sensitivity=1.0, rng=gen)
+        if not attrs or d == 0 or nt / (t_a * n_classes) < math.sqrt(2) / eps:
+            counts = np.bincount(ys, minlength=n_classes).astype(float)
+            noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=1.0, rng=gen) for c in counts]
+            return Node(label=int(np.argmax(noisy)))
+        cnts = [contingency(Xs, ys, a, domains[a], n_classes) for a in attrs]
+        utils = np.array([utility(c, criterion) for c in cnts])
+        a = attrs[_select(cnts, utils, method, eps, gs, gen, criterion, horizon)]
+        rest = [b for b in attrs if b != a]
+        col = Xs[:, a]
+        return Node(attr=a, children=[build(idx[col == v], rest, d - 1) for v in range(domains[a])])
+
+    return build(np.arange(X.shape[0]), list(range(X.shape[1])), depth)
+
+
+def predict(tree: Node, X: Any) -> np.ndarray:
+    X = np.asarray(X)
+    out = np.empty(X.shape[0], np.int64)
+    def go(node, idx):
+        if node.label is not None:
+            out[idx] = node.label; return
+        col = X[idx, node.attr]
+        for v, ch in enumerate(node.children):
+            go(ch, idx[col == v])
+    go(tree, np.arange(X.shape[0]))
+    return out
+
+
+def cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10, rng=None, criterion="ig", horizon=8) -> float:
+    """Mean accuracy over a k-fold CV (one run; repeat with different rng for '10 runs')."""
+    gen = as_generator(rng)
+    X = np.asarray(X); y = np.asarray(y)
+    perm = gen.permutation(X.shape[0])
+    parts = np.array_split(perm, folds)
+    accs = []
+    for i in range(folds):
+        test = parts[i]
+        train = np.concatenate([p for j, p in enumerate(parts) if j != i])
+        tree = fit(X[train], y[train], domains, n_classes, depth=depth, budget=budget, method=method, rng=gen,
+                   criterion=criterion, horizon=horizon)
+        accs.append(float(np.mean(predict(tree, X[test]) == y[test])))
+    return float(np.mean(accs))
+
+
+def root_ranking(X, y, domains, n_classes, *, epsilon_unused: float = 1.0, horizon: int = 8, n_bound=None) -> "Any":
+    """Inversion diagnostic at the root: IG order vs D order vs SLD-score order."""
+    import pandas as pd
+
+    X = np.asarray(X); y = np.asarray(y)
+    gs = delta_ig_global(n_bound or X.shape[0])
+    cnts = [contingency(X, y, a, domains[a], n_classes) for a in range(X.shape[1])]
+    u = np.array([utility(c) for c in cnts])
+    dm = SensitivityMatrix(np.clip([[ls_ig(c, t) for t in range(horizon)] for c in cnts], 1e-9, gs), gs)
+    D = dampen(u, dm)
+    sld = u - np.sum(gs - dm.values, axis=1)
+    df = pd.DataFrame({"attribute": range(X.shape[1]), "u_ig": u, "ls0": dm.values[:, 0], "D": D, "sld_utility": sld})
+    for col in ("u_ig", "D", "sld_utility"):
+        df[f"rank_{col}"] = df[col].rank(ascending=False, method="first").astype(int)
+    return df.sort_values("rank_u_ig")
