@@ -1,0 +1,295 @@
+"""Drivers for the paper's experiments (Figs. 4–9, Table 5): checkpoints, per-run records, figures.
+
+Protocol (spec §4.1): sample ``rows`` tuples of each dataset (consistent), inject RNoise or CONoise,
+build the conflict graph at checkpoints, run each private algorithm ``repeats`` times per checkpoint
+and report the relative error |I − M|/I. For I_R the reference value is 2·I_R^lin, as in the paper's
+artifact (the noisy 2-approximation is compared with 2·I_R^lin); I_R^lin is stored too.
+
+Public-information assumption (spec §1.5): Σ, the schema, Θ, the ordering rule and n = |V| are public.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..experiments import run_grid
+from .algorithms import STRATEGY_LABELS, dp_vertex_cover, graph_projection
+from .conflict_graph import build
+from .datasets import NAMES, TABLE5, dcs_for, load_table
+from .measures import i_r_lin
+from .noise import conoise, rnoise
+from .projection import Projector, order_edges
+from . import _kernels as K
+
+MEASURE_LABEL = {"I_MI": "I_MI", "I_P": "I_P", "I_R": "I_R"}
+PAPER_AVG_ERROR = {"I_MI": 0.25, "I_P": 0.46, "I_R": 0.08}
+PAPER_MI_ERROR_TEXT = {"Tax": 0.207, "Hospital": 0.209, "Flight": 0.202, "Adult": 0.187, "Stock": 0.492}
+PAPER_TAB1_OURS = {"Adult": 0.10, "Flight": 0.10, "Stock": 0.07}
+
+
+@functools.lru_cache(maxsize=16)
+def checkpoints(name: str, *, noise: str = "rnoise", alpha: float = 0.01, conoise_iters: int = 200, rows: int = 10000,
+                n_checkpoints: int = 5, seed: int = 0, prefer: str = "real") -> tuple:
+    """(Dataset, dcs, [(iteration, DataFrame, ConflictGraph, build_seconds), ...]) — cached per process."""
+    ds = load_table(name, rows=rows, seed=seed, prefer=prefer)
+    dcs = dcs_for(name)
+    rng = np.random.default_rng([seed, 7, len(name)])
+    if noise == "rnoise":
+        gen = rnoise(ds.data, dcs, alpha, n_checkpoints=n_checkpoints, rng=rng)
+    elif noise == "conoise":
+        gen = conoise(ds.data, dcs, conoise_iters, checkpoint_every=max(1, conoise_iters // n_checkpoints), rng=rng)
+    else:
+        raise ValueError(f"noise must be 'rnoise' or 'conoise', got {noise!r}")
+    out = []
+    for it, df in gen:
+        t0 = time.perf_counter()
+        g = build(df, dcs)
+        out.append((it, df, g, time.perf_counter() - t0))
+    return ds, dcs, out
+
+
+_IR_CACHE: dict = {}
+
+
+def _ir_reference(graph_id: int, graph) -> tuple[float, int]:
+    """(I_R^lin, Alg. 5 cover size before noise), memoised per graph object."""
+    hit = _IR_CACHE.get(graph_id)
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    u, v = order_edges(graph.u, graph.v, rule="rank", seed=0)
+    val = (i_r_lin(graph), int(K.greedy_cover(u, v, graph.n)))
+    if len(_IR_CACHE) > 256:
+        _IR_CACHE.clear()
+    _IR_CACHE[graph_id] = (graph, val)
+    return val
+
+
+def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=("I_MI", "I_P", "I_R"),
+                 strategies=("bound_hier",), ip_sensitivity: str = "safe", artifact_compat: bool = False,
+                 order_seed: int = 0) -> list[dict]:
+    """Every (measure, strategy, run) record on one graph; F(θ) and the cover size are computed once."""
+    rows = []
+    proj = Projector(graph, rule="rank", seed=order_seed)
+    for m in measures:
+        if m == "I_R":
+            lin, c = _ir_reference(id(graph), graph)
+            for r in range(repeats):
+                rec = dp_vertex_cover(graph, epsilon, reference=2 * lin, cover_size=c, rng=rng)
+                rec.update(algo="alg5", run=r, i_r_lin=lin, cover=c)
+                rows.append(rec)
+            continue
+        for s in strategies:
+            for r in range(repeats):
+                rec = graph_projection(graph, m[2:], epsilon, strategy=s, df=df, dcs=dcs, projector=proj, rng=rng,
+                                       ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat)
+                rec.update(algo=s, run=r)
+                rows.append(rec)
+    for rec in rows:
+        rec["eps_per_step"] = str(rec["eps_per_step"])
+    return rows
+
+
+def noise_experiment(experiment: str, datasets: Sequence[str], *, noise: str, alpha: float = 0.01, conoise_iters: int = 200,
+                     rows: int, n_checkpoints: int, repeats: int, epsilons=(1.0,), strategies=("bound_hier",),
+                     measures=("I_MI", "I_P", "I_R"), ip_sensitivity: str = "safe", artifact_compat: bool = False,
+                     seed: int = 0, results_dir=None, prefer: str = "real", last_checkpoint_only: bool = False) -> pd.DataFrame:
+    """run_grid over (dataset, checkpoint, ε): tidy rows (dataset, noise, checkpoint, measure, algo, eps, run, …)."""
+    grid = {"dataset": list(datasets), "checkpoint": list(range(n_checkpoints + 1)) if not last_checkpoint_only else [-1],
+            "eps": list(epsilons)}
+    fixed = dict(noise=noise, alpha=alpha if noise == "rnoise" else None, conoise_iters=conoise_iters if noise == "conoise" else None,
+                 rows=rows, n_checkpoints=n_checkpoints, repeats=repeats, strategies=",".join(strategies),
+                 measures=",".join(measures), ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, prefer=prefer)
+
+    def cell(c, rng):
+        ds, dcs, cps = checkpoints(c["dataset"], noise=noise, alpha=alpha, conoise_iters=conoise_iters, rows=rows,
+                                   n_checkpoints=n_checkpoints, seed=seed, prefer=prefer)
+        if c["checkpoint"] >= len(cps):
+            return []
+        it, df, g, build_s = cps[c["checkpoint"]]
+        recs = run_measures(g, df, dcs, epsilon=c["eps"], repeats=repeats, rng=rng, measures=measures,
+                            strategies=strategies, ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat)
+        for r in recs:
+            r.update(iteration=it, edges=g.num_edges, max_degree=g.max_degree(), source=ds.source, build_seconds=build_s)
+        return recs
+
+    return run_grid(experiment, cell, grid, repetitions=1, seed=seed, fixed=fixed, results_dir=results_dir)
+
+
+def error_summary(res: pd.DataFrame, by=("dataset", "measure", "algo")) -> pd.DataFrame:
+    """Mean/std of the relative error over runs and checkpoints with a non-zero true value."""
+    ok = res[(res["true"] > 0) & np.isfinite(res["rel_error"])]
+    return ok.groupby(list(by), sort=False)["rel_error"].agg(["mean", "std", "count"]).reset_index()
+
+
+# ------------------------------------------------------------------------------------------------ figures
+def _order(datasets):
+    return [d for d in NAMES if d in set(datasets)]
+
+
+def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
+    """Figs. 4/5: rows I_P, I_MI, I_R; columns datasets sparsest → densest; true value vs private mean ± std."""
+    ds = _order(res["dataset"].unique())
+    ms = [m for m in ("I_P", "I_MI", "I_R") if m in set(res["measure"])]
+    fig = make_subplots(rows=len(ms), cols=len(ds), subplot_titles=[f"{m} — {d}" for m in ms for d in ds],
+                        horizontal_spacing=0.04, vertical_spacing=0.08)
+    for i, m in enumerate(ms, start=1):
+        for j, d in enumerate(ds, start=1):
+            sub = res[(res.dataset == d) & (res.measure == m)]
+            g = sub.groupby("iteration").agg(true=("true", "mean"), mean=("output", "mean"), std=("output", "std")).reset_index()
+            g["std"] = g["std"].fillna(0)
+            show = i == 1 and j == 1
+            fig.add_trace(go.Scatter(x=list(g.iteration) + list(g.iteration[::-1]), y=list(g["mean"] + g["std"]) + list((g["mean"] - g["std"])[::-1]),
+                                     fill="toself", fillcolor="rgba(31,119,180,0.18)", line=dict(width=0), showlegend=False, hoverinfo="skip"), i, j)
+            fig.add_trace(go.Scatter(x=g.iteration, y=g["true"], name="True value" + (" (2·I_R^lin for I_R)" if show else ""),
+                                     line=dict(color="#ff7f0e"), showlegend=show, legendgroup="t"), i, j)
+            fig.add_trace(go.Scatter(x=g.iteration, y=g["mean"], name="Our approach (mean ± std)", line=dict(color="#1f77b4"),
+                                     showlegend=show, legendgroup="o"), i, j)
+    fig.update_layout(title=title, template="plotly_white", height=280 * len(ms), width=260 * len(ds) + 100)
+    return fig
+
+
+def fig_strategies(res: pd.DataFrame, title: str) -> go.Figure:
+    """Fig. 6: rows I_P, I_MI; columns datasets; x = true value, y = mean relative error (log), five strategies."""
+    ds = _order(res["dataset"].unique())
+    ms = [m for m in ("I_P", "I_MI") if m in set(res["measure"])]
+    colors = {"baseline_V": "#1f77b4", "baseline_dmax": "#ff7f0e", "em": "#2ca02c", "hier_em": "#d62728", "bound_hier": "#9467bd"}
+    fig = make_subplots(rows=len(ms), cols=len(ds), subplot_titles=[f"{m} — {d}" for m in ms for d in ds], horizontal_spacing=0.05)
+    ok = res[res["true"] > 0]
+    for i, m in enumerate(ms, start=1):
+        for j, d in enumerate(ds, start=1):
+            for a, col in colors.items():
+                sub = ok[(ok.dataset == d) & (ok.measure == m) & (ok.algo == a)]
+                if sub.empty:
+                    continue
+                g = sub.groupby("true")["rel_error"].mean().reset_index()
+                fig.add_trace(go.Scatter(x=g["true"], y=g["rel_error"].clip(lower=1e-6), name=STRATEGY_LABELS[a], mode="lines+markers",
+                                         line=dict(color=col, dash="dash" if a == "baseline_dmax" else None),
+                                         showlegend=(i == 1 and j == 1), legendgroup=a), i, j)
+            fig.update_yaxes(type="log", row=i, col=j)
+    fig.update_layout(title=title, template="plotly_white", height=330 * len(ms), width=270 * len(ds) + 150)
+    return fig
+
+
+def fig_epsilon(res: pd.DataFrame, title: str) -> go.Figure:
+    """Fig. 7: panels I_MI, I_P, I_R (log y); x = ε (categorical); mean relative error ± std per dataset."""
+    ms = [m for m in ("I_MI", "I_P", "I_R") if m in set(res["measure"])]
+    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=ms)
+    ok = res[res["true"] > 0]
+    palette = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#ff7f0e"]
+    for j, m in enumerate(ms, start=1):
+        for k, d in enumerate(_order(ok["dataset"].unique())):
+            g = ok[(ok.dataset == d) & (ok.measure == m)].groupby("eps")["rel_error"].agg(["mean", "std"]).reset_index()
+            fig.add_trace(go.Scatter(x=[str(e) for e in g.eps], y=g["mean"], error_y=dict(array=g["std"].fillna(0)), name=d,
+                                     mode="lines+markers", line=dict(color=palette[k % 5]), showlegend=(j == 1), legendgroup=d), 1, j)
+        if m == "I_R":
+            fig.update_yaxes(type="log", row=1, col=j)
+    fig.update_layout(title=title, template="plotly_white", height=380, width=1100, xaxis_title="ε")
+    return fig
+
+
+# ------------------------------------------------------------------------------------------------ runtime (Figs. 8, 9)
+def time_all_measures(df, dcs, *, epsilon: float = 1.0, rng=None, i_r_lin_too: bool = False) -> dict:
+    """Wall time of graph build + each DP measure (I_MI, I_P: full Alg. 4; I_R: Alg. 5)."""
+    rng = np.random.default_rng(rng)
+    t0 = time.perf_counter()
+    g = build(df, dcs)
+    t_build = time.perf_counter() - t0
+    out = {"rows": len(df), "edges": g.num_edges, "max_degree": g.max_degree(), "build_s": t_build}
+    proj = Projector(g, rule="rank", seed=0)
+    t_order = time.perf_counter()
+    proj.counts(g.n)
+    t_order = time.perf_counter() - t_order
+    for m in ("MI", "P"):
+        t = time.perf_counter()
+        rec = graph_projection(g, m, epsilon, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=rng)
+        out[f"I_{m}_s"] = time.perf_counter() - t + t_build
+        out[f"I_{m}_theta"] = rec["theta_star"]
+        out[f"I_{m}_rel_error"] = rec["rel_error"]
+    t = time.perf_counter()
+    rec = dp_vertex_cover(g, epsilon, rng=rng)
+    out["I_R_s"] = time.perf_counter() - t + t_build
+    out["projection_passes"] = proj.passes
+    if i_r_lin_too:
+        t = time.perf_counter()
+        out["I_R_lin"] = i_r_lin(g)
+        out["I_R_lin_s"] = time.perf_counter() - t
+    return out
+
+
+def loglog_slope(x, y) -> float:
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = (x > 0) & (y > 0)
+    if ok.sum() < 2:
+        return float("nan")
+    return float(np.polyfit(np.log10(x[ok]), np.log10(y[ok]), 1)[0])
+
+
+def table5(rows: int = 10000, alpha: float = 0.01, seeds: Sequence[int] = (0,), prefer: str = "real") -> pd.DataFrame:
+    """Dataset statistics at 1 % RNoise next to the paper's Table 5 (mean over ``seeds``)."""
+    out = []
+    for name in NAMES:
+        stats = []
+        for s in seeds:
+            ds, dcs, cps = checkpoints(name, noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=1, seed=s, prefer=prefer)
+            it, df, g, bs = cps[-1]
+            lin, c = _ir_reference(id(g), g)
+            stats.append(dict(edges=g.num_edges, max_degree=g.max_degree(), I_MI=g.num_edges, I_P=int(np.count_nonzero(g.degrees())),
+                              two_I_R_lin=2 * lin, build_s=bs))
+        st = pd.DataFrame(stats).mean().to_dict()
+        p = TABLE5.set_index("dataset").loc[name]
+        out.append({"dataset": name, "source": ds.source, "rows_sampled": len(ds.data), "attributes": ds.data.shape[1],
+                    "dcs": len(dcs), "fd_like": sum(d.is_fd_like for d in dcs), "rnoise_iterations": int(cps[-1][0]),
+                    **{k: (round(v, 3) if isinstance(v, float) else v) for k, v in st.items()},
+                    "max_degree_paper": int(p.max_degree_paper), "tuples_paper": int(p.tuples), "dcs_paper": int(p.dcs),
+                    "fds_paper": int(p.fds)})
+    return pd.DataFrame(out)
+
+
+__all__ = ["checkpoints", "error_summary", "fig_epsilon", "fig_strategies", "fig_true_vs_private", "loglog_slope",
+           "noise_experiment", "run_measures", "table5", "time_all_measures"]
+
+
+# ------------------------------------------------------------------------------------------------ Table 2
+def measured_sensitivities(n_nodes: int = 6, n_graphs: int = 20, thetas=(1, 2, 3), seed: int = 0) -> pd.DataFrame:
+    """Brute-force node sensitivities over every one-node neighbour (all subsets of new edges) of random graphs
+    with ``n_nodes`` nodes, next to Prop. 2 / Lemma 1 (Table 2)."""
+    from ..testing import brute_force_sensitivity, graph_node_neighbours, random_small_graph
+    from .conflict_graph import from_edges
+    from .measures import i_d, i_mc, i_mi, i_p, i_r_exact, i_r_lin, max_maximal_independent_sets
+
+    rng = np.random.default_rng(seed)
+    graphs = [random_small_graph(n_nodes, float(rng.uniform(0.0, 0.7)), rng) for _ in range(n_graphs)]
+    import networkx as nx
+
+    empty = nx.empty_graph(n_nodes)
+    graphs.append(empty)
+
+    def cg(h):
+        return from_edges(max(max(h.nodes, default=-1) + 1, 1), list(h.edges))
+
+    # a node is only ever added/removed: evaluate from the n-node graphs, neighbours have n±1 nodes
+    rows = []
+    measures = {"I_D": (i_d, "1"), "I_MI": (i_mi, "n"), "I_P": (i_p, "n"), "I_R": (i_r_exact, "1"),
+                "I_R^lin": (i_r_lin, "n (LP, §1.7)"), "I_MC": (i_mc, "exponential (O(3^n) in Tab. 2)")}
+    for name, (f, paper) in measures.items():
+        s = brute_force_sensitivity(lambda h, f=f: f(cg(h)), graphs, graph_node_neighbours)
+        rows.append({"measure": name, "paper_sensitivity": paper, "measured_max": s, "n": n_nodes,
+                     "paper_value_at_n": {"1": 1, "n": n_nodes}.get(paper, None)})
+    for t in thetas:
+        for m in ("MI", "P"):
+            s = brute_force_sensitivity(lambda h, m=m, t=t: Projector(cg(h), rule="rank", seed=1).f(t, m), graphs, graph_node_neighbours)
+            rows.append({"measure": f"f_{m}∘π_θ, θ={t}", "paper_sensitivity": "θ (Lemma 1)", "measured_max": s, "n": n_nodes,
+                         "paper_value_at_n": t})
+    s = brute_force_sensitivity(lambda h: __import__("dpworkbench.inconsistency.measures", fromlist=["x"]).i_r_2approx(cg(h), rule="rank", seed=1),
+                                graphs, graph_node_neighbours)
+    rows.append({"measure": "Alg. 5 cover size c", "paper_sensitivity": "2 (Prop. 3)", "measured_max": s, "n": n_nodes, "paper_value_at_n": 2})
+    rows.append({"measure": "max #MIS of an (n+1)-node graph", "paper_sensitivity": "Moon–Moser", "measured_max": None, "n": n_nodes + 1,
+                 "paper_value_at_n": max_maximal_independent_sets(n_nodes + 1)})
+    return pd.DataFrame(rows)

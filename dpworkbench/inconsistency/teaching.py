@@ -1,0 +1,134 @@
+"""Views for the teaching notebooks (conflict-graph explorer, projection/θ-selection explorer, vertex cover).
+
+The non-private part (table, noise, conflict graph, F(θ)) is cached; moving the ε slider only redraws noise.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .algorithms import dp_vertex_cover, graph_projection
+from .conflict_graph import ConflictGraph, build
+from .datasets import dcs_for, load_table
+from .measures import all_measures
+from .noise import rnoise
+from .projection import Projector
+from .selection import SQRT2, optimized_em, paper_candidates, quality
+
+
+@functools.lru_cache(maxsize=32)
+def noisy_table(dataset: str, rows: int, alpha: float, seed: int = 0, dc_count: int | None = None):
+    """(Dataset, dcs, noisy DataFrame, ConflictGraph, exact measures) — cached, independent of ε."""
+    ds = load_table(dataset, rows=rows, seed=seed)
+    dcs = dcs_for(dataset)[: dc_count or None]
+    *_, (_, df) = rnoise(ds.data, dcs, alpha, rng=seed, n_checkpoints=1)
+    g = build(df, dcs)
+    return ds, dcs, df, g, all_measures(g, exact_ir=g.num_edges <= 3000)
+
+
+@functools.lru_cache(maxsize=32)
+def projector(dataset: str, rows: int, alpha: float, seed: int = 0) -> Projector:
+    return Projector(noisy_table(dataset, rows, alpha, seed)[3], rule="rank", seed=seed)
+
+
+def draw_graph(g: ConflictGraph, *, labels=None, highlight=(), max_nodes: int = 300, title: str = "") -> go.Figure:
+    """Small graphs: spring layout; larger: only the non-isolated nodes up to ``max_nodes``."""
+    nodes = np.flatnonzero(g.degrees() > 0) if g.n > 30 else np.arange(g.n)
+    nodes = nodes[:max_nodes]
+    keep = set(nodes.tolist())
+    h = nx.Graph()
+    h.add_nodes_from(nodes.tolist())
+    h.add_edges_from((a, b) for a, b in zip(g.u.tolist(), g.v.tolist()) if a in keep and b in keep)
+    pos = nx.spring_layout(h, seed=1)
+    ex, ey = [], []
+    for a, b in h.edges:
+        ex += [pos[a][0], pos[b][0], None]
+        ey += [pos[a][1], pos[b][1], None]
+    fig = go.Figure(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#999", width=1), hoverinfo="skip", showlegend=False))
+    xs = [pos[v][0] for v in h.nodes]
+    ys = [pos[v][1] for v in h.nodes]
+    text = [str(labels[v]) if labels is not None else str(v) for v in h.nodes]
+    col = ["#d62728" if v in set(highlight) else "#1f77b4" for v in h.nodes]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text" if len(xs) <= 40 else "markers", text=text, textposition="top center",
+                             marker=dict(size=14 if len(xs) <= 40 else 6, color=col), showlegend=False))
+    fig.update_layout(title=title, template="plotly_white", xaxis=dict(visible=False), yaxis=dict(visible=False), height=380)
+    return fig
+
+
+def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: int = 0, repeats: int = 30):
+    """Conflict-graph explorer: degree histogram, exact measures and the spread of their DP estimates at ε."""
+    ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed)
+    proj = projector(dataset, rows, alpha, seed)
+    rng = np.random.default_rng(seed + 1)
+    est = {"I_MI": [], "I_P": [], "I_R": []}
+    lin = exact["I_R_lin"]
+    for _ in range(repeats):
+        est["I_MI"].append(graph_projection(g, "MI", epsilon, df=df, dcs=dcs, projector=proj, rng=rng)["output"])
+        est["I_P"].append(graph_projection(g, "P", epsilon, df=df, dcs=dcs, projector=proj, rng=rng)["output"])
+        est["I_R"].append(dp_vertex_cover(g, epsilon, cover_size=exact["I_R_2approx"], rng=rng)["output"])
+    truth = {"I_MI": exact["I_MI"], "I_P": exact["I_P"], "I_R": 2 * lin}
+    fig = make_subplots(rows=1, cols=4, subplot_titles=["degree distribution", "I_MI", "I_P", "I_R (vs 2·I_R^lin)"])
+    deg = g.degrees()
+    fig.add_trace(go.Histogram(x=deg[deg > 0], nbinsx=40, showlegend=False, marker_color="#7f7f7f"), 1, 1)
+    for j, m in enumerate(("I_MI", "I_P", "I_R"), start=2):
+        fig.add_trace(go.Box(y=est[m], name=f"DP ε={epsilon:.3g}", boxpoints="all", showlegend=False, marker_color="#1f77b4"), 1, j)
+        fig.add_trace(go.Scatter(x=[f"DP ε={epsilon:.3g}"], y=[truth[m]], mode="markers", marker=dict(symbol="x", size=14, color="#ff7f0e"),
+                                 name="true", showlegend=(j == 2)), 1, j)
+    fig.update_layout(template="plotly_white", height=380, title=f"{dataset} ({ds.source}), {rows} rows, RNoise α={alpha}")
+    table = pd.DataFrame([{"measure": m, "true": truth[m], "DP mean": np.mean(est[m]), "DP std": np.std(est[m]),
+                           "mean rel. error": np.mean(np.abs(np.asarray(est[m]) - truth[m]) / truth[m]) if truth[m] else np.nan}
+                          for m in truth])
+    return fig, table
+
+
+def projection_view(dataset: str, rows: int, alpha: float, theta: int, epsilon: float, measure: str = "MI", seed: int = 0):
+    """θ explorer: f(π_θ(G)) vs θ (bias) against the Laplace noise std √2·Δ(θ)/ε — the trade-off Eq. 2 optimises."""
+    proj = projector(dataset, rows, alpha, seed)
+    n = proj.n
+    grid = sorted(set(np.unique(np.geomspace(1, n, 40).astype(int)).tolist()) | {int(theta)})
+    f = np.array([proj.f(t, measure) for t in grid], dtype=float)
+    truth = proj.f(n, measure)
+    noise = SQRT2 * np.asarray(grid) / (0.6 * epsilon)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=grid, y=truth - f, name="bias f(G) − f(G_θ)", mode="lines"))
+    fig.add_trace(go.Scatter(x=grid, y=noise, name="Laplace std √2·θ/ε₂ (ε₂ = 0.6ε)", mode="lines"))
+    fig.add_trace(go.Scatter(x=grid, y=truth - f + noise, name="bias + noise (−quality)", mode="lines", line=dict(dash="dot")))
+    fig.add_vline(x=theta, line_dash="dash", annotation_text=f"θ = {theta}")
+    fig.update_xaxes(type="log", title="θ")
+    fig.update_yaxes(type="log", title="absolute error scale")
+    fig.update_layout(template="plotly_white", height=380, title=f"I_{measure} on {dataset}: truncation bias vs noise (true value {truth})")
+    return fig
+
+
+def em_view(dataset: str, rows: int, alpha: float, epsilon: float, measure: str = "MI", seed: int = 0, use_bound: bool = True):
+    """θ-selection explorer: EM candidate probabilities in each step of Algorithm 4 at total ε (0.4ε for selection)."""
+    ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed)
+    proj = projector(dataset, rows, alpha, seed)
+    rec = optimized_em(proj, paper_candidates(g.n), eps1=0.4 * epsilon, eps2=0.6 * epsilon, measure=measure, df=df, dcs=dcs,
+                       use_bound=use_bound, rng=seed)
+    fig = make_subplots(rows=1, cols=len(rec["steps"]), subplot_titles=[f"step {i + 1}: ε={s['epsilon']:.3g}, Δq={s['sensitivity']:.0f}, θ*={s['theta']}"
+                                                                          for i, s in enumerate(rec["steps"])])
+    for i, s in enumerate(rec["steps"], start=1):
+        fig.add_trace(go.Bar(x=[str(c) for c in s["candidates"]], y=s["probabilities"], showlegend=False), 1, i)
+    fig.update_layout(template="plotly_white", height=360,
+                      title=f"Alg. 4 on {dataset}: noisy degree bound {rec['d_bound_noisy']} (true {rec['d_bound']}), final θ* = {rec['theta']}")
+    return fig
+
+
+def vertex_cover_steps(order: str = "lex"):
+    """Algorithm 5 step by step on the paper's Fig. 3 graphs (G without E, G' with E)."""
+    from .toy import FIG3_NAMES, example6_trace, fig3_graphs
+
+    g, gp = fig3_graphs()
+    tr = example6_trace()
+    return draw_graph(gp, labels=FIG3_NAMES, highlight=[4], title="G' (E in red is the added tuple)"), tr
+
+
+__all__ = ["draw_graph", "em_view", "explorer_view", "noisy_table", "projection_view", "vertex_cover_steps"]
