@@ -1,0 +1,118 @@
+import networkx as nx
+import numpy as np
+import pytest
+
+from dpworkbench.dampening import SensitivityMatrix, dampen
+from dpworkbench.dampening import ebc as E
+from dpworkbench.dampening import examples as ex
+from dpworkbench.graphs import from_networkx, holme_kim
+from dpworkbench.testing import audit_mechanism
+
+
+def test_ebc_matches_definition_on_random_graphs():
+    for s in range(8):
+        H = nx.gnp_random_graph(11, 0.45, seed=s)
+        g, labels = from_networkx(H)
+        ref = E.ebc_reference_networkx(H)
+        np.testing.assert_allclose(E.ebc_all(g, cache=False), [ref[v] for v in labels])
+
+
+def test_worked_examples_fig2_fig9c():
+    G2 = ex.fig2_graph()
+    e = ex.ebc_nx(G2)
+    assert e[0] == 7.5 and np.all(e[2:] == 0)
+    H = G2.copy(); H.remove_edge("a", "b")
+    e2 = ex.ebc_nx(H)
+    assert e2[0] == 15 and np.all(e2[2:] == 1)
+    G = ex.fig9c_graph()
+    np.testing.assert_allclose(ex.ebc_nx(G), ex.fig9c_utilities())
+    ls = ex.element_ls_bruteforce(G, t_max=1)
+    np.testing.assert_allclose(ls, ex.fig9c_element_ls()[:, :2])
+    assert ls[:, 0].max() == 3 and ls[:, 1].max() == 5   # LS(G,0)=3, LS(G,1)=5 (Ex. 2.4.1)
+
+
+def _random_graphs(count, n=7, seed=0):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        yield nx.gnp_random_graph(n, float(rng.uniform(0.2, 0.7)), seed=int(rng.integers(1 << 30)))
+
+
+def test_delta_ebc_admissible_bruteforce():
+    """Condition 1 (δ ≥ LS0) and condition 2 (δ(x,t+1) ≥ δ(y,t)) over all edge toggles; bound Δ fixed publicly."""
+    for G in _random_graphs(25):
+        deg = np.array([d for _, d in G.degree()])
+        e = ex.ebc_nx(G)
+        ls0 = np.max([np.abs(ex.ebc_nx(H) - e) for H in ex.toggles(G)], axis=0)
+        assert np.all(E.delta_ebc(deg, 0, max_degree_bound=6) >= ls0 - 1e-12)
+        for H in ex.toggles(G):
+            dh = np.array([d for _, d in H.degree()])
+            for t in range(3):
+                assert np.all(E.delta_ebc(deg, t + 1, max_degree_bound=6) >= E.delta_ebc(dh, t, max_degree_bound=6))
+
+
+def test_ld_and_sld_scores_match_generic_dampening():
+    g = holme_kim(300, 3, 0.3, seed=1)
+    e, d = E.ebc_all(g), g.degrees
+    Dm = int(d.max())
+    T = Dm + 2
+    mat = np.column_stack([E.delta_ebc(d, t, max_degree_bound=Dm) for t in range(T)])
+    sm = SensitivityMatrix(mat, E.global_sensitivity_ebc(Dm))
+    np.testing.assert_allclose(E.ld_scores(e, d), dampen(e, sm), rtol=1e-10, atol=1e-10)
+    closed = (e - np.sum(sm.global_sensitivity - sm.values, axis=1)) / sm.global_sensitivity
+    diff = E.sld_scores(e, d) - closed
+    assert np.ptp(diff) < 1e-8
+
+
+@pytest.mark.parametrize("eps", [1.0, 4.0])
+def test_dp_ratio_all_edge_toggles(eps):
+    """Exact log-ratio of one PrivTopk draw (k=1) over every neighbouring graph, public Δ bound."""
+    bound = 6
+    for G in _random_graphs(12, seed=5):
+        def laws(H):
+            e = ex.ebc_nx(H); d = np.array([x for _, x in H.degree()])
+            gs = E.global_sensitivity_ebc(bound)
+            out = {"EM": eps * e / (2 * gs), "LD": eps * E.ld_scores(e, d, max_degree_bound=bound) / 2,
+                   "SLD": eps * E.sld_scores(e, d, max_degree_bound=bound) / 2}
+            return {k: v - np.logaddexp.reduce(v) for k, v in out.items()}
+        lg = laws(G)
+        for H in ex.toggles(G):
+            lh = laws(H)
+            for k in lg:
+                assert np.max(np.abs(lg[k] - lh[k])) <= eps * (1 + 1e-9), k
+
+
+def test_audit_privtopk_sld_on_small_graph():
+    G = ex.fig9c_graph()
+    H = G.copy(); H.remove_edge("a", "v0")
+    data = []
+    for X in (G, H):
+        data.append((ex.ebc_nx(X), np.array([x for _, x in X.degree()])))
+    mech = lambda dat, rng: int(E.priv_top_k(dat[0], dat[1], 1, epsilon=1.0, method="SLD", max_degree_bound=7, rng=rng)[0])  # noqa: E731
+    res = audit_mechanism(mech, data[0], data[1], 1.0, n_samples=20000, seed=0)
+    assert not res.flagged
+
+
+def test_privtopk_accounting_and_errors():
+    from dpworkbench.accounting import Accountant
+
+    g = holme_kim(200, 3, 0.3, seed=2)
+    e, d = E.ebc_all(g), g.degrees
+    acc = Accountant(4.0)
+    for m in E.METHODS:
+        got = E.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
+        assert len(set(got.tolist())) == 5
+    assert abs(acc.spent - 4.0) < 1e-9 if hasattr(acc, "spent") else True
+    with pytest.raises(ValueError, match="larger than the number of nodes"):
+        E.priv_top_k(e, d, 500, epsilon=1.0)
+    with pytest.raises(ValueError, match="max_degree_bound"):
+        E.priv_top_k(e, d, 5, epsilon=1.0, max_degree_bound=2)
+    with pytest.raises(ValueError, match="method"):
+        E.priv_top_k(e, d, 5, epsilon=1.0, method="XX")
+
+
+def test_sld_beats_em_at_small_budget():
+    g = holme_kim(3000, 5, 0.3, seed=3)
+    e, d = E.ebc_all(g), g.degrees
+    sld = E.top_k_accuracy(e, d, 5, epsilon=1.0, method="SLD", runs=30, rng=0)
+    em = E.top_k_accuracy(e, d, 5, epsilon=1.0, method="EM", runs=30, rng=0)
+    assert sld > em + 0.3
