@@ -139,3 +139,12 @@ def test_candidates_and_small_controls():
     assert widgets.candidate_editor([1, 2.5]).value == "1, 2.5"
     assert widgets.seed_box(7).value == 7
     assert widgets.log_slider(0.5, 0.1, 10, "β").description == "β"
+
+
+def test_figurewidget_can_be_disabled_by_environment(monkeypatch):
+    monkeypatch.setenv("DPWB_NO_FIGUREWIDGET", "1")
+    panel = widgets.control_panel(lambda epsilon: _fig(epsilon), {"epsilon": widgets.epsilon_slider(1.0)})
+    assert not isinstance(panel.figure, go.FigureWidget)
+    monkeypatch.setenv("DPWB_NO_FIGUREWIDGET", "0")
+    panel = widgets.control_panel(lambda epsilon: _fig(epsilon), {"epsilon": widgets.epsilon_slider(1.0)})
+    assert isinstance(panel.figure, go.FigureWidget)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import html
 import math
+import os
 import time
 import traceback
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -166,12 +167,15 @@ def _split(result: Any) -> tuple[Any, Any]:
 
 class _LiveFigure:
     """A figure that can be redrawn in place: a plotly ``FigureWidget`` when it can be
-    built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure."""
+    built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure
+    (also forced by the environment variable ``DPWB_NO_FIGUREWIDGET=1``)."""
 
     def __init__(self, fig: go.Figure):
         import ipywidgets as w
 
         try:
+            if os.environ.get("DPWB_NO_FIGUREWIDGET", "") not in ("", "0"):
+                raise ImportError("FigureWidget disabled by DPWB_NO_FIGUREWIDGET")
             self.figure = go.FigureWidget(fig)
             self.widget = self.figure
             self.kind = "figurewidget"
