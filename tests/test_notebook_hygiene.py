@@ -111,7 +111,8 @@ def test_first_cell_names_paper_figure_and_data(path):
     else:
         assert re.search(r"teaching|\bfig(?:ure|\.)?\s*\d|\btab(?:le|\.)?\s*\d|no (?:paper )?(?:figure|table)|gallery|landing", low), (
             f"{path.name}: the first cell should say which figure/table it shows, or that it is a teaching notebook")
-    assert DATA_RE.search(text) and DATA_SOURCE_RE.search(text), (
+    explicit = re.search(r"\bdata(?:set)?s?\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*\w", text, re.I)  # "Data: the paper's toy table, built in code"
+    assert explicit or (DATA_RE.search(text) and DATA_SOURCE_RE.search(text)), (
         f"{path.name}: the first cell must name its data source (e.g. 'Data: ... real ... / synthetic stand-in ...')")
 
 
@@ -204,6 +205,7 @@ def test_rules_reject_bad_notebooks(tmp_path):
             [("md", "# Figure 4\nData: synthetic."), ("params", params)],
             [("md", "# R2T, Figure 5\nData: synthetic."), ("params", params)],
             [("md", "# R2T, Figure 4\nno word on where numbers come from"), ("params", params)],
+            [("md", "# R2T, Figure 4\nuses the data"), ("params", params)],
         ],
         test_no_absolute_paths: [[("md", good_md), ("params", params), ("code", "open('/work/shared/data/x.csv')")]],
     }
