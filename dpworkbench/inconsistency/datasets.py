@@ -125,8 +125,8 @@ _STATES = [("AL", "Alabama"), ("AK", "Alaska"), ("AZ", "Arizona"), ("AR", "Arkan
            ("DC", "District of Columbia"), ("PR", "Puerto Rico")]
 
 
-def generate_flight(seed: int = 0, rows: int = 10000, airports: int = 300, state_skew: float = 0.65,
-                    airport_skew: float = 0.6) -> tuple[pd.DataFrame, dict]:
+def generate_flight(seed: int = 0, rows: int = 10000, airports: int = 300, state_skew: float = 0.6,
+                    airport_skew: float = 0.7) -> tuple[pd.DataFrame, dict]:
     """BTS on-time-like table (20 columns, 13 FD-like DCs): one month of dates, Zipf airports grouped by state."""
     rng = np.random.default_rng(seed)
     ns = len(_STATES)
