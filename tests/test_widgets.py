@@ -79,7 +79,7 @@ def test_live_figure_falls_back_to_output_without_anywidget(monkeypatch):
     panel = widgets.control_panel(lambda epsilon: _fig(epsilon), {"epsilon": s})
     s.value = 10.0
     assert list(panel.figure.data[0].y) == pytest.approx([0, 10, 20])
-    assert type(panel.children[-2]).__name__ == "Output"
+    assert type(panel.children[-2]).__name__ == "Output" and "dpwb-work" not in panel.children[-2]._dom_classes
 
 
 def test_cache_nonprivate_keys_arrays_by_content_and_never_recomputes():

@@ -250,23 +250,31 @@ def control_panel(
         if extra is not None:
             display(extra)
 
+    work = w.Output()  # progress bars and messages of the running update (observer output is otherwise lost)
+    work.add_class("dpwb-work")
+
     def refresh(_change: Any = None) -> None:
         vals = {k: _widget_value(v) for k, v in controls.items()}
         status.value = "<i>computing…</i>"
         t0 = time.perf_counter()
-        try:
-            res = update(**vals)
-        except ValueError as exc:  # bad input from a control: say so, keep the old figure
-            status.value = f"<span style='color:#b00'>{html.escape(str(exc))}</span>"
+        work.clear_output()
+        res, err = None, None
+        with work:  # a tqdm.auto bar inside ``update`` shows here while it runs
+            try:
+                res = update(**vals)
+            except Exception as exc:  # noqa: BLE001 - shown to the user, never swallowed silently
+                err = exc
+                if not isinstance(exc, ValueError):
+                    traceback.print_exc()
+        if isinstance(err, ValueError):  # bad input from a control: say so, keep the old figure
+            status.value = f"<span style='color:#b00'>{html.escape(str(err))}</span>"
             return
-        except Exception as exc:  # an observer's exception would otherwise vanish into the log console
-            status.value = f"<span style='color:#b00'>{html.escape(type(exc).__name__)}: {html.escape(str(exc))}</span>"
-            out.clear_output(wait=True)
-            with out:
-                traceback.print_exc()
+        if err is not None:  # any other failure: red status + traceback under the controls
+            status.value = f"<span style='color:#b00'>{html.escape(type(err).__name__)}: {html.escape(str(err))}</span>"
             return
         new_fig, new_extra = _split(res)
         live.set(new_fig)
+        work.clear_output()
         out.clear_output(wait=True)
         with out:
             if new_extra is not None:
@@ -276,7 +284,7 @@ def control_panel(
     for widget in controls.values():
         widget.observe(refresh, names="value")
     header = [w.HTML(f"<h4>{html.escape(title)}</h4>")] if title else []
-    panel = w.VBox([*header, w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, live.widget, out])
+    panel = w.VBox([*header, w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, work, live.widget, out])
     panel.add_class("dpwb-panel")
     panel.figure = live.figure  # for tests and for callers that want to inspect the live figure
     panel.refresh = refresh

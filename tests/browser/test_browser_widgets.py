@@ -454,3 +454,52 @@ def _record_timing(name: str, timings: dict, eps_before: str, eps_after: str, ch
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=2))
     tmp.replace(path)
+
+
+SELFTEST_CELLS = [
+    ("md", "# Browser self-test (not a repository notebook)\nTeaching panel whose update is slow and fails above ε = 1.5. Data: none."),
+    ("params", "profile = 'ci'\nseed = 0\ninteractive = True"),
+    ("code", '''import time
+from dpworkbench import widgets, plots
+import pandas as pd
+
+def update(epsilon):
+    for _ in widgets.progress(range(20), desc="slow part"):
+        time.sleep(0.15)
+    if epsilon > 1.5:
+        raise RuntimeError(f"self-test failure at epsilon={epsilon:.2f}")
+    return plots.bar(pd.DataFrame({"x": ["a", "b"], "y": [1, epsilon]}), "x", "y", title=f"ε = {epsilon:.2f}")
+
+panel = widgets.control_panel(update, {"epsilon": widgets.epsilon_slider(1.0, minimum=0.1, maximum=10)}, title="self-test")
+panel'''),
+]
+
+
+@pytest.mark.timeout(300)
+def test_panel_shows_progress_and_errors_in_the_browser(browser_env):
+    """The checks above can fail: a slow update shows a progress bar, and a failing one is seen as an error."""
+    from dpworkbench.experiments.nbtools import write_notebook
+
+    lab, browser = browser_env
+    write_notebook(lab.root / "selftest" / "learn_selftest.ipynb", SELFTEST_CELLS)
+    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    page = context.new_page()
+    try:
+        page.goto(f"{lab.url}/lab/tree/selftest/learn_selftest.ipynb?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
+        state = _run_all_and_wait(page)
+        assert not _cell_errors(state) and not page.evaluate(JS_DOM_ERRORS)
+        slider = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=re.compile(r"^\s*ε\s*$"))).first
+        handle = slider.locator(".noUi-handle").first
+        handle.focus()
+        handle.press("ArrowRight")  # ε = 1.26: slow but fine
+        page.locator(".dpwb-work .progress, .dpwb-work .widget-hprogress").first.wait_for(state="visible", timeout=20_000)
+        page.locator(".dpwb-status", has_text="updated").first.wait_for(state="visible", timeout=30_000)
+        assert not page.evaluate(JS_DOM_ERRORS)
+        for _ in range(2):
+            handle.press("ArrowRight")  # ε = 2: the update raises
+        errors = _wait(page, JS_DOM_ERRORS, 30, "the panel to report the failure")
+        assert any("self-test failure" in e for e in errors), errors
+    finally:
+        lab.shutdown_kernels()
+        context.close()
