@@ -104,9 +104,11 @@ def test_first_cell_names_paper_figure_and_data(path):
         for kind, num in ids:
             n = int(num)
             word = r"fig(?:ures?|s?\.)?" if kind == "fig" else r"tab(?:les?|s?\.)?"
-            named = re.search(rf"\b{word}\s*0?{n}\b", low) or f"{kind}{num}" in low
-            # "Figures 7–9" names 8 too: accept the bare number once the kind is named
-            listed = re.search(rf"\b{word}", low) and re.search(rf"(?<![\d.]){n}(?![\d.])", low)
+            named = re.search(rf"\b{word}\s*0?{n}(?!\d)", low) or f"{kind}{num}" in low
+            # "Figs. 2, 3/9c" names 9 once the kind is named; "Figs. 12–14" names 13
+            listed = re.search(rf"\b{word}", low) and (
+                re.search(rf"(?<![\d.§]){n}(?![\d.])", low)
+                or any(int(a) <= n <= int(b) for a, b in re.findall(r"(?<![\d.§])(\d{1,2})\s*[–-]\s*(\d{1,2})(?!\d)", low)))
             assert named or listed, f"{path.name}: the first cell does not name {'Figure' if kind == 'fig' else 'Table'} {n}"
     else:
         assert re.search(r"teaching|\bfig(?:ure|\.)?\s*\d|\btab(?:le|\.)?\s*\d|no (?:paper )?(?:figure|table)|gallery|landing", low), (
@@ -204,6 +206,7 @@ def test_rules_reject_bad_notebooks(tmp_path):
             [("code", "x"), ("params", params)],
             [("md", "# Figure 4\nData: synthetic."), ("params", params)],
             [("md", "# R2T, Figure 5\nData: synthetic."), ("params", params)],
+            [("md", "# R2T, Figures 1–3 and 5\nData: synthetic."), ("params", params)],
             [("md", "# R2T, Figure 4\nno word on where numbers come from"), ("params", params)],
             [("md", "# R2T, Figure 4\nuses the data"), ("params", params)],
         ],
