@@ -27,7 +27,7 @@ from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 a
 # ------------------------------------------------------------------ worked examples
 stem = "fig02_fig03_fig09_fig11_fig15_worked_examples"
 write_notebook(OUT / f"{stem}.ipynb", [
-    ("md", f"""# Worked examples: Figs. 2, 3/9c/15, Examples 1.1.2–4.2.1
+    ("md", f"""# Worked examples: Figs. 2, 3, 9 (9c), 11 and 15; Examples 1.1.2–4.2.1
 {THESIS}. Data: the thesis' toy graphs (reconstructed, spec §2.11) — no dataset, exact computation.
 
 We recompute EBC, the exact element local sensitivity by brute force over edge toggles, δ^EBC, and the probabilities
@@ -79,7 +79,7 @@ ctx.finish()'''),
 # ------------------------------------------------------------------ dampening function
 stem = "fig12_fig13_fig14_dampening_function"
 write_notebook(OUT / f"{stem}.ipynb", [
-    ("md", f"""# Figs. 12–14: bounded sensitivity functions, monotonicity and the dampening function
+    ("md", f"""# Figs. 12, 13 and 14: bounded sensitivity functions, monotonicity and the dampening function
 {THESIS}. Data: none (concept plots drawn from the definitions, §1.9–1.10 of the spec), plus the Fig. 9c toy graph for the inversion example."""),
     ("params", P + '''
 global_sensitivity = 10.0
@@ -224,7 +224,7 @@ ctx.claims.add("… and 2–4 orders less than PFPrivTopk", paper="2–4 orders"
 hi = res[res.epsilon == res.epsilon.max()]
 ld_inv = hi[hi.method == "LD"].accuracy.mean() < hi[hi.method == "SLD"].accuracy.mean()
 ctx.claims.add("LDPrivTopk suffers from inversion, SLD fixes it", paper="LD < SLD", ours=f"mean acc at max ε: LD {hi[hi.method=='LD'].accuracy.mean():.2f}, SLD {hi[hi.method=='SLD'].accuracy.mean():.2f}",
-               verdict="pass" if ld_inv or hi[hi.method == "SLD"].accuracy.mean() >= 0.99 else "differs")
+               verdict="pass" if ld_inv else "differs")
 ctx.finish()'''),
 ])
 
