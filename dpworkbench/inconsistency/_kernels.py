@@ -149,3 +149,52 @@ def greedy_cover(u, v, n):
             inc[b] = True
             c += 2
     return c
+
+
+@njit(cache=True)
+def compact_sorted(keys):
+    """Move the distinct values of a sorted array to its front; returns how many there are."""
+    if keys.size == 0:
+        return 0
+    m = 1
+    for i in range(1, keys.size):
+        if keys[i] != keys[m - 1]:
+            keys[m] = keys[i]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def split_keys(keys, n):
+    u = np.empty(keys.size, np.int32)
+    v = np.empty(keys.size, np.int32)
+    for i in range(keys.size):
+        u[i] = keys[i] // n
+        v[i] = keys[i] % n
+    return u, v
+
+
+@njit(cache=True)
+def rank_keys(u, v, pos, n):
+    """Key max(pos)·n + min(pos) per edge (pos = a node's position in the data-independent node sequence)."""
+    out = np.empty(u.size, np.int64)
+    for i in range(u.size):
+        a, b = pos[u[i]], pos[v[i]]
+        if a < b:
+            a, b = b, a
+        out[i] = np.int64(a) * n + b
+    return out
+
+
+@njit(cache=True)
+def decode_rank_keys(keys, inv, n):
+    u = np.empty(keys.size, np.int32)
+    v = np.empty(keys.size, np.int32)
+    for i in range(keys.size):
+        a = inv[keys[i] // n]
+        b = inv[keys[i] % n]
+        if a > b:
+            a, b = b, a
+        u[i] = a
+        v[i] = b
+    return u, v

@@ -168,7 +168,7 @@ def dp_vertex_cover(
     epsilon = check_epsilon(epsilon)
     gen = as_generator(rng)
     if cover_size is None:
-        u, v = order_edges(graph.u, graph.v, rule=order, seed=order_seed)
+        u, v = order_edges(graph.u, graph.v, rule=order, seed=order_seed, n=graph.n)
         cover_size = int(K.greedy_cover(u, v, graph.n))
     if noise == "paper":
         raw = laplace_mechanism(float(cover_size), epsilon=epsilon, sensitivity=2.0, rng=gen, accountant=accountant,

@@ -94,10 +94,16 @@ def from_edges(n: int, edges: Sequence[tuple[int, int]]) -> ConflictGraph:
     return ConflictGraph(n, u, v, [keys], [], engine="edges")
 
 
-def sorted_unique(keys: np.ndarray) -> np.ndarray:
-    """Sorted distinct int64 keys (sort + mask: much faster than numpy 2's hash-based np.unique here)."""
+def sorted_unique(keys: np.ndarray, *, inplace: bool = False) -> np.ndarray:
+    """Sorted distinct int64 keys (sort + compaction; much faster than numpy 2's hash-based np.unique here).
+
+    ``inplace=True`` sorts ``keys`` itself and compacts it without a second full-size copy (large graphs)."""
     if keys.size == 0:
         return keys.astype(np.int64)
+    if inplace:
+        keys.sort(kind="quicksort")
+        m = int(K.compact_sorted(keys))
+        return keys[:m].copy() if m < keys.size // 2 else keys[:m]
     k = np.sort(keys, kind="quicksort")
     mask = np.empty(k.size, bool)
     mask[0] = True
@@ -108,7 +114,7 @@ def sorted_unique(keys: np.ndarray) -> np.ndarray:
 def _split(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     if n == 0:
         return np.zeros(0, np.int32), np.zeros(0, np.int32)
-    return (keys // n).astype(np.int32), (keys % n).astype(np.int32)
+    return K.split_keys(keys, np.int64(n))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -210,7 +216,7 @@ def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy:
     symmetric = dc.key() == dc.mirror_key()
     pa, pb = K.combo_pairs(block_ptr, sizes.astype(np.int64), vals, lt, lc, op, rk, rc, rconst, symmetric)
     keys = K.expand_pairs(member_ptr, members, pa, pb, np.int64(n))
-    return sorted_unique(keys)
+    return sorted_unique(keys, inplace=True)
 
 
 def _unary_violators(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
@@ -234,11 +240,13 @@ def build(
     engine: str = "fast",
     null_policy: str = "sql",
     unary_policy: str = "reject",
+    keep_per_dc: bool = True,
 ) -> ConflictGraph:
     """Conflict graph of ``df`` under ``dcs`` (tuples = row positions 0..n-1).
 
     ``engine``: "fast" (hash/combination partitioning + numba), "duckdb" (SQL self-joins) or
-    "bruteforce" (every pair in Python; small tables only, for tests).
+    "bruteforce" (every pair in Python; small tables only, for tests). ``keep_per_dc=False`` drops the
+    per-DC edge sets after the union (saves memory on very large graphs; ``union_of_first`` then fails).
     """
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
@@ -266,7 +274,7 @@ def build(
         kept_keys = [_dc_edges_duckdb(df, d, kinds, null_policy) for d in kept]
     else:
         kept_keys = [_dc_edges_brute(df, d, kinds, null_policy) for d in kept]
-    per_dc_pairs = [kept_keys[r] for r in rep]
+    per_dc_pairs = [kept_keys[r] if keep_per_dc else np.zeros(0, np.int64) for r in rep]
     unary = np.zeros(0, np.int64)
     if unary_dcs:
         unary = np.unique(np.concatenate([_unary_violators(df, d, kinds, null_policy) for d in unary_dcs]))
@@ -274,7 +282,15 @@ def build(
     it = iter(per_dc_pairs)
     for d in dcs:
         per_dc.append(np.zeros(0, np.int64) if d.is_unary else next(it))
-    allk = sorted_unique(np.concatenate(kept_keys)) if kept_keys else np.zeros(0, np.int64)
+    if len(kept_keys) == 1:
+        allk = kept_keys[0]
+    elif kept_keys:
+        allk = np.concatenate(kept_keys)
+        if not keep_per_dc:
+            kept_keys.clear()
+        allk = sorted_unique(allk, inplace=True)
+    else:
+        allk = np.zeros(0, np.int64)
     if unary.size and allk.size:
         a, b = allk // n, allk % n
         bad = np.isin(a, unary) | np.isin(b, unary)

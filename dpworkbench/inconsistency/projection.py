@@ -32,20 +32,33 @@ def tid_rank(tids: np.ndarray, seed: int = 0) -> np.ndarray:
     return z
 
 
-def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The edges (u, v) sorted by the stable ordering ``rule``."""
+def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int = 0, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The edges (u, v) sorted by the stable ordering ``rule`` (returned with u < v).
+
+    "rank": nodes 0..n-1 are placed in the sequence given by their keyed-hash ranks (ties impossible in
+    practice, broken by tid), and edges are sorted by (later position, earlier position) — one int64 key per
+    edge, sorted in place (≈ 16 bytes per edge at peak).
+    """
     u = np.asarray(u, dtype=np.int32)
     v = np.asarray(v, dtype=np.int32)
-    a, b = np.minimum(u, v), np.maximum(u, v)
     if rule == "lex":
+        a, b = np.minimum(u, v), np.maximum(u, v)
+        if a.size > 1 and np.all((a[1:] > a[:-1]) | ((a[1:] == a[:-1]) & (b[1:] >= b[:-1]))):
+            return a, b
         idx = np.lexsort((b, a))
-    elif rule == "rank":
-        ra, rb = tid_rank(a, seed), tid_rank(b, seed)
-        hi, lo = np.maximum(ra, rb), np.minimum(ra, rb)
-        idx = np.lexsort((lo, hi))
-    else:
+        return a[idx], b[idx]
+    if rule != "rank":
         raise ValueError(f"rule must be 'lex' or 'rank', got {rule!r}")
-    return a[idx], b[idx]
+    if n is None:
+        n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+    n = max(int(n), 1)
+    r = tid_rank(np.arange(n), seed)
+    inv = np.lexsort((np.arange(n), r)).astype(np.int64)  # inv[position] = tid
+    pos = np.empty(n, np.int64)
+    pos[inv] = np.arange(n)
+    keys = K.rank_keys(u, v, pos, np.int64(n))
+    keys.sort(kind="quicksort")
+    return K.decode_rank_keys(keys, inv, np.int64(n))
 
 
 def edge_addition_reference(edges: list[tuple[int, int]], n: int, theta: int) -> list[tuple[int, int]]:
@@ -70,7 +83,7 @@ class Projector:
     _memo: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
-        self.u, self.v = order_edges(self.graph.u, self.graph.v, rule=self.rule, seed=self.seed)
+        self.u, self.v = order_edges(self.graph.u, self.graph.v, rule=self.rule, seed=self.seed, n=self.graph.n)
         self.n = self.graph.n
         self.passes = 0
 
