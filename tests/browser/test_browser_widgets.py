@@ -390,6 +390,11 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
             " return JSON.stringify(now) !== JSON.stringify(before) ? now : null; }",
             SLIDER_UPDATE_TIMEOUT_S, f"the figure to change after moving ε from {eps_before}", [cell_handle, before])
         timings["slider_update"] = time.monotonic() - t_move
+        status = page.locator(".dpwb-status", has_text="updated").first
+        status.wait_for(state="visible", timeout=SLIDER_UPDATE_TIMEOUT_S * 1000)
+        m = re.search(r"updated in ([\d.]+) s", status.inner_text())
+        if m:
+            timings["kernel_update"] = float(m.group(1))  # the update function's own time for the last ε change
         eps_after = readout.inner_text().strip()
         assert eps_after != eps_before, f"{rel}: ε readout did not move ({eps_before})"
         assert changed != before
