@@ -123,8 +123,8 @@ for t ≥ 1 (the thesis' Candidates algorithm under-estimates LS and is not priv
     ("params", P + '''
 eps_min, eps_max = 1e-3, 1e3'''),
     ("code", IMPORTS + "\n" + ctx(stem) + '''
-n_eps = pick(profile, ci=4, quick=13, paper=25)
-pf_runs = pick(profile, ci=200, quick=2000, paper=10000)
+n_eps = pick(profile, ci=4, quick=9, paper=25)
+pf_runs = pick(profile, ci=200, quick=1000, paper=10000)
 eps_grid = np.logspace(np.log10(eps_min), np.log10(eps_max), n_eps)'''),
     ("code", '''results = {}
 for name in ["PATENT", "HEPTH", "INCOME"]:
@@ -327,7 +327,22 @@ panel if interactive else None'''),
 panel2 = widgets.control_panel(dfig, {"t": widgets.choice([0, 1, 2, 3], t, "t"), "global_sensitivity": widgets.log_slider(10.0, 7.0, 100.0, "Δu")},
                                interactive=interactive, title="Dampening function")
 panel2 if interactive else None'''),
+    ("md", "## Shifting: LD on u − s converges to shifted LD as s grows to s0"),
+    ("code", '''panel3 = widgets.control_panel(lambda epsilon, shift: X.shift_figure(shift, epsilon),
+                               {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-2, maximum=1e2),
+                                "shift": widgets.choice([0, 3, 7, 15, 30, 36.5], 7, "shift s")}, interactive=interactive, title="Shift")
+panel3 if interactive else None'''),
+    ("md", "## Median selection: mechanism × sensitivity function (the thesis' Candidates is not admissible)"),
+    ("code", '''panel4 = widgets.control_panel(X.median_teaching_figure,
+                               {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-2, maximum=1e3),
+                                "delta_kind": widgets.choice(["box (admissible)", "thesis candidates", "Δu (EM scale)"], "box (admissible)", "δ"),
+                                "median_at": widgets.choice([0.05, 0.25, 0.5, 0.75], 0.5, "median at"),
+                                "mechanism": widgets.choice(["EM", "PF", "LD", "SLD"], "LD", "mechanism")},
+                               interactive=interactive, title="Median selection")
+panel4 if interactive else None'''),
     ("code", '''fig = dfig(t, 10.0); ctx.save_figure(fig, "dampening_function")
+ctx.save_figure(X.shift_figure(36.5, epsilon), "shift_convergence", png=profile != "ci")
+ctx.save_figure(X.median_teaching_figure(epsilon), "median_teaching", png=profile != "ci")
 probs = X.teaching_probabilities("fig9c", epsilon)
 top = probs[probs.node == "a"].set_index("method").probability
 ctx.claims.add("on Fig. 9c, SLD puts more mass on the top node than EM", paper="SLD > EM", ours=f"SLD {top['SLD']:.3f}, EM {top['EM']:.3f}",

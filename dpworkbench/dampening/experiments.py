@@ -202,3 +202,55 @@ def teaching_figure(generator: str = "fig9c", epsilon: float = 2.0, **kw) -> go.
     fig = px.bar(df, x="node", y="probability", color="method", barmode="group",
                  title=f"P[selected] for the top nodes by EBC, ε = {epsilon:.3g} ({generator})", hover_data=["ebc", "degree"])
     return fig
+
+
+def shift_figure(shift: float = 0.0, epsilon: float = 2.0) -> go.Figure:
+    """LD on D(u − s) over the Fig. 9c graph with the exact element LS: as s → s0 = TΔu + max u the law
+    converges to the shifted-LD closed form (Def. 4.2.1 / spec §0.2)."""
+    from .examples import NODES, fig9c_element_ls, fig9c_utilities
+
+    u = fig9c_utilities()
+    sm = SensitivityMatrix(fig9c_element_ls(), 7.5)
+    lg = {"LD on u − s": epsilon * dampen(u - shift, sm) / 2,
+          "SLD closed form": epsilon * (u - np.sum(7.5 - sm.values, axis=1)) / (2 * 7.5),
+          "EM (Δu = 7.5)": epsilon * u / (2 * 7.5)}
+    rows = [{"node": NODES[i], "method": k, "probability": float(p)} for k, v in lg.items()
+            for i, p in enumerate(np.exp(v - np.logaddexp.reduce(v)))]
+    s0 = sm.horizon * 7.5 + u.max()
+    return px.bar(pd.DataFrame(rows), x="node", y="probability", color="method", barmode="group",
+                  title=f"Shift s = {shift:g} (s0 = {s0:g}), ε = {epsilon:g}, Fig. 9c graph, exact element LS")
+
+
+@lru_cache(maxsize=16)
+def _teaching_median(median_at: float, delta_kind: str, n: int = 41, lam: int = 40, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    x = np.clip(np.rint(rng.normal(median_at * lam, lam * 0.15, n)), 0, lam)
+    u = M.median_utility(x, lam)
+    if delta_kind == "Δu (EM scale)":
+        mat = np.full((n, 6), float(lam))
+    else:
+        kind = "thesis_candidates" if delta_kind.startswith("thesis") else "box"
+        mat = np.column_stack([M.element_delta(x, t, lam, delta=kind) for t in range(6)])
+    return x, u, np.clip(mat, 1.0, lam), lam
+
+
+def median_teaching_figure(epsilon: float = 1.0, delta_kind: str = "box (admissible)", median_at: float = 0.5,
+                           mechanism: str = "LD") -> go.Figure:
+    """Output law of median selection on a small synthetic sample (EM, PF, LD, SLD) with a chosen δ."""
+    from dpworkbench.mechanisms import exponential_probabilities, permute_and_flip_probabilities
+
+    x, u, mat, lam = _teaching_median(float(median_at), delta_kind)
+    sm = SensitivityMatrix(mat, lam)
+    if mechanism == "EM":
+        p = exponential_probabilities(u, epsilon=epsilon, sensitivity=lam)
+    elif mechanism == "PF":
+        p = permute_and_flip_probabilities(u, epsilon=epsilon, sensitivity=lam)
+    elif mechanism == "LD":
+        lg = epsilon * dampen(u, sm) / 2; p = np.exp(lg - np.logaddexp.reduce(lg))
+    else:
+        lg = epsilon * (u - np.sum(lam - sm.values, axis=1)) / (2 * lam); p = np.exp(lg - np.logaddexp.reduce(lg))
+    df = pd.DataFrame({"value": x, "p": p}).groupby("value", as_index=False)["p"].sum()
+    err = float(p @ -u)
+    warn = " — NOT ADMISSIBLE (privacy unverified)" if delta_kind.startswith("thesis") else ""
+    return px.bar(df, x="value", y="p", title=f"{mechanism}, δ = {delta_kind}{warn}: E|error| = {err:.2f} (Λ = {lam})",
+                  labels={"value": "selected element's value", "p": "probability"})
