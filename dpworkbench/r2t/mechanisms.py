@@ -344,3 +344,58 @@ def ls_lower_bound(gs: float, *, epsilon: float) -> float:
 
 __all__ = ["OPT2Result", "R2TResult", "ScriptedNoise", "exp_opt2", "fixed_tau", "naive_laplace", "opt2", "opt2_bound",
            "r2t", "r2t_bound", "random_tau", "ls_lower_bound", "tau_grid"]
+
+
+# ---------------------------------------------------------------------------------
+# vectorised repetitions over cached non-private values (experiments, audits, widgets)
+# ---------------------------------------------------------------------------------
+def r2t_samples(truncated: np.ndarray, taus: np.ndarray, *, epsilon: float, beta: float, size: int,
+                rng: np.random.Generator) -> np.ndarray:
+    """``size`` independent R2T outputs given the exact Q(I, τ_i) values (same law as :func:`r2t`)."""
+    epsilon = check_epsilon(epsilon)
+    beta = check_probability(beta, "beta")
+    taus = np.asarray(taus, dtype=float)
+    K = taus.size
+    noise = rng.laplace(0.0, 1.0, (size, K)) * (K * taus / epsilon)
+    cand = np.asarray(truncated, dtype=float)[None, :] + noise - K * math.log(K / beta) * taus / epsilon
+    return np.maximum(cand.max(axis=1), 0.0)
+
+
+def opt2_samples(g_values: dict, truncated: dict, *, epsilon: float, beta: float, size: int,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``size`` independent OPT² outputs given Ĝ(I, 2^ℓ) for ℓ = 1..L (Ĝ = 0 beyond) and Q(I, 2^ℓ) per ℓ.
+
+    ``truncated`` maps ℓ → Q(I, 2^ℓ) and must cover every level up to L+1 (larger levels use Q(I)).
+    Returns (values, chosen τ̃).
+    """
+    epsilon = check_epsilon(epsilon)
+    beta = check_probability(beta, "beta")
+    L = max(g_values) if g_values else 0
+    levels = OPT2_MAX_LEVELS
+    g = np.zeros(levels)
+    for lv, val in g_values.items():
+        g[lv - 1] = val
+    T = -9.0 * math.log(4.0 / beta) / epsilon
+    t_noisy = T + rng.laplace(0.0, 3.0 / epsilon, size)
+    q = g[None, :] + rng.laplace(0.0, 6.0 / epsilon, (size, levels))
+    above = q > t_noisy[:, None]
+    if not above.any(axis=1).all():
+        raise RuntimeError("SVT did not stop within the hard cap of levels")
+    chosen = above.argmax(axis=1) + 1
+    full = truncated.get("answer")
+    qt = np.array([truncated.get(int(c), full) for c in chosen], dtype=float)
+    tau = 2.0 ** chosen
+    return qt + rng.laplace(0.0, 1.0, size) * 3.0 * tau / epsilon, tau
+
+
+def opt2_cache(info: JoinInfo, fhat: FHat | None = None, trunc: Truncation | None = None) -> tuple[dict, dict]:
+    """Ĝ(I, 2^ℓ) for ℓ ≤ L and Q(I, 2^ℓ) for ℓ ≤ L+1 (non-private values for :func:`opt2_samples`)."""
+    fh = fhat or FHat(info)
+    tr = trunc or Truncation(info)
+    L = 0
+    while 2.0 ** (L + 1) < info.DS and L + 1 < OPT2_MAX_LEVELS:
+        L += 1
+    g = {lv: fh.g(2.0 ** lv) for lv in range(1, L + 1)}
+    q = {lv: tr.value(2.0 ** lv) for lv in range(1, L + 2)}
+    q["answer"] = info.answer
+    return g, q

@@ -68,6 +68,35 @@ def naive_value(info: JoinInfo, tau: float, *, allow_self_joins: bool = False) -
     return float(info.psi[~bad].sum())
 
 
+def _spja_separable(info: JoinInfo) -> bool:
+    """SJF SPJA where all join results of a projected key reference the same primary tuple."""
+    if not (info.is_spja and info.self_join_free) or info.m == 0:
+        return False
+    owner = np.full(info.psi_proj.size, -1, dtype=np.int64)
+    owner[info.proj] = info.ids
+    return bool(np.all(owner[info.proj] == info.ids))
+
+
+def spja_clip_value(info: JoinInfo, tau: float) -> float:
+    """LP-SPJA optimum in closed form when the LP separates per primary tuple (e.g. COUNT(DISTINCT order) per customer).
+
+    Tuple i can spend τ of u on its groups; each unit of u yields one unit of v_k up to
+    c_k = min(ψ(p_k), Σ_{j∈E_k} ψ_j), so its optimum is min(τ, Σ_k c_k).
+    """
+    tau = _check_tau(tau)
+    if not _spja_separable(info):
+        raise ValueError("the SPJA closed form needs every projected key to be referenced by a single primary tuple")
+    L = info.psi_proj.size
+    group_w = np.bincount(info.proj, weights=info.psi, minlength=L)
+    cap = np.minimum(info.psi_proj, group_w)
+    owner = np.zeros(L, dtype=np.int64)
+    owner[info.proj] = info.ids
+    present = np.zeros(L, dtype=bool)
+    present[info.proj] = True
+    per_tuple = np.bincount(owner[present], weights=cap[present], minlength=info.n)
+    return float(np.minimum(per_tuple, tau).sum())
+
+
 # ---------------------------------------------------------------------------------
 # cheap exact bounds on LP-SJA (spec 2.4), used for bound pruning
 # ---------------------------------------------------------------------------------
@@ -166,7 +195,7 @@ class Truncation:
         self.info = info
         if method == "auto":
             if info.is_spja:
-                method = "lp"
+                method = "clip" if _spja_separable(info) else "lp"
             elif info.self_join_free:
                 method = "clip"
             elif info.m and info.integral and np.all(info.sizes == 2):
@@ -175,6 +204,10 @@ class Truncation:
                 method = "lp"
         if method in ("clip", "naive") and not info.self_join_free:
             raise ValueError(f"{method} truncation requires a self-join-free query")
+        if method == "naive" and info.is_spja:
+            raise ValueError("naive truncation is defined for SJA queries only")
+        if method == "clip" and info.is_spja and not _spja_separable(info):
+            raise ValueError("the SPJA closed form needs every projected key to be referenced by a single primary tuple")
         if method == "flow" and (info.is_spja or not np.all(info.sizes == 2)):
             raise ValueError("the max-flow shortcut needs every join result to reference exactly two tuples (SJA)")
         self.method = method
@@ -203,7 +236,7 @@ class Truncation:
         elif self.shortcut and self.method != "naive" and tau >= info.DS:
             v, how = info.answer, "shortcut τ≥DS"
         elif self.method == "clip":
-            v, how = clip_value(info, tau), "clip"
+            v, how = (clip_value(info, tau) if not info.is_spja else spja_clip_value(info, tau)), "clip"
         elif self.method == "naive":
             v, how = naive_value(info, tau), "naive"
         elif self.method == "flow":

@@ -1,0 +1,123 @@
+"""Graph datasets of the R2T experiments: synthetic SNAP stand-ins (spec 5.3) and the two real graphs we have.
+
+The paper's SNAP graphs (Deezer, Amazon1/2, RoadnetPA/CA) are not available offline;
+each gets a seeded stand-in with the same qualitative shape (degree-capped Holme–Kim
+for social/co-purchasing graphs, a thinned grid with a few diagonals for road
+networks). Results on them are compared by error/DS (scale free), not by
+absolute error. Email-Enron and GitHub (``graphs/`` in the data directory) are
+real SNAP graphs and appear as real rows. :func:`load_snap` reads a
+user-provided SNAP edge list (e.g. the paper's originals).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import datasets as registry
+from ..graphs import CSRGraph, degree_capped, from_edge_array, holme_kim, load_edge_list, thinned_grid
+
+# name → (paper counterpart, degree bound D, kind)
+GRAPHS = {
+    "deezer": ("Deezer", 1024, "social"),
+    "amazon1": ("Amazon1", 1024, "social"),
+    "amazon2": ("Amazon2", 1024, "social"),
+    "roadnet_pa": ("RoadnetPA", 16, "road"),
+    "roadnet_ca": ("RoadnetCA", 16, "road"),
+    "enron": ("Email-Enron (real, not in the paper)", 2048, "social"),
+    "github": ("GitHub (real, not in the paper)", 16384, "social"),
+}
+# paper Table 1 statistics: nodes, edges, max degree
+PAPER_TABLE1 = {
+    "deezer": (144_000, 847_000, 420), "amazon1": (262_000, 900_000, 420), "amazon2": (335_000, 926_000, 549),
+    "roadnet_pa": (1_090_000, 1_540_000, 9), "roadnet_ca": (1_970_000, 2_770_000, 12),
+}
+
+
+def _social(n: int, m: int, p: float, cap: int, seed: int, components: int = 1) -> CSRGraph:
+    parts = []
+    offset = 0
+    for c in range(components):
+        g = degree_capped(holme_kim(n, m, p, seed=seed + 101 * c), cap, seed=seed + c)
+        parts.append(g.edge_array().astype(np.int64) + offset)
+        offset += n
+    return from_edge_array(np.concatenate(parts), n=offset)
+
+
+def deezer_standin(seed: int = 0, n: int = 4000, cap: int = 420) -> CSRGraph:
+    """Three disjoint Holme–Kim components (m=6, p=0.3; avg degree ≈ 11.8), degrees capped."""
+    return _social(n // 3, 6, 0.3, cap, seed, components=3)
+
+
+def amazon1_standin(seed: int = 0, n: int = 5000, cap: int = 420) -> CSRGraph:
+    return _social(n, 3, 0.5, cap, seed + 1)
+
+
+def amazon2_standin(seed: int = 0, n: int = 5000, cap: int = 549) -> CSRGraph:
+    return _social(n, 3, 0.6, cap, seed + 2)
+
+
+def roadnet_standin(seed: int = 0, n: int = 10000, cap: int = 16) -> CSRGraph:
+    """Thinned grid: ≈ 27% of edges removed, a few diagonals (triangles, 4-cycles), max degree ≤ 8."""
+    side = max(int(round(np.sqrt(n))), 2)
+    return thinned_grid(side, side, keep=0.73, diagonal=0.08, seed=seed)
+
+
+def roadnet_ca_standin(seed: int = 0, n: int = 16000, cap: int = 16) -> CSRGraph:
+    return roadnet_standin(seed + 7, n, cap)
+
+
+def load_snap(path, *, max_degree: int | None = None, seed: int = 0) -> CSRGraph:
+    """A user-provided SNAP edge list (undirected), optionally degree-capped to D (spec 5.3)."""
+    g = load_edge_list(path)
+    return degree_capped(g, max_degree, seed=seed) if max_degree else g
+
+
+def _subsample(g: CSRGraph, n: int | None, seed: int) -> CSRGraph:
+    """Induced subgraph on the first ``n`` nodes of a BFS from a random node (keeps local structure)."""
+    if n is None or n >= g.n:
+        return g
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import breadth_first_order
+
+    gen = np.random.default_rng(seed)
+    A = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.n, g.n))
+    start = int(np.argmax(g.degrees)) if seed == 0 else int(gen.integers(g.n))
+    order = breadth_first_order(A, start, directed=False, return_predecessors=False)
+    nodes = order[:n]
+    if nodes.size < n:
+        rest = np.setdiff1d(np.arange(g.n), nodes)
+        nodes = np.concatenate([nodes, rest[: n - nodes.size]])
+    return g.induced_subgraph(np.sort(nodes))
+
+
+def _real_loader(path, n: int | None = None, seed: int = 0, **_):
+    return _subsample(load_edge_list(path), n, seed)
+
+
+for _name, _gen, _desc in [
+    ("deezer", deezer_standin, "Deezer stand-in: 3 Holme–Kim components (m=6, p=0.3), degree-capped"),
+    ("amazon1", amazon1_standin, "Amazon1 stand-in: Holme–Kim (m=3, p=0.5), degree-capped"),
+    ("amazon2", amazon2_standin, "Amazon2 stand-in: Holme–Kim (m=3, p=0.6), degree-capped"),
+    ("roadnet_pa", roadnet_standin, "RoadnetPA stand-in: thinned grid with diagonals"),
+    ("roadnet_ca", roadnet_ca_standin, "RoadnetCA stand-in: thinned grid with diagonals"),
+]:
+    registry.register(f"r2t.{_name}", paper="r2t", description=_desc, generate=_gen)
+
+registry.register("r2t.enron", paper="r2t", description="SNAP Email-Enron (real; BFS-subsampled when n is given)",
+                  generate=lambda seed=0, n=4000, **kw: _social(n, 5, 0.4, 2048, seed + 3),
+                  real_path="graphs/email-enron.txt", load_real=_real_loader)
+registry.register("r2t.github", paper="r2t", description="SNAP MUSAE GitHub (real; BFS-subsampled when n is given)",
+                  generate=lambda seed=0, n=4000, **kw: _social(n, 4, 0.2, 16384, seed + 4),
+                  real_path="graphs/musae_git_edges.csv", load_real=_real_loader)
+
+
+def load_graph(name: str, *, n: int | None = None, seed: int = 0, prefer: str = "real"):
+    """(Dataset, degree bound D) for a graph of the experiments; ``n`` = stand-in size / real subsample size."""
+    if name not in GRAPHS:
+        raise ValueError(f"unknown graph {name!r}; choose from {list(GRAPHS)}")
+    kw = {} if n is None else {"n": n}
+    ds = registry.load(f"r2t.{name}", prefer=prefer, seed=seed, **kw)
+    return ds, GRAPHS[name][1]
+
+
+__all__ = ["GRAPHS", "PAPER_TABLE1", "load_graph", "load_snap"]

@@ -1,0 +1,185 @@
+"""R2T / OPT² behaviour: one-sidedness, pruning identity, flow = LP, privacy audits, baselines."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpworkbench.accounting import Accountant, BudgetExceededError
+from dpworkbench.graphs import erdos_renyi, holme_kim, thinned_grid
+from dpworkbench.r2t import FHat, Truncation, fixed_tau, from_lists, naive_laplace, opt2, r2t, random_tau
+from dpworkbench.r2t import baselines as B
+from dpworkbench.r2t.mechanisms import opt2_cache, opt2_samples, r2t_samples, tau_grid
+from dpworkbench.r2t.patterns import graph_joininfo
+from dpworkbench.testing import audit_mechanism
+
+
+@pytest.fixture(scope="module")
+def social():
+    return graph_joininfo(holme_kim(400, 3, 0.5, seed=1), "edge")
+
+
+def test_flow_equals_lp(social):
+    lp, fl = Truncation(social, "lp", shortcut=False), Truncation(social, "flow", shortcut=False)
+    for tau in (1, 2, 4, 8, 16, 0.25):
+        assert fl.value(tau) == pytest.approx(lp.value(tau), abs=1e-6)
+    bip = from_lists(np.ones(30), [[i % 5, 5 + (i * 7) % 6] for i in range(30)], n=11)
+    bip.tags = np.array(["s"] * 5 + ["c"] * 6, dtype=object)
+    for tau in (1, 2, 3):
+        assert Truncation(bip, "flow").value(tau) == pytest.approx(Truncation(bip, "lp").value(tau), abs=1e-7)
+
+
+def test_bounds_bracket_the_lp(social):
+    lp = Truncation(social, "lp", shortcut=False)
+    for tau in (1, 2, 4, 8, 16, 32):
+        lb, ub = lp.bounds(tau)
+        v = lp.value(tau)
+        assert lb - 1e-7 <= v <= ub + 1e-7
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_pruned_r2t_and_opt2_equal_unpruned(social, seed):
+    a = r2t(social, epsilon=0.8, beta=0.1, gs=1024, rng=seed, prune=True)
+    b = r2t(social, epsilon=0.8, beta=0.1, gs=1024, rng=seed, prune=False)
+    assert a.value == pytest.approx(b.value, rel=1e-9, abs=1e-6)
+    c = opt2(social, epsilon=0.8, beta=0.1, rng=seed, prune=True)
+    d = opt2(social, epsilon=0.8, beta=0.1, rng=seed, prune=False)
+    assert c.value == pytest.approx(d.value, rel=1e-9) and c.tau == d.tau
+
+
+def test_r2t_one_sided_at_beta_001(social):
+    tr = Truncation(social)
+    taus = tau_grid(1024)
+    vals = np.array([tr.value(t) for t in taus])
+    out = r2t_samples(vals, taus, epsilon=0.8, beta=0.01, size=20000, rng=np.random.default_rng(0))
+    assert np.mean(out <= social.answer) >= 0.99
+    # the scalar mechanism agrees in law with the vectorised sampler (means within noise)
+    one = np.array([r2t(tr, epsilon=0.8, beta=0.01, gs=1024, rng=s).value for s in range(200)])
+    assert abs(one.mean() - out.mean()) < 4 * out.std() / math.sqrt(200) + 1e-9
+
+
+def test_r2t_error_within_theorem_5_1(social):
+    from dpworkbench.r2t import r2t_bound
+    tr = Truncation(social)
+    taus = tau_grid(1024)
+    vals = np.array([tr.value(t) for t in taus])
+    out = r2t_samples(vals, taus, epsilon=0.8, beta=0.1, size=5000, rng=np.random.default_rng(1))
+    bound = r2t_bound(social.DS, epsilon=0.8, beta=0.1, gs=1024)
+    assert np.mean(np.abs(out - social.answer) <= bound) >= 0.9
+
+
+def test_opt2_samples_match_scalar(social):
+    fh, tr = FHat(social), Truncation(social)
+    g, q = opt2_cache(social, fh, tr)
+    vals, taus = opt2_samples(g, q, epsilon=0.8, beta=0.1, size=4000, rng=np.random.default_rng(2))
+    one = np.array([opt2(social, epsilon=0.8, beta=0.1, rng=s, fhat=fh, truncation=tr).value for s in range(150)])
+    assert abs(np.median(one) - np.median(vals)) < 0.05 * social.DS * 24 / 0.8
+
+
+def _tiny_pair():
+    # neighbouring instances: I' = I minus primary tuple 0 and its join results
+    lists = [[0, 1], [0, 2], [0, 3], [1, 2], [2, 3], [3, 4], [1, 4]]
+    info = from_lists(np.ones(len(lists)), lists, n=5)
+    return info, info.remove_tuples([0])
+
+
+def test_privacy_audit_r2t():
+    eps = 1.0
+    I, Ip = _tiny_pair()
+    taus = tau_grid(8)
+
+    def cached(x):
+        tr = Truncation(x, "lp", shortcut=False)
+        return np.array([tr.value(t) for t in taus])
+
+    vals = {id(I): cached(I), id(Ip): cached(Ip)}
+    mech = lambda x, gen, n: r2t_samples(vals[id(x)], taus, epsilon=eps, beta=0.1, size=n, rng=gen)
+    res = audit_mechanism(mech, I, Ip, eps, n_samples=200000, vectorized=True, seed=0, bins=40)
+    assert not res.flagged, str(res)
+
+
+def test_privacy_audit_opt2():
+    eps = 1.0
+    I, Ip = _tiny_pair()
+    caches = {id(x): opt2_cache(x) for x in (I, Ip)}
+    mech = lambda x, gen, n: opt2_samples(*caches[id(x)], epsilon=eps, beta=0.1, size=n, rng=gen)[0]
+    res = audit_mechanism(mech, I, Ip, eps, n_samples=200000, vectorized=True, seed=1, bins=40)
+    assert not res.flagged, str(res)
+
+
+def test_audit_detects_a_broken_r2t():
+    """Sanity of the audit: R2T without the K factor in the noise (ε/K per term ignored) is flagged at ε/ K."""
+    I, Ip = _tiny_pair()
+    taus = tau_grid(8)
+    v = {id(x): np.array([Truncation(x, "lp", shortcut=False).value(t) for t in taus]) for x in (I, Ip)}
+    bad = lambda x, gen, n: r2t_samples(v[id(x)], taus, epsilon=20.0, beta=0.1, size=n, rng=gen)
+    res = audit_mechanism(bad, I, Ip, 0.2, n_samples=50000, vectorized=True, seed=0)
+    assert res.flagged
+
+
+def test_accountant_records_and_refuses(social):
+    acc = Accountant(1.0)
+    r2t(social, epsilon=0.5, beta=0.1, gs=64, rng=0, accountant=acc)
+    opt2(social, epsilon=0.5, beta=0.1, rng=0, accountant=acc)
+    assert acc.spent == pytest.approx(1.0)
+    with pytest.raises(BudgetExceededError):
+        fixed_tau(social, 4, epsilon=0.1, rng=0, accountant=acc)
+
+
+def test_bad_parameters(social):
+    with pytest.raises(ValueError):
+        r2t(social, epsilon=0, gs=10)
+    with pytest.raises(ValueError):
+        r2t(social, epsilon=1, gs=10, beta=1.5)
+    with pytest.raises(ValueError):
+        tau_grid(10, base=1.0)
+    with pytest.raises(ValueError):
+        Truncation(social).value(-1)
+    with pytest.raises(ValueError):
+        Truncation(social, "clip")
+
+
+def test_gs_violation_biases_but_runs():
+    info = graph_joininfo(holme_kim(300, 3, 0.5, seed=2), "edge")  # DS > GS = 4
+    res = r2t(info, epsilon=1, gs=4, rng=0)
+    assert res.value < info.answer
+
+
+def test_baselines_run_and_spend():
+    g = thinned_grid(20, 20, seed=0)
+    acc = Accountant(10.0)
+    for q in ("edge", "triangle"):
+        assert math.isfinite(B.nt(g, q, epsilon=1, degree_bound=16, rng=0, accountant=acc)["value"])
+        assert math.isfinite(B.sde(g, q, epsilon=1, degree_bound=16, rng=0, accountant=acc)["value"])
+    info = graph_joininfo(erdos_renyi(12, 0.4, seed=1), "triangle")
+    r = B.rm(info, epsilon=1, rng=0, accountant=acc)
+    assert math.isfinite(r["value"])
+    assert acc.spent == pytest.approx(5.0)
+    with pytest.raises(ValueError):
+        B.rm(graph_joininfo(holme_kim(300, 3, 0.5, seed=2), "edge"), epsilon=1, max_results=10)
+
+
+def test_ls_and_its_lower_bound():
+    rng = np.random.default_rng(0)
+    info = from_lists(np.ones(3000), [[int(i)] for i in rng.integers(0, 500, 3000)])
+    gs = 10**4
+    errs = np.array([abs(B.ls(info, epsilon=1, gs=gs, rng=s)["value"] - info.answer) for s in range(300)])
+    from dpworkbench.r2t.mechanisms import ls_lower_bound
+    assert np.mean(errs >= ls_lower_bound(gs, epsilon=1)) >= 1 / (8 * math.e**2)
+    with pytest.raises(ValueError):
+        B.ls(graph_joininfo(erdos_renyi(20, 0.3, seed=0), "edge"), epsilon=1, gs=10)
+
+
+def test_quartic_noise_law():
+    x = B.quartic_noise(np.random.default_rng(0), 200000)
+    # P(|X| ≤ 1) = ∫_{-1}^{1} 1/(1+x^4) dx / (π/√2)
+    from scipy.integrate import quad
+    p = quad(lambda t: 1 / (1 + t**4), -1, 1)[0] / (math.pi / math.sqrt(2))
+    assert abs(np.mean(np.abs(x) <= 1) - p) < 0.005
+
+
+def test_naive_laplace_and_random_tau(social):
+    v = naive_laplace(social, epsilon=1, gs=1024, rng=0)
+    assert math.isfinite(v)
+    val, tau = random_tau(social, epsilon=1, gs=1024, rng=np.random.default_rng(0))
+    assert tau in tau_grid(1024)
