@@ -132,3 +132,31 @@ def vertex_cover_steps(order: str = "lex"):
 
 
 __all__ = ["draw_graph", "em_view", "explorer_view", "noisy_table", "projection_view", "vertex_cover_steps"]
+
+
+def vertex_cover_step_view(step: int, epsilon: float, seed: int = 0, samples: int = 2000):
+    """Algorithm 5 on Fig. 3's G' after ``step`` iterations of the lexicographic order (covered nodes in red),
+    and the law of the released value c + Lap(2/ε) for G and G' (their pre-noise sizes differ by ≤ 2)."""
+    from .toy import FIG3_NAMES, example6_trace, fig3_graphs
+
+    g, gp = fig3_graphs()
+    tr = example6_trace()
+    step = int(min(max(step, 0), len(tr)))
+    covered = set()
+    for _, r in tr.head(step).iterrows():
+        if r["in G'"] == "taken":
+            a, b = r["edge"].split("=")[1].strip("()").split(",")
+            covered |= {FIG3_NAMES.index(a), FIG3_NAMES.index(b)}
+    left = draw_graph(gp, labels=FIG3_NAMES, highlight=sorted(covered), title="")
+    rng = np.random.default_rng(seed)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[f"G' after {step} of 7 edges (cover in red)",
+                                                        f"released c + Lap(2/ε), ε = {epsilon:.3g}"])
+    for tr_ in left.data:
+        fig.add_trace(tr_, 1, 1)
+    cg, cgp = int(tr.c.iloc[-1]), int(tr["c'"].iloc[-1])
+    for name, c in (("G", cg), ("G'", cgp)):
+        fig.add_trace(go.Histogram(x=c + rng.laplace(0, 2 / epsilon, samples), name=f"{name} (c={c})", opacity=0.6, nbinsx=60), 1, 2)
+    fig.update_xaxes(visible=False, row=1, col=1)
+    fig.update_yaxes(visible=False, row=1, col=1)
+    fig.update_layout(template="plotly_white", height=380, barmode="overlay")
+    return fig, tr.head(step)
