@@ -6,7 +6,14 @@ once with the controls' current values and displays a static figure, so executed
 notebooks keep every figure (widget state is not saved by papermill).
 
 Functions bound here should cache their non-private part (conflict graphs, LP
-values, EBC) so that moving the ε slider only redraws noise.
+values, EBC) so that moving the ε slider only redraws noise: see
+:func:`cache_nonprivate`; long loops show a bar with :func:`progress` (tqdm.auto).
+
+JupyterLab 4 + ipywidgets 8 need no build step: the panel's live figure is plotly's
+``FigureWidget``, which in plotly ≥ 6 is an *anywidget* (``anywidget`` must be
+installed; its JupyterLab extension ships prebuilt in the wheel). Without anywidget
+the panel still updates live by re-rendering the figure in an ``Output`` widget.
+``tests/browser/test_browser_widgets.py`` checks all of this in headless Chromium.
 """
 
 from __future__ import annotations
@@ -227,7 +234,7 @@ def control_panel(
     figure in place; while it runs the status line says "computing…" (put a
     :func:`progress` bar around long loops). A ``ValueError`` (bad input in a
     control) is shown in red and keeps the old figure; any other exception is
-    shown in red with its traceback under the figure. ``update`` should take the
+    shown in red with its traceback between the controls and the figure. ``update`` should take the
     non-private part from a cache (:func:`cache_nonprivate`).
     """
     from IPython.display import display
