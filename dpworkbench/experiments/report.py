@@ -147,12 +147,11 @@ def gallery_markdown(infos: list[NotebookInfo] | None = None, *, link_prefix: st
             lines.append(f"*{WORKS[paper]}*")
         lines.append("")
         for info in group:
-            desc = info.title + (f" — {info.description}" if info.description else "")
-            desc = " ".join(desc.replace("|", "/").split())
+            desc = " ".join(info.title.replace("|", "/").split())  # the notebook's own heading: what it shows
             if len(desc) > 220:
                 desc = desc[:217].rstrip() + "…"
             kind = "🎓 " if info.kind == "teaching" else ""
-            lines.append(f"- {kind}[`{info.stem}`]({link_prefix}{paper}/{info.stem}.ipynb): {desc}")
+            lines.append(f"- {kind}[`{info.stem}`]({link_prefix}{paper}/{info.stem}.ipynb) — {desc}")
         sections.append((paper, "\n".join(lines)))
     return sections
 
