@@ -84,6 +84,19 @@ def ls_ig(cnt: np.ndarray, t: int) -> float:
     return best
 
 
+def ls_ig_profile(cnt: np.ndarray, horizon: int) -> np.ndarray:
+    """LS^IG(T,t,A) for t = 0..horizon−1 at once, using the {0, K−1, K} shortcut of spec §5.6
+    (K = min(t, τ_jc); checked against the O(K) closed form ``ls_ig`` by a property test)."""
+    a = np.repeat(cnt.sum(axis=1), cnt.shape[1]).astype(float)[None, :]
+    b = cnt.ravel().astype(float)[None, :]
+    t = np.arange(horizon, dtype=float)[:, None]
+    K = np.minimum(t, b)
+    best = np.zeros((horizon, a.shape[1]))
+    for k in (np.zeros_like(K), np.maximum(K - 1, 0), K):
+        best = np.maximum(best, h(a + t - 2 * k, b - k))
+    return best.max(axis=1)
+
+
 def ls_ig_candidates(cnt: np.ndarray, t: int, *, tau: int | None = None, guard: bool = False) -> float:
     """Alg. 5 enumerated; ``guard=True`` keeps the thesis' spurious `a < τ` guard (under-estimates)."""
     best = 0.0
@@ -144,8 +157,7 @@ def _select(cnts, utils, method, eps, gs, gen, criterion, horizon):
     if method == "Global" or criterion != "ig":
         s = gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion]
         return exponential_mechanism(utils, epsilon=eps, sensitivity=s, rng=gen)
-    dm = np.array([[ls_ig(c, t) for t in range(horizon)] for c in cnts])
-    dm = SensitivityMatrix(np.clip(dm, 1e-9, gs), gs)
+    dm = SensitivityMatrix(np.clip([ls_ig_profile(c, horizon) for c in cnts], 1e-9, gs), gs)
     if method == "Local":
         return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=1.0, rng=gen)
     if method == "Shifted":
@@ -155,8 +167,8 @@ def _select(cnts, utils, method, eps, gs, gen, criterion, horizon):
 
 
 def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
-        criterion: str = "ig", n_bound: int | None = None, horizon: int = 8, rng=None, accountant=None) -> Node:
-    """DiffPID3 family. Spends ``budget`` (recorded once; per-level split B/(2(d+1)), parallel over partitions)."""
+        criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng=None, accountant=None) -> Node:
+    """DiffPID3 family. ``horizon`` is the public horizon T of δ (data-independent; δ = ΔIG beyond it). Spends ``budget`` (recorded once; per-level split B/(2(d+1)), parallel over partitions)."""
     X = np.asarray(X); y = np.asarray(y)
     if X.ndim != 2 or X.shape[0] != y.size:
         raise ValueError("X must be n×d and y must have n entries (class attribute missing?)")
@@ -205,7 +217,7 @@ def predict(tree: Node, X: Any) -> np.ndarray:
     return out
 
 
-def cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10, rng=None, criterion="ig", horizon=8) -> float:
+def cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10, rng=None, criterion="ig", horizon=1024) -> float:
     """Mean accuracy over a k-fold CV (one run; repeat with different rng for '10 runs')."""
     gen = as_generator(rng)
     X = np.asarray(X); y = np.asarray(y)
@@ -221,7 +233,7 @@ def cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10,
     return float(np.mean(accs))
 
 
-def root_ranking(X, y, domains, n_classes, *, epsilon_unused: float = 1.0, horizon: int = 8, n_bound=None) -> "Any":
+def root_ranking(X, y, domains, n_classes, *, horizon: int = 1024, n_bound=None) -> "Any":
     """Inversion diagnostic at the root: IG order vs D order vs SLD-score order."""
     import pandas as pd
 
@@ -229,7 +241,7 @@ def root_ranking(X, y, domains, n_classes, *, epsilon_unused: float = 1.0, horiz
     gs = delta_ig_global(n_bound or X.shape[0])
     cnts = [contingency(X, y, a, domains[a], n_classes) for a in range(X.shape[1])]
     u = np.array([utility(c) for c in cnts])
-    dm = SensitivityMatrix(np.clip([[ls_ig(c, t) for t in range(horizon)] for c in cnts], 1e-9, gs), gs)
+    dm = SensitivityMatrix(np.clip([ls_ig_profile(c, horizon) for c in cnts], 1e-9, gs), gs)
     D = dampen(u, dm)
     sld = u - np.sum(gs - dm.values, axis=1)
     df = pd.DataFrame({"attribute": range(X.shape[1]), "u_ig": u, "ls0": dm.values[:, 0], "D": D, "sld_utility": sld})

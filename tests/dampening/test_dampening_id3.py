@@ -76,3 +76,11 @@ def test_fit_predict_and_errors():
         id3.fit(X, y, [2] * 4, 2, depth=2, budget=1.0, method="Local", criterion="gini")
     tree = id3.fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method="Global", criterion="gini", rng=0)
     assert id3.predict(tree, X).shape == y.shape
+
+
+def test_vectorised_profile_matches_closed_form():
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        cnt = rng.integers(0, 60, (int(rng.integers(1, 5)), int(rng.integers(2, 4))))
+        prof = id3.ls_ig_profile(cnt, 40)
+        np.testing.assert_allclose(prof, [id3.ls_ig(cnt, t) for t in range(40)], rtol=1e-12)
