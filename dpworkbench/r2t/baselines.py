@@ -169,7 +169,7 @@ class _RMLPs:
 
 
 def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: Any = None, max_results: int = 5000,
-       accountant: Accountant | None = None, note: str = "") -> dict:
+       accountant: Accountant | None = None, note: str = "", lps: "_RMLPs | None" = None) -> dict:
     """Recursive mechanism, authors' simplified LP variant (spec 3.5). Spends ε (ε/2 per phase). Toy sizes only."""
     epsilon = check_epsilon(epsilon)
     if info.m > max_results:
@@ -178,7 +178,7 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: Any = None, m
     backend = _backend(rng)
     eps1 = epsilon / 2
     beta_rm = eps1 / math.log2(1 / delta)
-    lps = _RMLPs(info)
+    lps = lps if lps is not None else _RMLPs(info)  # LP values are non-private: shareable across runs
     N = info.n
 
     def ok(i):

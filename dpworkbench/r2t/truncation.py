@@ -127,12 +127,14 @@ def sja_bounds(info: JoinInfo, tau: float) -> tuple[float, float]:
 # ---------------------------------------------------------------------------------
 # HiGHS models
 # ---------------------------------------------------------------------------------
-def _highs():
+def _highs(time_limit: float | None = None):
     import highspy
 
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", 1)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
     return h
 
 
@@ -189,7 +191,8 @@ class Truncation:
     ``warm_start``: keep one HiGHS model and only change the row bounds between τ values.
     """
 
-    def __init__(self, info: JoinInfo, method: str = "auto", *, shortcut: bool = True, warm_start: bool = True):
+    def __init__(self, info: JoinInfo, method: str = "auto", *, shortcut: bool = True, warm_start: bool = True,
+                 time_limit: float | None = None):
         if method not in ("auto", "lp", "flow", "clip", "naive"):
             raise ValueError(f"method must be auto/lp/flow/clip/naive, got {method!r}")
         self.info = info
@@ -213,6 +216,7 @@ class Truncation:
         self.method = method
         self.shortcut = shortcut
         self.warm_start = warm_start
+        self.time_limit = time_limit
         self._cache: dict[float, float] = {}
         self._h = None
         self.log: list[SolveRecord] = []
@@ -304,7 +308,7 @@ class Truncation:
     # -- LP ---------------------------------------------------------------------------
     def _build(self):
         info = self.info
-        h = _highs()
+        h = _highs(self.time_limit)
         A = info.incidence  # n × M
         if not info.is_spja:
             _pass_rowwise(h, np.ones(info.m), np.zeros(info.m), info.psi, np.full(info.n, -_INF), np.full(info.n, 1.0), A)
@@ -328,6 +332,8 @@ class Truncation:
             self._h = self._build()
         h = self._h
         r = self._rows
+        if self.time_limit is not None:  # HiGHS's clock accumulates over runs: budget per solve
+            h.setOptionValue("time_limit", h.getRunTime() + float(self.time_limit))
         h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
         v = _solve(h, f"LP truncation at τ={tau:g}")
         self.log_iterations = int(h.getInfo().simplex_iteration_count)
@@ -346,8 +352,9 @@ class FHat:
     identical components (exact: the LP separates over components).
     """
 
-    def __init__(self, info: JoinInfo, *, shortcut: bool = True, decompose: bool = False):
+    def __init__(self, info: JoinInfo, *, shortcut: bool = True, decompose: bool = False, time_limit: float | None = None):
         self.info = info
+        self.time_limit = time_limit
         self.shortcut = shortcut
         self.decompose = decompose
         self._cache: dict[float, float] = {}
@@ -388,7 +395,7 @@ class FHat:
         top = sp.hstack([Dt, -sp.identity(m, format="csr")], format="csr")
         bottom = sp.hstack([sp.csr_matrix((n, n)), info.incidence.multiply(info.psi[None, :]).tocsr()], format="csr")
         A = sp.vstack([top, bottom], format="csr")
-        h = _highs()
+        h = _highs(self.time_limit)
         cost = np.concatenate([np.ones(n), np.zeros(m)])
         _pass_rowwise(h, cost, np.zeros(n + m), np.ones(n + m), np.full(m + n, -_INF),
                       np.concatenate([(info.sizes - 1).astype(float), np.ones(n)]), A)
@@ -399,6 +406,8 @@ class FHat:
         if self._h is None:
             self._h = self._build()
         r = self._rows
+        if self.time_limit is not None:
+            self._h.setOptionValue("time_limit", self._h.getRunTime() + float(self.time_limit))
         self._h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
         return min(_solve(self._h, f"F̂ LP at τ={tau:g}"), float(self.info.n))
 

@@ -1,0 +1,80 @@
+"""Figures for the teaching notebook ``learn_race_to_the_top`` (non-private parts cached)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from .figures import COLORS, race_figure
+from .mechanisms import opt2_cache, opt2_samples, r2t, r2t_samples, tau_grid
+from .truncation import FHat, Truncation
+
+
+@lru_cache(maxsize=16)
+def instance(generator: str, query: str, size: int, seed: int):
+    """(JoinInfo, Truncation, FHat, label) for a teaching instance; cached (non-private work only)."""
+    from ..graphs import degree_capped, holme_kim, thinned_grid
+    from .patterns import graph_joininfo
+
+    if generator == "fig2":
+        from .example import fig2_joininfo
+
+        info = fig2_joininfo()
+        label = "Fig. 2 example (edges)"
+    elif generator.startswith("tpch-"):
+        from . import tpch
+
+        con = tpch.connect(0.01)
+        info = tpch.extract_query(con, generator[5:]).info
+        label = f"TPC-H SF 0.01 {generator[5:]}"
+    elif generator == "road":
+        side = max(int(np.sqrt(size)), 4)
+        info = graph_joininfo(thinned_grid(side, side, keep=0.73, diagonal=0.08, seed=seed), query)
+        label = f"road-like grid ({side}×{side}), {query}"
+    elif generator == "social":
+        info = graph_joininfo(degree_capped(holme_kim(size, 3, 0.5, seed=seed), 1024, seed=seed), query)
+        label = f"power-law graph (n={size}), {query}"
+    else:
+        raise ValueError(f"unknown generator {generator!r}")
+    return info, Truncation(info), FHat(info), label
+
+
+def race_panel(*, epsilon: float, beta: float, log2_gs: int, base: float, generator: str, query: str, seed: int, size: int):
+    info, tr, _, label = instance(generator, query, size, int(seed))
+    gs = 2.0 ** int(log2_gs)
+    res = r2t(tr, epsilon=epsilon, beta=beta, gs=gs, base=float(base), rng=np.random.default_rng(int(seed) + 1), prune=False)
+    fig = race_figure(res, info.answer, info.DS, title=f"R2T on {label}")
+    note = "" if gs >= info.DS else " — GS < DS: the utility assumption fails (biased, still ε-DP)"
+    fig.update_layout(title=fig.layout.title.text + note)
+    table = pd.DataFrame({"τ": res.taus, "Q(I,τ)": res.truncated, "noise": res.noise, "penalty": res.penalty, "candidate": res.candidates})
+    return fig, table
+
+
+def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, size: int, runs: int, beta: float, seed: int):
+    info, tr, fh, label = instance(generator, query, size, int(seed))
+    gs = 2.0 ** 10 if generator != "road" else 16.0 ** {"edge": 1, "triangle": 2}.get(query, 2)
+    taus = tau_grid(gs)
+    vals = np.array([tr.value(t) for t in taus])
+    gen = np.random.default_rng(int(seed) + 7)
+    r2 = r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=gen)
+    g, q = opt2_cache(info, fh, tr)
+    op, _ = opt2_samples(g, q, epsilon=epsilon, beta=beta, size=runs, rng=gen)
+    tau = 2.0 ** int(log2_tau)
+    fx = tr.value(tau) + gen.laplace(0, tau / epsilon, runs)
+    naive = info.answer + gen.laplace(0, gs / epsilon, runs)
+    fig = go.Figure()
+    outs = {"R2T": r2, "OPT2": op, "fixed τ": fx, "naive Laplace": naive}
+    for name, v in outs.items():
+        fig.add_trace(go.Histogram(x=v - info.answer, name=name, opacity=0.55, nbinsx=60, marker_color=COLORS.get(name if name != "fixed τ" else "LP")))
+    fig.add_vline(x=0, line=dict(color="black", dash="dash"))
+    fig.update_layout(barmode="overlay", template="plotly_white", xaxis_title="output − Q(I)",
+                      title=f"{label}: {runs} runs at ε={epsilon:g} (Q(I)={info.answer:,.0f}, DS={info.DS:g}, fixed τ={tau:g})")
+    stats = pd.DataFrame({k: {"median |error|": float(np.median(np.abs(v - info.answer))), "share ≤ Q": float(np.mean(v <= info.answer))}
+                          for k, v in outs.items()}).T
+    return fig, stats
+
+
+__all__ = ["error_panel", "instance", "race_panel"]
