@@ -63,13 +63,16 @@ def graph_projection(
     order: str = "rank",
     order_seed: int = 0,
     projector: Projector | None = None,
+    clip: str = "range",
     rng=None,
     accountant: Accountant | None = None,
 ) -> dict:
     """Algorithm 2 for I_MI (``measure="MI"``) or I_P (``"P"``): f(π_θ*(G)) + Lap(Δ(θ*)/ε₂), clipped.
 
     Spends ``epsilon`` (1.4·ε with ``artifact_compat``). ``projector`` reuses memoised F(θ) across runs
-    (it must use the same stable order on the same graph).
+    (it must use the same stable order on the same graph). ``clip``: "range" (default post-processing to
+    [0, C(n,2)] for I_MI, [0, n] for I_P), "artifact" (the reference code: I_MI clipped at 0, I_P not clipped —
+    reproduces its error curves) or "none".
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
@@ -120,7 +123,14 @@ def graph_projection(
                             note=f"Alg. 2 Laplace, I_{measure}, θ*={theta}")
     steps["laplace"] = eps2
     hi = n * (n - 1) / 2 if measure == "MI" else n
-    out = float(min(max(raw, 0.0), hi))
+    if clip == "range":
+        out = float(min(max(raw, 0.0), hi))
+    elif clip == "artifact":
+        out = float(max(raw, 0.0)) if measure == "MI" else float(raw)
+    elif clip == "none":
+        out = float(raw)
+    else:
+        raise ValueError(f"clip must be 'range', 'artifact' or 'none', got {clip!r}")
     total = float(sum(steps.values()))
     return {
         "measure": "I_" + measure,

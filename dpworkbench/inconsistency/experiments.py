@@ -73,7 +73,7 @@ def _ir_reference(graph_id: int, graph) -> tuple[float, int]:
 
 def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=("I_MI", "I_P", "I_R"),
                  strategies=("bound_hier",), ip_sensitivity: str = "safe", artifact_compat: bool = False,
-                 order_seed: int = 0) -> list[dict]:
+                 order_seed: int = 0, clip: str = "range") -> list[dict]:
     """Every (measure, strategy, run) record on one graph; F(θ) and the cover size are computed once."""
     rows = []
     proj = Projector(graph, rule="rank", seed=order_seed)
@@ -88,7 +88,7 @@ def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=
         for s in strategies:
             for r in range(repeats):
                 rec = graph_projection(graph, m[2:], epsilon, strategy=s, df=df, dcs=dcs, projector=proj, rng=rng,
-                                       ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat)
+                                       ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, clip=clip)
                 rec.update(algo=s, run=r)
                 rows.append(rec)
     for rec in rows:
@@ -99,13 +99,15 @@ def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=
 def noise_experiment(experiment: str, datasets: Sequence[str], *, noise: str, alpha: float = 0.01, conoise_iters: int = 200,
                      rows: int, n_checkpoints: int, repeats: int, epsilons=(1.0,), strategies=("bound_hier",),
                      measures=("I_MI", "I_P", "I_R"), ip_sensitivity: str = "safe", artifact_compat: bool = False,
-                     seed: int = 0, results_dir=None, prefer: str = "real", last_checkpoint_only: bool = False) -> pd.DataFrame:
+                     seed: int = 0, results_dir=None, prefer: str = "real", last_checkpoint_only: bool = False,
+                     clip: str = "range") -> pd.DataFrame:
     """run_grid over (dataset, checkpoint, ε): tidy rows (dataset, noise, checkpoint, measure, algo, eps, run, …)."""
     grid = {"dataset": list(datasets), "checkpoint": list(range(n_checkpoints + 1)) if not last_checkpoint_only else [-1],
             "eps": list(epsilons)}
     fixed = dict(noise=noise, alpha=alpha if noise == "rnoise" else None, conoise_iters=conoise_iters if noise == "conoise" else None,
                  rows=rows, n_checkpoints=n_checkpoints, repeats=repeats, strategies=",".join(strategies),
-                 measures=",".join(measures), ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, prefer=prefer)
+                 measures=",".join(measures), ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, prefer=prefer,
+                 clip=clip)
 
     def cell(c, rng):
         ds, dcs, cps = checkpoints(c["dataset"], noise=noise, alpha=alpha, conoise_iters=conoise_iters, rows=rows,
@@ -114,7 +116,7 @@ def noise_experiment(experiment: str, datasets: Sequence[str], *, noise: str, al
             return []
         it, df, g, build_s = cps[c["checkpoint"]]
         recs = run_measures(g, df, dcs, epsilon=c["eps"], repeats=repeats, rng=rng, measures=measures,
-                            strategies=strategies, ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat)
+                            strategies=strategies, ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, clip=clip)
         for r in recs:
             r.update(iteration=it, edges=g.num_edges, max_degree=g.max_degree(), source=ds.source, build_seconds=build_s)
         return recs
