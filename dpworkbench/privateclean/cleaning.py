@@ -1,0 +1,184 @@
+"""Cleaning on private relations with automatic provenance (spec §2)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from .mechanism import PrivateRelation
+
+NULL = None
+
+
+def levenshtein(a: str, b: str) -> int:
+    a, b = str(a), str(b)
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+@dataclass
+class CleanedRelation:
+    """Row-aligned cleaned relation: ``data`` = C(V), ``private`` = V, ``sources`` = clean col → source col.
+
+    ``mappings`` holds, per cleaned column, the composed pure value mapping when the cleaning was
+    single-attribute (fork-free), so the same cleaner can be applied to R and to released-domain
+    values absent from V.
+    """
+
+    private: PrivateRelation
+    data: pd.DataFrame
+    sources: dict[str, str] = field(default_factory=dict)
+    mappings: dict[str, dict] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, rel: PrivateRelation) -> "CleanedRelation":
+        cols = [c for c in rel.data.columns]
+        return cls(rel, rel.data.copy(), {c: c for c in cols}, {c: {} for c in cols}, [])
+
+    # -- local cleaners ------------------------------------------------------
+    def transform(self, col: str, fn: Callable[[Any], Any] | dict, note: str = "") -> "CleanedRelation":
+        """Transform({col}): v[col] ← C(v[col]); deterministic, row by row."""
+        self._check(col)
+        f = fn.get if isinstance(fn, dict) else fn
+        cur = self.data[col].to_numpy(dtype=object)
+        uniq = pd.unique(pd.Series(cur, dtype=object))
+        table = {u: (f(u, u) if isinstance(fn, dict) else f(u)) for u in uniq}
+        out = self._copy()
+        out.data[col] = pd.Series([table[v] for v in cur], index=self.data.index, dtype=object)
+        m = dict(out.mappings.get(col, {}))
+        # compose: existing dirty→current then current→new; also map values not yet seen
+        m = {k: table.get(v, (f(v, v) if isinstance(fn, dict) else f(v))) for k, v in m.items()}
+        for u, v in table.items():
+            m.setdefault(u, v)
+        out.mappings[col] = m
+        out.log.append(note or f"transform({col})")
+        return out
+
+    def merge(self, col: str, mapping: dict, note: str = "") -> "CleanedRelation":
+        """Merge({col}, Domain): replace values by other (or NULL) values; unmapped values are kept."""
+        return self.transform(col, dict(mapping), note or f"merge({col}, {len(mapping)} values)")
+
+    def delete(self, col: str, values, note: str = "") -> "CleanedRelation":
+        """Deletion modelled as Merge to NULL (rows stay aligned)."""
+        return self.merge(col, {v: NULL for v in values}, note or f"merge-to-NULL({col})")
+
+    def extract(self, new_col: str, cols: str | list[str], fn: Callable[..., Any], note: str = "") -> "CleanedRelation":
+        """Extract(g): new discrete attribute from C(v[g]); single source column keeps a fork-free map."""
+        cols = [cols] if isinstance(cols, str) else list(cols)
+        for c in cols:
+            self._check(c)
+        out = self._copy()
+        vals = list(zip(*(self.data[c].to_numpy(dtype=object) for c in cols)))
+        cache: dict = {}
+        res = []
+        for v in vals:
+            if v not in cache:
+                cache[v] = fn(*v)
+            res.append(cache[v])
+        out.data[new_col] = pd.Series(res, index=self.data.index, dtype=object)
+        src = cols[0]
+        out.sources[new_col] = self.sources.get(src, src)
+        if len(cols) == 1:
+            base = self.mappings.get(src, {})
+            m = {k: fn(v) for k, v in base.items()}
+            for (u,), v in cache.items():
+                m.setdefault(u, v)
+            out.mappings[new_col] = m
+        else:
+            out.mappings.pop(new_col, None)
+        out.log.append(note or f"extract({new_col} ← {cols})")
+        return out
+
+    def transform_multi(self, cols: list[str], fn: Callable[..., tuple], note: str = "") -> "CleanedRelation":
+        """Transform on a projection g = cols (e.g. FD repair); provenance becomes weighted (forks)."""
+        for c in cols:
+            self._check(c)
+        out = self._copy()
+        vals = list(zip(*(self.data[c].to_numpy(dtype=object) for c in cols)))
+        cache: dict = {}
+        res = []
+        for v in vals:
+            if v not in cache:
+                cache[v] = tuple(fn(*v))
+            res.append(cache[v])
+        for j, c in enumerate(cols):
+            out.data[c] = pd.Series([r[j] for r in res], index=self.data.index, dtype=object)
+            out.mappings.pop(c, None)
+        out.log.append(note or f"transform({cols})")
+        return out
+
+    # -- provenance ------------------------------------------------------------
+    def provenance(self, col: str, domain_source: str = "released") -> pd.DataFrame:
+        """Weighted provenance graph of ``col``: rows (l, m, rows, weight) with l ∈ L (dirty), m ∈ M (clean)."""
+        src = self.sources.get(col, col)
+        edges = diff_provenance(self.private.data, self.data, src, col)
+        if domain_source == "released" and src in self.private.domains:
+            present = set(edges["l"].tolist())
+            mapping = self.mappings.get(col)
+            extra = [v for v in self.private.domains[src].tolist() if v not in present]
+            if extra:
+                add = pd.DataFrame({"l": extra, "m": [mapping.get(v, v) if mapping is not None else v for v in extra],
+                                    "rows": 0, "weight": 1.0})
+                edges = pd.concat([edges, add], ignore_index=True)
+        elif domain_source not in ("released", "observed"):
+            raise ValueError(f"domain_source must be 'released' or 'observed', got {domain_source!r}")
+        return edges
+
+    def _check(self, col: str) -> None:
+        if col not in self.data.columns:
+            raise ValueError(f"unknown attribute {col!r}")
+
+    def _copy(self) -> "CleanedRelation":
+        return CleanedRelation(self.private, self.data.copy(), dict(self.sources),
+                               {k: dict(v) for k, v in self.mappings.items()}, list(self.log))
+
+
+def _key(s: pd.Series) -> pd.Series:
+    return s.astype(object).where(s.notna(), "\x00NULL")
+
+
+def diff_provenance(V: pd.DataFrame, V_clean: pd.DataFrame, src: str, dst: str) -> pd.DataFrame:
+    """Build the weighted graph by grouping rows on (V[src], V_clean[dst]); w_lm = rows(l→m)/rows(l)."""
+    if len(V) != len(V_clean):
+        raise ValueError("V and V_clean must be row-aligned")
+    a = pd.Series(V[src].to_numpy(dtype=object))
+    b = pd.Series(V_clean[dst].to_numpy(dtype=object))
+    g = pd.DataFrame({"l": _key(a), "m": _key(b)}).groupby(["l", "m"], sort=False).size().rename("rows").reset_index()
+    g["weight"] = g["rows"] / g.groupby("l")["rows"].transform("sum")
+    for c in ("l", "m"):
+        g[c] = g[c].map(lambda x: None if x == "\x00NULL" else x)
+    return g
+
+
+def apply_mapping(values: Any, mapping: dict) -> np.ndarray:
+    """Apply a pure cleaner (dict, identity default) to raw values — used to compute C(R)."""
+    vals = np.asarray(values, dtype=object)
+    return np.array([mapping.get(v, v) for v in vals], dtype=object)
+
+
+def fd_repair_majority(df: pd.DataFrame, lhs: list[str], rhs: str) -> dict:
+    """FD repair stand-in for Bohannon et al.: each lhs group takes its most frequent rhs (returns a tuple map)."""
+    g = df.groupby(lhs, dropna=False)[rhs].agg(lambda s: s.value_counts().index[0] if s.notna().any() else None)
+    return {k if isinstance(k, tuple) else (k,): v for k, v in g.items()}
+
+
+def edit_distance_merge(values: Any, *, threshold: int = 1, counts: pd.Series | None = None) -> dict:
+    """Matching-dependency merge: map each value to a more frequent value within edit distance ≤ threshold."""
+    s = pd.Series(values, dtype=object).dropna()
+    vc = counts if counts is not None else s.value_counts()
+    order = list(vc.index)
+    mapping = {}
+    for i, v in enumerate(order):
+        for w in order[:i]:
+            if w not in mapping and levenshtein(v, w) <= threshold:
+                mapping[v] = w
+                break
+    return mapping

@@ -1,0 +1,210 @@
+"""PrivateClean private relations: GRR on discrete partitions + Laplace on numeric columns (spec §1)."""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dpworkbench._validation import check_positive, check_probability, check_int, as_generator
+from dpworkbench.accounting import Accountant
+
+
+def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:
+    """ε of GRR with replacement probability p on an N-value domain.
+
+    ``exact``: ln(1 + N(1−p)/p) (true k-RR likelihood ratio, default). ``paper``: Lemma 1's
+    ln(3/p − 2), which equals the exact value only at N = 3 (spec §7 item 1).
+    """
+    p = check_probability(p, "p")
+    if convention == "paper":
+        return math.log(3.0 / p - 2.0)
+    if convention == "exact":
+        N = check_int(N, "N", minimum=1)
+        return math.log1p(N * (1.0 - p) / p)
+    if convention == "appendix":  # App. A.1 as printed; invalid, shown only as a labelled curiosity
+        N = check_int(N, "N", minimum=2)
+        return math.log((1 - p + p / N) / (p * (N - 1) / N))
+    raise ValueError(f"convention must be 'exact', 'paper' or 'appendix', got {convention!r}")
+
+
+def p_for_epsilon(epsilon: float, N: int | None = None, convention: str = "exact") -> float:
+    """Inverse of :func:`epsilon_grr`: exact p = N/(e^ε+N−1); paper p = 3/(e^ε+2)."""
+    epsilon = check_positive(epsilon, "epsilon")
+    if convention == "paper":
+        return 3.0 / (math.exp(epsilon) + 2.0)
+    if convention == "exact":
+        if N is None:
+            raise ValueError("N is required for the exact convention")
+        N = check_int(N, "N", minimum=1)
+        return N / (math.exp(epsilon) + N - 1.0)
+    raise ValueError(f"convention must be 'exact' or 'paper', got {convention!r}")
+
+
+def epsilon_laplace(b: float, delta: float) -> float:
+    """Proposition 1: ε = Δ/b."""
+    return check_positive(delta, "delta") / check_positive(b, "b")
+
+
+def b_for_epsilon(epsilon: float, delta: float) -> float:
+    """Laplace scale giving ε for a numeric attribute with range Δ: b = Δ/ε."""
+    return check_positive(delta, "delta") / check_positive(epsilon, "epsilon")
+
+
+def theorem2_bound(N: int, p: float, alpha: float) -> float:
+    """Theorem 2 sufficient size: S > (N/p) ln(pN/α)."""
+    N = check_int(N, "N", minimum=1)
+    p = check_probability(p, "p")
+    alpha = check_probability(alpha, "alpha")
+    return N / p * math.log(p * N / alpha)
+
+
+def theorem2_exact(N: int, p: float, alpha: float) -> float:
+    """Exact union bound: S ≥ 1 + ln(α/(p(N−1))) / ln(1 − p/N)."""
+    N = check_int(N, "N", minimum=2)
+    p = check_probability(p, "p")
+    alpha = check_probability(alpha, "alpha")
+    return 1.0 + math.log(alpha / (p * (N - 1))) / math.log(1.0 - p / N)
+
+
+def theorem2_probability(N: int, p: float, S: int) -> float:
+    """Union lower bound on P[all N values preserved] (worst case: one value has a single row)."""
+    return max(0.0, 1.0 - p * (N - 1) * (1.0 - p / N) ** (S - 1))
+
+
+@dataclass
+class PrivateRelation:
+    """Released relation V with its parameters, released domains and privacy ledger."""
+
+    data: pd.DataFrame
+    p: dict[Any, float]
+    b: dict[str, float]
+    domains: dict[Any, np.ndarray]
+    deltas: dict[str, float]
+    ledger: pd.DataFrame
+    seed: Any = None
+    tries: int = 1
+    accountant: Accountant | None = field(default=None, repr=False)
+
+    @property
+    def epsilon(self) -> float:
+        return float(self.ledger["epsilon_exact"].sum())
+
+    @property
+    def epsilon_paper(self) -> float:
+        return float(self.ledger["epsilon_paper"].sum())
+
+    def domain_size(self, col: Any) -> int:
+        return int(len(self.domains[col]))
+
+
+def _key_cols(key: Any) -> list[str]:
+    return list(key) if isinstance(key, tuple) else [key]
+
+
+def grr(
+    df: pd.DataFrame,
+    discrete: dict[Any, float],
+    numeric: dict[str, float] | None = None,
+    *,
+    domains: dict[Any, Any] | None = None,
+    deltas: dict[str, float] | None = None,
+    rng: Any = None,
+    regenerate_until_domain_preserved: bool = False,
+    max_tries: int = 100,
+    accountant: Accountant | None = None,
+) -> PrivateRelation:
+    """Generalized Randomized Response (spec §1.4–1.8). Never mutates ``df``.
+
+    ``discrete``: {column or tuple of columns (a partition): p}. Each row keeps its value w.p. 1−p,
+    else draws uniformly from the declared domain (can redraw the original). ``numeric``: {column: b}
+    Laplace scale. ``domains`` declares the public domain per partition; if absent it is taken from
+    the data with a warning (data-dependent, outside the formal LDP guarantee). ``deltas``: public
+    range per numeric column (else the data range, again with a warning). Spends, per attribute,
+    ε = ln(1+N(1−p)/p) and Δ/b (sequential composition, Theorem 1), recorded on ``accountant``.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError("df must be a pandas DataFrame")
+    numeric = dict(numeric or {})
+    domains = dict(domains or {})
+    deltas = dict(deltas or {})
+    gen = as_generator(rng)
+    for key, p in discrete.items():
+        check_probability(p, f"p[{key!r}]")
+        for c in _key_cols(key):
+            if c not in df.columns:
+                raise ValueError(f"unknown discrete attribute {c!r}")
+    for col, b in numeric.items():
+        check_positive(b, f"b[{col!r}]")
+        if col not in df.columns:
+            raise ValueError(f"unknown numeric attribute {col!r}")
+    S = len(df)
+    # encode every partition against its domain
+    enc: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
+    dom_out: dict[Any, np.ndarray] = {}
+    for key in discrete:
+        cols = _key_cols(key)
+        if len(cols) == 1:
+            vals = df[cols[0]].to_numpy(dtype=object)
+        else:
+            vals = np.empty(S, dtype=object)
+            vals[:] = list(zip(*(df[c].to_numpy(dtype=object) for c in cols)))
+        if key in domains:
+            dom = np.asarray(list(domains[key]), dtype=object)
+        else:
+            warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent (spec §7 item 8)",
+                          stacklevel=2)
+            dom = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object)
+        lookup = {v: i for i, v in enumerate(dom.tolist())}
+        codes = pd.Series(vals, dtype=object).map(lookup)
+        if codes.isna().any():
+            bad = pd.Series(vals, dtype=object)[codes.isna()].iloc[0]
+            raise ValueError(f"value {bad!r} of {key!r} is outside the declared domain")
+        enc[key] = (codes.to_numpy(dtype=np.int64), dom)
+        dom_out[key] = dom
+    for col in numeric:
+        if col not in deltas:
+            warnings.warn(f"Δ of {col!r} taken from the data range: data-dependent (spec §7 item 8)", stacklevel=2)
+            x = df[col].to_numpy(dtype=float)
+            deltas[col] = float(np.nanmax(x) - np.nanmin(x)) or 1.0
+    rows = []
+    for key, (codes, dom) in enc.items():
+        p = discrete[key]
+        rows.append({"attribute": str(key), "kind": "discrete", "parameter": p, "N": len(dom),
+                     "epsilon_exact": epsilon_grr(p, len(dom)), "epsilon_paper": epsilon_grr(p, len(dom), "paper")})
+    for col, b in numeric.items():
+        e = epsilon_laplace(b, deltas[col])
+        rows.append({"attribute": col, "kind": "numeric", "parameter": b, "N": np.nan,
+                     "epsilon_exact": e, "epsilon_paper": e})
+    ledger = pd.DataFrame(rows)
+    if accountant is not None:
+        for r in rows:
+            accountant.spend(r["epsilon_exact"], "privateclean-grr" if r["kind"] == "discrete" else "laplace",
+                             note=f"{r['attribute']} ({r['kind']}, param={r['parameter']:g})")
+    tries = 0
+    while True:
+        tries += 1
+        out = df.copy()
+        preserved = True
+        for key, (codes, dom) in enc.items():
+            p = discrete[key]
+            replace = gen.random(S) < p
+            new = np.where(replace, gen.integers(0, len(dom), size=S), codes)
+            if regenerate_until_domain_preserved and not np.isin(np.unique(codes), new).all():
+                preserved = False
+            cols = _key_cols(key)
+            if len(cols) == 1:
+                out[cols[0]] = pd.Series(dom[new], index=df.index, dtype=object)
+            else:
+                tup = dom[new]
+                for j, c in enumerate(cols):
+                    out[c] = pd.Series([t[j] for t in tup], index=df.index, dtype=object)
+        for col, b in numeric.items():
+            out[col] = df[col].to_numpy(dtype=float) + gen.laplace(0.0, b, size=S)
+        if preserved or not regenerate_until_domain_preserved or tries >= max_tries:
+            break
+    return PrivateRelation(out, {k: float(v) for k, v in discrete.items()}, {k: float(v) for k, v in numeric.items()},
+                           dom_out, deltas, ledger, seed=rng, tries=tries, accountant=accountant)
