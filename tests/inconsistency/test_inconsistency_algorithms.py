@@ -231,3 +231,28 @@ def test_audit_algorithm5_and_the_printed_typo_is_flagged():
     assert bad.flagged
     rec = dp_vertex_cover(gp, 1.0, rng=0, order="lex")
     assert rec["truncated"] == 2 and rec["eps_total"] == 1.0
+
+
+def test_clip_modes_artifact_reorder_and_keep_per_dc():
+    g = toy.fig2_graph()
+    recs = {c: graph_projection(g, "P", 0.05, strategy="baseline_V", clip=c, rng=3) for c in ("range", "artifact", "none")}
+    assert 0 <= recs["range"]["output"] <= 4
+    assert recs["artifact"]["output"] == recs["none"]["output"] == recs["artifact"]["output_raw"]
+    with pytest.raises(ValueError, match="clip"):
+        graph_projection(g, "MI", 1.0, clip="bad")
+    star = from_edges(6, [(0, i) for i in range(1, 6)])
+    proj = Projector(star, rule="artifact_reorder", seed=1)
+    assert proj.f(2, "MI") == 2 and proj.f(6, "MI") == 5 and proj.passes == 2  # no memo: fresh order per call
+    df = toy.capital_country()
+    lean = build(df, [FD("Capital", "Country")], keep_per_dc=False)
+    assert lean.edge_set() == toy.fig2_graph().edge_set()
+
+
+def test_rank_order_is_stable_under_node_addition(rng):
+    for _ in range(20):
+        g = random_small_graph(8, 0.5, rng)
+        cg = from_edges(8, g.edges)
+        big = from_edges(9, list(g.edges) + [(8, int(x)) for x in rng.choice(8, 3, replace=False)])
+        a = list(zip(*order_edges(cg.u, cg.v, rule="rank", seed=4, n=8)))
+        b = [e for e in zip(*order_edges(big.u, big.v, rule="rank", seed=4, n=9)) if 8 not in e]
+        assert a == b
