@@ -1,0 +1,69 @@
+"""Experiment drivers and figures for the PrivateClean notebooks (spec §5, §6.4)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from dpworkbench.experiments import run_grid
+from .synthetic import run_instance, run_multiattr_instance
+
+COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
+          "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
+
+
+def sweep(ctx, name: str, x: str, values, *, repetitions: int, fixed: dict | None = None, multiattr: bool = False,
+          seed: int = 0) -> pd.DataFrame:
+    """Run ``repetitions`` random private instances per x value; returns the tidy per-instance errors."""
+    fn = run_multiattr_instance if multiattr else run_instance
+    df = run_grid(f"privateclean_{name}", fn, {x: list(values)}, repetitions=repetitions, seed=seed,
+                  fixed=dict(fixed or {}), results_dir=ctx.results_dir)
+    if "skipped" in df.columns:
+        df = df[df["skipped"].isna() | (df["skipped"] == False)]  # noqa: E712
+    return df.dropna(subset=["rel_error"])
+
+
+def table(df: pd.DataFrame, x: str) -> pd.DataFrame:
+    """Mean / median / IQR of the relative error per (agg, method, x)."""
+    g = df.groupby(["agg", "method", x])["rel_error"]
+    return pd.DataFrame({"mean": g.mean(), "median": g.median(), "q25": g.quantile(0.25), "q75": g.quantile(0.75),
+                         "n": g.size()}).reset_index()
+
+
+def figure(tab: pd.DataFrame, x: str, title: str, *, methods=None, x_title: str | None = None) -> go.Figure:
+    """One panel per aggregate: mean relative error (%) with an IQR band per method."""
+    aggs = list(dict.fromkeys(tab["agg"]))
+    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[a.upper() for a in aggs])
+    for j, agg in enumerate(aggs, 1):
+        for m in methods or list(dict.fromkeys(tab["method"])):
+            t = tab[(tab["agg"] == agg) & (tab["method"] == m)].sort_values(x)
+            if t.empty:
+                continue
+            c = COLORS.get(m, None)
+            fig.add_trace(go.Scatter(x=list(t[x]) + list(t[x])[::-1], y=list(100 * t["q75"]) + list(100 * t["q25"])[::-1],
+                                     fill="toself", line=dict(width=0), fillcolor=c, opacity=0.15, showlegend=False,
+                                     hoverinfo="skip"), row=1, col=j)
+            fig.add_trace(go.Scatter(x=t[x], y=100 * t["mean"], mode="lines+markers", name=m, line=dict(color=c),
+                                     showlegend=j == 1), row=1, col=j)
+        fig.update_xaxes(title_text=x_title or x, row=1, col=j)
+        fig.update_yaxes(title_text="mean relative error (%)", row=1, col=j)
+    fig.update_layout(title=title, height=420)
+    return fig
+
+
+def value(tab: pd.DataFrame, agg: str, method: str, x: str, xv, stat: str = "mean") -> float:
+    t = tab[(tab["agg"] == agg) & (tab["method"] == method) & np.isclose(tab[x].astype(float), float(xv))]
+    return float(t[stat].iloc[0]) if len(t) else float("nan")
+
+
+def slope(tab: pd.DataFrame, agg: str, method: str, x: str) -> float:
+    t = tab[(tab["agg"] == agg) & (tab["method"] == method)].sort_values(x)
+    return float(np.polyfit(t[x].astype(float), t["mean"], 1)[0])
+
+
+def never_worse(tab: pd.DataFrame, x: str, *, better: str = "privateclean", than: str = "direct", tol: float = 0.1,
+                aggs=("count", "sum")) -> bool:
+    """True when ``better``'s mean error ≤ (1+tol)·``than``'s at every x value and aggregate."""
+    return all(value(tab, a, better, x, v) <= (1 + tol) * value(tab, a, than, x, v) + 1e-9
+               for a in aggs for v in tab[x].unique())
