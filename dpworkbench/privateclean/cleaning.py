@@ -121,9 +121,9 @@ class CleanedRelation:
         src = self.sources.get(col, col)
         edges = diff_provenance(self.private.data, self.data, src, col)
         if domain_source == "released" and src in self.private.domains:
-            present = set(edges["l"].tolist())
+            present = set(_denull(v) for v in edges["l"].tolist())
             mapping = self.mappings.get(col)
-            extra = [v for v in self.private.domains[src].tolist() if v not in present]
+            extra = [v for v in self.private.domains[src].tolist() if _denull(v) not in present]
             if extra:
                 add = pd.DataFrame({"l": extra, "m": [mapping.get(v, v) if mapping is not None else v for v in extra],
                                     "rows": 0, "weight": 1.0})
@@ -154,8 +154,16 @@ def diff_provenance(V: pd.DataFrame, V_clean: pd.DataFrame, src: str, dst: str) 
     g = pd.DataFrame({"l": _key(a), "m": _key(b)}).groupby(["l", "m"], sort=False).size().rename("rows").reset_index()
     g["weight"] = g["rows"] / g.groupby("l")["rows"].transform("sum")
     for c in ("l", "m"):
-        g[c] = g[c].map(lambda x: None if x == "\x00NULL" else x)
+        g[c] = pd.Series([_denull(x) for x in g[c].tolist()], index=g.index, dtype=object)
     return g
+
+
+def _denull(x: Any) -> Any:
+    if x is None or (isinstance(x, float) and x != x) or (isinstance(x, str) and x == "\x00NULL"):
+        return None
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x
 
 
 def apply_mapping(values: Any, mapping: dict) -> np.ndarray:

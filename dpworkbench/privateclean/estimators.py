@@ -36,6 +36,16 @@ def sum_estimate(h_p: float, h_c: float, p: float, l: float, N: int) -> float:
 
 
 def _selector(pred: Any) -> Callable[[Any], bool]:
+    f = _selector_raw(pred)
+
+    def sel(v: Any) -> bool:
+        if isinstance(v, float) and v != v:
+            v = None
+        return bool(f(v))
+    return sel
+
+
+def _selector_raw(pred: Any) -> Callable[[Any], bool]:
     if callable(pred):
         return pred
     if isinstance(pred, (set, frozenset, list, tuple)):

@@ -7,16 +7,19 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dpworkbench.experiments import run_grid
+from .standins import run_intel, run_mcafe
 from .synthetic import run_instance, run_multiattr_instance
+
+KINDS = {"synthetic": run_instance, "multiattr": run_multiattr_instance, "intel": run_intel, "mcafe": run_mcafe}
 
 COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
           "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
 
 
 def sweep(ctx, name: str, x: str, values, *, repetitions: int, fixed: dict | None = None, multiattr: bool = False,
-          seed: int = 0) -> pd.DataFrame:
+          seed: int = 0, kind: str | None = None) -> pd.DataFrame:
     """Run ``repetitions`` random private instances per x value; returns the tidy per-instance errors."""
-    fn = run_multiattr_instance if multiattr else run_instance
+    fn = KINDS[kind or ("multiattr" if multiattr else "synthetic")]
     df = run_grid(f"privateclean_{name}", fn, {x: list(values)}, repetitions=repetitions, seed=seed,
                   fixed=dict(fixed or {}), results_dir=ctx.results_dir)
     if "skipped" in df.columns:

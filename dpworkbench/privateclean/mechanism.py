@@ -101,6 +101,16 @@ class PrivateRelation:
         return int(len(self.domains[col]))
 
 
+_NULL = "\x00NULL"
+
+
+def _nk(v: Any) -> Any:
+    """Hashable key treating None/NaN as one NULL category."""
+    if v is None or (isinstance(v, float) and v != v):
+        return _NULL
+    return v
+
+
 def _key_cols(key: Any) -> list[str]:
     return list(key) if isinstance(key, tuple) else [key]
 
@@ -158,10 +168,10 @@ def grr(
             warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent (spec §7 item 8)",
                           stacklevel=2)
             dom = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object)
-        lookup = {v: i for i, v in enumerate(dom.tolist())}
-        codes = pd.Series(vals, dtype=object).map(lookup)
-        if codes.isna().any():
-            bad = pd.Series(vals, dtype=object)[codes.isna()].iloc[0]
+        lookup = {_nk(v): i for i, v in enumerate(dom.tolist())}
+        codes = pd.Series([lookup.get(_nk(v), -1) for v in vals], dtype=np.int64)
+        if (codes < 0).any():
+            bad = pd.Series(vals, dtype=object)[(codes < 0).to_numpy()].iloc[0]
             raise ValueError(f"value {bad!r} of {key!r} is outside the declared domain")
         enc[key] = (codes.to_numpy(dtype=np.int64), dom)
         dom_out[key] = dom
