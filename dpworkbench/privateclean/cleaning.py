@@ -149,12 +149,16 @@ def diff_provenance(V: pd.DataFrame, V_clean: pd.DataFrame, src: str, dst: str) 
     """Build the weighted graph by grouping rows on (V[src], V_clean[dst]); w_lm = rows(l→m)/rows(l)."""
     if len(V) != len(V_clean):
         raise ValueError("V and V_clean must be row-aligned")
-    a = pd.Series(V[src].to_numpy(dtype=object))
-    b = pd.Series(V_clean[dst].to_numpy(dtype=object))
-    g = pd.DataFrame({"l": _key(a), "m": _key(b)}).groupby(["l", "m"], sort=False).size().rename("rows").reset_index()
-    g["weight"] = g["rows"] / g.groupby("l")["rows"].transform("sum")
-    for c in ("l", "m"):
-        g[c] = pd.Series([_denull(x) for x in g[c].tolist()], index=g.index, dtype=object)
+    cl, ul = pd.factorize(V[src], use_na_sentinel=False)
+    cm, um = pd.factorize(V_clean[dst], use_na_sentinel=False)
+    counts = np.bincount(cl.astype(np.int64) * len(um) + cm, minlength=len(ul) * len(um))
+    key = np.flatnonzero(counts)
+    rows = counts[key]
+    li, mi = key // len(um), key % len(um)
+    ul, um = list(ul), list(um)
+    g = pd.DataFrame({"l": pd.Series([_denull(ul[k]) for k in li], dtype=object),
+                      "m": pd.Series([_denull(um[k]) for k in mi], dtype=object), "rows": rows})
+    g["weight"] = g["rows"] / g.groupby(li)["rows"].transform("sum").to_numpy()
     return g
 
 

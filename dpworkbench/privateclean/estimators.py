@@ -90,10 +90,11 @@ def estimate(
         raise ValueError(f"attribute {src!r} was not randomized with GRR")
     p = crel.private.p[src]
     sel = _selector(pred)
-    clean_vals = data[pred_col].to_numpy(dtype=object)
-    uniq = pd.unique(pd.Series(clean_vals, dtype=object))
-    hit = {u: bool(sel(u)) for u in uniq}
-    I = np.fromiter((hit[v] for v in clean_vals), dtype=bool, count=len(clean_vals))
+    fcodes, uniq = pd.factorize(data[pred_col], use_na_sentinel=False)
+    uniq = list(uniq)
+    hitarr = np.array([bool(sel(u)) for u in uniq], dtype=bool)
+    hit = {i: bool(h) for i, h in enumerate(hitarr)}
+    I = hitarr[fcodes]
     S = len(data)
     a = np.ones(S) if agg == "count" else data[value_col].to_numpy(dtype=float)
     edges = crel.provenance(pred_col, domain_source)

@@ -111,6 +111,20 @@ def _nk(v: Any) -> Any:
     return v
 
 
+def _encode(vals: np.ndarray, dom: np.ndarray) -> np.ndarray:
+    """Vectorised codes of ``vals`` in ``dom`` (hash join in C); None/NaN match a NULL domain entry; −1 = outside."""
+    s = pd.Series(vals, dtype=object) if vals.dtype == object else pd.Series(vals)
+    dnull = [i for i, v in enumerate(dom.tolist()) if _nk(v) is _NULL]
+    keep = [i for i in range(len(dom)) if i not in dnull]
+    idx = pd.Index(dom[keep].tolist(), dtype=object) if s.dtype == object else pd.Index(dom[keep].tolist())
+    pos = idx.get_indexer(s)
+    codes = np.where(pos >= 0, np.asarray(keep, dtype=np.int64)[np.maximum(pos, 0)] if keep else -1, -1)
+    nulls = s.isna().to_numpy()
+    if nulls.any():
+        codes[nulls] = dnull[0] if dnull else -1
+    return codes
+
+
 def _key_cols(key: Any) -> list[str]:
     return list(key) if isinstance(key, tuple) else [key]
 
@@ -158,7 +172,7 @@ def grr(
     for key in discrete:
         cols = _key_cols(key)
         if len(cols) == 1:
-            vals = df[cols[0]].to_numpy(dtype=object)
+            vals = df[cols[0]].to_numpy()
         else:
             vals = np.empty(S, dtype=object)
             vals[:] = list(zip(*(df[c].to_numpy(dtype=object) for c in cols)))
@@ -168,11 +182,13 @@ def grr(
             warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent (spec §7 item 8)",
                           stacklevel=2)
             dom = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object)
-        lookup = {_nk(v): i for i, v in enumerate(dom.tolist())}
-        codes = pd.Series([lookup.get(_nk(v), -1) for v in vals], dtype=np.int64)
+        codes = pd.Series(_encode(vals, dom), dtype=np.int64)
         if (codes < 0).any():
             bad = pd.Series(vals, dtype=object)[(codes < 0).to_numpy()].iloc[0]
             raise ValueError(f"value {bad!r} of {key!r} is outside the declared domain")
+        typed = np.asarray(dom.tolist()) if all(_nk(v) is not _NULL for v in dom.tolist()) else dom
+        if typed.dtype.kind in "iufb":
+            dom = typed  # homogeneous numeric domain: keep a numeric column (fast downstream)
         enc[key] = (codes.to_numpy(dtype=np.int64), dom)
         dom_out[key] = dom
     for col in numeric:
@@ -207,7 +223,7 @@ def grr(
                 preserved = False
             cols = _key_cols(key)
             if len(cols) == 1:
-                out[cols[0]] = pd.Series(dom[new], index=df.index, dtype=object)
+                out[cols[0]] = pd.Series(dom[new], index=df.index, dtype=dom.dtype)
             else:
                 tup = dom[new]
                 for j, c in enumerate(cols):
