@@ -166,9 +166,9 @@ ctx.claims.add("Fig. 11: both methods under 10% error (low p)", paper=0.10, ours
 
 print("figure notebooks written")
 
-write_notebook(OUT / "theory_lemma1_theorem2_tuning.ipynb", [
-    ("md", """# PrivateClean (Krishnan et al., SIGMOD 2016) — Lemma 1, Theorem 2 / Example 3, Example 4, Appendix E tuning, CI coverage
-Data: none for the formulas; a **synthetic** worst-case relation (seeded) for the domain-preservation simulation and the
+write_notebook(OUT / "learn_theory_and_tuning.ipynb", [
+    ("md", """# PrivateClean (Krishnan et al., SIGMOD 2016) — theory: Lemma 1, Theorem 2 / Example 3, Example 4, Appendix E tuning
+Teaching notebook (no paper figure; the paper's formulas and worked examples, checked). Data: none for the formulas; a **synthetic** worst-case relation (seeded) for the domain-preservation simulation and the
 Appendix D generator for CI coverage.
 
 Lemma 1's ε = ln(3/p − 2) is the exact GRR ε only for a 3-value domain; the workbench defaults to the exact
@@ -180,9 +180,20 @@ import plotly.graph_objects as go
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.privateclean import teaching, count_estimate, theorem2_bound, tune, epsilon_grr
 
-ctx = NotebookContext("privateclean/theory_lemma1_theorem2_tuning", profile=profile, output_dir=output_dir, seed=seed)
+ctx = NotebookContext("privateclean/learn_theory_and_tuning", profile=profile, output_dir=output_dir, seed=seed)
 trials = pick(profile, ci=100, quick=400, paper=2000)'''),
-    ("md", "## Lemma 1: ε of GRR, both conventions"),
+    ("md", "## Lemma 1: ε of GRR, both conventions\nMove ε: the p that achieves it per domain size N (exact) next to the paper's N-free formula."),
+    ("code", '''from dpworkbench import widgets
+from dpworkbench.privateclean import p_for_epsilon
+def eps_to_p(epsilon):
+    Ns = [2, 3, 10, 50, 200]
+    fig = go.Figure([go.Bar(x=[str(n) for n in Ns], y=[p_for_epsilon(epsilon, n) for n in Ns], name="exact p = N/(e^ε+N−1)")])
+    fig.add_hline(y=p_for_epsilon(epsilon, convention="paper"), line_dash="dash", annotation_text="paper p = 3/(e^ε+2)")
+    fig.update_layout(title=f"p for ε = {epsilon:.2f}", xaxis_title="domain size N", yaxis_title="p", yaxis_range=[0, 1])
+    return fig
+panel = widgets.control_panel(eps_to_p, {"epsilon": widgets.epsilon_slider(2.0, minimum=0.1, maximum=10)}, interactive=interactive,
+                              title="ε → p")
+panel if interactive else None'''),
     ("code", '''lem = teaching.lemma1_table()
 ctx.save_table(lem, "lemma1")
 lem.round(3)'''),
