@@ -7,10 +7,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dpworkbench.experiments import run_grid
-from .standins import run_intel, run_mcafe
+from .standins import run_intel, run_mcafe, run_tpcds
 from .synthetic import run_instance, run_multiattr_instance
 
-KINDS = {"synthetic": run_instance, "multiattr": run_multiattr_instance, "intel": run_intel, "mcafe": run_mcafe}
+KINDS = {"synthetic": run_instance, "multiattr": run_multiattr_instance, "intel": run_intel, "mcafe": run_mcafe, "tpcds": run_tpcds}
 
 COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
           "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
