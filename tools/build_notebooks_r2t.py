@@ -98,13 +98,14 @@ Stand-ins are far smaller than the originals; results are compared by error/DS (
     ("params", PARAMS),
     ("code", IMPORTS + '''from dpworkbench.r2t import datasets as DS, patterns as P
 ctx = NotebookContext("r2t/tab01_datasets", profile=profile, output_dir=output_dir, seed=seed)
-n_social = pick(profile, ci=800, quick=5000, paper=50000)
-n_road = pick(profile, ci=1500, quick=20000, paper=200000)
-n_real = pick(profile, ci=1000, quick=8000, paper=None)'''),
-    ("code", '''rows = []
+n_social = pick(profile, ci=400, quick=5000, paper=50000)
+n_road = pick(profile, ci=600, quick=20000, paper=200000)
+n_real = pick(profile, ci=300, quick=8000, paper=None)'''),
+    ("code", '''rows, loaded = [], {}
 for name, (label, D, kind) in DS.GRAPHS.items():
     n = n_real if name in ("enron", "github") else (n_road if kind == "road" else n_social)
     ds, D = DS.load_graph(name, n=n, seed=seed)
+    loaded[name] = ds
     g = ds.data
     row = {"dataset": name, "paper counterpart": label, "source": ds.source, "nodes": g.n, "edges": g.num_edges,
            "max degree (= DS of Q1-)": g.max_degree, "degree bound D": D}
@@ -119,8 +120,7 @@ ctx.save_table(table1, "table1")
 table1'''),
     ("code", '''import plotly.graph_objects as go
 fig = go.Figure()
-for name in DS.GRAPHS:
-    ds, _ = DS.load_graph(name, n=n_real if name in ("enron", "github") else (n_road if DS.GRAPHS[name][2] == "road" else n_social), seed=seed)
+for name, ds in loaded.items():
     deg = ds.data.degrees
     vals, cnt = np.unique(deg[deg > 0], return_counts=True)
     fig.add_trace(go.Scatter(x=vals, y=cnt, mode="markers", name=f"{name} ({ds.source})"))
@@ -152,7 +152,7 @@ beta = 0.1'''),
     ("code", IMPORTS + '''ctx = NotebookContext("r2t/tab02_graph_queries", profile=profile, output_dir=output_dir, seed=seed)
 datasets = pick(profile, ci=["roadnet_pa", "amazon2"], quick=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca", "enron", "github"],
                 paper=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca", "enron", "github"])
-sizes = pick(profile, ci={"social": 500, "road": 900, "real": 400}, quick={"social": 2000, "road": 10000, "real": 1500},
+sizes = pick(profile, ci={"social": 300, "road": 500, "real": 300}, quick={"social": 2000, "road": 10000, "real": 1500},
              paper={"social": 50000, "road": 200000, "real": None})
 queries = ["edge", "path2", "triangle", "rectangle"]
 repetitions = pick(profile, ci=3, quick=10, paper=20)
