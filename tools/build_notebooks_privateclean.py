@@ -177,7 +177,7 @@ ctx.claims.add("Fig. 8b: PrivateClean beats Direct under MD repair (most corrupt
                verdict="pass" if b_pc <= b_d else "differs")
 ctx.claims.add("Fig. 8: gap larger in (b) than in (a)", paper="gap(b) > gap(a)", ours=f"{b_d - b_pc:.3f} vs {a_d - a_pc:.3f}",
                verdict="pass" if b_d - b_pc > a_d - a_pc else "differs", note="synthetic customer_address stand-in")''',
-       kind="tpcds", fixed="{'S': None}", ci=2, quick=10,
+       kind="tpcds", fixed="{'S': None}", ci=2, quick=4,
        setup_extra="\nif fixed.get('S') is None:\n    fixed = {**fixed, 'S': pick(profile, ci=5000, quick=20000, paper=50000)}",
        data_md="Data: **synthetic `customer_address` stand-in** (spec §6.2 fallback: 51 skewed states, ~2000 (city, county) pairs, "
                "3 % NULL countries; the FD holds before corruption). The DuckDB tpcds-extension path is not wired in yet.")
