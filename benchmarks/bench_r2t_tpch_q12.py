@@ -17,14 +17,15 @@ def run() -> list[dict]:
     con = tpch.connect(1.0)
     t0 = time.perf_counter()
     ex = tpch.extract_query(con, "Q12")
+    t_extract = time.perf_counter() - t0  # DuckDB reporting query + JoinInfo construction
     res = r2t(Truncation(ex.info), epsilon=0.8, beta=0.1, gs=1e6, rng=0)
     total = time.perf_counter() - t0
     t1 = time.perf_counter()
     ref = r2t(Truncation(ex.info, "clip", shortcut=False), epsilon=0.8, beta=0.1, gs=1e6, rng=0, prune=False)
     mech_ref = time.perf_counter() - t1
     rows = [row("r2t_tpch_sf1_q12", "seconds extraction + R2T", total, 60.0,
-                f"target < 60 s; extraction {ex.seconds:.2f} s; M={ex.info.m}; rel. error {abs(res.value - ex.info.answer) / ex.info.answer:.2e}"),
-            row("r2t_tpch_sf1_q12", "seconds R2T mechanism", total - ex.seconds, mech_ref,
+                f"target < 60 s; extraction {t_extract:.2f} s (DuckDB {ex.seconds:.2f} s); M={ex.info.m}; rel. error {abs(res.value - ex.info.answer) / ex.info.answer:.2e}"),
+            row("r2t_tpch_sf1_q12", "seconds R2T mechanism", total - t_extract, mech_ref,
                 f"pruned/shortcut vs every τ clipped; same output: {abs(res.value - ref.value) < 1e-6}")]
     return rows
 

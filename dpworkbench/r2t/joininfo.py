@@ -119,8 +119,7 @@ class JoinInfo:
         """
         rm = np.zeros(self.n, dtype=bool)
         rm[np.asarray(remove, dtype=np.int64)] = True
-        bad = np.zeros(self.m, dtype=bool)
-        np.logical_or.at(bad, self.row_of, rm[self.ids])
+        bad = np.bincount(self.row_of, weights=rm[self.ids].astype(float), minlength=self.m) > 0
         keep = ~bad
         sizes = self.sizes[keep]
         ptr = np.zeros(keep.sum() + 1, dtype=np.int64)
@@ -188,8 +187,9 @@ def _finish(psi, ptr, ids, n, proj, psi_proj, tags, n_inactive, labels, name) ->
         proj = proj.astype(np.int64)
         if psi_proj is None:
             # natural choice (spec 2.5): ψ(p_k) = weight of (any) result projecting to p_k; COUNT(DISTINCT) → 1
-            psi_proj = np.zeros(uniq.size)
-            np.maximum.at(psi_proj, proj, psi)
+            order = np.argsort(proj, kind="stable")
+            starts = np.searchsorted(proj[order], np.arange(uniq.size))
+            psi_proj = np.maximum.reduceat(psi[order], starts) if psi.size else np.zeros(0)
         else:
             psi_proj = _check_psi(psi_proj)
             if psi_proj.size != uniq.size:

@@ -183,3 +183,23 @@ def test_naive_laplace_and_random_tau(social):
     assert math.isfinite(v)
     val, tau = random_tau(social, epsilon=1, gs=1024, rng=np.random.default_rng(0))
     assert tau in tau_grid(1024)
+
+
+def test_r2t_imi_api_for_inconsistency():
+    from dpworkbench.r2t.inconsistency import r2t_imi
+    edges = np.array([[0, 1], [1, 2], [2, 0], [3, 4], [1, 1]])
+    out = r2t_imi(edges, 10, epsilon=1.0, rng=0)
+    assert out["true"] == 4 and out["DS"] == 2 and math.isfinite(out["value"]) and out["value"] >= 0
+    acc = Accountant(1.0)
+    r2t_imi(edges, 10, epsilon=1.0, base=5.5, rounding="floor", rng=0, accountant=acc)
+    assert acc.spent == pytest.approx(1.0)
+
+
+def test_teaching_panels_cache_nonprivate_work():
+    from dpworkbench.r2t import teaching as T
+    T.instance.cache_clear()
+    T.race_panel(epsilon=1.0, beta=0.1, log2_gs=6, base=2.0, generator="road", query="edge", seed=0, size=100)
+    T.race_panel(epsilon=2.0, beta=0.1, log2_gs=6, base=2.0, generator="road", query="edge", seed=0, size=100)
+    assert T.instance.cache_info().hits >= 1
+    fig, stats = T.error_panel(epsilon=1.0, log2_tau=2, generator="road", query="edge", size=100, runs=50, beta=0.1, seed=0)
+    assert set(stats.index) == {"R2T", "OPT2", "fixed τ", "naive Laplace"}
