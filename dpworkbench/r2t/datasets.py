@@ -81,7 +81,7 @@ def _subsample(g: CSRGraph, n: int | None, seed: int) -> CSRGraph:
 
     gen = np.random.default_rng(seed)
     A = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.n, g.n))
-    start = int(np.argmax(g.degrees)) if seed == 0 else int(gen.integers(g.n))
+    start = int(gen.integers(g.n))
     order = breadth_first_order(A, start, directed=False, return_predecessors=False)
     nodes = order[:n]
     if nodes.size < n:

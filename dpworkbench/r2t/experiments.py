@@ -54,6 +54,7 @@ class Instance:
     trunc: Truncation | None = None
     fhat: FHat | None = None
     cache: dict = field(default_factory=dict)
+    oversize: int = 0  # > 0: join results not materialised (count only); LP-based mechanisms report OT
 
     def __post_init__(self):
         self.trunc = self.trunc or Truncation(self.info)
@@ -61,17 +62,23 @@ class Instance:
 
     @property
     def answer(self) -> float:
-        return self.info.answer
+        return float(self.oversize) if self.oversize else self.info.answer
 
     @property
     def ds(self) -> float:
-        return self.info.DS
+        return float("nan") if self.oversize else self.info.DS
 
 
 def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int = 0, prefer: str = "real",
-                   degree_bound: int | None = None) -> Instance:
+                   degree_bound: int | None = None, max_m: int | None = None) -> Instance:
+    """Dataset × query; with ``max_m``, instances with more join results are counted but not materialised."""
     ds, D = load_graph(dataset, n=n, seed=seed, prefer=prefer)
     D = degree_bound or D
+    if max_m is not None:
+        c = count(ds.data, query)
+        if c > max_m:
+            from .joininfo import from_lists
+            return Instance(dataset, query, from_lists([], []), float(D) ** GS_EXPONENT[query], ds.source, ds.data, D, oversize=c)
     t0 = time.perf_counter()
     info = graph_joininfo(ds.data, query, name=f"{dataset}/{query}")
     return Instance(dataset, query, info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
@@ -85,7 +92,12 @@ class OutOfTime(Exception):
     pass
 
 
+_LP_BASED = ("R2T", "OPT2", "LP", "RM")
+
+
 def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.random.Generator, limits: dict) -> float:
+    if mech in _LP_BASED and (inst.oversize or inst.info.m > limits.get("max_m", 10**12)):
+        raise OutOfTime(f"{inst.info.m} join results exceed this profile's limit")
     if mech == "R2T":
         return r2t(inst.trunc, epsilon=epsilon, beta=beta, gs=inst.gs, rng=gen).value
     if mech == "OPT2":
@@ -155,7 +167,7 @@ def timed_full_run(inst: Instance, mech: str, epsilon: float, beta: float, seed:
     """Seconds of one uncached run (extraction + mechanism on fresh solver objects)."""
     fresh = Instance(inst.dataset, inst.query, inst.info, inst.gs, inst.source, inst.graph, inst.degree_bound,
                      trunc=Truncation(inst.info, time_limit=limits.get("lp_time_limit")),
-                     fhat=FHat(inst.info, time_limit=limits.get("lp_time_limit")))
+                     fhat=FHat(inst.info, time_limit=limits.get("lp_time_limit")), oversize=inst.oversize)
     t0 = time.perf_counter()
     _run_one(fresh, mech, epsilon, beta, np.random.default_rng(seed), limits)
     # keep the solved values for the repetitions (they are the same non-private numbers)
@@ -304,6 +316,9 @@ def tpch_evaluate(inst: Instance, mechanisms: Sequence[str], epsilons: Sequence[
 def _tpch_one(inst: Instance, mech: str, eps: float, beta: float, gen, fresh: bool = False) -> float:
     if mech == "R2T":
         return r2t(Truncation(inst.info) if fresh else inst.trunc, epsilon=eps, beta=beta, gs=inst.gs, rng=gen).value
+    if mech == "R2T-5.5":  # the authors' code: τ_i = 5.5^i, K = ⌊log_5.5 GS⌋ (spec 2.6); their reported numbers use it
+        return r2t(Truncation(inst.info) if fresh else inst.trunc, epsilon=eps, beta=beta, gs=inst.gs, base=5.5,
+                   rounding="floor", rng=gen).value
     if mech == "OPT2":
         if fresh:
             return opt2(inst.info, epsilon=eps, beta=beta, rng=gen).value

@@ -203,3 +203,12 @@ def test_teaching_panels_cache_nonprivate_work():
     assert T.instance.cache_info().hits >= 1
     fig, stats = T.error_panel(epsilon=1.0, log2_tau=2, generator="road", query="edge", size=100, runs=50, beta=0.1, seed=0)
     assert set(stats.index) == {"R2T", "OPT2", "fixed τ", "naive Laplace"}
+
+
+def test_non_optimal_solver_status_is_refused():
+    from dpworkbench.r2t import SolverError
+    info = graph_joininfo(holme_kim(1500, 4, 0.5, seed=4), "triangle")
+    with pytest.raises(SolverError, match="not optimal"):
+        Truncation(info, "lp", shortcut=False, time_limit=1e-9).value(2)
+    with pytest.raises(SolverError):
+        FHat(info, shortcut=False, time_limit=1e-9).value(2)
