@@ -523,9 +523,9 @@ ctx.finish()'''),
 ])
 
 # ---------------------------------------------------------------------------------
-write_notebook(OUT / "thm51_thm68_ex12_theory_bounds.ipynb", [
+write_notebook(OUT / "learn_theorem_bounds.ipynb", [
     ("md", """# Theory check — Theorem 5.1 (R2T), Theorem 6.8 (OPT²), §7 (LS lower bound) and Example 1.2 (naive truncation is not DP with self-joins)
-Paper: R2T/OPT² (TODS 2024), §5.1, §6.2, §7, Example 1.2. Data: **synthetic stand-ins** (Amazon2- and RoadnetPA-like graphs, spec 5.3), a synthetic self-join-free instance for LS, and a random regular graph for Ex. 1.2.
+Teaching notebook (no paper figure or table): R2T/OPT² (TODS 2024), §5.1, §6.2, §7, Example 1.2. Data: **synthetic stand-ins** (Amazon2- and RoadnetPA-like graphs, spec 5.3), a synthetic self-join-free instance for LS, and a random regular graph for Ex. 1.2.
 
 We compare empirical error quantiles (at level 1−β) with the theorems' high-probability bounds, check R2T's one-sidedness (it never overestimates w.p. ≥ 1−β), measure how often LS's error exceeds GS/(6ε ln(4e·GS)) (≥ 1/(8e²) ≈ 1.7% on every instance), and exhibit two neighbouring graphs on which naive degree truncation changes by far more than τ."""),
     ("params", PARAMS + '''
@@ -534,12 +534,19 @@ beta = 0.1'''),
     ("code", IMPORTS + '''from dpworkbench.r2t import Truncation, FHat, naive_value, from_lists, tau_grid
 from dpworkbench.r2t.mechanisms import r2t_samples, opt2_cache, opt2_samples, r2t_bound, opt2_bound, ls_lower_bound
 from dpworkbench.r2t import baselines as B
-ctx = NotebookContext("r2t/thm51_thm68_ex12_theory_bounds", profile=profile, output_dir=output_dir, seed=seed)
+ctx = NotebookContext("r2t/learn_theorem_bounds", profile=profile, output_dir=output_dir, seed=seed)
 reps = pick(profile, ci=2000, quick=20000, paper=100000)
 ls_reps = pick(profile, ci=300, quick=2000, paper=10000)
 n_social = pick(profile, ci=500, quick=3000, paper=20000)
 n_road = pick(profile, ci=900, quick=10000, paper=100000)
 gen = np.random.default_rng(seed)'''),
+    ("md", "## Move ε and β: empirical |error| against the theorem bounds (the graph and its LPs are cached; only noise is redrawn)"),
+    ("code", '''from dpworkbench import widgets
+from dpworkbench.r2t import teaching as T
+panel = widgets.control_panel(lambda epsilon, beta: T.bounds_panel(epsilon=epsilon, beta=beta, size=n_social, runs=min(reps, 5000), seed=seed),
+                              {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=12.8), "beta": widgets.log_slider(beta, 0.01, 0.5, "β")},
+                              interactive=interactive, title="Errors vs Theorems 5.1 and 6.8")
+panel if interactive else None'''),
     ("code", '''rows = []
 for d, n, q in [("amazon2", n_social, "edge"), ("amazon2", n_social, "triangle"), ("roadnet_pa", n_road, "edge"), ("roadnet_pa", n_road, "rectangle")]:
     inst = X.graph_instance(d, q, n=n, seed=seed)

@@ -29,10 +29,12 @@ def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top"
         fig.add_trace(go.Scatter(x=[taus[i]], y=[res.candidates[i]], mode="markers", name=f"winner τ={taus[i]:g}",
                                  marker=dict(size=18, symbol="star", color="gold", line=dict(color="black", width=1))))
     fig.add_hline(y=answer, line=dict(color="green", dash="dash"), annotation_text=f"Q(I) = {answer:,.0f}")
-    fig.add_vline(x=max(ds, taus[0]), line=dict(color="orange", dash="dash"), annotation_text=f"τ* = DS = {ds:g}")
-    fig.update_xaxes(type="log", title="τ (log)")
     lo = np.nanmin(np.concatenate([res.candidates[np.isfinite(res.candidates)], [0.0]]))
-    fig.update_yaxes(title="value", range=[max(lo, -0.5 * answer), 1.15 * answer + 1])
+    y0, y1 = max(lo, -0.5 * answer), 1.15 * answer + 1
+    # vertical marker as a trace: shapes on log axes take log10 coordinates
+    fig.add_trace(go.Scatter(x=[ds, ds], y=[y0, y1], mode="lines", name=f"τ* = DS = {ds:g}", line=dict(color="orange", dash="dash")))
+    fig.update_xaxes(type="log", title="τ (log)")
+    fig.update_yaxes(title="value", range=[y0, y1])
     fig.update_layout(title=f"{title}: output {res.value:,.1f}", template="plotly_white", legend=dict(orientation="h", y=-0.2))
     return fig
 
@@ -48,7 +50,9 @@ def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over �
                                  marker=dict(size=9)))
     fig.add_hline(y=res.noisy_threshold, line=dict(color="red", dash="dash"), annotation_text=f"T̃ = {res.noisy_threshold:.1f}")
     fig.add_hline(y=res.threshold, line=dict(color="#999", dash="dot"), annotation_text=f"T = {res.threshold:.1f}")
-    fig.add_vline(x=res.tau, line=dict(color="gold"), annotation_text=f"τ̃ = {res.tau:g}")
+    ys = [res.noisy_threshold, res.threshold, *(g.tolist() if levels else [0.0])]
+    fig.add_trace(go.Scatter(x=[res.tau, res.tau], y=[min(ys) - 1, max(max(ys), 0) + 1], mode="lines", name=f"τ̃ = {res.tau:g}",
+                             line=dict(color="gold", width=3)))
     fig.update_xaxes(type="log", title="τ = 2^ℓ (log)")
     fig.update_layout(title=f"{title}: τ̃ = {res.tau:g}, output {res.value:,.1f}", template="plotly_white", yaxis_title="value")
     return fig

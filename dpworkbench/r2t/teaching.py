@@ -69,7 +69,7 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
     outs = {"R2T": r2, "OPT2": op, "fixed τ": fx, "naive Laplace": naive}
     for name, v in outs.items():
         fig.add_trace(go.Histogram(x=v - info.answer, name=name, opacity=0.55, nbinsx=60, marker_color=COLORS.get(name if name != "fixed τ" else "LP")))
-    fig.add_vline(x=0, line=dict(color="black", dash="dash"))
+    fig.add_vline(x=0, line=dict(color="black", dash="dash"))  # linear axis: data coordinates
     fig.update_layout(barmode="overlay", template="plotly_white", xaxis_title="output − Q(I)",
                       title=f"{label}: {runs} runs at ε={epsilon:g} (Q(I)={info.answer:,.0f}, DS={info.DS:g}, fixed τ={tau:g})")
     stats = pd.DataFrame({k: {"median |error|": float(np.median(np.abs(v - info.answer))), "share ≤ Q": float(np.mean(v <= info.answer))}
@@ -78,3 +78,29 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
 
 
 __all__ = ["error_panel", "instance", "race_panel"]
+
+
+def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", query: str = "edge", size: int = 1000,
+                 runs: int = 2000, seed: int = 0):
+    """|error| distributions of R2T and OPT² against the Theorem 5.1 / 6.8 bounds (noise redrawn per call)."""
+    from .mechanisms import opt2_bound, r2t_bound
+
+    info, tr, fh, label = instance(generator, query, size, int(seed))
+    gs = 2.0**10
+    taus = tau_grid(gs)
+    vals = np.array([tr.value(t) for t in taus])
+    gen = np.random.default_rng(int(seed) + 11)
+    r2 = np.abs(r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=gen) - info.answer)
+    g, q = opt2_cache(info, fh, tr)
+    op = np.abs(opt2_samples(g, q, epsilon=epsilon, beta=beta, size=runs, rng=gen)[0] - info.answer)
+    b1, b2 = r2t_bound(info.DS, epsilon=epsilon, beta=beta, gs=gs), opt2_bound(info.DS, epsilon=epsilon, beta=beta)
+    fig = go.Figure()
+    fig.add_trace(go.Histogram(x=r2, name="R2T |error|", opacity=0.6, marker_color=COLORS["R2T"]))
+    fig.add_trace(go.Histogram(x=op, name="OPT² |error|", opacity=0.6, marker_color=COLORS["OPT2"]))
+    fig.add_vline(x=b1, line=dict(color=COLORS["R2T"], dash="dash"), annotation_text="Thm 5.1")
+    fig.add_vline(x=b2, line=dict(color=COLORS["OPT2"], dash="dash"), annotation_text="Thm 6.8")
+    fig.update_layout(barmode="overlay", template="plotly_white", xaxis_title="|output − Q(I)|",
+                      title=f"{label}: ε={epsilon:g}, β={beta:g}, DS={info.DS:g}")
+    stats = pd.DataFrame({"R2T": {"quantile 1−β": float(np.quantile(r2, 1 - beta)), "bound": b1},
+                          "OPT2": {"quantile 1−β": float(np.quantile(op, 1 - beta)), "bound": b2}}).T
+    return fig, stats
