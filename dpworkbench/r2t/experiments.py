@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -201,7 +202,7 @@ def evaluate(instances: Sequence[Instance], mechanisms: Sequence[str], epsilons:
             trows.append({**base, "seconds": secs, "status": status, "extract_seconds": inst.extract_seconds})
         for eps in epsilons:
             for rep in range(repetitions):
-                gen = np.random.default_rng([seed, rep, int(round(eps * 1000)), hash(mech) % 10_000])
+                gen = np.random.default_rng([seed, rep, int(round(eps * 1000)), zlib.crc32(mech.encode())])  # stable across processes
                 if status == "OT":
                     rows.append({**base, "epsilon": eps, "rep": rep, "estimate": np.nan, "abs_error": np.nan, "status": "OT"})
                     continue
@@ -307,7 +308,7 @@ def tpch_evaluate(inst: Instance, mechanisms: Sequence[str], epsilons: Sequence[
                           "sql_seconds": inst.sql_seconds, "extract_seconds": inst.extract_seconds})
         for eps in epsilons:
             for rep in range(repetitions):
-                gen = np.random.default_rng([seed, rep, int(round(eps * 1000)), len(mech)])
+                gen = np.random.default_rng([seed, rep, int(round(eps * 1000)), zlib.crc32(mech.encode()), zlib.crc32(inst.query.encode())])
                 est = _tpch_one(inst, mech, eps, beta, gen)
                 rows.append({**base, "epsilon": eps, "rep": rep, "estimate": est, "abs_error": abs(est - inst.answer), "status": "ok"})
     return pd.DataFrame(rows), pd.DataFrame(trows)

@@ -53,9 +53,10 @@ def race_panel(*, epsilon: float, beta: float, log2_gs: int, base: float, genera
     return fig, table
 
 
-def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, size: int, runs: int, beta: float, seed: int):
+def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, size: int, runs: int, beta: float, seed: int,
+                log2_gs: int = 16):
     info, tr, fh, label = instance(generator, query, size, int(seed))
-    gs = 2.0 ** 10 if generator != "road" else 16.0 ** {"edge": 1, "triangle": 2}.get(query, 2)
+    gs = 2.0 ** int(log2_gs)
     taus = tau_grid(gs)
     vals = np.array([tr.value(t) for t in taus])
     gen = np.random.default_rng(int(seed) + 7)
