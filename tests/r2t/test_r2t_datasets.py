@@ -1,0 +1,36 @@
+"""Dataset registry: stand-ins always, real graphs when the data directory has them, SNAP loader."""
+
+import numpy as np
+import pytest
+
+from dpworkbench import datasets as registry
+from dpworkbench.r2t.datasets import GRAPHS, load_graph, load_snap
+
+
+@pytest.mark.parametrize("name", ["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca"])
+def test_standins_are_seeded_and_respect_the_degree_bound(name):
+    a, D = load_graph(name, n=400, seed=3)
+    b, _ = load_graph(name, n=400, seed=3)
+    assert a.source == "synthetic" and a.data.fingerprint == b.data.fingerprint
+    assert a.data.max_degree <= D
+
+
+@pytest.mark.parametrize("name", ["enron", "github"])
+def test_real_graphs_or_their_standins(name):
+    ds, D = load_graph(name, n=300, seed=0)
+    assert ds.source in ("real", "synthetic") and ds.data.n == 300
+    syn, _ = load_graph(name, n=300, seed=0, prefer="synthetic")
+    assert syn.source == "synthetic"
+    if registry.real_path(registry._REGISTRY[f"r2t.{name}"].real_path) is not None:
+        assert ds.source == "real"
+
+
+def test_load_snap_and_unknown_names(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text("# comment\n0\t1\n1\t2\n2\t0\n2\t3\n")
+    g = load_snap(p)
+    assert g.num_edges == 4 and g.max_degree == 3
+    assert load_snap(p, max_degree=2).max_degree <= 2
+    with pytest.raises(ValueError):
+        load_graph("nosuch")
+    assert set(GRAPHS) >= {"deezer", "roadnet_pa", "enron"}
