@@ -86,6 +86,16 @@ def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=
                 rows.append(rec)
             continue
         for s in strategies:
+            if s == "r2t":  # the R2T baseline (I_MI only; Table 1 and the R2T series of Figs. 4–5)
+                if m != "I_MI":
+                    continue
+                from .r2t_baseline import R2TIMI
+                q = R2TIMI(graph)  # truncations computed once per graph, noise redrawn per run
+                for r in range(repeats):
+                    rec = q.run(epsilon, rng=rng)
+                    rec.update(algo="r2t", run=r)
+                    rows.append(rec)
+                continue
             for r in range(repeats):
                 rec = graph_projection(graph, m[2:], epsilon, strategy=s, df=df, dcs=dcs, projector=proj, rng=rng,
                                        ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, clip=clip)
@@ -144,7 +154,8 @@ def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
     for i, m in enumerate(ms, start=1):
         for j, d in enumerate(ds, start=1):
             sub = res[(res.dataset == d) & (res.measure == m)]
-            g = sub.groupby("iteration").agg(true=("true", "mean"), mean=("output", "mean"), std=("output", "std")).reset_index()
+            ours = sub[sub.algo != "r2t"] if "algo" in sub else sub
+            g = ours.groupby("iteration").agg(true=("true", "mean"), mean=("output", "mean"), std=("output", "std")).reset_index()
             g["std"] = g["std"].fillna(0)
             show = i == 1 and j == 1
             fig.add_trace(go.Scatter(x=list(g.iteration) + list(g.iteration[::-1]), y=list(g["mean"] + g["std"]) + list((g["mean"] - g["std"])[::-1]),
@@ -153,6 +164,10 @@ def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
                                      line=dict(color="#ff7f0e"), showlegend=show, legendgroup="t"), i, j)
             fig.add_trace(go.Scatter(x=g.iteration, y=g["mean"], name="Our approach (mean ± std)", line=dict(color="#1f77b4"),
                                      showlegend=show, legendgroup="o"), i, j)
+            if "algo" in sub and (sub.algo == "r2t").any():  # R2T baseline (I_MI), drawn from dpworkbench.r2t
+                r = sub[sub.algo == "r2t"].groupby("iteration").agg(mean=("output", "mean")).reset_index()
+                fig.add_trace(go.Scatter(x=r.iteration, y=r["mean"], name="R2T (mean)", line=dict(color="#d62728", dash="dot"),
+                                         showlegend=(i, j) == (ms.index("I_MI") + 1, 1), legendgroup="r"), i, j)
     fig.update_layout(title=title, template="plotly_white", height=280 * len(ms), width=260 * len(ds) + 100)
     return fig
 
