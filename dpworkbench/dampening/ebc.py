@@ -7,6 +7,8 @@ Edge-DP. ΔEBC = g(Δ) with g(k) = max(k(k−1)/4, k) needs a public max-degree 
 from __future__ import annotations
 
 import hashlib
+import os
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -94,12 +96,44 @@ def graph_hash(graph: CSRGraph) -> str:
     return h.hexdigest()
 
 
-def ebc_all(graph: CSRGraph, *, cache: bool = True) -> np.ndarray:
-    """EBC of every node (closed form of spec §4.1; numba CSR kernel; cached by graph hash)."""
+EBC_CACHE_VERSION = 1  # bump when the kernel's output changes
+
+
+def ebc_cache_path(graph: CSRGraph) -> Path:
+    """``<cache_dir>/dampening/ebc/<sha1 of indptr+indices>.npz`` (``dpworkbench.paths.cache_dir``, env ``DPWB_CACHE``)."""
+    from dpworkbench.paths import cache_dir
+
+    return cache_dir() / "dampening" / "ebc" / f"v{EBC_CACHE_VERSION}_{graph_hash(graph)}.npz"
+
+
+def ebc_all(graph: CSRGraph, *, cache: bool = True, disk: bool = True) -> np.ndarray:
+    """EBC of every node (closed form of spec §4.1; numba CSR kernel).
+
+    Cached by graph hash: in memory, and (``disk=True``) as an ``.npz`` under the cache directory holding the
+    EBC values and the degrees; a second call on the same CSR arrays (same or later process) reads it back.
+    """
     key = graph_hash(graph)
     if cache and key in _CACHE:
         return _CACHE[key]
-    res = _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64))
+    path = ebc_cache_path(graph) if (cache and disk) else None
+    res = None
+    if path is not None and path.exists():
+        try:
+            with np.load(path) as z:
+                if z["ebc"].shape == (graph.num_nodes,) and str(z["hash"]) == key:
+                    res = np.array(z["ebc"], float)
+        except (OSError, ValueError, KeyError):
+            res = None  # unreadable cache file: recompute and overwrite
+    if res is None:
+        res = _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64))
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npz")
+                np.savez(tmp, ebc=res, degrees=np.asarray(graph.degrees), hash=np.array(key))
+                os.replace(tmp, path)  # atomic
+            except OSError:
+                pass  # read-only cache directory: keep the in-memory cache only
     if cache:
         _CACHE[key] = res
     return res
@@ -246,16 +280,65 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
+def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, max_degree_bound: int | None = None) -> np.ndarray:
+    """Per-draw log-weights (ε/k per draw) of EM, LD or SLD; for PF the per-draw scale ε/(2kΔ)·(EBC − max)."""
+    ebc = np.asarray(ebc, float)
+    degrees = np.asarray(degrees, np.int64)
+    epsilon = check_epsilon(epsilon)
+    Dm = _check_bound(degrees, max_degree_bound)
+    gs = global_sensitivity_ebc(Dm)
+    e1 = epsilon / k
+    if method in ("EM", "PF"):
+        return e1 * (ebc - ebc.max()) / (2 * gs)
+    if method == "LD":
+        return e1 * ld_scores(ebc, degrees, max_degree_bound=Dm) / 2
+    if method == "SLD":
+        return e1 * sld_scores(ebc, degrees, max_degree_bound=Dm) / 2
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+
+
+def batch_priv_top_k(logits: np.ndarray, k: int, runs: int, *, method: str, rng=None, chunk_elems: int = 4_000_000) -> np.ndarray:
+    """``runs`` independent PrivTopk outputs (runs × k node ids) from precomputed per-draw logits.
+
+    Research/simulation path (seeded), equal in law to ``priv_top_k``: EM/LD/SLD by one-shot Gumbel-top-k;
+    PF by k sequential steps of report-noisy-max with exponential noise over the remaining nodes, which is
+    identical in law to permute-and-flip (Ding, Kifer et al. 2021). All runs' noise is drawn at once.
+    """
+    gen = as_generator(rng)
+    n = logits.size
+    k = check_int(k, "k", minimum=1, maximum=n)
+    out = np.empty((runs, k), np.int64)
+    step = max(1, chunk_elems // max(1, n))
+    for a in range(0, runs, step):
+        b = min(runs, a + step)
+        if method == "PF":
+            chosen = np.zeros((b - a, n), bool)
+            for j in range(k):
+                z = logits[None, :] + gen.exponential(size=(b - a, n))
+                z[chosen] = -np.inf
+                pick = np.argmax(z, axis=1)
+                out[a:b, j] = pick
+                chosen[np.arange(b - a), pick] = True
+        else:
+            z = logits[None, :] + gen.gumbel(size=(b - a, n))
+            part = np.argpartition(-z, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (b - a, 1))
+            order = np.argsort(-np.take_along_axis(z, part, axis=1), axis=1)
+            out[a:b] = np.take_along_axis(part, order, axis=1)
+    return out
+
+
 def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
                    max_degree_bound: int | None = None) -> float:
-    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations."""
-    gen = as_generator(rng)
-    truth = set(true_top_k(ebc, k).tolist())
-    hits = 0
-    for _ in range(runs):
-        got = priv_top_k(ebc, degrees, k, epsilon=epsilon, method=method, rng=gen, max_degree_bound=max_degree_bound)
-        hits += len(truth.intersection(got.tolist()))
-    return hits / (k * runs)
+    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once, noise drawn in one batch)."""
+    runs = check_int(runs, "runs", minimum=1)
+    ebc = np.asarray(ebc, float)
+    if k > ebc.size:
+        raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
+    lg = method_logits(ebc, degrees, k, epsilon=epsilon, method=method, max_degree_bound=max_degree_bound)
+    got = batch_priv_top_k(lg, k, runs, method=method, rng=rng)
+    truth = np.zeros(ebc.size, bool)
+    truth[true_top_k(ebc, k)] = True
+    return float(truth[got].sum()) / (k * runs)
 
 
 def topk_overlap_with_degree(ebc: Any, degrees: Any, k: int) -> int:

@@ -116,3 +116,46 @@ def test_sld_beats_em_at_small_budget():
     sld = E.top_k_accuracy(e, d, 5, epsilon=1.0, method="SLD", runs=30, rng=0)
     em = E.top_k_accuracy(e, d, 5, epsilon=1.0, method="EM", runs=30, rng=0)
     assert sld > em + 0.3
+
+
+def test_ebc_disk_cache_hit(tmp_path, monkeypatch):
+    monkeypatch.setenv("DPWB_CACHE", str(tmp_path))
+    g = holme_kim(400, 3, 0.3, seed=11)
+    E._CACHE.clear()
+    first = E.ebc_all(g)
+    path = E.ebc_cache_path(g)
+    assert path.exists() and str(tmp_path) in str(path)
+    E._CACHE.clear()
+    calls = []
+    real = E._ebc_kernel
+    monkeypatch.setattr(E, "_ebc_kernel", lambda *a: calls.append(1) or real(*a))
+    second = E.ebc_all(g)
+    assert calls == []                       # served from the .npz, kernel not called
+    np.testing.assert_array_equal(first, second)
+    other = holme_kim(400, 3, 0.3, seed=12)  # different graph → different key → computed
+    E._CACHE.clear()
+    E.ebc_all(other)
+    assert calls == [1] and E.ebc_cache_path(other) != path
+
+
+def test_batch_privtopk_matches_sequential_law():
+    """The batched simulator (Gumbel-top-k; PF as RNM with exponential noise) has the law of k sequential draws."""
+    from dpworkbench.mechanisms import exponential_probabilities, permute_and_flip_probabilities
+
+    ebc = np.array([6.0, 5.0, 3.0, 1.0, 0.0]); deg = np.array([4, 4, 3, 2, 1]); k, eps, runs = 2, 3.0, 40000
+    gs = E.global_sensitivity_ebc(4)
+    for method in ("PF", "SLD"):
+        lg = E.method_logits(ebc, deg, k, epsilon=eps, method=method)
+        got = E.batch_priv_top_k(lg, k, runs, method=method, rng=np.random.default_rng(0))
+        emp = np.zeros((5, 5))
+        np.add.at(emp, (got[:, 0], got[:, 1]), 1 / runs)
+        exact = np.zeros((5, 5))
+        score = ebc if method == "PF" else E.sld_scores(ebc, deg)
+        sens = gs if method == "PF" else 1.0
+        law = permute_and_flip_probabilities if method == "PF" else exponential_probabilities
+        p1 = law(score, epsilon=eps / k, sensitivity=sens)
+        for a in range(5):
+            rest = [b for b in range(5) if b != a]
+            p2 = law(score[rest], epsilon=eps / k, sensitivity=sens)
+            exact[a, rest] = p1[a] * p2
+        assert 0.5 * np.abs(emp - exact).sum() < 0.015, method

@@ -84,3 +84,12 @@ def test_vectorised_profile_matches_closed_form():
         cnt = rng.integers(0, 60, (int(rng.integers(1, 5)), int(rng.integers(2, 4))))
         prof = id3.ls_ig_profile(cnt, 40)
         np.testing.assert_allclose(prof, [id3.ls_ig(cnt, t) for t in range(40)], rtol=1e-12)
+
+
+def test_ls_profile_numba_matches_numpy_and_is_cached():
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        cnt = rng.integers(0, 60, size=(int(rng.integers(1, 5)), int(rng.integers(2, 4))))
+        fast = id3.ls_ig_profile(cnt, 64)
+        np.testing.assert_allclose(fast, id3.ls_ig_profile_numpy(cnt, 64), rtol=1e-12, atol=1e-12)
+        assert id3.ls_ig_profile(cnt.copy(), 64) is fast   # memoised on the counts

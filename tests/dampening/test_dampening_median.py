@@ -115,3 +115,23 @@ def test_errors():
         md.median_utility([], 5)
     with pytest.raises(ValueError, match="delta must be"):
         md.element_delta([1, 2, 3], 1, 5, delta="nope")
+
+
+def test_pf_grouped_exact_law_matches_ungrouped_and_montecarlo():
+    from dpworkbench.dampening import median as Md
+    from dpworkbench.mechanisms import permute_and_flip_probabilities
+
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        G = int(rng.integers(2, 6)); mult = rng.integers(1, 5, G); u = -rng.integers(0, 10, G).astype(float); u[0] = 0
+        eps = float(rng.uniform(0.1, 3))
+        grouped = Md.pf_group_probabilities(eps * u / 2, mult)
+        full = permute_and_flip_probabilities(np.repeat(u, mult), epsilon=eps, sensitivity=1.0)
+        np.testing.assert_allclose(grouped, np.add.reduceat(full, np.r_[0, np.cumsum(mult)[:-1]]), atol=1e-10)
+    hist = np.bincount(np.clip(rng.normal(300, 80, 200_000).astype(int), 0, 511), minlength=512)
+    g = Md.histogram_groups(hist)
+    for eps in (0.01, 1.0, 50.0):
+        exact = Md.expected_error(g, "PF", eps)
+        mc = Md.expected_error(g, "PF", eps, pf="montecarlo", runs=20_000, rng=0)
+        assert abs(exact - mc) <= 0.03 * exact + 0.05, (eps, exact, mc)
+        assert exact <= Md.expected_error(g, "EM", eps) * (1 + 1e-6)   # PF never worse than EM
