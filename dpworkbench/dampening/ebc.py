@@ -18,6 +18,7 @@ from dpworkbench._validation import check_epsilon, check_int, as_generator
 from dpworkbench.accounting import Accountant
 from dpworkbench.graphs import CSRGraph
 from dpworkbench.mechanisms import exponential_top_k, permute_and_flip
+from dpworkbench.mechanisms.backends import resolve_backend
 
 METHODS = ("EM", "PF", "LD", "SLD")
 
@@ -267,13 +268,13 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
         return exponential_top_k(sld_scores(ebc, degrees, max_degree_bound=Dm), k, epsilon=epsilon, sensitivity=1.0, rng=rng,
                                  accountant=accountant, note=note)
     if method == "PF":
-        gen = as_generator(rng)
+        backend = resolve_backend(rng)  # a seeded generator, or the release back-end (unseeded)
         if accountant is not None:
             accountant.spend(epsilon, "permute-and-flip top-k", note)
         remaining = np.arange(ebc.size)
         chosen = []
         for _ in range(k):
-            j = permute_and_flip(ebc[remaining], epsilon=epsilon / k, sensitivity=gs, rng=gen)
+            j = permute_and_flip(ebc[remaining], epsilon=epsilon / k, sensitivity=gs, rng=backend)
             chosen.append(int(remaining[j]))
             remaining = np.delete(remaining, j)
         return np.array(chosen)
