@@ -308,7 +308,11 @@ ctx.finish()'''),
 stem = "learn_local_dampening"
 write_notebook(OUT / f"{stem}.ipynb", [
     ("md", f"""# Learn: exponential mechanism vs local dampening vs shifted local dampening
-Teaching notebook for {THESIS}. Data: toy graphs (the thesis' Fig. 9c graph, karate club, les Misérables, or a synthetic Holme–Kim graph).
+Teaching notebook for {THESIS}. Data: toy graphs (the thesis' Fig. 9c graph, karate club, les Misérables, or a synthetic Holme–Kim graph),
+a small synthetic median sample, and the synthetic NLTCS stand-in (5,000 rows) for ID3.
+
+Panels: PrivTopk (ε, generator, k), one draw (ε, generator), the dampening function (t, Δu), shifting (ε, shift s), median selection
+(ε, sensitivity function, median position, mechanism EM/PF/LD/SLD), private ID3 (ε, depth).
 
 Move ε and watch the probability that each of the top nodes (by egocentric betweenness) is selected. EM uses the huge global
 sensitivity ΔEBC; LD divides by local sensitivity (and suffers from *inversion*); SLD is EM on EBC minus a slack — essentially a degree-driven score.
@@ -317,14 +321,25 @@ The non-private part (EBC, degrees) is computed once and cached; only the cheap 
 epsilon = 2.0
 generator = "karate"
 graph_size = 300
-t = 2'''),
+t = 2
+k = 3
+depth = 2'''),
     ("code", IMPORTS + "\nfrom dpworkbench import widgets\n" + ctx(stem)),
-    ("md", "## Selection probabilities (one PrivTopk draw, k = 1)"),
+    ("md", "## PrivTopk: mechanism bars for the first draw (ε/k each) and top-k accuracy\n"
+           "Choose the graph generator and k; the bars are the exact output law of the first draw under EM, LD and SLD, "
+           "the table the mean accuracy of 300 simulated releases (PF included). EBC is computed once per graph (cached)."),
     ("code", '''controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-3, maximum=1e4),
-            "generator": widgets.choice(["fig9c", "karate", "les_miserables", "synthetic"], generator, "graph")}
-panel = widgets.control_panel(lambda epsilon, generator: X.teaching_figure(generator, epsilon, n=graph_size, seed=seed), controls,
-                              interactive=interactive, title="EM vs LD vs SLD")
+            "generator": widgets.choice(["fig9c", "karate", "les_miserables", "synthetic"], generator, "graph"),
+            "k": widgets.choice([1, 2, 3, 5, 10, 20], k, "k")}
+panel = widgets.control_panel(lambda epsilon, generator, k: X.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed), controls,
+                              interactive=interactive, title="PrivTopk: EM vs PF vs LD vs SLD")
 panel if interactive else None'''),
+    ("md", "## Selection probabilities of a single draw (k = 1), PF included on small graphs"),
+    ("code", '''panel1b = widgets.control_panel(lambda epsilon, generator: X.teaching_figure(generator, epsilon, n=graph_size, seed=seed),
+                                {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-3, maximum=1e4),
+                                 "generator": widgets.choice(["fig9c", "karate", "les_miserables", "synthetic"], generator, "graph")},
+                                interactive=interactive, title="EM vs PF vs LD vs SLD (one draw)")
+panel1b if interactive else None'''),
     ("code", '''fig = X.teaching_figure(generator, epsilon, n=graph_size, seed=seed); ctx.save_figure(fig, "selection_probabilities"); fig'''),
     ("md", "## The dampening function: breakpoints b(x,t,r) are cumulative sums of δ"),
     ("code", '''def dfig(t, global_sensitivity):
@@ -345,7 +360,16 @@ panel3 if interactive else None'''),
                                 "mechanism": widgets.choice(["EM", "PF", "LD", "SLD"], "LD", "mechanism")},
                                interactive=interactive, title="Median selection")
 panel4 if interactive else None'''),
+    ("md", "## Private ID3: how the tree depth d spends the budget (B/(2(d+1)) per query) and which root split each mechanism picks\n"
+           "Synthetic NLTCS-like stand-in (5,000 rows); the contingency tables and LS^IG profiles are cached, ε only rescales the logits."),
+    ("code", '''panel5 = widgets.control_panel(lambda epsilon, depth: X.teaching_id3(epsilon, depth, seed=seed),
+                               {"epsilon": widgets.epsilon_slider(1.0, minimum=1e-3, maximum=1e2),
+                                "depth": widgets.choice([1, 2, 3, 4, 5, 6], depth, "depth")},
+                               interactive=interactive, title="DiffPID3 root split")
+panel5 if interactive else None'''),
     ("code", '''fig = dfig(t, 10.0); ctx.save_figure(fig, "dampening_function")
+ctx.save_figure(X.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed)[0], "privtopk_teaching", png=profile != "ci")
+ctx.save_figure(X.teaching_id3(1.0, depth, seed=seed)[0], "id3_root_teaching", png=profile != "ci")
 ctx.save_figure(X.shift_figure(36.5, epsilon), "shift_convergence", png=profile != "ci")
 ctx.save_figure(X.median_teaching_figure(epsilon), "median_teaching", png=profile != "ci")
 probs = X.teaching_probabilities("fig9c", epsilon)
