@@ -67,7 +67,8 @@ ctx.claims.add("Fig. 9c: EBC(a) = EBC(b) = 6.5", paper=6.5, ours=ebc[0], atol=1e
 ctx.claims.add("Ex. 2.4.1: LS(G,0) = 3", paper=3, ours=ls[:, 0].max(), atol=0)
 ctx.claims.add("Ex. 2.4.1: LS(G,1) = 5", paper=5, ours=ls[:, 1].max(), atol=0)
 ctx.claims.add("Ex. 3.1.1: LS(G,0,v_i) = 2 for all i", paper=2, ours=f"{ls[2:, 0].tolist()}", verdict="differs",
-               note="v2, v3 have element LS 1 (exact brute force); v4 has 2 as in the thesis (spec §2.11)")
+               note="thesis misprint: brute force over all 28 edge toggles gives 1 for v2, v3 (both already adjacent to a and b, so one "
+                    "toggle changes their EBC by at most 1); v0, v1, v4, v5 have 2 as printed (e.g. add v0v4). Same as spec §2.11")
 ctx.claims.add("Ex. 3.4.1: LD P[a] = 0.32", paper=0.32, ours=p_ld[0], atol=0.005)
 ctx.claims.add("Ex. 3.4.1: LD P[v_i] = 0.06", paper=0.06, ours=p_ld[2], atol=0.005)
 ctx.claims.add("Ex. 3.6.1: EM P[a] = 0.22", paper=0.22, ours=p_em[0], atol=0.005)
@@ -146,9 +147,20 @@ display(pd.DataFrame(red).T)
 src = results["PATENT"][0].source
 ctx.claims.add("PATENT: LD reduces mean error vs EM/PF by ~18%", paper=0.18, ours=red["PATENT"]["mean"], rtol=0.5,
                note=f"{src} data; mean over the ε grid of 1 − LD/min(EM,PF); Λ, δ used by the thesis unknown (spec §3.6)")
-ctx.claims.add("HEPTH: mean reduction ~4%", paper=0.04, ours=red["HEPTH"]["mean"], atol=0.04, note=f"{src} data; box bound")
+hep_note = (f"{src} data, Λ = 4095, corrected LS0 + admissible box bound. Real finding, not a code error: our exact expected errors reproduce the "
+            "spec's independent recomputation (checked below to 2%), which also gives HEPTH ≈ 16% mean and 31–37% at ε = 10–100. The thesis "
+            "states neither Λ, n (subsampling?) nor the δ it used at t ≥ 1 (its Candidates δ is not admissible), so its 4% / 12% cannot be matched")
+ctx.claims.add("HEPTH: mean reduction ~4%", paper=0.04, ours=red["HEPTH"]["mean"], atol=0.04, note=hep_note)
 ctx.claims.add("HEPTH: max reduction ≤ 12%", paper=0.12, ours=red["HEPTH"]["max"], verdict="pass" if red["HEPTH"]["max"] <= 0.12 else "differs",
-               note="our box bound gains more at high ε (spec §3.6 sanity table: 31–37%)")
+               note=hep_note)
+if src == "real":  # spec §3.6 sanity reference [D] (exact expected errors on the DPBench copies, box bound, Λ = 4095)
+    ref = {("PATENT", 10): (548, 277), ("PATENT", 100): (88, 43), ("HEPTH", 10): (435, 299), ("HEPTH", 100): (79, 50)}
+    for (name, e), (em_ref, ld_ref) in ref.items():
+        g = M.histogram_groups(results[name][0].data)
+        em, ld = M.expected_error(g, "EM", e), M.expected_error(g, "LD", e)
+        ctx.claims.add(f"{name} ε={e}: E|err| EM / LD (spec §3.6 recomputation, not the thesis)", paper=f"{em_ref} / {ld_ref}",
+                       ours=f"{em:.0f} / {ld:.0f}", verdict="pass" if abs(em / em_ref - 1) < 0.02 and abs(ld / ld_ref - 1) < 0.02 else "differs",
+                       note="cross-check of our exact computation against the spec author's independent script")
 ctx.claims.add("INCOME: no reduction", paper=0.0, ours=red["INCOME"]["mean"], atol=0.03)
 ctx.claims.add("ordering PATENT > HEPTH > INCOME", paper="PATENT > HEPTH > INCOME",
                ours=" > ".join(sorted(red, key=lambda k: -red[k]["mean"])),
@@ -239,7 +251,10 @@ write_notebook(OUT / f"{stem}.ipynb", [
     ("md", f"""# Table 1: SLDPrivTopk (PTK) on 50-node BFS samples vs PrivateSQL (PSQL)
 {THESIS}, §6.5, Table 1. Data: BFS samples of Enron / GitHub (real when available, else stand-ins) and DBLP-like (synthetic).
 **PrivateSQL is not available offline: the PSQL columns are quoted from the thesis and labelled as such**; only the PTK column is reproduced.
-Accuracy averaged over samples, runs and k ∈ {{1, 2, 3}} (averaging over k is presumed, spec §7 item 23)."""),
+Accuracy averaged over samples, runs and k ∈ {{1, 2, 3}} (averaging over k is presumed, spec §7 item 23).
+ΔEBC and δ^EBC need a public max-degree bound; the thesis does not say which one it used on the samples. Our main PTK column uses the
+**parent graph's** max degree (the per-dataset Δ(G) the thesis treats as public, valid for every sample); a second column uses each sample's own
+max degree, which is markedly less accurate at B = 0.5–1 (SLD's degree-driven score is flatter with a small ΔEBC)."""),
     ("params", P),
     ("code", IMPORTS + "\n" + ctx(stem) + '''
 samples = pick(profile, ci=3, quick=10, paper=10); runs = pick(profile, ci=5, quick=10, paper=10)
@@ -249,8 +264,9 @@ graphs = {"Enron": datasets.load("dampening/enron", prefer=prefer, seed=seed, **
           "GitHub": datasets.load("dampening/github", prefer=prefer, seed=seed, **({"n": 3000, "cap": 700} if profile == "ci" else {}))}'''),
     ("code", '''ours = X.TABLE1_PAPER[["B"]].copy()
 for name, ds in graphs.items():
-    t = X.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed)
+    t = X.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="parent")
     ours[f"{name} PTK (ours, {ds.source})"] = t.accuracy.to_numpy()
+    ours[f"{name} PTK (ours, sample's own Δ)"] = X.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="sample").accuracy.to_numpy()
     ours[f"{name} PSQL (quoted from thesis)"] = X.TABLE1_PAPER[f"{name} PSQL"].to_numpy()
 ctx.save_table(ours, "table1"); ours'''),
     ("code", '''import plotly.express as px
@@ -258,10 +274,12 @@ long = pd.concat([ours[["B", c]].rename(columns={c: "accuracy"}).assign(series=c
 fig = px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK (ours) vs PSQL (quoted)")
 ctx.save_figure(fig, "table1"); display(fig)
 for name in graphs:
-    col = [c for c in ours.columns if c.startswith(f"{name} PTK")][0]
+    col = [c for c in ours.columns if c.startswith(f"{name} PTK (ours, {graphs[name].source}")][0]
     diff = float(np.abs(ours[col] - X.TABLE1_PAPER[f"{name} PTK"]).max())
     ctx.claims.add(f"Table 1 {name}: PTK accuracy per B", paper=X.TABLE1_PAPER[f"{name} PTK"].round(2).tolist(), ours=ours[col].round(2).tolist(),
-                   verdict="pass" if diff <= 0.15 else "differs", note=f"max |diff| = {diff:.2f} ({graphs[name].source} graph)")
+                   verdict="pass" if diff <= 0.15 else "differs",
+                   note=f"max |diff| = {diff:.2f} ({graphs[name].source} graph, parent-graph degree bound; {samples} BFS samples × {runs} runs — "
+                        "sampling noise of the BFS seeds is about ±0.1; which degree bound the thesis used is not stated)")
     ctx.claims.add(f"Table 1 {name}: PTK beats PSQL at every B", paper="PTK > PSQL", ours=f"{bool((ours[col] > X.TABLE1_PAPER[f'{name} PSQL']).all())}",
                    verdict="pass" if (ours[col] > X.TABLE1_PAPER[f"{name} PSQL"]).all() else "differs", note="PSQL values quoted, not rerun")
 ctx.finish()'''),
@@ -300,7 +318,16 @@ ctx.save_table(rk, "acs_root_ranking"); rk.head(6)'''),
 for name, (txt, val, meth) in paper.items():
     ds, df = res[name]
     g = X.id3_gain(df, meth)
-    ctx.claims.add(f"{name.upper()}: {txt}", paper=val, ours=g, atol=0.03, note=f"{ds.source} data, max gain over the (depth, ε) grid; {folds}-fold CV")
+    note = f"{ds.source} data, max gain over the (depth, ε) grid; {folds}-fold CV, rows ≤ {max_rows}"
+    if name == "acs":
+        note += ("; real finding: the largest gap sits at ε where EM is still nearly uniform (ε per query = B/(2(d+1)) against ΔIG ≈ 16) "
+                 "while LD/SLD already pick the best split; its size depends on the unstated class attribute (column 10, from the "
+                 "author's later code), the data version and the ε grid. The qualitative ACS finding (inversion at depth 2) is checked below")
+    ctx.claims.add(f"{name.upper()}: {txt}", paper=val, ours=g, atol=0.03, note=note)
+acs = res["acs"][1]; d2 = acs[(acs.depth == min(depths)) & (acs.epsilon == max(eps_grid))].set_index("method").accuracy
+ctx.claims.add(f"ACS depth {min(depths)}: inversion — LocalDiffPID3 below GlobalDiffPID3 at large B", paper="Local < Global",
+               ours=f"Local {d2['Local']:.3f}, Shifted {d2['Shifted']:.3f}, Global {d2['Global']:.3f} at B = {max(eps_grid)}",
+               verdict="pass" if d2["Local"] < d2["Global"] else "differs", note="see the root ranking table (IG order vs D order)")
 ctx.finish()'''),
 ])
 

@@ -141,17 +141,26 @@ TABLE1_PAPER = pd.DataFrame({
 })
 
 
-def table1_ptk(graph, *, samples=10, runs=10, size=50, ks=(1, 2, 3), budgets=(0.1, 0.5, 1.0, 5.0, 10.0), seed=0) -> pd.DataFrame:
-    """SLDPrivTopk accuracy on BFS samples (|S| = size), averaged over samples, runs and k."""
+def table1_ptk(graph, *, samples=10, runs=10, size=50, ks=(1, 2, 3), budgets=(0.1, 0.5, 1.0, 5.0, 10.0), seed=0,
+               bound: str = "parent") -> pd.DataFrame:
+    """SLDPrivTopk accuracy on BFS samples (|S| = size), averaged over samples, runs and k.
+
+    ``bound``: the public max-degree bound behind ΔEBC and δ^EBC — ``"parent"`` (default): the parent graph's max
+    degree, the per-dataset Δ(G) the thesis assumes public (a valid bound for every sample); ``"sample"``: each
+    sample's own max degree (also assumed public)."""
+    if bound not in ("parent", "sample"):
+        raise ValueError(f"bound must be 'parent' or 'sample', got {bound!r}")
     gen = np.random.default_rng(seed)
+    parent = int(np.max(graph.degrees))
     rows = []
     for s in range(samples):
         sub = E.bfs_sample(graph, size, rng=gen)
         e, d = E.ebc_all(sub, cache=False), sub.degrees
+        mdb = parent if bound == "parent" else None
         for B in budgets:
             for k in ks:
                 rows.append({"sample": s, "B": B, "k": k,
-                             "accuracy": E.top_k_accuracy(e, d, k, epsilon=B, method="SLD", runs=runs, rng=gen)})
+                             "accuracy": E.top_k_accuracy(e, d, k, epsilon=B, method="SLD", runs=runs, rng=gen, max_degree_bound=mdb)})
     return pd.DataFrame(rows).groupby("B", as_index=False)["accuracy"].mean()
 
 
