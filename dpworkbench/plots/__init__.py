@@ -181,6 +181,29 @@ def png_export_available() -> bool:
     return _PNG_STATE["ok"]
 
 
+def _start_png_server() -> None:
+    """Keep one headless Chromium for all PNG exports of this process (stopped at exit).
+
+    kaleido 1.x otherwise starts a new Chromium per ``write_image`` (~4 s each); its sync
+    server is a singleton, so a second start (e.g. by a notebook) is a silent no-op.
+    """
+    if _PNG_STATE.get("server") is not None:
+        return
+    _PNG_STATE["server"] = False
+    try:
+        import atexit
+
+        import kaleido
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            kaleido.start_sync_server(silence_warnings=True)
+        atexit.register(kaleido.stop_sync_server, silence_warnings=True)
+        _PNG_STATE["server"] = True
+    except Exception:  # noqa: BLE001 - fall back to one browser per export
+        _PNG_STATE["server"] = False
+
+
 def write_plotlyjs(path: Path) -> Path:
     """Write the bundled plotly.min.js once (reports open offline, no CDN)."""
     path = Path(path)
@@ -223,9 +246,12 @@ def save_figure(
         chrome = find_chromium()
         if chrome:
             os.environ.setdefault("BROWSER_PATH", chrome)
+        _start_png_server()
         try:
             out = stem.with_suffix(".png")
-            fig.write_image(out, width=width, height=height)
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="The kopts argument is ignored")
+                fig.write_image(out, width=width, height=height)
             paths["png"] = out
         except Exception as exc:  # a missing/broken browser must never fail a run
             _PNG_STATE["ok"] = False
