@@ -152,12 +152,12 @@ beta = 0.1'''),
     ("code", IMPORTS + '''ctx = NotebookContext("r2t/tab02_graph_queries", profile=profile, output_dir=output_dir, seed=seed)
 datasets = pick(profile, ci=["roadnet_pa", "amazon2"], quick=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca", "enron", "github"],
                 paper=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca", "enron", "github"])
-sizes = pick(profile, ci={"social": 300, "road": 500, "real": 300}, quick={"social": 1000, "road": 8000, "real": 600},
+sizes = pick(profile, ci={"social": 300, "road": 500, "real": 300}, quick={"social": 1000, "road": 8000, "real": 400},
              paper={"social": 50000, "road": 200000, "real": None})
 queries = ["edge", "path2", "triangle", "rectangle"]
-repetitions = pick(profile, ci=3, quick=10, paper=20)
+repetitions = pick(profile, ci=3, quick=6, paper=20)
 limits = pick(profile, ci={"max_m": 50000, "opt2_max_m": 5000, "rm_max_m": 300, "lp_time_limit": 10, "sde_max_edges": 20000},
-              quick={"max_m": 60000, "opt2_max_m": 20000, "rm_max_m": 600, "lp_time_limit": 20, "sde_max_edges": 50000},
+              quick={"max_m": 60000, "opt2_max_m": 15000, "rm_max_m": 600, "lp_time_limit": 20, "sde_max_edges": 50000},
               paper={"max_m": 10**9, "opt2_max_m": 10**7, "rm_max_m": 3000, "lp_time_limit": 21600, "sde_max_edges": 10**8})
 from dpworkbench.r2t.datasets import GRAPHS
 def size_of(d):
