@@ -12,6 +12,11 @@ same τ (row ``..._common_tau``), and the full-run row is then a lower bound (st
 note). ``DPWB_BENCH_FULL=1`` runs the LP to completion (many minutes) for the complete,
 exact ratio. A 5·10^4-edge graph where both engines finish is run in full in the same call.
 Graph: Erdős–Rényi degree-capped at D = 16.
+
+Measured once with DPWB_BENCH_FULL=1 (2-core machine shared with other jobs, nice 10):
+|E| = 1,018,325, flow 30.3 s vs LP 1157 s for the whole R2T (LP per τ 5/280/458/415 s
+for τ = 16/8/4/2) → 38×, identical Q(I,τ) on every τ and identical R2T output;
+|E| = 50,820: 49×.
 """
 
 from __future__ import annotations
