@@ -16,7 +16,7 @@ from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.privateclean import experiments as ex
 
 ctx = NotebookContext("privateclean/{stem}", profile=profile, output_dir=output_dir, seed=seed)
-repetitions = pick(profile, ci={ci}, quick={quick}, paper=100)   # paper: 100 random instances per point (App. D)'''
+repetitions = pick(profile, ci={ci}, quick={quick}, paper={paper})   # paper: 100 random instances per point (App. D)'''
 
 DATA_MD = ("Data: **synthetic** (Appendix D generator, seeded; the paper's synthetic data are not published). "
            "Table 1 defaults: p = 0.1, b = 10, N = 50, S = 1000, l = 5, z = 2; numeric attribute U[0,100] "
@@ -24,12 +24,12 @@ DATA_MD = ("Data: **synthetic** (Appendix D generator, seeded; the paper's synth
            "Error = |estimate − f(C(R))| / f(C(R)); mean over instances with an IQR band.")
 
 
-def fig_nb(stem, title, what, x, values, claims_code, *, fixed="{}", ci=5, quick=60, multiattr=False, extra_md="",
-           x_title=None, kind=None, data_md=None, setup_extra=""):
+def fig_nb(stem, title, what, x, values, claims_code, *, fixed="{}", ci=20, quick=200, multiattr=False, extra_md="",
+           x_title=None, kind=None, data_md=None, setup_extra="", paper=100):
     write_notebook(OUT / f"{stem}.ipynb", [
         ("md", f"# PrivateClean (Krishnan et al., SIGMOD 2016) — {title}\n{what}\n\n{data_md or DATA_MD}\n{extra_md}"),
         ("params", PARAMS_COMMON + f"\nfixed = {fixed}"),
-        ("code", SETUP.format(stem=stem, ci=ci, quick=quick) + setup_extra),
+        ("code", SETUP.format(stem=stem, ci=ci, quick=quick, paper=paper) + setup_extra),
         ("code", f'''df = ex.sweep(ctx, "{stem}", "{x}", {values}, repetitions=repetitions, fixed=fixed, seed=seed,
               multiattr={multiattr}, kind={kind!r})
 tab = ex.table(df, "{x}")
@@ -124,7 +124,7 @@ fig_nb("fig07_multiattr", "Fig. 7: multi-attribute cleaning (PC-W vs PC-U vs Dir
 w = float(t[t.method == "PC-W"]["mean"].mean()); u = float(t[t.method == "PC-U"]["mean"].mean()); d = float(t[t.method == "Direct"]["mean"].mean())
 ctx.claims.add("Fig. 7: PC-W more accurate than PC-U and Direct", paper="PC-W < PC-U < Direct", ours=f"{w:.3f} < {u:.3f} < {d:.3f}",
                verdict="pass" if w <= u < d else "differs", note="spec §6.3 [ours] oracle at 0.3: 0.17 / 0.30 / 0.57")''',
-       multiattr=True)
+       multiattr=True, ci=10, quick=60)
 
 fig_nb("fig09_distinct_fraction", "Fig. 9: error vs distinct fraction N/S (sum, count)",
        "N varied at S = 1000 with every value present (`ensure_coverage`) and a 5 % error rate.",
@@ -145,42 +145,65 @@ ctx.claims.add("Fig. 10: PrivateClean under 10% error on Intel (all p ≤ 0.5)",
                verdict="pass" if pc[pc.p <= 0.5]["mean"].max() < 0.10 else "differs", note=f"intel_like stand-in, scale={fixed.get('scale')}")
 better = ex.never_worse(tab[tab.p <= 0.3], "p", aggs=("avg",))
 ctx.claims.add("Fig. 10: PrivateClean more accurate than Direct (avg)", paper=True, ours=better, verdict="pass" if better else "differs")''',
-       kind="intel", fixed="{'scale': None}", ci=3, quick=20,
+       kind="intel", fixed="{'scale': None}", ci=5, quick=30,
        setup_extra="\nif fixed.get('scale') is None:\n    fixed = {**fixed, 'scale': pick(profile, ci=0.005, quick=0.02, paper=1.0)}",
        data_md="Data: **synthetic `intel_like` stand-in** (spec §6.2; the real IntelWireless data are not available offline): "
                "54 valid ids + 14 spurious codes incl. NULL (N = 68), failure rows at 50–122 °C; 2.3 M rows × `scale` "
                "(ci 0.005, quick 0.02, paper 1.0).")
 
-fig_nb("fig11_mcafe_like", "Fig. 11: MCAFE — error vs privacy p (count, avg) with isEurope(country)",
-       "European country codes are merged into 'Europe'; queries count / avg(score) WHERE country = 'Europe'.",
+fig_nb("fig11_mcafe_like", "Fig. 11: MCAFE stand-in — error vs privacy p (count, avg) with isEurope(make)",
+       "The paper merges European country codes with isEurope(country) on MCAFE (not public). Stand-in: the `vega_datasets` "
+       "cars table (406 rows) whose `make` (first word of the name) has **real misspellings** (chevy/chevroelt → chevrolet, "
+       "vw/vokswagen → volkswagen, maxda → mazda, toyouta → toyota, mercedes-benz → mercedes). The analyst's cleaner merges the "
+       "misspellings and then European makes into 'Europe' (a public list); queries count / avg(acceleration) WHERE make = 'Europe'. "
+       "GRR on make (released dirty domain, N = 38); Laplace on acceleration with Δ = 25 s and b = Δ/ln(3/p−2).",
        "p", "pick(profile, ci=[0.05, 0.2], quick=[0.05, 0.1, 0.2, 0.3, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.5])",
        '''better = ex.never_worse(tab, "p", aggs=("count",))
-ctx.claims.add("Fig. 11: PrivateClean more accurate than Direct for count", paper=True, ours=better, verdict="pass" if better else "differs")
-lo = tab[tab.p <= 0.1]
+ctx.claims.add("Fig. 11: PrivateClean more accurate than Direct for count", paper=True, ours=better, verdict="pass" if better else "differs",
+               note=f"data: cars table ({source})")
+lo = tab[(tab.p <= 0.1) & (tab.method == "privateclean")]
 ok = bool(lo["mean"].max() < 0.10)
-ctx.claims.add("Fig. 11: both methods under 10% error (low p)", paper=0.10, ours=round(float(lo["mean"].max()), 4),
-               verdict="pass" if ok else "differs", note="avg reported as observed; spec §6.2 expects no avg win at S=406")''',
-       kind="mcafe", ci=20, quick=200,
-       data_md="Data: **synthetic `mcafe_like` stand-in** (spec §6.2; MCAFE is not public): 406 rows, 85 country codes "
-               "(US ≈ 60 %, 20 European codes, a few NULLs), score 1–10.")
+ctx.claims.add("Fig. 11: PrivateClean under 10% error (count and avg, p ≤ 0.1)", paper=0.10, ours=round(float(lo["mean"].max()), 4),
+               verdict="pass" if ok else "differs", note=f"data: cars table ({source}), S = 406; avg reported as observed")''',
+       kind="cars", ci=50, quick=500, paper=1000,
+       setup_extra="\nsource = ex.data_source('cars', fixed)\nprint('data source:', source)",
+       data_md="Data: **`vega_datasets` cars table** (local copy shipped with the `vega-datasets` package, no network; a "
+               "seeded synthetic copy with the same make frequencies and misspellings is the fallback — the cell below prints which "
+               "was used). MCAFE itself is not public (spec §6.2).")
 
 fig_nb("fig08_tpcds", "Fig. 8: TPC-DS customer_address — constraint-based cleaning (FD and MD)",
        "(a) corrupt ca_state, repair with the FD (city, county) → state (majority vote per group, stand-in for Bohannon et al.); "
        "(b) append one character to ca_country, repair with the MD (edit distance ≤ 1). GRR p = 0.1 on all four attributes. "
-       "Error: mean relative error of COUNT(*) GROUP BY over groups, against the **uncorrupted ground truth**.",
-       "corruptions", "pick(profile, ci=[0, 1000], quick=[0, 250, 500, 1000, 2000], paper=[0, 500, 1000, 2000, 5000])",
-       '''a_pc = ex.value(tab, "a_state_fd", "privateclean", "corruptions", tab.corruptions.max()); a_d = ex.value(tab, "a_state_fd", "direct", "corruptions", tab.corruptions.max())
-b_pc = ex.value(tab, "b_country_md", "privateclean", "corruptions", tab.corruptions.max()); b_d = ex.value(tab, "b_country_md", "direct", "corruptions", tab.corruptions.max())
+       "Error: mean relative error of COUNT(*) GROUP BY over groups (NULL included), against the **uncorrupted ground truth**.",
+       "corruptions", "pick(profile, ci=[0, 500], quick=[0, 50, 100, 250, 500], paper=[0, 500, 1000, 2000, 5000])",
+       '''top = tab.corruptions.max()
+a_pc = ex.value(tab, "a_state_fd", "privateclean", "corruptions", top); a_d = ex.value(tab, "a_state_fd", "direct", "corruptions", top)
+b_pc = ex.value(tab, "b_country_md", "privateclean", "corruptions", top); b_d = ex.value(tab, "b_country_md", "direct", "corruptions", top)
+note = f"data: customer_address ({source}), {fixed.get('S') or 'all'} rows"
 ctx.claims.add("Fig. 8a: PrivateClean beats Direct under FD repair (most corruptions)", paper=True, ours=f"PC {a_pc:.3f} vs Direct {a_d:.3f}",
-               verdict="pass" if a_pc < a_d else "differs")
+               verdict="pass" if a_pc < a_d else "differs", note=note)
 ctx.claims.add("Fig. 8b: PrivateClean beats Direct under MD repair (most corruptions)", paper=True, ours=f"PC {b_pc:.3f} vs Direct {b_d:.3f}",
-               verdict="pass" if b_pc <= b_d else "differs")
-ctx.claims.add("Fig. 8: gap larger in (b) than in (a)", paper="gap(b) > gap(a)", ours=f"{b_d - b_pc:.3f} vs {a_d - a_pc:.3f}",
-               verdict="pass" if b_d - b_pc > a_d - a_pc else "differs", note="synthetic customer_address stand-in")''',
-       kind="tpcds", fixed="{'S': None}", ci=2, quick=4,
-       setup_extra="\nif fixed.get('S') is None:\n    fixed = {**fixed, 'S': pick(profile, ci=5000, quick=20000, paper=50000)}",
-       data_md="Data: **synthetic `customer_address` stand-in** (spec §6.2 fallback: 51 skewed states, ~2000 (city, county) pairs, "
-               "3 % NULL countries; the FD holds before corruption). The DuckDB tpcds-extension path is not wired in yet.")
+               verdict="pass" if b_pc <= b_d else "differs", note=note)
+sa = ex.slope(tab, "a_state_fd", "privateclean", "corruptions") * top; sb = ex.slope(tab, "b_country_md", "privateclean", "corruptions") * top
+ctx.claims.add("Fig. 8: PrivateClean's error grows with corruptions under the FD repair (a) but not under the MD repair (b)",
+               paper="(a) grows, (b) flat", ours=f"rise over the grid: (a) {sa:+.3f}, (b) {sb:+.3f}",
+               verdict="pass" if sa > 0 and abs(sb) < max(sa, 0.01) else "differs",
+               note=note + "; the majority-vote FD repair is fallible (errors in singleton (city, county) groups stay), the MD repair is exact")
+ctx.claims.add("Fig. 8: PrivateClean's advantage larger in (b) than in (a)", paper="gap(b) > gap(a)", ours=f"{b_d - b_pc:.3f} vs {a_d - a_pc:.3f}",
+               verdict="pass" if b_d - b_pc > a_d - a_pc else "differs",
+               note=note + ". Finding, not a bug: once the country is corrupted into ~27 variants that the MD merges back, GRR draws "
+                           "mostly land on variants of 'United States' and are merged back too, so Direct's bias on the 97% group shrinks; "
+                           "with 40k (city, county) groups GRR on city/county makes the FD repair unable to fix randomised states, so "
+                           "Direct's state counts stay biased")''',
+       kind="tpcds", fixed="{'source': None}", ci=2, quick=3, paper=10,
+       setup_extra=("\nif fixed.get('source') is None:\n    fixed = {**fixed, **pick(profile, ci={'source': 'synthetic', 'S': 5000}, "
+                    "quick={'source': 'real', 'sf': 0.1}, paper={'source': 'real', 'sf': 1.0})}"
+                    "\nsource = ex.data_source('tpcds', fixed)\nprint('data source:', source, fixed)"),
+       data_md="Data: **TPC-DS `customer_address`** generated offline by DuckDB's tpcds extension (`duckdb-extension-tpcds` wheel, "
+               "`CALL dsdgen(sf=…)`, cached as Parquet; quick: sf = 0.1 → 5 000 rows, paper: sf = 1 → 50 000 rows), canonicalised "
+               "by majority vote so the FD (city, county) → state holds before corruption. ci (and any machine without the extension) "
+               "uses the seeded synthetic stand-in (51 skewed states, ~2000 (city, county) pairs, 3 % NULL countries). The cell below "
+               "prints which was used; the claims' notes repeat it.")
 
 print("figure notebooks written")
 
@@ -297,3 +320,157 @@ g'''),
 ctx.finish()'''),
 ])
 print("theory + learn written")
+
+write_notebook(OUT / "fig01_running_example.ipynb", [
+    ("md", """# PrivateClean (Krishnan et al., SIGMOD 2016) — Fig. 1: privatise → clean → query, worked and executable
+Fig. 1 of the paper is an illustration: (a) a course-evaluation table with Major and Satisfaction, (b) the private table
+after randomized response (student 3's major randomised: plausible deniability), (c) the analyst fixes the inconsistent
+spelling "Mechanical E." → "Mech. Eng." on the *private* table, (d) AVG satisfaction per major (paper: Mech. Eng. 3.2,
+Electrical Eng. 4.9). Here every step runs: GRR with a declared public domain of majors and Laplace noise on satisfaction,
+the merge recorded in the provenance graph, and Direct vs PrivateClean estimates with 95 % intervals, for one release and
+over many releases.
+
+Data: **synthetic** 100-row table (seeded; rows 1–3 are the paper's, the rest drawn from a fixed distribution). The
+paper's table is not published beyond those rows."""),
+    ("params", PARAMS_COMMON + '''
+p = 0.25      # GRR replacement probability on Major
+b = 1.0       # Laplace scale on Satisfaction, public range 4'''),
+    ("code", '''from IPython.display import display
+from dpworkbench.experiments import NotebookContext, pick
+from dpworkbench.privateclean import teaching
+
+ctx = NotebookContext("privateclean/fig01_running_example", profile=profile, output_dir=output_dir, seed=seed)
+reps = pick(profile, ci=200, quick=2000, paper=20000)'''),
+    ("md", "## (a) original table R and (b) the private release V"),
+    ("code", '''R = teaching.fig01_relation(seed)
+V, crel = teaching.fig01_private(R, p=p, b=b, seed=seed)
+side = R.head(8).assign(private_major=V.data["major"].head(8).to_numpy(), private_satisfaction=V.data["satisfaction"].head(8).round(2).to_numpy())
+ctx.save_table(side, "R_vs_V_first_rows")
+display(side)
+display(V.ledger)
+pdn = teaching.plausible_deniability(p)
+ctx.save_table(pdn, "plausible_deniability")
+pdn.round(3)'''),
+    ("md", "## (c) cleaning on the private table, with its provenance graph"),
+    ("code", '''g = teaching.provenance_figure(crel, "major", pred={"Mech. Eng."}, domain_source="released")
+ctx.save_figure(g, "fig01_provenance")
+display(crel.provenance("major"))
+g'''),
+    ("md", "## (d) AVG (and COUNT) per major: truth on C(R), Direct, PrivateClean — one release, then over many"),
+    ("code", '''one = teaching.fig01_estimates(R, crel)
+ctx.save_table(one, "one_release")
+display(one.round(2))
+mc = teaching.fig01_monte_carlo(R, p=p, b=b, reps=reps, seed=seed)
+ctx.save_table(mc, "monte_carlo")
+mc.round(3)'''),
+    ("code", '''import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+fig = make_subplots(rows=1, cols=2, subplot_titles=["COUNT: mean |error| over releases", "AVG: mean |error| over releases"])
+for j, agg in enumerate(("count", "avg"), 1):
+    t = mc[mc["agg"] == agg]
+    for meth, color in (("direct", "#d62728"), ("privateclean", "#1f77b4")):
+        fig.add_bar(x=t.major, y=t[f"{meth} mean abs error"], name=meth, marker_color=color, showlegend=j == 1, row=1, col=j)
+fig.update_layout(title=f"Fig. 1(d) over {reps} releases (p = {p}, b = {b}, S = 100)", barmode="group", height=420)
+ctx.save_figure(fig, "fig01_errors")
+fig'''),
+    ("md", "## Paper-claim check"),
+    ("code", '''row = lambda m, a: mc[(mc.major == m) & (mc["agg"] == a)].iloc[0]
+ctx.claims.add("Fig. 1(d): AVG satisfaction Mech. Eng. ≈ 3.2 (illustrative)", paper=3.2,
+               ours=round(float(one[(one.major == "Mech. Eng.") & (one["agg"] == "avg")]["PrivateClean"].iloc[0]), 2), verdict="not-comparable",
+               note=f"the paper's table is illustrative; our synthetic truth on C(R) is {row('Mech. Eng.', 'avg').truth:.2f}")
+bias_d = max(abs(row(m, "count")["direct bias"]) for m in mc.major.unique())
+bias_pc = max(abs(row(m, "count")["privateclean bias"]) for m in mc.major.unique())
+ctx.claims.add("PrivateClean's count is unbiased after cleaning while Direct is biased (max |bias| over majors)", paper="PC unbiased",
+               ours=f"Direct {bias_d:.2f} vs PC {bias_pc:.2f} rows", verdict="pass" if bias_pc < bias_d else "differs",
+               note="at S = 100 the variance dominates: PC's mean |error| is not always below Direct's (see table); the bias claim is the paper's")
+ctx.claims.add("Fig. 1(b): plausible deniability — every major can be reported for any student",
+               paper=True, ours=bool(pdn["P[report a given other major]"].iloc[0] > 0),
+               verdict="pass" if pdn["P[report a given other major]"].iloc[0] > 0 else "differs",
+               note=f"likelihood ratio {pdn['likelihood ratio'].iloc[0]:.1f} = e^ε with exact ε {pdn['ε exact ln(ratio)'].iloc[0]:.3f} (paper's Lemma 1: {pdn['ε paper ln(3/p−2)'].iloc[0]:.3f})")
+cov = float(mc["PC 95% CI coverage"].min())
+ctx.claims.add("corrected 95% intervals cover the truth (min over majors and aggregates)", paper=0.95, ours=round(cov, 3),
+               verdict="pass" if cov >= 0.90 else "differs", note="per-row CLT / delta method (spec §3.6–3.7)")
+ctx.finish()'''),
+])
+
+write_notebook(OUT / "learn_ci_coverage.ipynb", [
+    ("md", """# Learn PrivateClean: do the confidence intervals cover? (paper §5.3–5.6, corrected per spec §3.5–3.7)
+Teaching notebook (no paper figure). The paper gives CLT intervals for COUNT (on the selectivity), a SUM interval that
+bounds h_p + h_p^c, and for AVG the ratio of interval endpoints. The workbench's default intervals are the corrected
+per-row CLT (SUM) and the delta method (AVG); the paper's forms stay available (`ci="paper"`). Here we measure the
+empirical coverage of nominal 95 % intervals over many seeded releases.
+
+Data: **synthetic** (Appendix D generator, Table 1 defaults: S = 1000, N = 50, z = 2, l = 5, b = 10, numeric U[0,100]);
+a new relation and a new random predicate per release (`query_mode='random'`), and the top-5 predicate (`'top'`)."""),
+    ("params", PARAMS_COMMON + '''
+epsilon = 5.0   # per-attribute epsilon of the discrete attribute, exact convention, N 50'''),
+    ("code", '''from IPython.display import display
+import functools
+import numpy as np
+import plotly.graph_objects as go
+from dpworkbench import widgets
+from dpworkbench.experiments import NotebookContext, pick
+from dpworkbench.privateclean import p_for_epsilon
+from dpworkbench.privateclean.batch import ci_coverage, run_batch
+
+ctx = NotebookContext("privateclean/learn_ci_coverage", profile=profile, output_dir=output_dir, seed=seed)
+reps = pick(profile, ci=300, quick=2000, paper=20000)
+ps = pick(profile, ci=[0.1, 0.5], quick=[0.05, 0.1, 0.2, 0.3, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7])'''),
+    ("md", "## 50 releases, their intervals and the truth\nMove ε (→ p = N/(e^ε+N−1)): the releases are redrawn, the true relation (cached) is not."),
+    ("code", '''@functools.lru_cache(maxsize=32)
+def releases(p, n=50):
+    import pandas as pd
+    return pd.DataFrame(run_batch({"p": p, "batch": n, "aggs": ("count",), "methods": ("privateclean",), "query_mode": "top"},
+                                  np.random.default_rng(seed)))
+
+def forest(epsilon):
+    p = round(p_for_epsilon(epsilon, 50), 4)
+    r = releases(p)
+    r = r[r.method == "privateclean"].reset_index(drop=True)
+    half = r["width"] / 2
+    fig = go.Figure(go.Scatter(x=r.index, y=r.estimate, mode="markers", error_y=dict(type="data", array=half),
+                               marker=dict(color=np.where(r.covered.astype(bool), "#1f77b4", "#d62728")), name="PC count ± 95% CI"))
+    fig.add_trace(go.Scatter(x=r.index, y=r.truth, mode="lines", line=dict(dash="dash", color="black"), name="truth"))
+    fig.update_layout(title=f"ε = {epsilon:.2f} → p = {p:.3f}: {r.covered.mean():.0%} of 50 intervals cover (red: miss)",
+                      xaxis_title="release", yaxis_title="COUNT of the top-5 values", height=400)
+    return fig
+
+panel = widgets.control_panel(forest, {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10)}, interactive=interactive,
+                              title="intervals over releases")
+panel if interactive else None'''),
+    ("code", '''fig = forest(epsilon)
+ctx.save_figure(fig, "ci_forest")
+fig'''),
+    ("md", "## Monte-Carlo coverage: corrected vs paper forms"),
+    ("code", '''import pandas as pd
+cov = pd.concat([ci_coverage(ps, reps, seed=seed, query_mode="random"), ci_coverage(ps, reps, seed=seed + 1, query_mode="top")],
+                ignore_index=True)
+ctx.save_table(cov, "coverage")
+display(cov.round(3))
+fig = go.Figure()
+for (agg, mode), t in cov.groupby(["agg", "query_mode"], sort=False):
+    fig.add_trace(go.Scatter(x=t.p, y=t["coverage corrected (row CLT)"], mode="lines+markers", name=f"{agg} corrected ({mode})"))
+    fig.add_trace(go.Scatter(x=t.p, y=t["coverage paper form"], mode="lines+markers", line=dict(dash="dot"), name=f"{agg} paper ({mode})"))
+fig.add_hline(y=0.95, line_dash="dash", annotation_text="nominal 95%")
+fig.update_layout(title=f"Empirical coverage over {reps} releases per point", xaxis_title="p", yaxis_title="coverage", height=450)
+ctx.save_figure(fig, "ci_coverage")
+fig'''),
+    ("md", "## Paper-claim check"),
+    ("code", '''cs = cov[cov["agg"].isin(["count", "sum"])]
+lo = float(cs["coverage corrected (row CLT)"].min())
+ctx.claims.add("corrected COUNT/SUM intervals reach nominal 95% coverage (min over p and query modes)", paper=0.95, ours=round(lo, 3),
+               verdict="pass" if lo >= 0.93 else "differs", note="per-row CLT, spec §3.6; count: identical to the paper's form")
+ps_ = cov[cov["agg"] == "sum"]
+ctx.claims.add("the paper's SUM interval is very conservative (coverage ≈100%, much wider)", paper="conservative",
+               ours=f"coverage {ps_['coverage paper form'].min():.3f}, width ratio paper/corrected {float((ps_['median width / truth, paper'] / ps_['median width / truth, corrected']).median()):.1f}x",
+               verdict="pass" if ps_["coverage paper form"].min() >= 0.99 else "differs", note="spec §7 item 9 ([ours]: widths 2–7x)")
+av = cov[cov["agg"] == "avg"]
+amin = float(av["coverage corrected (row CLT)"].min())
+ctx.claims.add("delta-method AVG interval coverage (min over p and query modes)", paper=0.95, ours=round(amin, 3),
+               verdict="pass" if amin >= 0.93 else "differs",
+               note="finding: with random 5-of-50 Zipf(2) predicates at large p the count estimate ĉ is often near 0, the ratio "
+                    "is far from normal and the delta method under-covers (non-positive ĉ → NaN counted as a miss); with the top-5 "
+                    "predicate it covers. The paper's ratio-of-endpoints interval covers ~100% but is far wider")
+ctx.finish()'''),
+])
+print("fig01 + learn_ci_coverage written")

@@ -7,10 +7,12 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dpworkbench.experiments import run_grid
-from .standins import run_intel, run_mcafe, run_tpcds
+from .standins import run_cars_batch, run_intel, run_intel_batch, run_mcafe, run_tpcds
+from .batch import run_batch
 from .synthetic import run_instance, run_multiattr_instance
 
-KINDS = {"synthetic": run_instance, "multiattr": run_multiattr_instance, "intel": run_intel, "mcafe": run_mcafe, "tpcds": run_tpcds}
+BATCHED = {"synthetic", "intel", "cars"}
+KINDS = {"synthetic": run_batch, "synthetic_loop": run_instance, "multiattr": run_multiattr_instance, "intel": run_intel_batch, "intel_loop": run_intel, "cars": run_cars_batch, "mcafe": run_mcafe, "tpcds": run_tpcds}
 
 COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
           "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
@@ -19,9 +21,14 @@ COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd"
 def sweep(ctx, name: str, x: str, values, *, repetitions: int, fixed: dict | None = None, multiattr: bool = False,
           seed: int = 0, kind: str | None = None) -> pd.DataFrame:
     """Run ``repetitions`` random private instances per x value; returns the tidy per-instance errors."""
-    fn = KINDS[kind or ("multiattr" if multiattr else "synthetic")]
+    kind = kind or ("multiattr" if multiattr else "synthetic")
+    fn = KINDS[kind]
+    fixed = dict(fixed or {})
+    if kind in BATCHED:  # all repetitions of a cell drawn at once (vectorised; batch.py)
+        fixed["batch"] = int(repetitions)
+        repetitions = 1
     df = run_grid(f"privateclean_{name}", fn, {x: list(values)}, repetitions=repetitions, seed=seed,
-                  fixed=dict(fixed or {}), results_dir=ctx.results_dir)
+                  fixed=fixed, results_dir=ctx.results_dir)
     if "skipped" in df.columns:
         df = df[df["skipped"].isna() | (df["skipped"] == False)]  # noqa: E712
     return df.dropna(subset=["rel_error"])
@@ -70,3 +77,15 @@ def never_worse(tab: pd.DataFrame, x: str, *, better: str = "privateclean", than
     """True when ``better``'s mean error ≤ (1+tol)·``than``'s at every x value and aggregate."""
     return all(value(tab, a, better, x, v) <= (1 + tol) * value(tab, a, than, x, v) + 1e-9
                for a in aggs for v in tab[x].unique())
+
+
+def data_source(kind: str, fixed: dict | None = None) -> str:
+    """Which data a stand-in notebook used: "real" or "synthetic" (said plainly in the notebook)."""
+    fixed = dict(fixed or {})
+    if kind == "tpcds":
+        from .standins import tpcds_truth
+        return tpcds_truth(fixed)[1]
+    if kind == "cars":
+        from .standins import cars
+        return cars(fixed.get("prefer", "real"))[1]
+    return "synthetic"
