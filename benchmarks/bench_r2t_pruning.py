@@ -2,13 +2,23 @@
 
 The paper's Table 4 shows 99× on Deezer with CPLEX's early stop. Here "with" = exact bound
 pruning (skip every τ whose cheap upper bound plus offset cannot beat the running maximum,
-spec 2.7) + HiGHS warm starts across τ; "without" = the authors' R2TOld: every LP of the grid
-solved from scratch. Same seed → identical output (checked). Graph: Holme–Kim stand-in
-(n = 1700, m = 8, p = 0.3), D = 1024, GS = D³.
+spec 2.7) on the package's LP engine (HiGHS, warm starts across τ). Same seed → identical
+output (asserted). Graph: Holme–Kim stand-in (n = 1700, m = 8, p = 0.3), D = 1024, GS = D³,
+M ≈ 1.1·10^5 join results, 30 τ values of which 14 lie below DS.
+
+Two references:
+
+* default row ``r2t_rectangle_pruning``: the SAME engine (warm-started HiGHS) solving every τ
+  of the grid, i.e. the speed-up due to the bound pruning alone;
+* ``DPWB_BENCH_FULL=1`` adds ``r2t_rectangle_pruning_vs_r2told``: the authors' R2TOld, every LP
+  solved from scratch (no warm start, no pruning). It is the paper's Table 4 comparison but
+  costs ~1.5 min on its own (its LPs just below DS are slow cold), so it is opt-in to keep
+  this benchmark near 60 s.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -18,21 +28,38 @@ from dpworkbench.graphs import degree_capped, holme_kim
 from dpworkbench.r2t import Truncation, r2t
 from dpworkbench.r2t.patterns import graph_joininfo
 
+FULL = bool(os.environ.get("DPWB_BENCH_FULL"))
+EPS, BETA, SEED = 0.8, 0.1, 5
+
+
+def _timed(info, gs, *, prune: bool, warm_start: bool = True):
+    t0 = time.perf_counter()
+    res = r2t(Truncation(info, "lp", warm_start=warm_start), epsilon=EPS, beta=BETA, gs=gs, rng=SEED, prune=prune)
+    return res, time.perf_counter() - t0
+
+
+def _same(a: float, b: float) -> bool:
+    return bool(np.isclose(a, b, rtol=1e-9, atol=1e-6))
+
 
 def run() -> list[dict]:
     g = degree_capped(holme_kim(1700, 8, 0.3, seed=3), 1024, seed=3)
     info = graph_joininfo(g, "rectangle")
     assert info.m >= 100_000, info.m
     gs = 1024.0**3
-    t0 = time.perf_counter()
-    a = r2t(Truncation(info, "lp"), epsilon=0.8, beta=0.1, gs=gs, rng=5, prune=True)
-    t_prune = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    b = r2t(Truncation(info, "lp", warm_start=False), epsilon=0.8, beta=0.1, gs=gs, rng=5, prune=False)
-    t_full = time.perf_counter() - t0
-    same = bool(np.isclose(a.value, b.value, rtol=1e-9, atol=1e-6))
-    return [row("r2t_rectangle_pruning", f"seconds per R2T run (M={info.m})", t_prune, t_full,
-                f"LPs solved {a.solved} vs {b.solved}; identical output: {same}")]
+    a, t_prune = _timed(info, gs, prune=True)
+    b, t_full = _timed(info, gs, prune=False)
+    assert _same(a.value, b.value), (a.value, b.value)
+    rows = [row("r2t_rectangle_pruning", f"seconds per R2T run (M={info.m}, DS={info.DS:g})", t_prune, t_full,
+                f"pruning vs every τ, same warm-started HiGHS engine; LPs solved {a.solved} vs {b.solved} "
+                f"(τ ≥ DS by the exact shortcut); identical output: True")]
+    if FULL:
+        c, t_old = _timed(info, gs, prune=False, warm_start=False)
+        assert _same(a.value, c.value), (a.value, c.value)
+        rows.append(row("r2t_rectangle_pruning_vs_r2told", f"seconds per R2T run (M={info.m})", t_prune, t_old,
+                        f"pruning + warm starts vs R2TOld (every LP from scratch); LPs solved {a.solved} vs {c.solved}; "
+                        "identical output: True"))
+    return rows
 
 
 if __name__ == "__main__":
