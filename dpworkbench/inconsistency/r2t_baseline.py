@@ -41,8 +41,7 @@ class R2TIMI:
 
     def __init__(self, graph, *, pairs: str = "unordered", base: float = 5.5, rounding: str = "floor",
                  beta: float = 0.1, gs: float | None = None):
-        from ..r2t.joininfo import from_arrays
-        from ..r2t.truncation import Truncation
+        from ..r2t.inconsistency import imi_truncation
 
         if pairs not in ("ordered", "unordered"):
             raise ValueError(f"pairs must be 'ordered' (the artifact) or 'unordered', got {pairs!r}")
@@ -60,17 +59,17 @@ class R2TIMI:
             u, v = np.concatenate([u, v]), np.concatenate([v, u])
         self.scale = 0.5 if pairs == "ordered" else 1.0
         self.true = float(graph.num_edges)
-        info = from_arrays(np.ones(u.size), [u, v], n_primary=int(graph.n), name="I_MI")
-        self.trunc = Truncation(info)  # caches Q(I, τ): the non-private part
+        self.trunc = imi_truncation(np.column_stack([u, v]), int(graph.n))  # caches Q(I, τ): the non-private part
 
     def run(self, epsilon: float, *, rng: Any = None, accountant: Accountant | None = None) -> dict:
         """One private I_MI by R2T. Spends ``epsilon`` (all of it; R2T composes its K τ-steps internally)."""
-        from ..r2t.mechanisms import r2t
+        from ..r2t.inconsistency import r2t_imi
 
         epsilon = check_epsilon(epsilon)
         t0 = time.perf_counter()
-        res = r2t(self.trunc, epsilon=epsilon, beta=self.beta, gs=self.gs, base=self.base, rounding=self.rounding,
-                  rng=rng, accountant=accountant, note=f"R2T on I_MI ({self.pairs} pairs, base {self.base:g})")
+        res = r2t_imi(None, int(self.graph.n), epsilon=epsilon, beta=self.beta, gs=self.gs, base=self.base,
+                      rounding=self.rounding, rng=rng, accountant=accountant, truncation=self.trunc,
+                      note=f"R2T on I_MI ({self.pairs} pairs, base {self.base:g})")["result"]
         n = self.graph.n
         out = float(min(max(res.value * self.scale, 0.0), n * (n - 1) / 2))
         f_true = self.true

@@ -5,7 +5,9 @@ pairs = the edge count of the conflict graph. Under tuple-level DP (node-DP on t
 conflict graph) it is a self-join counting query: every join result (a conflicting
 pair) references two tuples. :func:`r2t_imi` runs R2T on it with the exact max-flow
 truncation; the authors' artifact used GS = n, β = 0.1 and base 5.5 (paper default
-base 2; both available).
+base 2; both available). :func:`imi_truncation` builds the (cacheable) non-private part
+once, so repeated runs only redraw the noise (used by
+:class:`dpworkbench.inconsistency.r2t_baseline.R2TIMI`).
 """
 
 from __future__ import annotations
@@ -20,20 +22,36 @@ from .mechanisms import r2t
 from .truncation import Truncation
 
 
-def r2t_imi(edges: np.ndarray, n_tuples: int, *, epsilon: float, beta: float = 0.1, gs: float | None = None,
-            base: float = 2.0, rounding: str = "ceil", rng: Any = None, accountant: Accountant | None = None) -> dict:
+def imi_truncation(edges: np.ndarray, n_tuples: int, *, method: str = "auto") -> Truncation:
+    """Q(I, τ) of the I_MI query: one join result per row of ``edges`` ((m, 2) tuple ids; self-loops dropped).
+
+    Rows are not deduplicated: pass each unordered pair once for the R2T paper's self-join count, or both
+    orientations for the artifact's ordered-pair count. Values Q(I, τ) are cached inside the returned object.
+    """
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    n_tuples = int(n_tuples)
+    if e.size and (e.min() < 0 or e.max() >= n_tuples):
+        raise ValueError(f"edges must hold tuple ids in [0, n_tuples={n_tuples})")
+    e = e[e[:, 0] != e[:, 1]]
+    info = from_arrays(np.ones(len(e)), [e[:, 0], e[:, 1]], n_primary=n_tuples, name="I_MI")
+    return Truncation(info, method)
+
+
+def r2t_imi(edges: np.ndarray | None, n_tuples: int, *, epsilon: float, beta: float = 0.1, gs: float | None = None,
+            base: float = 2.0, rounding: str = "ceil", rng: Any = None, accountant: Accountant | None = None,
+            truncation: Truncation | None = None, note: str = "") -> dict:
     """Private I_MI (number of conflicting unordered pairs) by R2T. Spends ε.
 
     ``edges``: (m, 2) array of conflicting tuple ids (each unordered pair once);
     ``gs`` defaults to ``n_tuples`` (a tuple conflicts with at most n−1 others), as in the artifact.
-    Use ``base=5.5, rounding="floor"`` for the artifact's grid.
+    Use ``base=5.5, rounding="floor"`` for the artifact's grid. ``truncation``: a cached
+    :func:`imi_truncation` of the same instance (then ``edges`` may be None).
     """
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    e = e[e[:, 0] != e[:, 1]]
-    info = from_arrays(np.ones(len(e)), [e[:, 0], e[:, 1]], n_primary=int(n_tuples), name="I_MI")
-    res = r2t(Truncation(info), epsilon=epsilon, beta=beta, gs=float(gs or max(n_tuples, 2)), base=base, rounding=rounding,
-              rng=rng, accountant=accountant, note="R2T on I_MI (conflicting pairs)")
+    trunc = truncation if truncation is not None else imi_truncation(edges, n_tuples)
+    info = trunc.info
+    res = r2t(trunc, epsilon=epsilon, beta=beta, gs=float(gs or max(n_tuples, 2)), base=base, rounding=rounding,
+              rng=rng, accountant=accountant, note=note or "R2T on I_MI (conflicting pairs)")
     return {"value": res.value, "true": info.answer, "DS": info.DS, "winner_tau": res.winner_tau, "result": res}
 
 
-__all__ = ["r2t_imi"]
+__all__ = ["imi_truncation", "r2t_imi"]
