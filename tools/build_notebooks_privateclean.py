@@ -43,10 +43,32 @@ fig'''),
     ])
 
 
-fig_nb("fig02_privacy_p", "Fig. 2a–b: error vs privacy p (count, sum)",
-       "Direct vs PrivateClean as the discrete privacy parameter p grows (b = 10 fixed), no data errors.",
-       "p", "pick(profile, ci=[0.05, 0.3, 0.5], quick=[0.05, 0.1, 0.2, 0.3, 0.4, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.4, 0.5])",
-       '''ratio = ex.value(tab, "count", "direct", "p", 0.5) / ex.value(tab, "count", "privateclean", "p", 0.5)
+write_notebook(OUT / "fig02_privacy.ipynb", [
+    ("md", "# PrivateClean (Krishnan et al., SIGMOD 2016) — Fig. 2: error vs privacy (a–b: p; c–d: b), count and sum\n"
+           "Direct vs PrivateClean as the discrete privacy parameter p grows (b = 10 fixed), then as the Laplace scale b grows "
+           "(p = 0.1 fixed); no data errors.\n\n" + DATA_MD),
+    ("params", PARAMS_COMMON + "\nfixed = {}"),
+    ("code", SETUP.format(stem="fig02_privacy", ci=20, quick=200, paper=100)),
+    ("md", "## Fig. 2a–b: error vs p"),
+    ("code", '''df = ex.sweep(ctx, "fig02_privacy_p", "p", pick(profile, ci=[0.05, 0.3, 0.5], quick=[0.05, 0.1, 0.2, 0.3, 0.4, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.4, 0.5]),
+              repetitions=repetitions, fixed=fixed, seed=seed)
+tab = ex.table(df, "p")
+ctx.save_table(tab, "errors_p")
+fig = ex.figure(tab, "p", "Fig. 2a–b: error vs privacy p (b = 10)")
+ctx.save_figure(fig, "fig02ab_privacy_p")
+display(tab.pivot_table(index="p", columns=["agg", "method"], values=["mean", "median"]).round(3))
+fig'''),
+    ("md", "## Fig. 2c–d: error vs b"),
+    ("code", '''df_b = ex.sweep(ctx, "fig02_privacy_b", "b", pick(profile, ci=[1, 10, 100], quick=[1, 5, 10, 20, 50, 100], paper=[1, 5, 10, 20, 50, 100]),
+                repetitions=repetitions, fixed=fixed, seed=seed)
+tab_b = ex.table(df_b, "b")
+ctx.save_table(tab_b, "errors_b")
+fig = ex.figure(tab_b, "b", "Fig. 2c–d: error vs Laplace scale b (p = 0.1)")
+ctx.save_figure(fig, "fig02cd_privacy_b")
+display(tab_b.pivot_table(index="b", columns=["agg", "method"], values=["mean", "median"]).round(3))
+fig'''),
+    ("md", "## Paper-claim check"),
+    ("code", '''ratio = ex.value(tab, "count", "direct", "p", 0.5) / ex.value(tab, "count", "privateclean", "p", 0.5)
 ctx.claims.add("Fig. 2a: at high p PrivateClean has nearly 5x lower count error than Direct (p=0.5)", paper=5.0, ours=round(ratio, 2),
                verdict="pass" if ratio >= 3 else "differs", note="spec §6.4 [ours] oracle ≈4x; mean relative error")
 lin = ex.slope(tab, "count", "direct", "p")
@@ -54,20 +76,18 @@ ctx.claims.add("Fig. 2a: Direct count error grows ~linearly with p", paper="incr
                verdict="pass" if lin > 0 else "differs")
 pc_lt = ex.never_worse(tab, "p")
 ctx.claims.add("Fig. 2: PrivateClean at least as accurate as Direct at every p (no data errors; 10% tolerance)", paper=True, ours=pc_lt,
-               verdict="pass" if pc_lt else "differs")''')
-
-fig_nb("fig02_privacy_b", "Fig. 2c–d: error vs Laplace scale b (count, sum)",
-       "Direct vs PrivateClean as the numeric privacy parameter b grows (p = 0.1 fixed).",
-       "b", "pick(profile, ci=[1, 10, 100], quick=[1, 5, 10, 20, 50, 100], paper=[1, 5, 10, 20, 50, 100])",
-       '''c = tab[(tab["agg"] == "count") & (tab["method"] == "privateclean")]["mean"]
+               verdict="pass" if pc_lt else "differs")
+c = tab_b[(tab_b["agg"] == "count") & (tab_b["method"] == "privateclean")]["mean"]
 flat = float(c.max() - c.min())
 ctx.claims.add("Fig. 2c: count error does not depend on b", paper="flat", ours=f"spread {flat:.3f}",
                verdict="pass" if flat < 0.35 * float(c.mean()) + 0.02 else "differs",
                note="count ignores the numeric column; residual spread is sampling noise across instances")
-g_lo = ex.value(tab, "sum", "direct", "b", tab["b"].min()) - ex.value(tab, "sum", "privateclean", "b", tab["b"].min())
-g_hi = ex.value(tab, "sum", "direct", "b", tab["b"].max()) - ex.value(tab, "sum", "privateclean", "b", tab["b"].max())
+g_lo = ex.value(tab_b, "sum", "direct", "b", tab_b["b"].min()) - ex.value(tab_b, "sum", "privateclean", "b", tab_b["b"].min())
+g_hi = ex.value(tab_b, "sum", "direct", "b", tab_b["b"].max()) - ex.value(tab_b, "sum", "privateclean", "b", tab_b["b"].max())
 ctx.claims.add("Fig. 2d: PrivateClean's sum advantage shrinks as b grows", paper="gap shrinks", ours=f"gap {g_lo:.2f} → {g_hi:.2f}",
-               verdict="pass" if g_hi < g_lo else "differs")''')
+               verdict="pass" if g_hi < g_lo else "differs")
+ctx.finish()'''),
+])
 
 fig_nb("fig03_selectivity", "Fig. 3: error vs selectivity l/N (sum, count)",
        "Predicate selects l of N = 50 distinct values.",
@@ -96,15 +116,26 @@ fig_nb("fig05_error_rate", "Fig. 5: error vs data-error rate (sum, count)",
        "error_rate", "pick(profile, ci=[0.0, 0.5], quick=[0.0, 0.1, 0.2, 0.3, 0.4, 0.5], paper=[0.0, 0.1, 0.2, 0.3, 0.4, 0.5])",
        '''pc = tab[(tab["method"] == "privateclean")]
 med = float(pc["median"].max())
-ctx.claims.add("Fig. 5: PrivateClean < 10% error at every error rate", paper=0.10, ours=round(float(pc["mean"].max()), 3),
+ctx.claims.add("Fig. 5: PrivateClean < 10% error at every error rate (random 5-of-50 query, mean)", paper=0.10, ours=round(float(pc["mean"].max()), 3),
                verdict="pass" if pc["mean"].max() < 0.10 else "differs",
-               note=f"mean of relative errors is heavy-tailed under random 5-of-50 Zipf(2) predicates (spec §7 item 18); max median {med:.3f}")
+               note=f"finding, not a bug: the mean of relative errors is heavy-tailed under random 5-of-50 Zipf(2) predicates (true counts "
+                    f"of a few rows; spec §7 item 18); max median {med:.3f}. The paper's query distribution is unknown; see the top-5 query below")
+top = ex.table(ex.sweep(ctx, "fig05_error_rate_top", "error_rate", sorted(tab["error_rate"].unique()), repetitions=repetitions,
+                        fixed={**fixed, "query_mode": "top"}, seed=seed), "error_rate")
+ctx.save_table(top, "errors_top_query")
+display(top.pivot_table(index="error_rate", columns=["agg", "method"], values="mean").round(4))
+pt = top[top["method"] == "privateclean"]
+ctx.claims.add("Fig. 5: PrivateClean < 10% error at every error rate (top-5 query)", paper=0.10, ours=round(float(pt["mean"].max()), 4),
+               verdict="pass" if pt["mean"].max() < 0.10 else "differs", note="spec §6.4 [ours]: ≈0.9% at p=0.1 with query_mode='top'")
 s = ex.slope(tab, "count", "privateclean", "error_rate")
 ctx.claims.add("Fig. 5: PrivateClean error roughly constant in the error rate", paper="flat", ours=f"slope {s:.3f}",
                verdict="pass" if abs(s) < 0.3 else "differs")
-sd = ex.slope(tab, "count", "direct", "error_rate")
-ctx.claims.add("Fig. 5: Direct increasingly erroneous with the error rate", paper="increasing", ours=f"slope {sd:.3f}",
-               verdict="pass" if sd > 0.1 else "differs", note="spec §6.3: not reproduced by any literal generator; reported honestly")''')
+sd = ex.slope(tab, "count", "direct", "error_rate"); sg = ex.slope(tab, "count", "dirty_nonprivate", "error_rate")
+ctx.claims.add("Fig. 5: Direct increasingly erroneous with the error rate", paper="increasing", ours=f"slope {sd:.3f} (dirty non-private: {sg:.3f})",
+               verdict="pass" if sd > 0.1 else "differs",
+               note="finding, not a bug (spec §6.3, §7 item 19): with split_alias errors the truth is fixed and GRR draws that land on an "
+                    "alias are merged back by the cleaner, so Direct's bias does not grow; the data errors do matter without cleaning "
+                    "(the dirty non-private query's error rises with the rate). No literal reading of the paper's generator reproduced it")''')
 
 fig_nb("fig06_merge_rate", "Fig. 6: error vs merge rate (sum, count)",
        "Of the erroneous values (error rate 0.3), a fraction `merge_rate` are merged into existing values; the rest are harmless renames.",
@@ -113,7 +144,15 @@ fig_nb("fig06_merge_rate", "Fig. 6: error vs merge rate (sum, count)",
 ctx.claims.add("Fig. 6: PrivateClean ≤ Direct at every merge rate", paper=True, ours=better, verdict="pass" if better else "differs")
 sd = ex.slope(tab, "count", "direct", "merge_rate")
 ctx.claims.add("Fig. 6: Direct more sensitive to merges", paper="Direct error grows with merge rate", ours=f"slope {sd:.3f}",
-               verdict="pass" if sd > 0 else "differs", note="spec §7 item 19")''',
+               verdict="pass" if sd > 0 else "differs",
+               note="finding, not a bug (spec §6.3, §7 item 19): merging aliases back into existing values makes the selected clean "
+                    "values hold more rows, so Direct's relative error falls with the merge rate; the merge term of the paper's §6.1 "
+                    "describes the no-provenance estimator (pc_noprov) rather than Direct")
+npv = [ex.value(tab, "count", "pc_noprov", "merge_rate", v) for v in sorted(tab["merge_rate"].unique()) if v > 0]
+pcv = [ex.value(tab, "count", "privateclean", "merge_rate", v) for v in sorted(tab["merge_rate"].unique()) if v > 0]
+okp = all(a <= b * 1.05 for a, b in zip(pcv, npv))
+ctx.claims.add("Fig. 6 (§6.1): provenance helps — PrivateClean ≤ the no-provenance estimator at every merge rate > 0", paper=True,
+               ours=f"PC {[round(x, 3) for x in pcv]} vs no-prov {[round(x, 3) for x in npv]}", verdict="pass" if okp else "differs")''',
        fixed='{"error_rate": 0.3}')
 
 fig_nb("fig07_multiattr", "Fig. 7: multi-attribute cleaning (PC-W vs PC-U vs Direct)",
@@ -251,6 +290,22 @@ fig.update_layout(title="P[domain preserved], N=25, p=0.25", xaxis_title="S", ya
 ctx.save_figure(fig, "theorem2_preservation")
 fig'''),
     ("md", "## Appendix E tuning"),
+    ("code", '''def tuning_update(S, error, confidence, delta):
+    t = teaching.tuning_calculator(int(round(S)), error, confidence, delta)
+    import numpy as np
+    ps = np.linspace(0.01, 0.95, 60)
+    fig = go.Figure([go.Scatter(x=ps, y=[epsilon_grr(q, 3, "paper") for q in ps], name="paper ln(3/p−2)"),
+                     go.Scatter(x=ps, y=[epsilon_grr(q, 50) for q in ps], name="exact, N=50")])
+    fig.add_vline(x=float(t["p"].iloc[0]), line_dash="dash", annotation_text="tuned p")
+    fig.update_layout(title="Appendix E: tuned p and the ε it costs (discrete attribute)", xaxis_title="p", yaxis_title="ε", height=380)
+    return fig, t.round(4)
+
+tcontrols = {"S": widgets.log_slider(10_000, 100, 1_000_000, "S (rows)"),
+             "error": widgets.choice([0.005, 0.01, 0.02, 0.05, 0.1], 0.05, "target error"),
+             "confidence": widgets.choice([0.9, 0.95, 0.99], 0.95, "confidence"),
+             "delta": widgets.choice([1.0, 10.0, 100.0], 100.0, "Δ numeric")}
+tpanel = widgets.control_panel(tuning_update, tcontrols, interactive=interactive, title="tuning calculator (App. E)")
+tpanel if interactive else None'''),
     ("code", '''tun = teaching.tuning_table()
 ctx.save_table(tun, "tuning")
 tun.round(3)'''),
@@ -280,7 +335,10 @@ value is shown beside it. The true relation is cached, so moving ε only redraws
     ("params", PARAMS_COMMON + '''
 epsilon = 5.0
 N = 50
-z = 2.0'''),
+z = 2.0
+S = 1000
+error_rate = 0.3
+merge_rate = 1.0'''),
     ("code", '''from IPython.display import display
 from dpworkbench.experiments import NotebookContext
 from dpworkbench import widgets
@@ -288,16 +346,17 @@ from dpworkbench.privateclean import teaching, p_for_epsilon, grr, CleanedRelati
 
 ctx = NotebookContext("privateclean/learn_privateclean", profile=profile, output_dir=output_dir, seed=seed)'''),
     ("md", "## 1. Randomized response and its de-biasing\nLeft: privacy flattens the histogram (rare values become common). Right: Direct is biased by S·p(l/N − s); PrivateClean removes it."),
-    ("code", '''def update(epsilon, z, N):
+    ("code", '''def update(epsilon, z, N, S):
     p = p_for_epsilon(epsilon, int(N))
-    return teaching.grr_panel(p, N=int(N), z=z, seed=seed)
+    return teaching.grr_panel(p, N=int(N), z=z, S=int(round(S)), seed=seed)
 
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
             "z": widgets.choice([0.0, 1.0, 2.0, 3.0], z, "z (skew)"),
-            "N": widgets.choice([10, 50, 200], N, "N")}
+            "N": widgets.choice([10, 50, 200], N, "N"),
+            "S": widgets.log_slider(S, 100, 100_000, "S (rows)")}
 panel = widgets.control_panel(update, controls, interactive=interactive, title="GRR and de-biasing")
 panel if interactive else None'''),
-    ("code", '''fig, eps_table = update(epsilon, z, N)
+    ("code", '''fig, eps_table = update(epsilon, z, N, S)
 ctx.save_figure(fig, "grr_debiasing")
 eps_table'''),
     ("md", "## 2. Cleaning on the private relation: Fig. 1's running example with its provenance graph"),
@@ -315,8 +374,34 @@ avg = pd.DataFrame(rows); ctx.save_table(avg, "running_example_avg"); display(av
 g = teaching.provenance_figure(crel, "major", pred={"Mech. Eng."})
 ctx.save_figure(g, "provenance_graph")
 g'''),
+    ("md", "## 3. Cleaning before / after, with the provenance graph\nA fraction `error_rate` of the values get an alias "
+           "(half their rows); of those, `merge_rate` are merged back by the analyst (the rest are harmless renames). Moving ε "
+           "only redraws the private relation; the dirty relation and the cleaner are cached."),
+    ("code", '''def clean_update(epsilon, error_rate, merge_rate):
+    fig, graph, table = teaching.cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)
+    return fig, table
+
+def graph_update(epsilon, error_rate, merge_rate):
+    return teaching.cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)[1]
+
+def clean_controls():
+    return {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
+            "error_rate": widgets.choice([0.0, 0.1, 0.3, 0.5], error_rate, "error rate"),
+            "merge_rate": widgets.choice([0.0, 0.5, 1.0], merge_rate, "merge rate")}
+
+panel = widgets.control_panel(clean_update, clean_controls(), interactive=interactive, title="cleaning on the private relation")
+panel2 = widgets.control_panel(graph_update, clean_controls(), interactive=interactive, title="provenance graph (dirty → clean)")
+display(panel, panel2) if interactive else None'''),
+    ("code", '''cfig, cgraph, ctable = teaching.cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)
+ctx.save_figure(cfig, "cleaning_before_after"); ctx.save_figure(cgraph, "cleaning_provenance")
+ctx.save_table(ctable, "cleaning_estimates")
+ctable'''),
     ("code", '''ctx.claims.add("teaching: the non-private relation is cached across ε changes", paper=True,
                ours=teaching._true_relation.cache_info().hits > 0, verdict="pass" if teaching._true_relation.cache_info().hits > 0 else "differs")
+d, pc = float(ctable["direct"].iloc[0]), float(ctable["privateclean"].iloc[0]); t = float(ctable["truth"].iloc[0])
+ctx.claims.add("teaching: after cleaning, PrivateClean's count is closer to the truth than Direct's (one release)", paper=True,
+               ours=f"|Direct−truth| {abs(d - t):.1f} vs |PC−truth| {abs(pc - t):.1f}", verdict="pass" if abs(pc - t) <= abs(d - t) else "differs",
+               note="a single seeded release; the notebooks fig02–fig06 give the Monte-Carlo picture")
 ctx.finish()'''),
 ])
 print("theory + learn written")
@@ -375,9 +460,12 @@ ctx.save_figure(fig, "fig01_errors")
 fig'''),
     ("md", "## Paper-claim check"),
     ("code", '''row = lambda m, a: mc[(mc.major == m) & (mc["agg"] == a)].iloc[0]
-ctx.claims.add("Fig. 1(d): AVG satisfaction Mech. Eng. ≈ 3.2 (illustrative)", paper=3.2,
-               ours=round(float(one[(one.major == "Mech. Eng.") & (one["agg"] == "avg")]["PrivateClean"].iloc[0]), 2), verdict="not-comparable",
-               note=f"the paper's table is illustrative; our synthetic truth on C(R) is {row('Mech. Eng.', 'avg').truth:.2f}")
+for m, pv in (("Mech. Eng.", 3.2), ("Electrical Eng.", 4.9)):
+    r = row(m, "avg")
+    ctx.claims.add(f"Fig. 1(d): AVG satisfaction {m} ≈ {pv} (illustrative)", paper=pv, ours=round(r.truth + r["privateclean bias"], 2),
+                   verdict="not-comparable",
+                   note=f"the paper's table is illustrative; ours = mean PrivateClean AVG over {reps} releases of our synthetic table, "
+                        f"whose truth on C(R) is {r.truth:.2f}")
 bias_d = max(abs(row(m, "count")["direct bias"]) for m in mc.major.unique())
 bias_pc = max(abs(row(m, "count")["privateclean bias"]) for m in mc.major.unique())
 ctx.claims.add("PrivateClean's count is unbiased after cleaning while Direct is biased (max |bias| over majors)", paper="PC unbiased",

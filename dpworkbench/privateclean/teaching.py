@@ -196,3 +196,61 @@ def plausible_deniability(p: float, N: int = len(MAJORS)) -> pd.DataFrame:
     return pd.DataFrame([{"P[report own major]": keep, "P[report a given other major]": other,
                           "likelihood ratio": keep / other, "ε exact ln(ratio)": epsilon_grr(p, N),
                           "ε paper ln(3/p−2)": epsilon_grr(p, 3, "paper")}])
+
+
+# -- cleaning before/after with the provenance graph (error rate, merge rate) ------------------------------------
+
+@functools.lru_cache(maxsize=32)
+def _dirty_relation(error_rate: float, merge_rate: float, N: int, S: int, seed: int):
+    """Non-private part (cached): clean Zipf(1.5) relation on N values, split-alias errors, the cleaner, C(R)."""
+    from .synthetic import inject_errors
+
+    base = generate(S, N, 1.5, rng=seed)
+    R, C, domain = inject_errors(base, N, error_rate=error_rate, merge_rate=merge_rate, mode="split_alias", rng=seed + 7)
+    return R, C, domain
+
+
+def cleaning_panel(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1.0, *, N: int = 10, S: int = 2000,
+                   seed: int = 0):
+    """GRR at ε (exact convention on the dirty domain), the analyst's merge, before/after histograms, the provenance
+    graph of the cut for the most frequent clean value, and Direct / PrivateClean / no-provenance counts vs the truth."""
+    from .mechanism import p_for_epsilon
+    from .cleaning import apply_mapping
+
+    R, C, domain = _dirty_relation(round(float(error_rate), 3), round(float(merge_rate), 3), int(N), int(S), int(seed))
+    p = p_for_epsilon(epsilon, len(domain))
+    V = grr(R, {"cat": p}, None, domains={"cat": domain}, rng=seed + 1)
+    crel = CleanedRelation.start(V).merge("cat", C, note="merge aliases back")
+    RC = pd.Series(apply_mapping(R["cat"], C), dtype=object)
+    target = RC.value_counts().index[0]
+    truth = int((RC == target).sum())
+    ests = {m: estimate(crel, "count", "cat", target, method=m).value for m in ("direct", "privateclean", "pc_noprov")}
+    order = [str(v) for v in domain]
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45],
+                        subplot_titles=["value counts: R (dirty), V (private), V_clean, C(R)", f"COUNT(cat = {target})"])
+    for name, s in (("R dirty", R["cat"]), ("V private", V.data["cat"]), ("V_clean", crel.data["cat"]), ("C(R) truth", RC)):
+        vc = pd.Series(s, dtype=object).astype(str).value_counts()
+        fig.add_bar(x=order, y=[int(vc.get(k, 0)) for k in order], name=name, row=1, col=1)
+    fig.add_bar(x=list(ests), y=list(ests.values()), name="estimates", marker_color=["#d62728", "#1f77b4", "#9467bd"],
+                showlegend=False, row=1, col=2)
+    fig.add_hline(y=truth, line_dash="dash", annotation_text=f"truth {truth}", row=1, col=2)
+    fig.update_layout(title=f"ε = {epsilon:.2f} → p = {p:.3f} (N = {len(domain)} dirty values), error rate {error_rate}, "
+                            f"merge rate {merge_rate}", height=420, barmode="group")
+    graph = provenance_figure(crel, "cat", pred={target}, domain_source="released")
+    table = pd.DataFrame([{"truth": truth, **{k: round(v, 1) for k, v in ests.items()}, "p": p,
+                           "l (dirty values in the cut)": estimate(crel, "count", "cat", target).meta["l"], "N": len(domain)}])
+    return fig, graph, table
+
+
+def tuning_calculator(S: int, error: float, confidence: float = 0.95, delta: float = 100.0, N: int = 50) -> pd.DataFrame:
+    """Appendix E: target error (fraction of S for any count) at a confidence → p, b, and ε both ways."""
+    import warnings
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + confidence / 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = tune(int(S), float(error), z=z, deltas={"x": float(delta)}, N=int(N))
+    return pd.DataFrame([{"S": int(S), "target error": error, "confidence": confidence, "z": round(z, 3), "p": t["p"],
+                          "feasible": t["feasible"], "ε discrete, paper ln(3/p−2)": t["epsilon_paper"],
+                          f"ε discrete, exact (N={N})": t["epsilon_exact"], f"b for Δ={delta:g} (paper ε)": t["b"].get("x", np.nan)}])
