@@ -159,3 +159,43 @@ def test_batch_privtopk_matches_sequential_law():
             p2 = law(score[rest], epsilon=eps / k, sensitivity=sens)
             exact[a, rest] = p1[a] * p2
         assert 0.5 * np.abs(emp - exact).sum() < 0.015, method
+
+
+@pytest.mark.parametrize("method,sampler,logits", [
+    ("EM", "rejection", [0.0, -0.1, -0.3, -0.5, -1.0]),   # rejection sampler of sequential draws
+    ("EM", "gumbel", [0.0, -2.0, -3.0, -8.0, -70.0]),     # Gumbel-top-k over candidates; −70 is truncated
+    ("EM", "auto", [0.0, -2.0, -3.0, -8.0, -70.0]),
+    ("PF", "auto", [0.0, -0.1, -0.3, -0.5, -1.0]),
+    ("PF", "auto", [0.0, -2.0, -3.0, -8.0, -70.0]),
+])
+def test_fast_batch_sampler_matches_exact_sequential_law(method, sampler, logits):
+    """The numba/rejection/truncated sampler has the exact law of two sequential draws without replacement."""
+    from dpworkbench.mechanisms import exponential_probabilities, permute_and_flip_probabilities
+
+    lg = np.array(logits); runs = 40000
+    got = E.batch_priv_top_k(lg, 2, runs, method=method, rng=np.random.default_rng(1), sampler=sampler)
+    assert got.shape == (runs, 2) and np.all(got[:, 0] != got[:, 1])
+    emp = np.zeros((5, 5))
+    np.add.at(emp, (got[:, 0], got[:, 1]), 1 / runs)
+    law = permute_and_flip_probabilities if method == "PF" else exponential_probabilities
+    exact = np.zeros((5, 5))
+    p1 = law(lg, epsilon=2.0, sensitivity=1.0)           # ε/(2Δ) = 1: the logits are the log-weights
+    for a in range(5):
+        rest = [b for b in range(5) if b != a]
+        exact[a, rest] = p1[a] * law(lg[rest], epsilon=2.0, sensitivity=1.0)
+    assert 0.5 * np.abs(emp - exact).sum() < 0.012
+    ref = E.batch_priv_top_k_numpy(lg, 2, runs, method=method, rng=np.random.default_rng(2))
+    emp_ref = np.zeros((5, 5))
+    np.add.at(emp_ref, (ref[:, 0], ref[:, 1]), 1 / runs)
+    assert 0.5 * np.abs(emp - emp_ref).sum() < 0.02
+
+
+def test_fast_batch_sampler_is_seeded():
+    lg = np.linspace(0, -3, 50)
+    a = E.batch_priv_top_k(lg, 5, 100, method="PF", rng=np.random.default_rng(5))
+    b = E.batch_priv_top_k(lg, 5, 100, method="PF", rng=np.random.default_rng(5))
+    np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="method"):
+        E.batch_priv_top_k(lg, 5, 10, method="XX")
+    with pytest.raises(ValueError, match="sampler"):
+        E.batch_priv_top_k(lg, 5, 10, method="EM", sampler="XX")
