@@ -204,7 +204,7 @@ lo = tab[(tab.p <= 0.1) & (tab.method == "privateclean")]
 ok = bool(lo["mean"].max() < 0.10)
 ctx.claims.add("Fig. 11: PrivateClean under 10% error (count and avg, p ≤ 0.1)", paper=0.10, ours=round(float(lo["mean"].max()), 4),
                verdict="pass" if ok else "differs", note=f"data: cars table ({source}), S = 406; avg reported as observed")''',
-       kind="cars", ci=50, quick=500, paper=1000,
+       kind="cars", ci=50, quick=300, paper=1000,
        setup_extra="\nsource = ex.data_source('cars', fixed)\nprint('data source:', source)",
        data_md="Data: **`vega_datasets` cars table** (local copy shipped with the `vega-datasets` package, no network; a "
                "seeded synthetic copy with the same make frequencies and misspellings is the fallback — the cell below prints which "
@@ -502,8 +502,8 @@ from dpworkbench.privateclean import p_for_epsilon
 from dpworkbench.privateclean.batch import ci_coverage, run_batch
 
 ctx = NotebookContext("privateclean/learn_ci_coverage", profile=profile, output_dir=output_dir, seed=seed)
-reps = pick(profile, ci=300, quick=2000, paper=20000)
-ps = pick(profile, ci=[0.1, 0.5], quick=[0.05, 0.1, 0.2, 0.3, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7])'''),
+reps = pick(profile, ci=300, quick=1000, paper=20000)
+ps = pick(profile, ci=[0.1, 0.5], quick=[0.05, 0.1, 0.3, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7])'''),
     ("md", "## 50 releases, their intervals and the truth\nMove ε (→ p = N/(e^ε+N−1)): the releases are redrawn, the true relation (cached) is not."),
     ("code", '''@functools.lru_cache(maxsize=32)
 def releases(p, n=50):

@@ -156,6 +156,7 @@ def grr(
     domains = dict(domains or {})
     deltas = dict(deltas or {})
     gen = as_generator(rng)
+    max_tries = check_int(max_tries, "max_tries", minimum=1)
     for key, p in discrete.items():
         check_probability(p, f"p[{key!r}]")
         for c in _key_cols(key):
@@ -230,7 +231,11 @@ def grr(
                     out[c] = pd.Series([t[j] for t in tup], index=df.index, dtype=object)
         for col, b in numeric.items():
             out[col] = df[col].to_numpy(dtype=float) + gen.laplace(0.0, b, size=S)
-        if preserved or not regenerate_until_domain_preserved or tries >= max_tries:
+        if preserved or not regenerate_until_domain_preserved:
+            break
+        if tries >= max_tries:
+            warnings.warn(f"domain not preserved after max_tries={max_tries} generations (Theorem 2: S too small for p, N)",
+                          stacklevel=2)
             break
     return PrivateRelation(out, {k: float(v) for k, v in discrete.items()}, {k: float(v) for k, v in numeric.items()},
                            dom_out, deltas, ledger, seed=rng, tries=tries, accountant=accountant)

@@ -34,13 +34,19 @@ def simulate_preservation(N: int, p: float, sizes, trials: int, seed: int = 0) -
     for S in sizes:
         base = np.concatenate([[0], gen.integers(1, N, size=S - 1)])
         base[1:N] = np.arange(1, N)
-        ok = 0
-        for _ in range(trials):
-            rep = gen.random(S) < p
-            new = np.where(rep, gen.integers(0, N, S), base)
-            ok += np.unique(new).size == N
+        new = grr_batch_codes(base, N, p, trials, gen)
+        present = np.zeros((trials, N), dtype=bool)
+        present[np.arange(trials)[:, None], new] = True
+        ok = int(present.all(axis=1).sum())
         out.append({"S": S, "simulated": ok / trials, "union bound": theorem2_probability(N, p, S)})
     return pd.DataFrame(out)
+
+
+def grr_batch_codes(codes: np.ndarray, N: int, p: float, trials: int, gen: np.random.Generator) -> np.ndarray:
+    """``trials`` independent GRR releases of one code vector (trials × S)."""
+    from .batch import grr_codes
+
+    return grr_codes(np.broadcast_to(codes, (trials, codes.size)), N, p, gen)
 
 
 def tuning_table() -> pd.DataFrame:
