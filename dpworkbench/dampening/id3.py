@@ -55,6 +55,28 @@ def contingency(X: np.ndarray, y: np.ndarray, attr: int, n_values: int, n_classe
     return np.bincount(X[:, attr] * n_classes + y, minlength=n_values * n_classes).reshape(n_values, n_classes)
 
 
+def contingencies(X: np.ndarray, y: np.ndarray, attrs: list[int], domains: list[int], n_classes: int) -> list[np.ndarray]:
+    """``contingency`` for several attributes with one ``bincount`` (same tables)."""
+    if not attrs:
+        return []
+    sizes = np.array([domains[a] * n_classes for a in attrs], np.int64)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    codes = X[:, attrs].astype(np.int64) * n_classes + np.asarray(y, np.int64)[:, None] + offsets[None, :]
+    flat = np.bincount(codes.ravel(), minlength=int(sizes.sum()))
+    return [flat[o:o + z].reshape(domains[a], n_classes) for a, o, z in zip(attrs, offsets, sizes)]
+
+
+def utilities_ig(cnts: list[np.ndarray]) -> np.ndarray:
+    """``utility(c, "ig")`` for a list of tables in one vectorised pass."""
+    if not cnts:
+        return np.zeros(0)
+    cells = np.concatenate([c.ravel() for c in cnts])
+    rows = np.concatenate([c.sum(axis=1) for c in cnts])
+    cell_id = np.repeat(np.arange(len(cnts)), [c.size for c in cnts])
+    row_id = np.repeat(np.arange(len(cnts)), [c.shape[0] for c in cnts])
+    return np.bincount(cell_id, phi(cells), minlength=len(cnts)) - np.bincount(row_id, phi(rows), minlength=len(cnts))
+
+
 def utility(cnt: np.ndarray, criterion: str = "ig") -> float:
     """u_IG = Σ_j[Σ_c φ(τ_jc) − φ(τ_j)] (≤ 0); Gini / Max from Friedman & Schuster."""
     tj = cnt.sum(axis=1)
@@ -100,18 +122,49 @@ def _h1(a, b):
 
 
 @numba.njit(cache=True)
-def _ls_profile_kernel(a, b, horizon):
+def _fg_tables(size):
+    """F[x] = φ(x+1) − φ(x) (x > 0) and G[x] = φ(x−1) − φ(x) (x > 1) for integer x < size (same floats as ``_h1``)."""
+    F = np.zeros(size)
+    G = np.zeros(size)
+    for x in range(size):
+        xf = float(x)
+        if x > 0:
+            F[x] = _phi1(xf + 1) - _phi1(xf)
+        if x > 1:
+            G[x] = _phi1(xf - 1) - _phi1(xf)
+    return F, G
+
+
+@numba.njit(cache=True)
+def _ls_profile_kernel(a, b, horizon, F, G):
+    """Integer counts: h(a', b') = max(F[a'] − F[b'], G[b'] − G[a']) by table look-up (no logarithms in the loop)."""
     out = np.zeros(horizon)
-    for t in range(horizon):
-        best = 0.0
-        for i in range(a.size):
-            K = min(float(t), b[i])
-            for k in (0.0, max(K - 1.0, 0.0), K):
-                v = _h1(a[i] + t - 2 * k, b[i] - k)
+    for i in range(a.size):
+        ai = a[i]
+        bi = b[i]
+        for t in range(horizon):
+            K = min(t, bi)
+            best = out[t]
+            for k in (0, max(K - 1, 0), K):
+                x = ai + t - 2 * k
+                y = bi - k
+                v = max(F[x] - F[y], G[y] - G[x])
                 if v > best:
                     best = v
-        out[t] = best
+            out[t] = best
     return out
+
+
+_FG: dict = {}
+
+
+def _tables(size: int):
+    have = _FG.get("size", 0)
+    if have < size:
+        size = max(size, 2 * have, 65_536)
+        _FG["F"], _FG["G"] = _fg_tables(size)
+        _FG["size"] = size
+    return _FG["F"], _FG["G"]
 
 
 _PROFILE_CACHE: dict = {}
@@ -122,16 +175,19 @@ def ls_ig_profile(cnt: np.ndarray, horizon: int) -> np.ndarray:
     """LS^IG(T,t,A) for t = 0..horizon−1 at once, using the {0, K−1, K} shortcut of spec §5.6
     (K = min(t, τ_jc); checked against the O(K) closed form ``ls_ig`` by a property test).
 
-    numba kernel; memoised on the contingency table (the non-private part is reused across ε, methods
+    numba kernel over precomputed φ-difference tables (integer counts); memoised on the contingency table (the non-private part is reused across ε, methods
     and repetitions — it depends only on the counts)."""
     cnt = np.ascontiguousarray(cnt, dtype=np.int64)
     key = (cnt.shape, cnt.tobytes(), int(horizon))
     hit = _PROFILE_CACHE.get(key)
     if hit is not None:
         return hit
-    a = np.repeat(cnt.sum(axis=1), cnt.shape[1]).astype(float)
-    b = cnt.ravel().astype(float)
-    res = _ls_profile_kernel(a, b, int(horizon))
+    if cnt.size and cnt.min() < 0:
+        raise ValueError("contingency counts must be non-negative")
+    a = np.repeat(cnt.sum(axis=1), cnt.shape[1]).astype(np.int64)
+    b = cnt.ravel().astype(np.int64)
+    F, G = _tables(int(a.max(initial=0)) + int(horizon) + 2)
+    res = _ls_profile_kernel(a, b, int(horizon), F, G)
     res.flags.writeable = False
     if len(_PROFILE_CACHE) >= _PROFILE_CACHE_MAX:
         _PROFILE_CACHE.clear()
@@ -248,8 +304,8 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
             counts = np.bincount(ys, minlength=n_classes).astype(float)
             noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=1.0, rng=gen) for c in counts]
             return Node(label=int(np.argmax(noisy)))
-        cnts = [contingency(Xs, ys, a, domains[a], n_classes) for a in attrs]
-        utils = np.array([utility(c, criterion) for c in cnts])
+        cnts = contingencies(Xs, ys, attrs, domains, n_classes)
+        utils = utilities_ig(cnts) if criterion == "ig" else np.array([utility(c, criterion) for c in cnts])
         a = attrs[_select(cnts, utils, method, eps, gs, gen, criterion, horizon)]
         rest = [b for b in attrs if b != a]
         col = Xs[:, a]

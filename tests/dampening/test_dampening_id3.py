@@ -93,3 +93,14 @@ def test_ls_profile_numba_matches_numpy_and_is_cached():
         fast = id3.ls_ig_profile(cnt, 64)
         np.testing.assert_allclose(fast, id3.ls_ig_profile_numpy(cnt, 64), rtol=1e-12, atol=1e-12)
         assert id3.ls_ig_profile(cnt.copy(), 64) is fast   # memoised on the counts
+
+
+def test_batched_contingencies_and_utilities_match_per_attribute():
+    rng = np.random.default_rng(3)
+    domains = [2, 3, 5, 2]
+    X = np.column_stack([rng.integers(0, d, 500) for d in domains]); y = rng.integers(0, 3, 500)
+    attrs = [3, 0, 2]
+    got = id3.contingencies(X, y, attrs, domains, 3)
+    for a, c in zip(attrs, got):
+        np.testing.assert_array_equal(c, id3.contingency(X, y, a, domains[a], 3))
+    np.testing.assert_allclose(id3.utilities_ig(got), [id3.utility(c) for c in got], rtol=1e-12)
