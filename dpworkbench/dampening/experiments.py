@@ -348,10 +348,11 @@ def _teaching_id3_stats(dataset: str, rows: int, seed: int, horizon: int = 1024)
     return u, D, slack, gs
 
 
-def teaching_id3(epsilon: float = 1.0, depth: int = 2, *, dataset: str = "nltcs", rows: int = 5000, seed: int = 0):
+def teaching_id3(epsilon: float = 1.0, depth: int = 2, horizon: int = 1024, *, dataset: str = "nltcs", rows: int = 5000, seed: int = 0):
     """Root attribute choice of Global/Local/ShiftedLocalDiffPID3 with total budget B = ε and depth d:
-    each query gets B/(2(d+1)) (so deeper trees make every choice noisier)."""
-    u, D, slack, gs = _teaching_id3_stats(dataset, rows, seed)
+    each query gets B/(2(d+1)) (so deeper trees make every choice noisier). ``horizon`` is the public horizon T of δ
+    (δ = ΔIG from T on): a small T makes LD/SLD fall back towards EM. The non-private part is cached per (data, T)."""
+    u, D, slack, gs = _teaching_id3_stats(dataset, rows, seed, int(horizon))
     e1 = epsilon / (2 * (int(depth) + 1))
     lg = {"Global (EM)": e1 * u / (2 * gs), "Local (LD)": e1 * D / 2, "Shifted (SLD)": e1 * (u - slack) / (2 * gs)}
     rank = np.argsort(-u, kind="stable")
@@ -360,5 +361,5 @@ def teaching_id3(epsilon: float = 1.0, depth: int = 2, *, dataset: str = "nltcs"
     df = pd.DataFrame(rows_)
     best = {m: float(np.exp(v - np.logaddexp.reduce(v))[rank[0]]) for m, v in lg.items()}
     fig = px.bar(df, x="attribute", y="probability", color="method", barmode="group",
-                 title=f"Root split on {dataset} (synthetic stand-in, {rows} rows): B = {epsilon:g}, depth {depth} ⇒ ε per query = {e1:.3g}")
+                 title=f"Root split on {dataset} (synthetic stand-in, {rows} rows): B = {epsilon:g}, depth {depth} ⇒ ε per query = {e1:.3g}, T = {int(horizon)}")
     return fig, pd.DataFrame([{"method": m, "P[best attribute]": p} for m, p in best.items()])
