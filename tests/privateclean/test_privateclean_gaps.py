@@ -180,3 +180,19 @@ def test_cli_query(tmp_path):
     assert out["epsilon_exact"] > out["epsilon_paper_lemma1"]
     bad = subprocess.run(cmd[:7] + ["nope", "--p", "0.2", "--equals", "x"], capture_output=True, text=True)
     assert bad.returncode == 2 and "not in" in bad.stderr
+
+
+def test_audit_flags_paper_epsilon_for_large_domain():
+    from dpworkbench.privateclean import epsilon_grr
+    from dpworkbench.testing import audit_mechanism
+
+    N, p = 50, 0.5
+
+    def mech(x, rng, n):
+        rep = rng.random(n) < p
+        return np.where(rep, rng.integers(0, N, n), x)
+
+    paper = epsilon_grr(p, 3, "paper")
+    exact = epsilon_grr(p, N)
+    assert audit_mechanism(mech, 0, 1, paper, n_samples=40000, vectorized=True, seed=2).flagged
+    assert not audit_mechanism(mech, 0, 1, exact, n_samples=40000, vectorized=True, seed=2).flagged
