@@ -104,6 +104,8 @@ def estimate(
     l_u = int(edges_hit["l"].nunique(dropna=False))
     Mset = [u for u in uniq]
     l_clean = int(sum(hit.values()))
+    if l_u == 0 and l_clean == 0:
+        raise ValueError(f"predicate on {pred_col!r} selects no value of its domain (a value outside the domain?): {pred!r}")
     meta = {"S": S, "p": p, "N": N, "l": l_w, "l_unweighted": l_u, "l_clean": l_clean, "N_clean": len(Mset),
             "s_p": float(I.mean()), "method": method, "ci": ci}
     if method == "direct":

@@ -105,8 +105,11 @@ def test_grr_does_not_mutate_and_errors():
     crel = CleanedRelation.start(rel)
     with pytest.raises(ValueError, match="unknown attribute"):
         estimate(crel, "count", "nope", 1)
-    with pytest.raises(ValueError, match="empty selection"):
+    with pytest.raises(ValueError, match="outside the domain"):
         estimate(crel, "avg", "cat", "zzz", "val", method="direct")
+    rel0 = grr(df, {"cat": 1e-15}, domains={"cat": list(range(6))}, rng=1)  # value 5: declared, no rows
+    with pytest.raises(ValueError, match="empty selection"):
+        estimate(CleanedRelation.start(rel0), "avg", "cat", 5, "val", method="direct")
 
 
 def test_example6_weights_and_fork_free_equality():

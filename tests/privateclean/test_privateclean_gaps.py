@@ -196,3 +196,15 @@ def test_audit_flags_paper_epsilon_for_large_domain():
     exact = epsilon_grr(p, N)
     assert audit_mechanism(mech, 0, 1, paper, n_samples=40000, vectorized=True, seed=2).flagged
     assert not audit_mechanism(mech, 0, 1, exact, n_samples=40000, vectorized=True, seed=2).flagged
+
+
+def test_predicate_outside_domain_is_a_clear_error():
+    df = pd.DataFrame({"c": ["a", "b", "b", "c"] * 10, "x": np.arange(40.0)})
+    rel = grr(df, {"c": 0.3}, {"x": 5.0}, domains={"c": ["a", "b", "c", "d"]}, deltas={"x": 40.0}, rng=0)
+    crel = CleanedRelation.start(rel).merge("c", {"c": "b"})
+    for m in ("direct", "privateclean"):
+        with pytest.raises(ValueError, match="outside the domain"):
+            estimate(crel, "count", "c", "zzz", method=m)
+        with pytest.raises(ValueError, match="outside the domain"):
+            estimate(crel, "sum", "c", "c", "x", method=m)  # merged away: no longer a cleaned value
+    assert estimate(crel, "count", "c", "d").meta["l"] == 1  # in the released domain, no rows in R: allowed
