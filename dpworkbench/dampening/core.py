@@ -123,8 +123,21 @@ def ld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float) -> np
     return exponential_logits(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0)
 
 
-def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng=None, accountant=None, note: str = "") -> int:
-    """M_LD (Def. 3.4.1): ε-DP when δ is admissible (Thm 3.5.1). Spends ε (recorded)."""
+def _require_admissible(delta: SensitivityMatrix, allow_unverified: bool, what: str) -> None:
+    if not isinstance(delta, SensitivityMatrix):
+        raise ValueError(f"delta must be a SensitivityMatrix, got {type(delta).__name__}")
+    if delta.privacy_unverified and not allow_unverified:
+        raise ValueError(f"{what} requires an admissible sensitivity function, but delta {delta.name or ''!s} is marked "
+                         "privacy_unverified (e.g. the thesis' median Candidates, which under-estimates the local sensitivity); "
+                         "pass allow_unverified=True only for labelled, non-private reproductions of the thesis")
+
+
+def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng=None, accountant=None, note: str = "",
+                    allow_unverified: bool = False) -> int:
+    """M_LD (Def. 3.4.1): ε-DP when δ is admissible (Thm 3.5.1). Spends ε (recorded).
+
+    Refuses a δ marked ``privacy_unverified`` unless ``allow_unverified=True`` (then the output is *not* private)."""
+    _require_admissible(delta, allow_unverified, "local dampening")
     return exponential_mechanism(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0, rng=rng,
                                  accountant=accountant, note=note or "local dampening")
 
@@ -152,8 +165,11 @@ def sld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, dire
 
 
 def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing",
-                            rng=None, accountant=None, note: str = "") -> int:
-    """M_SLD (Def. 4.2.1) via its closed form. ε-DP for admissible and bounded δ (Thm 4.3.1). Spends ε."""
+                            rng=None, accountant=None, note: str = "", allow_unverified: bool = False) -> int:
+    """M_SLD (Def. 4.2.1) via its closed form. ε-DP for admissible and bounded δ (Thm 4.3.1). Spends ε.
+
+    Refuses a δ marked ``privacy_unverified`` unless ``allow_unverified=True`` (then the output is *not* private)."""
+    _require_admissible(delta, allow_unverified, "shifted local dampening")
     return exponential_mechanism(_sld_utility(utilities, delta, direction), epsilon=epsilon,
                                  sensitivity=delta.global_sensitivity, rng=rng, accountant=accountant,
                                  note=note or "shifted local dampening")

@@ -288,7 +288,7 @@ def median_teaching_figure(epsilon: float = 1.0, delta_kind: str = "box (admissi
     from dpworkbench.mechanisms import exponential_probabilities, permute_and_flip_probabilities
 
     x, u, mat, lam = _teaching_median(float(median_at), delta_kind)
-    sm = SensitivityMatrix(mat, lam)
+    sm = SensitivityMatrix(mat, lam, name=delta_kind, privacy_unverified=delta_kind.startswith("thesis"))
     if mechanism == "EM":
         p = exponential_probabilities(u, epsilon=epsilon, sensitivity=lam)
     elif mechanism == "PF":

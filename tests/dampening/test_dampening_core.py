@@ -89,3 +89,20 @@ def test_validation():
     np.testing.assert_allclose(bound_delta([0.0, 5.0], 2.0, floor=0.5), [0.5, 2.0])
     assert is_monotone([1, 2, 3], [[1], [2], [3]]) == "non-decreasing"
     assert is_monotone([1, 2, 3], [[1], [1], [1]]) == "flat"
+
+
+def test_release_mechanisms_refuse_unverified_delta():
+    from dpworkbench.accounting import Accountant
+    from dpworkbench.dampening import local_dampening, shifted_local_dampening
+
+    u = np.array([3.0, 1.0, 0.0])
+    bad = SensitivityMatrix(np.ones((3, 2)), 4.0, name="thesis candidates", privacy_unverified=True)
+    for f in (local_dampening, shifted_local_dampening):
+        acc = Accountant(1.0)
+        with pytest.raises(ValueError, match="admissible sensitivity function.*privacy_unverified"):
+            f(u, bad, epsilon=1.0, rng=0, accountant=acc)
+        assert acc.spent == 0                      # nothing spent on a refused release
+        assert 0 <= f(u, bad, epsilon=1.0, rng=0, allow_unverified=True) < 3   # explicit, labelled opt-in
+        assert 0 <= f(u, SensitivityMatrix(np.ones((3, 2)), 4.0), epsilon=1.0, rng=0) < 3
+    with pytest.raises(ValueError, match="SensitivityMatrix"):
+        local_dampening(u, np.ones((3, 2)), epsilon=1.0)
