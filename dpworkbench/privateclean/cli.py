@@ -23,14 +23,18 @@ def register(subparsers) -> None:
     q.add_argument("--value-col", default=None, help="numeric attribute for SUM/AVG (Laplace noise)")
     q.add_argument("--b", type=float, default=None, help="Laplace scale of --value-col")
     q.add_argument("--value-epsilon", type=float, default=None, help="ε of --value-col instead of --b (b = Δ/ε)")
-    q.add_argument("--delta", type=float, default=None, help="public range Δ of --value-col (required with a numeric column)")
+    q.add_argument("--delta", type=float, default=None,
+                   help="public range Δ of --value-col (must cover the data; or give --bounds)")
+    q.add_argument("--bounds", default=None, metavar="LO,HI",
+                   help="public bounds of --value-col: values are clipped into [LO, HI] and Δ = HI − LO")
     q.add_argument("--merge", action="append", default=[], metavar="OLD=NEW",
                    help="cleaning: merge value OLD into NEW on the private relation (repeatable; NEW empty = NULL)")
     q.add_argument("--agg", choices=["count", "sum", "avg"], default="count")
     q.add_argument("--equals", required=True, help="predicate: cleaned value(s) of --attr, comma-separated")
     q.add_argument("--ci", choices=["row_clt", "paper"], default="row_clt", help="interval form (default: corrected per-row CLT)")
     q.add_argument("--save-private", default=None, help="write the private relation V to this CSV")
-    q.add_argument("--seed", type=int, default=None, help="seed (research only: seeded noise is not a private release)")
+    q.add_argument("--seed", type=int, default=None,
+                   help="seed (research only: seeded noise is not a private release; without it the OpenDP release back-end is used)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=_query)
 
@@ -61,8 +65,19 @@ def _query(args: argparse.Namespace) -> int:
     if args.value_col is not None:
         if args.value_col not in df.columns:
             raise ValueError(f"--value-col {args.value_col!r} not in {path}")
+        bounds = None
+        if args.bounds is not None:
+            try:
+                lo, hi = (float(v) for v in args.bounds.split(","))
+            except ValueError:
+                raise ValueError(f"--bounds expects LO,HI, got {args.bounds!r}") from None
+            if not hi > lo:
+                raise ValueError(f"--bounds needs LO < HI, got {args.bounds!r}")
+            bounds = {args.value_col: (lo, hi)}
+            if args.delta is None:
+                args.delta = hi - lo
         if args.delta is None or not args.delta > 0:
-            raise ValueError("--delta (public range of --value-col, > 0) is required with a numeric column")
+            raise ValueError("--delta (public range of --value-col, > 0) or --bounds is required with a numeric column")
         x = pd.to_numeric(df[args.value_col], errors="coerce")
         if x.isna().any():
             raise ValueError(f"--value-col {args.value_col!r} has {int(x.isna().sum())} missing or non-numeric values")
@@ -73,13 +88,20 @@ def _query(args: argparse.Namespace) -> int:
         numeric[args.value_col] = b
         deltas[args.value_col] = args.delta
         cols.append(args.value_col)
+    else:
+        bounds = None
     domain = _split(args.domain) or None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         N = len(domain) if domain else df[args.attr].nunique(dropna=False)
         p = args.p if args.p is not None else p_for_epsilon(args.epsilon, N)
-        rel = grr(df[cols], {args.attr: p}, numeric, domains={args.attr: domain} if domain else None, deltas=deltas,
-                  rng=args.seed)
+        if args.seed is not None:
+            rng = args.seed
+        else:
+            from dpworkbench.mechanisms import release_backend
+            rng = release_backend()
+        rel = grr(df[cols], {args.attr: p}, numeric, domains={args.attr: domain} if domain else None,
+                  deltas=deltas if bounds is None else None, bounds=bounds, rng=rng)
     mapping = {}
     for m in args.merge:
         if "=" not in m:
@@ -100,7 +122,7 @@ def _query(args: argparse.Namespace) -> int:
            "epsilon_exact": rel.epsilon, "epsilon_paper_lemma1": rel.epsilon_paper,
            "ledger": rel.ledger.to_dict(orient="records"), "merges": {k: v for k, v in mapping.items()},
            "noise": "seeded numpy: research only, not a private release" if args.seed is not None
-                    else "unseeded numpy PCG64 (OS entropy); not the OpenDP floating-point-safe back-end",
+                    else "release back-end: OpenDP Laplace, OS-seeded discrete draws",
            "warnings": [str(w.message) for w in caught]}
     if args.json:
         json.dump(out, sys.stdout, indent=2, default=str)

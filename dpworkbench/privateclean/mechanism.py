@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dpworkbench._validation import check_positive, check_probability, check_int, as_generator
+from dpworkbench._validation import check_positive, check_probability, check_int
 from dpworkbench.accounting import Accountant
+from dpworkbench.mechanisms.backends import resolve_backend
 
 
 def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:
@@ -136,6 +137,7 @@ def grr(
     *,
     domains: dict[Any, Any] | None = None,
     deltas: dict[str, float] | None = None,
+    bounds: dict[str, tuple[float, float]] | None = None,
     rng: Any = None,
     regenerate_until_domain_preserved: bool = False,
     max_tries: int = 100,
@@ -149,13 +151,29 @@ def grr(
     the data with a warning (data-dependent, outside the formal LDP guarantee). ``deltas``: public
     range per numeric column (else the data range, again with a warning). Spends, per attribute,
     ε = ln(1+N(1−p)/p) and Δ/b (sequential composition, Theorem 1), recorded on ``accountant``.
+
+    ``bounds``: public (lo, hi) per numeric column; values are clipped into it before the noise and
+    Δ = hi − lo (spec §7 item 8: a public bound with clipping). A declared ``deltas`` entry without
+    bounds must cover the data's range, else ValueError (the ε = Δ/b claim would be false).
+
+    ``rng``: a seed / Generator (seeded numpy: research only) or a back-end such as
+    ``dpworkbench.mechanisms.release_backend()`` (OpenDP Laplace for the numeric noise, an OS-seeded
+    generator for the discrete draws) for a real release.
+
+    ``regenerate_until_domain_preserved`` (Theorem 2, the paper's option, off by default): redraws V
+    until every value of R's domain appears. The acceptance event depends on the whole relation, so
+    the released V is a *conditional* draw and the per-row ε in the ledger no longer bounds it
+    exactly (if every relation is accepted with probability ≥ 1−α the loss grows by at most
+    ln(1/(1−α))); the ledger's note says so.
     """
     if not isinstance(df, pd.DataFrame):
         raise ValueError("df must be a pandas DataFrame")
     numeric = dict(numeric or {})
     domains = dict(domains or {})
     deltas = dict(deltas or {})
-    gen = as_generator(rng)
+    bounds = dict(bounds or {})
+    backend = resolve_backend(rng)
+    gen = backend.generator
     max_tries = check_int(max_tries, "max_tries", minimum=1)
     for key, p in discrete.items():
         check_probability(p, f"p[{key!r}]")
@@ -192,10 +210,29 @@ def grr(
             dom = typed  # homogeneous numeric domain: keep a numeric column (fast downstream)
         enc[key] = (codes.to_numpy(dtype=np.int64), dom)
         dom_out[key] = dom
+    clipped: dict[str, np.ndarray] = {}
     for col in numeric:
+        x = df[col].to_numpy(dtype=float)
+        if not np.isfinite(x).all():
+            raise ValueError(f"numeric attribute {col!r} has missing or non-finite values")
+        if col in bounds:
+            lo, hi = (float(v) for v in bounds[col])
+            if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
+                raise ValueError(f"bounds[{col!r}] must be finite (lo, hi) with hi > lo, got {bounds[col]!r}")
+            if col in deltas and abs(deltas[col] - (hi - lo)) > 1e-12 * max(1.0, hi - lo):
+                raise ValueError(f"deltas[{col!r}] = {deltas[col]} disagrees with bounds[{col!r}] (Δ = hi − lo = {hi - lo})")
+            deltas[col] = hi - lo
+            clipped[col] = np.clip(x, lo, hi)
+            continue
+        clipped[col] = x
+        if col in deltas:
+            check_positive(deltas[col], f"deltas[{col!r}]")
+            span = float(x.max() - x.min()) if x.size else 0.0
+            if span > deltas[col] * (1 + 1e-12):
+                raise ValueError(f"declared Δ of {col!r} ({deltas[col]}) is smaller than its data range ({span:g}): the "
+                                 f"ε = Δ/b claim would be false; pass bounds={{{col!r}: (lo, hi)}} to clip into a public range")
         if col not in deltas:
             warnings.warn(f"Δ of {col!r} taken from the data range: data-dependent (spec §7 item 8)", stacklevel=2)
-            x = df[col].to_numpy(dtype=float)
             deltas[col] = float(np.nanmax(x) - np.nanmin(x)) or 1.0
     rows = []
     for key, (codes, dom) in enc.items():
@@ -207,6 +244,15 @@ def grr(
         rows.append({"attribute": col, "kind": "numeric", "parameter": b, "N": np.nan,
                      "epsilon_exact": e, "epsilon_paper": e})
     ledger = pd.DataFrame(rows)
+    ledger["note"] = ""
+    if regenerate_until_domain_preserved:
+        ledger.loc[ledger["kind"] == "discrete", "note"] = (
+            "regenerated until the domain is preserved (Theorem 2): conditional draw, ε is per draw (see grr docstring)")
+    if bounds:
+        for col in bounds:
+            if col in numeric:
+                ledger.loc[ledger["attribute"] == col, "note"] = f"clipped to public bounds {tuple(bounds[col])}"
+
     if accountant is not None:
         for r in rows:
             accountant.spend(r["epsilon_exact"], "privateclean-grr" if r["kind"] == "discrete" else "laplace",
@@ -230,7 +276,7 @@ def grr(
                 for j, c in enumerate(cols):
                     out[c] = pd.Series([t[j] for t in tup], index=df.index, dtype=object)
         for col, b in numeric.items():
-            out[col] = df[col].to_numpy(dtype=float) + gen.laplace(0.0, b, size=S)
+            out[col] = clipped[col] + np.asarray(backend.laplace(b, S), dtype=float)
         if preserved or not regenerate_until_domain_preserved:
             break
         if tries >= max_tries:

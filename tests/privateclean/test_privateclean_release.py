@@ -1,0 +1,96 @@
+"""Privacy audits of the real ``grr`` (not a re-implementation), public bounds with clipping, and the release back-end."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpworkbench.accounting import Accountant
+from dpworkbench.mechanisms import release_backend
+from dpworkbench.privateclean import epsilon_grr, grr
+from dpworkbench.testing import audit_mechanism
+
+DOM = list(range(50))
+
+
+def _grr_discrete(p):
+    # rows are privatised independently, so n identical rows = n draws of the mechanism on one record
+    def mech(x, rng, n):
+        df = pd.DataFrame({"c": np.full(n, x)})
+        return grr(df, {"c": p}, domains={"c": DOM}, rng=rng).data["c"].to_numpy()
+    return mech
+
+
+def test_grr_audit_exact_epsilon_and_paper_epsilon_flagged():
+    p = 0.5
+    mech = _grr_discrete(p)
+    exact, paper = epsilon_grr(p, 50), epsilon_grr(p, 50, "paper")
+    ok = audit_mechanism(mech, 0, 1, exact, n_samples=40000, vectorized=True, seed=3)
+    assert not ok.flagged and ok.epsilon_lower > 0.6 * exact
+    assert audit_mechanism(mech, 0, 1, paper, n_samples=40000, vectorized=True, seed=3).flagged
+
+
+def test_numeric_bounds_clip_and_audit():
+    b, lo, hi = 2.0, 0.0, 10.0
+
+    def mech(x, rng, n):
+        df = pd.DataFrame({"v": np.full(n, float(x))})
+        return grr(df, {}, {"v": b}, bounds={"v": (lo, hi)}, rng=rng).data["v"].to_numpy()
+
+    # 1000 is far outside the public range: clipped to 10, so ε = Δ/b = 5 still holds
+    res = audit_mechanism(mech, 0.0, 1000.0, (hi - lo) / b, n_samples=40000, bins=30, vectorized=True, seed=4)
+    assert not res.flagged
+    # ... and a smaller ε is detected (the audit has power)
+    assert audit_mechanism(mech, 0.0, 1000.0, 0.5 * (hi - lo) / b, n_samples=40000, bins=30, vectorized=True, seed=4).flagged
+    rel = grr(pd.DataFrame({"v": [-5.0, 3.0, 50.0]}), {}, {"v": b}, bounds={"v": (lo, hi)}, rng=0)
+    assert rel.deltas["v"] == 10.0 and rel.ledger["epsilon_exact"].iloc[0] == pytest.approx(5.0)
+    assert "clipped" in rel.ledger["note"].iloc[0]
+
+
+def test_declared_delta_must_cover_the_data():
+    df = pd.DataFrame({"v": [0.0, 30.0]})
+    with pytest.raises(ValueError, match="smaller than its data range"):
+        grr(df, {}, {"v": 1.0}, deltas={"v": 10.0}, rng=0)
+    with pytest.raises(ValueError, match="bounds"):
+        grr(df, {}, {"v": 1.0}, bounds={"v": (5.0, 5.0)}, rng=0)
+    with pytest.raises(ValueError, match="disagrees"):
+        grr(df, {}, {"v": 1.0}, bounds={"v": (0.0, 40.0)}, deltas={"v": 10.0}, rng=0)
+    with pytest.raises(ValueError, match="non-finite"):
+        grr(pd.DataFrame({"v": [0.0, np.nan]}), {}, {"v": 1.0}, deltas={"v": 10.0}, rng=0)
+    assert grr(df, {}, {"v": 1.0}, deltas={"v": 30.0}, rng=0).deltas["v"] == 30.0
+
+
+def test_release_backend_and_accountant():
+    df = pd.DataFrame({"c": np.arange(200) % 5, "v": np.linspace(0, 10, 200)})
+    acc = Accountant(20.0)
+    rel = grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=release_backend(),
+              accountant=acc)
+    assert rel.data.shape == df.shape and set(rel.data["c"]) <= set(range(5))
+    assert np.isfinite(rel.data["v"]).all() and not np.allclose(rel.data["v"], df["v"])
+    assert acc.spent == pytest.approx(epsilon_grr(0.3, 5) + 5.0)
+    # two unseeded releases differ; seeded ones repeat
+    assert not rel.data.equals(grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)},
+                                   rng=release_backend()).data)
+    a = grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=7).data
+    assert a.equals(grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=7).data)
+
+
+def test_regeneration_is_labelled_in_the_ledger():
+    df = pd.DataFrame({"c": np.arange(100) % 4})
+    rel = grr(df, {"c": 0.2}, domains={"c": range(4)}, rng=0, regenerate_until_domain_preserved=True)
+    assert "conditional draw" in rel.ledger["note"].iloc[0]
+    assert grr(df, {"c": 0.2}, domains={"c": range(4)}, rng=0).ledger["note"].iloc[0] == ""
+
+
+def test_cli_release_backend_and_bounds(tmp_path):
+    import json
+    import subprocess
+    import sys
+    f = tmp_path / "m.csv"
+    pd.DataFrame({"major": ["ME", "Mech E", "EE", "EE", "Math"] * 40, "sat": [3, 4, 9, 4, 2] * 40}).to_csv(f, index=False)
+    base = [sys.executable, "-m", "dpworkbench", "privateclean", "query", str(f), "--attr", "major", "--p", "0.2",
+            "--domain", "ME,Mech E,EE,Math", "--value-col", "sat", "--b", "1", "--merge", "Mech E=ME",
+            "--agg", "avg", "--equals", "ME", "--json"]
+    out = json.loads(subprocess.run(base + ["--bounds", "1,5"], capture_output=True, text=True, check=True).stdout)
+    assert "OpenDP" in out["noise"] and np.isfinite(out["privateclean"])
+    assert out["ledger"][1]["epsilon_exact"] == pytest.approx(4.0)  # Δ = 5 − 1, b = 1; the 9s were clipped to 5
+    bad = subprocess.run(base + ["--delta", "4"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "smaller than its data range" in bad.stderr
