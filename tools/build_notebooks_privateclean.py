@@ -237,8 +237,8 @@ ctx.claims.add("Fig. 8: PrivateClean's advantage larger in (b) than in (a)", pap
                verdict="pass" if b_d - b_pc > a_d - a_pc else "differs",
                note=note + ". Finding, not a bug: once the country is corrupted into ~27 variants that the MD merges back, GRR draws "
                            "mostly land on variants of 'United States' and are merged back too, so Direct's bias on the 97% group shrinks; "
-                           "with 40k (city, county) groups GRR on city/county makes the FD repair unable to fix randomised states, so "
-                           "Direct's state counts stay biased")''',
+                           "with (city, county) groups of about one row each, GRR on city/county leaves the FD repair unable to fix randomised "
+                           "states, so Direct's state counts stay biased")''',
        extra_md="\n**Reading the panels.** Corruptions are counts of rows (quick: of 5 000 rows, 0–10 %; paper: of 50 000). "
                 "(b) at 0 corruptions the released country domain is {United States, NULL} (N = 2), so GRR moves ~5 % of the US rows "
                 "into the small NULL group and Direct's relative error on that group is huge; once corrupted variants exist the domain "
