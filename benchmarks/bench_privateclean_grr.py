@@ -26,7 +26,7 @@ def make(S: int, seed: int = 0) -> pd.DataFrame:
 
 def fast(df: pd.DataFrame) -> float:
     rel = grr(df, {"d1": 0.1, "d2": 0.2}, {"a1": 10.0, "a2": 5.0}, domains={"d1": range(50), "d2": range(20)},
-              deltas={"a1": 100.0, "a2": 100.0}, rng=1)
+              bounds={"a1": (0.0, 100.0), "a2": (0.0, 100.0)}, rng=1)
     crel = CleanedRelation.start(rel)
     pred = set(range(5))
     c = estimate(crel, "count", "d1", pred).value
