@@ -2,11 +2,12 @@
 bias-corrected COUNT/SUM/AVG, tuning. See /work/shared/spec/privateclean.md."""
 from .mechanism import (PrivateRelation, b_for_epsilon, epsilon_grr, epsilon_laplace, grr, p_for_epsilon,
                         theorem2_bound, theorem2_exact, theorem2_probability)
-from .cleaning import CleanedRelation, apply_mapping, diff_provenance, edit_distance_merge, fd_repair_majority
+from .cleaning import (CleanedRelation, apply_mapping, diff_provenance, edit_distance_merge, fd_repair_majority,
+                       outlier_values)
 from .estimators import Estimate, count_estimate, direct_bias_count, estimate, sum_estimate
 from .tuning import tune
 
 __all__ = ["PrivateRelation", "b_for_epsilon", "epsilon_grr", "epsilon_laplace", "grr", "p_for_epsilon",
            "theorem2_bound", "theorem2_exact", "theorem2_probability", "CleanedRelation", "apply_mapping",
-           "diff_provenance", "edit_distance_merge", "fd_repair_majority", "Estimate", "count_estimate",
+           "diff_provenance", "edit_distance_merge", "fd_repair_majority", "outlier_values", "Estimate", "count_estimate",
            "direct_bias_count", "estimate", "sum_estimate", "tune"]

@@ -97,6 +97,13 @@ class CleanedRelation:
         out.log.append(note or f"extract({new_col} ← {cols})")
         return out
 
+    def filter_outliers(self, col: str, value_col: str | None = None, *, value_range: tuple[float, float] | None = None,
+                        min_rows: int = 0, note: str = "") -> "CleanedRelation":
+        """Outlier filtering as Merge to NULL (spec §2.1, the Intel task): values of ``col`` found by
+        :func:`outlier_values` on the current (private) data are deleted; rows stay aligned."""
+        bad = outlier_values(self.data, col, value_col, value_range=value_range, min_rows=min_rows)
+        return self.delete(col, bad, note or f"filter-outliers({col}: {len(bad)} values → NULL)")
+
     def transform_multi(self, cols: list[str], fn: Callable[..., tuple], note: str = "") -> "CleanedRelation":
         """Transform on a projection g = cols (e.g. FD repair); provenance becomes weighted (forks)."""
         for c in cols:
@@ -194,3 +201,32 @@ def edit_distance_merge(values: Any, *, threshold: int = 1, counts: pd.Series | 
                 mapping[v] = w
                 break
     return mapping
+
+
+def outlier_values(data: pd.DataFrame, col: str, value_col: str | None = None, *,
+                   value_range: tuple[float, float] | None = None, min_rows: int = 0) -> list:
+    """Values of discrete ``col`` that look spurious on the (private) data: the mean of ``value_col``
+    over their rows lies outside ``value_range`` (e.g. sensor ids logging impossible temperatures), or
+    they hold fewer than ``min_rows`` rows. NULL is never returned (it is already the deletion target).
+
+    Learning the cleaner from V is post-processing (no privacy cost); under GRR every value also
+    receives about p·S/N random rows, so thresholds must allow for that dilution.
+    """
+    if col not in data.columns:
+        raise ValueError(f"unknown attribute {col!r}")
+    if value_range is None and min_rows <= 0:
+        raise ValueError("give value_range (with value_col) and/or min_rows > 0")
+    key = _key(data[col])
+    bad: set = set()
+    if min_rows > 0:
+        vc = key.value_counts()
+        bad |= set(vc.index[vc < min_rows])
+    if value_range is not None:
+        if value_col is None or value_col not in data.columns:
+            raise ValueError(f"value_range needs a numeric value_col present in the data, got {value_col!r}")
+        lo, hi = (float(v) for v in value_range)
+        if not hi > lo:
+            raise ValueError(f"value_range must be (lo, hi) with lo < hi, got {value_range!r}")
+        means = pd.to_numeric(data[value_col], errors="coerce").groupby(key.to_numpy()).mean()
+        bad |= set(means.index[(means < lo) | (means > hi)])
+    return sorted((v for v in (_denull(b) for b in bad) if v is not None), key=repr)

@@ -94,3 +94,24 @@ def test_cli_release_backend_and_bounds(tmp_path):
     assert out["ledger"][1]["epsilon_exact"] == pytest.approx(4.0)  # Δ = 5 − 1, b = 1; the 9s were clipped to 5
     bad = subprocess.run(base + ["--delta", "4"], capture_output=True, text=True)
     assert bad.returncode != 0 and "smaller than its data range" in bad.stderr
+
+
+def test_outlier_filter_finds_intel_spurious_ids_on_the_private_relation():
+    from dpworkbench.privateclean import CleanedRelation, estimate
+    from dpworkbench.privateclean.cleaning import outlier_values
+    from dpworkbench.privateclean.standins import INTEL_DOMAIN, TEMP_RANGE, intel_like
+    R = intel_like(seed=1, scale=0.05)
+    p = 0.1
+    rel = grr(R, {"sensor_id": p}, {"temp": TEMP_RANGE / epsilon_grr(p, 3, "paper")}, domains={"sensor_id": INTEL_DOMAIN},
+              bounds={"temp": (0.0, TEMP_RANGE)}, rng=2)
+    crel = CleanedRelation.start(rel).filter_outliers("sensor_id", "temp", value_range=(0.0, 40.0))
+    assert outlier_values(rel.data, "sensor_id", "temp", value_range=(0.0, 40.0)) == list(range(100, 113))
+    assert crel.data["sensor_id"].isna().sum() > R["sensor_id"].isna().sum()
+    e = estimate(crel, "count", "sensor_id", lambda v: v is not None)
+    truth = R["sensor_id"].map(lambda v: v is not None and v < 100).sum()
+    assert abs(e.value - truth) / truth < 0.02
+    assert outlier_values(pd.DataFrame({"c": ["a"] * 5 + ["b"]}), "c", min_rows=2) == ["b"]
+    with pytest.raises(ValueError, match="value_range"):
+        outlier_values(rel.data, "sensor_id")
+    with pytest.raises(ValueError, match="unknown attribute"):
+        outlier_values(rel.data, "nope", min_rows=3)
