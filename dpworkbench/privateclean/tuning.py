@@ -27,3 +27,31 @@ def tune(S: int, error: float, *, z: float = 1.96, deltas: dict[str, float] | No
     e_used = e_paper if convention == "paper" else e_exact
     b = {k: check_positive(d, f"deltas[{k}]") / e_used for k, d in (deltas or {}).items()}
     return {"p": p, "feasible": feasible, "b": b, "epsilon_paper": e_paper, "epsilon_exact": e_exact}
+
+
+def allocate_epsilon(epsilon: float, discrete: dict | None = None, numeric: dict[str, float] | None = None, *,
+                     convention: str = "exact") -> dict:
+    """Paper §4.2.3: split a total ε uniformly over the discrete partitions and numeric attributes
+    (Theorem 1 sums per partition, spec §7 item 23), then p_i from ε_i and b_j = Δ_j/ε_j.
+
+    ``discrete``: {partition: domain size N}; ``numeric``: {column: public range Δ}. ``convention``
+    ``exact`` (default) inverts ε = ln(1+N(1−p)/p), so the composed ε is exactly ``epsilon``;
+    ``paper`` inverts Lemma 1's ln(3/p−2), which overspends for N > 3 (the returned
+    ``epsilon_exact_total`` shows by how much). Returns {"p": {...}, "b": {...}, "epsilon_each", totals}.
+    """
+    from .mechanism import b_for_epsilon, p_for_epsilon
+
+    epsilon = check_positive(epsilon, "epsilon")
+    discrete = dict(discrete or {})
+    numeric = dict(numeric or {})
+    k = len(discrete) + len(numeric)
+    if k == 0:
+        raise ValueError("nothing to allocate: give at least one discrete partition or numeric attribute")
+    if convention not in ("exact", "paper"):
+        raise ValueError(f"convention must be 'exact' or 'paper', got {convention!r}")
+    each = epsilon / k
+    p = {key: p_for_epsilon(each, check_int(N, f"N[{key!r}]", minimum=2), convention) for key, N in discrete.items()}
+    b = {col: b_for_epsilon(each, d) for col, d in numeric.items()}
+    exact_total = sum(epsilon_grr(p[key], N) for key, N in discrete.items()) + each * len(numeric)
+    return {"p": p, "b": b, "epsilon_each": each, "epsilon_total": epsilon, "epsilon_exact_total": exact_total,
+            "convention": convention}

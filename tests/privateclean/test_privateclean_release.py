@@ -115,3 +115,17 @@ def test_outlier_filter_finds_intel_spurious_ids_on_the_private_relation():
         outlier_values(rel.data, "sensor_id")
     with pytest.raises(ValueError, match="unknown attribute"):
         outlier_values(rel.data, "nope", min_rows=3)
+
+
+def test_allocate_epsilon_composes_to_the_total():
+    from dpworkbench.privateclean import allocate_epsilon
+    R = pd.DataFrame({"c": np.arange(300) % 50, "d": np.arange(300) % 3, "v": np.linspace(0, 100, 300)})
+    a = allocate_epsilon(6.0, {"c": 50, "d": 3}, {"v": 100.0})
+    assert a["epsilon_each"] == pytest.approx(2.0) and a["b"]["v"] == pytest.approx(50.0)
+    rel = grr(R, a["p"], a["b"], domains={"c": range(50), "d": range(3)}, bounds={"v": (0, 100)}, rng=0)
+    assert rel.epsilon == pytest.approx(6.0)
+    pa = allocate_epsilon(6.0, {"c": 50, "d": 3}, {"v": 100.0}, convention="paper")
+    assert pa["p"]["d"] == pytest.approx(a["p"]["d"])          # Lemma 1 is exact at N = 3 ...
+    assert pa["epsilon_exact_total"] > 6.0 + 1.0                # ... and overspends at N = 50
+    with pytest.raises(ValueError, match="nothing to allocate"):
+        allocate_epsilon(1.0)
