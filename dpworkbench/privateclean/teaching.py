@@ -260,3 +260,42 @@ def tuning_calculator(S: int, error: float, confidence: float = 0.95, delta: flo
     return pd.DataFrame([{"S": int(S), "target error": error, "confidence": confidence, "z": round(z, 3), "p": t["p"],
                           "feasible": t["feasible"], "ε discrete, paper ln(3/p−2)": t["epsilon_paper"],
                           f"ε discrete, exact (N={N})": t["epsilon_exact"], f"b for Δ={delta:g} (paper ε)": t["b"].get("x", np.nan)}])
+
+
+def tradeoff_panel(epsilon: float, N: int = 50, S: int = 1000, delta: float = 100.0, z: float = 1.96):
+    """Privacy–accuracy trade-off with both ε formulas side by side (spec §1.6, §3.5 Eq. 4, §4).
+
+    For a per-attribute ε, the p it buys under the exact GRR formula (domain size N) and under the
+    paper's Lemma 1, and the dataset-independent count error bound z/(1−p)·√(1/(4S)) (fraction of S)
+    each gives; plus the uniform allocation of 2ε over one discrete (N) and one numeric (Δ) attribute.
+    Pure formulas: nothing here depends on data, so moving ε recomputes only closed forms.
+    """
+    from .mechanism import p_for_epsilon
+    from .tuning import allocate_epsilon
+
+    eps = np.linspace(0.2, 10.0, 120)
+    p_ex = N / (np.exp(eps) + N - 1.0)
+    p_pa = 3.0 / (np.exp(eps) + 2.0)
+    bound = lambda p: z / (1.0 - p) * np.sqrt(1.0 / (4.0 * S))  # noqa: E731
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["p bought by ε", f"count error bound (Eq. 4), S = {S}"])
+    for y, name, dash in ((p_ex, f"exact, N = {N}", None), (p_pa, "paper Lemma 1 (true only for N = 3)", "dash")):
+        fig.add_trace(go.Scatter(x=eps, y=y, name=name, line=dict(dash=dash)), row=1, col=1)
+        fig.add_trace(go.Scatter(x=eps, y=bound(y), name=name, line=dict(dash=dash), showlegend=False), row=1, col=2)
+    for c in (1, 2):
+        fig.add_vline(x=epsilon, line_dash="dot", row=1, col=c)
+    fig.update_xaxes(title_text="ε per attribute")
+    fig.update_yaxes(title_text="p", row=1, col=1)
+    fig.update_yaxes(title_text="error / S", type="log", row=1, col=2)
+    fig.update_layout(height=380, title=f"privacy–accuracy trade-off at ε = {epsilon:.2f}")
+    pe, pp = p_for_epsilon(epsilon, N), p_for_epsilon(epsilon, convention="paper")
+    alloc = allocate_epsilon(2 * epsilon, {"discrete": N}, {"numeric": delta})
+    table = pd.DataFrame([
+        {"formula": f"exact ln(1+N(1−p)/p), N = {N}", "p": pe, "count error bound / S": float(bound(pe)),
+         "true ε of this p": epsilon_grr(pe, N)},
+        {"formula": "paper ln(3/p−2)", "p": pp, "count error bound / S": float(bound(pp)),
+         "true ε of this p": epsilon_grr(pp, N)},
+        {"formula": f"uniform allocation of 2ε: b for Δ = {delta:g}", "p": alloc["p"]["discrete"],
+         "count error bound / S": float(bound(alloc["p"]["discrete"])), "true ε of this p": epsilon_grr(alloc["p"]["discrete"], N),
+         "b": alloc["b"]["numeric"]},
+    ])
+    return fig, table

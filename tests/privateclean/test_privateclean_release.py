@@ -129,3 +129,14 @@ def test_allocate_epsilon_composes_to_the_total():
     assert pa["epsilon_exact_total"] > 6.0 + 1.0                # ... and overspends at N = 50
     with pytest.raises(ValueError, match="nothing to allocate"):
         allocate_epsilon(1.0)
+
+
+def test_tradeoff_panel_formulas():
+    from dpworkbench.privateclean import teaching
+    fig, t = teaching.tradeoff_panel(2.0, N=50, S=1000)
+    assert t["true ε of this p"].iloc[0] == pytest.approx(2.0)          # exact convention spends what it says
+    assert t["true ε of this p"].iloc[1] > 4.0                           # Lemma 1's p spends more at N = 50
+    assert t["count error bound / S"].iloc[1] < t["count error bound / S"].iloc[0]
+    _, t3 = teaching.tradeoff_panel(2.0, N=3)
+    assert t3["p"].iloc[0] == pytest.approx(t3["p"].iloc[1])             # the two agree at N = 3
+    assert len(fig.data) == 4
