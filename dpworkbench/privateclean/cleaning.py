@@ -48,11 +48,17 @@ class CleanedRelation:
         """Transform({col}): v[col] ← C(v[col]); deterministic, row by row."""
         self._check(col)
         f = fn.get if isinstance(fn, dict) else fn
-        cur = self.data[col].to_numpy(dtype=object)
-        uniq = pd.unique(pd.Series(cur, dtype=object))
+        col_s = self.data[col]
+        # vectorised: the cleaner runs once per distinct value (None/NaN are one NULL category), then a gather
+        codes, _ = pd.factorize(col_s, use_na_sentinel=False)
+        first = np.unique(codes, return_index=True)[1]
+        uniq = col_s.iloc[first].tolist()
         table = {u: (f(u, u) if isinstance(fn, dict) else f(u)) for u in uniq}
+        newvals = np.empty(len(uniq), dtype=object)
+        for k, u in enumerate(uniq):
+            newvals[k] = table[u]
         out = self._copy()
-        out.data[col] = pd.Series([table[v] for v in cur], index=self.data.index, dtype=object)
+        out.data[col] = pd.Series(newvals[codes], index=self.data.index, dtype=object)
         m = dict(out.mappings.get(col, {}))
         # compose: existing dirty→current then current→new; also map values not yet seen
         m = {k: table.get(v, (f(v, v) if isinstance(fn, dict) else f(v))) for k, v in m.items()}
