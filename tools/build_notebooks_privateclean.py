@@ -218,7 +218,19 @@ ctx.claims.add("Fig. 11: PrivateClean more accurate than Direct for count", pape
 lo = tab[(tab.p <= 0.1) & (tab.method == "privateclean")]
 ok = bool(lo["mean"].max() < 0.10)
 ctx.claims.add("Fig. 11: PrivateClean under 10% error (count and avg, p ≤ 0.1)", paper=0.10, ours=round(float(lo["mean"].max()), 4),
-               verdict="pass" if ok else "differs", note=f"data: cars table ({source}), S = 406; avg reported as observed")''',
+               verdict="pass" if ok else "differs", note=f"data: cars table ({source}), S = 406; avg reported as observed")
+ba = ex.never_worse(tab, "p", aggs=("avg",), tol=0.0)
+ctx.claims.add("Fig. 11: PrivateClean more accurate than Direct for avg", paper=True, ours=ba, verdict="pass" if ba else "differs",
+               note=f"data: cars table ({source}). Finding, not a bug (spec §6.2 [ours]: p=0.1 PC 6.4% vs Direct 5.9%): with b set "
+                    "for equal ε (b = Δ/ln(3/p−2), Δ = 25 s) the Laplace variance on ~70 European rows dominates, and the "
+                    "corrected avg = ĥ/ĉ carries the extra variance of both de-biased terms; acceleration barely differs between "
+                    "Europe and the rest, so Direct's avg bias is small")
+dl = tab[(tab.p <= 0.1) & (tab.method == "direct")]
+okd = bool(dl["mean"].max() < 0.10)
+ctx.claims.add("Fig. 11: Direct also under 10% error (count and avg, p ≤ 0.1)", paper=0.10, ours=round(float(dl["mean"].max()), 4),
+               verdict="pass" if okd else "differs",
+               note=f"data: cars table ({source}); Direct's count bias S·p(l/N − s) with 15 of 38 dirty makes European "
+                    "(l/N = 0.39) vs s ≈ 0.18 of the rows: ≈ +0.2·p·S rows, i.e. ≈ 12% at p = 0.1, as the spec's [ours] oracle (12.1%)")''',
        kind="cars", ci=50, quick=300, paper=1000,
        setup_extra="\nsource = ex.data_source('cars', fixed)\nprint('data source:', source)",
        data_md="Data: **`vega_datasets` cars table** (local copy shipped with the `vega-datasets` package, no network; a "
