@@ -140,3 +140,23 @@ def test_tradeoff_panel_formulas():
     _, t3 = teaching.tradeoff_panel(2.0, N=3)
     assert t3["p"].iloc[0] == pytest.approx(t3["p"].iloc[1])             # the two agree at N = 3
     assert len(fig.data) == 4
+
+
+def test_numeric_sensitivity_brute_force_is_the_public_range():
+    from dpworkbench.mechanisms.backends import NumpyBackend
+    from dpworkbench.testing import brute_force_sensitivity
+
+    class NoNoise(NumpyBackend):  # the real grr code path with the Laplace draw switched off
+        def laplace(self, scale, size=None):
+            return np.zeros(size)
+
+    lo, hi = 0.0, 100.0
+
+    def f(record):  # the pre-noise value grr releases for one record (local DP: a record is the unit)
+        return grr(pd.DataFrame({"v": [record]}), {}, {"v": 1.0}, bounds={"v": (lo, hi)}, rng=NoNoise(0)).data["v"].to_numpy()
+
+    gen = np.random.default_rng(5)
+    inputs = list(gen.uniform(-50, 150, 12)) + [lo, hi]
+    grid = sorted(set(np.round(gen.uniform(-1e6, 1e6, 20), 3)) | {lo, hi, -1e9, 1e9})
+    sens = brute_force_sensitivity(f, inputs, lambda x: [y for y in grid if y != x])
+    assert sens == pytest.approx(hi - lo)  # Δ = hi − lo, attained, whatever the raw values
