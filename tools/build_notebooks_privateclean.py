@@ -412,7 +412,7 @@ ctx.save_figure(fig, "grr_debiasing")
 eps_table'''),
     ("md", "## 2. Cleaning on the private relation: Fig. 1's running example with its provenance graph"),
     ("code", '''R = teaching.running_example(seed)
-V = grr(R, {"major": 0.25}, {"satisfaction": 1.0}, domains={"major": teaching.MAJORS}, deltas={"satisfaction": 4.0}, rng=seed)
+V = grr(R, {"major": 0.25}, {"satisfaction": 1.0}, domains={"major": teaching.MAJORS}, bounds={"satisfaction": (1.0, 5.0)}, rng=seed)
 crel = CleanedRelation.start(V).merge("major", {"Mechanical E.": "Mech. Eng."})
 display(V.ledger)
 rows = []

@@ -42,7 +42,7 @@ def run_intel(cell, rng) -> list[dict]:
     truth = {"count": float(ok.sum()), "avg": float(R["temp"][ok].mean())}
     okd = R["sensor_id"].notna().to_numpy()
     dirty = {"count": float(okd.sum()), "avg": float(R["temp"][okd].mean())}
-    rel = grr(R, {"sensor_id": p}, {"temp": b}, domains={"sensor_id": INTEL_DOMAIN}, deltas={"temp": TEMP_RANGE}, rng=gen)
+    rel = grr(R, {"sensor_id": p}, {"temp": b}, domains={"sensor_id": INTEL_DOMAIN}, bounds={"temp": (0.0, TEMP_RANGE)}, rng=gen)
     crel = CleanedRelation.start(rel).merge("sensor_id", C)
     rows = []
     for agg in ("count", "avg"):
@@ -84,7 +84,7 @@ def run_mcafe(cell, rng) -> list[dict]:
     Rc = apply_mapping(R["country"], C)
     sel = Rc == "Europe"
     truth = {"count": float(sel.sum()), "avg": float(R["score"][sel].mean())}
-    rel = grr(R, {"country": p}, {"score": b}, domains={"country": codes}, deltas={"score": 9.0}, rng=gen)
+    rel = grr(R, {"country": p}, {"score": b}, domains={"country": codes}, bounds={"score": (1.0, 10.0)}, rng=gen)
     crel = CleanedRelation.start(rel).merge("country", C)
     rows = []
     for agg in ("count", "avg"):

@@ -93,7 +93,7 @@ def run_instance(cell: dict, rng) -> list[dict]:
     Id = np.isin(R["cat"].to_numpy(dtype=object), list(M_pred))
     dirty = {"count": float(Id.sum()), "sum": float(R["val"].to_numpy()[Id].sum())}
     rel = grr(R, {"cat": p if p > 0 else 1e-12}, {"val": b} if b > 0 else None,
-              domains={"cat": domain}, deltas={"val": 100.0}, rng=gen)
+              domains={"cat": domain}, bounds={"val": (0.0, 100.0)}, rng=gen)
     crel = CleanedRelation.start(rel).merge("cat", C)
     rows = []
     for agg in cell.get("aggs", ("count", "sum")):

@@ -71,7 +71,7 @@ def grr_panel(p: float, N: int = 50, z: float = 2.0, S: int = 1000, l: int = 5, 
     """Histogram true vs private, and Direct vs PrivateClean count with CI against truth and the Direct bias line."""
     df = _true_relation(S, N, z, seed)  # the non-private part is cached
     p = min(max(p, 1e-9), 0.99)
-    rel = grr(df, {"cat": p}, {"val": b}, domains={"cat": list(range(N))}, deltas={"val": 100.0}, rng=seed + 1)
+    rel = grr(df, {"cat": p}, {"val": b}, domains={"cat": list(range(N))}, bounds={"val": (0.0, 100.0)}, rng=seed + 1)
     crel = CleanedRelation.start(rel)
     pred = set(range(l))
     truth = int(df["cat"].isin(pred).sum())
@@ -146,7 +146,7 @@ def fig01_relation(seed: int = 0, S: int = 100) -> pd.DataFrame:
 def fig01_private(R: pd.DataFrame, p: float = 0.25, b: float = 1.0, seed: int = 0):
     """Fig. 1(b)–(c): GRR on Major (declared public domain), Laplace(b) on Satisfaction (Δ = 4), then the analyst's merge."""
     V = grr(R[["major", "satisfaction"]], {"major": p}, {"satisfaction": b}, domains={"major": MAJORS},
-            deltas={"satisfaction": 4.0}, rng=seed)
+            bounds={"satisfaction": (1.0, 5.0)}, rng=seed)
     return V, CleanedRelation.start(V).merge("major", FIG1_CLEANER, note="Mechanical E. → Mech. Eng.")
 
 
