@@ -145,6 +145,9 @@ def grr(
 ) -> PrivateRelation:
     """Generalized Randomized Response (spec §1.4–1.8). Never mutates ``df``.
 
+    Every column of ``df`` must be privatised (listed in ``discrete`` or ``numeric``): a column passed
+    through unmodified would have ε = ∞ (Theorem 1), so it is a ValueError rather than a silent leak.
+
     ``discrete``: {column or tuple of columns (a partition): p}. Each row keeps its value w.p. 1−p,
     else draws uniformly from the declared domain (can redraw the original). ``numeric``: {column: b}
     Laplace scale. ``domains`` declares the public domain per partition; if absent it is taken from
@@ -184,6 +187,12 @@ def grr(
         check_positive(b, f"b[{col!r}]")
         if col not in df.columns:
             raise ValueError(f"unknown numeric attribute {col!r}")
+    listed = {c for key in discrete for c in _key_cols(key)} | set(numeric)
+    unlisted = [c for c in df.columns if c not in listed]
+    if unlisted:
+        raise ValueError(f"columns {unlisted!r} of df are neither in discrete nor in numeric: they would be released "
+                         f"unmodified (ε = ∞, which de-privatises the whole row, Theorem 1); privatise them or pass "
+                         f"only the columns to release, e.g. df[{sorted(map(str, listed))!r}]")
     S = len(df)
     # encode every partition against its domain
     enc: dict[Any, tuple[np.ndarray, np.ndarray]] = {}

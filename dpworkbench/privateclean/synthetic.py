@@ -92,8 +92,12 @@ def run_instance(cell: dict, rng) -> list[dict]:
         return [{"skipped": True}]
     Id = np.isin(R["cat"].to_numpy(dtype=object), list(M_pred))
     dirty = {"count": float(Id.sum()), "sum": float(R["val"].to_numpy()[Id].sum())}
-    rel = grr(R, {"cat": p if p > 0 else 1e-12}, {"val": b} if b > 0 else None,
-              domains={"cat": domain}, bounds={"val": (0.0, 100.0)}, rng=gen)
+    if b > 0:
+        rel = grr(R, {"cat": p if p > 0 else 1e-12}, {"val": b}, domains={"cat": domain}, bounds={"val": (0.0, 100.0)},
+                  rng=gen)
+    else:  # b = 0: the simulation's "no numeric noise" point (Fig. 2c–d grid); the numeric column is not private
+        rel = grr(R[["cat"]], {"cat": p if p > 0 else 1e-12}, domains={"cat": domain}, rng=gen)
+        rel.data["val"] = R["val"].to_numpy()
     crel = CleanedRelation.start(rel).merge("cat", C)
     rows = []
     for agg in cell.get("aggs", ("count", "sum")):
@@ -123,7 +127,7 @@ def run_multiattr_instance(cell: dict, rng) -> list[dict]:
     truth = float(np.isin(ins_true, list(M_pred)).sum())
     if truth == 0:
         return [{"skipped": True}]
-    rel = grr(R, {"section": p, "instructor": p}, None,
+    rel = grr(R[["section", "instructor"]], {"section": p, "instructor": p}, None,
               domains={"section": list(range(N1)), "instructor": [f"i{k}" for k in range(N2)] + [None]}, rng=gen)
     crel = CleanedRelation.start(rel).transform_multi(
         ["section", "instructor"], lambda s, i: (s, F[s] if i is None else i), note="FD repair section→instructor")

@@ -225,7 +225,7 @@ def cleaning_panel(epsilon: float, error_rate: float = 0.3, merge_rate: float = 
 
     R, C, domain = _dirty_relation(round(float(error_rate), 3), round(float(merge_rate), 3), int(N), int(S), int(seed))
     p = p_for_epsilon(epsilon, len(domain))
-    V = grr(R, {"cat": p}, None, domains={"cat": domain}, rng=seed + 1)
+    V = grr(R[["cat"]], {"cat": p}, None, domains={"cat": domain}, rng=seed + 1)
     crel = CleanedRelation.start(V).merge("cat", C, note="merge aliases back")
     RC = pd.Series(apply_mapping(R["cat"], C), dtype=object)
     target = RC.value_counts().index[0]

@@ -56,8 +56,9 @@ def test_batch_equals_single_instance_estimator(mode):
     Nd = cmap.shape[1]
     for i in range(R):
         df = pd.DataFrame({"cat": pd.Series(Vcat[i], dtype=object), "val": Vval[i]})
-        rel = grr(df, {"cat": 1e-15}, domains={"cat": list(range(Nd))}, rng=0)
-        rel.p["cat"] = p  # V given: the estimators only need p
+        rel = grr(df[["cat"]], {"cat": 1e-15}, domains={"cat": list(range(Nd))}, rng=0)
+        rel.data["val"] = Vval[i]  # V given (already noisy): the estimators only need p
+        rel.p["cat"] = p
         crel = CleanedRelation.start(rel).merge("cat", {d: int(cmap[i, d]) for d in range(Nd)})
         M = set(np.flatnonzero(sel[i]).tolist())
         for m in ("direct", "privateclean", "pc_noprov"):
