@@ -41,7 +41,11 @@ class CleanedRelation:
     @classmethod
     def start(cls, rel: PrivateRelation) -> "CleanedRelation":
         cols = [c for c in rel.data.columns]
-        return cls(rel, rel.data.copy(), {c: c for c in cols}, {c: {} for c in cols}, [])
+        # the composed cleaner starts as the identity on the whole released domain, so values of the domain that
+        # no private row holds (masked, Theorem 2) are still carried through every later cleaner (provenance
+        # with domain_source="released" needs their images)
+        maps = {c: ({_denull(v): _denull(v) for v in rel.domains[c].tolist()} if c in rel.domains else {}) for c in cols}
+        return cls(rel, rel.data.copy(), {c: c for c in cols}, maps, [])
 
     # -- local cleaners ------------------------------------------------------
     def transform(self, col: str, fn: Callable[[Any], Any] | dict, note: str = "") -> "CleanedRelation":
