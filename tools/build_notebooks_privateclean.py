@@ -168,7 +168,7 @@ fig_nb("fig07_multiattr", "Fig. 7: multi-attribute cleaning (PC-W vs PC-U vs Dir
 w = float(t[t.method == "PC-W"]["mean"].mean()); u = float(t[t.method == "PC-U"]["mean"].mean()); d = float(t[t.method == "Direct"]["mean"].mean())
 ctx.claims.add("Fig. 7: PC-W more accurate than PC-U and Direct", paper="PC-W < PC-U < Direct", ours=f"{w:.3f} < {u:.3f} < {d:.3f}",
                verdict="pass" if w <= u < d else "differs", note="spec §6.3 [ours] oracle at 0.3: 0.17 / 0.30 / 0.57")''',
-       multiattr=True, ci=10, quick=60)
+       multiattr=True, ci=100, quick=1000, paper=1000)
 
 fig_nb("fig09_distinct_fraction", "Fig. 9: error vs distinct fraction N/S (sum, count)",
        "N varied at S = 1000 with every value present (`ensure_coverage`) and a 5 % error rate.",

@@ -8,11 +8,12 @@ from plotly.subplots import make_subplots
 
 from dpworkbench.experiments import run_grid
 from .standins import run_cars_batch, run_intel, run_intel_batch, run_mcafe, run_tpcds
-from .batch import run_batch
+from .batch import run_batch, run_multiattr_batch
 from .synthetic import run_instance, run_multiattr_instance
 
-BATCHED = {"synthetic", "intel", "cars"}
-KINDS = {"synthetic": run_batch, "synthetic_loop": run_instance, "multiattr": run_multiattr_instance, "intel": run_intel_batch, "intel_loop": run_intel, "cars": run_cars_batch, "mcafe": run_mcafe, "tpcds": run_tpcds}
+BATCHED = {"synthetic", "intel", "cars", "multiattr"}
+KINDS = {"synthetic": run_batch, "synthetic_loop": run_instance, "multiattr": run_multiattr_batch,
+         "multiattr_loop": run_multiattr_instance, "intel": run_intel_batch, "intel_loop": run_intel, "cars": run_cars_batch, "mcafe": run_mcafe, "tpcds": run_tpcds}
 
 COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
           "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
