@@ -15,6 +15,12 @@ strategy           θ choice                                      split
 
 ``artifact_compat=True`` reproduces the reference code: the Laplace step and the √2θ/ε term use the
 full ε while selection spends another 0.4ε (total 1.4ε) — labelled NOT ε-DP at the stated ε.
+
+Single-tuple (unary) DCs (``build(..., unary_policy="separate")``): the released value is |U| + f(π_θ(G[V∖U]))
+(and |U| + c for Algorithm 5), spec §1.3. This keeps the sensitivities: an added tuple either violates a unary DC
+(|U| grows by 1, G[V∖U] is unchanged) or joins G[V∖U] (|U| unchanged, Δf ≤ θ, θ+1 for I_P, 2 for the cover); the
+|U| term cancels in the quality's bias. ``rng`` may be a seed, a Generator, or a noise back-end such as
+``dpworkbench.mechanisms.release_backend()`` (OpenDP samplers) for an actual release.
 """
 
 from __future__ import annotations
@@ -29,11 +35,22 @@ import pandas as pd
 from .._validation import as_generator, check_epsilon, check_probability
 from ..accounting import Accountant
 from ..mechanisms import laplace_mechanism
+from ..mechanisms.backends import NoiseBackend, resolve_backend
 from .conflict_graph import ConflictGraph
 from .constraints import DC
 from .projection import Projector, order_edges
 from .selection import basic_em, laplace_sensitivity, optimized_em, paper_candidates
 from . import _kernels as K
+
+def _noise_source(rng):
+    """A noise back-end (kept as is: e.g. ``release_backend()``) or a numpy Generator from a seed/None."""
+    return rng if isinstance(rng, NoiseBackend) else as_generator(rng)
+
+
+def projected_value(proj: Projector, theta: int, measure: str) -> int:
+    """|U| + f(π_θ(G)): the value Algorithm 2 perturbs (|U| = tuples violating a unary DC, 0 without them)."""
+    return int(proj.graph.unary.size) + proj.f(theta, measure)
+
 
 STRATEGIES = ("baseline_V", "baseline_dmax", "em", "hier_em", "bound_hier")
 STRATEGY_LABELS = {
@@ -84,12 +101,12 @@ def graph_projection(
         raise ValueError(f"ip_sensitivity must be 'safe' or 'paper', got {ip_sensitivity!r}")
     check_probability(eps1_frac, "eps1_frac")
     check_probability(eps0_frac, "eps0_frac")
-    gen = as_generator(rng)
+    gen = _noise_source(rng)
     proj = projector if projector is not None else Projector(graph, rule=order, seed=order_seed)
     if proj.graph is not graph:
         raise ValueError("projector was built on another graph")
     n = graph.n
-    f_true = proj.f(n, measure)
+    f_true = projected_value(proj, n, measure)
     sel: dict = {}
     steps: dict[str, float] = {}
     if strategy in ("baseline_V", "baseline_dmax"):
@@ -117,12 +134,12 @@ def graph_projection(
             for i, st in enumerate(s["steps"], start=1):
                 steps[f"em_step{i}"] = st["epsilon"]
         eps2 = noise_eps
-    f_trunc = proj.f(theta, measure)
+    f_trunc = projected_value(proj, theta, measure)
     sens = laplace_sensitivity(theta, measure, ip_sensitivity)
     raw = laplace_mechanism(float(f_trunc), epsilon=eps2, sensitivity=sens, rng=gen, accountant=accountant,
                             note=f"Alg. 2 Laplace, I_{measure}, θ*={theta}")
     steps["laplace"] = eps2
-    hi = n * (n - 1) / 2 if measure == "MI" else n
+    hi = max(n * (n - 1) / 2, n) if measure == "MI" else n
     if clip == "range":
         out = float(min(max(raw, 0.0), hi))
     elif clip == "artifact":
@@ -172,19 +189,20 @@ def dp_vertex_cover(
 
     (The paper prints Lap(ε/2): a typo; the sensitivity of c is 2, Prop. 3.) ``noise="typo"`` uses the
     printed scale ε/2 and is NOT private — only for showing the difference. ``reference`` is the value the
-    relative error is measured against (the paper uses 2·I_R^lin); default c itself.
+    relative error is measured against (the paper uses 2·I_R^lin); default c itself. A given ``cover_size``
+    (a cached c) must already include the unary violators |U|.
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
-    gen = as_generator(rng)
-    if cover_size is None:
+    gen = _noise_source(rng)
+    if cover_size is None:  # |U| + c(G[V∖U]): the unary violators (if any) are in every cover
         u, v = order_edges(graph.u, graph.v, rule=order, seed=order_seed, n=graph.n)
-        cover_size = int(K.greedy_cover(u, v, graph.n))
+        cover_size = int(graph.unary.size) + int(K.greedy_cover(u, v, graph.n))
     if noise == "paper":
         raw = laplace_mechanism(float(cover_size), epsilon=epsilon, sensitivity=2.0, rng=gen, accountant=accountant,
                                 note="Alg. 5 vertex cover, Lap(2/ε)")
     elif noise == "typo":
-        raw = float(cover_size) + float(gen.laplace(0.0, epsilon / 2))
+        raw = float(cover_size) + float(resolve_backend(gen).laplace(epsilon / 2))
     else:
         raise ValueError(f"noise must be 'paper' or 'typo', got {noise!r}")
     out = float(min(max(raw, 0.0), graph.n))
@@ -201,7 +219,7 @@ def dp_vertex_cover(
 def run_all(graph: ConflictGraph, epsilon: float, *, df=None, dcs=(), strategy: str = "bound_hier", rng=None,
             order_seed: int = 0, ip_sensitivity: str = "safe", i_r_reference: float | None = None) -> dict:
     """The three DP measures at ε each (three separate releases: 3ε in total if all are published)."""
-    gen = as_generator(rng)
+    gen = _noise_source(rng)
     proj = Projector(graph, rule="rank", seed=order_seed)
     mi = graph_projection(graph, "MI", epsilon, strategy=strategy, df=df, dcs=dcs, projector=proj, rng=gen,
                           ip_sensitivity=ip_sensitivity)

@@ -2,7 +2,9 @@
 
 Reports the conflict graph's size and maximum degree, the exact measures (I_MI, I_P, I_R^lin and I_R exact
 when tractable) and DP estimates of I_MI, I_P (Algorithm 2 + 4) and I_R (Algorithm 5). The total budget
-``--epsilon`` is split equally over the three releases; the ε spent per step is printed.
+``--epsilon`` is split equally over the three releases; the ε spent per step is printed. Without ``--seed`` the
+noise comes from :func:`dpworkbench.mechanisms.release_backend` (OpenDP samplers, OS entropy); with ``--seed`` it is
+reproducible research noise, not a private release.
 """
 
 from __future__ import annotations
@@ -30,9 +32,14 @@ def _run(args: argparse.Namespace) -> int:
     eps = check_epsilon(args.epsilon, "--epsilon")
     df = pd.read_csv(path)
     dcs = load_dcs(args.dcs, columns=list(df.columns))
-    g = build(df, dcs, engine=args.engine)
+    g = build(df, dcs, engine=args.engine, null_policy=args.null_policy, unary_policy=args.unary_policy)
     m = all_measures(g)
-    rng = np.random.default_rng(args.seed)
+    if args.seed is None:  # an actual release: OpenDP's floating-point-safe samplers from OS entropy
+        from ..mechanisms import release_backend
+
+        rng = release_backend()
+    else:
+        rng = np.random.default_rng(args.seed)
     per = eps / 3
     proj = Projector(g, rule="rank", seed=args.seed or 0)
     dp = {}
@@ -42,8 +49,9 @@ def _run(args: argparse.Namespace) -> int:
     r = dp_vertex_cover(g, per, rng=rng, order_seed=args.seed or 0)
     dp["I_R"] = {"estimate": r["output"], "estimates": "size of a 2-approximate vertex cover (≈ 2·I_R)", "eps_per_step": r["eps_per_step"]}
     dp["epsilon_total"] = eps
-    dp["note"] = "seeded noise is for research; not a private release" if args.seed is not None else "unseeded noise"
-    out = {"n": g.n, "edges": g.num_edges, "max_degree": g.max_degree(), "I_MI": m["I_MI"], "I_P": m["I_P"],
+    dp["note"] = ("seeded noise is for research; not a private release" if args.seed is not None
+                  else "release back-end (OpenDP samplers, OS entropy)")
+    out = {"n": g.n, "edges": g.num_edges, "unary_violators": int(g.unary.size), "max_degree": g.max_degree(), "I_MI": m["I_MI"], "I_P": m["I_P"],
            "I_R_lin": m["I_R_lin"], "I_R_exact": m["I_R_exact"], "dp": dp}
     if args.json:
         print(json.dumps(out, default=float))
@@ -65,5 +73,9 @@ def register(subparsers) -> None:
     p.add_argument("--epsilon", type=float, default=1.0, help="total privacy budget, split over the three measures (default 1)")
     p.add_argument("--seed", type=int, default=None, help="seed for reproducible (non-release) noise")
     p.add_argument("--engine", choices=["fast", "duckdb", "bruteforce"], default="fast")
+    p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
+                   help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL column excludes the tuple")
+    p.add_argument("--unary-policy", choices=["reject", "separate"], default="reject",
+                   help="single-tuple DCs such as not(t1.Age<0): reject (default) or count their violators separately (spec §1.3)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run)

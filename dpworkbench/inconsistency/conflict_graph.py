@@ -222,15 +222,17 @@ def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy:
 def _unary_violators(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
     validate_dc(dc, list(df.columns), kinds)
     valid = _valid_rows(df, dc, null_policy)
-    mask = valid.copy()
+    mask = np.asarray(valid, dtype=bool).copy()
+    if not len(df):
+        return np.zeros(0, np.int64)
     ops = {"=": np.equal, "!=": np.not_equal, "<": np.less, ">": np.greater, "<=": np.less_equal, ">=": np.greater_equal}
     for p in dc.predicates:
         def val(o):
-            return np.full(len(df), o.const, dtype=object) if o.is_const else df[o.attr].to_numpy(dtype=object)
+            return o.const if o.is_const else df[o.attr].reset_index(drop=True)
         with np.errstate(invalid="ignore"):
-            res = np.array([bool(ops[p.op](a, b)) if valid[i] else False for i, (a, b) in enumerate(zip(val(p.left), val(p.right)))])
+            res = np.asarray(ops[p.op](val(p.left), val(p.right)), dtype=bool)  # vectorised; NULL rows are masked by ``valid``
         mask &= res
-    return np.flatnonzero(mask)
+    return np.flatnonzero(mask).astype(np.int64)
 
 
 def build(

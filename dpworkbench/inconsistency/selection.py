@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_generator, check_epsilon
-from ..mechanisms import exponential_mechanism, exponential_probabilities, laplace_mechanism
+from ..mechanisms import exponential_mechanism, laplace_mechanism
 from .constraints import DC
 from .projection import Projector
 
@@ -61,7 +61,9 @@ def em_step(proj: Projector, candidates: Sequence[int], theta_max: int, *, eps_e
     F = {t: proj.f(t, measure) for t in set(cands) | {theta_max}}
     q = np.array([quality(F, t, theta_max, eps2, no_bias=(t == no_bias_theta)) for t in cands])
     delta = quality_sensitivity(theta_max, measure, ip_sensitivity)
-    probs = exponential_probabilities(q, epsilon=eps_em, sensitivity=delta)
+    w = eps_em * q / (2.0 * delta)  # the EM's log-weights (Def. 5); the sample itself is drawn by Gumbel-max below
+    probs = np.exp(w - w.max())
+    probs /= probs.sum()
     idx = exponential_mechanism(q, epsilon=eps_em, sensitivity=delta, rng=rng, accountant=accountant, note=note)
     return {"candidates": cands, "quality": q, "probabilities": probs, "sensitivity": delta, "theta": cands[idx], "epsilon": eps_em}
 
@@ -85,10 +87,26 @@ def degree_bound(df: pd.DataFrame, fds: Sequence[DC]) -> tuple[int, list[int]]:
     for d in fds:
         if not d.is_fd_like:
             raise ValueError(f"{d} is not FD-like; the degree bound needs = / != predicates on the same attributes")
-        x = list(d.lhs)
-        sub = df[x].dropna()
-        terms.append(int(sub.groupby(x, sort=False).size().max()) - 1 if len(sub) else 0)
+        terms.append(_max_group_size(df, list(d.lhs)) - 1)
     return sum(terms), terms
+
+
+def _max_group_size(df: pd.DataFrame, cols: Sequence[str]) -> int:
+    """Largest number of rows sharing one value of ``cols`` (rows with a NULL in ``cols`` excluded); 1 if none."""
+    key = None
+    for c in cols:
+        if c not in df.columns:
+            raise ValueError(f"column {c!r} of an FD is not in the table; columns: {', '.join(map(str, df.columns))}")
+        codes, uniques = pd.factorize(df[c], use_na_sentinel=True)
+        codes = codes.astype(np.int64)
+        if key is None:
+            key = codes
+        else:
+            bad = (key < 0) | (codes < 0)
+            key = np.where(bad, -1, key * (len(uniques) + 1) + codes)
+            key = np.where(bad, -1, pd.factorize(key)[0])
+    key = key[key >= 0] if key is not None else np.zeros(0, np.int64)
+    return int(np.bincount(key).max()) if key.size else 1
 
 
 def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: int, rng=None, accountant=None,

@@ -179,6 +179,9 @@ def test_optimized_em_pruning_and_candidates():
     proj = Projector(g, rule="lex")
     rec = optimized_em(proj, [1, 2, 3], eps1=1.0, eps2=1.0, steps=2, use_bound=False, prune="le", rng=1)
     assert rec["theta"] <= rec["theta_1"]
+    from dpworkbench.mechanisms import exponential_probabilities
+    s1 = rec["steps"][0]
+    assert np.allclose(s1["probabilities"], exponential_probabilities(s1["quality"], epsilon=s1["epsilon"], sensitivity=s1["sensitivity"]))
     assert paper_candidates(10000) == [1, 5, 10, 100, 500] + list(range(1000, 10000, 1000))
     nb = noisy_degree_bound(toy.capital_country(), [FD("Capital", "Country")], eps0=1e6, n=4, rng=0)
     assert nb["noisy"] == 3
@@ -256,3 +259,112 @@ def test_rank_order_is_stable_under_node_addition(rng):
         a = list(zip(*order_edges(cg.u, cg.v, rule="rank", seed=4, n=8)))
         b = [e for e in zip(*order_edges(big.u, big.v, rule="rank", seed=4, n=9)) if 8 not in e]
         assert a == b
+
+
+# ----------------------------------------------------------------------------------- audits of the package functions
+_GRAPHS: dict = {}
+
+
+def _graph_of(df, **kw):
+    # the deterministic build is cached per database object; the mechanisms' randomness is not
+    key = (id(df), tuple(sorted(kw.items())))
+    if key not in _GRAPHS:
+        g = build(df, [FD("Capital", "Country")], **kw)
+        _GRAPHS[key] = (g, Projector(g, rule="lex"))
+    return _GRAPHS[key]
+
+
+def test_audit_dp_vertex_cover_itself_and_its_printed_typo():
+    """Algorithm 5 as released by ``dp_vertex_cover`` on neighbouring databases (c = 0 vs 2)."""
+    d, dp = toy.capital_country(False), toy.capital_country(True)
+    mech = lambda df, rng: dp_vertex_cover(_graph_of(df)[0], 1.0, order="lex", rng=rng)["output_raw"]
+    ok = audit_mechanism(mech, d, dp, 1.0, n_samples=20000, bins=20, seed=4)
+    assert not ok.flagged, str(ok)
+    typo = lambda df, rng: dp_vertex_cover(_graph_of(df)[0], 1.0, order="lex", noise="typo", rng=rng)["output_raw"]
+    bad = audit_mechanism(typo, d, dp, 1.0, n_samples=20000, bins=20, seed=4)
+    assert bad.flagged, str(bad)
+
+
+def test_audit_full_algorithm4_with_the_noisy_degree_bound():
+    """Algorithm 2 + full Algorithm 4 (noisy FD bound, two EM steps, Laplace) on neighbouring databases."""
+    d, dp = toy.capital_country(False), toy.capital_country(True)
+
+    def mech(df, rng):
+        g, proj = _graph_of(df)
+        return graph_projection(g, "MI", 1.0, strategy="bound_hier", df=df, dcs=g.dcs, thetas=[1, 2, 3], projector=proj,
+                                rng=rng)["output_raw"]
+
+    res = audit_mechanism(mech, d, dp, 1.0, n_samples=3000, bins=15, seed=5)
+    assert not res.flagged, str(res)
+
+
+def test_audit_ip_corrected_sensitivity_passes_and_the_papers_is_flagged():
+    """Spec §2.7's counter-example as databases: one clean tuple vs the same plus a conflicting one.
+
+    θ = 1: f_P(π_1) goes 0 → 2. With Laplace scale (θ+1)/ε₂ (default) the loss is ε₂ ≤ ε; with the paper's θ/ε₂
+    it is 2ε₂ = 1.6ε here (ε₂ = 0.8ε), which the auditor detects."""
+    d = pd.DataFrame([("Ottawa", "Canada")], columns=["Capital", "Country"])
+    dp = pd.DataFrame([("Ottawa", "Canada"), ("Ottawa", "Canda")], columns=["Capital", "Country"])
+
+    def mech(df, rng, mode):
+        g, proj = _graph_of(df)
+        return graph_projection(g, "P", 1.0, strategy="em", thetas=[1], eps1_frac=0.2, projector=proj,
+                                ip_sensitivity=mode, clip="none", rng=rng)["output_raw"]
+
+    ok = audit_mechanism(lambda x, r: mech(x, r, "safe"), d, dp, 1.0, n_samples=5000, bins=20, seed=6)
+    assert not ok.flagged, str(ok)
+    bad = audit_mechanism(lambda x, r: mech(x, r, "paper"), d, dp, 1.0, n_samples=5000, bins=20, seed=6)
+    assert bad.flagged, str(bad)
+
+
+def test_unary_violators_enter_every_release_with_the_same_sensitivity(rng):
+    """|U| + f(π_θ(G[V∖U])) and |U| + c: brute force over appended/removed tuples (tids stay stable)."""
+    from dpworkbench.inconsistency import parse_dc
+    from dpworkbench.inconsistency.algorithms import projected_value
+
+    dcs = [parse_dc("not(t1.A<0)"), FD("A", "B")]
+    universe = [(a, b) for a in (-1, 0, 1) for b in (0, 1)]
+    frame = lambda rs: pd.DataFrame(list(rs), columns=["A", "B"]) if rs else pd.DataFrame({"A": [0], "B": [0]}).iloc[:0]
+
+    def values(rs):
+        g = build(frame(rs), dcs, unary_policy="separate")
+        proj = Projector(g, rule="rank", seed=3)
+        out = [projected_value(proj, t, m) for t in (1, 2) for m in ("MI", "P")]
+        out.append(dp_vertex_cover(g, 1.0, order="rank", order_seed=3, rng=0)["truncated"] if g.n else 0)
+        return np.array(out, dtype=float)
+
+    neighbours = lambda rs: ([rs[:-1]] if rs else []) + [rs + [u] for u in universe]
+    inputs = [[universe[int(i)] for i in rng.integers(0, len(universe), int(rng.integers(1, 7)))] for _ in range(12)]
+    worst = np.zeros(5)
+    for rs in inputs:
+        base = values(rs)
+        for nb in neighbours(rs):
+            worst = np.maximum(worst, np.abs(values(nb) - base))
+    assert worst[0] <= 1 and worst[2] <= 2          # I_MI: θ = 1, 2
+    assert worst[1] <= 2 and worst[3] <= 3          # I_P: θ + 1
+    assert worst[4] <= 2                            # Alg. 5
+    df = pd.DataFrame({"A": [-1, 2, 2, -3], "B": [1, 1, 2, 5]})
+    g = build(df, dcs, unary_policy="separate")
+    assert (M.i_mi(g), M.i_p(g)) == (3, 4)
+    big = 1e7
+    assert graph_projection(g, "MI", big, df=df, dcs=dcs, rng=0)["output"] == pytest.approx(3, abs=1e-3)
+    assert graph_projection(g, "P", big, df=df, dcs=dcs, rng=0)["output"] == pytest.approx(4, abs=1e-3)
+    assert dp_vertex_cover(g, big, rng=0)["output"] == pytest.approx(4, abs=1e-3)
+
+
+def test_release_backend_is_accepted():
+    from dpworkbench.accounting import Accountant
+    from dpworkbench.mechanisms import release_backend
+
+    g, df = toy.fig2_graph(), toy.capital_country()
+    acc = Accountant(2.0)
+    rec = graph_projection(g, "MI", 1.0, df=df, dcs=g.dcs, rng=release_backend(), accountant=acc)
+    assert 0 <= rec["output"] <= 6 and acc.spent == pytest.approx(1.0)
+    assert dp_vertex_cover(g, 1.0, rng=release_backend(), accountant=acc)["eps_total"] == 1.0
+    assert acc.spent == pytest.approx(2.0)
+
+
+def test_example6_by_the_kernel_in_lexicographic_order():
+    g, gp = toy.fig3_graphs()
+    assert dp_vertex_cover(g, 1.0, order="lex", rng=0)["truncated"] == 6
+    assert dp_vertex_cover(gp, 1.0, order="lex", rng=0)["truncated"] == 6

@@ -105,3 +105,19 @@ def test_cli_json_and_errors(tmp_path, capsys):
     dc.write_text("not(t1.Capitol=t2.Capitol)\n")
     assert main(["inconsistency", str(csv), "--dcs", str(dc)]) == 2
     assert "unknown attribute 'Capitol'" in capsys.readouterr().err
+
+
+def test_cli_unary_dcs_and_release_backend_without_seed(tmp_path, capsys):
+    from dpworkbench.cli import main
+
+    csv = tmp_path / "t.csv"
+    pd.DataFrame({"Age": [-1, 30, 30, 40], "Zip": [1, 2, 3, 4]}).to_csv(csv, index=False)
+    dc = tmp_path / "dcs.txt"
+    dc.write_text("not(t1.Age<0)\nnot(t1.Age=t2.Age&t1.Zip!=t2.Zip)\n")
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--json"]) == 2
+    assert "unary" in capsys.readouterr().err
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--unary-policy", "separate", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["unary_violators"], out["edges"], out["I_MI"], out["I_P"]) == (1, 1, 2, 3)
+    assert "release back-end" in out["dp"]["note"]  # no --seed: OpenDP samplers
+    assert sum(sum(out["dp"][k]["eps_per_step"].values()) for k in ("I_MI", "I_P", "I_R")) == pytest.approx(1.0)
