@@ -37,6 +37,9 @@ class CleanedRelation:
     sources: dict[str, str] = field(default_factory=dict)
     mappings: dict[str, dict] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    # provenance graphs and factorised columns, computed once per relation (cleaners return new relations, so a
+    # relation's data never changes through this API; do not assign into ``data`` after querying)
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def start(cls, rel: PrivateRelation) -> "CleanedRelation":
@@ -135,6 +138,11 @@ class CleanedRelation:
     # -- provenance ------------------------------------------------------------
     def provenance(self, col: str, domain_source: str = "released") -> pd.DataFrame:
         """Weighted provenance graph of ``col``: rows (l, m, rows, weight) with l ∈ L (dirty), m ∈ M (clean)."""
+        key = ("provenance", col, domain_source)
+        if key in self._cache:
+            return self._cache[key].copy()
+        if domain_source not in ("released", "observed"):
+            raise ValueError(f"domain_source must be 'released' or 'observed', got {domain_source!r}")
         src = self.sources.get(col, col)
         edges = diff_provenance(self.private.data, self.data, src, col)
         if domain_source == "released" and src in self.private.domains:
@@ -145,9 +153,17 @@ class CleanedRelation:
                 add = pd.DataFrame({"l": extra, "m": [mapping.get(v, v) if mapping is not None else v for v in extra],
                                     "rows": 0, "weight": 1.0})
                 edges = pd.concat([edges, add], ignore_index=True)
-        elif domain_source not in ("released", "observed"):
-            raise ValueError(f"domain_source must be 'released' or 'observed', got {domain_source!r}")
-        return edges
+        self._cache[key] = edges
+        return edges.copy()
+
+    def factorized(self, col: str) -> tuple[np.ndarray, list]:
+        """(codes, distinct values) of a cleaned column, NULL as one category (cached)."""
+        self._check(col)
+        key = ("factorize", col)
+        if key not in self._cache:
+            codes, uniq = pd.factorize(self.data[col], use_na_sentinel=False)
+            self._cache[key] = (codes, list(uniq))
+        return self._cache[key]
 
     def _check(self, col: str) -> None:
         if col not in self.data.columns:
@@ -175,7 +191,7 @@ def diff_provenance(V: pd.DataFrame, V_clean: pd.DataFrame, src: str, dst: str) 
     ul, um = list(ul), list(um)
     g = pd.DataFrame({"l": pd.Series([_denull(ul[k]) for k in li], dtype=object),
                       "m": pd.Series([_denull(um[k]) for k in mi], dtype=object), "rows": rows})
-    g["weight"] = g["rows"] / g.groupby(li)["rows"].transform("sum").to_numpy()
+    g["weight"] = rows / np.bincount(li, weights=rows, minlength=len(ul))[li]
     return g
 
 

@@ -90,8 +90,7 @@ def estimate(
         raise ValueError(f"attribute {src!r} was not randomized with GRR")
     p = crel.private.p[src]
     sel = _selector(pred)
-    fcodes, uniq = pd.factorize(data[pred_col], use_na_sentinel=False)
-    uniq = list(uniq)
+    fcodes, uniq = crel.factorized(pred_col)
     hitarr = np.array([bool(sel(u)) for u in uniq], dtype=bool)
     hit = {i: bool(h) for i, h in enumerate(hitarr)}
     I = hitarr[fcodes]
@@ -100,7 +99,7 @@ def estimate(
     edges = crel.provenance(pred_col, domain_source)
     N = int(edges["l"].nunique(dropna=False))
     edges_hit = edges[[bool(sel(m)) for m in edges["m"]]]
-    l_w = float(edges_hit.groupby("l", dropna=False)["weight"].sum().sum())
+    l_w = float(edges_hit["weight"].sum())
     l_u = int(edges_hit["l"].nunique(dropna=False))
     Mset = [u for u in uniq]
     l_clean = int(sum(hit.values()))

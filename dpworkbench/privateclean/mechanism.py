@@ -269,23 +269,25 @@ def grr(
     tries = 0
     while True:
         tries += 1
-        out = df.copy()
+        new_cols: dict[Any, Any] = {}
         preserved = True
         for key, (codes, dom) in enc.items():
             p = discrete[key]
-            replace = gen.random(S) < p
-            new = np.where(replace, gen.integers(0, len(dom), size=S), codes)
+            idx = np.flatnonzero(gen.random(S) < p)  # rows replaced by a uniform draw from the domain
+            new = codes.copy()
+            new[idx] = gen.integers(0, len(dom), size=idx.size)
             if regenerate_until_domain_preserved and not np.isin(np.unique(codes), new).all():
                 preserved = False
             cols = _key_cols(key)
             if len(cols) == 1:
-                out[cols[0]] = pd.Series(dom[new], index=df.index, dtype=dom.dtype)
+                new_cols[cols[0]] = pd.Series(dom[new], index=df.index, dtype=dom.dtype)
             else:
                 tup = dom[new]
                 for j, c in enumerate(cols):
-                    out[c] = pd.Series([t[j] for t in tup], index=df.index, dtype=object)
+                    new_cols[c] = pd.Series([t[j] for t in tup], index=df.index, dtype=object)
         for col, b in numeric.items():
-            out[col] = clipped[col] + np.asarray(backend.laplace(b, S), dtype=float)
+            new_cols[col] = pd.Series(clipped[col] + np.asarray(backend.laplace(b, S), dtype=float), index=df.index)
+        out = pd.DataFrame({c: new_cols[c] for c in df.columns}, index=df.index)  # a new frame: df is never written to
         if preserved or not regenerate_until_domain_preserved:
             break
         if tries >= max_tries:

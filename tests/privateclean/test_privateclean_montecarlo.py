@@ -77,7 +77,9 @@ def test_cleaners_carry_masked_domain_values_and_never_touch_V():
     rel = grr(df, {"make": 1e-15}, domains={"make": dom}, rng=0)
     V0 = rel.data.copy()
     europe = lambda v: "Europe" if v in ("volkswagen", "bmw") else v  # noqa: E731
-    crel = CleanedRelation.start(rel).merge("make", {"vw": "volkswagen", "vokswagen": "volkswagen"}).transform("make", europe)
+    mid = CleanedRelation.start(rel).merge("make", {"vw": "volkswagen", "vokswagen": "volkswagen"})
+    assert estimate(mid, "count", "make", "volkswagen").meta["l"] == 3  # provenance cached on `mid` ...
+    crel = mid.transform("make", europe)  # ... and a cleaner returns a new relation with its own graph
     e = estimate(crel, "count", "make", "Europe")
     assert (e.meta["l"], e.meta["N"]) == (4, 5)
     assert estimate(crel, "count", "make", "Europe", domain_source="observed").meta["N"] == 4
