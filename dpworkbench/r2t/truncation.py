@@ -210,6 +210,9 @@ class Truncation:
             raise ValueError("the SPJA closed form needs every projected key to be referenced by a single primary tuple")
         if method == "flow" and (info.is_spja or not np.all(info.sizes == 2)):
             raise ValueError("the max-flow shortcut needs every join result to reference exactly two tuples (SJA)")
+        if method == "flow" and not info.integral:
+            # integer capacities only: rounding SUM weights would change Q(I, τ) (spec 2.4); the LP is exact
+            raise ValueError("the max-flow shortcut needs integer weights ψ (COUNT); use method='lp' for SUM weights")
         self.method = method
         self.shortcut = shortcut
         self.warm_start = warm_start
