@@ -90,3 +90,16 @@ def data_source(kind: str, fixed: dict | None = None) -> str:
         from .standins import cars
         return cars(fixed.get("prefer", "real"))[1]
     return "synthetic"
+
+
+def crossover(tab: pd.DataFrame, agg: str, x: str, *, a: str = "direct", b: str = "privateclean") -> float:
+    """First x at which ``a``'s mean error drops to ``b``'s or below (linear interpolation between grid points);
+    NaN when ``a`` stays worse over the whole grid, the first grid value when it is never worse."""
+    xs = sorted(float(v) for v in tab[x].unique())
+    d = [value(tab, agg, a, x, v) - value(tab, agg, b, x, v) for v in xs]
+    if d[0] <= 0:
+        return xs[0]
+    for (x0, d0), (x1, d1) in zip(zip(xs, d), zip(xs[1:], d[1:])):
+        if d1 <= 0:
+            return x0 + (x1 - x0) * d0 / (d0 - d1)
+    return float("nan")

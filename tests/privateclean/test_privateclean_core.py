@@ -22,7 +22,12 @@ def test_oracles():
     assert tune(10_000, 0.05)["p"] == pytest.approx(0.804, abs=1e-5)
     with pytest.warns(UserWarning, match="unreachable"):
         assert tune(100, 0.05)["p"] == 0.0
-    assert tune(1000, 0.05, deltas={"x": 100.0})["p"] == pytest.approx(0.380, abs=1e-3)
+    assert tune(1000, 0.05, deltas={"x": 100.0}, convention="paper")["p"] == pytest.approx(0.380, abs=1e-3)
+    assert tune(1000, 0.05, deltas={"x": 100.0}, convention="paper")["b"]["x"] == pytest.approx(100 / math.log(3 / 0.380 - 2), rel=1e-2)
+    ex = tune(1000, 0.05, deltas={"x": 100.0}, N=50)  # default: exact ε of the tuned p for N = 50
+    assert ex["b"]["x"] == pytest.approx(100.0 / epsilon_grr(ex["p"], 50)) and ex["convention"] == "exact"
+    with pytest.raises(ValueError, match="N"):
+        tune(1000, 0.05, deltas={"x": 100.0})
     assert 100 / epsilon_grr(0.1, 3, "paper") == pytest.approx(30.01, abs=0.01)
     assert p_for_epsilon(1.0, convention="paper") == pytest.approx(0.636, abs=1e-3)
     assert p_for_epsilon(1.0, 50) == pytest.approx(0.967, abs=1e-3)
