@@ -7,6 +7,7 @@ checks), ``median`` (median selection), ``ebc`` (egocentric betweenness, PrivTop
 """
 
 from .core import (
+    SensitivityFunction,
     SensitivityMatrix,
     bound_delta,
     dampen,
@@ -21,6 +22,6 @@ from .core import (
 )
 
 __all__ = [
-    "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
+    "SensitivityFunction", "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
     "sld_logits", "sld_logits_explicit_shift", "sld_slack", "check_admissible_bruteforce", "is_monotone",
 ]

@@ -38,7 +38,7 @@ def _median(args: argparse.Namespace) -> int:
     from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip
 
     from . import median as M
-    from .core import SensitivityMatrix, local_dampening, shifted_local_dampening
+    from .core import local_dampening, shifted_local_dampening
 
     path = Path(args.csv)
     if not path.exists():
@@ -63,9 +63,7 @@ def _median(args: argparse.Namespace) -> int:
     elif mech == "PF":
         i = permute_and_flip(u, epsilon=eps, sensitivity=lam, rng=rng, accountant=acc, note="median PF")
     else:
-        T = args.horizon
-        mat = np.column_stack([M.element_delta(x, t, lam) for t in range(T)])
-        sm = SensitivityMatrix(np.clip(mat, min(1.0, lam), lam), lam, name="corrected LS0 + box bound")
+        sm = M.median_sensitivity(lam, delta="box").with_floor(min(1.0, lam)).with_horizon(args.horizon).matrix(x)
         f = local_dampening if mech == "LD" else shifted_local_dampening
         i = f(u, sm, epsilon=eps, rng=rng, accountant=acc, note=f"median {mech}")
     i = int(i)

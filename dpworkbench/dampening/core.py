@@ -8,16 +8,16 @@ truncated function is admissible and ``T`` does not depend on the data).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from dpworkbench._validation import check_epsilon, check_finite_array, check_positive
+from dpworkbench._validation import check_epsilon, check_finite_array, check_int, check_positive
 from dpworkbench.mechanisms import exponential_mechanism, exponential_logits
 
 __all__ = [
-    "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
+    "SensitivityFunction", "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
     "sld_logits", "sld_slack", "sld_logits_explicit_shift", "check_admissible_bruteforce", "is_monotone",
 ]
 
@@ -65,28 +65,118 @@ class SensitivityMatrix:
         return is_monotone(utilities, self.values)
 
 
+@dataclass(frozen=True)
+class SensitivityFunction:
+    """A sensitivity function δ(x, t, ·) (Def. 1.8) as a checkable object.
+
+    ``fn(x, t)`` returns δ(x, t, r) for every r of the range of ``x``. Evaluating the object applies, in order,
+    min(·, Δu) (Lemma 3.2.2: admissible and bounded-friendly; always applied), the constant floor η ∈ (0, Δu]
+    (``with_floor``; admissible, avoids δ = 0 in D) and the public horizon T (``with_horizon``; δ = Δu for t ≥ T,
+    admissible and bounded when T does not depend on the data, spec §1.9).
+
+    Checks: ``check_admissible`` (both conditions of Def. 3.2.1, brute force over given inputs and all their
+    neighbours), ``assert_admissible`` (raises ``ValueError`` naming the violated condition), ``check_bounded``
+    (Def. 3.2.2), ``monotonicity`` (Defs. 3.2.3–3.2.5). ``privacy_unverified=True`` marks a function known *not*
+    to be admissible (the thesis' median Candidates); LD/SLD refuse it unless explicitly allowed.
+    """
+
+    fn: Callable[[Any, int], Any]
+    global_sensitivity: float
+    name: str = ""
+    horizon: int | None = None
+    floor: float | None = None
+    privacy_unverified: bool = False
+
+    def __post_init__(self):
+        gs = check_positive(self.global_sensitivity, "global_sensitivity")
+        object.__setattr__(self, "global_sensitivity", gs)
+        if self.horizon is not None:
+            object.__setattr__(self, "horizon", check_int(self.horizon, "horizon", minimum=1))
+        if self.floor is not None:
+            eta = check_positive(self.floor, "floor")
+            if eta > gs:
+                raise ValueError(f"floor must be in (0, global_sensitivity], got {self.floor} > {gs}")
+
+    def __call__(self, x: Any, t: int) -> np.ndarray:
+        t = check_int(t, "t", minimum=0)
+        raw = np.atleast_1d(np.asarray(self.fn(x, min(t, self.horizon - 1) if self.horizon else t), dtype=float))
+        if self.horizon is not None and t >= self.horizon:
+            return np.full(raw.shape, self.global_sensitivity)
+        return bound_delta(raw, self.global_sensitivity, floor=self.floor)
+
+    def with_floor(self, floor: float) -> "SensitivityFunction":
+        """max(δ, η) with a constant η ∈ (0, Δu] (admissible, spec §1.9)."""
+        return replace(self, floor=floor)
+
+    def with_horizon(self, horizon: int) -> "SensitivityFunction":
+        """δ' = δ for t < T, Δu for t ≥ T; T must be public (data-independent), else condition 2 breaks."""
+        return replace(self, horizon=horizon)
+
+    def matrix(self, x: Any) -> SensitivityMatrix:
+        """δ(x, t, r) for t < T as a ``SensitivityMatrix`` (bounded: Δu from T on); needs a public horizon and a floor > 0."""
+        if self.horizon is None:
+            raise ValueError(f"sensitivity function {self.name!r} needs a public horizon T (with_horizon) to be evaluated as a matrix")
+        if self.floor is None:
+            raise ValueError(f"sensitivity function {self.name!r} needs a floor η > 0 (with_floor) so that D is defined")
+        vals = np.column_stack([self(x, t) for t in range(self.horizon)])
+        return SensitivityMatrix(vals, self.global_sensitivity, name=self.name, privacy_unverified=self.privacy_unverified)
+
+    def check_admissible(self, inputs: Iterable[Any], neighbours: Callable[[Any], Iterable[Any]],
+                         local_sensitivity0: Callable[[Any], Any], *, t_max: int = 3, tol: float = 1e-9) -> list[dict]:
+        """Violations of Def. 3.2.1 (condition 1: δ(x,0,r) ≥ LS(x,0,r); condition 2: δ(x,t+1,r) ≥ δ(y,t,r) for y ~ x)."""
+        return check_admissible_bruteforce(inputs, neighbours, self, local_sensitivity0, t_max=t_max, tol=tol)
+
+    def assert_admissible(self, inputs: Iterable[Any], neighbours: Callable[[Any], Iterable[Any]],
+                          local_sensitivity0: Callable[[Any], Any], *, t_max: int = 3) -> None:
+        """Raise ``ValueError`` when the brute-force check finds a violation (first one reported)."""
+        bad = self.check_admissible(inputs, neighbours, local_sensitivity0, t_max=t_max)
+        if bad:
+            b = bad[0]
+            if b["condition"] == 1:
+                what = f"condition 1 fails: δ(x,0,r={b['r']}) = {b['delta']:g} < LS(x,0,r) = {b['ls']:g} at x = {b['x']!r}"
+            else:
+                what = (f"condition 2 fails: δ(x,{b['t'] + 1},r={b['r']}) = {b['delta_x']:g} < δ(y,{b['t']},r) = {b['delta_y']:g} "
+                        f"for x = {b['x']!r} and its neighbour y = {b['y']!r}")
+            raise ValueError(f"sensitivity function {self.name!r} is not admissible ({len(bad)} violations); {what}. "
+                             "LD/SLD would not be differentially private with it")
+
+    def check_bounded(self, inputs: Iterable[Any], n: Callable[[Any], int] | int, *, extra: int = 3, tol: float = 1e-9) -> list[dict]:
+        """Violations of Def. 3.2.2: δ(x,t,r) = Δu for t ≥ n (checked for t = n..n+extra); ``n`` an int or a function of x."""
+        bad = []
+        for x in inputs:
+            nx_ = n(x) if callable(n) else n
+            for t in range(nx_, nx_ + extra + 1):
+                d = self(x, t)
+                for r in np.flatnonzero(np.abs(d - self.global_sensitivity) > tol):
+                    bad.append({"x": x, "t": t, "r": int(r), "delta": float(d[r])})
+        return bad
+
+    def monotonicity(self, x: Any, utilities: Any, *, t_max: int | None = None) -> str:
+        """'flat', 'non-decreasing', 'non-increasing' or 'none' at x for t < t_max (default: the horizon, else 4)."""
+        T = t_max or self.horizon or 4
+        return is_monotone(utilities, np.column_stack([self(x, t) for t in range(T)]))
+
+
 def is_monotone(utilities: Any, delta: Any) -> str:
-    u = np.asarray(utilities, dtype=float)
+    """'flat', 'non-decreasing', 'non-increasing' or 'none' (Defs. 3.2.3–3.2.5), checked for every t (column).
+
+    As defined: non-decreasing means u(r) ≥ u(r') ⇒ δ(r) ≥ δ(r') for all pairs, so elements with *equal* utility
+    must have equal δ (the thesis' "weak monotonicity" of Fig. 16 is not monotonicity)."""
+    u = check_finite_array(utilities, "utilities").astype(float)
     d = np.atleast_2d(np.asarray(delta, dtype=float))
+    if d.shape[0] == 1:
+        return "flat"
+    if d.shape[0] != u.size:
+        raise ValueError(f"delta has {d.shape[0]} rows but there are {u.size} utilities")
     if np.all(d == d[:1]):
         return "flat"
-    order = np.lexsort((np.zeros_like(u), u))
-    du = d[order]
-    uu = u[order]
-    inc = np.all(np.diff(du, axis=0) >= -1e-12, axis=None) or _tie_ok(uu, du, 1)
-    if inc:
+    ge = u[:, None] >= u[None, :]                      # pairs (r, r') with u(r) ≥ u(r')
+    diff = d[:, None, :] - d[None, :, :]               # δ(r) − δ(r') per t
+    if np.all(diff[ge] >= -1e-12):
         return "non-decreasing"
-    dec = np.all(np.diff(du, axis=0) <= 1e-12, axis=None) or _tie_ok(uu, du, -1)
-    return "non-increasing" if dec else "none"
-
-
-def _tie_ok(u, d, sign):
-    # strict check on pairs with u_r > u_r'
-    for i in range(len(u)):
-        for j in range(len(u)):
-            if u[i] > u[j] and np.any(sign * (d[i] - d[j]) < -1e-12):
-                return False
-    return True
+    if np.all(diff[ge] <= 1e-12):
+        return "non-increasing"
+    return "none"
 
 
 def dampen(utilities: Any, delta: SensitivityMatrix | Any, global_sensitivity: float | None = None) -> np.ndarray:

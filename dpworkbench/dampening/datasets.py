@@ -98,7 +98,9 @@ register("dampening/dblp", paper=PAPER, description="DBLP-like co-authorship (sy
 
 # ---------------------------------------------------------------- tabular (ID3)
 def _load_binary(path: Path, *, class_col: int, **_):
-    data = np.loadtxt(path, dtype=np.int64)
+    data = np.loadtxt(path, dtype=np.int64, ndmin=2)
+    if not -data.shape[1] <= class_col < data.shape[1]:
+        raise ValueError(f"class attribute missing: column {class_col} does not exist in {path} ({data.shape[1]} columns)")
     y = data[:, class_col]
     X = np.delete(data, class_col, axis=1)
     return {"X": X, "y": y, "domains": [2] * X.shape[1], "n_classes": 2, "names": [f"A{i}" for i in range(X.shape[1])]}

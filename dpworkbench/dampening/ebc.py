@@ -24,9 +24,12 @@ METHODS = ("EM", "PF", "LD", "SLD")
 
 
 @numba.njit(cache=True)
-def _ebc_kernel(indptr, indices):
+def _ebc_kernel(indptr, indices, nodes):
+    """EBC of ``nodes`` (closed form of spec §4.1): per ego, mark the alters, build their local CSR adjacency, and for each
+    alter i count common alters C_iv of every alter v > i by walking two-hop alter paths; adjacent pairs contribute 0,
+    non-adjacent pairs 1/(1 + C_iv) (1 when C_iv = 0)."""
     n = indptr.size - 1
-    out = np.zeros(n)
+    out = np.zeros(nodes.size)
     stamp = np.full(n, -1, np.int64)   # stamp[w] == c  <=> w is an alter of c
     local = np.zeros(n, np.int64)
     adjmark = np.full(n, -1, np.int64)
@@ -39,7 +42,8 @@ def _ebc_kernel(indptr, indices):
     lptr = np.zeros(maxd + 1, np.int64)
     lidx = np.zeros(max(1, 2 * indices.size), np.int64)
     touched = np.zeros(maxd + 1, np.int64)
-    for c in range(n):
+    for ci in range(nodes.size):
+        c = nodes[ci]
         s, e = indptr[c], indptr[c + 1]
         d = e - s
         if d < 2:
@@ -83,7 +87,7 @@ def _ebc_kernel(indptr, indices):
                 cnt[v] = 0
             for p in range(lptr[i], lptr[i + 1]):
                 adjmark[lidx[p]] = -1
-        out[c] = (d * (d - 1) / 2 - m_c - kpos) + total
+        out[ci] = (d * (d - 1) / 2 - m_c - kpos) + total
     return out
 
 
@@ -126,7 +130,8 @@ def ebc_all(graph: CSRGraph, *, cache: bool = True, disk: bool = True) -> np.nda
         except (OSError, ValueError, KeyError):
             res = None  # unreadable cache file: recompute and overwrite
     if res is None:
-        res = _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64))
+        res = _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64),
+                          np.arange(graph.num_nodes, dtype=np.int64))
         if path is not None:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -138,6 +143,14 @@ def ebc_all(graph: CSRGraph, *, cache: bool = True, disk: bool = True) -> np.nda
     if cache:
         _CACHE[key] = res
     return res
+
+
+def ebc_nodes(graph: CSRGraph, nodes: Any) -> np.ndarray:
+    """EBC of the given nodes only (same numba kernel, no cache) — for benchmarks on node samples."""
+    nodes = np.asarray(nodes, np.int64)
+    if nodes.ndim != 1 or (nodes.size and (nodes.min() < 0 or nodes.max() >= graph.num_nodes)):
+        raise ValueError(f"nodes must be a 1-D array of node ids in 0..{graph.num_nodes - 1}")
+    return _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64), nodes)
 
 
 def ebc_reference_networkx(G, nodes=None) -> dict:
@@ -158,7 +171,28 @@ def ebc_reference_networkx(G, nodes=None) -> dict:
 
 
 def ebc_reference_ego(G, nodes) -> dict:
-    """Simpler reference for benchmarks: networkx ego graph + common-neighbour counts (same closed form)."""
+    """networkx ego-graph reference for benchmarks: for each node c, ``nx.ego_graph(G, c)``, then over all pairs of
+    alters: adjacent → 0, else 1/(1 + |common alters|) (the definition's geodesic ratio inside the ego network)."""
+    import itertools
+
+    import networkx as nx
+
+    out = {}
+    for c in nodes:
+        ego = nx.ego_graph(G, c)
+        alters = set(ego.neighbors(c))
+        nb = {v: set(ego.neighbors(v)) - {c} for v in alters}
+        val = 0.0
+        for u, v in itertools.combinations(alters, 2):
+            if v in nb[u]:
+                continue
+            val += 1.0 / (1 + len(nb[u] & nb[v]))
+        out[c] = val
+    return out
+
+
+def ebc_reference_sets(G, nodes) -> dict:
+    """Leaner pure-Python reference (no ego-graph construction): neighbour sets of the full graph, same closed form."""
     import itertools
 
     out = {}
@@ -188,6 +222,31 @@ def delta_ebc(degrees: Any, t: int, *, max_degree_bound: int, floor: float = 1.0
     """δ^EBC(G,t,v) = min(g(d_v+t), ΔEBC), floored at η=1 (admissible, spec §1.9, §4.4)."""
     gs = global_sensitivity_ebc(max_degree_bound)
     return np.maximum(np.minimum(g_fun(np.asarray(degrees) + t), gs), floor)
+
+
+def _degrees_of(x) -> np.ndarray:
+    if isinstance(x, CSRGraph):
+        return np.asarray(x.degrees, np.int64)
+    if hasattr(x, "degree") and callable(getattr(x, "degree")):  # networkx graph
+        return np.array([d for _, d in x.degree()], np.int64)
+    return np.asarray(x, np.int64)
+
+
+def ebc_sensitivity(max_degree_bound: int, *, horizon: int | None = None, floor: float = 1.0):
+    """δ^EBC (Def. 6.3.1) as a checkable ``SensitivityFunction``: x is a graph (networkx or CSR) or its degree array;
+    δ(G,t,v) = min(g(d_v+t), ΔEBC) floored at η; ΔEBC from the public ``max_degree_bound``. The natural public horizon is
+    T = max_degree_bound (δ = ΔEBC from there on for every node)."""
+    from .core import SensitivityFunction
+
+    bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
+
+    def fn(x, t):
+        d = _degrees_of(x)
+        if d.size and d.max() > bound:
+            raise ValueError(f"max_degree_bound={bound} is below the graph's max degree {int(d.max())}; ΔEBC would be invalid")
+        return g_fun(d + t)
+
+    return SensitivityFunction(fn, global_sensitivity_ebc(bound), name=f"δ^EBC (Δ ≤ {bound})", horizon=horizon, floor=floor)
 
 
 def _prefix(max_degree_bound: int, floor: float = 1.0):

@@ -342,7 +342,7 @@ def _teaching_id3_stats(dataset: str, rows: int, seed: int, horizon: int = 1024)
     gs = I.delta_ig_global(Xd.shape[0])
     cnts = [I.contingency(Xd, y, a, ds.data["domains"][a], ds.data["n_classes"]) for a in range(Xd.shape[1])]
     u = np.array([I.utility(c) for c in cnts])
-    dm = SensitivityMatrix(np.clip([I.ls_ig_profile(c, horizon) for c in cnts], 1e-9, gs), gs)
+    dm = I.ig_delta_matrix(cnts, gs, horizon)
     D = dampen(u, dm)
     slack = np.sum(gs - dm.values, axis=1)
     return u, D, slack, gs

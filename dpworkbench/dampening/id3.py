@@ -256,6 +256,39 @@ def ls_ig_bruteforce(cnt: np.ndarray, t: int) -> float:
     return max(ls0(c) for c in ball.values())
 
 
+def ig_delta_matrix(cnts: list[np.ndarray], global_sensitivity: float, horizon: int) -> SensitivityMatrix:
+    """δ = min(LS^IG(T,t,A), ΔIG) floored at η = 1e-9 for t < T (public horizon), one row per attribute — what
+    LocalDiffPID3 / ShiftedLocalDiffPID3 use (``ig_sensitivity`` is the same function as a checkable object)."""
+    return SensitivityMatrix(np.clip([ls_ig_profile(c, horizon) for c in cnts], 1e-9, global_sensitivity), global_sensitivity,
+                             name="LS^IG (corrected Candidates, closed form)")
+
+
+def ig_sensitivity(n_bound: int, *, horizon: int | None = 1024, candidates: str = "corrected", floor: float = 1e-9):
+    """LS^IG(T, t, A) (Alg. 5 / Lemma 7.3.2) as a checkable ``SensitivityFunction``; x is a list of contingency tables
+    (one per attribute; a single table is accepted), add/remove-one-tuple neighbours, ΔIG from the public size bound N.
+
+    ``candidates="corrected"`` (default): no `a < τ` guard, the O(1) {0, K−1, K} profile used by the tree builder.
+    ``candidates="thesis_guard"``: Alg. 5 as printed, which under-estimates LS — not admissible, marked ``privacy_unverified``."""
+    from .core import SensitivityFunction
+
+    gs = delta_ig_global(check_int(n_bound, "n_bound", minimum=1))
+    if candidates not in ("corrected", "thesis_guard"):
+        raise ValueError(f"candidates must be 'corrected' or 'thesis_guard', got {candidates!r}")
+
+    def tables(x):
+        return [np.asarray(x)] if isinstance(x, np.ndarray) and x.ndim == 2 else [np.asarray(c) for c in x]
+
+    def fn(x, t):
+        if candidates == "thesis_guard":
+            return [ls_ig_candidates(c, t, guard=True) for c in tables(x)]
+        if horizon is not None:
+            return [ls_ig_profile(c, horizon)[t] for c in tables(x)]
+        return [ls_ig(c, t) for c in tables(x)]
+
+    return SensitivityFunction(fn, gs, name="LS^IG " + ("(corrected)" if candidates == "corrected" else "(thesis `a < τ` guard, NOT admissible)"),
+                               horizon=horizon, floor=floor, privacy_unverified=candidates == "thesis_guard")
+
+
 @dataclass
 class Node:
     attr: int | None = None
@@ -267,7 +300,7 @@ def _select(cnts, utils, method, eps, gs, gen, criterion, horizon):
     if method == "Global" or criterion != "ig":
         s = gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion]
         return exponential_mechanism(utils, epsilon=eps, sensitivity=s, rng=gen)
-    dm = SensitivityMatrix(np.clip([ls_ig_profile(c, horizon) for c in cnts], 1e-9, gs), gs)
+    dm = ig_delta_matrix(cnts, gs, horizon)
     if method == "Local":
         return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=1.0, rng=gen)
     if method == "Shifted":
@@ -279,11 +312,20 @@ def _select(cnts, utils, method, eps, gs, gen, criterion, horizon):
 def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
         criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng=None, accountant=None) -> Node:
     """DiffPID3 family. ``horizon`` is the public horizon T of δ (data-independent; δ = ΔIG beyond it). Spends ``budget`` (recorded once; per-level split B/(2(d+1)), parallel over partitions)."""
+    if y is None:
+        raise ValueError("class attribute missing: y (the class codes) is required")
     X = np.asarray(X); y = np.asarray(y)
-    if X.ndim != 2 or X.shape[0] != y.size:
-        raise ValueError("X must be n×d and y must have n entries (class attribute missing?)")
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.size:
+        raise ValueError(f"X must be n×d and y must have n entries (class attribute missing?); got X {X.shape}, y {y.shape}")
     if X.shape[0] == 0:
         raise ValueError("empty training set")
+    if len(domains) != X.shape[1]:
+        raise ValueError(f"domains must give one public domain size per attribute: {len(domains)} sizes for {X.shape[1]} attributes")
+    n_classes = check_int(n_classes, "n_classes", minimum=2)
+    if y.min() < 0 or y.max() >= n_classes:
+        raise ValueError(f"class codes must lie in 0..n_classes−1 = 0..{n_classes - 1}, got {y.min()}..{y.max()}")
+    if X.min() < 0 or np.any(X.max(axis=0) >= np.asarray(domains)):
+        raise ValueError("attribute codes must lie in 0..domains[a]−1 (public domains)")
     depth = check_int(depth, "depth", minimum=1)
     budget = check_epsilon(budget, "budget")
     if method not in METHODS:
@@ -293,13 +335,13 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
     gen = as_generator(rng)
     eps = budget / (2 * (depth + 1))
     gs = delta_ig_global(n_bound if n_bound is not None else X.shape[0])
-    t_a = max(domains)
     if accountant is not None:
         accountant.spend(budget, f"DiffPID3-{method}", f"depth={depth}, ε/level-op={eps:.4g}")
 
     def build(idx, attrs, d):
         Xs, ys = X[idx], y[idx]
         nt = laplace_mechanism(float(idx.size), epsilon=eps, sensitivity=1.0, rng=gen)
+        t_a = max(domains[a] for a in attrs) if attrs else 1  # max #values over the remaining attributes (public)
         if not attrs or d == 0 or nt / (t_a * n_classes) < math.sqrt(2) / eps:
             counts = np.bincount(ys, minlength=n_classes).astype(float)
             noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=1.0, rng=gen) for c in counts]
@@ -355,7 +397,7 @@ def root_ranking(X, y, domains, n_classes, *, horizon: int = 1024, n_bound=None)
     gs = delta_ig_global(n_bound or X.shape[0])
     cnts = [contingency(X, y, a, domains[a], n_classes) for a in range(X.shape[1])]
     u = np.array([utility(c) for c in cnts])
-    dm = SensitivityMatrix(np.clip([ls_ig_profile(c, horizon) for c in cnts], 1e-9, gs), gs)
+    dm = ig_delta_matrix(cnts, gs, horizon)
     D = dampen(u, dm)
     sld = u - np.sum(gs - dm.values, axis=1)
     df = pd.DataFrame({"attribute": range(X.shape[1]), "u_ig": u, "ls0": dm.values[:, 0], "D": D, "sld_utility": sld})

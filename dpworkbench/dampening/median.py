@@ -97,6 +97,21 @@ def element_delta(x: Any, t: int, lam: float, *, delta: str = "box") -> np.ndarr
     raise ValueError(f"delta must be one of {DELTAS}, got {delta!r}")
 
 
+def median_sensitivity(lam: float, *, delta: str = "box", horizon: int | None = None, floor: float | None = None):
+    """δ(x, t, i) for median selection as a checkable ``SensitivityFunction`` (x: the data values in [0, Λ]).
+
+    t = 0: the corrected Lemma 5.2.2 (exact); t ≥ 1: the admissible box bound (``delta="box"``, default) or the thesis'
+    Candidates (``delta="thesis_candidates"``: not admissible, marked ``privacy_unverified``; reproduction only)."""
+    from .core import SensitivityFunction
+
+    lam = check_positive(lam, "lam")
+    if delta not in DELTAS:
+        raise ValueError(f"delta must be one of {DELTAS}, got {delta!r}")
+    return SensitivityFunction(lambda x, t: element_delta(x, t, lam, delta=delta), lam,
+                               name="corrected LS0 + box bound" if delta == "box" else "thesis Candidates (NOT admissible)",
+                               horizon=horizon, floor=floor, privacy_unverified=delta == "thesis_candidates")
+
+
 def _candidates(x, t, r, lam):
     if t == 0:
         return [x]

@@ -106,3 +106,16 @@ def test_release_mechanisms_refuse_unverified_delta():
         assert 0 <= f(u, SensitivityMatrix(np.ones((3, 2)), 4.0), epsilon=1.0, rng=0) < 3
     with pytest.raises(ValueError, match="SensitivityMatrix"):
         local_dampening(u, np.ones((3, 2)), epsilon=1.0)
+
+
+def test_example_4_1_1_inversion():
+    """Thesis Ex. 4.1.1: u(r1)=3 with δ(·,0,r1)=1, δ(·,1,r1)=2; u(r2)=4 with δ(·,0,r2)=4 ⇒ D(r1)=2 > D(r2)=1 (inversion),
+    and shifted LD (non-decreasing) restores the utility order."""
+    u = np.array([3.0, 4.0])
+    d = SensitivityMatrix(np.array([[1.0, 2.0, 4.0], [4.0, 4.0, 4.0]]), 4.0)
+    np.testing.assert_allclose(dampen(u, d), [2.0, 1.0])
+    p_ld = probs(ld_logits(u, d, epsilon=1.0))
+    assert p_ld[0] > p_ld[1]                                  # LD prefers the worse element
+    p_sld = probs(sld_logits(u, d, epsilon=1.0))
+    assert p_sld[1] > p_sld[0]                                # SLD does not (δ non-decreasing in u here)
+    assert is_monotone(u, d.values) == "non-decreasing"        # lower u, smaller δ: the case SLD (Def. 4.2.1) is for

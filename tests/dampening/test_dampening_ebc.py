@@ -65,7 +65,9 @@ def test_ld_and_sld_scores_match_generic_dampening():
 
 @pytest.mark.parametrize("eps", [1.0, 4.0])
 def test_dp_ratio_all_edge_toggles(eps):
-    """Exact log-ratio of one PrivTopk draw (k=1) over every neighbouring graph, public Δ bound."""
+    """Exact log-ratio of one PrivTopk draw (k=1) over every neighbouring graph, public Δ bound: EM, PF, LD, SLD."""
+    from dpworkbench.mechanisms import permute_and_flip_probabilities
+
     bound = 6
     for G in _random_graphs(12, seed=5):
         def laws(H):
@@ -73,7 +75,9 @@ def test_dp_ratio_all_edge_toggles(eps):
             gs = E.global_sensitivity_ebc(bound)
             out = {"EM": eps * e / (2 * gs), "LD": eps * E.ld_scores(e, d, max_degree_bound=bound) / 2,
                    "SLD": eps * E.sld_scores(e, d, max_degree_bound=bound) / 2}
-            return {k: v - np.logaddexp.reduce(v) for k, v in out.items()}
+            out = {k: v - np.logaddexp.reduce(v) for k, v in out.items()}
+            out["PF"] = np.log(permute_and_flip_probabilities(e, epsilon=eps, sensitivity=gs))   # exact PF law
+            return out
         lg = laws(G)
         for H in ex.toggles(G):
             lh = laws(H)
@@ -81,15 +85,58 @@ def test_dp_ratio_all_edge_toggles(eps):
                 assert np.max(np.abs(lg[k] - lh[k])) <= eps * (1 + 1e-9), k
 
 
-def test_audit_privtopk_sld_on_small_graph():
+def _worst_toggle(G, method, eps, bound):
+    """The neighbouring graph with the largest exact one-draw log-ratio for ``method`` (the audit's hardest pair)."""
+    from dpworkbench.mechanisms import permute_and_flip_probabilities
+
+    def law(H):
+        e = ex.ebc_nx(H); d = np.array([x for _, x in H.degree()])
+        if method == "PF":
+            return np.log(permute_and_flip_probabilities(e, epsilon=eps, sensitivity=E.global_sensitivity_ebc(bound)))
+        lg = E.method_logits(e, d, 1, epsilon=eps, method=method, max_degree_bound=bound)
+        return lg - np.logaddexp.reduce(lg)
+    lg = law(G)
+    return max(ex.toggles(G), key=lambda H: float(np.max(np.abs(law(H) - lg))))
+
+
+def _graph_data(X):
+    return ex.ebc_nx(X), np.array([x for _, x in X.degree()])
+
+
+@pytest.mark.parametrize("method", E.METHODS)
+def test_audit_privtopk_on_small_graph(method):
+    """Privacy auditor on the release function ``priv_top_k`` (k = 2, ε = 1, ordered pairs as outputs) on the Fig. 9c graph
+    and its worst neighbour for the method."""
     G = ex.fig9c_graph()
-    H = G.copy(); H.remove_edge("a", "v0")
-    data = []
-    for X in (G, H):
-        data.append((ex.ebc_nx(X), np.array([x for _, x in X.degree()])))
-    mech = lambda dat, rng: int(E.priv_top_k(dat[0], dat[1], 1, epsilon=1.0, method="SLD", max_degree_bound=7, rng=rng)[0])  # noqa: E731
-    res = audit_mechanism(mech, data[0], data[1], 1.0, n_samples=20000, seed=0)
-    assert not res.flagged
+    H = _worst_toggle(G, method, 1.0, 7)
+    mech = lambda dat, rng: tuple(E.priv_top_k(dat[0], dat[1], 2, epsilon=1.0, method=method, max_degree_bound=7, rng=rng).tolist())  # noqa: E731
+    res = audit_mechanism(mech, _graph_data(G), _graph_data(H), 1.0, n_samples=10000, seed=0)
+    assert not res.flagged, res
+
+
+def test_audit_has_power_on_this_graph():
+    """The same audit (ε = 1, 10,000 samples) flags the classic bug — EM top-1 calibrated with sensitivity 1 instead of
+    ΔEBC — on the Fig. 9c graph and that mechanism's worst neighbour, so the audits above can fail."""
+    from dpworkbench.mechanisms import exponential_mechanism
+
+    G = ex.fig9c_graph()
+    law = lambda X: (lambda lg: lg - np.logaddexp.reduce(lg))(ex.ebc_nx(X) / 2)  # noqa: E731
+    H = max(ex.toggles(G), key=lambda X: float(np.max(np.abs(law(X) - law(G)))))
+    buggy = lambda e, rng: exponential_mechanism(e, epsilon=1.0, sensitivity=1.0, rng=rng)  # noqa: E731
+    res = audit_mechanism(buggy, ex.ebc_nx(G), ex.ebc_nx(H), 1.0, n_samples=10000, seed=0)
+    assert res.flagged and res.epsilon_lower > 1.5, res
+
+
+def test_ebc_nodes_and_ego_reference_agree_with_kernel():
+    g = holme_kim(500, 4, 0.4, seed=9)
+    full = E.ebc_all(g, cache=False)
+    nodes = np.random.default_rng(0).choice(500, 60, replace=False)
+    np.testing.assert_allclose(E.ebc_nodes(g, nodes), full[nodes])
+    G = g.to_networkx()
+    for ref in (E.ebc_reference_ego(G, nodes.tolist()), E.ebc_reference_sets(G, nodes.tolist())):
+        np.testing.assert_allclose([ref[int(v)] for v in nodes], full[nodes])
+    with pytest.raises(ValueError, match="nodes"):
+        E.ebc_nodes(g, [500])
 
 
 def test_privtopk_accounting_and_errors():
@@ -101,7 +148,7 @@ def test_privtopk_accounting_and_errors():
     for m in E.METHODS:
         got = E.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
         assert len(set(got.tolist())) == 5
-    assert abs(acc.spent - 4.0) < 1e-9 if hasattr(acc, "spent") else True
+    assert abs(acc.spent - 4.0) < 1e-9                      # 4 calls × ε = 1, each recorded once
     with pytest.raises(ValueError, match="larger than the number of nodes"):
         E.priv_top_k(e, d, 500, epsilon=1.0)
     with pytest.raises(ValueError, match="max_degree_bound"):
