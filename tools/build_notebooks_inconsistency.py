@@ -202,6 +202,13 @@ order = t5.set_index("dataset").edges
 ctx.claims.add("density order Stock < Tax < Hospital < Flight < Adult (edges)", paper="Stock<Tax<Hospital<Flight<Adult",
                ours="<".join(order.sort_values().index), verdict="pass" if list(order.sort_values().index) == ["Stock", "Tax", "Hospital", "Flight", "Adult"] else "differs")
 fig'''),
+    ("md", """### Calibration of the synthetic generators
+`calibration()` regenerates each synthetic table, applies the same RNoise and reports the generator's own statistics
+(airports, providers, states, …) with the maximum degree it reaches next to Table 5 (target ±25 %)."""),
+    ("code", '''from dpworkbench.inconsistency.datasets import calibration
+cal = pd.DataFrame([calibration(d, rows=rows, alpha=alpha, seed=seed) for d in ("Stock", "Tax", "Hospital", "Flight")])
+ctx.save_table(cal, "calibration")
+cal'''),
     ("code", "ctx.finish()"),
 ])
 
@@ -527,11 +534,12 @@ nb("learn_conflict_graphs", [
     ("md", f"""# Learn: conflict graphs and private inconsistency measures
 Teaching notebook for {PAPER}. {DATA_NOTE}
 
-Pick a dataset (its DCs come with it), a table size and a noise level: the conflict graph and the exact measures are
+Pick a dataset, which of its DCs to use (the first k; 0 = all), a table size and a noise level: the conflict graph and the exact measures are
 computed once and cached; the ε slider only redraws the Laplace/EM randomness, so moving it is cheap.
 Below: Algorithm 5 (DP vertex cover) step by step on the paper's Fig. 3 graph. {ASSUME}"""),
     ("params", PARAMS + '''
 dataset = "Tax"
+dc_count = 0           # 0 = all of the dataset's DCs; k = only its first k
 rows = 2000
 alpha = 0.01
 epsilon = 1.0'''),
@@ -543,17 +551,19 @@ from dpworkbench import widgets
 ctx = NotebookContext("inconsistency/learn_conflict_graphs", profile=profile, output_dir=output_dir, seed=seed)
 rows = pick(profile, ci=min(rows, 800), quick=rows, paper=rows)
 repeats = pick(profile, ci=10, quick=30, paper=100)
-for d in dcs_for(dataset):
-    print(("FD-like  " if d.is_fd_like else "general  ") + str(d))'''),
+for i, d in enumerate(dcs_for(dataset), start=1):
+    print(f"{i:2d} " + ("FD-like  " if d.is_fd_like else "general  ") + str(d))'''),
     ("code", '''controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
             "dataset": widgets.choice(list(NAMES), dataset, "dataset"),
-            "alpha": widgets.choice([0.001, 0.005, 0.01, 0.02], alpha, "RNoise α")}
-panel = widgets.control_panel(lambda epsilon, dataset, alpha: teaching.explorer_view(dataset, rows, alpha, epsilon, seed=seed, repeats=repeats),
+            "alpha": widgets.choice([0.001, 0.005, 0.01, 0.02], alpha, "RNoise α"),
+            "dc_count": widgets.choice(list(range(0, 14)), dc_count, "first k DCs (0 = all)")}
+panel = widgets.control_panel(lambda epsilon, dataset, alpha, dc_count: teaching.explorer_view(dataset, rows, alpha, epsilon, seed=seed, repeats=repeats, dc_count=dc_count),
                               controls, interactive=interactive, title="Conflict-graph explorer")
 panel if interactive else None'''),
-    ("code", '''fig, table = teaching.explorer_view(dataset, rows, alpha, epsilon, seed=seed, repeats=repeats)
+    ("code", '''fig, table = teaching.explorer_view(dataset, rows, alpha, epsilon, seed=seed, repeats=repeats, dc_count=dc_count)
 ctx.save_figure(fig, "explorer")
-ds, dcs, df, g, exact = teaching.noisy_table(dataset, rows, alpha, seed)
+ds, dcs, df, g, exact = teaching.noisy_table(dataset, rows, alpha, seed, dc_count or None)
+print(f"{len(dcs)} DC(s) in use")
 print(ds.describe()); display(exact); display(table)
 ctx.save_figure(teaching.draw_graph(g, max_nodes=150, title="non-isolated part of the conflict graph (first 150 nodes)"), "graph")'''),
     ("md", "## Algorithm 5 step by step (Fig. 3, Example 6)\nThe global lexicographic order makes the two neighbouring graphs take the same decisions except along one chain: their cover sizes differ by at most 2."),

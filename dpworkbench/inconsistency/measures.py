@@ -68,10 +68,29 @@ def i_r_lin_lp(g: ConflictGraph) -> float:
     return _u(g) + float(res.fun)
 
 
-def i_r_exact(g: ConflictGraph, *, max_nodes: int = MAX_EXACT_IR_NODES, max_edges: int = MAX_EXACT_IR_EDGES) -> int:
-    """Minimum vertex cover size τ(G) by MILP (HiGHS). NP-hard: refuses graphs above the size guards."""
+ENUMERATE_MAX_NODES = 12
+
+
+def _min_cover_by_enumeration(a: np.ndarray, b: np.ndarray, k: int) -> int:
+    """τ of a graph on k ≤ ENUMERATE_MAX_NODES nodes: the smallest subset (bitmask) touching every edge."""
+    masks = np.arange(1 << k, dtype=np.int64)
+    ok = np.ones(masks.size, dtype=bool)
+    for x, y in zip(a.tolist(), b.tolist()):
+        ok &= ((masks >> x) & 1 | (masks >> y) & 1).astype(bool)
+    sizes = ((masks[:, None] >> np.arange(k)) & 1).sum(axis=1)
+    return int(sizes[ok].min())
+
+
+def i_r_exact(g: ConflictGraph, *, max_nodes: int = MAX_EXACT_IR_NODES, max_edges: int = MAX_EXACT_IR_EDGES,
+              method: str = "auto") -> int:
+    """Minimum vertex cover size τ(G) by MILP (HiGHS). NP-hard: refuses graphs above the size guards.
+
+    ``method``: "milp" (HiGHS), "enumerate" (all subsets; at most 12 non-isolated nodes) or "auto" (enumeration
+    for ≤ 12 non-isolated nodes — ~1000× faster there, used by the brute-force sensitivity sweeps — else MILP)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
+    if method not in ("auto", "milp", "enumerate"):
+        raise ValueError(f"method must be 'auto', 'milp' or 'enumerate', got {method!r}")
     deg = g.degrees()
     active = np.flatnonzero(deg > 0)
     if active.size > max_nodes or g.num_edges > max_edges:
@@ -82,6 +101,10 @@ def i_r_exact(g: ConflictGraph, *, max_nodes: int = MAX_EXACT_IR_NODES, max_edge
     idx = -np.ones(g.n, np.int64)
     idx[active] = np.arange(active.size)
     m, k = g.num_edges, active.size
+    if method == "enumerate" or (method == "auto" and k <= ENUMERATE_MAX_NODES):
+        if k > ENUMERATE_MAX_NODES:
+            raise ValueError(f"method='enumerate' handles at most {ENUMERATE_MAX_NODES} non-isolated nodes, got {k}")
+        return _u(g) + _min_cover_by_enumeration(idx[g.u], idx[g.v], k)
     rows = np.repeat(np.arange(m), 2)
     cols = np.stack([idx[g.u], idx[g.v]], axis=1).ravel()
     a = sp.csr_matrix((np.ones(2 * m), (rows, cols)), shape=(m, k))

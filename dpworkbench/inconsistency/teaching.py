@@ -25,17 +25,31 @@ from .selection import SQRT2, optimized_em, paper_candidates, quality
 
 @functools.lru_cache(maxsize=32)
 def noisy_table(dataset: str, rows: int, alpha: float, seed: int = 0, dc_count: int | None = None):
-    """(Dataset, dcs, noisy DataFrame, ConflictGraph, exact measures) — cached, independent of ε."""
+    """(Dataset, dcs, noisy DataFrame, ConflictGraph, exact measures) — cached, independent of ε.
+
+    ``dc_count``: use only the dataset's first k DCs (None = all); RNoise still targets every constrained column,
+    so the table is the same for every k and only the constraint set changes."""
     ds = load_table(dataset, rows=rows, seed=seed)
-    dcs = dcs_for(dataset)[: dc_count or None]
-    *_, (_, df) = rnoise(ds.data, dcs, alpha, rng=seed, n_checkpoints=1)
+    all_dcs = dcs_for(dataset)
+    dcs = all_dcs[: _k(dc_count)]
+    *_, (_, df) = rnoise(ds.data, all_dcs, alpha, rng=seed, n_checkpoints=1)
     g = build(df, dcs)
     return ds, dcs, df, g, all_measures(g, exact_ir=g.num_edges <= 3000)
 
 
 @functools.lru_cache(maxsize=32)
-def projector(dataset: str, rows: int, alpha: float, seed: int = 0) -> Projector:
-    return Projector(noisy_table(dataset, rows, alpha, seed)[3], rule="rank", seed=seed)
+def projector(dataset: str, rows: int, alpha: float, seed: int = 0, dc_count: int | None = None) -> Projector:
+    return Projector(noisy_table(dataset, rows, alpha, seed, _k(dc_count))[3], rule="rank", seed=seed)
+
+
+def _k(dc_count) -> int | None:
+    """``dc_count`` 0/None = all DCs of the dataset; k = its first k DCs."""
+    if dc_count in (None, 0, "all"):
+        return None
+    k = int(dc_count)
+    if k < 1:
+        raise ValueError(f"dc_count must be ≥ 1 (or 0/None for all DCs), got {dc_count!r}")
+    return k
 
 
 def draw_graph(g: ConflictGraph, *, labels=None, highlight=(), max_nodes: int = 300, title: str = "") -> go.Figure:
@@ -62,10 +76,12 @@ def draw_graph(g: ConflictGraph, *, labels=None, highlight=(), max_nodes: int = 
     return fig
 
 
-def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: int = 0, repeats: int = 30):
-    """Conflict-graph explorer: degree histogram, exact measures and the spread of their DP estimates at ε."""
-    ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed)
-    proj = projector(dataset, rows, alpha, seed)
+def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: int = 0, repeats: int = 30,
+                  dc_count: int | None = None):
+    """Conflict-graph explorer: degree histogram, exact measures and the spread of their DP estimates at ε
+    (on the dataset's first ``dc_count`` DCs; None = all)."""
+    ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed, _k(dc_count))
+    proj = projector(dataset, rows, alpha, seed, _k(dc_count))
     rng = np.random.default_rng(seed + 1)
     est = {"I_MI": [], "I_P": [], "I_R": []}
     lin = exact["I_R_lin"]
@@ -81,7 +97,8 @@ def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: i
         fig.add_trace(go.Box(y=est[m], name=f"DP ε={epsilon:.3g}", boxpoints="all", showlegend=False, marker_color="#1f77b4"), 1, j)
         fig.add_trace(go.Scatter(x=[f"DP ε={epsilon:.3g}"], y=[truth[m]], mode="markers", marker=dict(symbol="x", size=14, color="#ff7f0e"),
                                  name="true", showlegend=(j == 2)), 1, j)
-    fig.update_layout(template="plotly_white", height=380, title=f"{dataset} ({ds.source}), {rows} rows, RNoise α={alpha}")
+    fig.update_layout(template="plotly_white", height=380,
+                      title=f"{dataset} ({ds.source}), {rows} rows, RNoise α={alpha}, {len(dcs)} DC(s), {g.num_edges} edges")
     table = pd.DataFrame([{"measure": m, "true": truth[m], "DP mean": np.mean(est[m]), "DP std": np.std(est[m]),
                            "mean rel. error": np.mean(np.abs(np.asarray(est[m]) - truth[m]) / truth[m]) if truth[m] else np.nan}
                           for m in truth])

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from dpworkbench.inconsistency import FD, build, parse_dc
-from dpworkbench.inconsistency.datasets import NAMES, dcs_for, load_table
+from dpworkbench.inconsistency.datasets import NAMES, calibration, dcs_for, load_table
 from dpworkbench.inconsistency.noise import conoise, rnoise, typo
 
 
@@ -121,3 +121,13 @@ def test_cli_unary_dcs_and_release_backend_without_seed(tmp_path, capsys):
     assert (out["unary_violators"], out["edges"], out["I_MI"], out["I_P"]) == (1, 1, 2, 3)
     assert "release back-end" in out["dp"]["note"]  # no --seed: OpenDP samplers
     assert sum(sum(out["dp"][k]["eps_per_step"].values()) for k in ("I_MI", "I_P", "I_R")) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", ["Stock", "Tax", "Hospital", "Flight"])
+def test_synthetic_generators_are_calibrated_to_table5(name):
+    """10k rows, 1 % RNoise: the maximum degree lies within ±25 % of Table 5 (Stock: exactly 1), two seeds."""
+    for seed in (0, 1):
+        cal = calibration(name, seed=seed)
+        assert cal["source"] == "synthetic" and cal["rows"] == 10000
+        assert cal["within_25pct"], cal
+        assert any(k.startswith("generator_") for k in cal)  # the generator reports its own statistics
