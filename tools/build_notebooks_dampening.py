@@ -31,10 +31,11 @@ write_notebook(OUT / f"{stem}.ipynb", [
     ("md", f"""# Worked examples: Figs. 2, 3, 9 (9c), 11 and 15; Examples 1.1.2–4.2.1
 {THESIS}. Data: the thesis' toy graphs (reconstructed, spec §2.11) — no dataset, exact computation.
 
-We recompute EBC, the exact element local sensitivity by brute force over edge toggles, δ^EBC, and the probabilities
-of Examples 3.4.1 (LD), 3.6.1 (EM) and 4.2.1 (shifted by −7; the thesis' printed numbers are inconsistent, spec §7 item 8)."""),
+We recompute EBC, the exact element local sensitivity by brute force over edge toggles (Fig. 11: LS(G,0,v4) = 2), δ^EBC, the
+probabilities of Examples 3.4.1 (LD), 3.6.1 (EM) and 4.2.1 (shifted by −7; the thesis' printed numbers are inconsistent, spec §7 item 8),
+and the dampened values of Example 4.1.1 (the inversion problem)."""),
     ("params", P),
-    ("code", IMPORTS + "\nfrom dpworkbench.dampening import SensitivityMatrix, dampen, ld_logits\nfrom dpworkbench.mechanisms import exponential_probabilities\nimport plotly.graph_objects as go, networkx as nx\n" + ctx(stem)),
+    ("code", IMPORTS + "\nfrom dpworkbench.dampening import SensitivityMatrix, dampen, ld_logits\nfrom dpworkbench.dampening.examples import NODES\nfrom dpworkbench.mechanisms import exponential_probabilities\nimport plotly.graph_objects as go, networkx as nx\n" + ctx(stem)),
     ("code", '''G2, G = EX.fig2_graph(), EX.fig9c_graph()
 def draw(Gr, title):
     pos = nx.spring_layout(Gr, seed=1)
@@ -66,13 +67,18 @@ ctx.claims.add("Fig. 2: removing ab gives EBC(a) = 15 and EBC(v_i) = 1", paper="
 ctx.claims.add("Fig. 9c: EBC(a) = EBC(b) = 6.5", paper=6.5, ours=ebc[0], atol=1e-12)
 ctx.claims.add("Ex. 2.4.1: LS(G,0) = 3", paper=3, ours=ls[:, 0].max(), atol=0)
 ctx.claims.add("Ex. 2.4.1: LS(G,1) = 5", paper=5, ours=ls[:, 1].max(), atol=0)
-ctx.claims.add("Ex. 3.1.1: LS(G,0,v_i) = 2 for all i", paper=2, ours=f"{ls[2:, 0].tolist()}", verdict="differs",
+ctx.claims.add("Ex. 3.1.1 / Fig. 11: LS(G,0,v4) = 2 (add the edge v0v4)", paper=2, ours=ls[NODES.index("v4"), 0], atol=0)
+ctx.claims.add("Ex. 4.2.1: LS(G,0,v_i) = 2 for all i", paper=2, ours=f"{ls[2:, 0].tolist()}", verdict="differs",
                note="thesis misprint: brute force over all 28 edge toggles gives 1 for v2, v3 (both already adjacent to a and b, so one "
                     "toggle changes their EBC by at most 1); v0, v1, v4, v5 have 2 as printed (e.g. add v0v4). Same as spec §2.11")
 ctx.claims.add("Ex. 3.4.1: LD P[a] = 0.32", paper=0.32, ours=p_ld[0], atol=0.005)
 ctx.claims.add("Ex. 3.4.1: LD P[v_i] = 0.06", paper=0.06, ours=p_ld[2], atol=0.005)
 ctx.claims.add("Ex. 3.6.1: EM P[a] = 0.22", paper=0.22, ours=p_em[0], atol=0.005)
 ctx.claims.add("Ex. 3.6.1: EM P[v_i] = 0.09", paper=0.09, ours=p_em[2], atol=0.005)
+# Ex. 4.1.1 (inversion): u(r1)=3, δ(·,0,r1)=1, δ(·,1,r1)=2; u(r2)=4, δ(·,0,r2)=4 (Δu = 4 beyond)
+D411 = dampen(np.array([3.0, 4.0]), SensitivityMatrix(np.array([[1.0, 2.0, 4.0], [4.0, 4.0, 4.0]]), 4.0))
+ctx.claims.add("Ex. 4.1.1: D(r1) = 2", paper=2, ours=D411[0], atol=1e-12)
+ctx.claims.add("Ex. 4.1.1: D(r2) = 1 (inversion: u(r2) > u(r1) but D(r2) < D(r1))", paper=1, ours=D411[1], atol=1e-12)
 ctx.claims.add("Ex. 4.2.1: shifted P[a] = 0.472 (thesis, inconsistent)", paper=0.472, ours=p421[0], verdict="differs",
                note="thesis misprint, not our code: its printed values (D(a) = 0.1, 'exp(0.1) = 0.44', P = 0.472 / 0.0046) are internally "
                     "inconsistent and its probabilities sum to 0.97 (spec §7 item 8); recomputing with the brute-force element-LS table gives "
@@ -103,15 +109,21 @@ ctx.save_figure(fig, "fig13_monotonic"); fig'''),
     ("code", '''fig = X.dampening_figure(delta_row, global_sensitivity, t_mark=2)
 ctx.save_figure(fig, "fig14_dampening_function"); fig'''),
     ("md", "## The inversion problem\nLD divides by δ: an element with higher utility but larger δ may get a *smaller* D than a lower-utility element with small δ. SLD removes the inversion for monotone δ."),
-    ("code", '''u = np.array([10.0, 8.0]); dm = SensitivityMatrix(np.array([[8.0, 10.0], [2.0, 3.0]]), 10.0)
+    ("code", '''# Thesis Example 4.1.1: u(r1)=3 with δ(t=0)=1, δ(t=1)=2; u(r2)=4 with δ(t=0)=4; Δu = 4
+u = np.array([3.0, 4.0]); dm = SensitivityMatrix(np.array([[1.0, 2.0, 4.0], [4.0, 4.0, 4.0]]), 4.0)
 D = dampen(u, dm)
-inv = pd.DataFrame({"element": ["r1", "r2"], "u": u, "δ(t=0)": dm.values[:, 0], "D (LD)": D, "u − S (SLD)": u - (10 - dm.values).sum(axis=1)})
+inv = pd.DataFrame({"element": ["r1", "r2"], "u": u, "δ(t=0)": dm.values[:, 0], "δ(t=1)": dm.values[:, 1], "D (LD)": D,
+                    "u − S (SLD)": u - (4.0 - dm.values).sum(axis=1)})
 ctx.save_table(inv, "inversion_example"); display(inv)
 sm = SensitivityMatrix(np.atleast_2d(delta_row), global_sensitivity)
 grid = np.linspace(-60, 60, 241); Dg = dampen(grid, sm)
 odd = np.allclose(dampen(-grid, sm), -Dg); inc = bool(np.all(np.diff(Dg) > 0))
 ctx.claims.add("D is odd and strictly increasing (Def. 3.3.1)", paper="odd, increasing", ours=f"odd={odd}, increasing={inc}", verdict="pass" if odd and inc else "differs")
-ctx.claims.add("inversion: higher u, larger δ gets smaller D", paper="inversion exists", ours=f"D(r1)={D[0]:.2f} < D(r2)={D[1]:.2f}", verdict="pass" if D[0] < D[1] else "differs")
+ctx.claims.add("Ex. 4.1.1 inversion: D(r1) = 2 > D(r2) = 1 although u(r1) < u(r2)", paper="D(r1)=2, D(r2)=1", ours=f"D(r1)={D[0]:.2f}, D(r2)={D[1]:.2f}",
+               verdict="pass" if np.allclose(D, [2.0, 1.0]) else "differs")
+slo = inv["u − S (SLD)"].to_numpy()
+ctx.claims.add("SLD keeps the utility order on Ex. 4.1.1 (δ non-decreasing in u)", paper="SLD removes the inversion", ours=f"u−S: r1 {slo[0]:.2f}, r2 {slo[1]:.2f}",
+               verdict="pass" if slo[1] > slo[0] else "differs")
 ctx.finish()'''),
 ])
 
