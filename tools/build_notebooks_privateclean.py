@@ -393,10 +393,13 @@ write_notebook(OUT / "learn_privateclean.ipynb", [
 Teaching notebook (PrivateClean, Krishnan et al., SIGMOD 2016). Data: **synthetic** (Appendix D generator, seeded) and the
 Fig. 1 running example (a synthetic 100-row majors table).
 
-Move ε: the discrete privacy p is set from ε with the **exact** GRR formula p = N/(e^ε + N − 1); the paper's Lemma 1
-value is shown beside it. The true relation is cached, so moving ε only redraws the private relation."""),
+Set the discrete privacy either by ε (p from the **exact** GRR formula p = N/(e^ε + N − 1)) or by p directly; the
+table under the figure gives the ε of that p under both formulas (exact and the paper's Lemma 1). The true relation is
+cached, so moving ε or p only redraws the private relation."""),
     ("params", PARAMS_COMMON + '''
+knob = "epsilon"   # "epsilon": p from ε (exact formula) | "p": p as given
 epsilon = 5.0
+p = 0.1
 N = 50
 z = 2.0
 S = 1000
@@ -409,17 +412,19 @@ from dpworkbench.privateclean import teaching, p_for_epsilon, grr, CleanedRelati
 
 ctx = NotebookContext("privateclean/learn_privateclean", profile=profile, output_dir=output_dir, seed=seed)'''),
     ("md", "## 1. Randomized response and its de-biasing\nLeft: privacy flattens the histogram (rare values become common). Right: Direct is biased by S·p(l/N − s); PrivateClean removes it."),
-    ("code", '''def update(epsilon, z, N, S):
-    p = p_for_epsilon(epsilon, int(N))
+    ("code", '''def update(knob, epsilon, p, z, N, S):
+    p = p_for_epsilon(epsilon, int(N)) if knob == "epsilon" else p
     return teaching.grr_panel(p, N=int(N), z=z, S=int(round(S)), seed=seed)
 
-controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
+controls = {"knob": widgets.choice(["epsilon", "p"], knob, "set privacy by"),
+            "epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
+            "p": teaching.p_slider(p),
             "z": widgets.choice([0.0, 1.0, 2.0, 3.0], z, "z (skew)"),
             "N": widgets.choice([10, 50, 200], N, "N"),
             "S": widgets.log_slider(S, 100, 100_000, "S (rows)")}
 panel = widgets.control_panel(update, controls, interactive=interactive, title="GRR and de-biasing")
 panel if interactive else None'''),
-    ("code", '''fig, eps_table = update(epsilon, z, N, S)
+    ("code", '''fig, eps_table = update(knob, epsilon, p, z, N, S)
 ctx.save_figure(fig, "grr_debiasing")
 eps_table'''),
     ("md", "## 2. Cleaning on the private relation: Fig. 1's running example with its provenance graph"),

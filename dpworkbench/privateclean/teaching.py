@@ -96,6 +96,13 @@ def grr_panel(p: float, N: int = 50, z: float = 2.0, S: int = 1000, l: int = 5, 
     return fig, eps
 
 
+def p_slider(value: float = 0.1, description: str = "p"):
+    """Slider for the GRR replacement probability p ∈ [0, 0.95] (spec §6.5)."""
+    import ipywidgets as w
+
+    return w.FloatSlider(value=float(value), min=0.0, max=0.95, step=0.01, description=description, continuous_update=False)
+
+
 def provenance_figure(crel: CleanedRelation, col: str, pred=None, domain_source: str = "observed") -> go.Figure:
     """Bipartite dirty → clean graph; edges into the predicate's values highlighted; widths = weights."""
     e = crel.provenance(col, domain_source)
