@@ -1,8 +1,9 @@
 """EBC for all nodes (numba CSR kernel) vs a networkx ego-graph reference; LD/SLD scores vs the generic dampening path.
 
-Enron (real when available, else the Holme–Kim stand-in): full-graph EBC time (target < 10 s).
-Ratio on a 2,000-node sample of nodes: networkx ego-graph reference time / numba time for the same nodes
-(the numba time for the sample is the full-graph time scaled by 2,000/|V|, a conservative per-node estimate).
+Enron (real when available, else the Holme–Kim stand-in): full-graph EBC time (issue target < 10 s; the reference value
+of that row is the target, not a measurement). Speed-up on a 2,000-node uniform sample of nodes, both measured in this run
+on exactly the same nodes: ``nx.ego_graph`` reference (issue target ≥ 20×) and a second pure-Python reference (per-pair
+neighbour-set intersections on the full graph).
 """
 
 from __future__ import annotations
@@ -30,13 +31,20 @@ def run() -> list[dict]:
     ref = E.ebc_reference_ego(G, [int(v) for v in sample])
     t_ref = time.perf_counter() - t0
     assert np.allclose([ref[int(v)] for v in sample], ebc[sample]), "EBC kernel disagrees with the networkx reference"
-    t_fast_sample = t_full * 2000 / g.num_nodes
+    t0 = time.perf_counter()
+    ref2 = E.ebc_reference_sets(G, [int(v) for v in sample])
+    t_ref2 = time.perf_counter() - t0
+    assert np.allclose([ref2[int(v)] for v in sample], ebc[sample]), "EBC kernel disagrees with the set reference"
+    t_fast_sample = timeit(lambda: E.ebc_nodes(g, sample), repeat=3)
+    assert np.allclose(E.ebc_nodes(g, sample), ebc[sample])
     rows = [row("dampening_ebc_all", f"seconds, EBC of all {g.num_nodes} nodes ({ds.source} Enron)", t_full, 10.0,
-                "reference value = 10 s target"),
-            row("dampening_ebc_sample2000", "seconds for 2,000 sampled nodes", t_fast_sample, t_ref,
-                "numba CSR kernel vs networkx ego-graph common-neighbour reference"),
+                "reference value = the issue's 10 s target (not a measurement)"),
+            row("dampening_ebc_sample2000_ego", "seconds for the same 2,000 sampled nodes", t_fast_sample, t_ref,
+                "numba CSR kernel vs networkx ego_graph reference, both timed on the same nodes (target >= 20x)"),
+            row("dampening_ebc_sample2000_sets", "seconds for the same 2,000 sampled nodes", t_fast_sample, t_ref2,
+                "numba CSR kernel vs per-pair neighbour-set intersections on the full graph (no ego graph)"),
             row("dampening_ebc_all_vs_sample2000", "seconds: numba ALL nodes vs networkx 2,000 nodes", t_full, t_ref,
-                "conservative ratio (fast path does 18x more nodes)")]
+                f"numba does {g.num_nodes / 2000:.0f}x more nodes than the ego-graph reference")]
     # LD scores: closed form by one searchsorted vs the generic dampening over the full δ matrix
     deg = g.degrees
     Dm = int(deg.max())

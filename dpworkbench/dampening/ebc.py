@@ -192,7 +192,8 @@ def ebc_reference_ego(G, nodes) -> dict:
 
 
 def ebc_reference_sets(G, nodes) -> dict:
-    """Leaner pure-Python reference (no ego-graph construction): neighbour sets of the full graph, same closed form."""
+    """Second pure-Python reference (no ego-graph construction): per alter pair, intersect the full-graph neighbour sets
+    with the alters (same closed form; slower than ``ebc_reference_ego`` on hubs, it rebuilds the sets for every pair)."""
     import itertools
 
     out = {}

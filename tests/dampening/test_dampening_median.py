@@ -135,3 +135,11 @@ def test_pf_grouped_exact_law_matches_ungrouped_and_montecarlo():
         mc = Md.expected_error(g, "PF", eps, pf="montecarlo", runs=20_000, rng=0)
         assert abs(exact - mc) <= 0.03 * exact + 0.05, (eps, exact, mc)
         assert exact <= Md.expected_error(g, "EM", eps) * (1 + 1e-6)   # PF never worse than EM
+
+
+def test_global_sensitivity_is_lambda_lemma_5_2_1():
+    """Δu_med = Λ: the witness x = (0, …, 0, Λ) (move x_n to 0) attains it, and no tiny input exceeds it."""
+    lam = 5
+    assert md.ls0_bruteforce(np.array([0, 0, 0, lam], float), lam).max() == lam
+    worst = max(md.ls0_bruteforce(x, l).max() / l for x, l in small_inputs(7, 60))
+    assert worst <= 1.0 + 1e-12
