@@ -160,13 +160,52 @@ def _encode(df: pd.DataFrame, dc: DC, kinds: dict[str, str]) -> tuple[dict[str, 
     return codes, const_codes
 
 
-def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
+def _encode_all(df: pd.DataFrame, dcs: Sequence[DC], kinds: dict[str, str]) -> tuple[dict[str, np.ndarray], dict]:
+    """Float64 codes of every attribute the DCs use, computed once per build.
+
+    Strings share one sorted vocabulary over all constrained string columns and string constants, so codes
+    preserve the order of the strings (for ``<``/``>``) and compare across attributes. Each column is hashed
+    once (``pd.factorize``) and only its distinct values are located in the vocabulary. NULL → NaN."""
+    attrs: list[str] = []
+    consts: list[str] = []
+    for d in dcs:
+        for a in d.attributes:
+            if a not in attrs:
+                attrs.append(a)
+        consts += [o.const for p in d.predicates for o in (p.left, p.right) if o.is_const and isinstance(o.const, str)]
+    facts = {}
+    for a in attrs:
+        if kinds[a] == "string":
+            fc, uniq = pd.factorize(df[a], use_na_sentinel=True)
+            facts[a] = (fc, np.asarray([str(x) for x in uniq], dtype=object))
+    vocab = None
+    if facts or consts:
+        pieces = [u for _, u in facts.values()] + [np.asarray(consts, dtype=object)]
+        vocab = np.unique(np.concatenate(pieces).astype(str))
+    codes = {}
+    for a in attrs:
+        if kinds[a] == "number":
+            codes[a] = df[a].to_numpy(dtype=float, na_value=np.nan)
+        else:
+            fc, uniq = facts[a]
+            pos = np.searchsorted(vocab, uniq.astype(str)).astype(float)
+            codes[a] = np.where(fc >= 0, pos[np.maximum(fc, 0)] if pos.size else np.nan, np.nan)
+    const_codes = {c: float(np.searchsorted(vocab, c)) for c in consts}
+    return codes, const_codes
+
+
+def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str,
+                   encoded: tuple[dict, dict] | None = None) -> np.ndarray:
     n = len(df)
     validate_dc(dc, list(df.columns), kinds)
     valid = np.flatnonzero(_valid_rows(df, dc, null_policy))
     if valid.size < 2:
         return np.zeros(0, np.int64)
-    codes, const_codes = _encode(df.iloc[valid], dc, kinds)
+    if encoded is None:
+        codes, const_codes = _encode(df.iloc[valid], dc, kinds)
+    else:
+        full, const_codes = encoded
+        codes = {a: full[a][valid] for a in dc.attributes}
     eq_attrs = [p.left.attr for p in dc.predicates if p.is_same_attr_pair and p.op == "="]
     rest = [p.normalised() for p in dc.predicates if not (p.is_same_attr_pair and p.op == "=")]
     combo_attrs: list[str] = []
@@ -271,7 +310,10 @@ def build(
     pair_dcs = [d for d in dcs if not d.is_unary]
     kept, rep = unique_dcs(pair_dcs)
     if engine == "fast":
-        kept_keys = [_dc_edges_fast(df, d, kinds, null_policy) for d in kept]
+        for d in kept:
+            validate_dc(d, list(df.columns), kinds)
+        encoded = _encode_all(df, kept, kinds)
+        kept_keys = [_dc_edges_fast(df, d, kinds, null_policy, encoded) for d in kept]
     elif engine == "duckdb":
         kept_keys = [_dc_edges_duckdb(df, d, kinds, null_policy) for d in kept]
     else:
