@@ -371,6 +371,9 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         cell = slider.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' jp-Cell ')][1]")
         cell_handle = cell.element_handle()
         _wait(page, "(cell) => cell.querySelectorAll('.js-plotly-plot').length > 0", 30, "a plotly figure next to the ε slider", cell_handle)
+        # A FigureWidget whose state never reached the browser draws empty axes forever: fail on that by name.
+        _wait(page, "(cell) => Array.from(cell.querySelectorAll('.js-plotly-plot')).every(gd => (gd.data || []).length > 0)", 30,
+              "the figure next to the ε slider to show its traces (empty: the widget's state never reached the browser)", cell_handle)
         before = page.evaluate(JS_FIGURES, cell_handle)
         readout = slider.locator(".widget-readout")
         eps_before = readout.inner_text().strip()
@@ -416,6 +419,13 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         assert shot.stat().st_size > 10_000
         timings["total"] = time.monotonic() - t0
         _record_timing(f"{paper}/{notebook.stem}", timings, eps_before, eps_after, what, console_errors)
+    except BaseException:
+        # Keep what the browser showed when it failed: the first thing to look at.
+        try:
+            page.screenshot(path=str(_screenshot_dir() / f"{paper}_{notebook.stem}_FAILED.png"), full_page=True)
+        except Exception:  # noqa: BLE001 - the original failure matters more
+            pass
+        raise
     finally:
         lab.shutdown_kernels()
         context.close()
