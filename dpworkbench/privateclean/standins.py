@@ -31,11 +31,32 @@ def intel_like(seed=0, scale=0.1, f_fail=0.03) -> pd.DataFrame:
 INTEL_DOMAIN = list(range(54)) + [None] + [100 + k for k in range(13)]
 
 
+def matched_b(delta: float, p: float, N: int, convention: str = "paper") -> float:
+    """Laplace scale giving the numeric attribute the same ε as the discrete one (paper §8.3.5):
+    b = Δ/ε_disc with ε_disc = ln(3/p−2) (``paper``, the experiments' setting) or ln(1+N(1−p)/p) (``exact``)."""
+    if convention not in ("paper", "exact"):
+        raise ValueError(f"epsilon_convention must be 'paper' or 'exact', got {convention!r}")
+    return delta / (epsilon_grr(p, 3, "paper") if convention == "paper" else epsilon_grr(p, N))
+
+
+def privacy_table(ps, delta: float, N: int, convention: str = "paper") -> pd.DataFrame:
+    """Per p of a figure's grid: b, and the ε actually spent per record (exact GRR on N values + Δ/b) beside the
+    paper's Lemma-1 accounting."""
+    rows = []
+    for p in ps:
+        b = matched_b(delta, float(p), N, convention)
+        rows.append({"p": float(p), "b": b, "ε discrete exact (N=%d)" % N: epsilon_grr(float(p), N),
+                     "ε discrete paper ln(3/p−2)": epsilon_grr(float(p), 3, "paper"), "ε numeric Δ/b": delta / b,
+                     "ε total exact": epsilon_grr(float(p), N) + delta / b,
+                     "ε total paper": epsilon_grr(float(p), 3, "paper") + delta / b})
+    return pd.DataFrame(rows)
+
+
 def run_intel(cell, rng) -> list[dict]:
     gen = np.random.default_rng(rng)
     R = intel_like(int(gen.integers(1 << 30)), scale=float(cell.get("scale", 0.1)), f_fail=float(cell.get("f_fail", 0.03)))
     p = float(cell["p"])
-    b = TEMP_RANGE / epsilon_grr(p, 3, "paper")  # same ε for both attributes (paper convention, spec §5.2)
+    b = matched_b(TEMP_RANGE, p, len(INTEL_DOMAIN), cell.get("epsilon_convention", "paper"))  # same ε for both (spec §5.2)
     C = {v: None for v in INTEL_DOMAIN if v is not None and v >= 100}
     Rc = apply_mapping(R["sensor_id"], C)
     ok = np.array([v is not None for v in Rc])
@@ -198,7 +219,7 @@ def run_intel_batch(cell, rng) -> list[dict]:
     R = int(cell.get("batch", 1))
     df = intel_like(int(gen.integers(1 << 30)), scale=float(cell.get("scale", 0.1)), f_fail=float(cell.get("f_fail", 0.03)))
     p = float(cell["p"])
-    b = TEMP_RANGE / epsilon_grr(p, 3, "paper")  # same ε for both attributes (paper convention, spec §5.2)
+    b = matched_b(TEMP_RANGE, p, len(INTEL_DOMAIN), cell.get("epsilon_convention", "paper"))  # same ε for both (spec §5.2)
     dom = np.asarray(INTEL_DOMAIN, dtype=object)
     null = INTEL_DOMAIN.index(None)
     ids = df["sensor_id"].to_numpy(dtype=object)
@@ -269,7 +290,7 @@ def run_cars_batch(cell, rng) -> list[dict]:
     R = int(cell.get("batch", 1))
     df, _ = cars(cell.get("prefer", "real"))
     p = float(cell["p"])
-    b = ACCEL_RANGE / epsilon_grr(p, 3, "paper")  # same ε for both attributes (paper convention)
+    b = matched_b(ACCEL_RANGE, p, len(pd.unique(df["make"])), cell.get("epsilon_convention", "paper"))  # same ε for both
     dom = sorted(pd.unique(df["make"]).tolist())  # released domain of the dirty attribute
     codes = pd.Index(dom).get_indexer(df["make"])
     f = cars_cleaner()

@@ -38,3 +38,18 @@ def test_null_category_and_released_domain():
 def test_synthetic_cell_query_top():
     rows = pd.DataFrame(run_instance({"query_mode": "top", "p": 0.1}, 0))
     assert {"direct", "privateclean", "pc_noprov", "dirty_nonprivate"} <= set(rows["method"])
+
+
+def test_matched_b_and_privacy_table():
+    from dpworkbench.privateclean import epsilon_grr
+    from dpworkbench.privateclean.standins import INTEL_DOMAIN, TEMP_RANGE, matched_b, privacy_table, run_intel_batch
+
+    assert matched_b(100.0, 0.1, 50) == pytest.approx(100.0 / np.log(3 / 0.1 - 2))      # Appendix E / §8.3.5 setting
+    assert matched_b(100.0, 0.1, 50, "exact") == pytest.approx(100.0 / epsilon_grr(0.1, 50))
+    with pytest.raises(ValueError, match="epsilon_convention"):
+        matched_b(100.0, 0.1, 50, "lemma")
+    t = privacy_table([0.1, 0.5], TEMP_RANGE, len(INTEL_DOMAIN))
+    assert np.allclose(t["ε numeric Δ/b"], t["ε discrete paper ln(3/p−2)"])
+    assert (t["ε total exact"] > t["ε total paper"]).all()  # Lemma 1 understates the discrete ε on 68 values
+    rows = pd.DataFrame(run_intel_batch({"p": 0.3, "scale": 0.002, "batch": 5, "epsilon_convention": "exact"}, 0))
+    assert set(rows["method"]) == {"direct", "privateclean", "dirty_nonprivate"}
