@@ -1,5 +1,20 @@
 """PrivateClean (Krishnan et al., SIGMOD 2016): GRR private relations, cleaning with provenance,
-bias-corrected COUNT/SUM/AVG, tuning. See /work/shared/spec/privateclean.md."""
+bias-corrected COUNT/SUM/AVG, tuning. See /work/shared/spec/privateclean.md.
+
+Where the workbench departs from the paper (corrected default first, the paper's version as a labelled option):
+
+* ε of GRR: exact ln(1 + N(1−p)/p) per discrete partition (``epsilon_grr(..., convention="exact")``); Lemma 1's
+  ln(3/p − 2), exact only for N = 3, is ``convention="paper"`` and shown beside it in every ledger.
+* Domains and numeric ranges are declared (public); taking them from the data warns (data-dependent). Numeric
+  attributes take public ``bounds`` and are clipped, so Δ = hi − lo really bounds the sensitivity.
+* ``grr`` privatises every column it releases (an unlisted column is a ValueError: it would have ε = ∞) and never
+  writes to its input. ``regenerate_until_domain_preserved`` (Theorem 2) is off by default and labelled in the ledger.
+* Theorem 2 / Example 3: the bound as stated gives 483 / 644 records (the paper prints 391 / 552).
+* Intervals: per-row CLT (COUNT, SUM) and delta method (AVG) by default; the paper's forms with ``ci="paper"``.
+* Appendix E tuning: b from the exact ε of the tuned p (needs N); the printed ln(3/p − 2) with ``convention="paper"``.
+* Weighted provenance w_lm = rows(l → m) / rows(l) (the printed formula contradicts Example 6); L_pred counts
+  dirty values with *an* edge into M_pred.
+"""
 from .mechanism import (PrivateRelation, b_for_epsilon, epsilon_grr, epsilon_laplace, grr, p_for_epsilon,
                         theorem2_bound, theorem2_exact, theorem2_probability)
 from .cleaning import (CleanedRelation, apply_mapping, diff_provenance, edit_distance_merge, fd_repair_majority,
