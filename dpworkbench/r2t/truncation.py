@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, maximum_flow
+from numba import njit
+from scipy.sparse.csgraph import connected_components
 
 from .joininfo import JoinInfo
 
@@ -219,6 +220,7 @@ class Truncation:
         self.time_limit = time_limit
         self._cache: dict[float, float] = {}
         self._h = None
+        self._fg = None
         self.log: list[SolveRecord] = []
 
     # -- public ---------------------------------------------------------------------
@@ -272,41 +274,15 @@ class Truncation:
             scale *= 2
             if scale > 2**20:
                 return self._lp(tau)
-        n = info.n
-        a = info.ids[0::2]
-        b = info.ids[1::2]
-        w = np.round(info.psi * scale).astype(np.int64)
+        if self._fg is None:
+            self._fg = _flow_network(info)
+        net = self._fg
+        w = np.round(info.psi * scale).astype(np.int64)  # ψ integral (checked in __init__): exact
         cap_node = np.minimum(np.round(info.S * scale).astype(np.int64), int(round(tau * scale)))
-        tags = info.tags
-        bipartite = tags is not None and len(set(tags.tolist())) == 2 and bool(np.all(tags[a] != tags[b]))
-        if bipartite:
-            left_tag = tags[a[0]]
-            is_left = tags == left_tag
-            a2 = np.where(is_left[a], a, b)
-            b2 = np.where(is_left[a], b, a)
-            s, t = n, n + 1
-            lefts = np.flatnonzero(is_left)
-            rights = np.flatnonzero(~is_left)
-            src = np.concatenate([np.full(lefts.size, s), a2, rights])
-            dst = np.concatenate([lefts, b2, np.full(rights.size, t)])
-            cap = np.concatenate([cap_node[lefts], w, cap_node[rights]])
-            size = n + 2
-            div = 1
-        else:
-            s, t = 2 * n, 2 * n + 1
-            nodes = np.arange(n)
-            src = np.concatenate([np.full(n, s), a, b, nodes + n])
-            dst = np.concatenate([nodes, b + n, a + n, np.full(n, t)])
-            cap = np.concatenate([cap_node, w, w, cap_node])
-            size = 2 * n + 2
-            div = 2
-        if cap.size and cap.max() > np.iinfo(np.int32).max // 4:
+        cap = np.concatenate([cap_node[net.src_nodes], np.tile(w, net.mid_copies), cap_node[net.sink_nodes]])
+        if cap.size and cap.max() > 2**50:
             return self._lp(tau)
-        keep = cap > 0
-        g = sp.csr_matrix((cap[keep].astype(np.int32), (src[keep], dst[keep])), shape=(size, size))
-        g.sum_duplicates()
-        res = maximum_flow(g, s, t, method="dinic")
-        return float(res.flow_value) / (div * scale)
+        return float(maxflow_value(net, cap)) / (net.div * scale)
 
     # -- LP ---------------------------------------------------------------------------
     def _build(self):
@@ -341,6 +317,243 @@ class Truncation:
         v = _solve(h, f"LP truncation at τ={tau:g}")
         self.log_iterations = int(h.getInfo().simplex_iteration_count)
         return min(v, self.info.answer)
+
+
+# ---------------------------------------------------------------------------------
+# exact max-flow for LP-SJA when every |D_j| = 2 (spec 2.4): push-relabel in numba
+# ---------------------------------------------------------------------------------
+@dataclass
+class FlowNetwork:
+    """The τ-independent part of the flow network of LP-SJA (arcs, reverse arcs); only capacities change with τ.
+
+    Forward arcs in order: source → tuple (one per ``src_nodes``), ``mid_copies`` copies of the
+    join-result arcs, tuple → sink (one per ``sink_nodes``). ``div`` = 2 for the bipartite double
+    cover (general case), 1 for the bipartite case (two primary relations, spec 2.12).
+    """
+
+    size: int
+    s: int
+    t: int
+    first: np.ndarray
+    head: np.ndarray
+    rev: np.ndarray
+    pos: np.ndarray  # position of forward arc k in the CSR arrays
+    src_nodes: np.ndarray
+    sink_nodes: np.ndarray
+    mid_copies: int
+    div: int
+
+
+@njit(cache=True)
+def _csr_network(size, src, dst):
+    m = src.size
+    first = np.zeros(size + 1, np.int64)
+    for k in range(m):
+        first[src[k] + 1] += 1
+        first[dst[k] + 1] += 1
+    for i in range(size):
+        first[i + 1] += first[i]
+    fill = first[:-1].copy()
+    head = np.empty(2 * m, np.int64)
+    rev = np.empty(2 * m, np.int64)
+    pos = np.empty(m, np.int64)
+    for k in range(m):
+        u = src[k]
+        v = dst[k]
+        i = fill[u]
+        fill[u] += 1
+        j = fill[v]
+        fill[v] += 1
+        head[i] = v
+        rev[i] = j
+        head[j] = u
+        rev[j] = i
+        pos[k] = i
+    return first, head, rev, pos
+
+
+def _flow_network(info: JoinInfo) -> FlowNetwork:
+    n = info.n
+    a = info.ids[0::2]
+    b = info.ids[1::2]
+    tags = info.tags
+    nodes = np.arange(n, dtype=np.int64)
+    if tags is not None and len(set(tags.tolist())) == 2 and bool(np.all(tags[a] != tags[b])):
+        # bipartite: source → left tuple (τ), left → right (ψ_j), right tuple → sink (τ); Q = maxflow
+        is_left = tags == tags[a[0]]
+        a2 = np.where(is_left[a], a, b)
+        b2 = np.where(is_left[a], b, a)
+        s, t = n, n + 1
+        lefts, rights = nodes[is_left], nodes[~is_left]
+        src = np.concatenate([np.full(lefts.size, s), a2, rights])
+        dst = np.concatenate([lefts, b2, np.full(rights.size, t)])
+        size, copies, div, src_nodes, sink_nodes = n + 2, 1, 1, lefts, rights
+    else:
+        # bipartite double cover: s → i_L (τ), a_L → b_R and b_L → a_R (ψ_j), i_R → t (τ); Q = maxflow / 2
+        s, t = 2 * n, 2 * n + 1
+        src = np.concatenate([np.full(n, s), a, b, nodes + n])
+        dst = np.concatenate([nodes, b + n, a + n, np.full(n, t)])
+        size, copies, div, src_nodes, sink_nodes = 2 * n + 2, 2, 2, nodes, nodes
+    first, head, rev, pos = _csr_network(size, src.astype(np.int64), dst.astype(np.int64))
+    return FlowNetwork(size, s, t, first, head, rev, pos, src_nodes, sink_nodes, copies, div)
+
+
+@njit(cache=True)
+def _global_relabel(size, first, head, cap, rev, t, label):
+    """Exact distance-to-sink labels in the residual graph (BFS backwards from t); unreachable → size."""
+    for i in range(size):
+        label[i] = size
+    label[t] = 0
+    queue = np.empty(size, np.int64)
+    qh = 0
+    qt = 1
+    queue[0] = t
+    while qh < qt:
+        w = queue[qh]
+        qh += 1
+        for e in range(first[w], first[w + 1]):
+            v = head[e]
+            if label[v] == size and cap[rev[e]] > 0:
+                label[v] = label[w] + 1
+                queue[qt] = v
+                qt += 1
+
+
+@njit(cache=True)
+def _greedy_three_hop(size, first, head, cap, rev, s, t):
+    """Route flow greedily along s → u → v → t paths (a valid flow; max flow = this + max flow of the residual)."""
+    to_t = np.full(size, -1, np.int64)
+    for v in range(size):
+        for e in range(first[v], first[v + 1]):
+            if head[e] == t and cap[e] > 0:
+                to_t[v] = e
+                break
+    total = 0
+    for e1 in range(first[s], first[s + 1]):
+        u = head[e1]
+        if u == t:  # (u ≠ t and v ≠ s keep the three arcs distinct)
+            continue
+        for e2 in range(first[u], first[u + 1]):
+            if cap[e1] == 0:
+                break
+            if cap[e2] == 0 or head[e2] == s:
+                continue
+            e3 = to_t[head[e2]]
+            if e3 < 0 or cap[e3] == 0:
+                continue
+            d = min(cap[e1], min(cap[e2], cap[e3]))
+            cap[e1] -= d
+            cap[rev[e1]] += d
+            cap[e2] -= d
+            cap[rev[e2]] += d
+            cap[e3] -= d
+            cap[rev[e3]] += d
+            total += d
+    return total
+
+
+@njit(cache=True)
+def _push_relabel(size, first, head, cap, rev, s, t):
+    """Maximum s–t flow value (FIFO push-relabel with periodic global relabelling; integer capacities).
+
+    Phase one only: once no active node can reach t, the excess at t is the max-flow value.
+    """
+    excess = np.zeros(size, np.int64)
+    label = np.zeros(size, np.int64)
+    current = first[:-1].copy()
+    for e in range(first[s], first[s + 1]):
+        c = cap[e]
+        if c > 0:
+            cap[e] = 0
+            cap[rev[e]] += c
+            excess[head[e]] += c
+    _global_relabel(size, first, head, cap, rev, t, label)
+    label[s] = size
+    inq = np.zeros(size, np.bool_)
+    queue = np.empty(size, np.int64)  # circular FIFO; a node is queued at most once
+    qh = 0
+    qn = 0
+    for v in range(size):
+        if v != s and v != t and excess[v] > 0 and label[v] < size:
+            queue[qn] = v
+            qn += 1
+            inq[v] = True
+    work = 0
+    period = 6 * size + first[size]
+    while qn > 0:
+        u = queue[qh]
+        qh = (qh + 1) % size
+        qn -= 1
+        inq[u] = False
+        if label[u] >= size:
+            continue
+        while excess[u] > 0:
+            e = current[u]
+            if e == first[u + 1]:  # relabel
+                best = 2 * size
+                for f in range(first[u], first[u + 1]):
+                    if cap[f] > 0 and label[head[f]] + 1 < best:
+                        best = label[head[f]] + 1
+                work += first[u + 1] - first[u] + 12
+                label[u] = best if best < size else size
+                current[u] = first[u]
+                if label[u] >= size:
+                    break
+                continue
+            v = head[e]
+            if cap[e] > 0 and label[u] == label[v] + 1:
+                d = excess[u] if excess[u] < cap[e] else cap[e]
+                cap[e] -= d
+                cap[rev[e]] += d
+                excess[u] -= d
+                excess[v] += d
+                if v != s and v != t and not inq[v]:
+                    queue[(qh + qn) % size] = v
+                    qn += 1
+                    inq[v] = True
+            else:
+                current[u] = e + 1
+        if work > period:  # global relabel, then rebuild the queue of active nodes that can still reach t
+            work = 0
+            _global_relabel(size, first, head, cap, rev, t, label)
+            label[s] = size
+            for i in range(size):
+                current[i] = first[i]
+                inq[i] = False
+            qh = 0
+            qn = 0
+            for v in range(size):
+                if v != s and v != t and excess[v] > 0 and label[v] < size:
+                    queue[qn] = v
+                    qn += 1
+                    inq[v] = True
+    return excess[t]
+
+
+def maxflow_value(net: FlowNetwork, cap: np.ndarray) -> int:
+    """Max-flow value of ``net`` with forward capacities ``cap`` (integers ≥ 0, in the network's arc order)."""
+    cap = np.asarray(cap, dtype=np.int64)
+    if cap.size != net.pos.size:
+        raise ValueError(f"cap must have one entry per forward arc ({net.pos.size}), got {cap.size}")
+    if cap.size and cap.min() < 0:
+        raise ValueError("capacities must be ≥ 0")
+    res = np.zeros(net.head.size, dtype=np.int64)
+    res[net.pos] = cap
+    start = _greedy_three_hop(net.size, net.first, net.head, res, net.rev, net.s, net.t)
+    return int(start + _push_relabel(net.size, net.first, net.head, res, net.rev, net.s, net.t))
+
+
+def network_from_arcs(size: int, src: np.ndarray, dst: np.ndarray, s: int, t: int) -> FlowNetwork:
+    """A generic :class:`FlowNetwork` (for tests and reuse): arcs src[k] → dst[k], capacities given to :func:`maxflow_value`."""
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    if src.size != dst.size:
+        raise ValueError("src and dst must have the same length")
+    if src.size and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= size):
+        raise ValueError(f"arc endpoints must lie in [0, size={size})")
+    first, head, rev, pos = _csr_network(int(size), src, dst)
+    empty = np.zeros(0, dtype=np.int64)
+    return FlowNetwork(int(size), int(s), int(t), first, head, rev, pos, empty, empty, 0, 1)
 
 
 # ---------------------------------------------------------------------------------
