@@ -1,6 +1,10 @@
 """Experiment drivers and figures for the PrivateClean notebooks (spec §5, §6.4)."""
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -19,12 +23,23 @@ COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd"
           "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
 
 
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """Short hash of this subpackage's source: part of every sweep cell's identity, so results cached by
+    ``run_grid`` (resume) are recomputed after the model or estimator code changes instead of being reused."""
+    h = hashlib.sha256()
+    for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def sweep(ctx, name: str, x: str, values, *, repetitions: int, fixed: dict | None = None, multiattr: bool = False,
           seed: int = 0, kind: str | None = None) -> pd.DataFrame:
     """Run ``repetitions`` random private instances per x value; returns the tidy per-instance errors."""
     kind = kind or ("multiattr" if multiattr else "synthetic")
     fn = KINDS[kind]
-    fixed = dict(fixed or {})
+    fixed = {**dict(fixed or {}), "code_version": code_version()}
     if kind in BATCHED:  # all repetitions of a cell drawn at once (vectorised; batch.py)
         fixed["batch"] = int(repetitions)
         repetitions = 1
