@@ -143,6 +143,8 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
     values = np.full(K, np.nan)
     best = 0.0  # Q(I, 0)
     solved = 0
+    if prune and trunc.method == "clip":
+        prune = False  # closed form: a bound costs as much as the value itself (same output either way)
     if not prune:
         for i in range(K):
             values[i] = trunc.value(taus[i])
