@@ -631,8 +631,10 @@ Teaching notebook (R2T/OPT², TODS 2024; Fig. 1's intuition made interactive). D
 Every τ gives a truncated answer Q(I,τ) that changes by at most τ when one individual (node) is removed. R2T adds Laplace noise of scale Kτ/ε to each, shifts it down by K·ln(K/β)·τ/ε so that it almost never overshoots, and releases the maximum: a race to the top. OPT² instead uses a sparse-vector test on how many individuals must be removed to make τ enough. Move ε: only noise is redrawn; the LPs (non-private) are cached. β changes only the shift (utility), never the privacy."""),
     ("params", PARAMS + '''
 epsilon = 0.8
-beta = 0.1'''),
+beta = 0.1
+show_mechanisms = ["R2T", "OPT2", "fixed τ", "LP random τ", "naive Laplace"]  # toggles of the error panel'''),
     ("code", '''from IPython.display import display
+import ipywidgets
 import numpy as np
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench import widgets
@@ -662,11 +664,13 @@ table'''),
     "log2_gs": widgets.choice(list(range(4, 31)), 16, "log₂ GS"),
     "generator": widgets.choice(["road", "social", "fig2"], "social", "data"),
     "query": widgets.choice(["edge", "triangle"], "edge", "query"),
+    "mechanisms": ipywidgets.SelectMultiple(options=T.ERROR_PANEL_MECHANISMS, value=tuple(show_mechanisms), description="mechanisms"),
 }
 panel2 = widgets.control_panel(lambda **kw: T.error_panel(size=size, runs=runs, beta=beta, seed=seed, **kw), controls2, interactive=interactive,
                                title="Error distribution over runs")
 panel2 if interactive else None'''),
-    ("code", '''fig2, stats = T.error_panel(epsilon=epsilon, log2_tau=4, log2_gs=16, generator="social", query="edge", size=size, runs=runs, beta=beta, seed=seed)
+    ("code", '''fig2, stats = T.error_panel(epsilon=epsilon, log2_tau=4, log2_gs=16, generator="social", query="edge", size=size, runs=runs, beta=beta, seed=seed,
+                            mechanisms=T.ERROR_PANEL_MECHANISMS)
 ctx.save_figure(fig2, "learn_error_histogram")
 ctx.claims.add("R2T median error < naive Laplace (GS/ε) median error at GS = 2^16", paper="R2T ≪ worst case", ours=float(stats.loc["R2T", "median |error|"] / stats.loc["naive Laplace", "median |error|"]),
                verdict="pass" if stats.loc["R2T", "median |error|"] < stats.loc["naive Laplace", "median |error|"] else "differs",

@@ -53,23 +53,42 @@ def race_panel(*, epsilon: float, beta: float, log2_gs: int, base: float, genera
     return fig, table
 
 
+ERROR_PANEL_MECHANISMS = ("R2T", "OPT2", "fixed τ", "LP random τ", "naive Laplace")
+_PANEL_COLORS = {"fixed τ": COLORS.get("LP"), "LP random τ": "#17becf", "naive Laplace": "#7f7f7f"}
+
+
 def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, size: int, runs: int, beta: float, seed: int,
-                log2_gs: int = 16):
+                log2_gs: int = 16, mechanisms=("R2T", "OPT2", "fixed τ", "naive Laplace")):
+    """Histogram of output − Q(I) over ``runs`` runs of each selected mechanism (toggles: ``mechanisms``)."""
+    mechanisms = tuple(mechanisms)
+    unknown = [m for m in mechanisms if m not in ERROR_PANEL_MECHANISMS]
+    if unknown or not mechanisms:
+        raise ValueError(f"mechanisms must be a non-empty subset of {ERROR_PANEL_MECHANISMS}, got {mechanisms!r}")
     info, tr, fh, label = instance(generator, query, size, int(seed))
     gs = 2.0 ** int(log2_gs)
     taus = tau_grid(gs)
     vals = np.array([tr.value(t) for t in taus])
-    gen = np.random.default_rng(int(seed) + 7)
-    r2 = r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=gen)
-    g, q = opt2_cache(info, fh, tr)
-    op, _ = opt2_samples(g, q, epsilon=epsilon, beta=beta, size=runs, rng=gen)
     tau = 2.0 ** int(log2_tau)
-    fx = tr.value(tau) + gen.laplace(0, tau / epsilon, runs)
-    naive = info.answer + gen.laplace(0, gs / epsilon, runs)
+    outs = {}
+    for name in ERROR_PANEL_MECHANISMS:  # fixed order: a mechanism's noise does not depend on the other toggles
+        sub = np.random.default_rng([int(seed) + 7, ERROR_PANEL_MECHANISMS.index(name)])
+        if name not in mechanisms:
+            continue
+        if name == "R2T":
+            outs[name] = r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=sub)
+        elif name == "OPT2":
+            g, q = opt2_cache(info, fh, tr)
+            outs[name] = opt2_samples(g, q, epsilon=epsilon, beta=beta, size=runs, rng=sub)[0]
+        elif name == "fixed τ":
+            outs[name] = tr.value(tau) + sub.laplace(0, tau / epsilon, runs)
+        elif name == "LP random τ":  # Table 2's LP baseline: τ uniform on the grid {2, 4, ..., GS}, data independent
+            k = sub.integers(taus.size, size=runs)
+            outs[name] = vals[k] + sub.laplace(0.0, 1.0, runs) * taus[k] / epsilon
+        else:
+            outs[name] = info.answer + sub.laplace(0, gs / epsilon, runs)
     fig = go.Figure()
-    outs = {"R2T": r2, "OPT2": op, "fixed τ": fx, "naive Laplace": naive}
     for name, v in outs.items():
-        fig.add_trace(go.Histogram(x=v - info.answer, name=name, opacity=0.55, nbinsx=60, marker_color=COLORS.get(name if name != "fixed τ" else "LP")))
+        fig.add_trace(go.Histogram(x=v - info.answer, name=name, opacity=0.55, nbinsx=60, marker_color=COLORS.get(name, _PANEL_COLORS.get(name))))
     fig.add_vline(x=0, line=dict(color="black", dash="dash"))  # linear axis: data coordinates
     fig.update_layout(barmode="overlay", template="plotly_white", xaxis_title="output − Q(I)",
                       title=f"{label}: {runs} runs at ε={epsilon:g} (Q(I)={info.answer:,.0f}, DS={info.DS:g}, fixed τ={tau:g})")
@@ -78,7 +97,7 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
     return fig, stats
 
 
-__all__ = ["error_panel", "instance", "race_panel"]
+__all__ = ["ERROR_PANEL_MECHANISMS", "error_panel", "instance", "race_panel"]
 
 
 def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", query: str = "edge", size: int = 1000,

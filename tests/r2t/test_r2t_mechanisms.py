@@ -295,3 +295,17 @@ def test_flow_engine_reuses_its_network_across_tau(social):
     net = fl._fg
     assert net is not None and [fl.value(t) for t in (3,)] and fl._fg is net
     np.testing.assert_allclose(vals, [lp.value(t) for t in (2, 4, 8, 0.5)], atol=1e-6)
+
+
+def test_teaching_error_panel_mechanism_toggles():
+    from dpworkbench.r2t import teaching as T
+    kw = dict(epsilon=1.0, log2_tau=2, generator="road", query="edge", size=100, runs=300, beta=0.1, seed=0)
+    fig, stats = T.error_panel(**kw, mechanisms=("R2T", "LP random τ"))
+    assert list(stats.index) == ["R2T", "LP random τ"] and len(fig.data) == 2
+    _, full = T.error_panel(**kw, mechanisms=T.ERROR_PANEL_MECHANISMS)
+    assert full.loc["R2T", "median |error|"] == stats.loc["R2T", "median |error|"]  # a toggle does not redraw the others' noise
+    assert full.loc["LP random τ", "median |error|"] == stats.loc["LP random τ", "median |error|"]
+    with pytest.raises(ValueError, match="mechanisms"):
+        T.error_panel(**kw, mechanisms=())
+    with pytest.raises(ValueError, match="mechanisms"):
+        T.error_panel(**kw, mechanisms=("R2T", "NT"))
