@@ -320,9 +320,9 @@ def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: Any 
                note: str = "") -> tuple[float, float]:
     """LP baseline of Table 2: τ uniform on {2, 4, ..., GS} (data independent), then :func:`fixed_tau`. Returns (value, τ)."""
     taus = tau_grid(gs, 2.0)
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng if isinstance(rng, (int, np.integer)) else None)
-    tau = float(taus[gen.integers(taus.size)])
-    return fixed_tau(q, tau, epsilon=epsilon, rng=gen, accountant=accountant, note=note), tau
+    backend = _backend(rng)  # τ and the noise come from the same back-end (a release back-end stays one)
+    tau = float(taus[int(backend.gumbel_argmax(np.zeros(taus.size)))])  # Gumbel-max over equal logits: uniform
+    return fixed_tau(q, tau, epsilon=epsilon, rng=backend, accountant=accountant, note=note), tau
 
 
 # ---------------------------------------------------------------------------------

@@ -309,3 +309,18 @@ def test_teaching_error_panel_mechanism_toggles():
         T.error_panel(**kw, mechanisms=())
     with pytest.raises(ValueError, match="mechanisms"):
         T.error_panel(**kw, mechanisms=("R2T", "NT"))
+
+
+def test_random_tau_is_uniform_and_uses_the_given_backend(social):
+    from dpworkbench.mechanisms.backends import resolve_backend
+    taus = tau_grid(64)
+    gen = np.random.default_rng(5)
+    picks = np.array([random_tau(social, epsilon=1, gs=64, rng=gen)[1] for _ in range(3000)])
+    counts = np.array([(picks == t).sum() for t in taus])
+    assert counts.min() > 0.8 * 3000 / taus.size and counts.max() < 1.2 * 3000 / taus.size
+    b = resolve_backend(7)
+    calls = []
+    orig = b.laplace
+    b.laplace = lambda scale, size=None: calls.append(scale) or orig(scale, size)
+    random_tau(social, epsilon=1, gs=64, rng=b)
+    assert len(calls) == 1  # the Laplace noise was drawn from the back-end passed in

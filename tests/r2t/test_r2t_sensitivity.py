@@ -94,3 +94,19 @@ def test_clip_is_lp_optimum_for_sjf():
     info = from_lists(psi, [[int(i)] for i in rng.integers(0, 9, 40)])
     for tau in (1, 3, 7.5, 20):
         assert Truncation(info, "clip").value(tau) == pytest.approx(Truncation(info, "lp").value(tau), abs=1e-7)
+
+
+def test_spja_ghat_sensitivity_and_opt2_runs():
+    """OPT² for SPJA (spec 2.10): Ĝ on the pre-projection results keeps sensitivity 1; the final truncation is LP-SPJA."""
+    from dpworkbench.r2t import opt2
+    rng = np.random.default_rng(9)
+    for _ in range(4):
+        m = 14
+        lists = [[int(rng.integers(0, 5)), 5 + int(rng.integers(0, 3))] for _ in range(m)]
+        info = from_lists(np.ones(m), lists, n=8, proj=rng.integers(0, 4, m))
+        for tau in (1.0, 2.0):
+            worst = brute_force_sensitivity(lambda x: FHat(x, shortcut=False).g(tau) if x.m else 0.0, [info], _remove_neighbours)
+            assert worst <= 1 + 1e-7
+        res = opt2(info, epsilon=1.0, rng=0)
+        assert res.truncated == pytest.approx(Truncation(info, "lp", shortcut=False).value(res.tau), abs=1e-7)
+        assert res.truncated <= info.answer + 1e-9
