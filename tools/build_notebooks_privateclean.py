@@ -155,10 +155,21 @@ okp = bool((diff["mean"] <= 2 * diff["sem"] + 1e-9).all())
 ctx.claims.add("Fig. 6 (§6.1): provenance does not hurt — PrivateClean vs the no-provenance estimator (paired, per merge rate)",
                paper="PC ≤ no-prov", ours="mean paired difference " + ", ".join(f"{m:g}: {r['mean']:+.3f}±{r['sem']:.3f}" for m, r in diff.iterrows()),
                verdict="pass" if okp else "differs",
-               note="finding: on this generator l/N (dirty, released) and l′/N′ (cleaned, observed) nearly coincide in expectation "
-                    "over random predicates, so the provenance correction is small and the two are equal within Monte-Carlo noise "
-                    "(pass = PC's paired excess error ≤ 2 SE at every merge rate)")''',
-       fixed='{"error_rate": 0.3}')
+               note="pass = PC's paired excess relative error ≤ 2 SE at every merge rate. Finding when it differs (spec §6.3 expected "
+                    "pc_noprov slightly worse everywhere): at low merge rates the aliases are 1-to-1 renames, which leave dirty values "
+                    "with no rows in R; PrivateClean counts them in the released N, the no-provenance estimator only the cleaned values "
+                    "observed in V, which adapts to the release and lowers its variance on small-count predicates (5000-instance check: "
+                    "+0.061±0.006 at merge rate 0, +0.037±0.006 at 0.25, +0.012±0.006 at 0.5, 0.000±0.005 at 1). Both are unbiased "
+                    "here (next claim), so the §6.1 merge term does not bite on this generator")
+sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])].assign(err=lambda d: d["estimate"] - d["truth"])
+bias = sg.groupby(["method", "merge_rate"])["err"].agg(["mean", "sem"])
+display(bias.round(3))
+pcb = bias.loc["privateclean"]
+okb = bool((pcb["mean"].abs() <= 3 * pcb["sem"]).all())
+ctx.claims.add("PrivateClean's count is unbiased at every merge rate (mean signed error within 3 SE of 0)", paper="unbiased",
+               ours=", ".join(f"{m:g}: {r['mean']:+.2f}±{r['sem']:.2f}" for m, r in pcb.iterrows()), verdict="pass" if okb else "differs",
+               note="rows; no-provenance estimator: " + ", ".join(f"{m:g}: {r['mean']:+.2f}±{r['sem']:.2f}" for m, r in bias.loc["pc_noprov"].iterrows()))''',
+       fixed='{"error_rate": 0.3}', quick=600, paper=2000)
 
 fig_nb("fig07_multiattr", "Fig. 7: multi-attribute cleaning (PC-W vs PC-U vs Direct)",
        "section (Zipf, N1 = 50) → instructor (N2 = 10) FD; a fraction of instructors NULL; the FD repair fills them in. "
@@ -266,10 +277,18 @@ fig_nb("fig08_tpcds", "Fig. 8: TPC-DS customer_address — constraint-based clea
 a_pc = ex.value(tab, "a_state_fd", "privateclean", "corruptions", top); a_d = ex.value(tab, "a_state_fd", "direct", "corruptions", top)
 b_pc = ex.value(tab, "b_country_md", "privateclean", "corruptions", top); b_d = ex.value(tab, "b_country_md", "direct", "corruptions", top)
 note = f"data: customer_address ({source}), {fixed.get('S') or 'all'} rows"
-ctx.claims.add("Fig. 8a: PrivateClean beats Direct under FD repair (most corruptions)", paper=True, ours=f"PC {a_pc:.3f} vs Direct {a_d:.3f}",
-               verdict="pass" if a_pc < a_d else "differs", note=note)
-ctx.claims.add("Fig. 8b: PrivateClean beats Direct under MD repair (most corruptions)", paper=True, ours=f"PC {b_pc:.3f} vs Direct {b_d:.3f}",
-               verdict="pass" if b_pc <= b_d else "differs", note=note)
+def paired(panel):
+    d = df[df["agg"] == panel].pivot_table(index=["corruptions", "repetition"], columns="method", values="rel_error")
+    x = (d["privateclean"] - d["direct"]).xs(top, level=0)
+    return float(x.mean()), float(x.std(ddof=1) / len(x) ** 0.5) if len(x) > 1 else float("nan")
+for lab, panel, pc_, d_ in (("8a", "a_state_fd", a_pc, a_d), ("8b", "b_country_md", b_pc, b_d)):
+    m_, se_ = paired(panel)
+    ctx.claims.add(f"Fig. {lab}: PrivateClean beats Direct under {'FD' if lab == '8a' else 'MD'} repair (most corruptions)", paper=True,
+                   ours=f"PC {pc_:.3f} vs Direct {d_:.3f} (paired PC − Direct {m_:+.3f} ± {se_:.3f} SE)",
+                   verdict="pass" if m_ + 2 * (se_ if se_ == se_ else 0.0) < 0 else "differs",
+                   note=note + "; pass = PC better by more than 2 SE of the paired difference. In (b), once corrupted variants of the "
+                               "country exist, GRR draws mostly land on variants that the MD merges back, Direct's bias almost vanishes "
+                               "and the two are equal within noise (see the panel note)")
 sa = ex.slope(tab, "a_state_fd", "privateclean", "corruptions") * top; sb = ex.slope(tab, "b_country_md", "privateclean", "corruptions") * top
 ctx.claims.add("Fig. 8: PrivateClean's error grows with corruptions under the FD repair (a) but not under the MD repair (b)",
                paper="(a) grows, (b) flat", ours=f"rise over the grid: (a) {sa:+.3f}, (b) {sb:+.3f}",
