@@ -160,3 +160,15 @@ def test_numeric_sensitivity_brute_force_is_the_public_range():
     grid = sorted(set(np.round(gen.uniform(-1e6, 1e6, 20), 3)) | {lo, hi, -1e9, 1e9})
     sens = brute_force_sensitivity(f, inputs, lambda x: [y for y in grid if y != x])
     assert sens == pytest.approx(hi - lo)  # Δ = hi − lo, attained, whatever the raw values
+
+
+def test_ledger_shows_exact_and_paper_epsilon_per_attribute_and_composes():
+    import math
+    df = pd.DataFrame({"c": np.arange(400) % 50, "g": np.arange(400) % 3, "v": np.linspace(0, 10, 400)})
+    rel = grr(df, {"c": 0.25, "g": 0.5}, {"v": 2.0}, domains={"c": range(50), "g": range(3)}, bounds={"v": (0, 10)}, rng=0)
+    led = rel.ledger.set_index("attribute")
+    assert led.loc["c", "epsilon_exact"] == pytest.approx(math.log(1 + 50 * 0.75 / 0.25))   # ln 151, the true loss
+    assert led.loc["c", "epsilon_paper"] == pytest.approx(math.log(3 / 0.25 - 2))           # Lemma 1, labelled beside it
+    assert led.loc["g", "epsilon_exact"] == pytest.approx(led.loc["g", "epsilon_paper"])     # equal at N = 3
+    assert led.loc["v", "epsilon_exact"] == pytest.approx(5.0) and led.loc["c", "N"] == 50
+    assert rel.epsilon == pytest.approx(led["epsilon_exact"].sum()) and rel.epsilon > rel.epsilon_paper
