@@ -22,8 +22,7 @@ IMPORTS = '''from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
-X.persistent_png()  # one headless Chromium for all PNG exports of this notebook'''
+from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX'''
 
 # ------------------------------------------------------------------ worked examples
 stem = "fig02_fig03_fig09_fig11_fig15_worked_examples"

@@ -18,42 +18,6 @@ from . import id3 as I
 from . import median as M
 from .core import SensitivityMatrix, dampen
 
-_PNG_SERVER: dict = {}
-
-
-def persistent_png() -> bool:
-    """Local workaround: keep one headless Chromium alive for PNG export in this process.
-
-    ``dpworkbench.plots.save_figure`` calls ``fig.write_image`` which, with kaleido 1.x, starts a new Chromium per
-    figure (~4 s each here). Starting kaleido's sync server once makes later exports ~0.3 s. Stopped at exit.
-    No-op when PNG export is unavailable. (Requested as a shared change in ``dpworkbench.plots``.)"""
-    if "on" in _PNG_SERVER:
-        return _PNG_SERVER["on"]
-    ok = False
-    try:
-        import atexit
-        import os
-
-        from dpworkbench.plots import find_chromium, png_export_available
-
-        if png_export_available():
-            import kaleido
-
-            chrome = find_chromium()
-            if chrome:
-                os.environ.setdefault("BROWSER_PATH", chrome)
-            import warnings
-
-            warnings.filterwarnings("ignore", message="The kopts argument is ignored")
-            kaleido.start_sync_server(silence_warnings=True)
-            atexit.register(kaleido.stop_sync_server, silence_warnings=True)
-            ok = True
-    except Exception:  # never fail a run because of PNG export
-        ok = False
-    _PNG_SERVER["on"] = ok
-    return ok
-
-
 # ---------------------------------------------------------------- median (Fig. 17)
 MEDIAN_PAPER = {"PATENT": "mean error reduction ~18% vs EM and PF", "HEPTH": "≤ 12%, mean ~4%", "INCOME": "no reduction (≈ 0%)"}
 
