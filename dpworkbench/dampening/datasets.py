@@ -129,6 +129,26 @@ ADULT_PRED = ["age", "workclass", "education-num", "marital-status", "occupation
               "capital-gain", "capital-loss", "hours-per-week", "native-country"]
 
 
+# Public attribute domains (UCI adult.names; marital-status binarised as in the author's later code): the trees iterate over
+# these full domains, not over the values that happen to occur in the data (spec §5.3: empty cells matter).
+ADULT_DOMAINS = {
+    "workclass": ["Private", "Self-emp-not-inc", "Self-emp-inc", "Federal-gov", "Local-gov", "State-gov", "Without-pay", "Never-worked"],
+    "education-num": [str(i) for i in range(1, 17)],
+    "marital-status": ["married", "not-married"],
+    "occupation": ["Tech-support", "Craft-repair", "Other-service", "Sales", "Exec-managerial", "Prof-specialty", "Handlers-cleaners",
+                   "Machine-op-inspct", "Adm-clerical", "Farming-fishing", "Transport-moving", "Priv-house-serv", "Protective-serv",
+                   "Armed-Forces"],
+    "relationship": ["Wife", "Own-child", "Husband", "Not-in-family", "Other-relative", "Unmarried"],
+    "race": ["White", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other", "Black"],
+    "gender": ["Female", "Male"],
+    "native-country": ["United-States", "Cambodia", "England", "Puerto-Rico", "Canada", "Germany", "Outlying-US(Guam-USVI-etc)", "India",
+                       "Japan", "Greece", "South", "China", "Cuba", "Iran", "Honduras", "Philippines", "Italy", "Poland", "Jamaica",
+                       "Vietnam", "Mexico", "Portugal", "Ireland", "France", "Dominican-Republic", "Laos", "Ecuador", "Taiwan", "Haiti",
+                       "Columbia", "Hungary", "Guatemala", "Nicaragua", "Scotland", "Thailand", "Yugoslavia", "El-Salvador",
+                       "Trinadad&Tobago", "Peru", "Hong", "Holand-Netherlands"],
+}
+
+
 def _load_adult(path: Path, *, bins: int = 10, **_):
     import pandas as pd
 
@@ -146,8 +166,15 @@ def _load_adult(path: Path, *, bins: int = 10, **_):
             edges = np.linspace(lo, hi, bins + 1)[1:-1]
             X.append(np.searchsorted(edges, df[c].to_numpy(float), side="right")); domains.append(bins)
         else:
-            cats = sorted(df[c].astype(str).unique())
-            X.append(pd.Categorical(df[c].astype(str), categories=cats).codes.astype(np.int64)); domains.append(len(cats))
+            cats = ADULT_DOMAINS[c]
+            vals = df[c].astype(str).str.replace(r"\.0$", "", regex=True)
+            outside = ~vals.isin(cats)
+            if outside.any():
+                raise ValueError(f"Adult attribute {c!r} has values outside its public domain: {sorted(set(vals[outside]))[:5]}")
+            codes = pd.Categorical(vals, categories=cats).codes.astype(np.int64)
+            X.append(codes); domains.append(len(cats))
+    if not df["income"].isin(["<=50K", ">50K"]).all():
+        raise ValueError("class attribute 'income' must be '<=50K' or '>50K'")
     y = (df["income"] == ">50K").to_numpy(np.int64)
     return {"X": np.column_stack(X), "y": y, "domains": domains, "n_classes": 2, "names": ADULT_PRED}
 

@@ -195,6 +195,12 @@ def test_adult_continuous_attributes_binned_from_public_bounds(tmp_path):
         assert age[0] == 0 and age[2] == b - 1                       # public bounds 17..90 map to the end bins
         assert age[1] == int((53 - 17) / ((90 - 17) / b))             # equal-width bins over the public range
     assert d["y"].tolist() == [0, 1, 1]
+    # categorical attributes use their full public domains (UCI), not the values present in the file
+    assert [d["domains"][ADULT_PRED.index(c)] for c in ("workclass", "education-num", "native-country")] == [8, 16, 41]
+    bad = tmp_path / "bad" / "adult.data"; bad.parent.mkdir()
+    bad.write_text(lines[0].replace("Private", "Astronaut") + "\n")
+    with pytest.raises(ValueError, match="public domain"):
+        _load_adult(bad)
     one = _load_adult(p, bins=10)
     p.write_text(lines[1] + "\n")                                     # drop the other records
     assert _load_adult(p, bins=10)["X"][0, ADULT_PRED.index("age")] == one["X"][1, ADULT_PRED.index("age")]
