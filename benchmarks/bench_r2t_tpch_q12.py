@@ -1,7 +1,9 @@
 """TPC-H SF 1 Q12: extraction (DuckDB reporting query) + R2T, target < 60 s.
 
 Reference: the same R2T solving the clipped truncation for every τ without the exact
-bound pruning / shortcut (a plain Σ min(τ, S_i) per τ), timed in the same run.
+shortcut τ ≥ DS (a plain Σ min(τ, S_i) per τ), timed in the same run. S_i and DS are computed
+once as part of the extraction (they are join information, spec 2.0), so neither run inherits
+the other's cached work.
 Data are generated once with tpchgen-cli into the cache (not timed).
 """
 
@@ -17,7 +19,8 @@ def run() -> list[dict]:
     con = tpch.connect(1.0)
     t0 = time.perf_counter()
     ex = tpch.extract_query(con, "Q12")
-    t_extract = time.perf_counter() - t0  # DuckDB reporting query + JoinInfo construction
+    _ = (ex.info.S, ex.info.DS, ex.info.answer, ex.info.self_join_free)  # per-tuple sensitivities, DS (spec 2.0)
+    t_extract = time.perf_counter() - t0  # DuckDB reporting query + JoinInfo construction + S_i, DS
     res = r2t(Truncation(ex.info), epsilon=0.8, beta=0.1, gs=1e6, rng=0)
     total = time.perf_counter() - t0
     t1 = time.perf_counter()
@@ -26,7 +29,7 @@ def run() -> list[dict]:
     rows = [row("r2t_tpch_sf1_q12", "seconds extraction + R2T", total, 60.0,
                 f"target < 60 s; extraction {t_extract:.2f} s (DuckDB {ex.seconds:.2f} s); M={ex.info.m}; rel. error {abs(res.value - ex.info.answer) / ex.info.answer:.2e}"),
             row("r2t_tpch_sf1_q12", "seconds R2T mechanism", total - t_extract, mech_ref,
-                f"pruned/shortcut vs every τ clipped; same output: {abs(res.value - ref.value) < 1e-6}")]
+                f"shortcut τ ≥ DS vs every τ clipped; same output: {abs(res.value - ref.value) < 1e-6}")]
     return rows
 
 
