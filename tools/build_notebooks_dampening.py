@@ -359,7 +359,10 @@ for name, (txt, val, meth) in paper.items():
     elif name == "acs":
         note += ("; " + common + "; the class attribute (column 10) is from the author's later code, not the thesis. "
                  "The qualitative ACS finding (inversion at depth 2) is checked below")
-    ctx.claims.add(f"{name.upper()}: {txt}", paper=val, ours=g, atol=0.03, note=note)
+    # "up to X%" is a claim about the best grid point: pass when our largest gain reaches X within 1 point (CV noise at these sizes
+    # is a few tenths of a point); a larger gain than the thesis' also passes
+    ctx.claims.add(f"{name.upper()}: {txt}", paper=val, ours=g, verdict="pass" if g >= val - 0.01 else "differs",
+                   note="verdict: pass iff our max gain ≥ the thesis' 'up to' value − 1 point; " + note)
 acs = res["acs"][1]; d2 = acs[(acs.depth == min(depths)) & (acs.epsilon == max(eps_grid))].set_index("method").accuracy
 ctx.claims.add(f"ACS depth {min(depths)}: inversion — LocalDiffPID3 below GlobalDiffPID3 at large B", paper="Local < Global",
                ours=f"Local {d2['Local']:.3f}, Shifted {d2['Shifted']:.3f}, Global {d2['Global']:.3f} at B = {max(eps_grid)}",
