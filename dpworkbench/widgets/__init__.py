@@ -172,54 +172,6 @@ def _split(result: Any) -> tuple[Any, Any]:
     return result if isinstance(result, tuple) else (result, None)
 
 
-@functools.lru_cache(maxsize=None)
-def _state_first_class(base: type) -> type:
-    """A subclass of plotly's ``FigureWidget`` whose comm opens only once the figure is in its state.
-
-    ``BaseFigureWidget.__init__`` opens the widget comm with an empty ``_widget_data``
-    and sends the figure in a *separate* update message. When the browser is busy (it
-    is still loading plotly's 5 MB widget bundle when that update arrives) the update is
-    lost and the view draws an empty plot that later edits never repair (seen in the
-    browser test under CPU load). Deferring ``open()`` puts the traces and layout into
-    the comm-open message itself, which the front end cannot miss. Built lazily from
-    ``go.FigureWidget`` as it is at call time (it raises ImportError without anywidget).
-    """
-
-    class StateFirstFigureWidget(base):  # type: ignore[misc, valid-type]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            self._dpwb_defer_open = True
-            try:
-                super().__init__(*args, **kwargs)
-            finally:
-                self._dpwb_defer_open = False
-            self.open()
-
-        def open(self) -> None:
-            if getattr(self, "_dpwb_defer_open", False):
-                return
-            super().open()
-
-    return StateFirstFigureWidget
-
-
-def _figure_widget(fig: go.Figure) -> Any:
-    base = go.FigureWidget
-    if not isinstance(base, type):  # replaced by a factory (tests): use it as it is
-        return base(fig)
-    return _state_first_class(base)(fig)
-
-
-def _same_structure(a: Any, b: Any) -> bool:
-    return len(a.data) == len(b.data) and all(x.type == y.type for x, y in zip(a.data, b.data))
-
-
-def _overwrite(target: Any, new_props: dict, keep: frozenset[str] = frozenset()) -> None:
-    """Make ``target`` (a trace or the layout) equal to ``new_props``: removed keys become None."""
-    for key in target.to_plotly_json().keys() - new_props.keys() - keep:
-        target[key] = None
-    target.update({k: v for k, v in new_props.items() if k not in keep}, overwrite=True)
-
-
 class _LiveFigure:
     """A figure that can be redrawn in place: a plotly ``FigureWidget`` when it can be
     built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure
@@ -231,7 +183,7 @@ class _LiveFigure:
         try:
             if os.environ.get("DPWB_NO_FIGUREWIDGET", "") not in ("", "0"):
                 raise ImportError("FigureWidget disabled by DPWB_NO_FIGUREWIDGET")
-            self.figure = _figure_widget(fig)
+            self.figure = go.FigureWidget(fig)
             self.widget = self.figure
             self.kind = "figurewidget"
         except ImportError:  # plotly without anywidget: still live, just re-rendered
@@ -244,19 +196,13 @@ class _LiveFigure:
     def set(self, fig: go.Figure) -> None:
         """Replace traces and layout in place (``panel.figure`` stays the same object).
 
-        When the new figure has the same traces (count and types) as the shown one, the
-        change goes to the browser as ONE ``Plotly.update`` (a ``batch_update``): atomic,
-        no flicker, and nothing to interleave when several slider steps arrive at once.
-        Otherwise the traces are deleted and re-added.
+        Traces are deleted and re-added, then the layout is replaced. (A single
+        ``Plotly.update`` of the same traces looks tidier but plotly's widget silently
+        drops it when the traces carry numpy arrays, as histograms of samples do:
+        checked in Chromium with ``tests/browser``.)
         """
         target = self.figure
         if self.kind == "figurewidget":
-            if _same_structure(target, fig):
-                with target.batch_update():
-                    for old, new in zip(target.data, fig.data):
-                        _overwrite(old, new.to_plotly_json(), keep=frozenset({"type", "uid"}))
-                    _overwrite(target.layout, fig.layout.to_plotly_json())
-                return
             with target.batch_update():
                 target.data = []
                 target.add_traces(list(fig.data))
