@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import warnings
 from pathlib import Path
 from typing import Sequence
@@ -249,14 +250,50 @@ def save_figure(
         _start_png_server()
         try:
             out = stem.with_suffix(".png")
+            _write_png(fig, out, width, height, png_timeout_seconds())
+            paths["png"] = out
+        except Exception as exc:  # a missing/broken/hung browser must never fail or stall a run
+            _PNG_STATE["ok"] = False
+            warnings.warn(f"PNG export disabled for this process: {exc}", stacklevel=2)
+    return paths
+
+
+def png_timeout_seconds() -> float:
+    """Longest wait for one PNG export (``$DPWB_PNG_TIMEOUT``, default 120 s)."""
+    value = float(os.environ.get("DPWB_PNG_TIMEOUT", "120"))
+    if not value > 0:
+        raise ValueError(f"DPWB_PNG_TIMEOUT must be > 0 seconds, got {value}")
+    return value
+
+
+def _write_png(fig: go.Figure, out: Path, width: int, height: int, timeout: float) -> None:
+    """``fig.write_image`` in a worker thread, given up after ``timeout`` seconds.
+
+    A headless Chromium can hang (seen once under heavy load during a reproduce run); a
+    hung export must not stall a whole ``make reproduce``. The image goes to a temporary
+    name and is renamed only when complete, so a late or broken export leaves no file.
+    """
+    tmp = out.with_name(out.stem + ".partial.png")
+    outcome: dict[str, BaseException | None] = {}
+
+    def work() -> None:
+        try:
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message="The kopts argument is ignored")
-                fig.write_image(out, width=width, height=height)
-            paths["png"] = out
-        except Exception as exc:  # a missing/broken browser must never fail a run
-            _PNG_STATE["ok"] = False
-            warnings.warn(f"PNG export disabled: {exc}", stacklevel=2)
-    return paths
+                fig.write_image(tmp, width=width, height=height)
+            outcome["error"] = None
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=work, name="dpwb-png-export", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise TimeoutError(f"PNG export of {out.name} took more than {timeout:.0f} s (HTML written; set DPWB_PNG_TIMEOUT)")
+    if outcome.get("error") is not None:
+        tmp.unlink(missing_ok=True)
+        raise outcome["error"]  # type: ignore[misc]
+    os.replace(tmp, out)
 
 
 __all__ = [

@@ -133,3 +133,36 @@ def test_cli_run_rejects_unknown_notebook():
                          text=True, timeout=120)
     assert out.returncode != 0
     assert "nope" in (out.stderr + out.stdout)
+
+
+def test_hung_png_export_is_abandoned_and_the_html_kept(tmp_path, monkeypatch):
+    """A headless Chromium that hangs must not stall a reproduce run: give up, keep the HTML, stop trying PNGs."""
+    import threading
+    import time
+
+    import plotly.graph_objects as go
+
+    from dpworkbench import plots
+
+    release = threading.Event()
+
+    def hung_write_image(self, path, **kwargs):
+        release.wait(10)
+        raise RuntimeError("browser finally answered")
+
+    monkeypatch.setattr(plots, "png_export_available", lambda: True)
+    monkeypatch.setattr(plots, "_start_png_server", lambda: None)
+    monkeypatch.setattr(go.Figure, "write_image", hung_write_image)
+    monkeypatch.setenv("DPWB_PNG_TIMEOUT", "0.5")
+    monkeypatch.setitem(plots._PNG_STATE, "ok", True)
+    t0 = time.perf_counter()
+    with pytest.warns(UserWarning, match="took more than"):
+        paths = plots.save_figure(go.Figure(go.Scatter(y=[1, 2])), tmp_path / "fig", png=True)
+    release.set()
+    assert time.perf_counter() - t0 < 5
+    assert set(paths) == {"html"} and paths["html"].exists()
+    assert not list(tmp_path.glob("*.png")), "no partial PNG is left behind"
+    assert plots._PNG_STATE["ok"] is False, "PNG export is switched off for the rest of the process"
+    monkeypatch.setenv("DPWB_PNG_TIMEOUT", "0")
+    with pytest.raises(ValueError, match="DPWB_PNG_TIMEOUT"):
+        plots.png_timeout_seconds()
