@@ -5,10 +5,17 @@ so results do not depend on the order cells run in, and an interrupted run resum
 exactly where it stopped: completed cells are flushed to Parquet part files (temp
 file + ``os.replace``, so a crash never leaves a half-written file) and skipped on
 the next call.
+
+A result is reused only if it was computed by the same code: every row records
+``code_version`` (a hash of the package's source), and rows of another version are
+discarded, so ``make reproduce`` after a code change never shows stale numbers. The
+version is not part of a cell's random stream: seeded results stay the same when
+unrelated code changes.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -66,6 +73,17 @@ def expand_grid(grid: Mapping[str, Sequence[Any]], repetitions: int = 1) -> list
     return cells
 
 
+@functools.lru_cache(maxsize=1)
+def package_code_version() -> str:
+    """Short hash of every ``.py`` file of the ``dpworkbench`` package (names and bytes)."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def _atomic_write_parquet(df: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     df.to_parquet(tmp, index=False)
@@ -111,13 +129,15 @@ def run_grid(
     progress: bool = True,
     flush_every: int = 25,
     flush_seconds: float = 20.0,
+    code_version: str | None = None,
 ) -> pd.DataFrame:
     """Run ``fn(cell, rng)`` on every cell of the grid and return the tidy results.
 
     ``fn`` returns one record (dict) or a list of records; each record gets the
     cell's parameters, ``cell_id`` and ``seconds``. ``fixed`` parameters (dataset
     size, profile, ...) are part of the cell identity, so changing them never
-    reuses stale results. Results go to ``<results_dir>/<experiment>/part-*.parquet``
+    reuses stale results; neither does a change of the code (``code_version``, default
+    :func:`package_code_version`). Results go to ``<results_dir>/<experiment>/part-*.parquet``
     and a consolidated ``results.csv``.
     """
     repetitions = check_int(repetitions, "repetitions", minimum=1)
@@ -130,10 +150,13 @@ def run_grid(
     cells = expand_grid(grid, repetitions)
     for c in cells:
         c.update(fixed)
-    existing = load_results(out) if resume else pd.DataFrame()
-    if not resume:
-        for p in out.glob("part-*.parquet"):
+    version = package_code_version() if code_version is None else str(code_version)
+    for p in out.glob("part-*.parquet"):  # parts are written by one run, so one version each
+        part_version = pd.read_parquet(p, columns=None)
+        stale = "code_version" not in part_version or not (part_version["code_version"].astype(str) == version).all()
+        if stale or not resume:
             p.unlink()
+    existing = load_results(out)
     done = set(existing["cell_id"].unique()) if "cell_id" in existing else set()
     todo = [c for c in cells if cell_id(c) not in done]
 
@@ -162,6 +185,7 @@ def run_grid(
                 row = dict(c)
                 row.update(r)
                 row["cell_id"] = cid
+                row["code_version"] = version
                 row.setdefault("seconds", secs)
                 buffer.append(row)
             if len(buffer) >= flush_every or time.monotonic() - last_flush > flush_seconds:

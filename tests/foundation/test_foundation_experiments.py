@@ -166,3 +166,22 @@ def test_hung_png_export_is_abandoned_and_the_html_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("DPWB_PNG_TIMEOUT", "0")
     with pytest.raises(ValueError, match="DPWB_PNG_TIMEOUT"):
         plots.png_timeout_seconds()
+
+
+def test_results_of_other_code_are_recomputed_but_streams_do_not_change(tmp_path):
+    first = run_grid("exp", _cell, GRID, seed=3, results_dir=tmp_path, progress=False, code_version="v1")
+    calls = []
+    again = run_grid("exp", _cell_counting(calls), GRID, seed=3, results_dir=tmp_path, progress=False, code_version="v1")
+    assert calls == [] and len(again) == len(first), "same code: everything reused"
+    changed = run_grid("exp", _cell_counting(calls), GRID, seed=3, results_dir=tmp_path, progress=False, code_version="v2")
+    assert len(calls) == 6 and len(changed) == 6, "other code: every cell recomputed, no stale rows returned"
+    assert set(changed["code_version"]) == {"v2"} and set(load_results(tmp_path / "exp")["code_version"]) == {"v2"}
+    m = changed.merge(first, on="cell_id", suffixes=("", "_v1"))
+    assert np.allclose(m["error"], m["error_v1"]), "the code version is not part of a cell's random stream"
+
+
+def test_default_code_version_is_a_hash_of_the_package():
+    from dpworkbench.experiments.runner import package_code_version
+
+    v = package_code_version()
+    assert len(v) == 12 and int(v, 16) >= 0
