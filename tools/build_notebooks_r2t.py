@@ -159,10 +159,8 @@ repetitions = pick(profile, ci=3, quick=6, paper=20)
 limits = pick(profile, ci={"max_m": 50000, "opt2_max_m": 5000, "rm_max_m": 300, "lp_time_limit": 10, "sde_max_edges": 20000},
               quick={"max_m": 60000, "opt2_max_m": 15000, "rm_max_m": 600, "lp_time_limit": 20, "sde_max_edges": 50000},
               paper={"max_m": 10**9, "opt2_max_m": 10**7, "rm_max_m": 3000, "lp_time_limit": 21600, "sde_max_edges": 10**8})
-from dpworkbench.r2t.datasets import GRAPHS
-def size_of(d):
-    return sizes["real"] if d in ("enron", "github") else sizes[GRAPHS[d][2]]
-instances = [X.graph_instance(d, q, n=size_of(d), seed=seed, max_m=limits["max_m"]) for d in datasets for q in queries]
+from dpworkbench.r2t.datasets import sample_size
+instances = [X.graph_instance(d, q, n=sample_size(d, sizes), seed=seed, max_m=limits["max_m"]) for d in datasets for q in queries]
 display(pd.DataFrame([{"dataset": i.dataset, "source": i.source, "query": i.query, "join results M": i.oversize or i.info.m, "Q(I)": i.answer, "DS": i.ds, "GS": i.gs} for i in instances]))'''),
     ("code", '''runs, timings = X.evaluate(instances, X.MECHANISMS_GRAPH, [epsilon], repetitions=repetitions, beta=beta, seed=seed, limits=limits)
 summary = X.summarize_runs(runs).merge(timings[["dataset", "query", "mechanism", "seconds"]], on=["dataset", "query", "mechanism"], how="left")

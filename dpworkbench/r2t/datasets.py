@@ -26,6 +26,23 @@ GRAPHS = {
     "enron": ("Email-Enron (real, not in the paper)", 2048, "social"),
     "github": ("GitHub (real, not in the paper)", 16384, "social"),
 }
+REAL_GRAPHS = ("enron", "github")
+
+
+def sample_size(dataset: str, sizes: dict) -> int | None:
+    """Node count to use for ``dataset`` from a profile's ``sizes`` ({"social", "road", "real"} → n or None).
+
+    The real SNAP graphs take ``sizes["real"]`` (a BFS sample, None = whole graph); stand-ins take the
+    size of their kind (social or road).
+    """
+    if dataset not in GRAPHS:
+        raise ValueError(f"unknown graph dataset {dataset!r}; known: {sorted(GRAPHS)}")
+    kind = "real" if dataset in REAL_GRAPHS else GRAPHS[dataset][2]
+    if kind not in sizes:
+        raise ValueError(f"sizes has no entry for {kind!r} (needed by {dataset!r}); it has {sorted(sizes)}")
+    return sizes[kind]
+
+
 # paper Table 1 statistics: nodes, edges, max degree
 PAPER_TABLE1 = {
     "deezer": (144_000, 847_000, 420), "amazon1": (262_000, 900_000, 420), "amazon2": (335_000, 926_000, 549),

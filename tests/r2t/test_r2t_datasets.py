@@ -34,3 +34,16 @@ def test_load_snap_and_unknown_names(tmp_path):
     with pytest.raises(ValueError):
         load_graph("nosuch")
     assert set(GRAPHS) >= {"deezer", "roadnet_pa", "enron"}
+
+
+def test_sample_size_by_kind_and_errors():
+    from dpworkbench.r2t.datasets import GRAPHS, sample_size
+
+    sizes = {"social": 11, "road": 22, "real": None}
+    for name, (_, _, kind) in GRAPHS.items():
+        expected = None if name in ("enron", "github") else {"social": 11, "road": 22}[kind]
+        assert sample_size(name, sizes) == expected, name
+    with pytest.raises(ValueError, match="unknown graph dataset"):
+        sample_size("facebook", sizes)
+    with pytest.raises(ValueError, match="no entry for 'road'"):
+        sample_size("roadnet_pa", {"social": 1})
