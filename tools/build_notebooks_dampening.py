@@ -34,18 +34,10 @@ We recompute EBC, the exact element local sensitivity by brute force over edge t
 probabilities of Examples 3.4.1 (LD), 3.6.1 (EM) and 4.2.1 (shifted by −7; the thesis' printed numbers are inconsistent, spec §7 item 8),
 and the dampened values of Example 4.1.1 (the inversion problem)."""),
     ("params", P),
-    ("code", IMPORTS + "\nfrom dpworkbench.dampening import SensitivityMatrix, dampen, ld_logits\nfrom dpworkbench.dampening.examples import NODES\nfrom dpworkbench.mechanisms import exponential_probabilities\nimport plotly.graph_objects as go, networkx as nx\n" + ctx(stem)),
+    ("code", IMPORTS + "\nfrom dpworkbench.dampening import SensitivityMatrix, dampen, ld_logits\nfrom dpworkbench.dampening.examples import NODES\nfrom dpworkbench.mechanisms import exponential_probabilities\nimport plotly.graph_objects as go\n" + ctx(stem)),
     ("code", '''G2, G = EX.fig2_graph(), EX.fig9c_graph()
-def draw(Gr, title):
-    pos = nx.spring_layout(Gr, seed=1)
-    fig = go.Figure()
-    for u, v in Gr.edges:
-        fig.add_scatter(x=[pos[u][0], pos[v][0]], y=[pos[u][1], pos[v][1]], mode="lines", line={"color": "grey"}, showlegend=False)
-    fig.add_scatter(x=[pos[v][0] for v in Gr], y=[pos[v][1] for v in Gr], text=list(Gr), mode="markers+text", textposition="top center", showlegend=False)
-    fig.update_layout(title=title, xaxis_visible=False, yaxis_visible=False)
-    return fig
-ctx.save_figure(draw(G2, "Fig. 2 graph"), "fig02_graph")
-fig = draw(G, "Fig. 3 / 9c / 15 graph"); ctx.save_figure(fig, "fig09c_graph"); fig'''),
+ctx.save_figure(EX.graph_figure(G2, "Fig. 2 graph"), "fig02_graph")
+fig = EX.graph_figure(G, "Fig. 3 / 9c / 15 graph"); ctx.save_figure(fig, "fig09c_graph"); fig'''),
     ("code", '''e2 = EX.ebc_nx(G2); H = G2.copy(); H.remove_edge("a", "b"); e2b = EX.ebc_nx(H)
 ebc = EX.ebc_nx(G)
 ls = EX.element_ls_bruteforce(G, t_max=pick(profile, ci=1, quick=2, paper=3))
@@ -246,20 +238,14 @@ ctx.save_figure(fig, "budget_to_reach"); fig'''),
     ("code", '''pv = b.pivot_table(index=["graph", "k"], columns="method", values="budget")
 gap_em = np.log10(pv["EM"] / pv["SLD"]).replace([np.inf, -np.inf], np.nan)
 gap_pf = np.log10(pv["PF"] / pv["SLD"]).replace([np.inf, -np.inf], np.nan)
-fmt = lambda s: f"{np.nanmin(s):.1f}–{np.nanmax(s):.1f} orders" if s.notna().any() else "not reached on grid"
-def per_graph(gap):
-    parts = []
-    for gname in gap.index.get_level_values(0).unique():
-        gg = gap.loc[gname]; miss = int(gg.isna().sum())
-        parts.append(f"{gname} ({graphs[gname].source}): {fmt(gg)}" + (f", {miss} k not reached by the baseline on the grid (gap larger)" if miss else ""))
-    return "; ".join(parts)
+sources = {name: ds.source for name, ds in graphs.items()}
 why = ("budget to reach accuracy 0.9 on the ε grid (half-decade steps, so gaps are ±0.5 order); verdict: median gap ≥ 2 orders. "
        "Per graph — ")
-ctx.claims.add("SLDPrivTopk needs 3–4 orders of magnitude less ε than EMPrivTopk", paper="3–4 orders", ours=fmt(gap_em),
+ctx.claims.add("SLDPrivTopk needs 3–4 orders of magnitude less ε than EMPrivTopk", paper="3–4 orders", ours=X.gap_range_text(gap_em),
                verdict="pass" if gap_em.notna().any() and np.nanmedian(gap_em) >= 2 else "differs",
-               note=why + per_graph(gap_em) + ". The synthetic DBLP-like stand-in (no real copy; small max degree, so EM's ΔEBC is small) shows the smallest gap")
-ctx.claims.add("… and 2–4 orders less than PFPrivTopk", paper="2–4 orders", ours=fmt(gap_pf),
-               verdict="pass" if gap_pf.notna().any() and np.nanmedian(gap_pf) >= 2 else "differs", note=why + per_graph(gap_pf))
+               note=why + X.per_graph_gap_text(gap_em, sources) + ". The synthetic DBLP-like stand-in (no real copy; small max degree, so EM's ΔEBC is small) shows the smallest gap")
+ctx.claims.add("… and 2–4 orders less than PFPrivTopk", paper="2–4 orders", ours=X.gap_range_text(gap_pf),
+               verdict="pass" if gap_pf.notna().any() and np.nanmedian(gap_pf) >= 2 else "differs", note=why + X.per_graph_gap_text(gap_pf, sources))
 hi = res[res.epsilon == res.epsilon.max()]
 ld_inv = hi[hi.method == "LD"].accuracy.mean() < hi[hi.method == "SLD"].accuracy.mean()
 ctx.claims.add("LDPrivTopk suffers from inversion, SLD fixes it", paper="LD < SLD", ours=f"mean acc at max ε: LD {hi[hi.method=='LD'].accuracy.mean():.2f}, SLD {hi[hi.method=='SLD'].accuracy.mean():.2f}",
@@ -408,9 +394,7 @@ panel if interactive else None'''),
 panel1b if interactive else None'''),
     ("code", '''fig = X.teaching_figure(generator, epsilon, n=graph_size, seed=seed); ctx.save_figure(fig, "selection_probabilities"); fig'''),
     ("md", "## The dampening function: breakpoints b(x,t,r) are cumulative sums of δ"),
-    ("code", '''def dfig(t, global_sensitivity):
-    return X.dampening_figure([1.0, 2.0, 4.0, 7.0][: max(1, min(4, int(t) + 1))], global_sensitivity, t_mark=int(t))
-panel2 = widgets.control_panel(dfig, {"t": widgets.choice([0, 1, 2, 3], t, "t"), "global_sensitivity": widgets.log_slider(10.0, 7.0, 100.0, "Δu")},
+    ("code", '''panel2 = widgets.control_panel(X.teaching_dampening_figure, {"t": widgets.choice([0, 1, 2, 3], t, "t"), "global_sensitivity": widgets.log_slider(10.0, 7.0, 100.0, "Δu")},
                                interactive=interactive, title="Dampening function")
 panel2 if interactive else None'''),
     ("md", "## Shifting: LD on u − s converges to shifted LD as s grows to s0"),
@@ -435,7 +419,7 @@ panel4 if interactive else None'''),
                                 "horizon": widgets.choice([1, 8, 64, 1024], 1024, "horizon T")},
                                interactive=interactive, title="DiffPID3 root split")
 panel5 if interactive else None'''),
-    ("code", '''fig = dfig(t, 10.0); ctx.save_figure(fig, "dampening_function")
+    ("code", '''fig = X.teaching_dampening_figure(t, 10.0); ctx.save_figure(fig, "dampening_function")
 ctx.save_figure(X.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed)[0], "privtopk_teaching", png=profile != "ci")
 ctx.save_figure(X.teaching_id3(1.0, depth, seed=seed)[0], "id3_root_teaching", png=profile != "ci")
 ctx.save_figure(X.shift_figure(36.5, epsilon), "shift_convergence", png=profile != "ci")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -92,6 +92,33 @@ def budget_to_reach(df: pd.DataFrame, level: float = 0.9) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def gap_range_text(gap: pd.Series) -> str:
+    """Summary of log10 budget gaps (orders of magnitude): "min–max orders" over the non-NaN entries,
+    or "not reached on grid" when every entry is NaN (the baseline never reached the accuracy level)."""
+    g = pd.Series(gap, dtype=float)
+    return f"{np.nanmin(g):.1f}–{np.nanmax(g):.1f} orders" if g.notna().any() else "not reached on grid"
+
+
+def per_graph_gap_text(gap: pd.Series, sources: Mapping[str, str]) -> str:
+    """Per-graph gap summary for Fig. 20's claims: "<graph> (<source>): <gap_range_text>" joined by "; ".
+
+    ``gap`` is indexed by (graph, k) (first level = graph name, in order of first appearance); ``sources``
+    maps each graph name to its data source ("real" / "synthetic"). Graphs with NaN entries (k for which the
+    baseline did not reach the accuracy level on the ε grid) say how many.
+    """
+    if not isinstance(gap.index, pd.MultiIndex):
+        raise ValueError("gap must be indexed by (graph, k): a pandas MultiIndex")
+    parts = []
+    for gname in gap.index.get_level_values(0).unique():
+        if gname not in sources:
+            raise ValueError(f"no data source given for graph {gname!r}")
+        gg = gap.loc[gname]
+        miss = int(gg.isna().sum())
+        parts.append(f"{gname} ({sources[gname]}): {gap_range_text(gg)}"
+                     + (f", {miss} k not reached by the baseline on the grid (gap larger)" if miss else ""))
+    return "; ".join(parts)
+
+
 def privtopk_figure(df: pd.DataFrame, title: str) -> go.Figure:
     return px.line(df, x="epsilon", y="accuracy", color="method", facet_col="k", log_x=True, markers=True, title=title,
                    labels={"epsilon": "B (ε)"})
@@ -168,6 +195,19 @@ def dampening_figure(delta_row: Sequence[float], global_sensitivity: float, *, u
         fig.add_vline(x=b[t_mark], line_dash="dot", annotation_text=f"b(x,{t_mark},r)")
     fig.update_layout(title="The dampening function (Def. 3.3.1)", xaxis_title="u(x,r)", yaxis_title="D")
     return fig
+
+
+TEACHING_DELTA_ROW = (1.0, 2.0, 4.0, 7.0)
+
+
+def teaching_dampening_figure(t: int, global_sensitivity: float, *, delta_row: Sequence[float] = TEACHING_DELTA_ROW) -> go.Figure:
+    """The dampening-function panel of the teaching notebook: ``dampening_figure`` on the first ``t + 1``
+    entries of ``delta_row`` (at least 1, at most all), with the breakpoint b(x, t, r) marked."""
+    t = int(t)
+    if t < 0:
+        raise ValueError(f"t must be a non-negative distance, got {t}")
+    row = list(delta_row)[: max(1, min(len(delta_row), t + 1))]
+    return dampening_figure(row, global_sensitivity, t_mark=t)
 
 
 @lru_cache(maxsize=32)
