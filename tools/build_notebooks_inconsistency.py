@@ -313,11 +313,9 @@ ctx.save_figure(fig, "tab01_r2t_vs_projection")
 fig'''),
     ("code", '''S = summary.set_index(["dataset", "algo"])
 na = profile == "ci"
-def within(ours, paper, lo=0.5, hi=2.0):
-    return "not-comparable" if na else ("pass" if lo * paper <= ours <= hi * paper else "differs")
 for d in ("Adult", "Flight"):
     m = float(S.loc[(d, "R2T"), "mean"])
-    ctx.claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=T.PAPER_TABLE1["R2T"][d][0], ours=m, verdict=within(m, T.PAPER_TABLE1["R2T"][d][0]),
+    ctx.claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=T.PAPER_TABLE1["R2T"][d][0], ours=m, verdict=T.ratio_verdict(m, T.PAPER_TABLE1["R2T"][d][0], comparable=not na),
                    note=f"pass = within 0.5–2× of the paper; {S.loc[(d, 'R2T'), 'source']} data; R2T-ordered (artifact): {float(S.loc[(d, 'R2T-ordered'), 'mean']):.3f}")
 for d in datasets:
     m = float(S.loc[(d, "ours"), "mean"])

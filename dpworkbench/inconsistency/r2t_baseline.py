@@ -157,4 +157,15 @@ def fig_table1(summary: pd.DataFrame, title: str) -> go.Figure:
     return fig
 
 
-__all__ = ["PAPER_TABLE1", "PAPER_SEC62_R2T", "R2TIMI", "r2t_imi_record", "table1_experiment", "table1_summary", "fig_table1"]
+def ratio_verdict(ours: float, paper: float, *, lo: float = 0.5, hi: float = 2.0, comparable: bool = True) -> str:
+    """Claim verdict for a measured value against the paper's: "pass" when lo·paper ≤ ours ≤ hi·paper
+    (both ends included), else "differs"; "not-comparable" when ``comparable`` is False (e.g. the ci profile's tiny runs)."""
+    if not 0 <= lo <= hi:
+        raise ValueError(f"need 0 ≤ lo ≤ hi, got lo={lo}, hi={hi}")
+    if not comparable:
+        return "not-comparable"
+    return "pass" if lo * paper <= ours <= hi * paper else "differs"
+
+
+__all__ = ["PAPER_TABLE1", "PAPER_SEC62_R2T", "R2TIMI", "r2t_imi_record", "table1_experiment", "table1_summary", "fig_table1",
+           "ratio_verdict"]
