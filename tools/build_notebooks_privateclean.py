@@ -277,12 +277,8 @@ fig_nb("fig08_tpcds", "Fig. 8: TPC-DS customer_address — constraint-based clea
 a_pc = ex.value(tab, "a_state_fd", "privateclean", "corruptions", top); a_d = ex.value(tab, "a_state_fd", "direct", "corruptions", top)
 b_pc = ex.value(tab, "b_country_md", "privateclean", "corruptions", top); b_d = ex.value(tab, "b_country_md", "direct", "corruptions", top)
 note = f"data: customer_address ({source}), {fixed.get('S') or 'all'} rows"
-def paired(panel):
-    d = df[df["agg"] == panel].pivot_table(index=["corruptions", "repetition"], columns="method", values="rel_error")
-    x = (d["privateclean"] - d["direct"]).xs(top, level=0)
-    return float(x.mean()), float(x.std(ddof=1) / len(x) ** 0.5) if len(x) > 1 else float("nan")
 for lab, panel, pc_, d_ in (("8a", "a_state_fd", a_pc, a_d), ("8b", "b_country_md", b_pc, b_d)):
-    m_, se_ = paired(panel)
+    m_, se_ = ex.paired_difference(df, panel, "corruptions", top)
     ctx.claims.add(f"Fig. {lab}: PrivateClean beats Direct under {'FD' if lab == '8a' else 'MD'} repair (most corruptions)", paper=True,
                    ours=f"PC {pc_:.3f} vs Direct {d_:.3f} (paired PC − Direct {m_:+.3f} ± {se_:.3f} SE)",
                    verdict="pass" if m_ + 2 * (se_ if se_ == se_ else 0.0) < 0 else "differs",
@@ -336,14 +332,7 @@ ctx = NotebookContext("privateclean/learn_theory_and_tuning", profile=profile, o
 trials = pick(profile, ci=100, quick=400, paper=2000)'''),
     ("md", "## Lemma 1: ε of GRR, both conventions\nMove ε: the p that achieves it per domain size N (exact) next to the paper's N-free formula."),
     ("code", '''from dpworkbench import widgets
-from dpworkbench.privateclean import p_for_epsilon
-def eps_to_p(epsilon):
-    Ns = [2, 3, 10, 50, 200]
-    fig = go.Figure([go.Bar(x=[str(n) for n in Ns], y=[p_for_epsilon(epsilon, n) for n in Ns], name="exact p = N/(e^ε+N−1)")])
-    fig.add_hline(y=p_for_epsilon(epsilon, convention="paper"), line_dash="dash", annotation_text="paper p = 3/(e^ε+2)")
-    fig.update_layout(title=f"p for ε = {epsilon:.2f}", xaxis_title="domain size N", yaxis_title="p", yaxis_range=[0, 1])
-    return fig
-panel = widgets.control_panel(eps_to_p, {"epsilon": widgets.epsilon_slider(2.0, minimum=0.1, maximum=10)}, interactive=interactive,
+panel = widgets.control_panel(teaching.epsilon_to_p_figure, {"epsilon": widgets.epsilon_slider(2.0, minimum=0.1, maximum=10)}, interactive=interactive,
                               title="ε → p")
 panel if interactive else None'''),
     ("md", "## The privacy–accuracy trade-off, both ε formulas side by side\nFor a per-attribute ε: the p each formula buys, "
@@ -376,21 +365,11 @@ fig.update_layout(title="P[domain preserved], N=25, p=0.25", xaxis_title="S", ya
 ctx.save_figure(fig, "theorem2_preservation")
 fig'''),
     ("md", "## Appendix E tuning"),
-    ("code", '''def tuning_update(S, error, confidence, delta):
-    t = teaching.tuning_calculator(int(round(S)), error, confidence, delta)
-    import numpy as np
-    ps = np.linspace(0.01, 0.95, 60)
-    fig = go.Figure([go.Scatter(x=ps, y=[epsilon_grr(q, 3, "paper") for q in ps], name="paper ln(3/p−2)"),
-                     go.Scatter(x=ps, y=[epsilon_grr(q, 50) for q in ps], name="exact, N=50")])
-    fig.add_vline(x=float(t["p"].iloc[0]), line_dash="dash", annotation_text="tuned p")
-    fig.update_layout(title="Appendix E: tuned p and the ε it costs (discrete attribute)", xaxis_title="p", yaxis_title="ε", height=380)
-    return fig, t.round(4)
-
-tcontrols = {"S": widgets.log_slider(10_000, 100, 1_000_000, "S (rows)"),
+    ("code", '''tcontrols = {"S": widgets.log_slider(10_000, 100, 1_000_000, "S (rows)"),
              "error": widgets.choice([0.005, 0.01, 0.02, 0.05, 0.1], 0.05, "target error"),
              "confidence": widgets.choice([0.9, 0.95, 0.99], 0.95, "confidence"),
              "delta": widgets.choice([1.0, 10.0, 100.0], 100.0, "Δ numeric")}
-tpanel = widgets.control_panel(tuning_update, tcontrols, interactive=interactive, title="tuning calculator (App. E)")
+tpanel = widgets.control_panel(teaching.tuning_view, tcontrols, interactive=interactive, title="tuning calculator (App. E)")
 tpanel if interactive else None'''),
     ("code", '''tun = teaching.tuning_table()
 ctx.save_table(tun, "tuning")
@@ -438,23 +417,20 @@ merge_rate = 1.0'''),
     ("code", '''from IPython.display import display
 from dpworkbench.experiments import NotebookContext
 from dpworkbench import widgets
-from dpworkbench.privateclean import teaching, p_for_epsilon, grr, CleanedRelation, estimate
+from dpworkbench.privateclean import teaching, grr, CleanedRelation, estimate
 
 ctx = NotebookContext("privateclean/learn_privateclean", profile=profile, output_dir=output_dir, seed=seed)'''),
     ("md", "## 1. Randomized response and its de-biasing\nLeft: privacy flattens the histogram (rare values become common). Right: Direct is biased by S·p(l/N − s); PrivateClean removes it."),
-    ("code", '''def update(knob, epsilon, p, z, N, S):
-    p = p_for_epsilon(epsilon, int(N)) if knob == "epsilon" else p
-    return teaching.grr_panel(p, N=int(N), z=z, S=int(round(S)), seed=seed)
-
-controls = {"knob": widgets.choice(["epsilon", "p"], knob, "set privacy by"),
+    ("code", '''controls = {"knob": widgets.choice(["epsilon", "p"], knob, "set privacy by"),
             "epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
             "p": teaching.p_slider(p),
             "z": widgets.choice([0.0, 1.0, 2.0, 3.0], z, "z (skew)"),
             "N": widgets.choice([10, 50, 200], N, "N"),
             "S": widgets.log_slider(S, 100, 100_000, "S (rows)")}
-panel = widgets.control_panel(update, controls, interactive=interactive, title="GRR and de-biasing")
+panel = widgets.control_panel(lambda knob, epsilon, p, z, N, S: teaching.grr_knob_panel(knob, epsilon, p, z, N, S, seed=seed),
+                              controls, interactive=interactive, title="GRR and de-biasing")
 panel if interactive else None'''),
-    ("code", '''fig, eps_table = update(knob, epsilon, p, z, N, S)
+    ("code", '''fig, eps_table = teaching.grr_knob_panel(knob, epsilon, p, z, N, S, seed=seed)
 ctx.save_figure(fig, "grr_debiasing")
 eps_table'''),
     ("md", "## 2. Cleaning on the private relation: Fig. 1's running example with its provenance graph"),
@@ -475,20 +451,12 @@ g'''),
     ("md", "## 3. Cleaning before / after, with the provenance graph\nA fraction `error_rate` of the values get an alias "
            "(half their rows); of those, `merge_rate` are merged back by the analyst (the rest are harmless renames). Moving ε "
            "only redraws the private relation; the dirty relation and the cleaner are cached."),
-    ("code", '''def clean_update(epsilon, error_rate, merge_rate):
-    fig, graph, table = teaching.cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)
-    return fig, table
-
-def graph_update(epsilon, error_rate, merge_rate):
-    return teaching.cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)[1]
-
-def clean_controls():
-    return {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
-            "error_rate": widgets.choice([0.0, 0.1, 0.3, 0.5], error_rate, "error rate"),
-            "merge_rate": widgets.choice([0.0, 0.5, 1.0], merge_rate, "merge rate")}
-
-panel = widgets.control_panel(clean_update, clean_controls(), interactive=interactive, title="cleaning on the private relation")
-panel2 = widgets.control_panel(graph_update, clean_controls(), interactive=interactive, title="provenance graph (dirty → clean)")
+    ("code", '''panel = widgets.control_panel(lambda epsilon, error_rate, merge_rate: teaching.cleaning_view(epsilon, error_rate, merge_rate, seed=seed),
+                              teaching.cleaning_controls(epsilon, error_rate, merge_rate), interactive=interactive,
+                              title="cleaning on the private relation")
+panel2 = widgets.control_panel(lambda epsilon, error_rate, merge_rate: teaching.cleaning_graph_view(epsilon, error_rate, merge_rate, seed=seed),
+                               teaching.cleaning_controls(epsilon, error_rate, merge_rate), interactive=interactive,
+                               title="provenance graph (dirty → clean)")
 display(panel, panel2) if interactive else None'''),
     ("code", '''cfig, cgraph, ctable = teaching.cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)
 ctx.save_figure(cfig, "cleaning_before_after"); ctx.save_figure(cgraph, "cleaning_provenance")
@@ -591,40 +559,22 @@ a new relation and a new random predicate per release (`query_mode='random'`), a
     ("params", PARAMS_COMMON + '''
 epsilon = 5.0   # per-attribute epsilon of the discrete attribute, exact convention, N 50'''),
     ("code", '''from IPython.display import display
-import functools
-import numpy as np
 import plotly.graph_objects as go
 from dpworkbench import widgets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.privateclean import p_for_epsilon
-from dpworkbench.privateclean.batch import ci_coverage, run_batch
+from dpworkbench.privateclean import teaching
+from dpworkbench.privateclean.batch import ci_coverage
 
 ctx = NotebookContext("privateclean/learn_ci_coverage", profile=profile, output_dir=output_dir, seed=seed)
 reps = pick(profile, ci=300, quick=1000, paper=20000)
 ps = pick(profile, ci=[0.1, 0.5], quick=[0.05, 0.1, 0.3, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7])'''),
-    ("md", "## 50 releases, their intervals and the truth\nMove ε (→ p = N/(e^ε+N−1)): the releases are redrawn, the true relation (cached) is not."),
-    ("code", '''@functools.lru_cache(maxsize=32)
-def releases(p, n=50):
-    import pandas as pd
-    return pd.DataFrame(run_batch({"p": p, "batch": n, "aggs": ("count",), "methods": ("privateclean",), "query_mode": "top"},
-                                  np.random.default_rng(seed)))
-
-def forest(epsilon):
-    p = round(p_for_epsilon(epsilon, 50), 4)
-    r = releases(p)
-    r = r[r.method == "privateclean"].reset_index(drop=True)
-    half = r["width"] / 2
-    fig = go.Figure(go.Scatter(x=r.index, y=r.estimate, mode="markers", error_y=dict(type="data", array=half),
-                               marker=dict(color=np.where(r.covered.astype(bool), "#1f77b4", "#d62728")), name="PC count ± 95% CI"))
-    fig.add_trace(go.Scatter(x=r.index, y=r.truth, mode="lines", line=dict(dash="dash", color="black"), name="truth"))
-    fig.update_layout(title=f"ε = {epsilon:.2f} → p = {p:.3f}: {r.covered.mean():.0%} of 50 intervals cover (red: miss)",
-                      xaxis_title="release", yaxis_title="COUNT of the top-5 values", height=400)
-    return fig
-
-panel = widgets.control_panel(forest, {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10)}, interactive=interactive,
+    ("md", "## 50 releases, their intervals and the truth\nMove ε (→ p = N/(e^ε+N−1)): the private releases are redrawn; the 50 true relations are the same for every ε (same seed), and each ε's batch "
+           "is cached (`teaching.ci_releases`)."),
+    ("code", '''panel = widgets.control_panel(lambda epsilon: teaching.ci_forest(epsilon, seed=seed),
+                              {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10)}, interactive=interactive,
                               title="intervals over releases")
 panel if interactive else None'''),
-    ("code", '''fig = forest(epsilon)
+    ("code", '''fig = teaching.ci_forest(epsilon, seed=seed)
 ctx.save_figure(fig, "ci_forest")
 fig'''),
     ("md", "## Monte-Carlo coverage: corrected vs paper forms"),

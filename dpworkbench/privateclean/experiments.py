@@ -118,3 +118,16 @@ def crossover(tab: pd.DataFrame, agg: str, x: str, *, a: str = "direct", b: str 
         if d1 <= 0:
             return x0 + (x1 - x0) * d0 / (d0 - d1)
     return float("nan")
+
+
+def paired_difference(df: pd.DataFrame, agg: str, x: str, at, *, a: str = "privateclean", b: str = "direct",
+                      pair: str = "repetition") -> tuple[float, float]:
+    """Paired ``a`` − ``b`` relative error at ``x == at`` for aggregate (or panel) ``agg`` of a tidy sweep: the
+    mean over the ``pair`` units (repetitions) and its standard error (sample SD / √n; NaN with fewer than two)."""
+    d = df[df["agg"] == agg].pivot_table(index=[x, pair], columns="method", values="rel_error")
+    for m in (a, b):
+        if m not in d.columns:
+            raise ValueError(f"method {m!r} has no rel_error for agg {agg!r} (methods: {sorted(d.columns)})")
+    diff = (d[a] - d[b]).xs(at, level=0)
+    se = float(diff.std(ddof=1) / len(diff) ** 0.5) if len(diff) > 1 else float("nan")
+    return float(diff.mean()), se

@@ -311,3 +311,95 @@ def tradeoff_panel(epsilon: float, N: int = 50, S: int = 1000, delta: float = 10
          "b": alloc["b"]["numeric"]},
     ])
     return fig, table
+
+
+# -- widget views of the teaching notebooks (bound with a short lambda in the notebook) ---------------------------
+
+def grr_knob_panel(knob: str, epsilon: float, p: float, z: float = 2.0, N: int = 50, S: float = 1000, *, seed: int = 0):
+    """:func:`grr_panel` with privacy set by ``knob``: ``"epsilon"`` takes p = N/(e^ε+N−1) (exact GRR formula on the
+    N-value domain), ``"p"`` takes ``p`` as given; ``N`` and ``S`` are rounded to integers (S comes from a log slider).
+    Returns ``(figure, ε table)`` as :func:`grr_panel`."""
+    from .mechanism import p_for_epsilon
+
+    if knob == "epsilon":
+        p = p_for_epsilon(epsilon, int(N))
+    elif knob != "p":
+        raise ValueError(f"knob must be 'epsilon' or 'p', got {knob!r}")
+    return grr_panel(p, N=int(N), z=z, S=int(round(S)), seed=seed)
+
+
+def cleaning_view(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1.0, *, seed: int = 0):
+    """The before/after figure and the estimates table of :func:`cleaning_panel` (for a control panel)."""
+    fig, _graph, table = cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)
+    return fig, table
+
+
+def cleaning_graph_view(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1.0, *, seed: int = 0) -> go.Figure:
+    """The provenance graph (dirty → clean) of :func:`cleaning_panel` (for a control panel)."""
+    return cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)[1]
+
+
+def cleaning_controls(epsilon: float = 5.0, error_rate: float = 0.3, merge_rate: float = 1.0) -> dict:
+    """Fresh controls (ε, error rate, merge rate) for the cleaning panels; call once per panel, since one widget
+    cannot sit in two panels."""
+    from dpworkbench import widgets
+
+    return {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
+            "error_rate": widgets.choice([0.0, 0.1, 0.3, 0.5], error_rate, "error rate"),
+            "merge_rate": widgets.choice([0.0, 0.5, 1.0], merge_rate, "merge rate")}
+
+
+def epsilon_to_p_figure(epsilon: float, Ns=(2, 3, 10, 50, 200)) -> go.Figure:
+    """Lemma 1 both ways: bars of the exact p = N/(e^ε+N−1) per domain size N, and the paper's N-free
+    p = 3/(e^ε+2) as a dashed line."""
+    from .mechanism import p_for_epsilon
+
+    Ns = [int(n) for n in Ns]
+    fig = go.Figure([go.Bar(x=[str(n) for n in Ns], y=[p_for_epsilon(epsilon, n) for n in Ns], name="exact p = N/(e^ε+N−1)")])
+    fig.add_hline(y=p_for_epsilon(epsilon, convention="paper"), line_dash="dash", annotation_text="paper p = 3/(e^ε+2)")
+    fig.update_layout(title=f"p for ε = {epsilon:.2f}", xaxis_title="domain size N", yaxis_title="p", yaxis_range=[0, 1])
+    return fig
+
+
+def tuning_view(S: float, error: float, confidence: float = 0.95, delta: float = 100.0):
+    """Appendix E calculator for a control panel: ε(p) under the paper's ln(3/p−2) and the exact formula (N = 50)
+    with the tuned p marked, and :func:`tuning_calculator`'s row (S rounded to an integer; values to 4 decimals)."""
+    t = tuning_calculator(int(round(S)), error, confidence, delta)
+    ps = np.linspace(0.01, 0.95, 60)
+    fig = go.Figure([go.Scatter(x=ps, y=[epsilon_grr(q, 3, "paper") for q in ps], name="paper ln(3/p−2)"),
+                     go.Scatter(x=ps, y=[epsilon_grr(q, 50) for q in ps], name="exact, N=50")])
+    fig.add_vline(x=float(t["p"].iloc[0]), line_dash="dash", annotation_text="tuned p")
+    fig.update_layout(title="Appendix E: tuned p and the ε it costs (discrete attribute)", xaxis_title="p", yaxis_title="ε", height=380)
+    return fig, t.round(4)
+
+
+@functools.lru_cache(maxsize=32)
+def ci_releases(p: float, n: int = 50, seed: int = 0) -> pd.DataFrame:
+    """``n`` seeded releases of the Appendix D generator (Table 1 defaults, top-5 predicate) with PrivateClean's
+    count, its corrected 95 % interval and the truth, one row per release (:func:`batch.run_batch`).
+
+    Cached: the result is a deterministic function of (p, n, seed) — the same seed draws the same true relations for
+    every p, so a cache hit returns exactly what a recomputation would (seeded noise is for teaching, not a private
+    release). Shared between calls: do not mutate it."""
+    from .batch import run_batch
+
+    return pd.DataFrame(run_batch({"p": p, "batch": int(n), "aggs": ("count",), "methods": ("privateclean",),
+                                   "query_mode": "top"}, np.random.default_rng(seed)))
+
+
+def ci_forest(epsilon: float, *, n: int = 50, seed: int = 0) -> go.Figure:
+    """CI "forest" at ε: p = N/(e^ε+N−1) with N = 50 (rounded to 4 decimals), the ``n`` releases of
+    :func:`ci_releases` as PrivateClean count ± half the 95 % interval width (red: the interval misses the truth)
+    and the truth per release as a dashed line; the title gives the share that covers."""
+    from .mechanism import p_for_epsilon
+
+    p = round(p_for_epsilon(epsilon, 50), 4)
+    r = ci_releases(p, n, seed)
+    r = r[r.method == "privateclean"].reset_index(drop=True)
+    half = r["width"] / 2
+    fig = go.Figure(go.Scatter(x=r.index, y=r.estimate, mode="markers", error_y=dict(type="data", array=half),
+                               marker=dict(color=np.where(r.covered.astype(bool), "#1f77b4", "#d62728")), name="PC count ± 95% CI"))
+    fig.add_trace(go.Scatter(x=r.index, y=r.truth, mode="lines", line=dict(dash="dash", color="black"), name="truth"))
+    fig.update_layout(title=f"ε = {epsilon:.2f} → p = {p:.3f}: {r.covered.mean():.0%} of {n} intervals cover (red: miss)",
+                      xaxis_title="release", yaxis_title="COUNT of the top-5 values", height=400)
+    return fig
