@@ -139,6 +139,21 @@ def test_no_absolute_paths(path):
     assert not bad, f"{path.name}: absolute paths (use dpworkbench.paths / datasets.load):\n" + "\n".join(bad)
 
 
+def _definitions(source: str) -> list[str]:
+    """Functions and classes defined in a code cell (IPython magics and shell lines skipped)."""
+    code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in source.splitlines())
+    return [f"{type(n).__name__[:-3].lower() or 'def'} {n.name}" for n in ast.walk(ast.parse(code))
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_no_logic_defined_in_notebooks(path):
+    """Thin notebooks: logic lives in the package (a short lambda binding a widget panel is fine)."""
+    nb = _load(path)
+    bad = [f"cell {i}: {d}" for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" for d in _definitions(_src(c))]
+    assert not bad, f"{path.name} defines functions/classes; move them into dpworkbench/ and call them:\n" + "\n".join(bad)
+
+
 def test_absolute_path_pattern():
     for s in ("open('/work/shared/data/x.csv')", "p = '/home/me/x'", r"C:\Users\x", "'/tmp/out'", "~/data"):
         assert ABSOLUTE_PATH_RE.search(s), s
@@ -196,6 +211,7 @@ def test_rules_reject_bad_notebooks(tmp_path):
     test_first_cell_names_paper_figure_and_data(ok)
     test_no_stored_outputs(ok)
     test_no_absolute_paths(ok)
+    test_no_logic_defined_in_notebooks(write([("md", good_md), ("params", params), ("code", "panel = f(lambda e: g(e))")]))
     bad = {
         test_exactly_one_parameters_cell: [
             [("md", good_md), ("code", params)],
@@ -211,6 +227,11 @@ def test_rules_reject_bad_notebooks(tmp_path):
             [("md", "# R2T, Figure 4\nuses the data"), ("params", params)],
         ],
         test_no_absolute_paths: [[("md", good_md), ("params", params), ("code", "open('/work/shared/data/x.csv')")]],
+        test_no_logic_defined_in_notebooks: [
+            [("md", good_md), ("params", params), ("code", "def f(x):\n    return x")],
+            [("md", good_md), ("params", params), ("code", "%matplotlib inline\nclass A:\n    pass")],
+            [("md", good_md), ("params", params), ("code", "import functools\n@functools.cache\ndef g():\n    return 1")],
+        ],
     }
     for check, cases in bad.items():
         for cells in cases:
