@@ -54,21 +54,25 @@ class ScriptedNoise:
         k = int(np.prod(size))
         return np.array([self._next() for _ in range(k)]).reshape(size) * scale
 
+    def _unscripted(self, what: str):
+        raise TypeError(f"ScriptedNoise scripts only the Laplace draws of the worked example; {what} needs a "
+                        "numpy Generator or a back-end (dpworkbench.mechanisms.backends)")
+
     def discrete_laplace(self, scale, size=None):  # pragma: no cover - not used
-        raise NotImplementedError
+        self._unscripted("discrete Laplace noise")
 
     def gumbel_argmax(self, logits):  # pragma: no cover
-        raise NotImplementedError
+        self._unscripted("the exponential mechanism")
 
     def gumbel_top_k(self, logits, k):  # pragma: no cover
-        raise NotImplementedError
+        self._unscripted("Gumbel top-k")
 
     def exponential_argmax(self, logits):  # pragma: no cover
-        raise NotImplementedError
+        self._unscripted("report-noisy-max")
 
     @property
     def generator(self):  # pragma: no cover
-        raise NotImplementedError
+        self._unscripted("direct generator access")
 
 
 def _backend(rng: Any):

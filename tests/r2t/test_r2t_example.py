@@ -71,3 +71,12 @@ def test_exp_opt2_corrected_and_printed(info):
     printed = exp_opt2(info, epsilon=1, beta=0.1, rng=ScriptedNoise(alternate_from=-1.0),
                        f_values={float(k): v for k, v in ex.F_TAU_PRINTED.items()})
     assert printed.tau == 16 and printed.value == pytest.approx(10024)
+
+
+def test_scripted_noise_refuses_what_it_cannot_script():
+    from dpworkbench.r2t.mechanisms import ScriptedNoise
+
+    noise = ScriptedNoise([0.5])
+    assert noise.laplace(2.0) == pytest.approx(1.0)
+    with pytest.raises(TypeError, match="only the Laplace draws"):
+        noise.gumbel_argmax(np.zeros(3))
