@@ -453,6 +453,18 @@ def _greedy_three_hop(size, first, head, cap, rev, s, t):
 
 
 @njit(cache=True)
+def _queue_active(size, s, t, excess, label, queue, inq):
+    """Queue (FIFO from 0) every active node that can still reach t; returns how many were queued."""
+    qn = 0
+    for v in range(size):
+        if v != s and v != t and excess[v] > 0 and label[v] < size:
+            queue[qn] = v
+            qn += 1
+            inq[v] = True
+    return qn
+
+
+@njit(cache=True)
 def _push_relabel(size, first, head, cap, rev, s, t):
     """Maximum s–t flow value (FIFO push-relabel with periodic global relabelling; integer capacities).
 
@@ -472,12 +484,7 @@ def _push_relabel(size, first, head, cap, rev, s, t):
     inq = np.zeros(size, np.bool_)
     queue = np.empty(size, np.int64)  # circular FIFO; a node is queued at most once
     qh = 0
-    qn = 0
-    for v in range(size):
-        if v != s and v != t and excess[v] > 0 and label[v] < size:
-            queue[qn] = v
-            qn += 1
-            inq[v] = True
+    qn = _queue_active(size, s, t, excess, label, queue, inq)
     work = 0
     period = 6 * size + first[size]
     while qn > 0:
@@ -521,12 +528,7 @@ def _push_relabel(size, first, head, cap, rev, s, t):
                 current[i] = first[i]
                 inq[i] = False
             qh = 0
-            qn = 0
-            for v in range(size):
-                if v != s and v != t and excess[v] > 0 and label[v] < size:
-                    queue[qn] = v
-                    qn += 1
-                    inq[v] = True
+            qn = _queue_active(size, s, t, excess, label, queue, inq)
     return excess[t]
 
 
