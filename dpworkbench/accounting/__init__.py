@@ -1,9 +1,18 @@
-"""Privacy budget accounting for pure ε-DP.
+"""Privacy cost as data: ledger entries, the :class:`Release` every ε-spending function returns, and the
+:class:`Accountant` that refuses to overspend.
 
-An :class:`Accountant` keeps a ledger of (mechanism, ε, note) entries under
-sequential composition, supports parallel composition over disjoint parts of the
-data (the block costs the maximum of its branches), and refuses — before any noise
-is drawn — a spend that would exceed the budget.
+Pure ε-DP only. Three rules hold everywhere in the package:
+
+* **A spend is recorded before the noise is drawn.** A mechanism calls :func:`record_spend` (or
+  ``accountant.spend``) first; a spend that would exceed the budget raises :class:`BudgetExceededError`
+  and nothing is sampled. This holds inside parallel blocks too: a branch's spend is checked against the
+  budget and written to the ledger at once, so an exception in a later branch cannot lose the spends of the
+  branches that already released values.
+* **Every function that spends ε returns a** :class:`Release`: the private value, the ledger entries that
+  produced it, the public inputs it assumed (and which of them were derived from the data), and — kept
+  apart and labelled NOT PRIVATE — exact diagnostics for research.
+* **Every compound algorithm has a pure** ``privacy_cost(...)`` returning the :class:`LedgerEntry` tuple it
+  will record; :func:`check_ledger_matches` compares a run's ledger with that plan.
 
 Example
 -------
@@ -19,10 +28,11 @@ Example
 
 from __future__ import annotations
 
+import itertools
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .._validation import check_epsilon
 
@@ -36,11 +46,146 @@ class BudgetExceededError(ValueError):
 
 @dataclass(frozen=True)
 class LedgerEntry:
+    """One spend. ``composition`` is "sequential" or "parallel"; a parallel entry names its ``block`` (unique per
+    accountant), the block's label (``group``) and the ``branch`` (disjoint part of the data) it belongs to."""
+
     mechanism: str
     epsilon: float
     note: str = ""
     composition: str = "sequential"
     group: str = ""
+    block: int | None = None
+    branch: int | None = None
+
+
+def ledger_epsilon(entries: Iterable[LedgerEntry]) -> float:
+    """Total ε of ledger entries: sequential entries add; a parallel block costs its most expensive branch."""
+    seq = 0.0
+    blocks: dict[int, dict[int, float]] = {}
+    for e in entries:
+        if e.composition == "parallel":
+            branches = blocks.setdefault(int(e.block if e.block is not None else -1), {})
+            b = int(e.branch if e.branch is not None else 0)
+            branches[b] = branches.get(b, 0.0) + e.epsilon
+        else:
+            seq += e.epsilon
+    return seq + sum(max(b.values()) for b in blocks.values())
+
+
+def ledger_frame(entries: Sequence[LedgerEntry]):
+    """Ledger entries as a pandas DataFrame (one row per spend)."""
+    import pandas as pd
+
+    cols = ["step", "mechanism", "epsilon", "note", "composition", "group", "branch"]
+    rows = [
+        {"step": i + 1, "mechanism": e.mechanism, "epsilon": e.epsilon, "note": e.note,
+         "composition": e.composition, "group": e.group, "branch": e.branch}
+        for i, e in enumerate(entries)
+    ]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def check_ledger_matches(plan: Sequence[LedgerEntry], ledger: Sequence[LedgerEntry], *, rel_tol: float = 1e-9) -> None:
+    """Raise ``AssertionError`` unless ``ledger`` records exactly the planned spends (mechanism, ε, composition),
+    in order. Notes may differ (they carry run-time details such as the selected θ)."""
+    plan, ledger = list(plan), list(ledger)
+    if len(plan) != len(ledger):
+        raise AssertionError(f"planned {len(plan)} spends, recorded {len(ledger)}: plan={plan}, ledger={ledger}")
+    for i, (p, r) in enumerate(zip(plan, ledger)):
+        if p.mechanism != r.mechanism or p.composition != r.composition or not math.isclose(
+            p.epsilon, r.epsilon, rel_tol=rel_tol, abs_tol=1e-12
+        ):
+            raise AssertionError(f"spend {i + 1} differs from the plan: planned {p}, recorded {r}")
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Release(Generic[T]):
+    """A private value together with what it cost and what it assumed.
+
+    Attributes
+    ----------
+    value:
+        The released (private) value: a post-processing of noisy mechanisms only.
+    ledger:
+        The spends that produced it, in order (recorded before each draw).
+    public:
+        The public inputs and parameters the release relied on (name → value). Anything listed here is
+        treated as known to the adversary.
+    derived_public:
+        Names in ``public`` whose value was *derived from the data* rather than given by the user (stated, so a
+        reader can judge the assumption; a strict release passes them explicitly).
+    details:
+        Further private outputs (e.g. the θ an exponential mechanism selected); post-processing of the release.
+    exact:
+        NOT PRIVATE diagnostics for research, tests and figures (true values, errors, timings). Never print or
+        publish these as part of a release.
+    private:
+        False when a labelled paper option known not to be ε-DP at the claimed ε was used.
+    """
+
+    value: T
+    ledger: tuple[LedgerEntry, ...] = ()
+    public: Mapping[str, Any] = field(default_factory=dict)
+    derived_public: tuple[str, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+    exact: Mapping[str, Any] = field(default_factory=dict)
+    private: bool = True
+    mechanism: str = ""
+
+    @property
+    def epsilon(self) -> float:
+        """Total ε of the ledger (sequential sum; parallel blocks count their largest branch)."""
+        return ledger_epsilon(self.ledger)
+
+    def ledger_frame(self):
+        return ledger_frame(self.ledger)
+
+    def eps_per_step(self) -> dict[str, float]:
+        """ε per ledger step, keyed by the mechanism's note (or name), for run records."""
+        out: dict[str, float] = {}
+        for i, e in enumerate(self.ledger):
+            key = e.note or e.mechanism
+            if key in out:
+                key = f"{key} #{i + 1}"
+            out[key] = e.epsilon
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """One flat run record: private value and details, ε, and the exact (NOT PRIVATE) diagnostics."""
+        rec: dict[str, Any] = {"output": self.value}
+        rec.update(self.details)
+        rec.update(self.exact)
+        rec["epsilon_spent"] = self.epsilon
+        rec["private"] = self.private
+        return rec
+
+    def __getitem__(self, key: str) -> Any:
+        """Run-record view (``release["output"]``), so experiment drivers read a release like a row."""
+        rec = self.record()
+        if key not in rec:
+            raise KeyError(f"{key!r} is not a field of this release (fields: {sorted(rec)})")
+        return rec[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.record().get(key, default)
+
+    def private_view(self) -> dict[str, Any]:
+        """What may be shown as the release: value, private details, public inputs, ε and the ledger."""
+        return {
+            "value": self.value,
+            "details": dict(self.details),
+            "public": dict(self.public),
+            "derived_public": list(self.derived_public),
+            "epsilon": self.epsilon,
+            "private": self.private,
+            "ledger": [e.__dict__ for e in self.ledger],
+        }
+
+
+_block_ids = itertools.count(1)
 
 
 @dataclass
@@ -55,7 +200,9 @@ class Accountant:
 
     total_epsilon: float | None = None
     _entries: list[LedgerEntry] = field(default_factory=list, repr=False)
-    _spent: float = field(default=0.0, repr=False)
+    _sequential: float = field(default=0.0, repr=False)
+    _blocks: dict = field(default_factory=dict, repr=False)  # block id -> {branch: ε}
+    _open_block: "ParallelBlock | None" = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.total_epsilon is not None:
@@ -65,102 +212,152 @@ class Accountant:
     @property
     def spent(self) -> float:
         """Total ε spent so far (sequential composition; parallel blocks count their max)."""
-        return self._spent
+        return self._sequential + sum(max(b.values(), default=0.0) for b in self._blocks.values())
 
     @property
     def remaining(self) -> float:
         """Budget left (``inf`` when unlimited)."""
         if self.total_epsilon is None:
             return math.inf
-        return max(self.total_epsilon - self._spent, 0.0)
+        return max(self.total_epsilon - self.spent, 0.0)
 
     @property
     def entries(self) -> list[LedgerEntry]:
         return list(self._entries)
 
+    def mark(self) -> int:
+        """A position in the ledger; :meth:`entries_since` returns what was recorded after it."""
+        return len(self._entries)
+
+    def entries_since(self, mark: int) -> tuple[LedgerEntry, ...]:
+        return tuple(self._entries[mark:])
+
     def can_spend(self, epsilon: float) -> bool:
         if self.total_epsilon is None:
             return True
-        return self._spent + epsilon <= self.total_epsilon * (1 + _TOLERANCE) + _TOLERANCE
+        return self.spent + epsilon <= self.total_epsilon * (1 + _TOLERANCE) + _TOLERANCE
 
     # -- spending ----------------------------------------------------------------
+    def _refuse(self, epsilon: float, mechanism: str, note: str) -> None:
+        what = f" for {mechanism}" if mechanism else ""
+        extra = f" ({note})" if note else ""
+        raise BudgetExceededError(
+            f"spending epsilon={epsilon:g}{what}{extra} would exceed the budget: "
+            f"spent {self.spent:g} of {self.total_epsilon:g}, remaining {self.remaining:g}"
+        )
+
     def check(self, epsilon: float, mechanism: str = "", note: str = "") -> float:
         """Validate ε and raise :class:`BudgetExceededError` if it would overspend."""
         epsilon = check_epsilon(epsilon)
         if not self.can_spend(epsilon):
-            what = f" for {mechanism}" if mechanism else ""
-            extra = f" ({note})" if note else ""
-            raise BudgetExceededError(
-                f"spending epsilon={epsilon:g}{what}{extra} would exceed the budget: "
-                f"spent {self._spent:g} of {self.total_epsilon:g}, remaining {self.remaining:g}"
-            )
+            self._refuse(epsilon, mechanism, note)
         return epsilon
 
     def spend(self, epsilon: float, mechanism: str, note: str = "") -> None:
         """Record a sequential spend; refuses (raises) before recording an overspend."""
         epsilon = self.check(epsilon, mechanism, note)
         self._entries.append(LedgerEntry(mechanism, epsilon, note))
-        self._spent += epsilon
+        self._sequential += epsilon
+
+    def _spend_in_branch(self, block: "ParallelBlock", branch: int, epsilon: float, mechanism: str, note: str) -> None:
+        epsilon = check_epsilon(epsilon)
+        costs = self._blocks.setdefault(block.id, {})
+        old = max(costs.values(), default=0.0)
+        new = max(old, costs.get(branch, 0.0) + epsilon)
+        if not self.can_spend(new - old):
+            self._refuse(epsilon, mechanism, f"{note}; parallel block {block.note!r}, branch {branch}".lstrip("; "))
+        costs[branch] = costs.get(branch, 0.0) + epsilon
+        self._entries.append(
+            LedgerEntry(mechanism, epsilon, note, composition="parallel", group=block.note, block=block.id, branch=branch)
+        )
 
     @contextmanager
     def parallel(self, note: str = "parallel composition") -> Iterator["ParallelBlock"]:
         """Parallel composition over disjoint data: the block costs its largest branch.
 
-        Each branch may spend up to the remaining budget. The block's entries are
-        recorded only when it closes without error (nothing half-written).
+        Each branch's spend is checked against the whole budget and recorded at once (before its noise is
+        drawn), so an error in a later branch keeps the spends of the earlier ones.
         """
-        block = ParallelBlock(self.remaining if self.total_epsilon is not None else None, note)
-        yield block
-        cost = block.cost
-        if cost > 0:
-            self.check(cost, "parallel", note)
-            for i, branch in enumerate(block.branches):
-                for e in branch.entries:
-                    self._entries.append(
-                        LedgerEntry(e.mechanism, e.epsilon, e.note, composition="parallel", group=f"{note} / branch {i}")
-                    )
-            self._spent += cost
+        if self._open_block is not None:
+            raise ValueError("parallel blocks do not nest: close the open block first")
+        block = ParallelBlock(self, note, next(_block_ids))
+        self._open_block = block
+        try:
+            yield block
+        finally:
+            self._open_block = None
 
     # -- display -----------------------------------------------------------------
     def ledger(self):
         """The ledger as a pandas DataFrame (one row per spend)."""
-        import pandas as pd
-
-        rows = [
-            {
-                "step": i + 1,
-                "mechanism": e.mechanism,
-                "epsilon": e.epsilon,
-                "note": e.note,
-                "composition": e.composition,
-                "group": e.group,
-            }
-            for i, e in enumerate(self._entries)
-        ]
-        df = pd.DataFrame(rows, columns=["step", "mechanism", "epsilon", "note", "composition", "group"])
-        return df
+        return ledger_frame(self._entries)
 
     def summary(self) -> str:
         total = "unlimited" if self.total_epsilon is None else f"{self.total_epsilon:g}"
-        return f"spent ε = {self._spent:.6g} of {total} in {len(self._entries)} entries"
+        return f"spent ε = {self.spent:.6g} of {total} in {len(self._entries)} entries"
 
     def _repr_html_(self) -> str:
         return f"<p><b>Privacy ledger</b>: {self.summary()}</p>" + self.ledger().to_html(index=False)
 
 
+class BranchAccountant:
+    """One branch of a parallel block: spends go straight to the parent's ledger (checked first)."""
+
+    def __init__(self, parent: Accountant, block: "ParallelBlock", index: int):
+        self._parent = parent
+        self._block = block
+        self.index = index
+        self._spent = 0.0
+        self._entries: list[LedgerEntry] = []
+
+    @property
+    def spent(self) -> float:
+        return self._spent
+
+    @property
+    def entries(self) -> list[LedgerEntry]:
+        return list(self._entries)
+
+    @property
+    def remaining(self) -> float:
+        return self._parent.remaining + max(0.0, self._block.cost - self._spent)
+
+    def mark(self) -> int:
+        return len(self._entries)
+
+    def entries_since(self, mark: int) -> tuple[LedgerEntry, ...]:
+        return tuple(self._entries[mark:])
+
+    def check(self, epsilon: float, mechanism: str = "", note: str = "") -> float:
+        epsilon = check_epsilon(epsilon)
+        old = self._block.cost
+        new = max(old, self._spent + epsilon)
+        if not self._parent.can_spend(new - old):
+            self._parent._refuse(epsilon, mechanism, note)
+        return epsilon
+
+    def spend(self, epsilon: float, mechanism: str, note: str = "") -> None:
+        self._parent._spend_in_branch(self._block, self.index, epsilon, mechanism, note)
+        epsilon = float(epsilon)
+        self._spent += epsilon
+        self._entries.append(self._parent._entries[-1])
+
+    def parallel(self, note: str = ""):
+        raise ValueError("parallel blocks do not nest inside a branch")
+
+
 class ParallelBlock:
     """Branches over disjoint parts of the data; see :meth:`Accountant.parallel`."""
 
-    def __init__(self, limit: float | None, note: str):
-        self.limit = limit
+    def __init__(self, parent: Accountant, note: str, block_id: int):
+        self._parent = parent
         self.note = note
-        self.branches: list[Accountant] = []
+        self.id = block_id
+        self.branches: list[BranchAccountant] = []
 
     @contextmanager
-    def branch(self) -> Iterator[Accountant]:
-        acc = Accountant(self.limit if self.limit and self.limit > 0 else None)
-        if self.limit is not None and self.limit <= 0:
-            acc = Accountant(total_epsilon=1e-300)  # nothing left: any spend raises
+    def branch(self) -> Iterator[BranchAccountant]:
+        acc = BranchAccountant(self._parent, self, len(self.branches))
         self.branches.append(acc)
         yield acc
 
@@ -169,10 +366,39 @@ class ParallelBlock:
         return max((b.spent for b in self.branches), default=0.0)
 
 
-def record_spend(accountant: Accountant | None, epsilon: float, mechanism: str, note: str = "") -> None:
+AccountantLike = Accountant | BranchAccountant
+
+
+def record_spend(accountant: AccountantLike | None, epsilon: float, mechanism: str, note: str = "") -> None:
     """Spend on ``accountant`` if one was given (mechanisms call this *before* sampling)."""
     if accountant is not None:
         accountant.spend(epsilon, mechanism, note)
 
 
-__all__ = ["Accountant", "BudgetExceededError", "LedgerEntry", "ParallelBlock", "record_spend"]
+def open_ledger(accountant: AccountantLike | None) -> tuple[AccountantLike, int]:
+    """The accountant a compound release records on (a fresh unlimited one when none is given) and the
+    ledger position its own entries start at: ``Release(ledger=acc.entries_since(mark))``."""
+    acc = accountant if accountant is not None else Accountant()
+    return acc, acc.mark()
+
+
+def planned(*spends: tuple[str, float] | tuple[str, float, str]) -> tuple[LedgerEntry, ...]:
+    """A privacy-cost plan from ``(mechanism, ε[, note])`` tuples (sequential composition)."""
+    return tuple(LedgerEntry(s[0], float(s[1]), s[2] if len(s) > 2 else "") for s in spends)
+
+
+__all__ = [
+    "Accountant",
+    "AccountantLike",
+    "BranchAccountant",
+    "BudgetExceededError",
+    "LedgerEntry",
+    "ParallelBlock",
+    "Release",
+    "check_ledger_matches",
+    "ledger_epsilon",
+    "ledger_frame",
+    "open_ledger",
+    "planned",
+    "record_spend",
+]

@@ -35,6 +35,15 @@ class NoiseBackend(Protocol):
     def discrete_laplace(self, scale: float, size: int | tuple[int, ...] | None = None) -> Any:
         """Two-sided geometric noise: P(k) ∝ exp(-|k|/scale) on the integers."""
 
+    def add_laplace(self, value: Any, scale: Any) -> Any:
+        """value + Lap(scale), element-wise; ``scale`` may be an array of the value's shape.
+
+        This is the only way a release adds continuous noise: a floating-point-safe back-end samples the
+        noisy value itself (OpenDP), never a unit sample multiplied and added in numpy."""
+
+    def add_discrete_laplace(self, value: Any, scale: float) -> Any:
+        """Integer value + two-sided geometric noise of the given scale, element-wise."""
+
     def gumbel_argmax(self, logits: np.ndarray) -> int:
         """Index of max(logits + Gumbel(0,1)): an exact softmax(logits) sample."""
 
@@ -83,6 +92,18 @@ class NumpyBackend:
         g2 = self._rng.geometric(p, size) - 1
         del alpha
         return np.asarray(g1 - g2, dtype=np.int64) if size is not None else int(g1 - g2)
+
+    def add_laplace(self, value, scale):
+        arr = np.asarray(value, dtype=float)
+        if arr.ndim == 0 and np.ndim(scale) == 0:
+            return float(arr) + float(self._rng.laplace(0.0, float(scale)))
+        return arr + self._rng.laplace(0.0, scale, np.broadcast(arr, scale).shape)
+
+    def add_discrete_laplace(self, value, scale: float):
+        arr = np.asarray(value)
+        if arr.ndim == 0:
+            return int(arr) + int(self.discrete_laplace(scale))
+        return arr.astype(np.int64) + self.discrete_laplace(scale, arr.shape)
 
     def gumbel_argmax(self, logits: np.ndarray) -> int:
         logits = np.ascontiguousarray(logits, dtype=float).ravel()
@@ -154,12 +175,43 @@ class OpenDPBackend:
         return out.reshape(shape) if shape else float(out[0])
 
     def discrete_laplace(self, scale: float, size=None):
-        dp = _opendp()
         shape = self._shape(size)
         n = int(np.prod(shape)) if shape else 1
-        meas = dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=float(scale))
-        out = np.asarray(meas([0] * n), dtype=np.int64)
+        out = self._discrete(np.zeros(n, dtype=np.int64), float(scale))
         return out.reshape(shape) if shape else int(out[0])
+
+    @staticmethod
+    def _discrete(values: np.ndarray, scale: float) -> np.ndarray:
+        dp = _opendp()
+        meas = dp.m.make_laplace(
+            dp.vector_domain(dp.atom_domain(T="i64")), dp.l1_distance(T="i64"), scale=float(scale)
+        )
+        return np.asarray(meas([int(v) for v in values.ravel()]), dtype=np.int64)
+
+    def add_laplace(self, value, scale):
+        # OpenDP adds the noise to the value itself on its discretised grid: the output support does not
+        # depend on the input (no Mironov holes). A per-element scale is served one scale at a time.
+        dp = _opendp()
+        arr = np.asarray(value, dtype=float)
+        if not np.all(np.isfinite(arr)):
+            raise ValueError("value contains NaN or inf: nothing can be released")
+        scales = np.broadcast_to(np.asarray(scale, dtype=float), arr.shape) if arr.ndim else np.asarray(scale, float)
+        flat, sflat = arr.ravel(), np.asarray(scales, dtype=float).ravel()
+        out = np.empty(flat.size, dtype=float)
+        for sc in np.unique(sflat):
+            idx = np.flatnonzero(sflat == sc)
+            meas = dp.m.make_laplace(
+                dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float), scale=float(sc)
+            )
+            out[idx] = np.asarray(meas(flat[idx].tolist()), dtype=float)
+        return float(out[0]) if arr.ndim == 0 else out.reshape(arr.shape)
+
+    def add_discrete_laplace(self, value, scale: float):
+        arr = np.asarray(value)
+        if arr.size and not np.all(np.asarray(arr) == np.round(np.asarray(arr, dtype=float))):
+            raise ValueError("add_discrete_laplace needs integer values")
+        out = self._discrete(arr.astype(np.int64).ravel(), float(scale))
+        return int(out[0]) if arr.ndim == 0 else out.reshape(arr.shape)
 
     def gumbel_argmax(self, logits: np.ndarray) -> int:
         dp = _opendp()

@@ -20,7 +20,7 @@ from .._validation import check_epsilon, check_finite_array, check_int, check_po
 from ..accounting import Accountant, record_spend
 from .backends import resolve_backend
 
-RngLike = Any
+RngLike = Any  # numpy Generator | int seed | None | NoiseBackend (see backends.resolve_backend)
 
 
 # ---------------------------------------------------------------------------------
@@ -45,10 +45,7 @@ def laplace_mechanism(
         raise ValueError("value contains NaN or inf")
     record_spend(accountant, epsilon, "laplace", note)
     backend = resolve_backend(rng)
-    scale = sensitivity / epsilon
-    if arr.ndim == 0:
-        return float(arr) + float(backend.laplace(scale))
-    return arr + backend.laplace(scale, arr.shape)
+    return backend.add_laplace(float(arr) if arr.ndim == 0 else arr, sensitivity / epsilon)
 
 
 def geometric_mechanism(
@@ -73,10 +70,7 @@ def geometric_mechanism(
             raise ValueError("geometric_mechanism needs integer values (use laplace_mechanism for reals)")
     record_spend(accountant, epsilon, "geometric", note)
     backend = resolve_backend(rng)
-    scale = sensitivity / epsilon
-    if arr.ndim == 0:
-        return int(arr) + int(backend.discrete_laplace(scale))
-    return arr.astype(np.int64) + backend.discrete_laplace(scale, arr.shape)
+    return backend.add_discrete_laplace(int(arr) if arr.ndim == 0 else arr.astype(np.int64), sensitivity / epsilon)
 
 
 # ---------------------------------------------------------------------------------
@@ -215,8 +209,7 @@ def report_noisy_max(
     sensitivity = check_positive(sensitivity, "sensitivity")
     record_spend(accountant, epsilon, "report-noisy-max", note)
     scale = (1.0 if monotonic else 2.0) * sensitivity / epsilon
-    noise = resolve_backend(rng).laplace(scale, u.shape)
-    return int(np.argmax(u + noise))
+    return int(np.argmax(resolve_backend(rng).add_laplace(u, scale)))
 
 
 def above_threshold(
@@ -244,7 +237,7 @@ def above_threshold(
         raise ValueError("threshold must be finite")
     record_spend(accountant, epsilon, "sparse-vector", note)
     backend = resolve_backend(rng)
-    noisy_threshold = t + float(backend.laplace(2.0 * sensitivity / epsilon))
+    noisy_threshold = float(backend.add_laplace(t, 2.0 * sensitivity / epsilon))
     q_scale = 4.0 * sensitivity / epsilon
     if callable(queries):
         if max_queries is None:
@@ -258,7 +251,7 @@ def above_threshold(
         q = float(q)
         if not math.isfinite(q):
             raise ValueError(f"query {i} is NaN or inf")
-        if q + float(backend.laplace(q_scale)) > noisy_threshold:
+        if float(backend.add_laplace(q, q_scale)) > noisy_threshold:
             return i
     return None
 

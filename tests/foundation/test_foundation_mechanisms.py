@@ -122,9 +122,9 @@ def test_above_threshold_noise_scales():
             super().__init__(0)
             self.scales = []
 
-        def laplace(self, scale, size=None):
+        def add_laplace(self, value, scale):
             self.scales.append(scale)
-            return 0.0 if size is None else np.zeros(size)
+            return value
 
     rec = Recorder()
     M.above_threshold([0, 0, 5], 1.0, epsilon=0.5, sensitivity=2.0, rng=rec)
