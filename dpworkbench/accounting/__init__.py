@@ -185,6 +185,65 @@ class Release(Generic[T]):
         }
 
 
+def _jsonable(x: Any) -> Any:
+    """JSON-safe copy: NaN/inf become null, numpy scalars/arrays become Python values."""
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        np = None
+    if isinstance(x, Mapping):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if np is not None and isinstance(x, np.ndarray):
+        return [_jsonable(v) for v in x.tolist()]
+    if np is not None and isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    return str(x)
+
+
+def release_payload(release: "Release", *, noise: str, show_exact: bool = False, label: str = "value") -> dict:
+    """The machine-readable form of a release for ``--json``: every field sits under a key that says whether it
+    is private (``private``), public (``public``: inputs and parameters) or exact and NOT PRIVATE
+    (``NOT_PRIVATE``, present only with ``show_exact``). Valid JSON: NaN and inf are written as null."""
+    out = {
+        "private": {label: release.value, **dict(release.details)},
+        "public": dict(release.public),
+        "public_derived_from_data": list(release.derived_public),
+        "epsilon_spent": release.epsilon,
+        "ledger": [{"mechanism": e.mechanism, "epsilon": e.epsilon, "note": e.note, "composition": e.composition}
+                   for e in release.ledger],
+        "noise": noise,
+        "private_as_claimed": release.private,
+    }
+    if show_exact:
+        out["NOT_PRIVATE"] = dict(release.exact)
+    return _jsonable(out)
+
+
+def release_lines(release: "Release", *, noise: str, show_exact: bool = False, label: str = "value") -> list[str]:
+    """Human-readable lines: private values, then public inputs, ε and the noise source; exact values only
+    with ``show_exact``, each labelled NOT PRIVATE."""
+    fmt = (lambda v: f"{v:.6g}" if isinstance(v, float) else str(v))
+    lines = [f"{label} (private): {fmt(release.value)}"]
+    lines += [f"{k} (private): {fmt(v)}" for k, v in release.details.items()]
+    if not release.private:
+        lines.append("WARNING: a labelled paper option that is NOT ε-DP at the stated ε was used")
+    pub = ", ".join(f"{k}={fmt(v)}" for k, v in release.public.items())
+    lines.append(f"public inputs: {pub or '(none)'}")
+    if release.derived_public:
+        lines.append("treated as public but derived from the data: " + ", ".join(release.derived_public)
+                     + " (pass them explicitly for a strict release)")
+    lines.append(f"epsilon spent: {release.epsilon:.6g} in {len(release.ledger)} step(s); noise: {noise}")
+    if show_exact:
+        lines += [f"NOT PRIVATE {k}: {fmt(v)}" for k, v in release.exact.items()]
+    return lines
+
+
 _block_ids = itertools.count(1)
 
 
@@ -401,4 +460,6 @@ __all__ = [
     "open_ledger",
     "planned",
     "record_spend",
+    "release_lines",
+    "release_payload",
 ]

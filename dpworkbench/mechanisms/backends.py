@@ -259,6 +259,20 @@ def release_backend() -> OpenDPBackend:
     return OpenDPBackend()
 
 
+def cli_backend(seed: int | None) -> "NoiseBackend":
+    """The back-end of a CLI run: ``--seed`` gives a seeded numpy back-end (research, tests, figures: NOT a
+    private release); no seed is a release and uses the floating-point-safe OpenDP back-end."""
+    return release_backend() if seed is None else NumpyBackend(int(seed))
+
+
+def noise_label(backend: Any) -> str:
+    """How a run's noise was drawn, for output next to every release."""
+    b = resolve_backend(backend)
+    if b.name == "opendp":
+        return "OpenDP floating-point-safe samplers, OS entropy (release)"
+    return "seeded numpy (research/test run: NOT a private release)" if b.seeded else "unseeded numpy"
+
+
 def resolve_backend(rng: Any = None) -> NoiseBackend:
     """Accept a Generator, an int seed, None, or a back-end; return a back-end."""
     if isinstance(rng, (NumpyBackend, OpenDPBackend)):
@@ -276,6 +290,8 @@ __all__: Sequence[str] = [
     "NoiseBackend",
     "NumpyBackend",
     "OpenDPBackend",
+    "cli_backend",
+    "noise_label",
     "release_backend",
     "resolve_backend",
 ]
