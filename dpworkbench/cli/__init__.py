@@ -101,6 +101,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_benchmarks(only=args.only, output=Path(args.output) if args.output else None)
 
 
+def cmd_privacy_table(args: argparse.Namespace) -> int:
+    from ..privacy_harness import readme_table
+
+    print(readme_table())
+    return 0
+
+
 def lab_command(args: argparse.Namespace) -> list[str]:
     """The JupyterLab command line of ``dpworkbench lab`` (rooted at the project, opening the gallery)."""
     import os
@@ -172,6 +179,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", help="regular expression on benchmark file names")
     p.add_argument("--output", help="CSV path (default reports/bench.csv)")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("privacy-table", help="print the privacy harness table (every release entry point, its "
+                       "neighbouring relation, claimed ε and public inputs) as Markdown")
+    p.set_defaults(func=cmd_privacy_table)
 
     p = sub.add_parser("lab", help="start JupyterLab on notebooks/index.ipynb (the notebook gallery)")
     p.add_argument("--port", type=int, default=0, help="port (default: JupyterLab's, 8888 or the next free one)")
