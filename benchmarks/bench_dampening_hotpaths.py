@@ -48,7 +48,7 @@ def run() -> list[dict]:
     def per_run():
         gen = np.random.default_rng(0)
         truth = set(E.true_top_k(e, 10).tolist())
-        return sum(len(truth & set(E.priv_top_k(e, d, 10, epsilon=10.0, method="SLD", rng=gen).tolist())) for _ in range(100)) / 1000
+        return sum(len(truth & set(E.priv_top_k(e, d, 10, epsilon=10.0, method="SLD", rng=gen).value.tolist())) for _ in range(100)) / 1000
     assert abs(batched() - per_run()) < 0.1
     rows.append(row("dampening_privtopk_accuracy", "seconds (20k nodes, k=10, 100 runs)", timeit(batched, repeat=3), timeit(per_run, repeat=2),
                     "scores once + batched Gumbel-top-k vs per-run priv_top_k"))

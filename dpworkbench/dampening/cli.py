@@ -1,13 +1,18 @@
 """``dpworkbench dampening median|topk ...`` — local-dampening releases from the command line.
 
-* ``dpworkbench dampening median CSV --column C --upper U [--lower L] [--mechanism EM|PF|LD|SLD] [--epsilon E] [--seed S] [--json]``:
-  private median *element* (row) of a numeric column (Ch. 5). Values are clipped to the public range [L, U]
-  (Λ = U − L). LD/SLD use the corrected distance-0 element LS and the admissible box bound (spec §3.3–3.4).
-* ``dpworkbench dampening topk EDGES --k K [--mechanism ...] [--epsilon E] [--max-degree-bound D] [--seed S] [--json]``:
-  private top-k nodes by egocentric betweenness (PrivTopk, Ch. 6); ε/k per draw, edge-DP.
+* ``dpworkbench dampening median CSV --column C --upper U [--lower L] [--mechanism EM|PF|LD|SLD] [--epsilon E]
+  [--seed S] [--json] [--show-exact]``: private median *selection* (Ch. 5): the **row position** of an element close
+  to the median. Only the position is released: the privacy proof covers the selected label, and the selected row's
+  value is a raw data value, not a post-processing of the label (``--show-exact`` prints it, labelled NOT PRIVATE).
+* ``dpworkbench dampening topk EDGES --k K [--nodes FILE] [--max-degree-bound D] [--mechanism ...] [--epsilon E]
+  [--seed S] [--json] [--show-exact]``: private top-k nodes by egocentric betweenness (PrivTopk, Ch. 6); ε/k per
+  draw, edge-DP on a public node set.
 
-Each command spends exactly ``--epsilon`` (printed). Without ``--seed`` the OpenDP release back-end draws the
-noise; with ``--seed`` the noise is seeded (research only, not a private release).
+Each command spends exactly ``--epsilon`` (its ledger is printed). Without ``--seed`` the OpenDP release back-end
+draws the noise; with ``--seed`` the noise is seeded (a research run: NOT a private release). By default only private
+values and public parameters are printed; exact values (the selected row's value, the true median, the true top-k)
+appear only with ``--show-exact``, each labelled NOT PRIVATE. ``--json`` writes sections ``private`` / ``public`` /
+``NOT_PRIVATE``.
 """
 
 from __future__ import annotations
@@ -16,29 +21,52 @@ import argparse
 import json
 from pathlib import Path
 
+MEDIAN_HELP = """Private median selection (local dampening thesis, Ch. 5).
 
-def _backend(seed):
-    import numpy as np
+Releases the POSITION (0-based data row) of an element whose value is close to the column's median, chosen by EM,
+permute-and-flip, local dampening (LD) or shifted LD with utility -|x_m - x_i| on the values clipped to the public
+range [--lower, --upper]. Only the row position is released: the mechanism's privacy proof covers the selected label,
+and the selected row's value is a raw data value, not a post-processing of the label. --show-exact prints it
+(and the true median), labelled NOT PRIVATE.
 
-    from dpworkbench.mechanisms import release_backend
+Neighbouring relation: substitution - one row's value replaced by any value; the number of rows n and the row
+positions are fixed. Treated as public: --lower, --upper (Lambda), n, --horizon, --mechanism, --epsilon.
+--seed makes it a research run (seeded numpy noise, NOT a private release); without it the OpenDP release
+back-end draws the noise."""
 
-    return np.random.default_rng(seed) if seed is not None else release_backend()
+TOPK_HELP = """Private top-k nodes by egocentric betweenness (PrivTopk, local dampening thesis, Ch. 6): k draws with
+epsilon/k each (EM, PF, LD or SLD), releasing node ids only.
+
+Neighbouring relation: edge-DP - one edge added or removed between two nodes of a fixed, public node set.
+Treated as public: the node set (--nodes FILE; without it the set of ids appearing in the edge list is used, which
+is derived from the data and reported as such), --max-degree-bound (without it the graph's true max degree is used:
+derived from the data, as the thesis assumes it public, and reported as such), --k, --mechanism, --epsilon.
+--seed makes it a research run (seeded numpy noise, NOT a private release); without it the OpenDP release
+back-end draws the noise. --show-exact adds the true top-k, labelled NOT PRIVATE."""
 
 
-def _note(seed) -> str:
-    return "seeded noise: research only, not a private release" if seed is not None else "release back-end (OpenDP), unseeded"
+def _emit(release, args, *, label: str, header: list[str]) -> None:
+    from dpworkbench.accounting import release_lines, release_payload
+    from dpworkbench.mechanisms.backends import cli_backend, noise_label  # noqa: F401
+
+    noise = args._noise
+    if args.json:
+        print(json.dumps(release_payload(release, noise=noise, show_exact=args.show_exact, label=label)))
+        return
+    for line in header:
+        print(line)
+    for line in release_lines(release, noise=noise, show_exact=args.show_exact, label=label):
+        print(line)
 
 
 def _median(args: argparse.Namespace) -> int:
-    import numpy as np
     import pandas as pd
 
     from dpworkbench._validation import check_epsilon
     from dpworkbench.accounting import Accountant
-    from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip
+    from dpworkbench.mechanisms.backends import cli_backend, noise_label
 
     from . import median as M
-    from .core import local_dampening, shifted_local_dampening
 
     path = Path(args.csv)
     if not path.exists():
@@ -52,54 +80,55 @@ def _median(args: argparse.Namespace) -> int:
         raise ValueError(f"column {args.column!r} has {int(col.isna().sum())} missing or non-numeric values")
     if not args.upper > args.lower:
         raise ValueError("--upper must be larger than --lower (public domain bounds)")
-    lam = float(args.upper - args.lower)
-    x = np.clip(col.to_numpy(float), args.lower, args.upper) - args.lower
-    u = M.median_utility(x, lam)
-    acc = Accountant(eps)
-    rng = _backend(args.seed)
-    mech = args.mechanism
-    if mech == "EM":
-        i = exponential_mechanism(u, epsilon=eps, sensitivity=lam, rng=rng, accountant=acc, note="median EM")
-    elif mech == "PF":
-        i = permute_and_flip(u, epsilon=eps, sensitivity=lam, rng=rng, accountant=acc, note="median PF")
-    else:
-        sm = M.median_sensitivity(lam, delta="box").with_floor(min(1.0, lam)).with_horizon(args.horizon).matrix(x)
-        f = local_dampening if mech == "LD" else shifted_local_dampening
-        i = f(u, sm, epsilon=eps, rng=rng, accountant=acc, note=f"median {mech}")
-    i = int(i)
-    out = {"mechanism": mech, "row": i, "value": float(col.iloc[i]), "epsilon_spent": float(acc.spent),
-           "n": int(x.size), "lambda": lam, "noise": _note(args.seed)}
-    if args.json:
-        print(json.dumps(out))
-        return 0
-    print(f"{path}: column {args.column!r}, n = {x.size}, public range [{args.lower}, {args.upper}] (Λ = {lam:g})")
-    print(f"{mech} median selection: row {i}, value {out['value']:g}   [ε spent: {out['epsilon_spent']:g}; {out['noise']}]")
+    backend = cli_backend(args.seed)
+    args._noise = noise_label(backend)
+    rel = M.select_median(col.to_numpy(float), lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism,
+                          horizon=args.horizon, rng=backend, accountant=Accountant(eps))
+    _emit(rel, args, label="row", header=[
+        f"{path}: column {args.column!r}; {args.mechanism} median selection releases a row position (0-based data "
+        "row), not a value", f"neighbouring relation: {M.RELATION}"])
     return 0
 
 
-def _read_graph(path: Path):
+def _read_graph(path: Path, nodes_path: Path | None):
+    """The graph on the node set (public list, or the ids in the edge list) and its node ids in dense order."""
     import numpy as np
+    import pandas as pd
 
     from dpworkbench.graphs import from_edge_array, load_edge_list
 
-    g = load_edge_list(path)  # validates the file; relabels densely
-    # original ids, in the same dense order as load_edge_list (np.unique of the ids)
-    import pandas as pd
-
     with path.open() as fh:
         first = next((ln for ln in fh if ln.strip() and not ln.startswith("#")), "")
-    sep = "," if "," in first else r"\s+"
-    has_header = not first.replace(",", " ").split()[0].lstrip("-").isdigit()
-    raw = pd.read_csv(path, sep=sep, comment="#", header=0 if has_header else None, usecols=[0, 1]).to_numpy()
-    ids, inv = np.unique(raw.ravel(), return_inverse=True)
-    g2 = from_edge_array(inv.reshape(-1, 2), n=ids.size)
-    assert g2.num_nodes == g.num_nodes
-    return g2, ids
+    if first:
+        load_edge_list(path)  # validates the file
+        sep = "," if "," in first else r"\s+"
+        has_header = not first.replace(",", " ").split()[0].lstrip("-").isdigit()
+        raw = pd.read_csv(path, sep=sep, comment="#", header=0 if has_header else None, usecols=[0, 1]).to_numpy()
+    else:
+        raw = np.zeros((0, 2), dtype=np.int64)
+    if nodes_path is not None:
+        if not nodes_path.exists():
+            raise ValueError(f"node file not found: {nodes_path}")
+        ids = np.unique(pd.read_csv(nodes_path, header=None, comment="#", sep=r"\s+|,", engine="python")
+                        .iloc[:, 0].to_numpy())
+        missing = np.setdiff1d(raw.ravel(), ids)
+        if missing.size:
+            raise ValueError(f"the edge list uses node ids not in the public node set {nodes_path}: "
+                             f"{', '.join(map(str, missing[:5].tolist()))}")
+        inv = np.searchsorted(ids, raw.ravel())
+    else:
+        if raw.size == 0:
+            raise ValueError(f"empty edge list {path}: pass the public node set with --nodes")
+        ids, inv = np.unique(raw.ravel(), return_inverse=True)
+    return from_edge_array(inv.reshape(-1, 2), n=ids.size), ids
 
 
 def _topk(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from dpworkbench._validation import check_epsilon
     from dpworkbench.accounting import Accountant
+    from dpworkbench.mechanisms.backends import cli_backend, noise_label
 
     from . import ebc as E
 
@@ -107,33 +136,39 @@ def _topk(args: argparse.Namespace) -> int:
     if not path.exists():
         raise ValueError(f"edge list not found: {path}")
     eps = check_epsilon(args.epsilon, "--epsilon")
-    g, ids = _read_graph(path)
+    g, ids = _read_graph(path, Path(args.nodes) if args.nodes else None)
     if args.k > g.num_nodes:
         raise ValueError(f"--k {args.k} is larger than the number of nodes ({g.num_nodes})")
     e = E.ebc_all(g)  # cached on disk by graph hash
-    deg = g.degrees
-    bound = args.max_degree_bound if args.max_degree_bound is not None else int(deg.max())
-    acc = Accountant(eps)
-    got = E.priv_top_k(e, deg, args.k, epsilon=eps, method=args.mechanism, max_degree_bound=bound, rng=_backend(args.seed),
-                       accountant=acc)
-    nodes = [ids[v].item() for v in got]
-    out = {"mechanism": args.mechanism, "k": args.k, "nodes": nodes, "epsilon_spent": float(acc.spent),
-           "epsilon_per_draw": eps / args.k, "max_degree_bound": bound, "delta_ebc": E.global_sensitivity_ebc(bound),
-           "num_nodes": int(g.num_nodes), "num_edges": int(g.num_edges), "noise": _note(args.seed),
-           "max_degree_bound_note": "assumed public (as in the thesis)" if args.max_degree_bound is None else "given"}
-    if args.json:
-        print(json.dumps(out))
-        return 0
-    print(f"{path}: {g.num_nodes} nodes, {g.num_edges} edges; ΔEBC = {out['delta_ebc']:,.1f} (max-degree bound {bound}, "
-          f"{out['max_degree_bound_note']})")
-    print(f"{args.mechanism}PrivTopk k={args.k}: {nodes}   [ε spent: {out['epsilon_spent']:g} = {args.k} × {eps / args.k:g}; {out['noise']}]")
+    backend = cli_backend(args.seed)
+    args._noise = noise_label(backend)
+    rel = E.priv_top_k(e, g.degrees, args.k, epsilon=eps, method=args.mechanism, max_degree_bound=args.max_degree_bound,
+                       rng=backend, accountant=Accountant(eps))
+    derived = tuple(rel.derived_public) + (() if args.nodes else ("node set",))
+    public = dict(rel.public)
+    public["node set"] = f"{args.nodes} ({ids.size} nodes)" if args.nodes else f"ids in the edge list ({ids.size} nodes)"
+    exact = {"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
+             "overlap_with_true_top_k": rel.exact["overlap_with_true_top_k"], "num_edges": int(g.num_edges)}
+    out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
+    _emit(out, args, label="nodes", header=[
+        f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
+        f"neighbouring relation: {E.RELATION}"])
     return 0
 
 
+def _common(p) -> None:
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed the noise: a reproducible RESEARCH run, NOT a private release (default: OpenDP release back-end)")
+    p.add_argument("--json", action="store_true", help="JSON with sections private / public / NOT_PRIVATE")
+    p.add_argument("--show-exact", action="store_true",
+                   help="also print exact values (each labelled NOT PRIVATE): research only, never publish them")
+
+
 def register(subparsers) -> None:
-    p = subparsers.add_parser("dampening", help="local dampening: private median element of a CSV column, private top-k EBC nodes")
+    p = subparsers.add_parser("dampening", help="local dampening: private median row of a CSV column, private top-k EBC nodes")
     sub = p.add_subparsers(dest="dampening_cmd", required=True)
-    m = sub.add_parser("median", help="private median element (row) of a numeric CSV column")
+    m = sub.add_parser("median", help="private median selection: releases a row position (not a value)",
+                       description=MEDIAN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     m.add_argument("csv")
     m.add_argument("--column", required=True)
     m.add_argument("--upper", type=float, required=True, help="public upper bound of the column's values")
@@ -141,15 +176,17 @@ def register(subparsers) -> None:
     m.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="LD")
     m.add_argument("--epsilon", type=float, default=1.0)
     m.add_argument("--horizon", type=int, default=32, help="public horizon T of δ (δ = Λ beyond it)")
-    m.add_argument("--seed", type=int, default=None, help="seed for reproducible (non-release) noise")
-    m.add_argument("--json", action="store_true")
+    _common(m)
     m.set_defaults(func=_median)
-    t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk)")
+    t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
+                       description=TOPK_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")
     t.add_argument("--k", type=int, default=5)
+    t.add_argument("--nodes", default=None, help="public node set: a file with one node id per line (default: the ids in "
+                                                 "the edge list, derived from the data)")
     t.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="SLD")
     t.add_argument("--epsilon", type=float, default=1.0, help="total budget B (ε/k per draw)")
-    t.add_argument("--max-degree-bound", type=int, default=None, help="public max-degree bound (default: the true max, assumed public)")
-    t.add_argument("--seed", type=int, default=None)
-    t.add_argument("--json", action="store_true")
+    t.add_argument("--max-degree-bound", type=int, default=None,
+                   help="public max-degree bound behind ΔEBC (default: the true max degree, derived from the data)")
+    _common(t)
     t.set_defaults(func=_topk)

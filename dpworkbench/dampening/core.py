@@ -17,7 +17,7 @@ from dpworkbench._validation import check_epsilon, check_finite_array, check_int
 from dpworkbench.mechanisms import exponential_mechanism, exponential_logits
 
 __all__ = [
-    "SensitivityFunction", "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
+    "backend_for", "privacy_cost_selection", "SensitivityFunction", "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
     "sld_logits", "sld_slack", "sld_logits_explicit_shift", "check_admissible_bruteforce", "is_monotone",
 ]
 
@@ -222,14 +222,70 @@ def _require_admissible(delta: SensitivityMatrix, allow_unverified: bool, what: 
                          "pass allow_unverified=True only for labelled, non-private reproductions of the thesis")
 
 
-def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng=None, accountant=None, note: str = "",
-                    allow_unverified: bool = False) -> int:
-    """M_LD (Def. 3.4.1): ε-DP when δ is admissible (Thm 3.5.1). Spends ε (recorded).
+def backend_for(rng: Any = None):
+    """The noise back-end of a dampening release: ``None`` → the floating-point-safe OpenDP release back-end
+    (:func:`~dpworkbench.mechanisms.backends.release_backend`); an int seed or a ``numpy.random.Generator`` → a
+    seeded numpy back-end (research, tests, figures: NOT a private release); a back-end → itself. Every selection
+    is then a Gumbel-max draw of that back-end (``gumbel_argmax`` / ``gumbel_top_k``), never a numpy fallback."""
+    from dpworkbench.mechanisms.backends import release_backend, resolve_backend
 
-    Refuses a δ marked ``privacy_unverified`` unless ``allow_unverified=True`` (then the output is *not* private)."""
+    return release_backend() if rng is None else resolve_backend(rng)
+
+
+def _selection_release(index: int, acc, mark, *, mechanism: str, public: dict, private: bool, exact: dict | None = None):
+    from dpworkbench.accounting import Release
+
+    return Release(int(index), ledger=acc.entries_since(mark), public=public, private=private, mechanism=mechanism,
+                   exact=exact or {})
+
+
+def privacy_cost_selection(epsilon: float, mechanism: str = "local dampening", note: str = ""):
+    """The ledger of one LD / SLD / EM selection: a single sequential spend of ε (no budget is spent on δ:
+    the data-dependent local sensitivity is covered by Thm 3.5.1 / 4.3.1)."""
+    from dpworkbench.accounting import planned
+
+    return planned((mechanism_ledger_name(mechanism), check_epsilon(epsilon), note))
+
+
+def mechanism_ledger_name(mechanism: str) -> str:
+    """Ledger name of a selection: LD, SLD and EM are all recorded as an exponential-mechanism draw (on D with
+    sensitivity 1, on u − S with Δu, on u with Δu); PF as permute-and-flip."""
+    return "permute-and-flip" if mechanism in ("PF", "permute-and-flip") else "exponential"
+
+
+def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng=None, accountant=None, note: str = "",
+                    allow_unverified: bool = False):
+    """M_LD (Def. 3.4.1): ε-DP when δ is admissible (Thm 3.5.1). Spends ε (recorded before the draw).
+
+    Parameters
+    ----------
+    utilities, delta:
+        u(x, r) per candidate and δ(x, t, r) for t < T (a :class:`SensitivityMatrix`), both computed from the data.
+    epsilon:
+        Privacy budget of this selection.
+    rng:
+        ``None`` (default): the OpenDP release back-end; an int seed / Generator: seeded research run.
+
+    Treated as public
+    -----------------
+    The candidate set (its size and order), ``epsilon``, the global sensitivity Δu and the horizon T of δ.
+
+    Returns
+    -------
+    Release
+        ``value`` = the selected candidate's index (a label; no utility or data value is released).
+        ``private`` is False when a δ marked ``privacy_unverified`` was allowed (``allow_unverified=True``).
+    """
+    from dpworkbench.accounting import open_ledger
+
     _require_admissible(delta, allow_unverified, "local dampening")
-    return exponential_mechanism(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0, rng=rng,
-                                 accountant=accountant, note=note or "local dampening")
+    acc, mark = open_ledger(accountant)
+    i = exponential_mechanism(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0, rng=backend_for(rng),
+                              accountant=acc, note=note or "local dampening")
+    return _selection_release(i, acc, mark, mechanism="local dampening", private=not delta.privacy_unverified,
+                              public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),
+                                      "global_sensitivity": delta.global_sensitivity, "horizon": delta.horizon,
+                                      "delta": delta.name})
 
 
 def sld_slack(delta: SensitivityMatrix) -> np.ndarray:
@@ -255,14 +311,32 @@ def sld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, dire
 
 
 def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing",
-                            rng=None, accountant=None, note: str = "", allow_unverified: bool = False) -> int:
+                            rng=None, accountant=None, note: str = "", allow_unverified: bool = False):
     """M_SLD (Def. 4.2.1) via its closed form. ε-DP for admissible and bounded δ (Thm 4.3.1). Spends ε.
 
-    Refuses a δ marked ``privacy_unverified`` unless ``allow_unverified=True`` (then the output is *not* private)."""
+    ``rng=None`` uses the OpenDP release back-end; an int seed / Generator is a seeded research run.
+
+    Treated as public
+    -----------------
+    The candidate set, ``epsilon``, the global sensitivity Δu, the horizon T (δ = Δu from T on: bounded, and
+    admissible only because T does not depend on the data) and ``direction``.
+
+    Returns
+    -------
+    Release
+        ``value`` = the selected candidate's index; ``private`` is False for an allowed ``privacy_unverified`` δ.
+    """
+    from dpworkbench.accounting import open_ledger
+
     _require_admissible(delta, allow_unverified, "shifted local dampening")
-    return exponential_mechanism(_sld_utility(utilities, delta, direction), epsilon=epsilon,
-                                 sensitivity=delta.global_sensitivity, rng=rng, accountant=accountant,
-                                 note=note or "shifted local dampening")
+    score = _sld_utility(utilities, delta, direction)
+    acc, mark = open_ledger(accountant)
+    i = exponential_mechanism(score, epsilon=epsilon, sensitivity=delta.global_sensitivity, rng=backend_for(rng),
+                              accountant=acc, note=note or "shifted local dampening")
+    return _selection_release(i, acc, mark, mechanism="shifted local dampening", private=not delta.privacy_unverified,
+                              public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),
+                                      "global_sensitivity": delta.global_sensitivity, "horizon": delta.horizon,
+                                      "direction": direction, "delta": delta.name})
 
 
 def sld_logits_explicit_shift(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing") -> np.ndarray:

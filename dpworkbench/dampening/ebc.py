@@ -301,13 +301,63 @@ def true_top_k(ebc: Any, k: int) -> np.ndarray:
     return order[:k]
 
 
-def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
-               rng=None, accountant: Accountant | None = None) -> np.ndarray:
-    """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each. Spends ε in total (recorded).
+RELATION = ("edge-DP: one edge added or removed between two nodes of a fixed, public node set (spec §1.1, §4.2); "
+            "the node set and the max-degree bound behind ΔEBC are public")
 
-    EM/LD/SLD use one-shot Gumbel-top-k (equal in law to k sequential EM draws without
+
+def privacy_cost_topk(epsilon: float, k: int, method: str = "SLD"):
+    """The ledger of :func:`priv_top_k` (Alg. 3): k sequential draws with ε/k each (sequential composition).
+
+    EM/LD/SLD draws are recorded as ``exponential`` (EM on EBC with ΔEBC, on D with sensitivity 1, on the SLD score
+    with sensitivity 1), PF draws as ``permute-and-flip``."""
+    from dpworkbench.accounting import planned
+
+    epsilon = check_epsilon(epsilon)
+    k = check_int(k, "k", minimum=1)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    mech = "permute-and-flip" if method == "PF" else "exponential"
+    return planned(*[(mech, epsilon / k, f"PrivTopk {method} draw {j + 1}/{k}") for j in range(k)])
+
+
+def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
+               rng=None, accountant: Accountant | None = None):
+    """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each. Spends ε in total (k ledger entries, recorded before the draws).
+
+    EM/LD/SLD use one-shot Gumbel-top-k of the noise back-end (equal in law to k sequential draws without
     replacement); PF runs k sequential permute-and-flip passes on the remaining nodes.
+
+    Parameters
+    ----------
+    ebc, degrees:
+        EBC(v) and d(v) for every node of the public node set (index = node label).
+    k, epsilon, method:
+        Number of nodes, total budget B (ε/k per draw), ``"EM"``, ``"PF"``, ``"LD"`` or ``"SLD"``.
+    max_degree_bound:
+        Public bound Δ on the max degree (ΔEBC = g(Δ), δ^EBC saturates at t = Δ − d_v). ``None`` takes the graph's
+        true max degree — *derived from the data* (as the thesis assumes it public); recorded in
+        ``Release.derived_public``. Pass a data-independent bound for a strict release.
+    rng:
+        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
+
+    Treated as public
+    -----------------
+    The node set (its size n and labels), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (hence ΔEBC and the
+    horizon of δ^EBC).
+
+    Neighbouring relation
+    ---------------------
+    Edge-DP on the fixed node set: one edge added or removed (Lemma 6.3.1 / Def. 6.3.1 are for this relation).
+
+    Returns
+    -------
+    Release
+        ``value`` = the k selected node indices, in draw order; ``exact`` (NOT PRIVATE): the true top-k and the overlap.
     """
+    from dpworkbench.accounting import Release, open_ledger
+
+    from .core import backend_for
+
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
     if ebc.size == 0:
@@ -316,29 +366,38 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     if k > ebc.size:
         raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
     epsilon = check_epsilon(epsilon)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    derived = () if max_degree_bound is not None else ("max_degree_bound",)
     Dm = _check_bound(degrees, max_degree_bound)
     gs = global_sensitivity_ebc(Dm)
-    note = f"PrivTopk {method} k={k}"
-    if method == "EM":
-        return exponential_top_k(ebc, k, epsilon=epsilon, sensitivity=gs, rng=rng, accountant=accountant, note=note)
-    if method == "LD":
-        return exponential_top_k(ld_scores(ebc, degrees, max_degree_bound=Dm), k, epsilon=epsilon, sensitivity=1.0, rng=rng,
-                                 accountant=accountant, note=note)
-    if method == "SLD":
-        return exponential_top_k(sld_scores(ebc, degrees, max_degree_bound=Dm), k, epsilon=epsilon, sensitivity=1.0, rng=rng,
-                                 accountant=accountant, note=note)
+    backend = backend_for(rng)
+    acc, mark = open_ledger(accountant)
+    plan = privacy_cost_topk(epsilon, k, method)
     if method == "PF":
-        backend = resolve_backend(rng)  # a seeded generator, or the release back-end (unseeded)
-        if accountant is not None:
-            accountant.spend(epsilon, "permute-and-flip top-k", note)
         remaining = np.arange(ebc.size)
         chosen = []
-        for _ in range(k):
-            j = permute_and_flip(ebc[remaining], epsilon=epsilon / k, sensitivity=gs, rng=backend)
+        for entry in plan:
+            j = permute_and_flip(ebc[remaining], epsilon=entry.epsilon, sensitivity=gs, rng=backend, accountant=acc,
+                                 note=entry.note)
             chosen.append(int(remaining[j]))
             remaining = np.delete(remaining, j)
-        return np.array(chosen)
-    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+        got = np.array(chosen, dtype=np.int64)
+    else:
+        for entry in plan:  # each draw's ε/k recorded before the (one-shot) sampling
+            acc.spend(entry.epsilon, entry.mechanism, entry.note)
+        if method == "EM":
+            scores, sens = ebc, gs
+        elif method == "LD":
+            scores, sens = ld_scores(ebc, degrees, max_degree_bound=Dm), 1.0
+        else:
+            scores, sens = sld_scores(ebc, degrees, max_degree_bound=Dm), 1.0
+        got = np.asarray(exponential_top_k(scores, k, epsilon=epsilon, sensitivity=sens, rng=backend), dtype=np.int64)
+    truth = true_top_k(ebc, k)
+    return Release(got, ledger=acc.entries_since(mark), mechanism=f"{method}PrivTopk", derived_public=derived,
+                   public={"method": method, "k": k, "epsilon": epsilon, "epsilon_per_draw": epsilon / k,
+                           "max_degree_bound": Dm, "delta_ebc": gs, "num_nodes": int(ebc.size)},
+                   exact={"true_top_k": truth.tolist(), "overlap_with_true_top_k": int(np.isin(got, truth).sum())})
 
 
 def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, max_degree_bound: int | None = None) -> np.ndarray:

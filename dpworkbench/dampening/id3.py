@@ -296,22 +296,92 @@ class Node:
     children: list = field(default_factory=list)
 
 
-def _select(cnts, utils, method, eps, gs, gen, criterion, horizon):
+def _select(cnts, utils, method, eps, gs, backend, criterion, horizon):
     if method == "Global" or criterion != "ig":
         s = gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion]
-        return exponential_mechanism(utils, epsilon=eps, sensitivity=s, rng=gen)
+        return exponential_mechanism(utils, epsilon=eps, sensitivity=s, rng=backend)
     dm = ig_delta_matrix(cnts, gs, horizon)
     if method == "Local":
-        return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=1.0, rng=gen)
+        return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=1.0, rng=backend)
     if method == "Shifted":
         slack = np.sum(gs - dm.values, axis=1)
-        return exponential_mechanism(np.asarray(utils) - slack, epsilon=eps, sensitivity=gs, rng=gen)
+        return exponential_mechanism(np.asarray(utils) - slack, epsilon=eps, sensitivity=gs, rng=backend)
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
+RELATION = ("add/remove one row (tuple) at any position (spec §1.1 / §7 item 19: ΔIG, Lemma 7.3.1 and the Laplace "
+            "NoisyCount are for this relation); attribute domains, the class domain and the size bound N are public")
+
+_SELECTOR = {"Global": "EM", "Local": "LD", "Shifted": "SLD"}
+
+
+def privacy_cost(budget: float, depth: int, method: str = "Shifted", criterion: str = "ig"):
+    """The ledger :func:`fit` records (spec §2.7): ε = B/(2(d+1)) per query; each of the d+1 tree levels is one
+    parallel block over the level's disjoint partitions, in which every partition spends ε on NoisyCount and ε on
+    the split selection (EM / LD / SLD, all exponential-mechanism draws) or, at a leaf, on the Laplace class counts
+    (one histogram over disjoint classes). Levels compose sequentially: total 2ε(d+1) = B."""
+    from dpworkbench.accounting import LedgerEntry
+
+    budget = check_epsilon(budget, "budget")
+    depth = check_int(depth, "depth", minimum=1)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    eps = budget / (2 * (depth + 1))
+    sel = "EM" if criterion != "ig" else _SELECTOR[method]
+    out = []
+    for level in range(depth + 1):
+        group = f"DiffPID3 level {level} (disjoint partitions)"
+        second = ("laplace", "leaf class counts") if level == depth else (
+            "exponential or laplace", f"split selection ({sel}) or leaf class counts")
+        out.append(LedgerEntry("laplace", eps, f"level {level}: NoisyCount per partition", "parallel", group, level, 0))
+        out.append(LedgerEntry(second[0], eps, f"level {level}: {second[1]} per partition", "parallel", group, level, 0))
+    return tuple(out)
+
+
 def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
-        criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng=None, accountant=None) -> Node:
-    """DiffPID3 family. ``horizon`` is the public horizon T of δ (data-independent; δ = ΔIG beyond it). Spends ``budget`` (recorded once; per-level split B/(2(d+1)), parallel over partitions)."""
+        criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng=None, accountant=None):
+    """DiffPID3 family (Alg. 4): GlobalDiffPID3 (EM), LocalDiffPID3 (LD), ShiftedLocalDiffPID3 (SLD). Spends ``budget``.
+
+    The ledger is recorded before any noise is drawn: one parallel block per tree level (:func:`privacy_cost`).
+    All noise comes from one back-end: NoisyCount and the leaf class counts by ``add_laplace``, the split
+    selections by ``gumbel_argmax`` (EM, LD and SLD are exponential-mechanism draws).
+
+    Parameters
+    ----------
+    X, y:
+        Integer-coded attributes (n×d) and class codes.
+    domains, n_classes:
+        Public domain sizes of the attributes and of the class (the tree iterates over the full public domains).
+    depth, budget:
+        Maximal depth d and total budget B; each query gets ε = B/(2(d+1)).
+    method, criterion:
+        ``"Global"``/``"Local"``/``"Shifted"``; ``"ig"`` (Gini / Max are EM-only).
+    n_bound:
+        Public upper bound N on the data set size behind ΔIG = log2(N+1) + 1/ln 2. ``None`` uses the number of rows —
+        *derived from the data* (not public under add/remove; recorded in ``Release.derived_public``).
+    horizon:
+        Public horizon T of δ (δ = ΔIG from T on): must not depend on the data.
+    rng:
+        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
+
+    Treated as public
+    -----------------
+    ``domains``, ``n_classes``, ``depth``, ``budget``, ``method``, ``criterion``, ``n_bound`` (hence ΔIG), ``horizon``;
+    the candidate set of every split (the attributes not yet used on the path: determined by the public tree shape).
+
+    Neighbouring relation
+    ---------------------
+    Add/remove one row at any position (ΔIG, Lemma 7.3.1 and the counts' sensitivity 1 are for this relation).
+
+    Returns
+    -------
+    Release
+        ``value`` = the tree (:class:`Node`), a post-processing of the noisy counts and selections.
+    """
+    from dpworkbench.accounting import Release, open_ledger
+
+    from .core import backend_for
+
     if y is None:
         raise ValueError("class attribute missing: y (the class codes) is required")
     X = np.asarray(X); y = np.asarray(y)
@@ -332,28 +402,41 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if criterion != "ig" and method != "Global":
         raise ValueError("Gini and Max (Friedman & Schuster) are EM-only: use method='Global'")
-    gen = as_generator(rng)
+    horizon = check_int(horizon, "horizon", minimum=1)
+    derived = () if n_bound is not None else ("n_bound",)
+    n_bound = check_int(n_bound if n_bound is not None else X.shape[0], "n_bound", minimum=1)
+    backend = backend_for(rng)
     eps = budget / (2 * (depth + 1))
-    gs = delta_ig_global(n_bound if n_bound is not None else X.shape[0])
-    if accountant is not None:
-        accountant.spend(budget, f"DiffPID3-{method}", f"depth={depth}, ε/level-op={eps:.4g}")
+    gs = delta_ig_global(n_bound)
+    acc, mark = open_ledger(accountant)
+    for level in range(depth + 1):  # the whole tree's ledger, before any noise (levels: parallel over partitions)
+        pair = privacy_cost(budget, depth, method, criterion)[2 * level: 2 * level + 2]
+        with acc.parallel(pair[0].group) as block:
+            with block.branch() as branch:
+                for e in pair:
+                    branch.spend(e.epsilon, e.mechanism, e.note)
 
     def build(idx, attrs, d):
         Xs, ys = X[idx], y[idx]
-        nt = laplace_mechanism(float(idx.size), epsilon=eps, sensitivity=1.0, rng=gen)
+        nt = laplace_mechanism(float(idx.size), epsilon=eps, sensitivity=1.0, rng=backend)
         t_a = max(domains[a] for a in attrs) if attrs else 1  # max #values over the remaining attributes (public)
         if not attrs or d == 0 or nt / (t_a * n_classes) < math.sqrt(2) / eps:
             counts = np.bincount(ys, minlength=n_classes).astype(float)
-            noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=1.0, rng=gen) for c in counts]
+            noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=1.0, rng=backend) for c in counts]
             return Node(label=int(np.argmax(noisy)))
         cnts = contingencies(Xs, ys, attrs, domains, n_classes)
         utils = utilities_ig(cnts) if criterion == "ig" else np.array([utility(c, criterion) for c in cnts])
-        a = attrs[_select(cnts, utils, method, eps, gs, gen, criterion, horizon)]
+        a = attrs[_select(cnts, utils, method, eps, gs, backend, criterion, horizon)]
         rest = [b for b in attrs if b != a]
         col = Xs[:, a]
         return Node(attr=a, children=[build(idx[col == v], rest, d - 1) for v in range(domains[a])])
 
-    return build(np.arange(X.shape[0]), list(range(X.shape[1])), depth)
+    tree = build(np.arange(X.shape[0]), list(range(X.shape[1])), depth)
+    return Release(tree, ledger=acc.entries_since(mark), mechanism=f"{method}DiffPID3", derived_public=derived,
+                   public={"method": method, "criterion": criterion, "depth": depth, "budget": budget,
+                           "epsilon_per_query": eps, "domains": list(map(int, domains)), "n_classes": n_classes,
+                           "n_bound": n_bound, "delta_ig": gs, "horizon": horizon},
+                   exact={"n_rows": int(X.shape[0])})
 
 
 def predict(tree: Node, X: Any) -> np.ndarray:
@@ -373,6 +456,8 @@ def cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10,
                    split_rng=None) -> float:
     """Mean accuracy over a k-fold CV (one run; repeat with different rng for '10 runs').
 
+    Research helper, NOT a release: the accuracy is measured on the data's own held-out folds (exact).
+
     ``split_rng`` (optional) draws the fold split separately from the noise, so that several methods and budgets
     can share the same folds (paired comparison; the non-private statistics are then reused from the cache)."""
     gen = as_generator(rng)
@@ -384,7 +469,7 @@ def cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10,
         test = parts[i]
         train = np.concatenate([p for j, p in enumerate(parts) if j != i])
         tree = fit(X[train], y[train], domains, n_classes, depth=depth, budget=budget, method=method, rng=gen,
-                   criterion=criterion, horizon=horizon)
+                   criterion=criterion, horizon=horizon).value
         accs.append(float(np.mean(predict(tree, X[test]) == y[test])))
     return float(np.mean(accs))
 

@@ -308,3 +308,108 @@ def pf_group_probabilities(log_p: Any, mult: Any) -> np.ndarray:
     integ = _PF_W @ np.exp(logF[:, None] - L)  # ∫ F(s)/(1 − s p_g) ds
     out[keep] = mk * pk * integ
     return out / out.sum()
+
+
+# ---------------------------------------------------------------- the release (Ch. 5 MedianSelection)
+MECHANISMS = ("EM", "PF", "LD", "SLD")
+RELATION = ("substitution: one row's value replaced by any value (the number of rows n and the row positions are "
+            "fixed and public; spec §1.1, the thesis' Hamming model for median selection)")
+
+
+def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
+    """The ledger of :func:`select_median`: one selection with the full ε (spec §2.7)."""
+    from .core import privacy_cost_selection
+
+    if mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    return privacy_cost_selection(epsilon, mechanism)
+
+
+def select_median(values: Any, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD", horizon: int = 32,
+                  delta: str = "box", rng=None, accountant=None, allow_unverified: bool = False):
+    """Private median *selection* (thesis Ch. 5): the label (row position) of an element close to the median.
+
+    The mechanism's range is the set of row positions {0, …, n−1} and u(x, i) = −|x_m − x_i| on the values clipped
+    to the public range [lower, upper] (Λ = upper − lower). The privacy proof (EM, PF: Δu = Λ; LD/SLD: Thm 3.5.1 /
+    4.3.1 with the corrected LS0 and the admissible box bound) covers the *selected position only*. The selected
+    row's value is not a post-processing of the position — it is a raw data value — so it is **not released**; it is
+    kept in ``Release.exact`` as a NOT PRIVATE diagnostic.
+
+    Parameters
+    ----------
+    values:
+        The column (numbers); row positions are the labels.
+    lower, upper:
+        Public bounds of the values (values outside are clipped).
+    epsilon:
+        Budget (one selection with the full ε).
+    mechanism:
+        ``"EM"``, ``"PF"``, ``"LD"`` (default) or ``"SLD"``.
+    horizon:
+        Public horizon T of δ (δ = Λ from T on).
+    delta:
+        ``"box"`` (admissible, default) or ``"thesis_candidates"`` (NOT admissible: refused unless
+        ``allow_unverified=True``, then the release is marked ``private=False``).
+    rng:
+        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
+
+    Treated as public
+    -----------------
+    ``lower``, ``upper`` (Λ), ``n`` (the number of rows: fixed under the substitution relation), ``horizon``,
+    ``mechanism``, ``epsilon``.
+
+    Neighbouring relation
+    ---------------------
+    Substitution of one row's value, n and the positions fixed (the thesis' model; the corrected Lemma 5.2.2 and the
+    box bound are local sensitivities for this relation). Under add/remove-one-row the position labels themselves
+    would shift and the range {0..n−1} would reveal n, so this release does not claim add/remove DP.
+
+    Returns
+    -------
+    Release
+        ``value`` = the selected row position (0-based); ``exact`` (NOT PRIVATE): the selected value, the true median
+        value and the absolute error.
+    """
+    from dpworkbench.accounting import open_ledger
+    from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip
+
+    from .core import backend_for, local_dampening, shifted_local_dampening
+
+    epsilon = check_epsilon(epsilon)
+    if mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    if not upper > lower:
+        raise ValueError("upper must be larger than lower (public domain bounds)")
+    horizon = check_int(horizon, "horizon", minimum=1)
+    col = np.asarray(values, dtype=float)
+    if col.ndim != 1 or col.size == 0:
+        raise ValueError("values must be a non-empty 1-D array")
+    if not np.all(np.isfinite(col)):
+        raise ValueError("values contain NaN or inf")
+    lam = float(upper - lower)
+    x = np.clip(col, lower, upper) - lower
+    u = median_utility(x, lam)
+    backend = backend_for(rng)
+    acc, mark = open_ledger(accountant)
+    private = True
+    if mechanism == "EM":
+        i = exponential_mechanism(u, epsilon=epsilon, sensitivity=lam, rng=backend, accountant=acc, note="median EM")
+    elif mechanism == "PF":
+        i = permute_and_flip(u, epsilon=epsilon, sensitivity=lam, rng=backend, accountant=acc, note="median PF")
+    else:
+        sm = median_sensitivity(lam, delta=delta).with_floor(min(1.0, lam)).with_horizon(horizon).matrix(x)
+        f = local_dampening if mechanism == "LD" else shifted_local_dampening
+        rel = f(u, sm, epsilon=epsilon, rng=backend, accountant=acc, note=f"median {mechanism}",
+                allow_unverified=allow_unverified)
+        i, private = rel.value, rel.private
+    from dpworkbench.accounting import Release
+
+    i = int(i)
+    sx = np.sort(x, kind="stable")
+    med = float(sx[math.ceil(x.size / 2) - 1]) + lower
+    sel = float(x[i]) + lower
+    return Release(i, ledger=acc.entries_since(mark), mechanism=f"{mechanism} median selection", private=private,
+                   public={"mechanism": mechanism, "epsilon": epsilon, "lower": float(lower), "upper": float(upper),
+                           "lambda": lam, "n": int(x.size), "horizon": horizon, "delta": delta},
+                   exact={"selected_value": float(col[i]), "selected_value_clipped": sel, "true_median": med,
+                          "abs_error": abs(sel - med)})

@@ -22,8 +22,10 @@ def test_cli_median_all_mechanisms(tmp_path, capsys):
         assert main(["dampening", "median", str(p), "--column", "val", "--upper", "100", "--mechanism", mech,
                      "--epsilon", "50", "--seed", "1", "--json"]) == 0
         out = _json(capsys)
-        assert out["epsilon_spent"] == 50 and out["mechanism"] == mech and 0 <= out["row"] < 301
-        assert out["value"] == vals[out["row"]] and abs(out["value"] - med) <= 15   # high ε: near the median
+        row = out["private"]["row"]
+        assert out["epsilon_spent"] == 50 and out["public"]["mechanism"] == mech and 0 <= row < 301
+        assert "NOT_PRIVATE" not in out and "value" not in out["private"]   # a label, never the row's value
+        assert abs(vals[row] - med) <= 15   # high ε: near the median
     # same seed → same output
     main(["dampening", "median", str(p), "--column", "val", "--upper", "100", "--seed", "3", "--json"]); a = _json(capsys)
     main(["dampening", "median", str(p), "--column", "val", "--upper", "100", "--seed", "3", "--json"]); b = _json(capsys)
@@ -42,9 +44,11 @@ def test_cli_topk_edge_list(tmp_path, capsys):
     out = _json(capsys)
     g, labels = from_networkx(H)
     truth = {labels[v] for v in E.true_top_k(E.ebc_all(g), 3)}
-    assert out["epsilon_spent"] == 1e4 and len(out["nodes"]) == 3 and set(out["nodes"]) <= set(H.nodes)
-    assert len(truth & set(out["nodes"])) >= 2
+    nodes = out["private"]["nodes"]
+    assert out["epsilon_spent"] == 1e4 and len(nodes) == 3 and set(nodes) <= set(H.nodes)
+    assert len(truth & set(nodes)) >= 2
     assert main(["dampening", "topk", str(p), "--k", "2", "--mechanism", "PF", "--epsilon", "1", "--json"]) == 0  # release back-end
-    assert len(_json(capsys)["nodes"]) == 2
+    out = _json(capsys)
+    assert len(out["private"]["nodes"]) == 2 and out["noise"].startswith("OpenDP")
     assert main(["dampening", "topk", str(p), "--k", "1000"]) == 2
     assert "larger than the number of nodes" in capsys.readouterr().err

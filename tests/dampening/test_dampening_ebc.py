@@ -109,7 +109,7 @@ def test_audit_privtopk_on_small_graph(method):
     and its worst neighbour for the method."""
     G = ex.fig9c_graph()
     H = _worst_toggle(G, method, 1.0, 7)
-    mech = lambda dat, rng: tuple(E.priv_top_k(dat[0], dat[1], 2, epsilon=1.0, method=method, max_degree_bound=7, rng=rng).tolist())  # noqa: E731
+    mech = lambda dat, rng: tuple(E.priv_top_k(dat[0], dat[1], 2, epsilon=1.0, method=method, max_degree_bound=7, rng=rng).value.tolist())  # noqa: E731
     res = audit_mechanism(mech, _graph_data(G), _graph_data(H), 1.0, n_samples=10000, seed=0)
     assert not res.flagged, res
 
@@ -140,15 +140,17 @@ def test_ebc_nodes_and_ego_reference_agree_with_kernel():
 
 
 def test_privtopk_accounting_and_errors():
-    from dpworkbench.accounting import Accountant
+    from dpworkbench.accounting import Accountant, check_ledger_matches
 
     g = holme_kim(200, 3, 0.3, seed=2)
     e, d = E.ebc_all(g), g.degrees
     acc = Accountant(4.0)
     for m in E.METHODS:
-        got = E.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
-        assert len(set(got.tolist())) == 5
-    assert abs(acc.spent - 4.0) < 1e-9                      # 4 calls × ε = 1, each recorded once
+        rel = E.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
+        assert len(set(rel.value.tolist())) == 5
+        check_ledger_matches(E.privacy_cost_topk(1.0, 5, m), rel.ledger)   # k draws of ε/k, recorded
+        assert rel.derived_public == ("max_degree_bound",) and rel.public["max_degree_bound"] == int(d.max())
+    assert abs(acc.spent - 4.0) < 1e-9                      # 4 calls × ε = 1
     with pytest.raises(ValueError, match="larger than the number of nodes"):
         E.priv_top_k(e, d, 500, epsilon=1.0)
     with pytest.raises(ValueError, match="max_degree_bound"):

@@ -66,7 +66,7 @@ def test_fit_predict_and_errors():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 2, (2000, 4)); y = (X[:, 0] ^ (rng.random(2000) < 0.1)).astype(int)
     for m in id3.METHODS:
-        tree = id3.fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method=m, rng=0)
+        tree = id3.fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method=m, rng=0).value
         assert np.mean(id3.predict(tree, X) == y) > 0.8
     with pytest.raises(ValueError, match="depth"):
         id3.fit(X, y, [2] * 4, 2, depth=0, budget=1.0)
@@ -74,7 +74,7 @@ def test_fit_predict_and_errors():
         id3.fit(X, y[:-1], [2] * 4, 2, depth=2, budget=1.0)
     with pytest.raises(ValueError, match="EM-only"):
         id3.fit(X, y, [2] * 4, 2, depth=2, budget=1.0, method="Local", criterion="gini")
-    tree = id3.fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method="Global", criterion="gini", rng=0)
+    tree = id3.fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method="Global", criterion="gini", rng=0).value
     assert id3.predict(tree, X).shape == y.shape
 
 
@@ -118,7 +118,7 @@ def _leaf_depths(node, d=0):
 def test_budget_split_per_query_and_per_path(method, monkeypatch):
     """Every NoisyCount, selection and leaf count gets ε = B/(2(d+1)); a root-to-leaf path of a full tree makes
     2(d+1) sequential queries (2 per level over d+1 levels; siblings are parallel), so it spends exactly B."""
-    from dpworkbench.accounting import Accountant
+    from dpworkbench.accounting import Accountant, check_ledger_matches
 
     rng = np.random.default_rng(2)
     X = rng.integers(0, 2, (4000, 5)); y = (X[:, 0] ^ X[:, 1] ^ (rng.random(4000) < 0.05)).astype(int)
@@ -128,8 +128,10 @@ def test_budget_split_per_query_and_per_path(method, monkeypatch):
     monkeypatch.setattr(id3, "exponential_mechanism", lambda u, **kw: spent.append(("select", kw["epsilon"])) or real_em(u, **kw))
     B, d = 60.0, 3
     acc = Accountant(B)
-    tree = id3.fit(X, y, [2] * 5, 2, depth=d, budget=B, method=method, rng=0, accountant=acc)
-    assert acc.spent == pytest.approx(B)
+    rel = id3.fit(X, y, [2] * 5, 2, depth=d, budget=B, method=method, rng=0, accountant=acc)
+    tree = rel.value
+    assert acc.spent == pytest.approx(B) and rel.epsilon == pytest.approx(B)
+    check_ledger_matches(id3.privacy_cost(B, d, method), rel.ledger)   # the pure plan is what was recorded
     eps = {e for _, e in spent}
     assert len(eps) == 1 and abs(eps.pop() - B / (2 * (d + 1))) < 1e-12
     assert set(_leaf_depths(tree)) == {d}                 # large B: no early stop, every path has d+1 levels
@@ -146,9 +148,9 @@ def test_stopping_rule_uses_sqrt2_over_epsilon():
     √2/ε ≈ 170) a 400-row node with 2×2 values×classes has N_T/4 ≈ 100 and must become a leaf; the printed √2/2 would split."""
     rng = np.random.default_rng(4)
     X = rng.integers(0, 2, (400, 3)); y = X[:, 0].astype(int)
-    stops = [id3.fit(X, y, [2] * 3, 2, depth=2, budget=0.05, method="Global", rng=s).label is not None for s in range(20)]
+    stops = [id3.fit(X, y, [2] * 3, 2, depth=2, budget=0.05, method="Global", rng=s).value.label is not None for s in range(20)]
     assert sum(stops) >= 18
-    grows = [id3.fit(X, y, [2] * 3, 2, depth=2, budget=50.0, method="Global", rng=s).label is None for s in range(5)]
+    grows = [id3.fit(X, y, [2] * 3, 2, depth=2, budget=50.0, method="Global", rng=s).value.label is None for s in range(5)]
     assert all(grows)
 
 
