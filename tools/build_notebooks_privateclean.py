@@ -417,7 +417,7 @@ merge_rate = 1.0'''),
     ("code", '''from IPython.display import display
 from dpworkbench.experiments import NotebookContext
 from dpworkbench import widgets
-from dpworkbench.privateclean import teaching, grr, CleanedRelation, estimate
+from dpworkbench.privateclean import teaching, grr, CleanedRelation, estimate, privacy_cost_table
 
 ctx = NotebookContext("privateclean/learn_privateclean", profile=profile, output_dir=output_dir, seed=seed)'''),
     ("md", "## 1. Randomized response and its de-biasing\nLeft: privacy flattens the histogram (rare values become common). Right: Direct is biased by S·p(l/N − s); PrivateClean removes it."),
@@ -437,7 +437,7 @@ eps_table'''),
     ("code", '''R = teaching.running_example(seed)
 V = grr(R, {"major": 0.25}, {"satisfaction": 1.0}, domains={"major": teaching.MAJORS}, bounds={"satisfaction": (1.0, 5.0)}, rng=seed)
 crel = CleanedRelation.start(V).merge("major", {"Mechanical E.": "Mech. Eng."})
-display(V.ledger)
+display(privacy_cost_table(V))  # ε per attribute, exact and the paper's Lemma 1 (the release's ledger records the exact one)
 rows = []
 for m in ["Mech. Eng.", "Electrical Eng."]:
     truth = R.satisfaction[R.major.replace({"Mechanical E.": "Mech. Eng."}) == m].mean()
@@ -488,17 +488,17 @@ p = 0.25      # GRR replacement probability on Major
 b = 1.0       # Laplace scale on Satisfaction, public range 4'''),
     ("code", '''from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.privateclean import teaching
+from dpworkbench.privateclean import teaching, privacy_cost_table
 
 ctx = NotebookContext("privateclean/fig01_running_example", profile=profile, output_dir=output_dir, seed=seed)
 reps = pick(profile, ci=200, quick=2000, paper=20000)'''),
     ("md", "## (a) original table R and (b) the private release V"),
     ("code", '''R = teaching.fig01_relation(seed)
 V, crel = teaching.fig01_private(R, p=p, b=b, seed=seed)
-side = R.head(8).assign(private_major=V.data["major"].head(8).to_numpy(), private_satisfaction=V.data["satisfaction"].head(8).round(2).to_numpy())
+side = R.head(8).assign(private_major=V.value.data["major"].head(8).to_numpy(), private_satisfaction=V.value.data["satisfaction"].head(8).round(2).to_numpy())
 ctx.save_table(side, "R_vs_V_first_rows")
 display(side)
-display(V.ledger)
+display(privacy_cost_table(V))  # ε per attribute, exact and the paper's Lemma 1 (the release's ledger records the exact one)
 pdn = teaching.plausible_deniability(p)
 ctx.save_table(pdn, "plausible_deniability")
 pdn.round(3)'''),

@@ -10,19 +10,24 @@ Where the workbench departs from the paper (corrected default first, the paper's
 * ``grr`` privatises every column it releases (an unlisted column is a ValueError: it would have ε = ∞) and never
   writes to its input. ``regenerate_until_domain_preserved`` (Theorem 2) is off by default and labelled in the ledger.
 * Theorem 2 / Example 3: the bound as stated gives 483 / 644 records (the paper prints 391 / 552).
+* ``grr`` returns an ``accounting.Release`` (value: the ``PrivateRelation``; ε only in its ledger, which equals
+  ``privacy_cost(...)``); Lemma 1's accounting is the labelled option ``accounting="paper_lemma1"`` (``private=False``
+  for N > 3). Neighbouring relation: substitute one record (bounded DP; the row count S is public). Cleaning and
+  every estimator (Direct, PrivateClean, no-provenance) are post-processing: they read only V and public parameters.
 * Intervals: per-row CLT (COUNT, SUM) and delta method (AVG) by default; the paper's forms with ``ci="paper"``.
 * Appendix E tuning: b from the exact ε of the tuned p (needs N); the printed ln(3/p − 2) with ``convention="paper"``.
 * Weighted provenance w_lm = rows(l → m) / rows(l) (the printed formula contradicts Example 6); L_pred counts
   dirty values with *an* edge into M_pred.
 """
 from .mechanism import (PrivateRelation, b_for_epsilon, epsilon_grr, epsilon_laplace, grr, p_for_epsilon,
-                        theorem2_bound, theorem2_exact, theorem2_probability)
+                        privacy_cost, privacy_cost_table, theorem2_bound, theorem2_exact, theorem2_probability)
 from .cleaning import (CleanedRelation, apply_mapping, diff_provenance, edit_distance_merge, fd_repair_majority,
                        outlier_values)
 from .estimators import Estimate, count_estimate, direct_bias_count, estimate, sum_estimate
 from .tuning import allocate_epsilon, tune
 
-__all__ = ["PrivateRelation", "b_for_epsilon", "epsilon_grr", "epsilon_laplace", "grr", "p_for_epsilon",
+__all__ = ["PrivateRelation", "b_for_epsilon", "epsilon_grr", "epsilon_laplace", "grr", "p_for_epsilon", "privacy_cost",
+           "privacy_cost_table",
            "theorem2_bound", "theorem2_exact", "theorem2_probability", "CleanedRelation", "apply_mapping",
            "diff_provenance", "edit_distance_merge", "fd_repair_majority", "outlier_values", "Estimate", "count_estimate",
            "direct_bias_count", "estimate", "sum_estimate", "tune", "allocate_epsilon"]

@@ -7,6 +7,8 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from dpworkbench.accounting import Release
+
 from .mechanism import PrivateRelation
 
 NULL = None
@@ -42,7 +44,11 @@ class CleanedRelation:
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def start(cls, rel: PrivateRelation) -> "CleanedRelation":
+    def start(cls, rel: "PrivateRelation | Release") -> "CleanedRelation":
+        """Start cleaning a private relation (or the :func:`grr` release holding it). Cleaning and every query
+        on the result are post-processing of V: they read only V and the public parameters (p, domains)."""
+        if isinstance(rel, Release):
+            rel = rel.value
         cols = [c for c in rel.data.columns]
         # the composed cleaner starts as the identity on the whole released domain, so values of the domain that
         # no private row holds (masked, Theorem 2) are still carried through every later cleaner (provenance

@@ -1,5 +1,16 @@
-"""``dpworkbench privateclean query``: privatise a CSV column (GRR, + Laplace on a numeric column), clean it with
-merges, and answer COUNT/SUM/AVG with Direct and PrivateClean estimates and 95 % intervals."""
+"""``dpworkbench privateclean query``: privatise a CSV (GRR on one discrete column, Laplace on an optional numeric
+column), clean the *private* relation with merges, and answer COUNT/SUM/AVG with the PrivateClean estimate, its 95 %
+interval and the Direct estimate.
+
+Privacy: the release is V = grr(R) (ε = the ledger's, exact GRR accounting); every answer printed is a
+post-processing of V and public inputs. Neighbouring relation: substitute one record (bounded DP, local DP per
+record); the number of rows is public. Treated as public: the domain of ``--attr`` (``--domain``; read off the data
+if absent, which is flagged as data-derived), p / ε, b / ``--value-epsilon``, the numeric range (``--bounds`` or
+``--delta``), the merges and the predicate. Without ``--seed`` the OpenDP release back-end draws the noise; a seed
+makes it a research run (seeded numpy: NOT a private release). Exact values (the true answer on the original data,
+errors) appear only with ``--show-exact``, labelled NOT PRIVATE; ``--json`` writes sections private / public /
+NOT_PRIVATE (valid JSON, NaN → null).
+"""
 from __future__ import annotations
 
 import argparse
@@ -8,20 +19,33 @@ import sys
 import warnings
 from pathlib import Path
 
+_DESCRIPTION = """Privatise a CSV with GRR (discrete --attr) and Laplace (numeric --value-col), clean the private
+relation with --merge, and answer COUNT/SUM/AVG WHERE --attr IN --equals (PrivateClean estimate with a 95%% CI, and
+the Direct estimate). Every printed answer is post-processing of the private relation.
+
+Neighbouring relation: substitute one record (bounded DP; each record is randomised independently, local DP); the
+number of rows is public. Treated as public: the domain of --attr (--domain; without it the domain is read off the
+data and reported as data-derived), --p/--epsilon, --b/--value-epsilon, the numeric range (--bounds LO,HI clips;
+--delta must cover the data), --merge and --equals.
+
+No --seed: a release, noise from the OpenDP floating-point-safe back-end. --seed makes it a RESEARCH run (seeded
+numpy noise, NOT a private release). --show-exact adds the true answer and errors, each labelled NOT PRIVATE."""
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("privateclean", help="PrivateClean: GRR-privatise a CSV, clean it, bias-corrected COUNT/SUM/AVG")
     sub = p.add_subparsers(dest="privateclean_cmd", required=True)
-    q = sub.add_parser("query", help="privatise → merge → query, Direct vs PrivateClean with CIs")
+    q = sub.add_parser("query", help="privatise → merge → query, PrivateClean vs Direct with CIs",
+                       description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     q.add_argument("csv")
     q.add_argument("--attr", required=True, help="discrete attribute to randomise (GRR) and to filter on")
     g = q.add_mutually_exclusive_group(required=True)
-    g.add_argument("--p", type=float, help="GRR replacement probability in (0, 1)")
+    g.add_argument("--p", type=float, help="GRR replacement probability in (0, 1) (public)")
     g.add_argument("--epsilon", type=float, help="ε of the discrete attribute (exact convention: p = N/(e^ε+N−1))")
     q.add_argument("--domain", default=None,
-                   help="declared public domain, comma-separated (default: taken from the data, with a warning: data-dependent)")
+                   help="public domain of --attr, comma-separated (default: read off the data, reported as data-derived)")
     q.add_argument("--value-col", default=None, help="numeric attribute for SUM/AVG (Laplace noise)")
-    q.add_argument("--b", type=float, default=None, help="Laplace scale of --value-col")
+    q.add_argument("--b", type=float, default=None, help="Laplace scale of --value-col (public)")
     q.add_argument("--value-epsilon", type=float, default=None, help="ε of --value-col instead of --b (b = Δ/ε)")
     q.add_argument("--delta", type=float, default=None,
                    help="public range Δ of --value-col (must cover the data; or give --bounds)")
@@ -30,12 +54,16 @@ def register(subparsers) -> None:
     q.add_argument("--merge", action="append", default=[], metavar="OLD=NEW",
                    help="cleaning: merge value OLD into NEW on the private relation (repeatable; NEW empty = NULL)")
     q.add_argument("--agg", choices=["count", "sum", "avg"], default="count")
-    q.add_argument("--equals", required=True, help="predicate: cleaned value(s) of --attr, comma-separated")
+    q.add_argument("--equals", required=True, help="predicate: cleaned value(s) of --attr, comma-separated (public)")
     q.add_argument("--ci", choices=["row_clt", "paper"], default="row_clt", help="interval form (default: corrected per-row CLT)")
     q.add_argument("--save-private", default=None, help="write the private relation V to this CSV")
     q.add_argument("--seed", type=int, default=None,
-                   help="seed (research only: seeded noise is not a private release; without it the OpenDP release back-end is used)")
-    q.add_argument("--json", action="store_true")
+                   help="seed the noise: a reproducible RESEARCH run, NOT a private release "
+                        "(default: OpenDP release back-end)")
+    q.add_argument("--json", action="store_true",
+                   help="JSON with sections private / public / NOT_PRIVATE (NaN written as null)")
+    q.add_argument("--show-exact", action="store_true",
+                   help="also print the true answer on the original data and the errors, labelled NOT PRIVATE")
     q.set_defaults(func=_query)
 
 
@@ -43,12 +71,17 @@ def _split(s: str | None) -> list[str]:
     return [v.strip() for v in s.split(",")] if s else []
 
 
-def _query(args: argparse.Namespace) -> int:
+def query_release(args: argparse.Namespace):
+    """Run the query; returns (Release of the PrivateClean answer, the grr release, noise label, warnings)."""
+    import numpy as np
     import pandas as pd
 
-    from .cleaning import CleanedRelation
+    from dpworkbench.accounting import Release
+    from dpworkbench.mechanisms.backends import cli_backend, noise_label
+
+    from .cleaning import CleanedRelation, apply_mapping
     from .estimators import estimate
-    from .mechanism import b_for_epsilon, grr, p_for_epsilon
+    from .mechanism import b_for_epsilon, epsilon_grr, grr, p_for_epsilon
 
     path = Path(args.csv)
     if not path.exists():
@@ -60,12 +93,13 @@ def _query(args: argparse.Namespace) -> int:
     cols = [args.attr]
     numeric = {}
     deltas = {}
+    bounds = None
+    delta = args.delta
     if args.agg != "count" and args.value_col is None:
         raise ValueError(f"--value-col is required for {args.agg}")
     if args.value_col is not None:
         if args.value_col not in df.columns:
             raise ValueError(f"--value-col {args.value_col!r} not in {path}")
-        bounds = None
         if args.bounds is not None:
             try:
                 lo, hi = (float(v) for v in args.bounds.split(","))
@@ -74,9 +108,9 @@ def _query(args: argparse.Namespace) -> int:
             if not hi > lo:
                 raise ValueError(f"--bounds needs LO < HI, got {args.bounds!r}")
             bounds = {args.value_col: (lo, hi)}
-            if args.delta is None:
-                args.delta = hi - lo
-        if args.delta is None or not args.delta > 0:
+            if delta is None:
+                delta = hi - lo
+        if delta is None or not delta > 0:
             raise ValueError("--delta (public range of --value-col, > 0) or --bounds is required with a numeric column")
         x = pd.to_numeric(df[args.value_col], errors="coerce")
         if x.isna().any():
@@ -84,30 +118,26 @@ def _query(args: argparse.Namespace) -> int:
         df[args.value_col] = x.astype(float)
         if (args.b is None) == (args.value_epsilon is None):
             raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
-        b = args.b if args.b is not None else b_for_epsilon(args.value_epsilon, args.delta)
+        b = args.b if args.b is not None else b_for_epsilon(args.value_epsilon, delta)
         numeric[args.value_col] = b
-        deltas[args.value_col] = args.delta
+        deltas[args.value_col] = delta
         cols.append(args.value_col)
-    else:
-        bounds = None
     domain = _split(args.domain) or None
+    backend = cli_backend(args.seed)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         N = len(domain) if domain else df[args.attr].nunique(dropna=False)
         p = args.p if args.p is not None else p_for_epsilon(args.epsilon, N)
-        if args.seed is not None:
-            rng = args.seed
-        else:
-            from dpworkbench.mechanisms import release_backend
-            rng = release_backend()
-        rel = grr(df[cols], {args.attr: p}, numeric, domains={args.attr: domain} if domain else None,
-                  deltas=deltas if bounds is None else None, bounds=bounds, rng=rng)
+        released = grr(df[cols], {args.attr: p}, numeric, domains={args.attr: domain} if domain else None,
+                       deltas=deltas if bounds is None else None, bounds=bounds, rng=backend)
+    rel = released.value
     mapping = {}
     for m in args.merge:
         if "=" not in m:
             raise ValueError(f"--merge expects OLD=NEW, got {m!r}")
         old, new = m.split("=", 1)
         mapping[old] = new if new != "" else None
+    # --- post-processing of V (and public inputs) only ---------------------------------------------------------
     crel = CleanedRelation.start(rel)
     if mapping:
         crel = crel.merge(args.attr, mapping, note="CLI merges")
@@ -116,24 +146,45 @@ def _query(args: argparse.Namespace) -> int:
     pc = estimate(crel, args.agg, args.attr, pred, args.value_col, ci=args.ci)
     if args.save_private:
         rel.data.to_csv(args.save_private, index=False)
-    out = {"agg": args.agg, "attr": args.attr, "equals": sorted(pred), "rows": len(df), "p": p, "b": numeric.get(args.value_col),
-           "direct": d.value, "privateclean": pc.value, "ci": [pc.lo, pc.hi], "ci_form": args.ci,
-           "l": pc.meta.get("l"), "N": pc.meta.get("N"),
-           "epsilon_exact": rel.epsilon, "epsilon_paper_lemma1": rel.epsilon_paper,
-           "ledger": rel.ledger.to_dict(orient="records"), "merges": {k: v for k, v in mapping.items()},
-           "noise": "seeded numpy: research only, not a private release" if args.seed is not None
-                    else "release back-end: OpenDP Laplace, OS-seeded discrete draws",
-           "warnings": [str(w.message) for w in caught]}
+    public = dict(released.public)
+    public.update({"agg": args.agg, "attr": args.attr, "equals": sorted(pred), "merges": dict(mapping),
+                   "value_col": args.value_col, "ci_form": args.ci,
+                   # what the paper's Lemma 1 would claim (understates ε for N > 3); the ledger holds the exact ε
+                   "epsilon_paper_lemma1": epsilon_grr(p, 3, "paper") + sum(rel.deltas[c] / b for c, b in numeric.items()),
+                   "l": pc.meta.get("l"), "N": pc.meta.get("N")})
+    derived = list(released.derived_public)
+    if args.p is None and not domain:
+        derived.append("p (from --epsilon and the data-derived domain size)")
+    # --- NOT PRIVATE: the true answer f(R_clean) on the original data ------------------------------------------
+    R_clean = pd.Series(apply_mapping(df[args.attr], mapping) if mapping else df[args.attr], dtype=object)
+    sel = R_clean.isin(pred).to_numpy()
+    vals = df[args.value_col].to_numpy(dtype=float) if args.value_col else np.ones(len(df))
+    truth = {"count": float(sel.sum()), "sum": float(vals[sel].sum()),
+             "avg": float(vals[sel].mean()) if sel.any() else float("nan")}[args.agg]
+    exact = {"true_answer": truth, "privateclean_error": pc.value - truth, "direct_error": d.value - truth,
+             "ci_covers_truth": bool(pc.lo <= truth <= pc.hi)}
+    release = Release(pc.value, released.ledger, public=public, derived_public=tuple(derived),
+                      details={"ci_lo": pc.lo, "ci_hi": pc.hi, "direct": d.value}, exact=exact,
+                      private=released.private, mechanism="privateclean query")
+    return release, released, noise_label(backend), [str(w.message) for w in caught]
+
+
+def _query(args: argparse.Namespace) -> int:
+    from dpworkbench.accounting import release_lines, release_payload
+
+    release, _, noise, warns = query_release(args)
+    label = f"privateclean_{args.agg}"
     if args.json:
-        json.dump(out, sys.stdout, indent=2, default=str)
+        out = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
+        out["warnings"] = warns
+        out["neighbouring_relation"] = "substitute one record (bounded DP; the number of rows is public)"
+        json.dump(out, sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
-    else:
-        print(f"{args.agg.upper()} WHERE {args.attr} IN {sorted(pred)}  (S = {len(df)}, p = {p:.4f}"
-              + (f", b = {numeric[args.value_col]:.4g}" if numeric else "") + ")")
-        print(f"  Direct        {d.value:.4f}")
-        print(f"  PrivateClean  {pc.value:.4f}   95% CI [{pc.lo:.4f}, {pc.hi:.4f}] ({args.ci})   l = {pc.meta.get('l')}, N = {pc.meta.get('N')}")
-        print(f"  ε spent: {rel.epsilon:.4f} exact (paper's Lemma 1 would say {rel.epsilon_paper:.4f})")
-        for w in out["warnings"]:
-            print(f"  warning: {w}")
-        print(f"  noise: {out['noise']}")
+        return 0
+    print(f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}  "
+          f"(neighbouring relation: substitute one record; S = {release.public['rows']} is public)")
+    for line in release_lines(release, noise=noise, show_exact=args.show_exact, label=label):
+        print("  " + line)
+    for w in warns:
+        print(f"  warning: {w}")
     return 0

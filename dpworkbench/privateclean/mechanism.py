@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench._validation import check_positive, check_probability, check_int
-from dpworkbench.accounting import Accountant
+from dpworkbench.accounting import Accountant, LedgerEntry, Release, open_ledger
 from dpworkbench.mechanisms.backends import resolve_backend
 
 
@@ -78,28 +78,65 @@ def theorem2_probability(N: int, p: float, S: int) -> float:
 
 @dataclass
 class PrivateRelation:
-    """Released relation V with its parameters, released domains and privacy ledger."""
+    """The released relation V with its public parameters: p per partition, b per numeric column, the released
+    domain per partition and the Laplace range Δ per numeric column.
+
+    This is the *value* of the :class:`~dpworkbench.accounting.Release` that :func:`grr` returns; the ε it cost
+    travels only in that release's ledger (:func:`privacy_cost_table` shows it per attribute under both
+    conventions). Everything here is private output (``data``) or public input (the rest).
+    """
 
     data: pd.DataFrame
     p: dict[Any, float]
     b: dict[str, float]
     domains: dict[Any, np.ndarray]
     deltas: dict[str, float]
-    ledger: pd.DataFrame
-    seed: Any = None
     tries: int = 1
-    accountant: Accountant | None = field(default=None, repr=False)
-
-    @property
-    def epsilon(self) -> float:
-        return float(self.ledger["epsilon_exact"].sum())
-
-    @property
-    def epsilon_paper(self) -> float:
-        return float(self.ledger["epsilon_paper"].sum())
 
     def domain_size(self, col: Any) -> int:
         return int(len(self.domains[col]))
+
+
+ACCOUNTING = ("exact", "paper_lemma1")
+
+
+def privacy_cost(discrete: dict[Any, tuple[float, int]] | None = None,
+                 numeric: dict[str, tuple[float, float]] | None = None, *,
+                 accounting: str = "exact") -> tuple[LedgerEntry, ...]:
+    """The ledger :func:`grr` records, from public parameters only (pure; no data).
+
+    ``discrete``: {partition: (p, N)} with N the size of the released domain; each spends GRR's
+    ε = ln(1 + N(1−p)/p) (``accounting="exact"``, the true k-RR likelihood ratio) or, as the paper's labelled
+    option ``accounting="paper_lemma1"``, Lemma 1's ln(3/p − 2), which equals the true ε only at N = 3 and
+    *understates* it for N > 3 (such a release is marked ``private=False``). ``numeric``: {column: (b, Δ)};
+    each spends ε = Δ/b (Proposition 1). Sequential composition over attributes (Theorem 1), in the order
+    given (discrete partitions first, as :func:`grr` records them).
+    """
+    if accounting not in ACCOUNTING:
+        raise ValueError(f"accounting must be one of {ACCOUNTING}, got {accounting!r}")
+    out = []
+    for key, (p, N) in (discrete or {}).items():
+        eps = epsilon_grr(p, N, "paper" if accounting == "paper_lemma1" else "exact")
+        label = "paper Lemma 1 ln(3/p-2)" if accounting == "paper_lemma1" else "exact ln(1+N(1-p)/p)"
+        out.append(LedgerEntry("privateclean-grr", eps, f"{key} (discrete, p={p:g}, N={int(N)}; {label})"))
+    for col, (b, delta) in (numeric or {}).items():
+        out.append(LedgerEntry("laplace", epsilon_laplace(b, delta), f"{col} (numeric, b={b:g}, Δ={delta:g})"))
+    return tuple(out)
+
+
+def privacy_cost_table(rel: "PrivateRelation | Release") -> pd.DataFrame:
+    """Per attribute: parameter, N, ε under the exact and the paper's Lemma-1 accounting (both from
+    :func:`privacy_cost` on the relation's public parameters; the release's ledger is the one that counts)."""
+    rel = rel.value if isinstance(rel, Release) else rel
+    d = {k: (rel.p[k], len(rel.domains[k])) for k in rel.p}
+    nm = {c: (rel.b[c], rel.deltas[c]) for c in rel.b}
+    ex, pa = privacy_cost(d, nm), privacy_cost(d, nm, accounting="paper_lemma1")
+    rows = [{"attribute": str(k), "kind": "discrete", "parameter": rel.p[k], "N": len(rel.domains[k])} for k in d]
+    rows += [{"attribute": c, "kind": "numeric", "parameter": rel.b[c], "N": np.nan} for c in nm]
+    out = pd.DataFrame(rows, columns=["attribute", "kind", "parameter", "N"])
+    out["epsilon_exact"] = [e.epsilon for e in ex]
+    out["epsilon_paper"] = [e.epsilon for e in pa]
+    return out
 
 
 _NULL = "\x00NULL"
@@ -142,40 +179,70 @@ def grr(
     regenerate_until_domain_preserved: bool = False,
     max_tries: int = 100,
     accountant: Accountant | None = None,
-) -> PrivateRelation:
-    """Generalized Randomized Response (spec §1.4–1.8). Never mutates ``df``.
+    accounting: str = "exact",
+) -> Release[PrivateRelation]:
+    """Generalized Randomized Response (spec §1.4–1.8): the private relation V = T(R). Never mutates ``df``.
+
+    Returns a :class:`~dpworkbench.accounting.Release` whose ``value`` is the :class:`PrivateRelation` and whose
+    ledger is :func:`privacy_cost` of the public parameters (recorded on ``accountant``, if given, before any draw).
 
     Every column of ``df`` must be privatised (listed in ``discrete`` or ``numeric``): a column passed
     through unmodified would have ε = ∞ (Theorem 1), so it is a ValueError rather than a silent leak.
 
-    ``discrete``: {column or tuple of columns (a partition): p}. Each row keeps its value w.p. 1−p,
-    else draws uniformly from the declared domain (can redraw the original). ``numeric``: {column: b}
-    Laplace scale. ``domains`` declares the public domain per partition; if absent it is taken from
-    the data with a warning (data-dependent, outside the formal LDP guarantee). ``deltas``: public
-    range per numeric column (else the data range, again with a warning). Spends, per attribute,
-    ε = ln(1+N(1−p)/p) and Δ/b (sequential composition, Theorem 1), recorded on ``accountant``.
+    Parameters
+    ----------
+    discrete:
+        {column or tuple of columns (a partition): p}. Each row keeps its value w.p. 1−p, else draws uniformly
+        from the declared domain (can redraw the original). The uniform draws come from the back-end's
+        ``generator`` (OS-seeded under the release back-end).
+    numeric:
+        {column: b}, the Laplace scale; noise is added by ``backend.add_laplace`` (under the OpenDP release
+        back-end the library samples the noisy value itself: floating-point safe).
+    domains:
+        Public domain per partition. If absent it is read off the data (warns; listed in
+        ``Release.derived_public``: data-dependent, outside the formal guarantee).
+    deltas, bounds:
+        ``bounds`` = public (lo, hi) per numeric column: values are clipped into it before the noise and
+        Δ = hi − lo (spec §7 item 8). A declared ``deltas`` entry without bounds must cover the data's range, else
+        ValueError (the ε = Δ/b claim would be false). Neither given: Δ is the data range (warns; derived_public).
+    rng:
+        A seed / Generator (seeded numpy: research only) or a back-end such as
+        ``dpworkbench.mechanisms.release_backend()`` for a real release.
+    accounting:
+        ``"exact"`` (default): GRR spends ln(1 + N(1−p)/p). ``"paper_lemma1"``: the paper's Lemma 1,
+        ln(3/p − 2) — a labelled option that understates ε for N > 3; the release is then ``private=False`` and
+        the release back-end refuses it.
+    regenerate_until_domain_preserved:
+        Theorem 2, the paper's option (off by default): redraws V until every value present in R appears. The
+        acceptance event depends on R itself (a value present in R can never be missing from V, while it can
+        be under a neighbour without it), so the per-row ε in the ledger does **not** bound the release: it is
+        ``private=False`` and refused by the release back-end. The number of generations is in ``details``.
 
-    ``bounds``: public (lo, hi) per numeric column; values are clipped into it before the noise and
-    Δ = hi − lo (spec §7 item 8: a public bound with clipping). A declared ``deltas`` entry without
-    bounds must cover the data's range, else ValueError (the ε = Δ/b claim would be false).
+    Treated as public
+    -----------------
+    The schema (which columns, which are discrete/numeric), the number of rows S (the neighbouring relation
+    substitutes one record, so S is revealed), p per partition and b per numeric column, the domain of each
+    partition (``domains``, or its data-derived stand-in), and the numeric bounds / ranges Δ.
 
-    ``rng``: a seed / Generator (seeded numpy: research only) or a back-end such as
-    ``dpworkbench.mechanisms.release_backend()`` (OpenDP Laplace for the numeric noise, an OS-seeded
-    generator for the discrete draws) for a real release.
-
-    ``regenerate_until_domain_preserved`` (Theorem 2, the paper's option, off by default): redraws V
-    until every value of R's domain appears. The acceptance event depends on the whole relation, so
-    the released V is a *conditional* draw and the per-row ε in the ledger no longer bounds it
-    exactly (if every relation is accepted with probability ≥ 1−α the loss grows by at most
-    ln(1/(1−α))); the ledger's note says so.
+    Neighbouring relation
+    ---------------------
+    Substitute one record (at any position): bounded DP. Each record is randomised independently (local DP per
+    record), so V is ε-DP for the ledger's ε with respect to changing any one record.
     """
     if not isinstance(df, pd.DataFrame):
         raise ValueError("df must be a pandas DataFrame")
+    if accounting not in ACCOUNTING:
+        raise ValueError(f"accounting must be one of {ACCOUNTING}, got {accounting!r}")
     numeric = dict(numeric or {})
-    domains = dict(domains or {})
+    user_domains = dict(domains or {})
+    domains = dict(user_domains)
     deltas = dict(deltas or {})
     bounds = dict(bounds or {})
     backend = resolve_backend(rng)
+    if backend.name == "opendp" and regenerate_until_domain_preserved:
+        raise ValueError("grr: regenerate_until_domain_preserved (the paper's Theorem 2 regeneration) cannot run on the "
+                         "release back-end: whether a draw is accepted depends on the values present in R, so the "
+                         "released V is not ε-DP at the ledger's ε (use a seed for a research run)")
     gen = backend.generator
     max_tries = check_int(max_tries, "max_tries", minimum=1)
     for key, p in discrete.items():
@@ -194,6 +261,7 @@ def grr(
                          f"unmodified (ε = ∞, which de-privatises the whole row, Theorem 1); privatise them or pass "
                          f"only the columns to release, e.g. df[{sorted(map(str, listed))!r}]")
     S = len(df)
+    derived: list[str] = []
     # encode every partition against its domain
     enc: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
     dom_out: dict[Any, np.ndarray] = {}
@@ -210,6 +278,7 @@ def grr(
             warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent (spec §7 item 8)",
                           stacklevel=2)
             dom = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object)
+            derived.append(f"domain[{key}]")
         codes = pd.Series(_encode(vals, dom), dtype=np.int64)
         if (codes < 0).any():
             bad = pd.Series(vals, dtype=object)[(codes < 0).to_numpy()].iloc[0]
@@ -243,29 +312,25 @@ def grr(
         if col not in deltas:
             warnings.warn(f"Δ of {col!r} taken from the data range: data-dependent (spec §7 item 8)", stacklevel=2)
             deltas[col] = float(np.nanmax(x) - np.nanmin(x)) or 1.0
-    rows = []
-    for key, (codes, dom) in enc.items():
-        p = discrete[key]
-        rows.append({"attribute": str(key), "kind": "discrete", "parameter": p, "N": len(dom),
-                     "epsilon_exact": epsilon_grr(p, len(dom)), "epsilon_paper": epsilon_grr(p, len(dom), "paper")})
-    for col, b in numeric.items():
-        e = epsilon_laplace(b, deltas[col])
-        rows.append({"attribute": col, "kind": "numeric", "parameter": b, "N": np.nan,
-                     "epsilon_exact": e, "epsilon_paper": e})
-    ledger = pd.DataFrame(rows)
-    ledger["note"] = ""
+            derived.append(f"delta[{col}]")
+    plan = privacy_cost({k: (discrete[k], len(dom)) for k, (_, dom) in enc.items()},
+                        {c: (numeric[c], deltas[c]) for c in numeric}, accounting=accounting)
+    understated = accounting == "paper_lemma1" and any(len(dom) > 3 for _, dom in enc.values())
+    if understated and backend.name == "opendp":
+        raise ValueError("grr: accounting='paper_lemma1' (the paper's Lemma 1) understates GRR's ε for domains larger "
+                         "than 3 values, so it cannot be a release on the release back-end (use accounting='exact')")
+    notes = {}
+    for col in bounds:
+        if col in numeric:
+            notes[col] = f"; clipped to public bounds {tuple(bounds[col])}"
     if regenerate_until_domain_preserved:
-        ledger.loc[ledger["kind"] == "discrete", "note"] = (
-            "regenerated until the domain is preserved (Theorem 2): conditional draw, ε is per draw (see grr docstring)")
-    if bounds:
-        for col in bounds:
-            if col in numeric:
-                ledger.loc[ledger["attribute"] == col, "note"] = f"clipped to public bounds {tuple(bounds[col])}"
-
-    if accountant is not None:
-        for r in rows:
-            accountant.spend(r["epsilon_exact"], "privateclean-grr" if r["kind"] == "discrete" else "laplace",
-                             note=f"{r['attribute']} ({r['kind']}, param={r['parameter']:g})")
+        for k in enc:
+            notes[k] = "; regenerated until the domain is preserved (Theorem 2): conditional draw, NOT bounded by this ε"
+    keys = list(enc) + list(numeric)
+    plan = tuple(LedgerEntry(e.mechanism, e.epsilon, e.note + notes.get(k, "")) for k, e in zip(keys, plan))
+    acc, mark = open_ledger(accountant)
+    for e in plan:  # recorded before any draw
+        acc.spend(e.epsilon, e.mechanism, note=e.note)
     tries = 0
     while True:
         tries += 1
@@ -286,7 +351,8 @@ def grr(
                 for j, c in enumerate(cols):
                     new_cols[c] = pd.Series([t[j] for t in tup], index=df.index, dtype=object)
         for col, b in numeric.items():
-            new_cols[col] = pd.Series(clipped[col] + np.asarray(backend.laplace(b, S), dtype=float), index=df.index)
+            noisy = backend.add_laplace(clipped[col], float(b)) if S else clipped[col].copy()
+            new_cols[col] = pd.Series(np.asarray(noisy, dtype=float).reshape(S), index=df.index)
         out = pd.DataFrame({c: new_cols[c] for c in df.columns}, index=df.index)  # a new frame: df is never written to
         if preserved or not regenerate_until_domain_preserved:
             break
@@ -294,5 +360,15 @@ def grr(
             warnings.warn(f"domain not preserved after max_tries={max_tries} generations (Theorem 2: S too small for p, N)",
                           stacklevel=2)
             break
-    return PrivateRelation(out, {k: float(v) for k, v in discrete.items()}, {k: float(v) for k, v in numeric.items()},
-                           dom_out, deltas, ledger, seed=rng, tries=tries, accountant=accountant)
+    rel = PrivateRelation(out, {k: float(v) for k, v in discrete.items()}, {k: float(v) for k, v in numeric.items()},
+                          dom_out, deltas, tries=tries)
+    public: dict[str, Any] = {"rows": S, "columns": list(map(str, df.columns)),
+                              "p": {str(k): float(v) for k, v in discrete.items()},
+                              "b": {str(k): float(v) for k, v in numeric.items()},
+                              "domain": {str(k): dom.tolist() for k, dom in dom_out.items()},
+                              "delta": {str(k): float(v) for k, v in deltas.items() if k in numeric},
+                              "bounds": {str(k): [float(v[0]), float(v[1])] for k, v in bounds.items() if k in numeric},
+                              "accounting": accounting}
+    details = {"generations": tries} if regenerate_until_domain_preserved else {}
+    return Release(rel, acc.entries_since(mark), public=public, derived_public=tuple(derived), details=details,
+                   private=not (understated or regenerate_until_domain_preserved), mechanism="privateclean.grr")

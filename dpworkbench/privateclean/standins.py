@@ -63,7 +63,7 @@ def run_intel(cell, rng) -> list[dict]:
     truth = {"count": float(ok.sum()), "avg": float(R["temp"][ok].mean())}
     okd = R["sensor_id"].notna().to_numpy()
     dirty = {"count": float(okd.sum()), "avg": float(R["temp"][okd].mean())}
-    rel = grr(R, {"sensor_id": p}, {"temp": b}, domains={"sensor_id": INTEL_DOMAIN}, bounds={"temp": (0.0, TEMP_RANGE)}, rng=gen)
+    rel = grr(R, {"sensor_id": p}, {"temp": b}, domains={"sensor_id": INTEL_DOMAIN}, bounds={"temp": (0.0, TEMP_RANGE)}, rng=gen).value
     crel = CleanedRelation.start(rel).merge("sensor_id", C)
     rows = []
     for agg in ("count", "avg"):
@@ -105,7 +105,7 @@ def run_mcafe(cell, rng) -> list[dict]:
     Rc = apply_mapping(R["country"], C)
     sel = Rc == "Europe"
     truth = {"count": float(sel.sum()), "avg": float(R["score"][sel].mean())}
-    rel = grr(R, {"country": p}, {"score": b}, domains={"country": codes}, bounds={"score": (1.0, 10.0)}, rng=gen)
+    rel = grr(R, {"country": p}, {"score": b}, domains={"country": codes}, bounds={"score": (1.0, 10.0)}, rng=gen).value
     crel = CleanedRelation.start(rel).merge("country", C)
     rows = []
     for agg in ("count", "avg"):
@@ -176,7 +176,7 @@ def run_tpcds(cell, rng) -> list[dict]:
             R.loc[idx, "ca_country"] = ["United States" + string.ascii_lowercase[j] for j in gen.integers(0, 26, idx.size)]
             col = "ca_country"
         doms = {c: list(pd.unique(R[c])) for c in R.columns}  # released domains of the (corrupted) relation
-        rel = grr(R, {c: p for c in R.columns}, None, domains=doms, rng=gen)
+        rel = grr(R, {c: p for c in R.columns}, None, domains=doms, rng=gen).value
         crel = CleanedRelation.start(rel)
         if panel == "a_state_fd":
             fd = fd_majority_map(rel.data, ["ca_city", "ca_county"], "ca_state")

@@ -94,9 +94,9 @@ def run_instance(cell: dict, rng) -> list[dict]:
     dirty = {"count": float(Id.sum()), "sum": float(R["val"].to_numpy()[Id].sum())}
     if b > 0:
         rel = grr(R, {"cat": p if p > 0 else 1e-12}, {"val": b}, domains={"cat": domain}, bounds={"val": (0.0, 100.0)},
-                  rng=gen)
+                  rng=gen).value
     else:  # b = 0: the simulation's "no numeric noise" point (Fig. 2c–d grid); the numeric column is not private
-        rel = grr(R[["cat"]], {"cat": p if p > 0 else 1e-12}, domains={"cat": domain}, rng=gen)
+        rel = grr(R[["cat"]], {"cat": p if p > 0 else 1e-12}, domains={"cat": domain}, rng=gen).value
         rel.data["val"] = R["val"].to_numpy()
     crel = CleanedRelation.start(rel).merge("cat", C)
     rows = []
@@ -128,7 +128,7 @@ def run_multiattr_instance(cell: dict, rng) -> list[dict]:
     if truth == 0:
         return [{"skipped": True}]
     rel = grr(R[["section", "instructor"]], {"section": p, "instructor": p}, None,
-              domains={"section": list(range(N1)), "instructor": [f"i{k}" for k in range(N2)] + [None]}, rng=gen)
+              domains={"section": list(range(N1)), "instructor": [f"i{k}" for k in range(N2)] + [None]}, rng=gen).value
     crel = CleanedRelation.start(rel).transform_multi(
         ["section", "instructor"], lambda s, i: (s, F[s] if i is None else i), note="FD repair section→instructor")
     rows = []

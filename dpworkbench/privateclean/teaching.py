@@ -73,7 +73,7 @@ def grr_panel(p: float, N: int = 50, z: float = 2.0, S: int = 1000, l: int = 5, 
     """Histogram true vs private, and Direct vs PrivateClean count with CI against truth and the Direct bias line."""
     df = _true_relation(S, N, z, seed)  # the non-private part is cached
     p = min(max(p, 1e-9), 0.99)
-    rel = grr(df, {"cat": p}, {"val": b}, domains={"cat": list(range(N))}, bounds={"val": (0.0, 100.0)}, rng=seed + 1)
+    rel = grr(df, {"cat": p}, {"val": b}, domains={"cat": list(range(N))}, bounds={"val": (0.0, 100.0)}, rng=seed + 1).value
     crel = CleanedRelation.start(rel)
     pred = set(range(l))
     truth = int(df["cat"].isin(pred).sum())
@@ -153,7 +153,8 @@ def fig01_relation(seed: int = 0, S: int = 100) -> pd.DataFrame:
 
 
 def fig01_private(R: pd.DataFrame, p: float = 0.25, b: float = 1.0, seed: int = 0):
-    """Fig. 1(b)–(c): GRR on Major (declared public domain), Laplace(b) on Satisfaction (Δ = 4), then the analyst's merge."""
+    """Fig. 1(b)–(c): GRR on Major (declared public domain), Laplace(b) on Satisfaction (Δ = 4), then the analyst's merge.
+    Returns the :func:`grr` release (its ``value`` is V) and the cleaned relation."""
     V = grr(R[["major", "satisfaction"]], {"major": p}, {"satisfaction": b}, domains={"major": MAJORS},
             bounds={"satisfaction": (1.0, 5.0)}, rng=seed)
     return V, CleanedRelation.start(V).merge("major", FIG1_CLEANER, note="Mechanical E. → Mech. Eng.")
@@ -234,7 +235,7 @@ def cleaning_panel(epsilon: float, error_rate: float = 0.3, merge_rate: float = 
 
     R, C, domain = _dirty_relation(round(float(error_rate), 3), round(float(merge_rate), 3), int(N), int(S), int(seed))
     p = p_for_epsilon(epsilon, len(domain))
-    V = grr(R[["cat"]], {"cat": p}, None, domains={"cat": domain}, rng=seed + 1)
+    V = grr(R[["cat"]], {"cat": p}, None, domains={"cat": domain}, rng=seed + 1).value
     crel = CleanedRelation.start(V).merge("cat", C, note="merge aliases back")
     RC = pd.Series(apply_mapping(R["cat"], C), dtype=object)
     target = RC.value_counts().index[0]

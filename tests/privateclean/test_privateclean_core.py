@@ -37,7 +37,7 @@ def test_oracles():
 
 def test_sum_closed_form_matches_rowwise():
     df = generate(500, 20, 1.5, rng=3)
-    rel = grr(df, {"cat": 0.3}, {"val": 5.0}, domains={"cat": list(range(20))}, deltas={"val": 100}, rng=4)
+    rel = grr(df, {"cat": 0.3}, {"val": 5.0}, domains={"cat": list(range(20))}, deltas={"val": 100}, rng=4).value
     crel = CleanedRelation.start(rel)
     pred = {0, 1, 2}
     est = estimate(crel, "sum", "cat", pred, "val")
@@ -48,7 +48,7 @@ def test_sum_closed_form_matches_rowwise():
 
 def test_p_zero_every_method_exact():
     df = generate(300, 10, 1.0, rng=1)
-    rel = grr(df[["cat"]], {"cat": 1e-15}, domains={"cat": list(range(10))}, rng=2)
+    rel = grr(df[["cat"]], {"cat": 1e-15}, domains={"cat": list(range(10))}, rng=2).value
     crel = CleanedRelation.start(rel).merge("cat", {9: 0})
     truth = int(df["cat"].isin([0, 9]).sum())
     for m in ("direct", "privateclean", "pc_unweighted", "pc_noprov"):
@@ -108,13 +108,13 @@ def test_grr_does_not_mutate_and_errors():
         grr(df[["cat"]], {"cat": 0.5}, domains={"cat": [0, 1]})
     with pytest.raises(ValueError, match=r"\['val'\].*neither"):
         grr(df, {"cat": 0.5}, domains={"cat": range(5)}, rng=1)  # a column left out would be released raw (ε = ∞)
-    rel = grr(df, {"cat": 0.5}, {"val": 2.0}, domains={"cat": range(5)}, bounds={"val": (0.0, 100.0)}, rng=1)
+    rel = grr(df, {"cat": 0.5}, {"val": 2.0}, domains={"cat": range(5)}, bounds={"val": (0.0, 100.0)}, rng=1).value
     crel = CleanedRelation.start(rel)
     with pytest.raises(ValueError, match="unknown attribute"):
         estimate(crel, "count", "nope", 1)
     with pytest.raises(ValueError, match="outside the domain"):
         estimate(crel, "avg", "cat", "zzz", "val", method="direct")
-    rel0 = grr(df, {"cat": 1e-15}, {"val": 2.0}, domains={"cat": list(range(6))}, bounds={"val": (0.0, 100.0)}, rng=1)  # value 5: declared, no rows
+    rel0 = grr(df, {"cat": 1e-15}, {"val": 2.0}, domains={"cat": list(range(6))}, bounds={"val": (0.0, 100.0)}, rng=1).value  # value 5: declared, no rows
     with pytest.raises(ValueError, match="empty selection"):
         estimate(CleanedRelation.start(rel0), "avg", "cat", 5, "val", method="direct")
 
@@ -122,7 +122,7 @@ def test_grr_does_not_mutate_and_errors():
 def test_example6_weights_and_fork_free_equality():
     V = pd.DataFrame({"section": [1, 1, 2], "instructor": ["John Doe", None, None], "x": [1.0, 2.0, 3.0]})
     rel = grr(V[["section", "instructor"]], {"section": 1e-15, "instructor": 1e-15}, domains={"section": [1, 2],
-              "instructor": ["John Doe", None]}, rng=0)
+              "instructor": ["John Doe", None]}, rng=0).value
     fd = {1: "John Doe", 2: "Jane Smith"}
     crel = CleanedRelation.start(rel).transform_multi(["section", "instructor"], lambda s, i: (s, fd[s] if i is None else i))
     g = crel.provenance("instructor", "observed")
@@ -130,7 +130,7 @@ def test_example6_weights_and_fork_free_equality():
     assert w["John Doe"] == pytest.approx(0.5) and w["Jane Smith"] == pytest.approx(0.5)
     # fork-free: PC-W == PC-U
     df = generate(400, 10, 1.0, rng=5)
-    rel = grr(df[["cat"]], {"cat": 0.2}, domains={"cat": range(10)}, rng=6)
+    rel = grr(df[["cat"]], {"cat": 0.2}, domains={"cat": range(10)}, rng=6).value
     crel = CleanedRelation.start(rel).merge("cat", {8: 0, 9: 1})
     a = estimate(crel, "count", "cat", {0, 1}, method="privateclean").value
     b = estimate(crel, "count", "cat", {0, 1}, method="pc_unweighted").value
@@ -140,7 +140,7 @@ def test_example6_weights_and_fork_free_equality():
 def test_example5_cut_and_multiattr_ordering():
     majors = ["Civil Engineering", "Mechanical Engineering", "M.E", "Math"]
     V = pd.DataFrame({"major": majors * 5, "score": np.arange(20.0)})
-    rel = grr(V[["major"]], {"major": 1e-15}, domains={"major": majors}, rng=0)
+    rel = grr(V[["major"]], {"major": 1e-15}, domains={"major": majors}, rng=0).value
     crel = CleanedRelation.start(rel).merge("major", {m: "Engineering" for m in majors[:3]})
     est = estimate(crel, "count", "major", "Engineering")
     assert est.meta["l"] == 3 and est.meta["N"] == 4

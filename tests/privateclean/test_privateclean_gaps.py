@@ -24,17 +24,17 @@ def test_regenerate_until_domain_preserved():
     df = _worst_case()
     dom = list(range(25))
     # without regeneration the single-row value 0 is masked in a fair share of releases (p = 0.5, S = 60)
-    masked = sum(0 not in set(grr(df, {"c": 0.5}, domains={"c": dom}, rng=s).data["c"]) for s in range(60))
+    masked = sum(0 not in set(grr(df, {"c": 0.5}, domains={"c": dom}, rng=s).value.data["c"]) for s in range(60))
     assert masked > 0
     for s in range(20):
-        rel = grr(df, {"c": 0.5}, domains={"c": dom}, rng=s, regenerate_until_domain_preserved=True)
+        rel = grr(df, {"c": 0.5}, domains={"c": dom}, rng=s, regenerate_until_domain_preserved=True).value
         assert set(rel.data["c"]) >= set(df["c"]) and rel.tries >= 1
-    assert any(grr(df, {"c": 0.5}, domains={"c": dom}, rng=s, regenerate_until_domain_preserved=True).tries > 1
+    assert any(grr(df, {"c": 0.5}, domains={"c": dom}, rng=s, regenerate_until_domain_preserved=True).value.tries > 1
                for s in range(20))
     # hopeless: warn after max_tries instead of looping or failing silently
     tiny = pd.DataFrame({"c": list(range(25))})
     with pytest.warns(UserWarning, match="max_tries"):
-        rel = grr(tiny, {"c": 0.99}, domains={"c": dom}, rng=0, regenerate_until_domain_preserved=True, max_tries=3)
+        rel = grr(tiny, {"c": 0.99}, domains={"c": dom}, rng=0, regenerate_until_domain_preserved=True, max_tries=3).value
     assert rel.tries == 3
     with pytest.raises(ValueError, match="max_tries"):
         grr(tiny, {"c": 0.5}, domains={"c": dom}, rng=0, max_tries=0)
@@ -56,7 +56,7 @@ def test_batch_equals_single_instance_estimator(mode):
     Nd = cmap.shape[1]
     for i in range(R):
         df = pd.DataFrame({"cat": pd.Series(Vcat[i], dtype=object), "val": Vval[i]})
-        rel = grr(df[["cat"]], {"cat": 1e-15}, domains={"cat": list(range(Nd))}, rng=0)
+        rel = grr(df[["cat"]], {"cat": 1e-15}, domains={"cat": list(range(Nd))}, rng=0).value
         rel.data["val"] = Vval[i]  # V given (already noisy): the estimators only need p
         rel.p["cat"] = p
         crel = CleanedRelation.start(rel).merge("cat", {d: int(cmap[i, d]) for d in range(Nd)})
@@ -109,7 +109,7 @@ def test_corrected_ci_coverage():
 
 def test_count_by_group_matches_estimate():
     df = pd.DataFrame({"a": [None, "x", "y", "y", "z"] * 30, "b": list(range(5)) * 30})
-    rel = grr(df, {"a": 0.3, "b": 0.3}, domains={"a": [None, "x", "y", "z"], "b": range(5)}, rng=0)
+    rel = grr(df, {"a": 0.3, "b": 0.3}, domains={"a": [None, "x", "y", "z"], "b": range(5)}, rng=0).value
     crel = CleanedRelation.start(rel).transform_multi(["a", "b"], lambda a, b: ("x" if a is None and b == 0 else a, b))
     for m in ("direct", "privateclean", "pc_unweighted"):
         g = count_by_group(crel, "a", method=m)
@@ -177,8 +177,9 @@ def test_cli_query(tmp_path):
            "--domain", "Mech. Eng.,Mechanical E.,EE,Math", "--value-col", "sat", "--b", "1", "--delta", "4",
            "--merge", "Mechanical E.=Mech. Eng.", "--agg", "count", "--equals", "Mech. Eng.", "--seed", "3", "--json"]
     out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
-    assert out["l"] == 2 and out["N"] == 4 and out["ci"][0] <= out["privateclean"] <= out["ci"][1]
-    assert out["epsilon_exact"] > out["epsilon_paper_lemma1"]
+    pub, priv = out["public"], out["private"]
+    assert pub["l"] == 2 and pub["N"] == 4 and priv["ci_lo"] <= priv["privateclean_count"] <= priv["ci_hi"]
+    assert out["epsilon_spent"] > pub["epsilon_paper_lemma1"] and "NOT_PRIVATE" not in out
     bad = subprocess.run(cmd[:7] + ["nope", "--p", "0.2", "--equals", "x"], capture_output=True, text=True)
     assert bad.returncode == 2 and "not in" in bad.stderr
 
@@ -201,7 +202,7 @@ def test_audit_flags_paper_epsilon_for_large_domain():
 
 def test_predicate_outside_domain_is_a_clear_error():
     df = pd.DataFrame({"c": ["a", "b", "b", "c"] * 10, "x": np.arange(40.0)})
-    rel = grr(df, {"c": 0.3}, {"x": 5.0}, domains={"c": ["a", "b", "c", "d"]}, deltas={"x": 40.0}, rng=0)
+    rel = grr(df, {"c": 0.3}, {"x": 5.0}, domains={"c": ["a", "b", "c", "d"]}, deltas={"x": 40.0}, rng=0).value
     crel = CleanedRelation.start(rel).merge("c", {"c": "b"})
     for m in ("direct", "privateclean"):
         with pytest.raises(ValueError, match="outside the domain"):

@@ -30,7 +30,7 @@ def test_estimators_unbiased_and_direct_bias_as_predicted_end_to_end():
     # independent draws of V for the same R
     tiled = pd.concat([R] * reps, ignore_index=True)
     before = tiled.copy()
-    rel = grr(tiled, {"cat": p}, {"val": b}, domains={"cat": domain}, bounds={"val": (0.0, 100.0)}, rng=0)
+    rel = grr(tiled, {"cat": p}, {"val": b}, domains={"cat": domain}, bounds={"val": (0.0, 100.0)}, rng=0).value
     pd.testing.assert_frame_equal(tiled, before)  # the original data are never mutated
     crel = CleanedRelation.start(rel).merge("cat", C)
 
@@ -74,7 +74,7 @@ def test_cleaners_carry_masked_domain_values_and_never_touch_V():
 
     df = pd.DataFrame({"make": ["vw", "ford", "volkswagen", "ford", "bmw"] * 10})
     dom = ["vw", "vokswagen", "volkswagen", "ford", "bmw"]
-    rel = grr(df, {"make": 1e-15}, domains={"make": dom}, rng=0)
+    rel = grr(df, {"make": 1e-15}, domains={"make": dom}, rng=0).value
     V0 = rel.data.copy()
     europe = lambda v: "Europe" if v in ("volkswagen", "bmw") else v  # noqa: E731
     mid = CleanedRelation.start(rel).merge("make", {"vw": "volkswagen", "vokswagen": "volkswagen"})
@@ -105,7 +105,7 @@ def test_fd_repair_majority_on_the_private_relation():
     fd = fd_repair_majority(R, ["section"], "instructor")
     assert fd == {(1,): "Doe", (2,): "Smith"}
     rel = grr(R, {"section": 1e-15, "instructor": 1e-15}, domains={"section": [1, 2], "instructor": ["Doe", "Roe", "Smith", None]},
-              rng=0)
+              rng=0).value
     crel = CleanedRelation.start(rel).transform_multi(["section", "instructor"], lambda s, i: (s, fd[(s,)]))
     assert list(crel.data["instructor"]) == ["Doe"] * 3 + ["Smith"] * 3
     g = crel.provenance("instructor", "observed").set_index("l")["m"]
@@ -132,7 +132,7 @@ def test_multiattr_batch_equals_estimate_and_orders_pcw_pcu_direct():
     for i in range(R):
         V = pd.DataFrame({"section": pd.Series(Vsec[i], dtype=object),
                           "instructor": pd.Series([names[c] for c in Vins[i]], dtype=object)})
-        rel = grr(V, {"section": 1e-15, "instructor": 1e-15}, domains={"section": list(range(N1)), "instructor": names}, rng=0)
+        rel = grr(V, {"section": 1e-15, "instructor": 1e-15}, domains={"section": list(range(N1)), "instructor": names}, rng=0).value
         rel.p.update(section=p, instructor=p)  # V given: the estimators only need p
         Fi = {s: names[F[i, s]] for s in range(N1)}
         crel = CleanedRelation.start(rel).transform_multi(["section", "instructor"], lambda s, v: (s, Fi[s] if v is None else v))

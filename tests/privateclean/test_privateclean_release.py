@@ -5,7 +5,8 @@ import pytest
 
 from dpworkbench.accounting import Accountant
 from dpworkbench.mechanisms import release_backend
-from dpworkbench.privateclean import epsilon_grr, grr
+from dpworkbench.accounting import check_ledger_matches
+from dpworkbench.privateclean import epsilon_grr, grr, privacy_cost, privacy_cost_table
 from dpworkbench.testing import audit_mechanism
 
 DOM = list(range(50))
@@ -15,7 +16,7 @@ def _grr_discrete(p):
     # rows are privatised independently, so n identical rows = n draws of the mechanism on one record
     def mech(x, rng, n):
         df = pd.DataFrame({"c": np.full(n, x)})
-        return grr(df, {"c": p}, domains={"c": DOM}, rng=rng).data["c"].to_numpy()
+        return grr(df, {"c": p}, domains={"c": DOM}, rng=rng).value.data["c"].to_numpy()
     return mech
 
 
@@ -33,7 +34,7 @@ def test_numeric_bounds_clip_and_audit():
 
     def mech(x, rng, n):
         df = pd.DataFrame({"v": np.full(n, float(x))})
-        return grr(df, {}, {"v": b}, bounds={"v": (lo, hi)}, rng=rng).data["v"].to_numpy()
+        return grr(df, {}, {"v": b}, bounds={"v": (lo, hi)}, rng=rng).value.data["v"].to_numpy()
 
     # 1000 is far outside the public range: clipped to 10, so ε = Δ/b = 5 still holds
     res = audit_mechanism(mech, 0.0, 1000.0, (hi - lo) / b, n_samples=40000, bins=30, vectorized=True, seed=4)
@@ -41,8 +42,8 @@ def test_numeric_bounds_clip_and_audit():
     # ... and a smaller ε is detected (the audit has power)
     assert audit_mechanism(mech, 0.0, 1000.0, 0.5 * (hi - lo) / b, n_samples=40000, bins=30, vectorized=True, seed=4).flagged
     rel = grr(pd.DataFrame({"v": [-5.0, 3.0, 50.0]}), {}, {"v": b}, bounds={"v": (lo, hi)}, rng=0)
-    assert rel.deltas["v"] == 10.0 and rel.ledger["epsilon_exact"].iloc[0] == pytest.approx(5.0)
-    assert "clipped" in rel.ledger["note"].iloc[0]
+    assert rel.value.deltas["v"] == 10.0 and rel.ledger[0].epsilon == pytest.approx(5.0)
+    assert "clipped" in rel.ledger[0].note and rel.public["bounds"] == {"v": [lo, hi]}
 
 
 def test_declared_delta_must_cover_the_data():
@@ -55,29 +56,32 @@ def test_declared_delta_must_cover_the_data():
         grr(df, {}, {"v": 1.0}, bounds={"v": (0.0, 40.0)}, deltas={"v": 10.0}, rng=0)
     with pytest.raises(ValueError, match="non-finite"):
         grr(pd.DataFrame({"v": [0.0, np.nan]}), {}, {"v": 1.0}, deltas={"v": 10.0}, rng=0)
-    assert grr(df, {}, {"v": 1.0}, deltas={"v": 30.0}, rng=0).deltas["v"] == 30.0
+    assert grr(df, {}, {"v": 1.0}, deltas={"v": 30.0}, rng=0).value.deltas["v"] == 30.0
 
 
 def test_release_backend_and_accountant():
     df = pd.DataFrame({"c": np.arange(200) % 5, "v": np.linspace(0, 10, 200)})
     acc = Accountant(20.0)
     rel = grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=release_backend(),
-              accountant=acc)
+              accountant=acc).value
     assert rel.data.shape == df.shape and set(rel.data["c"]) <= set(range(5))
     assert np.isfinite(rel.data["v"]).all() and not np.allclose(rel.data["v"], df["v"])
     assert acc.spent == pytest.approx(epsilon_grr(0.3, 5) + 5.0)
     # two unseeded releases differ; seeded ones repeat
     assert not rel.data.equals(grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)},
-                                   rng=release_backend()).data)
-    a = grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=7).data
-    assert a.equals(grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=7).data)
+                                   rng=release_backend()).value.data)
+    a = grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=7).value.data
+    assert a.equals(grr(df, {"c": 0.3}, {"v": 2.0}, domains={"c": range(5)}, bounds={"v": (0, 10)}, rng=7).value.data)
 
 
 def test_regeneration_is_labelled_in_the_ledger():
     df = pd.DataFrame({"c": np.arange(100) % 4})
     rel = grr(df, {"c": 0.2}, domains={"c": range(4)}, rng=0, regenerate_until_domain_preserved=True)
-    assert "conditional draw" in rel.ledger["note"].iloc[0]
-    assert grr(df, {"c": 0.2}, domains={"c": range(4)}, rng=0).ledger["note"].iloc[0] == ""
+    assert "conditional draw" in rel.ledger[0].note and not rel.private and rel.details["generations"] >= 1
+    plain = grr(df, {"c": 0.2}, domains={"c": range(4)}, rng=0)
+    assert "conditional" not in plain.ledger[0].note and plain.private
+    with pytest.raises(ValueError, match="regenerate_until_domain_preserved"):  # never on the release back-end
+        grr(df, {"c": 0.2}, domains={"c": range(4)}, rng=release_backend(), regenerate_until_domain_preserved=True)
 
 
 def test_cli_release_backend_and_bounds(tmp_path):
@@ -90,8 +94,8 @@ def test_cli_release_backend_and_bounds(tmp_path):
             "--domain", "ME,Mech E,EE,Math", "--value-col", "sat", "--b", "1", "--merge", "Mech E=ME",
             "--agg", "avg", "--equals", "ME", "--json"]
     out = json.loads(subprocess.run(base + ["--bounds", "1,5"], capture_output=True, text=True, check=True).stdout)
-    assert "OpenDP" in out["noise"] and np.isfinite(out["privateclean"])
-    assert out["ledger"][1]["epsilon_exact"] == pytest.approx(4.0)  # Δ = 5 − 1, b = 1; the 9s were clipped to 5
+    assert "OpenDP" in out["noise"] and np.isfinite(out["private"]["privateclean_avg"])
+    assert out["ledger"][1]["epsilon"] == pytest.approx(4.0)  # Δ = 5 − 1, b = 1; the 9s were clipped to 5
     bad = subprocess.run(base + ["--delta", "4"], capture_output=True, text=True)
     assert bad.returncode != 0 and "smaller than its data range" in bad.stderr
 
@@ -103,7 +107,7 @@ def test_outlier_filter_finds_intel_spurious_ids_on_the_private_relation():
     R = intel_like(seed=1, scale=0.05)
     p = 0.1
     rel = grr(R, {"sensor_id": p}, {"temp": TEMP_RANGE / epsilon_grr(p, 3, "paper")}, domains={"sensor_id": INTEL_DOMAIN},
-              bounds={"temp": (0.0, TEMP_RANGE)}, rng=2)
+              bounds={"temp": (0.0, TEMP_RANGE)}, rng=2).value
     crel = CleanedRelation.start(rel).filter_outliers("sensor_id", "temp", value_range=(0.0, 40.0))
     assert outlier_values(rel.data, "sensor_id", "temp", value_range=(0.0, 40.0)) == list(range(100, 113))
     assert crel.data["sensor_id"].isna().sum() > R["sensor_id"].isna().sum()
@@ -147,13 +151,13 @@ def test_numeric_sensitivity_brute_force_is_the_public_range():
     from dpworkbench.testing import brute_force_sensitivity
 
     class NoNoise(NumpyBackend):  # the real grr code path with the Laplace draw switched off
-        def laplace(self, scale, size=None):
-            return np.zeros(size)
+        def add_laplace(self, value, scale):
+            return np.asarray(value, dtype=float)
 
     lo, hi = 0.0, 100.0
 
     def f(record):  # the pre-noise value grr releases for one record (local DP: a record is the unit)
-        return grr(pd.DataFrame({"v": [record]}), {}, {"v": 1.0}, bounds={"v": (lo, hi)}, rng=NoNoise(0)).data["v"].to_numpy()
+        return grr(pd.DataFrame({"v": [record]}), {}, {"v": 1.0}, bounds={"v": (lo, hi)}, rng=NoNoise(0)).value.data["v"].to_numpy()
 
     gen = np.random.default_rng(5)
     inputs = list(gen.uniform(-50, 150, 12)) + [lo, hi]
@@ -166,9 +170,19 @@ def test_ledger_shows_exact_and_paper_epsilon_per_attribute_and_composes():
     import math
     df = pd.DataFrame({"c": np.arange(400) % 50, "g": np.arange(400) % 3, "v": np.linspace(0, 10, 400)})
     rel = grr(df, {"c": 0.25, "g": 0.5}, {"v": 2.0}, domains={"c": range(50), "g": range(3)}, bounds={"v": (0, 10)}, rng=0)
-    led = rel.ledger.set_index("attribute")
+    led = privacy_cost_table(rel).set_index("attribute")
     assert led.loc["c", "epsilon_exact"] == pytest.approx(math.log(1 + 50 * 0.75 / 0.25))   # ln 151, the true loss
     assert led.loc["c", "epsilon_paper"] == pytest.approx(math.log(3 / 0.25 - 2))           # Lemma 1, labelled beside it
     assert led.loc["g", "epsilon_exact"] == pytest.approx(led.loc["g", "epsilon_paper"])     # equal at N = 3
     assert led.loc["v", "epsilon_exact"] == pytest.approx(5.0) and led.loc["c", "N"] == 50
-    assert rel.epsilon == pytest.approx(led["epsilon_exact"].sum()) and rel.epsilon > rel.epsilon_paper
+    assert rel.epsilon == pytest.approx(led["epsilon_exact"].sum()) and rel.epsilon > led["epsilon_paper"].sum()
+    # the ledger the run recorded is the pure plan
+    check_ledger_matches(privacy_cost({"c": (0.25, 50), "g": (0.5, 3)}, {"v": (2.0, 10.0)}), rel.ledger)
+    paper = grr(df, {"c": 0.25, "g": 0.5}, {"v": 2.0}, domains={"c": range(50), "g": range(3)}, bounds={"v": (0, 10)},
+                rng=0, accounting="paper_lemma1")
+    assert paper.epsilon == pytest.approx(led["epsilon_paper"].sum()) and not paper.private  # labelled, N = 50 > 3
+    check_ledger_matches(privacy_cost({"c": (0.25, 50), "g": (0.5, 3)}, {"v": (2.0, 10.0)}, accounting="paper_lemma1"),
+                         paper.ledger)
+    with pytest.raises(ValueError, match="paper_lemma1"):
+        grr(df, {"c": 0.25, "g": 0.5}, {"v": 2.0}, domains={"c": range(50), "g": range(3)}, bounds={"v": (0, 10)},
+            rng=release_backend(), accounting="paper_lemma1")

@@ -28,7 +28,7 @@ def test_edit_distance_merge():
 
 def test_null_category_and_released_domain():
     df = pd.DataFrame({"c": [None, 1, 2, 2, 100] * 20, "x": np.arange(100.0)})
-    rel = grr(df[["c"]], {"c": 0.2}, domains={"c": [None, 1, 2, 100, 101]}, rng=0)
+    rel = grr(df[["c"]], {"c": 0.2}, domains={"c": [None, 1, 2, 100, 101]}, rng=0).value
     crel = CleanedRelation.start(rel).merge("c", {100: None, 101: None})
     e = estimate(crel, "count", "c", lambda v: v is not None)
     assert e.meta["N"] == 5 and e.meta["l"] == 2
