@@ -1,7 +1,13 @@
 """The DP algorithms: Algorithm 2 (graph projection) with every θ strategy, baselines, Algorithm 5.
 
-Each run returns a record: θ*, θ₁, noisy bound, true and truncated values, output, relative error,
-ε per step (summing to the total) and seconds. Strategies (spec §2.9, total ε):
+Each run returns a :class:`~dpworkbench.accounting.Release`: the private output with the private θ*, θ₁ and noisy
+bound as details, the ledger (``release.eps_per_step()``, summing to the total; the plan is
+:func:`graph_projection_cost` / :func:`dp_vertex_cover_cost`), the public inputs, and — NOT PRIVATE — the true and
+truncated values, relative error and seconds. ``release["output"]`` etc. read it like a run record.
+
+Neighbouring relation: add/remove one tuple at any row position. Nothing depends on the true number of tuples:
+a public ``n_bound`` sets Θ, the θ = |V| candidate and the clip; without one, ``N_FRAC`` = 5 % of ε buys a private
+upper bound first (the splits below then apply to the remaining 95 %). Strategies (spec §2.9, total ε):
 
 =================  ============================================  =====================================
 strategy           θ choice                                      split
@@ -32,8 +38,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_epsilon, check_probability
-from ..accounting import Accountant
+from .._validation import as_generator, check_epsilon, check_int, check_probability
+from ..accounting import Accountant, LedgerEntry, Release, open_ledger, planned, record_spend
 from ..mechanisms import laplace_mechanism
 from ..mechanisms.backends import NoiseBackend, resolve_backend
 from .conflict_graph import ConflictGraph
@@ -62,6 +68,65 @@ STRATEGY_LABELS = {
 }
 
 
+#: share of ε spent on the private size bound when no public ``n_bound`` is given
+N_FRAC = 0.05
+#: the private size bound n̂ = noisy |D| + ln(1/(2β))/ε_n exceeds |D| with probability 1 − β
+N_BETA = 0.01
+
+NEIGHBOURS = ("add or remove one tuple (row) at any position; the conflict graph gains or loses that tuple's "
+              "node and edges")
+
+
+def private_size_bound(n: int, epsilon: float, *, beta: float = N_BETA, rng=None, accountant=None) -> tuple[int, float]:
+    """A private upper bound on the number of tuples: ⌈|D| + Lap(1/ε) + ln(1/(2β))/ε⌉ (≥ 1), which is ≥ |D|
+    with probability 1 − β. Spends ``epsilon`` (a Laplace count, sensitivity 1). Returns (bound, noisy count)."""
+    noisy = float(laplace_mechanism(float(n), epsilon=epsilon, sensitivity=1.0, rng=rng, accountant=accountant,
+                                    note="private size bound |D| (Laplace count + margin)"))
+    return max(1, int(math.ceil(noisy + math.log(1.0 / (2.0 * beta)) / epsilon))), noisy
+
+
+def _has_fd(dcs) -> bool:
+    return any(d.is_fd_like for d in dcs)
+
+
+def graph_projection_cost(
+    epsilon: float,
+    *,
+    strategy: str = "bound_hier",
+    dcs: Sequence[DC] = (),
+    n_bound: int | None = None,
+    n_frac: float = N_FRAC,
+    eps1_frac: float = 0.4,
+    eps0_frac: float = 0.25,
+    artifact_compat: bool = False,
+) -> tuple[LedgerEntry, ...]:
+    """The spends :func:`graph_projection` records, in order (pure; no data). Total ``epsilon`` (1.4·ε's
+    Laplace share with ``artifact_compat``). The FD degree bound (``bound_hier``) is spent only when ``dcs``
+    has an FD-like DC; the size bound only when no public ``n_bound`` is given."""
+    epsilon = check_epsilon(epsilon)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    plan: list[tuple] = []
+    rest = epsilon
+    if n_bound is None:
+        plan.append(("laplace", n_frac * epsilon, "private size bound"))
+        rest = (1 - n_frac) * epsilon
+    if strategy in ("baseline_V", "baseline_dmax"):
+        plan.append(("laplace", rest, "Alg. 2 Laplace"))
+        return planned(*plan)
+    eps1, eps2 = eps1_frac * rest, (1 - eps1_frac) * rest
+    if strategy == "em":
+        plan.append(("exponential", eps1, "Alg. 3 EM"))
+    else:
+        eps_em = eps1
+        if strategy == "bound_hier" and _has_fd(dcs):
+            plan.append(("laplace", eps0_frac * eps1, "FD degree bound"))
+            eps_em = eps1 - eps0_frac * eps1
+        plan += [("exponential", eps_em / 2, "Alg. 4 EM step 1"), ("exponential", eps_em / 2, "Alg. 4 EM step 2")]
+    plan.append(("laplace", rest if artifact_compat else eps2, "Alg. 2 Laplace"))
+    return planned(*plan)
+
+
 def graph_projection(
     graph: ConflictGraph,
     measure: str,
@@ -71,6 +136,8 @@ def graph_projection(
     df: pd.DataFrame | None = None,
     dcs: Sequence[DC] = (),
     thetas: Sequence[int] | None = None,
+    n_bound: int | None = None,
+    n_frac: float = N_FRAC,
     eps1_frac: float = 0.4,
     eps0_frac: float = 0.25,
     ip_sensitivity: str = "safe",
@@ -83,13 +150,33 @@ def graph_projection(
     clip: str = "range",
     rng=None,
     accountant: Accountant | None = None,
-) -> dict:
+) -> Release:
     """Algorithm 2 for I_MI (``measure="MI"``) or I_P (``"P"``): f(π_θ*(G)) + Lap(Δ(θ*)/ε₂), clipped.
 
-    Spends ``epsilon`` (1.4·ε with ``artifact_compat``). ``projector`` reuses memoised F(θ) across runs
-    (it must use the same stable order on the same graph). ``clip``: "range" (default post-processing to
-    [0, C(n,2)] for I_MI, [0, n] for I_P), "artifact" (the reference code: I_MI clipped at 0, I_P not clipped —
-    reproduces its error curves) or "none".
+    Returns a :class:`~dpworkbench.accounting.Release` (``release["output"]``, ``["theta_star"]``, … read it
+    like a run record; ``release.eps_per_step()`` gives ε per step). Spends ``epsilon`` in total, as planned by
+    :func:`graph_projection_cost` (1.4·ε with ``artifact_compat``).
+
+    Neighbouring relation: add or remove one tuple at any row position (unbounded DP); the conflict graph
+    gains or loses one node with its edges. The stable edge order (``order="rank"``) depends on each tuple's
+    identity (content hash or ``build(..., id_column=...)``) and ``order_seed`` only; ``order="lex"`` sorts by
+    row position, which is also stable (a deletion keeps the others' relative order).
+
+    Treated as public
+    -----------------
+    * ``epsilon``, ``strategy``, ``eps1_frac``, ``eps0_frac``, ``n_frac``, ``order``, ``order_seed``, ``clip``,
+      ``ip_sensitivity``, the constraints Σ (``dcs``) and the schema;
+    * ``n_bound``: a public upper bound on the number of tuples (e.g. the sample size fixed by a study design).
+      It sets the candidates Θ = ``paper_candidates(n_bound)``, the θ = |V| candidate/baseline and the upper
+      clip. When ``None`` (default), ``n_frac``·ε is spent on a private bound (:func:`private_size_bound`,
+      recorded in the ledger) — nothing depends on the true |D|. A bound below |D| only costs accuracy;
+    * ``thetas``: the candidate set Θ when given;
+    * ``strategy="baseline_dmax"`` uses θ = d_max(G), derived from the data: listed in ``derived_public`` and
+      the release is marked not private (the paper's non-private reference).
+
+    ``projector`` reuses memoised F(θ) across runs (same stable order on the same graph). ``clip``: "range"
+    (default post-processing to [0, C(n_bound, 2)] for I_MI, [0, n_bound] for I_P), "artifact" (the reference
+    code: I_MI clipped at 0, I_P not clipped) or "none".
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
@@ -99,78 +186,93 @@ def graph_projection(
         raise ValueError(f"measure must be 'MI' or 'P', got {measure!r}")
     if ip_sensitivity not in ("safe", "paper"):
         raise ValueError(f"ip_sensitivity must be 'safe' or 'paper', got {ip_sensitivity!r}")
+    if clip not in ("range", "artifact", "none"):
+        raise ValueError(f"clip must be 'range', 'artifact' or 'none', got {clip!r}")
     check_probability(eps1_frac, "eps1_frac")
     check_probability(eps0_frac, "eps0_frac")
+    if n_bound is not None:
+        n_bound = check_int(n_bound, "n_bound", minimum=1)
+    else:
+        check_probability(n_frac, "n_frac")
     gen = _noise_source(rng)
     proj = projector if projector is not None else Projector(graph, rule=order, seed=order_seed)
     if proj.graph is not graph:
         raise ValueError("projector was built on another graph")
+    acc, mark = open_ledger(accountant)
     n = graph.n
     f_true = projected_value(proj, n, measure)
-    sel: dict = {}
-    steps: dict[str, float] = {}
-    if strategy in ("baseline_V", "baseline_dmax"):
-        eps2 = epsilon
-        theta = n if strategy == "baseline_V" else max(1, graph.max_degree())
+    details: dict = {}
+    public: dict = {"measure": "I_" + measure, "strategy": strategy, "epsilon": epsilon,
+                    "n_bound": n_bound if n_bound is not None else "private estimate",
+                    "order": order, "order_seed": order_seed, "eps1_frac": eps1_frac, "eps0_frac": eps0_frac,
+                    "ip_sensitivity": ip_sensitivity if measure == "P" else "n/a", "clip": clip,
+                    "constraints": len(dcs) if dcs else len(graph.dcs), "neighbours": NEIGHBOURS}
+    derived: list[str] = []
+    rest = epsilon
+    if n_bound is None:
+        eps_n = n_frac * epsilon
+        rest = epsilon - eps_n
+        nb, _ = private_size_bound(n, eps_n, rng=gen, accountant=acc)
+        details["n_bound"] = nb
     else:
-        eps1 = eps1_frac * epsilon
-        eps2 = (1 - eps1_frac) * epsilon
-        noise_eps = epsilon if artifact_compat else eps2
-        cands = list(thetas) if thetas is not None else paper_candidates(n)
+        nb = n_bound
+    sel: dict = {}
+    if strategy in ("baseline_V", "baseline_dmax"):
+        eps2 = rest
+        if strategy == "baseline_V":
+            theta = nb
+        else:
+            theta = max(1, graph.max_degree())
+            public["theta (d_max(G))"] = theta
+            derived.append("theta (d_max(G))")
+    else:
+        eps1 = eps1_frac * rest
+        eps2 = (1 - eps1_frac) * rest
+        noise_eps = rest if artifact_compat else eps2
+        cands = list(thetas) if thetas is not None else paper_candidates(nb)
+        if thetas is not None:
+            public["thetas"] = [int(t) for t in cands]
+        else:
+            (details if n_bound is None else public)["thetas"] = [int(t) for t in cands]
         if strategy == "em":
             s = basic_em(proj, cands, eps1=eps1, eps2=noise_eps, measure=measure, ip_sensitivity=ip_sensitivity,
-                         rng=gen, accountant=accountant)
+                         rng=gen, accountant=acc)
             sel = {"theta_1": s["theta"], "steps": [s]}
             theta = s["theta"]
-            steps["em"] = eps1
         else:
             s = optimized_em(proj, cands, eps1=eps1, eps2=noise_eps, measure=measure, df=df, dcs=dcs,
                              use_bound=(strategy == "bound_hier"), steps=2, add_V=add_V, prune=prune,
-                             eps0_frac=eps0_frac, ip_sensitivity=ip_sensitivity, rng=gen, accountant=accountant)
+                             eps0_frac=eps0_frac, ip_sensitivity=ip_sensitivity, rng=gen, accountant=acc,
+                             n_bound=nb)
             sel = s
             theta = s["theta"]
-            if s["eps0"]:
-                steps["bound"] = s["eps0"]
-            for i, st in enumerate(s["steps"], start=1):
-                steps[f"em_step{i}"] = st["epsilon"]
         eps2 = noise_eps
     f_trunc = projected_value(proj, theta, measure)
     sens = laplace_sensitivity(theta, measure, ip_sensitivity)
-    raw = laplace_mechanism(float(f_trunc), epsilon=eps2, sensitivity=sens, rng=gen, accountant=accountant,
-                            note=f"Alg. 2 Laplace, I_{measure}, θ*={theta}")
-    steps["laplace"] = eps2
-    hi = max(n * (n - 1) / 2, n) if measure == "MI" else n
+    raw = float(laplace_mechanism(float(f_trunc), epsilon=eps2, sensitivity=sens, rng=gen, accountant=acc,
+                                  note=f"Alg. 2 Laplace, I_{measure}, θ*={theta}"))
+    hi = max(nb * (nb - 1) / 2, nb) if measure == "MI" else nb
     if clip == "range":
         out = float(min(max(raw, 0.0), hi))
     elif clip == "artifact":
         out = float(max(raw, 0.0)) if measure == "MI" else float(raw)
-    elif clip == "none":
-        out = float(raw)
     else:
-        raise ValueError(f"clip must be 'range', 'artifact' or 'none', got {clip!r}")
-    total = float(sum(steps.values()))
-    return {
-        "measure": "I_" + measure,
-        "strategy": strategy,
-        "epsilon": epsilon,
-        "theta_star": int(theta),
-        "theta_1": sel.get("theta_1"),
-        "d_bound": sel.get("d_bound"),
-        "d_bound_noisy": sel.get("d_bound_noisy"),
-        "true": float(f_true),
-        "truncated": float(f_trunc),
-        "noise": float(raw - f_trunc),
-        "output_raw": float(raw),
-        "output": out,
+        out = float(raw)
+    details.update(theta_star=int(theta), theta_1=sel.get("theta_1"), d_bound_noisy=sel.get("d_bound_noisy"))
+    private = (strategy != "baseline_dmax") and not artifact_compat and not (measure == "P" and ip_sensitivity == "paper")
+    exact = {
+        "true": float(f_true), "truncated": float(f_trunc), "noise": float(raw - f_trunc), "output_raw": raw,
         "rel_error": abs(out - f_true) / f_true if f_true else (0.0 if out == 0 else math.inf),
-        "eps_per_step": steps,
-        "eps_total": total,
-        "laplace_sensitivity": sens,
-        "ip_sensitivity": ip_sensitivity if measure == "P" else "n/a",
-        "artifact_compat": artifact_compat,
-        "private": (strategy != "baseline_dmax") and not artifact_compat and not (measure == "P" and ip_sensitivity == "paper"),
-        "seconds": time.perf_counter() - t0,
+        "d_bound": sel.get("d_bound"), "laplace_sensitivity": sens, "n": n,
+        "artifact_compat": artifact_compat, "seconds": time.perf_counter() - t0,
     }
+    return Release(out, acc.entries_since(mark), public, tuple(derived), details, exact, private,
+                   f"Alg. 2 graph projection for I_{measure} ({strategy})")
+
+
+def dp_vertex_cover_cost(epsilon: float) -> tuple[LedgerEntry, ...]:
+    """The spend :func:`dp_vertex_cover` records: one Laplace step of ``epsilon`` (pure)."""
+    return planned(("laplace", check_epsilon(epsilon), "Alg. 5 vertex cover"))
 
 
 def dp_vertex_cover(
@@ -179,54 +281,82 @@ def dp_vertex_cover(
     *,
     order: str = "rank",
     order_seed: int = 0,
+    n_bound: int | None = None,
     reference: float | None = None,
     cover_size: int | None = None,
     noise: str = "paper",
     rng=None,
     accountant: Accountant | None = None,
-) -> dict:
+) -> Release:
     """Algorithm 5: size c of a greedy 2-approximate vertex cover in a stable order, + Lap(2/ε). Spends ε.
+
+    Returns a :class:`~dpworkbench.accounting.Release` (``release["output"]``). Neighbouring relation: add or
+    remove one tuple at any row position; c moves by at most 2 because the order of the other tuples' edges
+    does not change (``order="rank"`` ranks tuple identities, ``"lex"`` row positions — both stable).
 
     (The paper prints Lap(ε/2): a typo; the sensitivity of c is 2, Prop. 3.) ``noise="typo"`` uses the
     printed scale ε/2 and is NOT private — only for showing the difference. ``reference`` is the value the
     relative error is measured against (the paper uses 2·I_R^lin); default c itself. A given ``cover_size``
-    (a cached c) must already include the unary violators |U|.
+    (a cached c) must already include the unary violators |U| and use the same order.
+
+    Treated as public
+    -----------------
+    ``epsilon``, ``order``, ``order_seed``, Σ, and ``n_bound``: a public upper bound on the number of tuples,
+    used only for the upper clip. Without it the output is clipped at 0 only (nothing depends on the true |D|).
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
+    if noise not in ("paper", "typo"):
+        raise ValueError(f"noise must be 'paper' or 'typo', got {noise!r}")
+    if n_bound is not None:
+        n_bound = check_int(n_bound, "n_bound", minimum=1)
     gen = _noise_source(rng)
+    acc, mark = open_ledger(accountant)
     if cover_size is None:  # |U| + c(G[V∖U]): the unary violators (if any) are in every cover
-        u, v = order_edges(graph.u, graph.v, rule=order, seed=order_seed, n=graph.n)
+        u, v = order_edges(graph.u, graph.v, rule=order, seed=order_seed, n=graph.n, identity=graph.identity)
         cover_size = int(graph.unary.size) + int(K.greedy_cover(u, v, graph.n))
     if noise == "paper":
-        raw = laplace_mechanism(float(cover_size), epsilon=epsilon, sensitivity=2.0, rng=gen, accountant=accountant,
-                                note="Alg. 5 vertex cover, Lap(2/ε)")
-    elif noise == "typo":
-        raw = float(cover_size) + float(resolve_backend(gen).laplace(epsilon / 2))
-    else:
-        raise ValueError(f"noise must be 'paper' or 'typo', got {noise!r}")
-    out = float(min(max(raw, 0.0), graph.n))
+        raw = float(laplace_mechanism(float(cover_size), epsilon=epsilon, sensitivity=2.0, rng=gen, accountant=acc,
+                                      note="Alg. 5 vertex cover, Lap(2/ε)"))
+    else:  # the printed scale ε/2: recorded as a spend of ε, sampled by the back-end, NOT ε-DP
+        record_spend(acc, epsilon, "laplace", "Alg. 5 vertex cover with the printed (typo) scale ε/2 — NOT private")
+        raw = float(resolve_backend(gen).add_laplace(float(cover_size), epsilon / 2))
+    out = float(max(raw, 0.0)) if n_bound is None else float(min(max(raw, 0.0), n_bound))
     ref = float(cover_size if reference is None else reference)
-    return {
-        "measure": "I_R", "strategy": "alg5", "epsilon": epsilon, "theta_star": None, "true": ref,
-        "truncated": float(cover_size), "noise": float(raw - cover_size), "output_raw": float(raw), "output": out,
-        "rel_error": abs(out - ref) / ref if ref else (0.0 if out == 0 else math.inf),
-        "eps_per_step": {"laplace": epsilon}, "eps_total": epsilon, "private": noise == "paper",
-        "seconds": time.perf_counter() - t0,
-    }
+    public = {"measure": "I_R", "strategy": "alg5", "epsilon": epsilon, "order": order, "order_seed": order_seed,
+              "n_bound": n_bound if n_bound is not None else "none (clipped at 0 only)", "noise": noise,
+              "neighbours": NEIGHBOURS}
+    exact = {"true": ref, "truncated": float(cover_size), "noise": float(raw - cover_size), "output_raw": raw,
+             "rel_error": abs(out - ref) / ref if ref else (0.0 if out == 0 else math.inf), "n": graph.n,
+             "seconds": time.perf_counter() - t0}
+    return Release(out, acc.entries_since(mark), public, (), {}, exact, noise == "paper",
+                   "Alg. 5 DP vertex cover (≈ 2·I_R)")
+
+
+def run_record(release: Release, **extra) -> dict:
+    """A flat run record for experiment tables: the release's record (private value, details, NOT PRIVATE exact
+    values), its public parameters, ``eps_per_step`` (as a string) and ``eps_total``."""
+    rec = {k: v for k, v in release.public.items() if k in ("measure", "strategy", "epsilon", "ip_sensitivity")}
+    rec.update(release.record())
+    rec["eps_per_step"] = str(release.eps_per_step())
+    rec["eps_total"] = release.epsilon
+    rec.update(extra)
+    return rec
 
 
 def run_all(graph: ConflictGraph, epsilon: float, *, df=None, dcs=(), strategy: str = "bound_hier", rng=None,
-            order_seed: int = 0, ip_sensitivity: str = "safe", i_r_reference: float | None = None) -> dict:
+            order_seed: int = 0, ip_sensitivity: str = "safe", i_r_reference: float | None = None,
+            n_bound: int | None = None) -> dict:
     """The three DP measures at ε each (three separate releases: 3ε in total if all are published)."""
     gen = _noise_source(rng)
     proj = Projector(graph, rule="rank", seed=order_seed)
     mi = graph_projection(graph, "MI", epsilon, strategy=strategy, df=df, dcs=dcs, projector=proj, rng=gen,
-                          ip_sensitivity=ip_sensitivity)
+                          ip_sensitivity=ip_sensitivity, n_bound=n_bound)
     p = graph_projection(graph, "P", epsilon, strategy=strategy, df=df, dcs=dcs, projector=proj, rng=gen,
-                         ip_sensitivity=ip_sensitivity)
-    r = dp_vertex_cover(graph, epsilon, order_seed=order_seed, reference=i_r_reference, rng=gen)
+                         ip_sensitivity=ip_sensitivity, n_bound=n_bound)
+    r = dp_vertex_cover(graph, epsilon, order_seed=order_seed, reference=i_r_reference, rng=gen, n_bound=n_bound)
     return {"I_MI": mi, "I_P": p, "I_R": r}
 
 
-__all__ = ["STRATEGIES", "STRATEGY_LABELS", "dp_vertex_cover", "graph_projection", "run_all"]
+__all__ = ["NEIGHBOURS", "STRATEGIES", "STRATEGY_LABELS", "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection",
+           "graph_projection_cost", "private_size_bound", "run_all", "run_record"]

@@ -1,81 +1,160 @@
-"""``dpworkbench inconsistency CSV --dcs FILE [--epsilon E] [--seed S] [--json]``.
+"""``dpworkbench inconsistency CSV --dcs FILE [--epsilon E] [--n-bound N] [--id-column C] [--seed S] [--json]
+[--show-exact]``.
 
-Reports the conflict graph's size and maximum degree, the exact measures (I_MI, I_P, I_R^lin and I_R exact
-when tractable) and DP estimates of I_MI, I_P (Algorithm 2 + 4) and I_R (Algorithm 5). The total budget
-``--epsilon`` is split equally over the three releases; the ε spent per step is printed. Without ``--seed`` the
-noise comes from :func:`dpworkbench.mechanisms.release_backend` (OpenDP samplers, OS entropy); with ``--seed`` it is
-reproducible research noise, not a private release.
+Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ 2·I_R,
+Algorithm 5) for a table. By default only private values and public parameters are printed; the exact measures
+and the conflict graph's size are NOT PRIVATE and appear only with ``--show-exact``, every such line labelled
+``NOT PRIVATE`` (in ``--json`` under the key ``NOT_PRIVATE``; every other field sits under ``private`` or
+``public``).
+
+Neighbouring relation: add or remove one row of the CSV (at any position). Public: ε, the constraints, the
+schema, the order seed, ``--n-bound`` when given and ``--id-column``'s name. Without ``--n-bound``, 5 % of ε buys
+a private upper bound on the number of rows (shared by the three releases); the rest is split equally over the
+three releases. Without ``--seed`` the noise comes from OpenDP's floating-point-safe samplers (OS entropy): a
+release. With ``--seed`` it is reproducible numpy noise: a research run, not a private release.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
+
+HELP = __doc__
+
+
+def run_releases(df, dcs, *, epsilon: float, backend, n_bound: int | None = None, id_column: str | None = None,
+                 engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0):
+    """The three releases of the subcommand on a table: (releases {name: Release}, size-bound release or None,
+    graph). Spends ``epsilon`` in total (see the module docstring)."""
+    from ..accounting import Accountant, Release
+    from .algorithms import N_FRAC, dp_vertex_cover, graph_projection, private_size_bound
+    from .conflict_graph import build
+    from .projection import Projector
+
+    g = build(df, dcs, engine=engine, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
+    acc = Accountant(epsilon)
+    size = None
+    per = epsilon / 3
+    if n_bound is None:
+        eps_n = N_FRAC * epsilon
+        mark = acc.mark()
+        nb, _ = private_size_bound(g.n, eps_n, rng=backend, accountant=acc)
+        size = Release(nb, acc.entries_since(mark), {"epsilon": eps_n}, (), {}, {"n": g.n}, True,
+                       "private size bound (Laplace count + margin)")
+        per = (epsilon - eps_n) / 3
+    else:
+        nb = n_bound
+    proj = Projector(g, rule="rank", seed=order_seed)
+    rel = {}
+    for key, meas in (("I_MI", "MI"), ("I_P", "P")):
+        rel[key] = graph_projection(g, meas, per, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=backend,
+                                    accountant=acc, n_bound=nb)
+    rel["I_R"] = dp_vertex_cover(g, per, order_seed=order_seed, rng=backend, accountant=acc, n_bound=nb)
+    return rel, size, g
+
+
+def _exact(g) -> dict:
+    from .measures import all_measures
+
+    m = all_measures(g)
+    return {"n": g.n, "edges": g.num_edges, "unary_violators": int(g.unary.size), "max_degree": g.max_degree(),
+            "I_MI": m["I_MI"], "I_P": m["I_P"], "I_R_lin": m["I_R_lin"], "I_R_exact": m["I_R_exact"]}
 
 
 def _run(args: argparse.Namespace) -> int:
-    import numpy as np
     import pandas as pd
 
-    from .algorithms import dp_vertex_cover, graph_projection
-    from .conflict_graph import build
+    from ..accounting import release_lines, release_payload
+    from ..mechanisms.backends import cli_backend, noise_label
+    from .._validation import check_epsilon, check_int
+    from .algorithms import NEIGHBOURS
     from .constraints import load_dcs
-    from .measures import all_measures
-    from .projection import Projector
-    from .._validation import check_epsilon
 
     path = Path(args.csv)
     if not path.exists():
         raise ValueError(f"CSV file not found: {path}")
     eps = check_epsilon(args.epsilon, "--epsilon")
+    n_bound = check_int(args.n_bound, "--n-bound", minimum=1) if args.n_bound is not None else None
     df = pd.read_csv(path)
     dcs = load_dcs(args.dcs, columns=list(df.columns))
-    g = build(df, dcs, engine=args.engine, null_policy=args.null_policy, unary_policy=args.unary_policy)
-    m = all_measures(g)
-    if args.seed is None:  # an actual release: OpenDP's floating-point-safe samplers from OS entropy
-        from ..mechanisms import release_backend
-
-        rng = release_backend()
-    else:
-        rng = np.random.default_rng(args.seed)
-    per = eps / 3
-    proj = Projector(g, rule="rank", seed=args.seed or 0)
-    dp = {}
-    for key, meas in (("I_MI", "MI"), ("I_P", "P")):
-        r = graph_projection(g, meas, per, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=rng)
-        dp[key] = {"estimate": r["output"], "theta_star": r["theta_star"], "eps_per_step": r["eps_per_step"]}
-    r = dp_vertex_cover(g, per, rng=rng, order_seed=args.seed or 0)
-    dp["I_R"] = {"estimate": r["output"], "estimates": "size of a 2-approximate vertex cover (≈ 2·I_R)", "eps_per_step": r["eps_per_step"]}
-    dp["epsilon_total"] = eps
-    dp["note"] = ("seeded noise is for research; not a private release" if args.seed is not None
-                  else "release back-end (OpenDP samplers, OS entropy)")
-    out = {"n": g.n, "edges": g.num_edges, "unary_violators": int(g.unary.size), "max_degree": g.max_degree(), "I_MI": m["I_MI"], "I_P": m["I_P"],
-           "I_R_lin": m["I_R_lin"], "I_R_exact": m["I_R_exact"], "dp": dp}
+    backend = cli_backend(args.seed)
+    noise = noise_label(backend)
+    rel, size, g = run_releases(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, id_column=args.id_column,
+                                engine=args.engine, null_policy=args.null_policy, unary_policy=args.unary_policy,
+                                order_seed=args.order_seed)
+    labels = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover size estimate (≈ 2·I_R)"}
+    public = {"epsilon_total": eps, "noise": noise, "neighbours": NEIGHBOURS, "constraints": len(dcs),
+              "columns": list(map(str, df.columns)), "order": "rank", "order_seed": args.order_seed,
+              "tuple_identity": f"id_column {args.id_column!r}" if args.id_column else "content hash",
+              "n_bound": n_bound if n_bound is not None else "private estimate (5 % of ε)",
+              "research_run": args.seed is not None}
     if args.json:
-        print(json.dumps(out, default=float))
+        out: dict = {"private": {}, "public": {**public, "releases": {}}}
+        if args.show_exact:
+            out["NOT_PRIVATE"] = {"graph_and_exact_measures": _exact(g), "releases": {}}
+        if size is not None:
+            out["private"]["n_bound"] = size.value
+            out["public"]["releases"]["n_bound"] = {"ledger": [e.__dict__ for e in size.ledger],
+                                                    "epsilon_spent": size.epsilon}
+        for k, r in rel.items():
+            p = release_payload(r, noise=noise, show_exact=args.show_exact, label="estimate")
+            out["private"][k] = p.pop("private")
+            if args.show_exact:
+                out["NOT_PRIVATE"]["releases"][k] = p.pop("NOT_PRIVATE")
+            out["public"]["releases"][k] = p
+        out["public"]["epsilon_spent"] = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
+        print(json.dumps(release_payload_json(out)))
         return 0
-    print(f"table {path} — {g.n} tuples, {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like)")
-    print(f"conflict graph: {g.num_edges} edges, max degree {g.max_degree()}, built in {g.seconds:.3f}s")
-    print(f"exact: I_MI={m['I_MI']}  I_P={m['I_P']}  I_R^lin={m['I_R_lin']}  I_R exact={m['I_R_exact'] if m['I_R_exact'] is not None else 'intractable (skipped)'}")
-    print(f"DP estimates (total ε={eps}, ε/3 per measure):")
-    for k in ("I_MI", "I_P", "I_R"):
-        steps = ", ".join(f"{s}={v:.4g}" for s, v in dp[k]["eps_per_step"].items())
-        print(f"  {k}: {dp[k]['estimate']:.2f}   [ε per step: {steps}]")
+    print(f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: {NEIGHBOURS}")
+    print(f"noise: {noise}")
+    if size is not None:
+        print(f"private upper bound on the number of rows (private): {size.value}  [ε={size.epsilon:.4g}]")
+    else:
+        print(f"public bound on the number of rows: {n_bound}")
+    for k, r in rel.items():
+        print(f"{k}:")
+        for line in release_lines(r, noise=noise, show_exact=args.show_exact, label=labels[k]):
+            print("  " + line)
+    total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
+    print(f"total epsilon spent: {total:.6g} of {eps:g}")
+    if args.show_exact:
+        for k, v in _exact(g).items():
+            print(f"NOT PRIVATE {k}: {v if v is not None else 'intractable (skipped)'}")
     return 0
 
 
+def release_payload_json(out: dict) -> dict:
+    """JSON-safe copy (NaN/inf → null, numpy → Python)."""
+    from ..accounting import _jsonable
+
+    return _jsonable(out)
+
+
 def register(subparsers) -> None:
-    p = subparsers.add_parser("inconsistency", help="conflict graph, inconsistency measures and their DP estimates for a CSV")
+    p = subparsers.add_parser(
+        "inconsistency", help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV",
+        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", help="table (CSV with a header)")
     p.add_argument("--dcs", required=True, help="denial constraints, one per line (not(t1.A=t2.A&...) or t1&t2&EQ(...))")
-    p.add_argument("--epsilon", type=float, default=1.0, help="total privacy budget, split over the three measures (default 1)")
-    p.add_argument("--seed", type=int, default=None, help="seed for reproducible (non-release) noise")
+    p.add_argument("--epsilon", type=float, default=1.0, help="total privacy budget (default 1): 5 %% for the row-count "
+                   "bound unless --n-bound is given, the rest split equally over the three releases")
+    p.add_argument("--n-bound", type=int, default=None,
+                   help="PUBLIC upper bound on the number of rows (sets the candidate θs and the clip); default: "
+                        "estimated privately with 5 %% of ε")
+    p.add_argument("--id-column", default=None,
+                   help="key column giving each tuple its identity in the stable edge order (must be unique); "
+                        "default: a hash of the tuple's content")
+    p.add_argument("--order-seed", type=int, default=0, help="public seed of the stable edge order (default 0)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for reproducible numpy noise: makes this a RESEARCH run, not a private release "
+                        "(default: no seed = release with OpenDP's samplers)")
+    p.add_argument("--show-exact", action="store_true",
+                   help="also print the exact measures and graph size, each labelled NOT PRIVATE")
     p.add_argument("--engine", choices=["fast", "duckdb", "bruteforce"], default="fast")
     p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
                    help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL column excludes the tuple")
     p.add_argument("--unary-policy", choices=["reject", "separate"], default="reject",
                    help="single-tuple DCs such as not(t1.Age<0): reject (default) or count their violators separately (spec §1.3)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help="print one JSON object: private / public / NOT_PRIVATE sections")
     p.set_defaults(func=_run)

@@ -29,9 +29,109 @@ from .constraints import DC, unique_dcs, validate_dc
 from . import _kernels as K
 
 
+@dataclass(frozen=True)
+class NodeIdentity:
+    """What a tuple *is*, independently of the other tuples: the input of the stable ``"rank"`` order.
+
+    The neighbouring relation is add/remove one tuple (at any row position). A stable order must order the
+    common edges of two neighbouring tables identically, so a tuple's place in it may depend only on the
+    tuple itself, never on its row position (deleting a middle row shifts every later position). Identity is
+
+    * ``"id_column <name>"``: the user's key column (unique, no NULLs), hashed;
+    * ``"content"`` (default for tables): a deterministic hash of the tuple's values in every column (numbers
+      compared as float64, everything else as text, so re-reading a CSV whose dtype changes keeps the
+      identity). Identical tuples are interchangeable: ties among them are broken by occurrence, which is
+      safe because exchanging identical tuples maps the conflict graph onto itself. Two *different* tuples
+      whose two 64-bit hashes both collide are ordered by their content (text form of the row);
+    * ``"labels"``: node labels 0..n-1 (graphs given as explicit edge lists).
+
+    ``key1`` (uint64) is mixed with the order seed; ``key2``, ``tie`` and ``occ`` break ties in that order.
+    """
+
+    key1: np.ndarray
+    key2: np.ndarray
+    tie: np.ndarray
+    occ: np.ndarray
+    source: str = "labels"
+
+    def __len__(self) -> int:
+        return int(self.key1.size)
+
+
+def label_identity(n: int) -> NodeIdentity:
+    """Identity = node label (explicit edge lists; the same ranks as before the identity existed)."""
+    z = np.zeros(n, np.int64)
+    return NodeIdentity(np.arange(n, dtype=np.uint64), np.zeros(n, np.uint64), z, z.copy(), "labels")
+
+
+def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
+    out = {}
+    for i, c in enumerate(frame.columns):
+        s = frame[c]
+        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+            out[f"c{i}"] = s.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            arr = s.to_numpy(dtype=object)
+            na = pd.isna(arr)
+            out[f"c{i}"] = np.where(na, None, arr.astype(str)).astype(object)
+    return pd.DataFrame(out, index=range(len(frame)))
+
+
+def tuple_identity(df: pd.DataFrame, id_column: str | None = None) -> NodeIdentity:
+    """The :class:`NodeIdentity` of every row of ``df`` (see there). ``id_column``: the user's key column;
+    duplicate or missing keys raise ``ValueError``."""
+    df = df.reset_index(drop=True)
+    n = len(df)
+    if id_column is not None:
+        if id_column not in df.columns:
+            raise ValueError(f"id_column {id_column!r} is not a column; columns: {', '.join(map(str, df.columns))}")
+        key = df[id_column]
+        if key.isna().any():
+            raise ValueError(f"id_column {id_column!r} has missing values: every tuple needs a key")
+        dup = key.duplicated(keep=False)
+        if dup.any():
+            ex = key[dup].iloc[0]
+            raise ValueError(f"id_column {id_column!r} is not a key: value {ex!r} occurs {int((key == ex).sum())} times "
+                             f"({int(dup.sum())} rows share a key)")
+        frame, source = df[[id_column]], f"id_column {id_column!r}"
+    else:
+        frame, source = df, "content"
+    canon = _canonical(frame)
+    if n == 0:
+        z = np.zeros(0, np.int64)
+        return NodeIdentity(np.zeros(0, np.uint64), np.zeros(0, np.uint64), z, z.copy(), source)
+    h1 = pd.util.hash_pandas_object(canon, index=False, hash_key="dpwb-identity-01").to_numpy(np.uint64)
+    h2 = pd.util.hash_pandas_object(canon, index=False, hash_key="dpwb-identity-02").to_numpy(np.uint64)
+    tie = np.zeros(n, np.int64)
+    keys = pd.DataFrame({"a": h1, "b": h2})
+    occ = keys.groupby(["a", "b"], sort=False).cumcount().to_numpy(np.int64)
+    dup = np.flatnonzero(occ > 0)
+    if dup.size:  # rows sharing both hashes: identical (interchangeable) unless the hashes collided
+        first = keys.groupby(["a", "b"], sort=False).ngroup().to_numpy()
+        first_row = pd.Series(np.arange(n)).groupby(first).transform("min").to_numpy()
+        a = canon.iloc[dup].reset_index(drop=True)
+        b = canon.iloc[first_row[dup]].reset_index(drop=True)
+        same = ((a == b) | (a.isna() & b.isna())).all(axis=1).to_numpy()
+        if not same.all():  # a genuine collision of different tuples: order the group by content
+            for g in np.unique(first[dup[~same]]):
+                members = np.flatnonzero(first == g)
+                texts = [repr(tuple(canon.iloc[i].tolist())) for i in members]
+                distinct = sorted(set(texts))
+                seen: dict[str, int] = {}
+                for i, t in zip(members, texts):
+                    tie[i] = distinct.index(t)
+                    occ[i] = seen.get(t, 0)
+                    seen[t] = occ[i] + 1
+    return NodeIdentity(h1, h2, tie, occ, source)
+
+
 @dataclass
 class ConflictGraph:
-    """Undirected simple conflict graph on tuples 0..n-1 (row positions)."""
+    """Undirected simple conflict graph on tuples 0..n-1 (row positions).
+
+    ``identity`` (see :class:`NodeIdentity`) is what the stable ``"rank"`` order uses: computed from the
+    tuples' content (or the user's ``id_column``) when the graph is built from a table, node labels for an
+    explicit edge list (``None`` means labels)."""
 
     n: int
     u: np.ndarray  # int32, u < v, sorted lexicographically
@@ -41,6 +141,7 @@ class ConflictGraph:
     unary: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     seconds: float = 0.0
     engine: str = "fast"
+    identity: NodeIdentity | None = None
 
     @property
     def num_edges(self) -> int:
@@ -64,7 +165,7 @@ class ConflictGraph:
             raise ValueError(f"k must be in 1..{len(self.per_dc)}, got {k}")
         keys = sorted_unique(np.concatenate(self.per_dc[:k])) if k > 1 else self.per_dc[0]
         u, v = _split(keys, self.n)
-        return ConflictGraph(self.n, u, v, self.per_dc[:k], self.dcs[:k], self.unary, 0.0, self.engine)
+        return ConflictGraph(self.n, u, v, self.per_dc[:k], self.dcs[:k], self.unary, 0.0, self.engine, self.identity)
 
     def to_csr(self):
         from ..graphs import from_edge_array
@@ -282,8 +383,15 @@ def build(
     null_policy: str = "sql",
     unary_policy: str = "reject",
     keep_per_dc: bool = True,
+    id_column: str | None = None,
 ) -> ConflictGraph:
     """Conflict graph of ``df`` under ``dcs`` (tuples = row positions 0..n-1).
+
+    Neighbouring relation of every release built on it: add or remove one tuple (row) at any position.
+    The graph carries each tuple's identity (:func:`tuple_identity`): the user's key column ``id_column``
+    when given (duplicate keys raise ``ValueError``), else a hash of the tuple's own content. The stable
+    ``"rank"`` order depends on that identity and the order seed only — not on row positions — so adding
+    or removing a tuple never reorders the edges of the others.
 
     ``engine``: "fast" (hash/combination partitioning + numba), "duckdb" (SQL self-joins) or
     "bruteforce" (every pair in Python; small tables only, for tests). ``keep_per_dc=False`` drops the
@@ -299,6 +407,7 @@ def build(
     if engine not in ("fast", "duckdb", "bruteforce"):
         raise ValueError(f"engine must be 'fast', 'duckdb' or 'bruteforce', got {engine!r}")
     df = df.reset_index(drop=True)
+    identity = tuple_identity(df, id_column)
     kinds = column_kinds(df)
     t0 = time.perf_counter()
     n = len(df)
@@ -340,7 +449,7 @@ def build(
         bad = np.isin(a, unary) | np.isin(b, unary)
         allk = allk[~bad]
     u, v = _split(allk, n)
-    return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, engine)
+    return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, engine, identity)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -407,4 +516,4 @@ def _dc_edges_brute(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy
     return np.asarray(sorted(keys), dtype=np.int64)
 
 
-__all__ = ["ConflictGraph", "build", "column_kinds", "from_edges"]
+__all__ = ["ConflictGraph", "NodeIdentity", "build", "column_kinds", "from_edges", "label_identity", "tuple_identity"]

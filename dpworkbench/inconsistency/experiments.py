@@ -5,7 +5,11 @@ build the conflict graph at checkpoints, run each private algorithm ``repeats`` 
 and report the relative error |I − M|/I. For I_R the reference value is 2·I_R^lin, as in the paper's
 artifact (the noisy 2-approximation is compared with 2·I_R^lin); I_R^lin is stored too.
 
-Public-information assumption (spec §1.5): Σ, the schema, Θ, the ordering rule and n = |V| are public.
+Public-information assumption (spec §1.5): Σ, the schema, Θ, the ordering rule and the sample size are public.
+The releases use add/remove-one-tuple neighbours, so the drivers pass the sample size of the design
+(``n_bound=len(df)``: the paper samples 10,000 rows of each dataset — a public design parameter; noise injection
+changes cells, never the row count) rather than letting each release estimate it privately; the numbers stay
+comparable with the paper's.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..experiments import run_grid
-from .algorithms import STRATEGY_LABELS, dp_vertex_cover, graph_projection
+from .algorithms import STRATEGY_LABELS, dp_vertex_cover, graph_projection, run_record
 from .conflict_graph import build
 from .datasets import NAMES, TABLE5, dcs_for, load_table
 from .measures import i_r_lin
@@ -63,7 +67,7 @@ def _ir_reference(graph_id: int, graph) -> tuple[float, int]:
     hit = _IR_CACHE.get(graph_id)
     if hit is not None and hit[0] is graph:
         return hit[1]
-    u, v = order_edges(graph.u, graph.v, rule="rank", seed=0, n=graph.n)
+    u, v = order_edges(graph.u, graph.v, rule="rank", seed=0, n=graph.n, identity=graph.identity)
     val = (i_r_lin(graph), int(K.greedy_cover(u, v, graph.n)))
     if len(_IR_CACHE) > 256:
         _IR_CACHE.clear()
@@ -73,17 +77,21 @@ def _ir_reference(graph_id: int, graph) -> tuple[float, int]:
 
 def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=("I_MI", "I_P", "I_R"),
                  strategies=("bound_hier",), ip_sensitivity: str = "safe", artifact_compat: bool = False,
-                 order_seed: int = 0, clip: str = "range") -> list[dict]:
-    """Every (measure, strategy, run) record on one graph; F(θ) and the cover size are computed once."""
+                 order_seed: int = 0, clip: str = "range", n_bound: int | None = None) -> list[dict]:
+    """Every (measure, strategy, run) record on one graph; F(θ) and the cover size are computed once.
+
+    ``n_bound``: the public sample size (default ``len(df)``, the study's design parameter; see the module
+    docstring)."""
     rows = []
+    if n_bound is None:
+        n_bound = len(df) if df is not None else graph.n
     proj = Projector(graph, rule="rank", seed=order_seed)
     for m in measures:
         if m == "I_R":
             lin, c = _ir_reference(id(graph), graph)
             for r in range(repeats):
-                rec = dp_vertex_cover(graph, epsilon, reference=2 * lin, cover_size=c, rng=rng)
-                rec.update(algo="alg5", run=r, i_r_lin=lin, cover=c)
-                rows.append(rec)
+                rel = dp_vertex_cover(graph, epsilon, reference=2 * lin, cover_size=c, rng=rng, n_bound=n_bound)
+                rows.append(run_record(rel, algo="alg5", run=r, i_r_lin=lin, cover=c))
             continue
         for s in strategies:
             if s == "r2t":  # the R2T baseline (I_MI only; Table 1 and the R2T series of Figs. 4–5)
@@ -92,17 +100,13 @@ def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=
                 from .r2t_baseline import R2TIMI
                 q = R2TIMI(graph)  # truncations computed once per graph, noise redrawn per run
                 for r in range(repeats):
-                    rec = q.run(epsilon, rng=rng)
-                    rec.update(algo="r2t", run=r)
-                    rows.append(rec)
+                    rows.append(run_record(q.run(epsilon, rng=rng), algo="r2t", run=r))
                 continue
             for r in range(repeats):
-                rec = graph_projection(graph, m[2:], epsilon, strategy=s, df=df, dcs=dcs, projector=proj, rng=rng,
-                                       ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, clip=clip)
-                rec.update(algo=s, run=r)
-                rows.append(rec)
-    for rec in rows:
-        rec["eps_per_step"] = str(rec["eps_per_step"])
+                rel = graph_projection(graph, m[2:], epsilon, strategy=s, df=df, dcs=dcs, projector=proj, rng=rng,
+                                       ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, clip=clip,
+                                       n_bound=n_bound)
+                rows.append(run_record(rel, algo=s, run=r))
     return rows
 
 
@@ -224,7 +228,7 @@ def warmup() -> None:
 
     small = capital_country()
     g = build(small, [FD("Capital", "Country")])
-    graph_projection(g, "MI", 1.0, strategy="bound_hier", df=small, dcs=g.dcs, rng=0)
+    graph_projection(g, "MI", 1.0, strategy="bound_hier", df=small, dcs=g.dcs, rng=0, n_bound=len(small))
     dp_vertex_cover(g, 1.0, rng=0)
     i_r_lin(g)
     _WARM.append(True)
@@ -245,12 +249,14 @@ def time_all_measures(df, dcs, *, epsilon: float = 1.0, rng=None, i_r_lin_too: b
     for m in ("MI", "P"):
         proj._memo.clear()  # each measure pays for its own projection passes
         t = time.perf_counter()
-        rec = graph_projection(g, m, epsilon, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=rng)
+        rec = graph_projection(g, m, epsilon, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=rng,
+                               n_bound=len(df))
         out[f"I_{m}_s"] = time.perf_counter() - t + t_build + t_order
         out[f"I_{m}_theta"] = rec["theta_star"]
         out[f"I_{m}_rel_error"] = rec["rel_error"]
     t = time.perf_counter()
-    rec = dp_vertex_cover(g, epsilon, cover_size=int(K.greedy_cover(proj.u, proj.v, g.n)), rng=rng)  # same stable order
+    rec = dp_vertex_cover(g, epsilon, cover_size=int(K.greedy_cover(proj.u, proj.v, g.n)), rng=rng,
+                          n_bound=len(df))  # same stable order
     out["I_R_s"] = time.perf_counter() - t + t_build + t_order
     out["projection_passes"] = proj.passes
     if i_r_lin_too:

@@ -118,7 +118,7 @@ def i_r_2approx(g: ConflictGraph, *, rule: str = "lex", seed: int = 0) -> int:
     """Both endpoints of a greedy maximal matching in a stable order (Algorithm 5 before noise)."""
     from .projection import order_edges
 
-    u, v = order_edges(g.u, g.v, rule=rule, seed=seed, n=g.n)
+    u, v = order_edges(g.u, g.v, rule=rule, seed=seed, n=g.n, identity=g.identity)
     return _u(g) + int(K.greedy_cover(u, v, g.n))
 
 

@@ -1,12 +1,17 @@
 """Stable edge orderings and Algorithm 1 (edge addition, Day–Li–Lyu) with memoised F(θ).
 
-An ordering must be fixed before looking at the data and depend on tuple ids only, so that two
-node-neighbouring graphs order their common edges identically (Definition 7):
+An ordering must be fixed before looking at the data and order the common edges of two neighbouring
+databases identically (Definition 7). The neighbouring relation is add/remove one tuple **at any row
+position**, so an order may depend on what a tuple *is*, never on where the others put it:
 
-* ``"lex"``: key (min tid, max tid);
-* ``"rank"``: every tid gets a pseudo-random rank from a keyed hash (splitmix64 of tid and seed), key
-  (max rank, min rank) — Day et al.'s node-sequence order ("an edge is added when its later endpoint
-  is visited").
+* ``"lex"``: key (min position, max position). Stable: deleting or inserting a row keeps the relative
+  order of all other rows, hence of their edges.
+* ``"rank"`` (default): every tuple gets a pseudo-random rank from a keyed hash (splitmix64) of its
+  **identity** and the seed, key (max rank, min rank) — Day et al.'s node-sequence order ("an edge is added
+  when its later endpoint is visited"). The identity (:class:`~.conflict_graph.NodeIdentity`) is the user's
+  key column or a hash of the tuple's content for a graph built from a table, the node label for an explicit
+  edge list. (Hashing the row *position* — the earlier rule — is not stable: deleting row i shifts every
+  later position and reshuffles the ranks of all later tuples; finding 1.)
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import numpy as np
 
 from .._validation import check_int
 from . import _kernels as K
-from .conflict_graph import ConflictGraph
+from .conflict_graph import ConflictGraph, NodeIdentity, label_identity
 
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -32,12 +37,21 @@ def tid_rank(tids: np.ndarray, seed: int = 0) -> np.ndarray:
     return z
 
 
-def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int = 0, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def node_sequence(identity: NodeIdentity, seed: int = 0) -> np.ndarray:
+    """inv[k] = the node at place k of the "rank" node sequence: sorted by the keyed hash of the identity, ties
+    by the identity's second hash, content tie-breaker and occurrence (never by row position)."""
+    r = tid_rank(identity.key1, seed)
+    return np.lexsort((identity.occ, identity.tie, identity.key2, r)).astype(np.int64)
+
+
+def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int = 0, n: int | None = None,
+                identity: NodeIdentity | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The edges (u, v) sorted by the stable ordering ``rule`` (returned with u < v).
 
-    "rank": nodes 0..n-1 are placed in the sequence given by their keyed-hash ranks (ties impossible in
-    practice, broken by tid), and edges are sorted by (later position, earlier position) — one int64 key per
-    edge, sorted in place (≈ 16 bytes per edge at peak).
+    "rank": nodes are placed in the sequence given by the keyed-hash ranks of their ``identity`` (default:
+    node labels 0..n-1; pass ``graph.identity`` for a graph built from a table), and edges are sorted by
+    (later place, earlier place) — one int64 key per edge, sorted in place (≈ 16 bytes per edge at peak).
+    "lex": by (min position, max position).
     """
     u = np.asarray(u, dtype=np.int32)
     v = np.asarray(v, dtype=np.int32)
@@ -51,9 +65,14 @@ def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int =
         raise ValueError(f"rule must be 'lex' or 'rank', got {rule!r}")
     if n is None:
         n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+    if u.size == 0:
+        return u, v
     n = max(int(n), 1)
-    r = tid_rank(np.arange(n), seed)
-    inv = np.lexsort((np.arange(n), r)).astype(np.int64)  # inv[position] = tid
+    if identity is None or len(identity) != n:
+        if identity is not None:
+            raise ValueError(f"identity has {len(identity)} nodes, the graph {n}")
+        identity = label_identity(n)
+    inv = node_sequence(identity, seed)  # inv[place] = node
     pos = np.empty(n, np.int64)
     pos[inv] = np.arange(n)
     keys = K.rank_keys(u, v, pos, np.int64(n))
@@ -94,7 +113,8 @@ class Projector:
             self.u, self.v = self.graph.u, self.graph.v
             self._rng = np.random.default_rng(self.seed)
             return
-        self.u, self.v = order_edges(self.graph.u, self.graph.v, rule=self.rule, seed=self.seed, n=self.graph.n)
+        self.u, self.v = order_edges(self.graph.u, self.graph.v, rule=self.rule, seed=self.seed, n=self.graph.n,
+                                     identity=self.graph.identity)
 
     def counts(self, theta: int) -> tuple[int, int]:
         """(|E_θ|, |V_{>0}(G_θ)|) of the projection π_θ(G)."""
@@ -123,4 +143,4 @@ class Projector:
         return np.bincount(self.u[keep], minlength=self.n) + np.bincount(self.v[keep], minlength=self.n)
 
 
-__all__ = ["Projector", "edge_addition_reference", "order_edges", "tid_rank"]
+__all__ = ["Projector", "edge_addition_reference", "node_sequence", "order_edges", "tid_rank"]

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..accounting import Accountant
+from ..accounting import Accountant, Release, open_ledger
 from .._validation import check_epsilon, check_probability
 
 #: seed 000 Table 1: relative error of I_MI at ε = 1 (mean, std); "noise setting not stated".
@@ -40,7 +40,10 @@ class R2TIMI:
     """R2T on the I_MI query of one conflict graph, with the truncations cached across runs."""
 
     def __init__(self, graph, *, pairs: str = "unordered", base: float = 5.5, rounding: str = "floor",
-                 beta: float = 0.1, gs: float | None = None):
+                 beta: float = 0.1, gs: float | None = None, n_bound: int | None = None):
+        """``gs`` (R2T's global-sensitivity bound) and ``n_bound`` (upper clip C(n_bound, 2)) are treated as
+        public. Default GS = ``n_bound``; when neither is given the graph's own n is used and the release lists
+        it in ``derived_public`` (the number of tuples is not public under add/remove-one-tuple neighbours)."""
         from ..r2t.inconsistency import imi_truncation
 
         if pairs not in ("ordered", "unordered"):
@@ -50,7 +53,10 @@ class R2TIMI:
         self.base = float(base)
         self.rounding = rounding
         self.beta = check_probability(beta, "beta")
-        self.gs = float(gs if gs is not None else max(graph.n, 2))
+        self.n_bound = int(n_bound) if n_bound is not None else None
+        self.derived = () if (gs is not None or n_bound is not None) else ("gs = |D| (the data's own size)",
+                                                                           "clip C(|D|, 2)")
+        self.gs = float(gs if gs is not None else max(n_bound if n_bound is not None else graph.n, 2))
         u = np.asarray(graph.u, dtype=np.int64)
         v = np.asarray(graph.v, dtype=np.int64)
         keep = u != v
@@ -61,30 +67,40 @@ class R2TIMI:
         self.true = float(graph.num_edges)
         self.trunc = imi_truncation(np.column_stack([u, v]), int(graph.n))  # caches Q(I, τ): the non-private part
 
-    def run(self, epsilon: float, *, rng: Any = None, accountant: Accountant | None = None) -> dict:
-        """One private I_MI by R2T. Spends ``epsilon`` (all of it; R2T composes its K τ-steps internally)."""
+    def run(self, epsilon: float, *, rng: Any = None, accountant: Accountant | None = None) -> Release:
+        """One private I_MI by R2T, as a :class:`~dpworkbench.accounting.Release` (``["output"]`` reads it like a
+        record). Spends ``epsilon`` (all of it; R2T composes its K τ-steps internally).
+
+        Treated as public: ``epsilon``, β, the τ grid (base, rounding), GS and the clip bound (see ``__init__``).
+        Neighbouring relation: add/remove one tuple (its node and its conflicting pairs)."""
         from ..r2t.inconsistency import r2t_imi
 
         epsilon = check_epsilon(epsilon)
         t0 = time.perf_counter()
-        res = r2t_imi(None, int(self.graph.n), epsilon=epsilon, beta=self.beta, gs=self.gs, base=self.base,
-                      rounding=self.rounding, rng=rng, accountant=accountant, truncation=self.trunc,
-                      note=f"R2T on I_MI ({self.pairs} pairs, base {self.base:g})")["result"]
-        n = self.graph.n
-        out = float(min(max(res.value * self.scale, 0.0), n * (n - 1) / 2))
+        acc, mark = open_ledger(accountant)
+        raw = r2t_imi(None, int(self.graph.n), epsilon=epsilon, beta=self.beta, gs=self.gs, base=self.base,
+                      rounding=self.rounding, rng=rng, accountant=acc, truncation=self.trunc,
+                      note=f"R2T on I_MI ({self.pairs} pairs, base {self.base:g})")
+        if isinstance(raw, Release):  # the r2t package's own Release (if it returns one)
+            value, winner, taus = float(raw.value), raw.get("winner_tau"), raw.get("taus") or ()
+        else:
+            res = raw["result"]
+            value, winner, taus = float(res.value), res.winner_tau, res.taus
+        nb = self.n_bound if self.n_bound is not None else self.graph.n
+        out = float(min(max(value * self.scale, 0.0), nb * (nb - 1) / 2))
         f_true = self.true
-        return {
-            "measure": "I_MI", "strategy": "r2t", "epsilon": epsilon, "true": f_true, "output": out,
-            "output_raw": float(res.value * self.scale),
-            "truncated": float("nan"), "noise": float("nan"),  # R2T has one truncation and noise per τ, not one overall
-            "rel_error": abs(out - f_true) / f_true if f_true else (0.0 if out == 0 else math.inf),
-            "winner_tau": res.winner_tau, "tau_grid": ",".join(f"{t:g}" for t in res.taus), "base": self.base,
-            "pairs": self.pairs, "eps_per_step": {"r2t": epsilon}, "eps_total": epsilon, "private": True,
-            "seconds": time.perf_counter() - t0,
-        }
+        public = {"measure": "I_MI", "strategy": "r2t", "epsilon": epsilon, "beta": self.beta, "gs": self.gs,
+                  "base": self.base, "pairs": self.pairs, "tau_grid": ",".join(f"{t:g}" for t in taus),
+                  "n_bound": nb}
+        exact = {"true": f_true, "output_raw": float(value * self.scale),
+                 "truncated": float("nan"), "noise": float("nan"),  # one truncation and noise per τ, not one overall
+                 "rel_error": abs(out - f_true) / f_true if f_true else (0.0 if out == 0 else math.inf),
+                 "seconds": time.perf_counter() - t0}
+        details = {"winner_tau": winner, "tau_grid": public["tau_grid"], "base": self.base, "pairs": self.pairs}
+        return Release(out, acc.entries_since(mark), public, self.derived, details, exact, True, "R2T on I_MI")
 
 
-def r2t_imi_record(graph, epsilon: float, *, rng: Any = None, accountant: Accountant | None = None, **kw) -> dict:
+def r2t_imi_record(graph, epsilon: float, *, rng: Any = None, accountant: Accountant | None = None, **kw) -> Release:
     """One-off convenience: :class:`R2TIMI` (kwargs) then ``.run``. Spends ``epsilon``."""
     return R2TIMI(graph, **kw).run(epsilon, rng=rng, accountant=accountant)
 
@@ -101,7 +117,7 @@ def table1_experiment(experiment: str, datasets: Sequence[str] = ("Adult", "Flig
     """
     from ..experiments import run_grid
     from . import experiments as X
-    from .algorithms import graph_projection
+    from .algorithms import graph_projection, run_record
     from .projection import Projector
 
     grid = {"dataset": list(datasets), "checkpoint": list(range(1, n_checkpoints + 1))}
@@ -112,19 +128,17 @@ def table1_experiment(experiment: str, datasets: Sequence[str] = ("Adult", "Flig
         ds, dcs, cps = X.checkpoints(c["dataset"], noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=n_checkpoints,
                                      seed=seed, prefer=prefer)
         it, df, g, _ = cps[c["checkpoint"]]
-        r2ts = {("R2T" if p == "unordered" else "R2T-" + p): R2TIMI(g, pairs=p, base=base) for p in r2t_pairs}
+        nb = len(df)  # the public sample size (design parameter)
+        r2ts = {("R2T" if p == "unordered" else "R2T-" + p): R2TIMI(g, pairs=p, base=base, n_bound=nb) for p in r2t_pairs}
         proj = Projector(g, rule="rank", seed=0)
         out = []
         for r in range(repeats):
             for name, q in r2ts.items():
-                rec = q.run(epsilon, rng=rng)
-                rec.update(algo=name, run=r)
-                out.append(rec)
-            rec = graph_projection(g, "MI", epsilon, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=rng)
-            rec.update(algo="ours", run=r)
-            out.append(rec)
+                out.append(run_record(q.run(epsilon, rng=rng), algo=name, run=r))
+            rel = graph_projection(g, "MI", epsilon, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=rng,
+                                   n_bound=nb)
+            out.append(run_record(rel, algo="ours", run=r))
         for rec in out:
-            rec["eps_per_step"] = str(rec["eps_per_step"])
             rec.update(iteration=it, edges=g.num_edges, max_degree=g.max_degree(), source=ds.source)
         return out
 

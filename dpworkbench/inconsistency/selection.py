@@ -130,8 +130,12 @@ def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: i
 def optimized_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
                  df: pd.DataFrame | None = None, dcs: Sequence[DC] = (), use_bound: bool = True, steps: int = 2,
                  add_V: str = "if_general_DC", prune: str = "le", eps0_frac: float = 0.25,
-                 ip_sensitivity: str = "safe", rng=None, accountant=None) -> dict:
+                 ip_sensitivity: str = "safe", rng=None, accountant=None, n_bound: int | None = None) -> dict:
     """Algorithm 4 (optionally without lines 1–5: ``use_bound=False`` = hierarchical EM). Spends ε₁ in total.
+
+    ``n_bound`` is the *public* (or privately estimated) size bound used for the θ = |V| candidate and to clamp
+    the noisy degree bound; ``None`` falls back to the graph's own n, which is NOT a public value under
+    add/remove-one-tuple neighbours (:func:`~.algorithms.graph_projection` always passes one).
 
     ε₀ = ``eps0_frac``·ε₁ for the bound (only when Σ has an FD-like DC and ``use_bound``), the rest split
     evenly over ``steps`` EM draws; candidates above each draw are pruned (``prune="le"`` keeps θ ≤ θ*, as
@@ -148,7 +152,7 @@ def optimized_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: f
     if not len(thetas):
         raise ValueError("thetas is empty: give at least one candidate θ")
     gen = rng if hasattr(rng, "gumbel_argmax") else as_generator(rng)
-    n = proj.n
+    n = int(n_bound) if n_bound is not None else proj.n
     cands = sorted(set(int(t) for t in thetas))
     theta_max = max(cands)
     eps_em = eps1

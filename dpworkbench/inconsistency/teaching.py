@@ -86,9 +86,10 @@ def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: i
     est = {"I_MI": [], "I_P": [], "I_R": []}
     lin = exact["I_R_lin"]
     for _ in range(repeats):
-        est["I_MI"].append(graph_projection(g, "MI", epsilon, df=df, dcs=dcs, projector=proj, rng=rng)["output"])
-        est["I_P"].append(graph_projection(g, "P", epsilon, df=df, dcs=dcs, projector=proj, rng=rng)["output"])
-        est["I_R"].append(dp_vertex_cover(g, epsilon, cover_size=exact["I_R_2approx"], rng=rng)["output"])
+        # the sample size is the explorer's public design parameter (n_bound); see graph_projection's docstring
+        est["I_MI"].append(graph_projection(g, "MI", epsilon, df=df, dcs=dcs, projector=proj, rng=rng, n_bound=len(df)).value)
+        est["I_P"].append(graph_projection(g, "P", epsilon, df=df, dcs=dcs, projector=proj, rng=rng, n_bound=len(df)).value)
+        est["I_R"].append(dp_vertex_cover(g, epsilon, cover_size=exact["I_R_2approx"], rng=rng, n_bound=len(df)).value)
     truth = {"I_MI": exact["I_MI"], "I_P": exact["I_P"], "I_R": 2 * lin}
     fig = make_subplots(rows=1, cols=4, subplot_titles=["degree distribution", "I_MI", "I_P", "I_R (vs 2·I_R^lin)"])
     deg = g.degrees()
@@ -128,8 +129,8 @@ def em_view(dataset: str, rows: int, alpha: float, epsilon: float, measure: str 
     """θ-selection explorer: EM candidate probabilities in each step of Algorithm 4 at total ε (0.4ε for selection)."""
     ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed)
     proj = projector(dataset, rows, alpha, seed)
-    rec = optimized_em(proj, paper_candidates(g.n), eps1=0.4 * epsilon, eps2=0.6 * epsilon, measure=measure, df=df, dcs=dcs,
-                       use_bound=use_bound, rng=seed)
+    rec = optimized_em(proj, paper_candidates(len(df)), eps1=0.4 * epsilon, eps2=0.6 * epsilon, measure=measure, df=df,
+                       dcs=dcs, use_bound=use_bound, rng=seed, n_bound=len(df))  # public sample size
     fig = make_subplots(rows=1, cols=len(rec["steps"]), subplot_titles=[f"step {i + 1}: ε={s['epsilon']:.3g}, Δq={s['sensitivity']:.0f}, θ*={s['theta']}"
                                                                           for i, s in enumerate(rec["steps"])])
     for i, s in enumerate(rec["steps"], start=1):

@@ -162,18 +162,27 @@ def test_records_and_budget_sum(strategy, measure):
     dcs = dcs_for("Hospital")
     *_, (_, df) = rnoise(ds.data, dcs, 0.02, rng=1, n_checkpoints=1)
     g = build(df, dcs)
-    rec = graph_projection(g, measure, 1.0, strategy=strategy, df=df, dcs=dcs, rng=0)
-    assert rec["eps_total"] == pytest.approx(1.0)
-    assert sum(rec["eps_per_step"].values()) == pytest.approx(1.0)
-    for key in ("theta_star", "true", "truncated", "output", "rel_error", "seconds"):
-        assert key in rec
-    assert rec["truncated"] <= rec["true"] or measure == "P"
-    if strategy == "bound_hier":
-        assert set(rec["eps_per_step"]) == {"bound", "em_step1", "em_step2", "laplace"}
-        assert rec["eps_per_step"]["bound"] == pytest.approx(0.1)
-        assert rec["d_bound_noisy"] is not None
-    compat = graph_projection(g, measure, 1.0, strategy="em", rng=0, artifact_compat=True)
-    assert compat["eps_total"] == pytest.approx(1.4) and not compat["private"]
+    from dpworkbench.accounting import check_ledger_matches
+    from dpworkbench.inconsistency.algorithms import graph_projection_cost
+
+    for n_bound in (None, len(df)):
+        rec = graph_projection(g, measure, 1.0, strategy=strategy, df=df, dcs=dcs, rng=0, n_bound=n_bound)
+        assert rec.epsilon == pytest.approx(1.0)
+        assert sum(rec.eps_per_step().values()) == pytest.approx(1.0)
+        check_ledger_matches(graph_projection_cost(1.0, strategy=strategy, dcs=dcs, n_bound=n_bound), rec.ledger)
+        for key in ("theta_star", "true", "truncated", "output", "rel_error", "seconds"):
+            assert key in rec.record()
+        assert rec["truncated"] <= rec["true"] or measure == "P"
+        if strategy == "bound_hier":
+            mech = [e.mechanism for e in rec.ledger]
+            assert mech == (["laplace"] if n_bound is None else []) + ["laplace", "exponential", "exponential", "laplace"]
+            bound = rec.ledger[-4].epsilon
+            assert bound == pytest.approx(0.1 * (1.0 if n_bound else 0.95))
+            assert rec["d_bound_noisy"] is not None
+        assert ("n_bound" in rec.details) == (n_bound is None)
+    compat = graph_projection(g, measure, 1.0, strategy="em", rng=0, artifact_compat=True, n_bound=len(df))
+    assert compat.epsilon == pytest.approx(1.4) and not compat["private"]
+    check_ledger_matches(graph_projection_cost(1.0, strategy="em", n_bound=len(df), artifact_compat=True), compat.ledger)
 
 
 def test_optimized_em_pruning_and_candidates():
@@ -235,7 +244,7 @@ def test_audit_algorithm5_and_the_printed_typo_is_flagged():
     bad = audit_mechanism(lambda x, r, n: alg5(x, r, n, "typo"), g, gp, 1.0, n_samples=40000, vectorized=True, seed=2)
     assert bad.flagged
     rec = dp_vertex_cover(gp, 1.0, rng=0, order="lex")
-    assert rec["truncated"] == 2 and rec["eps_total"] == 1.0
+    assert rec["truncated"] == 2 and rec.epsilon == 1.0
 
 
 def test_clip_modes_artifact_reorder_and_keep_per_dc():
@@ -360,9 +369,9 @@ def test_release_backend_is_accepted():
 
     g, df = toy.fig2_graph(), toy.capital_country()
     acc = Accountant(2.0)
-    rec = graph_projection(g, "MI", 1.0, df=df, dcs=g.dcs, rng=release_backend(), accountant=acc)
+    rec = graph_projection(g, "MI", 1.0, df=df, dcs=g.dcs, rng=release_backend(), accountant=acc, n_bound=len(df))
     assert 0 <= rec["output"] <= 6 and acc.spent == pytest.approx(1.0)
-    assert dp_vertex_cover(g, 1.0, rng=release_backend(), accountant=acc)["eps_total"] == 1.0
+    assert dp_vertex_cover(g, 1.0, rng=release_backend(), accountant=acc).epsilon == 1.0
     assert acc.spent == pytest.approx(2.0)
 
 

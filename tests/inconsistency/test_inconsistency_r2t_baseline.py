@@ -39,7 +39,7 @@ def test_spends_exactly_epsilon_and_refuses_overspending():
     g = _random_graph(20, 0.3, 2)
     acc = Accountant(1.0)
     rec = R2TIMI(g).run(0.6, rng=0, accountant=acc)
-    assert rec["eps_total"] == pytest.approx(0.6) and acc.spent == pytest.approx(0.6)
+    assert rec.epsilon == pytest.approx(0.6) and acc.spent == pytest.approx(0.6)
     with pytest.raises(Exception, match="budget|exceed"):
         R2TIMI(g).run(0.6, rng=0, accountant=acc)
 
