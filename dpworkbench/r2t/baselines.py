@@ -2,7 +2,14 @@
 
 NT, SDE and RM are reconstructed from the authors' conference code (the paper gives no
 formulas); RM in particular is the authors' simplified LP variant and not authoritative.
-Each spends the ε it is given and records it on ``accountant``.
+Each spends the ε it is given, records its ``privacy_cost_*`` plan on ``accountant`` before any draw and
+returns a :class:`BaselineRelease` (``release["value"]`` still reads the private value).
+
+Back-ends: RM draws all its noise through ``backend.add_laplace`` and runs on the release back-end
+(``rng=None``). NT and SDE add smooth-sensitivity noise of density ∝ 1/(1+x⁴), and LS simulates its long SVT
+scan by Bernoulli thinning with floating-point probabilities: no floating-point-safe sampler exists for either,
+so these three are research baselines that refuse a release back-end (and ``rng=None``) with an error instead
+of falling back to numpy noise.
 """
 
 from __future__ import annotations
@@ -15,10 +22,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_epsilon, check_positive
-from ..accounting import Accountant, record_spend
+from ..accounting import AccountantLike, LedgerEntry, Release, open_ledger, planned, record_spend
 from ..graphs import CSRGraph
 from .joininfo import JoinInfo
-from .mechanisms import _backend, _unit, tau_grid
+from .mechanisms import _backend, research_generator, tau_grid
 from .patterns import _check_query, count
 from .truncation import SolverError, _highs, _pass_rowwise, _solve
 
@@ -48,22 +55,69 @@ def restricted_sensitivity(query: str, theta: float) -> float:
     return {"edge": t, "triangle": t * (t - 1) / 2, "path2": 3 * t * (t - 1) / 2, "rectangle": t * (t - 1) ** 2 / 2}[query]
 
 
-def _generator(rng: Any) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    b = _backend(rng)
-    return b.generator
+class BaselineRelease(Release):
+    """A baseline's :class:`~dpworkbench.accounting.Release`; ``release["value"]`` is the private value and
+    ``release[k]`` any detail, public input or exact (NOT PRIVATE) diagnostic, as the old result dicts."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "value":
+            return self.value
+        if key in self.public:
+            return self.public[key]
+        return super().__getitem__(key)
+
+
+_SMOOTH_WHY = "its smooth-sensitivity noise has density ∝ 1/(1+x⁴), for which no floating-point-safe sampler exists"
+
+
+def privacy_cost_nt(epsilon: float) -> tuple[LedgerEntry, ...]:
+    """NT's plan: one smooth-sensitivity release of ε (θ is data independent)."""
+    return planned(("nt", check_epsilon(epsilon), "NT: truncated count + smooth-sensitivity noise"))
+
+
+def privacy_cost_sde(epsilon: float) -> tuple[LedgerEntry, ...]:
+    """SDE's plan: one smooth-sensitivity release of ε (θ is data independent)."""
+    return planned(("sde", check_epsilon(epsilon), "SDE: projected count + smooth-sensitivity noise"))
+
+
+def privacy_cost_rm(epsilon: float) -> tuple[LedgerEntry, ...]:
+    """RM's plan: ε/2 for the noisy Δ̂, ε/2 for the Laplace release of X."""
+    epsilon = check_epsilon(epsilon)
+    return planned(("rm-delta", epsilon / 2, "RM phase 1: ln Δ̂ = ln Δ + 1 + Lap(β/ε₁)"),
+                   ("rm-laplace", epsilon / 2, "RM phase 2: X + Lap(Δ̂/ε₁)"))
+
+
+def privacy_cost_ls(epsilon: float) -> tuple[LedgerEntry, ...]:
+    """LS's plan (Tao et al.): ε/4 for Q̂, ε/4 for the SVT, ε/2 for the final Laplace."""
+    epsilon = check_epsilon(epsilon)
+    return planned(("ls-laplace", epsilon / 4, "Q̂ = Q(I, GS) + Lap(4GS/ε)"), ("ls-svt", epsilon / 4, "SVT over i = 1..GS−1"),
+                   ("ls-laplace", epsilon / 2, "Q(I, τ) + Lap(2τ/ε)"))
+
+
+def _record(accountant, plan, note: str = ""):
+    acc, mark = open_ledger(accountant)
+    for e in plan:
+        record_spend(acc, e.epsilon, e.mechanism, f"{note}: {e.note}" if note else e.note)
+    return acc, mark
 
 
 # ---------------------------------------------------------------------------------
 # NT: naive truncation + smooth sensitivity (Kasiviswanathan et al.)
 # ---------------------------------------------------------------------------------
 def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: Any = None,
-       accountant: Accountant | None = None, note: str = "") -> dict:
-    """NT (spec 3.3). θ uniform on {2, 4, ..., D} unless given. Spends ε."""
+       accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
+    """NT (spec 3.3). θ uniform on {2, 4, ..., D} unless given. Spends ε. Research only (seeded numpy).
+
+    Treated as public
+    -----------------
+    degree_bound : D, the public degree bound (θ's grid {2, 4, ..., D})
+    theta : θ when given (must not be chosen from the data)
+    epsilon : ε
+    """
     epsilon = check_epsilon(epsilon)
-    gen = _generator(rng)
-    record_spend(accountant, epsilon, "nt", note or f"NT {query}")
+    gen = research_generator(rng, "NT", _SMOOTH_WHY)
+    acc, mark = _record(accountant, privacy_cost_nt(epsilon), note or f"NT {query}")
+    given = theta is not None
     if theta is None:
         grid = tau_grid(degree_bound, 2.0)
         theta = float(grid[gen.integers(grid.size)])
@@ -86,18 +140,30 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
     counts = np.array([n_between(theta - k, theta + k + 1) for k in i]) if upto else np.zeros(1)
     ss = rs * float(np.max(np.exp(-beta_s * i) * (counts + i + 1))) if upto else rs
     value = f + 10 * ss / epsilon * quartic_noise(gen)
-    return {"value": float(value), "theta": theta, "truncated_count": f, "smooth_sensitivity": ss}
+    return BaselineRelease(value=float(value), ledger=acc.entries_since(mark), mechanism="nt",
+                           public={"epsilon": epsilon, "degree_bound": degree_bound, **({"theta": theta} if given else {})},
+                           details={} if given else {"theta": theta},
+                           exact={"truncated_count": f, "smooth_sensitivity": ss})
 
 
 # ---------------------------------------------------------------------------------
 # SDE: smooth distance estimator (Blocki et al.)
 # ---------------------------------------------------------------------------------
 def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: Any = None,
-        accountant: Accountant | None = None, note: str = "") -> dict:
-    """SDE (spec 3.4): one LP of size |V| + |E| for the distance to max degree θ, projection, smooth noise. Spends ε."""
+        accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
+    """SDE (spec 3.4): one LP of size |V| + |E| for the distance to max degree θ, projection, smooth noise. Spends ε.
+    Research only (seeded numpy).
+
+    Treated as public
+    -----------------
+    degree_bound : D, the public degree bound (θ's grid {2, 4, ..., D})
+    theta : θ when given (must not be chosen from the data)
+    epsilon : ε
+    """
     epsilon = check_epsilon(epsilon)
-    gen = _generator(rng)
-    record_spend(accountant, epsilon, "sde", note or f"SDE {query}")
+    gen = research_generator(rng, "SDE", _SMOOTH_WHY)
+    acc, mark = _record(accountant, privacy_cost_sde(epsilon), note or f"SDE {query}")
+    given = theta is not None
     if theta is None:
         grid = tau_grid(degree_bound, 2.0)
         theta = float(grid[gen.integers(grid.size)])
@@ -122,7 +188,10 @@ def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: fl
     rs = restricted_sensitivity(query, 2 * theta)
     s = max(math.exp(-beta_s / 4 * (d - d_hat)) * (2 * d + 5) * rs for d in cands if d >= d_hat) if any(d >= d_hat for d in cands) else (2 * d_hat + 5) * rs
     value = f + 10 * s / epsilon * quartic_noise(gen)
-    return {"value": float(value), "theta": theta, "distance": d_hat, "projected_count": f, "smooth_bound": s}
+    return BaselineRelease(value=float(value), ledger=acc.entries_since(mark), mechanism="sde",
+                           public={"epsilon": epsilon, "degree_bound": degree_bound, **({"theta": theta} if given else {})},
+                           details={} if given else {"theta": theta},
+                           exact={"distance": d_hat, "projected_count": f, "smooth_bound": s})
 
 
 # ---------------------------------------------------------------------------------
@@ -169,12 +238,21 @@ class _RMLPs:
 
 
 def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: Any = None, max_results: int = 5000,
-       accountant: Accountant | None = None, note: str = "", lps: "_RMLPs | None" = None) -> dict:
-    """Recursive mechanism, authors' simplified LP variant (spec 3.5). Spends ε (ε/2 per phase). Toy sizes only."""
+       accountant: AccountantLike | None = None, note: str = "", lps: "_RMLPs | None" = None) -> BaselineRelease:
+    """Recursive mechanism, authors' simplified LP variant (spec 3.5). Spends ε (ε/2 per phase). Toy sizes only.
+
+    Both noisy values go through ``backend.add_laplace`` (``rng=None``: the release back-end).
+
+    Treated as public
+    -----------------
+    delta : δ of the recursive mechanism (sets β = ε₁ / log₂(1/δ))
+    epsilon : ε
+    max_results : the size cap (refusal depends on the join size; raise it explicitly for larger toys)
+    """
     epsilon = check_epsilon(epsilon)
     if info.m > max_results:
         raise ValueError(f"RM is limited to ≤ {max_results} join results (got {info.m}); report it as out of time")
-    record_spend(accountant, epsilon, "rm", note or "recursive mechanism (2 phases of ε/2)")
+    acc, mark = _record(accountant, privacy_cost_rm(epsilon), note)
     backend = _backend(rng)
     eps1 = epsilon / 2
     beta_rm = eps1 / math.log2(1 / delta)
@@ -196,8 +274,8 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: Any = None, m
             else:
                 hi = mid - 1
         i_star = lo
-    delta_ = math.exp((i_star + 1) * beta_rm)
-    delta_hat = delta_ * math.exp(1 + (beta_rm / eps1) * float(_unit(backend)))
+    log_delta_hat = float(backend.add_laplace((i_star + 1) * beta_rm + 1.0, beta_rm / eps1))  # ln Δ + 1 + Lap(β/ε₁)
+    delta_hat = math.exp(log_delta_hat)
 
     def obj(i):
         return lps.H(i) + (N - i) * delta_hat
@@ -210,8 +288,10 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: Any = None, m
         else:
             lo = mid + 1
     X = obj(lo)
-    value = X + float(_unit(backend)) * delta_hat / eps1
-    return {"value": float(value), "delta_hat": delta_hat, "X": X, "lps": len(lps._cache)}
+    value = float(backend.add_laplace(X, delta_hat / eps1))
+    return BaselineRelease(value=value, ledger=acc.entries_since(mark), mechanism="rm",
+                           public={"epsilon": epsilon, "delta": delta}, details={"delta_hat": delta_hat},
+                           exact={"X": X, "i_star": i_star, "lps": len(lps._cache)})
 
 
 # ---------------------------------------------------------------------------------
@@ -232,13 +312,19 @@ def _bern_first(p_of, a: int, b: int, gen: np.random.Generator) -> int | None:
             return i
 
 
-def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant: Accountant | None = None,
-       note: str = "", chunk: int = 1 << 16) -> dict:
+def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant: AccountantLike | None = None,
+       note: str = "", chunk: int = 1 << 16) -> BaselineRelease:
     """LS mechanism of Tao et al. (spec 3.6; budget ε/4, ε/4, ε/2). Spends ε. SJF COUNT/SUM with single R_P.
 
     The linear SVT scan i = 1..GS−1 is evaluated exactly: explicitly (vectorised) up to DS,
     then — where Q(I,i) = Q(I) is constant — by thinning the first-success time of the
-    per-step Bernoulli events, which has the same law as the step-by-step scan.
+    per-step Bernoulli events, which has the same law as the step-by-step scan. Research only (seeded
+    numpy): the thinning has no floating-point-safe sampler.
+
+    Treated as public
+    -----------------
+    gs : GS_Q, the top of the SVT scan and Q̂'s truncation (must not be chosen from the data)
+    epsilon : ε
     """
     epsilon = check_epsilon(epsilon)
     gs = check_positive(gs, "gs")
@@ -246,8 +332,9 @@ def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant
         raise ValueError("LS supports only self-join-free queries with one primary private relation (no projection)")
     if info.tags is not None and len(set(info.tags.tolist())) > 1:
         raise ValueError("LS does not support multiple primary private relations")
-    gen = _generator(rng)
-    record_spend(accountant, epsilon, "ls", note or "LS (Tao et al.)")
+    gen = research_generator(rng, "LS", "its SVT scan beyond DS is simulated by Bernoulli thinning with floating-point "
+                             "probabilities, for which no floating-point-safe sampler exists")
+    acc, mark = _record(accountant, privacy_cost_ls(epsilon), note)
     e1, e2, e3 = epsilon / 4, epsilon / 4, epsilon / 2
     ell = int(math.ceil(gs))
     s = np.sort(info.S)
@@ -290,7 +377,10 @@ def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant
     if tau is None:
         tau = float(ell)
     value = float(qtrunc(np.array([tau]))[0]) + gen.laplace(0, tau / e3)
-    return {"value": value, "tau": tau, "q_hat": q_hat}
+    return BaselineRelease(value=value, ledger=acc.entries_since(mark), mechanism="ls",
+                           public={"epsilon": epsilon, "GS_Q": gs}, details={"tau": tau},
+                           exact={"q_hat": q_hat})
 
 
-__all__ = ["ls", "nt", "quartic_noise", "restricted_sensitivity", "rm", "sde"]
+__all__ = ["BaselineRelease", "ls", "nt", "privacy_cost_ls", "privacy_cost_nt", "privacy_cost_rm", "privacy_cost_sde",
+           "quartic_noise", "restricted_sensitivity", "rm", "sde"]

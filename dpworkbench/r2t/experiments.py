@@ -109,7 +109,7 @@ def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.ran
         except SolverError as exc:
             raise OutOfTime(str(exc)) from None
     if mech == "LP":
-        return fixed_tau(inst.trunc, float(tau_grid(inst.gs)[gen.integers(tau_grid(inst.gs).size)]), epsilon=epsilon, rng=gen)
+        return fixed_tau(inst.trunc, float(tau_grid(inst.gs)[gen.integers(tau_grid(inst.gs).size)]), epsilon=epsilon, rng=gen).value
     if mech in ("NT", "SDE"):
         if inst.graph is None:
             raise ValueError(f"{mech} needs a graph instance")

@@ -16,10 +16,26 @@ from typing import Any
 
 import numpy as np
 
-from ..accounting import Accountant
+from ..accounting import AccountantLike
 from .joininfo import from_arrays
-from .mechanisms import r2t
+from .mechanisms import R2TResult, r2t
 from .truncation import Truncation
+
+
+class IMIRelease(R2TResult):
+    """The :class:`R2TResult` of :func:`r2t_imi`; ``release["value"|"true"|"DS"|"winner_tau"|"result"]`` read as the
+    old result dict did (``true`` and ``DS`` are exact, NOT PRIVATE; ``result`` is the release itself)."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "result":
+            return self
+        if key == "value":
+            return self.value
+        if key == "true":
+            return self.exact["answer"]
+        if key == "DS":
+            return self.exact["DS"]
+        return super().__getitem__(key)
 
 
 def imi_truncation(edges: np.ndarray, n_tuples: int, *, method: str = "auto") -> Truncation:
@@ -38,20 +54,31 @@ def imi_truncation(edges: np.ndarray, n_tuples: int, *, method: str = "auto") ->
 
 
 def r2t_imi(edges: np.ndarray | None, n_tuples: int, *, epsilon: float, beta: float = 0.1, gs: float | None = None,
-            base: float = 2.0, rounding: str = "ceil", rng: Any = None, accountant: Accountant | None = None,
-            truncation: Truncation | None = None, note: str = "") -> dict:
+            base: float = 2.0, rounding: str = "ceil", rng: Any = None, accountant: AccountantLike | None = None,
+            truncation: Truncation | None = None, note: str = "") -> IMIRelease:
     """Private I_MI (number of conflicting unordered pairs) by R2T. Spends ε.
 
     ``edges``: (m, 2) array of conflicting tuple ids (each unordered pair once);
     ``gs`` defaults to ``n_tuples`` (a tuple conflicts with at most n−1 others), as in the artifact.
     Use ``base=5.5, rounding="floor"`` for the artifact's grid. ``truncation``: a cached
     :func:`imi_truncation` of the same instance (then ``edges`` may be None).
+
+    Treated as public
+    -----------------
+    gs : GS_Q. When omitted it is ``n_tuples``, the database's size, which is **derived from the data** (one
+        tuple more or less changes it, and with it the τ grid): the release lists it in ``derived_public``;
+        pass ``gs`` (a public bound on the size) for a strict release.
+    n_tuples : used only as that default (and to check the tuple ids)
+    base, rounding, beta, epsilon : as in :func:`~dpworkbench.r2t.mechanisms.r2t`
     """
     trunc = truncation if truncation is not None else imi_truncation(edges, n_tuples)
     info = trunc.info
-    res = r2t(trunc, epsilon=epsilon, beta=beta, gs=float(gs or max(n_tuples, 2)), base=base, rounding=rounding,
-              rng=rng, accountant=accountant, note=note or "R2T on I_MI (conflicting pairs)")
-    return {"value": res.value, "true": info.answer, "DS": info.DS, "winner_tau": res.winner_tau, "result": res}
+    derived = () if gs is not None else ("GS_Q",)
+    res = r2t(trunc, epsilon=epsilon, beta=beta, gs=float(gs if gs is not None else max(n_tuples, 2)), base=base,
+              rounding=rounding, rng=rng, accountant=accountant, note=note or "R2T on I_MI (conflicting pairs)")
+    return IMIRelease(value=res.value, ledger=res.ledger, public=res.public, derived_public=derived,
+                      details=res.details, exact={**res.exact, "answer": float(info.answer), "DS": float(info.DS)},
+                      private=res.private, mechanism="r2t")
 
 
-__all__ = ["imi_truncation", "r2t_imi"]
+__all__ = ["IMIRelease", "imi_truncation", "r2t_imi"]

@@ -1,28 +1,39 @@
 """R2T, ExpOPT², OPT² (with early stop) and naive Laplace / fixed-τ LP (spec 2.6–2.11, 3.1–3.2).
 
-All mechanisms take an explicit ``rng`` (Generator, seed, noise back-end, or a
-:class:`ScriptedNoise` for the paper's worked examples), spend exactly ``epsilon``
-and record it on ``accountant`` before any noise is drawn. Noise is drawn as unit
-Laplace variables times the scale, in a fixed order that does not depend on
-pruning, so pruned and unpruned runs with the same seed return identical outputs.
+Every mechanism takes an explicit ``rng``: ``None`` (the default) is a **release** and uses the
+floating-point-safe OpenDP back-end; an int seed or a ``numpy.random.Generator`` is a seeded numpy research run
+(tests, figures: not a private release); :class:`ScriptedNoise` replays the paper's worked examples. Each
+records its spends (its pure ``privacy_cost_*`` plan) on ``accountant`` before any noise is drawn and returns a
+:class:`~dpworkbench.accounting.Release`: the private value, the ledger (the one channel for ε), the public
+inputs it assumed and, apart and NOT PRIVATE, the exact diagnostics.
+
+Every noisy value is ``backend.add_laplace(value, final_scale)``: on the release back-end OpenDP samples the
+noisy value itself, so the output support does not depend on the data (never a unit sample times the scale in
+numpy, which leaves data-dependent holes in the support). Research back-ends (seeded numpy, scripted) may draw
+R2T's and OPT²'s noise *ahead* of the values so that the exact pruning can skip τ values; pruned and unpruned
+runs with the same seed return identical outputs. The release back-end cannot give the noise without the value,
+so there every τ (every SVT level up to the stop) is solved instead: the same output law.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 
 from .._validation import check_epsilon, check_positive, check_probability
-from ..accounting import Accountant, record_spend
-from ..mechanisms.backends import resolve_backend
+from ..accounting import AccountantLike, LedgerEntry, Release, open_ledger, planned, record_spend
+from ..mechanisms.backends import NumpyBackend, release_backend, resolve_backend
 from .joininfo import JoinInfo
 from .truncation import FHat, Truncation, f_exact
 
 OPT2_MAX_LEVELS = 64  # hard cap on the SVT loop (spec 2.9); reaching it has probability < 1e-40
+
+#: The neighbouring relation every mechanism here is ε-DP under (spec 1.2; node-DP for graphs, spec 1.3).
+RELATION = ("delete or add one tuple of the primary private relation together with every tuple referencing it "
+            "(for graphs under node-DP: one node with its edges)")
 
 
 class ScriptedNoise:
@@ -54,11 +65,22 @@ class ScriptedNoise:
         k = int(np.prod(size))
         return np.array([self._next() for _ in range(k)]).reshape(size) * scale
 
+    def add_laplace(self, value, scale):
+        """value + (next scripted unit) · scale, element-wise (the worked examples' outputs)."""
+        arr = np.asarray(value, dtype=float)
+        if arr.ndim == 0 and np.ndim(scale) == 0:
+            return float(arr) + self._next() * float(scale)
+        sc = np.broadcast_to(np.asarray(scale, dtype=float), arr.shape)
+        return arr + np.array([self._next() for _ in range(arr.size)]).reshape(arr.shape) * sc
+
     def _unscripted(self, what: str):
         raise TypeError(f"ScriptedNoise scripts only the Laplace draws of the worked example; {what} needs a "
                         "numpy Generator or a back-end (dpworkbench.mechanisms.backends)")
 
     def discrete_laplace(self, scale, size=None):  # pragma: no cover - not used
+        self._unscripted("discrete Laplace noise")
+
+    def add_discrete_laplace(self, value, scale):  # pragma: no cover - not used
         self._unscripted("discrete Laplace noise")
 
     def gumbel_argmax(self, logits):  # pragma: no cover
@@ -76,11 +98,30 @@ class ScriptedNoise:
 
 
 def _backend(rng: Any):
-    return rng if isinstance(rng, ScriptedNoise) else resolve_backend(rng)
+    """The run's back-end: ``None`` → the OpenDP release back-end; a seed/Generator → seeded numpy (research)."""
+    if isinstance(rng, ScriptedNoise):
+        return rng
+    if rng is None:
+        return release_backend()
+    return resolve_backend(rng)
 
 
-def _unit(backend, size=None):
-    return backend.laplace(1.0, size)
+def _research(backend) -> bool:
+    """True for back-ends that may hand out noise apart from the value (seeded numpy, scripted): not releases."""
+    return isinstance(backend, (NumpyBackend, ScriptedNoise))
+
+
+def research_generator(rng: Any, mechanism: str, why: str) -> np.random.Generator:
+    """The numpy generator of a research-only mechanism; refuses a release back-end (and ``rng=None``) with an
+    error naming the mechanism and why, instead of silently falling back to numpy noise."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return np.random.default_rng(int(rng))
+    if isinstance(rng, NumpyBackend):
+        return rng.generator
+    raise ValueError(f"{mechanism} cannot run on a release back-end ({why}); it is a research baseline: pass a "
+                     f"seeded numpy Generator or an int seed (got {type(rng).__name__})")
 
 
 # ---------------------------------------------------------------------------------
@@ -108,115 +149,168 @@ def _as_truncation(q: Any) -> Truncation:
     raise ValueError(f"expected a JoinInfo or a Truncation, got {type(q).__name__}")
 
 
-@dataclass
-class R2TResult:
-    value: float
-    winner_tau: float | None  # None: Q(I,0) = 0 won
-    taus: np.ndarray
-    truncated: np.ndarray  # Q(I,τ) (NaN where pruned)
-    noise: np.ndarray
-    penalty: np.ndarray
-    candidates: np.ndarray  # Q(I,τ)+noise−penalty (NaN where pruned)
-    solved: int
-    pruned: int
-    seconds: float
-    epsilon: float
-    extra: dict = field(default_factory=dict)
+# ---------------------------------------------------------------------------------
+# R2T
+# ---------------------------------------------------------------------------------
+class R2TResult(Release):
+    """The :class:`~dpworkbench.accounting.Release` of :func:`r2t`, with attribute views of its parts.
+
+    Private: ``value`` and ``winner_tau`` (the arg-max of the noisy candidates). Public: the τ grid and
+    parameters. Exact, NOT PRIVATE: ``truncated`` (Q(I, τ)), ``noise``, ``candidates`` (NaN where pruned),
+    ``penalty``, ``solved``/``pruned`` (pruning reads the data) and ``seconds``. ε lives in the ledger only.
+    """
+
+    winner_tau = property(lambda self: self.details["winner_tau"])
+    taus = property(lambda self: np.asarray(self.public["taus"], dtype=float))
+    truncated = property(lambda self: self.exact["truncated"])
+    noise = property(lambda self: self.exact["noise"])
+    penalty = property(lambda self: self.exact["penalty"])
+    candidates = property(lambda self: self.exact["candidates"])
+    solved = property(lambda self: self.exact["solved"])
+    pruned = property(lambda self: self.exact["pruned"])
+    seconds = property(lambda self: self.exact["seconds"])
+    extra = property(lambda self: {"K": self.public["K"], "beta": self.public["beta"], "base": self.public["base"]})
+
+
+def privacy_cost_r2t(epsilon: float, gs: float, base: float = 2.0, rounding: str = "ceil") -> tuple[LedgerEntry, ...]:
+    """R2T's plan: one Laplace step of ε/K per τ on the grid (basic composition), K = |τ grid|."""
+    epsilon = check_epsilon(epsilon)
+    taus = tau_grid(gs, base, rounding=rounding)
+    return planned(*(("r2t", epsilon / taus.size, f"Q(I,τ={t:g}) + Lap(Kτ/ε)") for t in taus))
 
 
 def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: float, base: float = 2.0, rounding: str = "ceil",
-        rng: Any = None, prune: bool = True, accountant: Accountant | None = None, note: str = "") -> R2TResult:
+        rng: Any = None, prune: bool = True, accountant: AccountantLike | None = None, note: str = "") -> R2TResult:
     """Race-to-the-Top (spec 2.6, eqs. 8–9). Spends ε (K terms of ε/K each, basic composition).
 
     Q̃ = max{ max_i Q(I,τ_i) + Lap(Kτ_i/ε) − K ln(K/β) τ_i/ε , Q(I,0)=0 }, τ_i = base^i.
-    ``prune=True`` is the exact bound pruning of spec 2.7: τ values whose cheap upper bound
-    plus offset cannot beat the running maximum are never solved; the output is identical.
-    ``gs`` only sets the grid (utility); privacy holds for any instance.
+    ``prune=True`` is the exact bound pruning of spec 2.7 on research back-ends: τ values whose cheap upper
+    bound plus offset cannot beat the running maximum are never solved; the output is identical. On the
+    release back-end every τ is solved (the noise cannot be drawn apart from the value).
+
+    Treated as public
+    -----------------
+    gs : GS_Q
+        Sets the τ grid (utility only: privacy holds on every instance, spec 2.2), so it must be chosen
+        without looking at the data.
+    base, rounding : the τ grid τ_i = base^i, i = 1..K
+    beta : β, in the penalty K ln(K/β) τ_i/ε
+    epsilon : ε
+    The query and the primary private relation (the join information's schema) are public too.
     """
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta, "beta")
     trunc = _as_truncation(q)
     taus = tau_grid(gs, base, rounding=rounding)
     K = taus.size
-    record_spend(accountant, epsilon, "r2t", note or f"R2T K={K} base={base:g}")
+    plan = privacy_cost_r2t(epsilon, gs, base, rounding)
+    acc, mark = open_ledger(accountant)
+    prefix = f"{note}: " if note else ""
+    for e, t in zip(plan, taus):
+        record_spend(acc, e.epsilon, e.mechanism, f"{prefix}R2T τ={t:g} (K={K}, base {base:g})")
     backend = _backend(rng)
     t0 = time.perf_counter()
-    noise = np.asarray(_unit(backend, K), dtype=float) * K * taus / epsilon
+    scales = K * taus / epsilon
     penalty = K * math.log(K / beta) * taus / epsilon
-    offset = noise - penalty
     values = np.full(K, np.nan)
-    best = 0.0  # Q(I, 0)
     solved = 0
     if prune and trunc.method == "clip":
         prune = False  # closed form: a bound costs as much as the value itself (same output either way)
+    if not _research(backend):
+        prune = False  # a release back-end samples the noisy value itself: solve every τ
     if not prune:
         for i in range(K):
             values[i] = trunc.value(taus[i])
             solved += 1
-        cand = values + offset
-        best = max(best, float(cand.max()))
+        noisy = np.asarray(backend.add_laplace(values, scales), dtype=float)
+        noise = noisy - values
+        cand = noisy - penalty
+        best = max(0.0, float(cand.max()))  # Q(I, 0) = 0 is a candidate
     else:
+        noise = np.asarray(backend.laplace(scales, K), dtype=float)  # research back-end: same draws as add_laplace
         lbs = np.empty(K)
         ubs = np.empty(K)
         for i in range(K):
             lbs[i], ubs[i] = trunc.bounds(taus[i])
         exact = ubs <= lbs  # bounds meet: the value is known exactly
         values[exact] = ubs[exact]
-        best = max(best, float((lbs + offset).max()))  # each LB_τ + offset_τ ≤ that τ's candidate
-        for i in np.argsort(-(ubs + offset), kind="stable"):
+        lo_cand = lbs + noise - penalty  # each LB_τ + noise_τ − penalty_τ ≤ that τ's candidate
+        hi_cand = ubs + noise - penalty
+        best = max(0.0, float(lo_cand.max()))
+        for i in np.argsort(-hi_cand, kind="stable"):
             if exact[i]:
                 continue
-            if ubs[i] + offset[i] <= best:
+            if hi_cand[i] <= best:
                 continue
             values[i] = trunc.value(taus[i])
             solved += 1
-            best = max(best, values[i] + offset[i])
-    cand = values + offset
+            best = max(best, values[i] + noise[i] - penalty[i])
+        cand = values + noise - penalty
     finite = np.where(np.isnan(cand), -np.inf, cand)
     winner = int(np.argmax(finite)) if finite.max() > 0 else None
-    return R2TResult(float(best), None if winner is None else float(taus[winner]), taus, values, noise, penalty, cand,
-                     solved, K - solved, time.perf_counter() - t0, epsilon, {"K": K, "beta": beta, "base": base})
+    return R2TResult(
+        value=float(best), ledger=acc.entries_since(mark), mechanism="r2t",
+        public={"epsilon": epsilon, "beta": beta, "GS_Q": float(gs), "base": float(base), "rounding": rounding, "K": K,
+                "taus": [float(t) for t in taus]},
+        details={"winner_tau": None if winner is None else float(taus[winner])},
+        exact={"truncated": values, "noise": noise, "penalty": penalty, "candidates": cand, "solved": solved,
+               "pruned": K - solved, "seconds": time.perf_counter() - t0},
+    )
 
 
 # ---------------------------------------------------------------------------------
 # OPT² family
 # ---------------------------------------------------------------------------------
-@dataclass
-class OPT2Result:
-    value: float
-    tau: float
-    level: int
-    threshold: float
-    noisy_threshold: float
-    g_values: dict  # ℓ → Ĝ (or G) values that were computed
-    noise: np.ndarray  # unit-scaled SVT query noise per level (scale 6/ε)
-    final_noise: float
-    truncated: float
-    solved: int
-    seconds: float
-    epsilon: float
-    extra: dict = field(default_factory=dict)
+class OPT2Result(Release):
+    """The :class:`~dpworkbench.accounting.Release` of :func:`opt2` / :func:`exp_opt2`, with attribute views.
+
+    Private: ``value``, ``tau`` and ``level`` (the SVT's answer). Public: ``threshold`` T and the parameters.
+    Exact, NOT PRIVATE: ``noisy_threshold`` (releasing T̃ would void SVT's proof), ``g_values`` (Ĝ), ``noise``,
+    ``final_noise``, ``truncated`` (Q(I, τ̃)), ``solved`` and ``seconds``. ε lives in the ledger only.
+    """
+
+    tau = property(lambda self: self.details["tau"])
+    level = property(lambda self: self.details["level"])
+    threshold = property(lambda self: self.public["threshold"])
+    noisy_threshold = property(lambda self: self.exact["noisy_threshold"])
+    g_values = property(lambda self: self.exact["g_values"])
+    noise = property(lambda self: self.exact["noise"])
+    final_noise = property(lambda self: self.exact["final_noise"])
+    truncated = property(lambda self: self.exact["truncated"])
+    solved = property(lambda self: self.exact["solved"])
+    seconds = property(lambda self: self.exact["seconds"])
+    extra = property(lambda self: {"beta": self.public["beta"], "L": self.exact["L"]})
 
 
-def _svt_levels(n_levels_needed: int) -> int:
-    return max(1, n_levels_needed)
+def privacy_cost_opt2(epsilon: float, label: str = "opt2") -> tuple[LedgerEntry, ...]:
+    """OPT²'s plan (also ExpOPT² with ``label="exp-opt2"``): SVT with 2ε/3, then Laplace with ε/3."""
+    epsilon = check_epsilon(epsilon)
+    return planned((f"{label}-svt", 2 * epsilon / 3, "SVT on Ĝ(I, 2^ℓ)"), (f"{label}-laplace", epsilon / 3, "Q(I, τ̃) + Lap(3τ̃/ε)"))
+
+
+def privacy_cost_exp_opt2(epsilon: float) -> tuple[LedgerEntry, ...]:
+    """ExpOPT²'s plan: SVT with 2ε/3 on G = F − N, then Laplace with ε/3."""
+    return privacy_cost_opt2(epsilon, "exp-opt2")
 
 
 def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, truncation, accountant, note, label) -> OPT2Result:
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta, "beta")
-    record_spend(accountant, epsilon, label, note or f"{label}: SVT 2ε/3 + Laplace ε/3")
+    acc, mark = open_ledger(accountant)
+    prefix = f"{note}: " if note else ""
+    for e in privacy_cost_opt2(epsilon, label):
+        record_spend(acc, e.epsilon, e.mechanism, prefix + e.note)
     backend = _backend(rng)
+    research = _research(backend)
     t0 = time.perf_counter()
     ds = info.DS
-    # levels ℓ with τ_ℓ = 2^ℓ < DS need a value; beyond them Ĝ = 0 exactly (Lemma 6.5).
+    # levels ℓ with τ_ℓ = 2^ℓ < DS need a value; beyond them Ĝ = 0 exactly (Lemma 6.5). L only decides which
+    # values are computed rather than known to be 0: the output law does not depend on it.
     L = 0
     while 2.0 ** (L + 1) < ds and L + 1 < OPT2_MAX_LEVELS:
         L += 1
     T = -9.0 * math.log(4.0 / beta) / epsilon
-    noisy_T = T + float(_unit(backend)) * 3.0 / epsilon
-    v = np.asarray(_unit(backend, max(L, 1)), dtype=float) * 6.0 / epsilon
-    v = v[:L]
+    noisy_T = float(backend.add_laplace(T, 3.0 / epsilon))
     g_vals: dict[int, float] = {}
     solved = 0
 
@@ -228,7 +322,18 @@ def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, 
         return g_vals[level]
 
     chosen = None
-    if not prune:  # Algorithm 2: sequential SVT, ℓ = 1, 2, ...
+    noisy_q: list[float] = []
+    if research:
+        # research back-end: the level noise is drawn ahead (pruning needs it before the values)
+        v = np.asarray(backend.laplace(6.0 / epsilon, max(L, 1)), dtype=float)[:L]
+    if not research:  # release back-end: Algorithm 2, each Ĝ + Lap(6/ε) sampled by the back-end
+        for level in range(1, L + 1):
+            noisy_q.append(float(backend.add_laplace(g(level), 6.0 / epsilon)))
+            if noisy_q[-1] > noisy_T:
+                chosen = level
+                break
+        v = np.asarray(noisy_q) - np.array([g_vals[lv] for lv in range(1, len(noisy_q) + 1)])
+    elif not prune:  # Algorithm 2: sequential SVT, ℓ = 1, 2, ...
         for level in range(1, L + 1):
             if g(level) + v[level - 1] > noisy_T:
                 chosen = level
@@ -254,25 +359,38 @@ def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, 
             level += 1
             if level > OPT2_MAX_LEVELS:
                 raise RuntimeError("SVT did not stop within the hard cap of levels (probability < 1e-40)")
-            draw = float(_unit(backend)) * 6.0 / epsilon
+            draw = float(backend.add_laplace(0.0, 6.0 / epsilon))
             extra_draws.append(draw)
-            if 0.0 + draw > noisy_T:
+            if draw > noisy_T:
                 chosen = level
     tau = 2.0 ** chosen
     qt = truncation.value(tau)
-    final = float(_unit(backend)) * 3.0 * tau / epsilon
-    return OPT2Result(qt + final, tau, chosen, T, noisy_T, dict(sorted(g_vals.items())), np.concatenate([v, extra_draws]),
-                      final, qt, solved, time.perf_counter() - t0, epsilon, {"beta": beta, "L": L})
+    value = float(backend.add_laplace(qt, 3.0 * tau / epsilon))
+    return OPT2Result(
+        value=value, ledger=acc.entries_since(mark), mechanism=label,
+        public={"epsilon": epsilon, "beta": beta, "threshold": T, "max_levels": OPT2_MAX_LEVELS},
+        details={"tau": tau, "level": chosen},
+        exact={"noisy_threshold": noisy_T, "g_values": dict(sorted(g_vals.items())),
+               "noise": np.concatenate([v, extra_draws]), "final_noise": value - qt, "truncated": qt, "solved": solved,
+               "seconds": time.perf_counter() - t0, "L": L},
+    )
 
 
 def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: Any = None, prune: bool = True,
-         fhat: FHat | None = None, truncation: Truncation | None = None, accountant: Accountant | None = None,
+         fhat: FHat | None = None, truncation: Truncation | None = None, accountant: AccountantLike | None = None,
          note: str = "") -> OPT2Result:
     """OPT² (spec 2.9; Algorithm 2 with G → Ĝ; SPJA: same LP on pre-projection results, spec 2.10). Spends ε.
 
     SVT with ε_svt = 2ε/3 on Ĝ(I, 2^ℓ), threshold −9 ln(4/β)/ε (T̃ = T + Lap(3/ε), Q̃_ℓ = Ĝ + Lap(6/ε)),
     then Q(I, τ̃) + Lap(3τ̃/ε) with the LP-SJA (LP-SPJA) truncation. No GS_Q needed.
-    ``prune=True``: Algorithm 4's early stop made exact (identical output; see :func:`_opt2_core`).
+    ``prune=True``: Algorithm 4's early stop made exact (identical output; research back-ends only, the
+    release back-end runs Algorithm 2's sequential SVT).
+
+    Treated as public
+    -----------------
+    beta : β, in the threshold T = −9 ln(4/β)/ε
+    epsilon : ε
+    The τ levels 2^ℓ (ℓ ≤ 64), the query and the primary private relation. No GS_Q.
     """
     fh = fhat or FHat(info)
     tr = truncation or Truncation(info)
@@ -281,11 +399,16 @@ def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: Any = None, 
 
 
 def exp_opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: Any = None, f_values: dict | None = None,
-             truncation: Truncation | None = None, accountant: Accountant | None = None, note: str = "") -> OPT2Result:
+             truncation: Truncation | None = None, accountant: AccountantLike | None = None, note: str = "") -> OPT2Result:
     """ExpOPT² (Algorithm 2 with the exact G = F − N; exponential time, tiny inputs). Spends ε.
 
     ``f_values`` (τ → F) overrides the exact computation, e.g. with the paper's printed
-    (wrong) Ex. 6.3 values for the labelled paper-version reproduction.
+    (wrong) Ex. 6.3 values for the labelled paper-version reproduction of that one instance.
+
+    Treated as public
+    -----------------
+    beta, epsilon : as in :func:`opt2`
+    f_values : when given, fixed numbers (not computed from the data)
     """
     tr = truncation or Truncation(info)
 
@@ -301,32 +424,67 @@ def exp_opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: Any = No
 # ---------------------------------------------------------------------------------
 # simple baselines (spec 3.1, 3.2)
 # ---------------------------------------------------------------------------------
-def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant: Accountant | None = None,
-                  note: str = "") -> float:
-    """Q(I) + Lap(GS_Q/ε): the worst-case reference (valid only when GS_Q truly bounds the instance class). Spends ε."""
+def privacy_cost_laplace(epsilon: float, mechanism: str = "laplace") -> tuple[LedgerEntry, ...]:
+    """One Laplace step of ε (naive Laplace, fixed τ, random τ)."""
+    return planned((mechanism, check_epsilon(epsilon)))
+
+
+def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant: AccountantLike | None = None,
+                  note: str = "") -> Release:
+    """Q(I) + Lap(GS_Q/ε): the worst-case reference (valid only when GS_Q truly bounds the instance class). Spends ε.
+
+    Treated as public
+    -----------------
+    gs : GS_Q, the noise scale's sensitivity; ε-DP only on instance classes where it holds (spec 1.4).
+    epsilon : ε
+    """
     epsilon = check_epsilon(epsilon)
     gs = check_positive(gs, "gs")
-    record_spend(accountant, epsilon, "laplace", note or "naive Laplace, sensitivity GS_Q")
-    return info.answer + float(_unit(_backend(rng))) * gs / epsilon
+    acc, mark = open_ledger(accountant)
+    record_spend(acc, epsilon, "laplace", note or "naive Laplace, sensitivity GS_Q")
+    value = float(_backend(rng).add_laplace(float(info.answer), gs / epsilon))
+    return Release(value=value, ledger=acc.entries_since(mark), mechanism="laplace",
+                   public={"epsilon": epsilon, "GS_Q": gs}, exact={"answer": float(info.answer)})
 
 
-def fixed_tau(q: JoinInfo | Truncation, tau: float, *, epsilon: float, rng: Any = None, accountant: Accountant | None = None,
-              note: str = "") -> float:
-    """Q_LP(I, τ) + Lap(τ/ε) for a data-independent τ ("LP" baseline, Kasiviswanathan et al.). Spends ε."""
+def fixed_tau(q: JoinInfo | Truncation, tau: float, *, epsilon: float, rng: Any = None, accountant: AccountantLike | None = None,
+              note: str = "") -> Release:
+    """Q_LP(I, τ) + Lap(τ/ε) for a data-independent τ ("LP" baseline, Kasiviswanathan et al.). Spends ε.
+
+    Treated as public
+    -----------------
+    tau : τ, the truncation threshold and sensitivity; must be chosen without looking at the data.
+    epsilon : ε
+    """
     epsilon = check_epsilon(epsilon)
     tau = check_positive(tau, "tau")
     trunc = _as_truncation(q)
-    record_spend(accountant, epsilon, "lp-fixed-tau", note or f"LP truncation at τ={tau:g}")
-    return trunc.value(tau) + float(_unit(_backend(rng))) * tau / epsilon
+    acc, mark = open_ledger(accountant)
+    record_spend(acc, epsilon, "lp-fixed-tau", note or f"LP truncation at τ={tau:g}")
+    qt = float(trunc.value(tau))
+    value = float(_backend(rng).add_laplace(qt, tau / epsilon))
+    return Release(value=value, ledger=acc.entries_since(mark), mechanism="lp-fixed-tau",
+                   public={"epsilon": epsilon, "tau": tau}, exact={"truncated": qt, "answer": float(trunc.info.answer)})
 
 
-def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: Any = None, accountant: Accountant | None = None,
-               note: str = "") -> tuple[float, float]:
-    """LP baseline of Table 2: τ uniform on {2, 4, ..., GS} (data independent), then :func:`fixed_tau`. Returns (value, τ)."""
+def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: Any = None, accountant: AccountantLike | None = None,
+               note: str = "") -> Release:
+    """LP baseline of Table 2: τ uniform on {2, 4, ..., GS} (data independent), then :func:`fixed_tau`.
+
+    Returns a :class:`Release` with the chosen τ in ``details["tau"]`` (private: it is data independent).
+
+    Treated as public
+    -----------------
+    gs : GS_Q, the top of the τ grid {2, 4, ..., GS}
+    epsilon : ε
+    """
     taus = tau_grid(gs, 2.0)
     backend = _backend(rng)  # τ and the noise come from the same back-end (a release back-end stays one)
     tau = float(taus[int(backend.gumbel_argmax(np.zeros(taus.size)))])  # Gumbel-max over equal logits: uniform
-    return fixed_tau(q, tau, epsilon=epsilon, rng=backend, accountant=accountant, note=note), tau
+    rel = fixed_tau(q, tau, epsilon=epsilon, rng=backend, accountant=accountant, note=note)
+    return Release(value=rel.value, ledger=rel.ledger, mechanism="lp-random-tau",
+                   public={"epsilon": rel.public["epsilon"], "GS_Q": float(gs), "taus": [float(t) for t in taus]},
+                   details={"tau": tau}, exact=rel.exact)
 
 
 # ---------------------------------------------------------------------------------
@@ -348,8 +506,9 @@ def ls_lower_bound(gs: float, *, epsilon: float) -> float:
     return gs / (6 * epsilon * math.log(4 * math.e * gs))
 
 
-__all__ = ["OPT2Result", "R2TResult", "ScriptedNoise", "exp_opt2", "fixed_tau", "naive_laplace", "opt2", "opt2_bound",
-           "r2t", "r2t_bound", "random_tau", "ls_lower_bound", "tau_grid"]
+__all__ = ["OPT2Result", "R2TResult", "RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau", "naive_laplace", "opt2",
+           "opt2_bound", "privacy_cost_exp_opt2", "privacy_cost_laplace", "privacy_cost_opt2", "privacy_cost_r2t", "r2t",
+           "r2t_bound", "random_tau", "ls_lower_bound", "tau_grid"]
 
 
 # ---------------------------------------------------------------------------------

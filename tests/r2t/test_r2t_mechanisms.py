@@ -180,9 +180,9 @@ def test_quartic_noise_law():
 
 def test_naive_laplace_and_random_tau(social):
     v = naive_laplace(social, epsilon=1, gs=1024, rng=0)
-    assert math.isfinite(v)
-    val, tau = random_tau(social, epsilon=1, gs=1024, rng=np.random.default_rng(0))
-    assert tau in tau_grid(1024)
+    assert math.isfinite(v.value) and v.epsilon == 1
+    rel = random_tau(social, epsilon=1, gs=1024, rng=np.random.default_rng(0))
+    assert rel.details["tau"] in tau_grid(1024) and math.isfinite(rel.value)
 
 
 def test_r2t_imi_api_for_inconsistency():
@@ -315,15 +315,15 @@ def test_random_tau_is_uniform_and_uses_the_given_backend(social):
     from dpworkbench.mechanisms.backends import resolve_backend
     taus = tau_grid(64)
     gen = np.random.default_rng(5)
-    picks = np.array([random_tau(social, epsilon=1, gs=64, rng=gen)[1] for _ in range(3000)])
+    picks = np.array([random_tau(social, epsilon=1, gs=64, rng=gen).details["tau"] for _ in range(3000)])
     counts = np.array([(picks == t).sum() for t in taus])
     assert counts.min() > 0.8 * 3000 / taus.size and counts.max() < 1.2 * 3000 / taus.size
     b = resolve_backend(7)
     calls = []
-    orig = b.laplace
-    b.laplace = lambda scale, size=None: calls.append(scale) or orig(scale, size)
+    orig = b.add_laplace
+    b.add_laplace = lambda value, scale: calls.append(scale) or orig(value, scale)
     random_tau(social, epsilon=1, gs=64, rng=b)
-    assert len(calls) == 1  # the Laplace noise was drawn from the back-end passed in
+    assert len(calls) == 1  # the Laplace noise was added by the back-end passed in
 
 
 def test_warm_started_lp_equals_cold_lp():
