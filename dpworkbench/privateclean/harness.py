@@ -1,0 +1,286 @@
+"""PrivateClean's release entry points for the privacy harness (:mod:`dpworkbench.testing.harness`).
+
+Neighbouring relation for every entry: **substitute one record** (at any position) — bounded DP. GRR and the
+Laplace noise randomise each record independently (local DP per record), so the private relation V is ε-DP under
+the substitution of one record; the number of rows is public (the spec's model releases a row-aligned V of the
+same size S).
+
+Entries
+
+* ``privateclean.grr`` — GRR on a discrete attribute + Laplace on a numeric one (public domain and bounds). Release
+  components: each row's privatised category code and value, and the per-category counts of V.
+* ``privateclean.grr(accounting='paper_lemma1')`` — the paper's Lemma 1 (ε = ln(3/p − 2)) on a 10-value domain
+  with p set so that Lemma 1 claims ε = 1; the true ε is ln(1 + 10(1−p)/p) ≈ 1.9, so the harness must flag it.
+* ``privateclean.grr(regenerate_until_domain_preserved=True)`` — the paper's Theorem-2 regeneration: a value
+  present in R is never missing from V, so the acceptance event leaks (must be flagged).
+* ``dpworkbench privateclean query`` — the CLI handler, in process, on a small CSV written once per input, with
+  ``--seed <int> --json``; components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM).
+
+The pre-noise statistics are computed through the real ``grr`` code path (encoding against the public domain,
+clipping into the public bounds) on a back-end that replaces no row and adds no noise.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+
+from dpworkbench.mechanisms.backends import NumpyBackend
+from dpworkbench.testing.harness import EntryPoint
+
+from .mechanism import epsilon_grr, grr, p_for_epsilon
+
+PAPER = "privateclean"
+RELATION = "substitute one record at any position (bounded DP; the row count is public)"
+
+# Public functions with an ``epsilon`` parameter that spend nothing (pure parameter arithmetic).
+EXEMPT = {
+    "p_for_epsilon": "pure arithmetic: the p that gives a target ε (no data, no noise)",
+    "b_for_epsilon": "pure arithmetic: the Laplace scale Δ/ε (no data, no noise)",
+    "allocate_epsilon": "pure arithmetic: splits a total ε into per-attribute p and b (no data, no noise)",
+    "tune": "pure arithmetic: Appendix E's p and b from S and a target error (no data, no noise)",
+}
+
+
+def substitution_neighbours(df: pd.DataFrame, universe: pd.DataFrame) -> Iterable[pd.DataFrame]:
+    """Every neighbour of ``df`` that replaces one record (at any position) by a different record of
+    ``universe``; the other rows keep their order."""
+    for i in range(len(df)):
+        for _, u in universe.iterrows():
+            if all(df.iloc[i][c] == u[c] for c in df.columns):
+                continue
+            out = df.copy()
+            for c in df.columns:
+                out.at[out.index[i], c] = u[c]
+            yield out
+
+
+class _PreNoise(NumpyBackend):
+    """The real grr path with randomness switched off: no row is replaced, no noise is added."""
+
+    class _Never:
+        @staticmethod
+        def random(size=None):
+            return np.ones(size)
+
+        @staticmethod
+        def integers(lo, hi=None, size=None):
+            return np.zeros(size, dtype=np.int64)
+
+    @property
+    def generator(self):
+        return self._Never()
+
+    def add_laplace(self, value, scale):
+        return np.asarray(value, dtype=float)
+
+
+# --- entry 1: grr, discrete + numeric -------------------------------------------------------------------------
+DOM3 = ["a", "b", "c"]
+P3, LO, HI, B = 0.5, 0.0, 10.0, 10.0  # ε = ln(1 + 3·0.5/0.5) + 10/10 = ln 4 + 1
+UNIVERSE = pd.DataFrame({"cat": ["c", "a", "b"], "val": [HI, LO, 25.0]})  # 25 lies outside the public bounds
+
+
+def _grr_inputs(rng: np.random.Generator) -> list[pd.DataFrame]:
+    out = []
+    for n in (3, 4):
+        cat = [DOM3[i] for i in rng.integers(0, 3, n)]
+        val = list(np.round(rng.uniform(LO - 2, HI + 2, n), 2))
+        cat[0], val[0] = "a", LO  # substituting ("c", 10) at row 0 moves the category and the value by Δ
+        out.append(pd.DataFrame({"cat": cat, "val": np.asarray(val, dtype=float)}))
+    return out
+
+
+def _grr_call(df: pd.DataFrame, rng: Any):
+    return grr(df, {"cat": P3}, {"val": B}, domains={"cat": DOM3}, bounds={"val": (LO, HI)}, rng=rng)
+
+
+def _grr_components(V: pd.DataFrame, dom: list) -> dict[str, float]:
+    codes = pd.Index(dom).get_indexer(V["cat"])
+    out = {f"cat[{i}]": float(c) for i, c in enumerate(codes)}
+    if "val" in V:
+        out.update({f"val[{i}]": float(v) for i, v in enumerate(V["val"])})
+    out.update({f"count[{v}]": float((codes == k).sum()) for k, v in enumerate(dom)})
+    return out
+
+
+def _grr_statistics(df: pd.DataFrame) -> dict[str, float]:
+    V = _grr_call(df, _PreNoise(0)).value.data
+    comps = _grr_components(V, DOM3)
+    return {k: v for k, v in comps.items() if not k.startswith("cat[")}
+
+
+def _grr_sensitivities(df: pd.DataFrame) -> dict[str, float]:
+    out = {f"val[{i}]": HI - LO for i in range(len(df))}
+    out.update({f"count[{v}]": 1.0 for v in DOM3})
+    return out
+
+
+# --- entry 2: Lemma 1 accounting (paper option) ---------------------------------------------------------------
+DOM10 = [f"v{k}" for k in range(10)]
+P_LEMMA1 = p_for_epsilon(1.0, convention="paper")  # Lemma 1 claims ε = 1; the true ε at N = 10 is ≈ 1.9
+UNIVERSE10 = pd.DataFrame({"cat": ["v9", "v0", "v5"]})
+
+
+def _cat_inputs(dom: list, first: str):
+    def make(rng: np.random.Generator) -> list[pd.DataFrame]:
+        out = []
+        for n in (2, 3):
+            cat = [dom[i] for i in rng.integers(1, len(dom), n)]
+            cat[0] = first
+            out.append(pd.DataFrame({"cat": cat}))
+        return out
+    return make
+
+
+def _count_statistics(call, dom):
+    def stats(df: pd.DataFrame) -> dict[str, float]:
+        codes = pd.Index(dom).get_indexer(call(df, _PreNoise(0)).value.data["cat"])
+        return {f"count[{v}]": float((codes == k).sum()) for k, v in enumerate(dom)}
+    return stats
+
+
+def _lemma1_call(df: pd.DataFrame, rng: Any):
+    return grr(df, {"cat": P_LEMMA1}, domains={"cat": DOM10}, rng=rng, accounting="paper_lemma1")
+
+
+# --- entry 3: Theorem 2 regeneration (paper option) ------------------------------------------------------------
+DOM4 = ["a", "b", "c", "d"]
+P_REGEN = 0.5
+UNIVERSE4 = pd.DataFrame({"cat": ["d", "b", "c"]})
+
+
+def _regen_call(df: pd.DataFrame, rng: Any):
+    return grr(df, {"cat": P_REGEN}, domains={"cat": DOM4}, rng=rng, regenerate_until_domain_preserved=True)
+
+
+def _regen_release(df: pd.DataFrame, rng: Any) -> dict[str, float]:
+    with _quiet():
+        V = _regen_call(df, rng).value.data
+    return {f"present[{v}]": float((V["cat"] == v).any()) for v in DOM4}
+
+
+@contextlib.contextmanager
+def _quiet():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+# --- entry 4: the CLI ---------------------------------------------------------------------------------------------
+_CSV_DIR: tempfile.TemporaryDirectory | None = None
+_CSV_CACHE: dict[tuple, str] = {}
+_PARSER = None
+
+
+def _csv_for(df: pd.DataFrame) -> str:
+    """The input written once as a CSV (the CLI reads a file, as a user's run does)."""
+    global _CSV_DIR
+    key = tuple(map(tuple, df.astype(str).to_numpy().tolist()))
+    if key not in _CSV_CACHE:
+        if _CSV_DIR is None:
+            _CSV_DIR = tempfile.TemporaryDirectory(prefix="dpw_privateclean_harness_")
+        path = Path(_CSV_DIR.name) / f"in{len(_CSV_CACHE)}.csv"
+        df.to_csv(path, index=False)
+        _CSV_CACHE[key] = str(path)
+    return _CSV_CACHE[key]
+
+
+CLI_ARGS = ["--attr", "cat", "--p", str(P3), "--domain", ",".join(DOM3), "--value-col", "val", "--b", str(B),
+            "--bounds", f"{LO:g},{HI:g}", "--merge", "b=a", "--agg", "sum", "--equals", "a"]
+
+
+def run_cli(argv: list[str]) -> dict:
+    """Run ``dpworkbench <argv>`` in process (the real handler) and parse its JSON output."""
+    global _PARSER
+    if _PARSER is None:
+        from dpworkbench.cli import build_parser
+        _PARSER = build_parser()
+    args = _PARSER.parse_args(argv)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), _quiet():
+        rc = args.func(args)
+    if rc:
+        raise RuntimeError(f"dpworkbench {' '.join(argv)} exited with {rc}")
+    return json.loads(buf.getvalue())
+
+
+def _cli_release(df: pd.DataFrame, seed: Any) -> dict[str, float]:
+    out = run_cli(["privateclean", "query", _csv_for(df), *CLI_ARGS, "--seed", str(int(seed)), "--json"])
+    return {k: (math.nan if v is None else float(v)) for k, v in out["private"].items()}
+
+
+def _cli_statistics(df: pd.DataFrame) -> dict[str, float]:
+    # the CLI's own NOT PRIVATE truth (same CSV → merges → predicate path); the universe lies in the bounds, so
+    # the true SUM is the pre-noise SUM
+    out = run_cli(["privateclean", "query", _csv_for(df), *CLI_ARGS, "--seed", "0", "--json", "--show-exact"])
+    return {"true_sum": float(out["NOT_PRIVATE"]["true_answer"])}
+
+
+def _cli_inputs(rng: np.random.Generator) -> list[pd.DataFrame]:
+    out = []
+    for n in (3, 4):
+        cat = [DOM3[i] for i in rng.integers(0, 3, n)]
+        val = list(np.round(rng.uniform(LO, HI, n), 2))
+        cat[0], val[0] = "c", LO  # substituting ("a", 10) at row 0 moves the true SUM by Δ
+        out.append(pd.DataFrame({"cat": cat, "val": np.asarray(val, dtype=float)}))
+    return out
+
+
+CLI_UNIVERSE = pd.DataFrame({"cat": ["a", "c", "b"], "val": [HI, LO, 5.0]})
+
+
+def entry_points() -> list[EntryPoint]:
+    eps_grr = epsilon_grr(P3, len(DOM3)) + (HI - LO) / B
+    public_grr = ("domains", "bounds (Δ = hi − lo)", "p", "b", "number of rows")
+    return [
+        EntryPoint(
+            name="privateclean.grr", kind="api", paper=PAPER, relation=RELATION, claimed_epsilon=eps_grr,
+            public_inputs=public_grr, make_inputs=_grr_inputs,
+            neighbours=lambda df: substitution_neighbours(df, UNIVERSE),
+            statistics=_grr_statistics, sensitivities=_grr_sensitivities,
+            release=lambda df, rng: _grr_components(_grr_call(df, rng).value.data, DOM3),
+            n_samples=3000, tests="tests/privacy/test_harness_privateclean.py",
+            note="GRR (N=3, p=0.5) + Laplace (b=10 on public bounds [0, 10]); exact accounting",
+        ),
+        EntryPoint(
+            name="privateclean.grr(accounting='paper_lemma1')", kind="api", paper=PAPER, relation=RELATION,
+            claimed_epsilon=epsilon_grr(P_LEMMA1, 3, "paper"), public_inputs=("domains", "p", "number of rows"),
+            make_inputs=_cat_inputs(DOM10, "v0"), neighbours=lambda df: substitution_neighbours(df, UNIVERSE10),
+            statistics=_count_statistics(_lemma1_call, DOM10), sensitivities={f"count[{v}]": 1.0 for v in DOM10},
+            release=lambda df, rng: _grr_components(_lemma1_call(df, rng).value.data, DOM10),
+            expect_flagged=True, n_samples=4000, tests="tests/privacy/test_harness_privateclean.py",
+            note="Lemma 1's ln(3/p−2) = 1 on a 10-value domain; the true ε is ln(1+10(1−p)/p) ≈ 1.9",
+        ),
+        EntryPoint(
+            name="privateclean.grr(regenerate_until_domain_preserved=True)", kind="api", paper=PAPER,
+            relation=RELATION, claimed_epsilon=epsilon_grr(P_REGEN, len(DOM4)),
+            public_inputs=("domains", "p", "number of rows"), make_inputs=_cat_inputs(DOM4, "a"),
+            neighbours=lambda df: substitution_neighbours(df, UNIVERSE4),
+            statistics=_count_statistics(lambda df, rng: grr(df, {"cat": P_REGEN}, domains={"cat": DOM4}, rng=rng), DOM4),
+            sensitivities={f"count[{v}]": 1.0 for v in DOM4}, release=_regen_release, expect_flagged=True,
+            n_samples=3000, tests="tests/privacy/test_harness_privateclean.py",
+            note="Theorem 2's regeneration: a value present in R is never missing from V",
+        ),
+        EntryPoint(
+            name="dpworkbench privateclean query", kind="cli", paper=PAPER, relation=RELATION,
+            claimed_epsilon=eps_grr,
+            public_inputs=("--domain", "--bounds/--delta", "--p/--epsilon", "--b/--value-epsilon", "--merge",
+                           "--equals", "number of rows"),
+            make_inputs=_cli_inputs, neighbours=lambda df: substitution_neighbours(df, CLI_UNIVERSE),
+            statistics=_cli_statistics, sensitivities={"true_sum": HI - LO},
+            release=_cli_release, n_samples=1000, tests="tests/privacy/test_harness_privateclean.py",
+            note="--agg sum --merge b=a --equals a, in process with --seed <int> --json",
+        ),
+    ]
+
+
+__all__ = ["EXEMPT", "entry_points", "run_cli", "substitution_neighbours"]
