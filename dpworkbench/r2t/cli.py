@@ -11,8 +11,12 @@ public degree bound D (k = 1 edges, 2 paths/triangles, 3 4-cycles) unless ``--gs
 
 GS only sets R2T's τ grid (privacy holds on every instance), but it must be chosen without
 looking at the data. The whole ``--epsilon`` is spent by one R2T run (ε/K per τ, basic
-composition) and is recorded in an accountant whose ledger is printed. The exact answer and
-DS are printed too, labelled NOT PRIVATE: this is a research tool, not a release service.
+composition) and recorded in an accountant whose ledger is printed. By default only the private
+estimate (and the winning τ), the public inputs, ε and the noise source are printed; exact values
+(the true answer, DS, the join size, the Theorem 5.1 bound — a function of DS —, pruning counts,
+timings) appear only with ``--show-exact``, each labelled NOT PRIVATE. Without ``--seed`` the run is a
+release on OpenDP's floating-point-safe samplers; ``--seed`` makes it a reproducible research run
+(seeded numpy), which is not a private release.
 """
 
 from __future__ import annotations
@@ -22,15 +26,41 @@ import json
 from pathlib import Path
 
 
+SQL_RELATION = ("delete (or add) one tuple of the primary private relation (--private) together with every tuple "
+                "referencing it through foreign keys")
+GRAPH_RELATION = "node-DP: delete (or add) one node together with all its edges"
+
+_EPILOG = """neighbouring relation: {relation}.
+
+treated as public: {public}; ε (--epsilon), β (--beta), the τ grid τ_i = base^i, i = 1..K with
+K = ceil(log_base GS) (--base), GS_Q (--gs: a bound chosen without looking at the data; it sets the grid
+only, privacy holds on every instance), the truncation engine (--method) and --no-prune (neither changes the
+output law).
+
+output: the private estimate and the winning τ, the public inputs, ε spent (ledger) and the noise source.
+Exact values (true answer, DS, join size, the Theorem 5.1 bound, which depends on DS, pruning counts, timings)
+only with --show-exact, each labelled NOT PRIVATE; --json puts every field under private / public /
+NOT_PRIVATE.
+
+noise: without --seed the run is a release on OpenDP's floating-point-safe samplers (OS entropy); --seed N
+makes it a reproducible research run on seeded numpy, which is NOT a private release."""
+
+
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--epsilon", type=float, default=1.0, help="privacy budget of the R2T run (default 1)")
-    p.add_argument("--beta", type=float, default=0.1, help="failure probability β (default 0.1)")
-    p.add_argument("--base", type=float, default=2.0, help="τ grid base (2 = paper; the authors' code used 5.5)")
-    p.add_argument("--gs", type=float, default=None, help="public global sensitivity bound GS_Q (sets the τ grid)")
-    p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto", help="truncation engine")
+    p.add_argument("--epsilon", type=float, default=1.0, help="privacy budget of the R2T run (public; default 1)")
+    p.add_argument("--beta", type=float, default=0.1, help="failure probability β (public; default 0.1)")
+    p.add_argument("--base", type=float, default=2.0, help="τ grid base (public; 2 = paper; the authors' code used 5.5)")
+    p.add_argument("--gs", type=float, default=None,
+                   help="public global sensitivity bound GS_Q (sets the τ grid; choose it without looking at the data)")
+    p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
+                   help="truncation engine (same Q(I,τ) either way)")
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
-    p.add_argument("--seed", type=int, default=None, help="seed for reproducible (non-release) noise")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed: a reproducible research run on seeded numpy, NOT a private release "
+                        "(default: release on OpenDP's floating-point-safe samplers)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (fields under private / public / NOT_PRIVATE)")
+    p.add_argument("--show-exact", action="store_true",
+                   help="also print exact values (true answer, DS, join size, bound, timings), labelled NOT PRIVATE")
 
 
 def _table_arg(text: str) -> tuple[str, Path]:
@@ -65,8 +95,11 @@ def _load_tables(con, tables: list[str]) -> None:
             raise ValueError(f"--table {name}: unsupported file type {suffix!r} (CSV or Parquet)")
 
 
-def _release(info, args, what: str) -> dict:
-    from ..accounting import Accountant
+def _release(info, args, what: str, relation: str, extra_public: dict | None = None):
+    """Run R2T on ``info`` and return (the CLI's Release, its back-end). Only the estimate and the winning τ are
+    private; exact values go to ``Release.exact`` (printed only with ``--show-exact``, labelled NOT PRIVATE)."""
+    from ..accounting import Accountant, Release
+    from ..mechanisms.backends import cli_backend
     from .._validation import check_epsilon, check_positive, check_probability
     from .mechanisms import r2t, r2t_bound
     from .truncation import Truncation
@@ -77,39 +110,29 @@ def _release(info, args, what: str) -> dict:
     base = check_positive(args.base, "--base")
     if base <= 1:
         raise ValueError(f"--base must be > 1, got {base}")
+    backend = cli_backend(args.seed)
     acc = Accountant(eps)
-    res = r2t(Truncation(info, args.method), epsilon=eps, beta=beta, gs=gs, base=base, rng=args.seed,
+    res = r2t(Truncation(info, args.method), epsilon=eps, beta=beta, gs=gs, base=base, rng=backend,
               prune=not args.no_prune, accountant=acc, note=f"R2T on {what}")
-    return {
-        "query": what, "estimate": res.value, "epsilon": eps, "beta": beta, "gs": gs, "base": base,
-        "taus": [float(t) for t in res.taus], "winner_tau": res.winner_tau, "solved": res.solved, "pruned": res.pruned,
-        "seconds": res.seconds, "join_results": int(info.m), "theorem_5_1_bound": r2t_bound(max(info.DS, 1.0), epsilon=eps,
-                                                                                              beta=beta, gs=gs, base=base),
-        "ledger": [{k: (float(v) if isinstance(v, float) else int(v) if isinstance(v, int) else str(v)) for k, v in e.items()}
-                   for e in _ledger(acc)],
-        "not_private": {"answer": float(info.answer), "DS": float(info.DS)},
-        "note": "seeded noise is for research; not a private release" if args.seed is not None else "unseeded noise",
-    }
+    public = {"query": what, "neighbouring relation": relation, **(extra_public or {}), **res.public,
+              "truncation engine": args.method}
+    exact = {"answer": float(info.answer), "DS": float(info.DS), "join_results": int(info.m),
+             "theorem_5_1_bound": r2t_bound(max(info.DS, 1.0), epsilon=eps, beta=beta, gs=gs, base=base),
+             "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
+    rel = Release(value=res.value, ledger=res.ledger, public=public, derived_public=res.derived_public,
+                  details=dict(res.details), exact=exact, private=res.private, mechanism="r2t")
+    return rel, backend
 
 
-def _ledger(acc) -> list[dict]:
-    led = acc.ledger()
-    if hasattr(led, "to_dict"):
-        return led.to_dict("records")
-    return [dict(e) if isinstance(e, dict) else vars(e) for e in led]
+def _print(rel, backend, args) -> int:
+    from ..accounting import release_lines, release_payload
+    from ..mechanisms.backends import noise_label
 
-
-def _print(out: dict, args) -> int:
+    noise = noise_label(backend)
     if args.json:
-        print(json.dumps(out, default=str))
+        print(json.dumps(release_payload(rel, noise=noise, show_exact=args.show_exact, label="estimate")))
         return 0
-    print(f"R2T on {out['query']}: {out['join_results']} join results")
-    print(f"  ε={out['epsilon']:g}  β={out['beta']:g}  GS={out['gs']:g}  base={out['base']:g}  K={len(out['taus'])} τ values"
-          f"  (solved {out['solved']}, pruned {out['pruned']}, {out['seconds']:.3f}s)")
-    print(f"  private estimate: {out['estimate']:.4f}   (winner τ={out['winner_tau']})")
-    print(f"  Theorem 5.1 error bound (prob. ≥ 1−β): {out['theorem_5_1_bound']:.4g}")
-    print(f"  NOT PRIVATE, for comparison: exact answer {out['not_private']['answer']:g}, DS {out['not_private']['DS']:g}")
-    print(f"  ε spent: {sum(e.get('epsilon', 0.0) for e in out['ledger'] if isinstance(e.get('epsilon'), float)):g}  ({out['note']})")
+    print("\n".join(release_lines(rel, noise=noise, show_exact=args.show_exact, label="estimate")))
     return 0
 
 
@@ -128,7 +151,11 @@ def _run_sql(args: argparse.Namespace) -> int:
     _load_tables(con, args.table)
     privs = [_private_arg(p) for p in args.private]
     ex = extract(con, args.query, privs, project=args.project)
-    return _print(_release(ex.info, args, f"SQL ({ex.kind})"), args)
+    extra = {"primary private": ", ".join(":".join(p) for p in privs), "tables": ", ".join(_table_arg(t)[0] for t in args.table)}
+    if args.project:
+        extra["projection"] = args.project
+    rel, backend = _release(ex.info, args, f"SQL ({ex.kind})", SQL_RELATION, extra)
+    return _print(rel, backend, args)
 
 
 def _run_graph(args: argparse.Namespace) -> int:
@@ -138,24 +165,34 @@ def _run_graph(args: argparse.Namespace) -> int:
 
     if args.query not in QUERIES:
         raise ValueError(f"--query must be one of {QUERIES}, got {args.query!r}")
+    extra = {"pattern": args.query}
     if args.gs is None:
         if args.max_degree is None:
             raise ValueError("give --gs or a public degree bound --max-degree D (GS = D^k)")
         if args.max_degree < 1:
             raise ValueError(f"--max-degree must be ≥ 1, got {args.max_degree}")
         args.gs = float(args.max_degree) ** GS_EXPONENT[args.query]
+        extra["max_degree D (GS_Q = D^k)"] = int(args.max_degree)
     try:
         g = load_edge_list(args.edges)
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from None
     info = graph_joininfo(g, args.query, name=Path(args.edges).stem)
-    return _print(_release(info, args, f"graph pattern {args.query} on {Path(args.edges).name} (n={g.n})"), args)
+    # the node count n is not printed: under node-DP it is private
+    rel, backend = _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION, extra)
+    return _print(rel, backend, args)
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("r2t", help="R2T (Race-to-the-Top) on a SQL query over CSV/Parquet tables or on a graph pattern")
+    fmt = argparse.RawDescriptionHelpFormatter
+    p = subparsers.add_parser("r2t", help="R2T (Race-to-the-Top) on a SQL query over CSV/Parquet tables or on a graph pattern",
+                              description=__doc__.split("\n\n")[-1], formatter_class=fmt)
     sub = p.add_subparsers(dest="r2t_command", required=True)
-    s = sub.add_parser("sql", help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables")
+    s = sub.add_parser("sql", help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables",
+                       formatter_class=fmt,
+                       epilog=_EPILOG.format(relation=SQL_RELATION,
+                                             public="the query, the schema, the table names and the primary private "
+                                                    "relation(s) (--private), the SPJA projection (--project)"))
     s.add_argument("query", help="aggregate SPJA query without GROUP BY")
     s.add_argument("--table", action="append", metavar="NAME=PATH", help="a table (CSV or Parquet); repeatable")
     s.add_argument("--private", action="append", metavar="ALIAS:KEY[:RELATION]",
@@ -163,7 +200,11 @@ def register(subparsers) -> None:
     s.add_argument("--project", default=None, help="SPJA projection expression (set semantics)")
     _common(s)
     s.set_defaults(func=_run_sql)
-    g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list")
+    g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list",
+                       formatter_class=fmt,
+                       epilog=_EPILOG.format(relation=GRAPH_RELATION,
+                                             public="the pattern (--query) and the degree bound D (--max-degree; "
+                                                    "GS_Q = D^k)"))
     g.add_argument("edges", help="SNAP edge list or CSV id_1,id_2")
     g.add_argument("--query", default="edge", help="edge | path2 | triangle | rectangle (default edge)")
     g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs)")

@@ -23,22 +23,23 @@ def _json(capsys):
 
 def test_graph_triangle_json(files, capsys):
     assert main(["r2t", "graph", str(files / "g.txt"), "--query", "triangle", "--max-degree", "4",
-                 "--epsilon", "0.5", "--seed", "3", "--json"]) == 0
+                 "--epsilon", "0.5", "--seed", "3", "--json", "--show-exact"]) == 0
     out = _json(capsys)
-    assert out["not_private"] == {"answer": 2.0, "DS": 2.0}
-    assert out["gs"] == 16.0 and out["taus"] == [2.0, 4.0, 8.0, 16.0]
-    assert out["join_results"] == 2
-    assert sum(e["epsilon"] for e in out["ledger"]) == pytest.approx(0.5)
-    assert out["estimate"] >= 0.0
+    assert out["NOT_PRIVATE"]["answer"] == 2.0 and out["NOT_PRIVATE"]["DS"] == 2.0
+    assert out["public"]["GS_Q"] == 16.0 and out["public"]["taus"] == [2.0, 4.0, 8.0, 16.0]
+    assert out["NOT_PRIVATE"]["join_results"] == 2
+    assert sum(e["epsilon"] for e in out["ledger"]) == pytest.approx(0.5) == out["epsilon_spent"]
+    assert out["private"]["estimate"] >= 0.0
 
 
 def test_graph_seed_reproducible_and_base(files, capsys):
-    args = ["r2t", "graph", str(files / "g.txt"), "--gs", "100", "--base", "5.5", "--seed", "7", "--json", "--no-prune"]
+    args = ["r2t", "graph", str(files / "g.txt"), "--gs", "100", "--base", "5.5", "--seed", "7", "--json", "--no-prune",
+            "--show-exact"]
     main(args)
     a = _json(capsys)
     main(args)
     b = _json(capsys)
-    assert a["estimate"] == b["estimate"] and a["solved"] == len(a["taus"]) == 3
+    assert a["private"] == b["private"] and a["NOT_PRIVATE"]["solved"] == len(a["public"]["taus"]) == 3
 
 
 def test_sql_sum_on_csv_and_parquet(files, capsys):
@@ -48,16 +49,18 @@ def test_sql_sum_on_csv_and_parquet(files, capsys):
     q = "SELECT SUM(o.price) FROM cust c, orders o WHERE c.id=o.cid"
     for orders in ("orders.csv", "orders.parquet"):
         assert main(["r2t", "sql", q, "--table", f"cust={files / 'cust.csv'}", "--table", f"orders={files / orders}",
-                     "--private", "c:id", "--gs", "100", "--seed", "1", "--json"]) == 0
+                     "--private", "c:id", "--gs", "100", "--seed", "1", "--json", "--show-exact"]) == 0
         out = _json(capsys)
-        assert out["not_private"] == {"answer": 17.0, "DS": 12.0}
-        assert out["query"] == "SQL (sum)"
+        assert out["NOT_PRIVATE"]["answer"] == 17.0 and out["NOT_PRIVATE"]["DS"] == 12.0
+        assert out["public"]["query"] == "SQL (sum)" and out["public"]["primary private"] == "c:id"
 
 
 def test_text_output(files, capsys):
     assert main(["r2t", "graph", str(files / "g.txt"), "--max-degree", "3", "--seed", "0"]) == 0
     text = capsys.readouterr().out
-    assert "private estimate" in text and "NOT PRIVATE" in text
+    assert "estimate (private)" in text and "NOT PRIVATE" not in text and "seeded numpy" in text
+    assert main(["r2t", "graph", str(files / "g.txt"), "--max-degree", "3", "--seed", "0", "--show-exact"]) == 0
+    assert "NOT PRIVATE answer" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, msg", [
