@@ -153,12 +153,22 @@ def choose_predicate(Rclean: np.ndarray, cmap: np.ndarray, K: int, l: int, mode:
     return sel
 
 
+def _research_generator(rng, what: str) -> np.random.Generator:
+    """The batch path is a seeded Monte-Carlo simulation of synthetic data (figures), never a release: it refuses
+    a noise back-end (e.g. the OpenDP release back-end) instead of silently drawing numpy noise."""
+    if not (rng is None or isinstance(rng, (int, np.integer, np.random.Generator, np.random.SeedSequence, list, tuple))):
+        raise ValueError(f"privateclean.batch.{what} is a research simulation on synthetic data (numpy Laplace and GRR "
+                         f"draws, many instances at once) and cannot run on a noise back-end "
+                         f"({type(rng).__name__}); use grr() for a release")
+    return np.random.default_rng(rng)
+
+
 def run_batch(cell: dict, rng) -> list[dict]:
     """``cell['batch']`` synthetic instances at once (same model as :func:`synthetic.run_instance`)."""
     R = int(cell.get("batch", 1))
     S, N, z = int(cell.get("S", 1000)), int(cell.get("N", 50)), float(cell.get("z", 2.0))
     p, b, l = float(cell.get("p", 0.1)), float(cell.get("b", 10.0)), int(cell.get("l", 5))
-    gen = np.random.default_rng(rng)
+    gen = _research_generator(rng, "run_batch")
     cat = zipf_codes(R, S, N, z, gen, bool(cell.get("ensure_coverage", False)))
     val = numeric_values(cat, N, z, cell.get("numeric_mode", "uniform"), gen)
     dirty, cmap, K = inject_errors_batch(cat, N, float(cell.get("error_rate", 0.0)), float(cell.get("merge_rate", 1.0)),
@@ -260,7 +270,7 @@ def run_multiattr_batch(cell: dict, rng) -> list[dict]:
     R = int(cell.get("batch", 1))
     S, N1, N2 = int(cell.get("S", 1000)), int(cell.get("N1", 50)), int(cell.get("N2", 10))
     p, z, er = float(cell.get("p", 0.1)), float(cell.get("z", 2.0)), float(cell.get("error_rate", 0.1))
-    gen = np.random.default_rng(rng)
+    gen = _research_generator(rng, "run_multiattr_batch")
     rows = np.arange(R)[:, None]
     F = gen.integers(0, N2, size=(R, N1))
     sec = zipf_codes(R, S, N1, z, gen)

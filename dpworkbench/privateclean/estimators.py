@@ -1,4 +1,10 @@
-"""Direct and PrivateClean (bias-corrected) COUNT/SUM/AVG with confidence intervals (spec §3)."""
+"""Direct and PrivateClean (bias-corrected) COUNT/SUM/AVG with confidence intervals (spec §3).
+
+Post-processing: every estimator here (Direct, PrivateClean weighted/unweighted, the no-provenance ``pc_noprov``)
+reads only the cleaned private relation C(V) and public parameters (p, the released domains, the analyst's
+cleaner and predicate). It spends no ε and returns a plain :class:`Estimate`, not a ``Release``: the privacy of an
+answer is the privacy of the :func:`~dpworkbench.privateclean.grr` release it was computed from (its ledger).
+"""
 from __future__ import annotations
 
 import math

@@ -63,3 +63,12 @@ def test_release_backend_refuses_non_private_paper_options(option, match):
         grr(DF[["c"]].assign(c=list("abcdefghij") * 2), {"c": 0.5}, domains={"c": list("abcdefghij")},
             rng=OpenDPBackend(), **option)
     assert "grr" in str(err.value) and "release back-end" in str(err.value)
+
+
+def test_batch_simulation_refuses_the_release_backend():
+    from dpworkbench.privateclean.batch import run_batch, run_multiattr_batch
+    with pytest.raises(ValueError, match="run_batch.*research simulation"):
+        run_batch({"batch": 2, "S": 50, "N": 5}, OpenDPBackend())
+    with pytest.raises(ValueError, match="run_multiattr_batch"):
+        run_multiattr_batch({"batch": 2, "S": 50}, OpenDPBackend())
+    assert len(run_batch({"batch": 2, "S": 50, "N": 5}, 0)) > 0
