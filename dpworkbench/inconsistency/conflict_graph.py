@@ -77,6 +77,13 @@ def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, index=range(len(frame)))
 
 
+def _row_hashes(canon: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Two independent keyed 64-bit hashes of every row (pandas' SipHash-based row hashing)."""
+    h1 = pd.util.hash_pandas_object(canon, index=False, hash_key="dpwb-identity-01").to_numpy(np.uint64)
+    h2 = pd.util.hash_pandas_object(canon, index=False, hash_key="dpwb-identity-02").to_numpy(np.uint64)
+    return h1, h2
+
+
 def tuple_identity(df: pd.DataFrame, id_column: str | None = None) -> NodeIdentity:
     """The :class:`NodeIdentity` of every row of ``df`` (see there). ``id_column``: the user's key column;
     duplicate or missing keys raise ``ValueError``."""
@@ -100,15 +107,20 @@ def tuple_identity(df: pd.DataFrame, id_column: str | None = None) -> NodeIdenti
     if n == 0:
         z = np.zeros(0, np.int64)
         return NodeIdentity(np.zeros(0, np.uint64), np.zeros(0, np.uint64), z, z.copy(), source)
-    h1 = pd.util.hash_pandas_object(canon, index=False, hash_key="dpwb-identity-01").to_numpy(np.uint64)
-    h2 = pd.util.hash_pandas_object(canon, index=False, hash_key="dpwb-identity-02").to_numpy(np.uint64)
+    h1, h2 = _row_hashes(canon)
     tie = np.zeros(n, np.int64)
-    keys = pd.DataFrame({"a": h1, "b": h2})
-    occ = keys.groupby(["a", "b"], sort=False).cumcount().to_numpy(np.int64)
+    order = np.lexsort((np.arange(n), h2, h1))  # rows sharing both hashes become runs, in row order
+    a_s, b_s = h1[order], h2[order]
+    new = np.ones(n, bool)
+    new[1:] = (a_s[1:] != a_s[:-1]) | (b_s[1:] != b_s[:-1])
+    start = np.maximum.accumulate(np.where(new, np.arange(n), 0))
+    occ = np.empty(n, np.int64)
+    occ[order] = np.arange(n) - start
+    first = np.empty(n, np.int64)  # group label = the group's first row
+    first[order] = order[start]
     dup = np.flatnonzero(occ > 0)
     if dup.size:  # rows sharing both hashes: identical (interchangeable) unless the hashes collided
-        first = keys.groupby(["a", "b"], sort=False).ngroup().to_numpy()
-        first_row = pd.Series(np.arange(n)).groupby(first).transform("min").to_numpy()
+        first_row = first
         a = canon.iloc[dup].reset_index(drop=True)
         b = canon.iloc[first_row[dup]].reset_index(drop=True)
         same = ((a == b) | (a.isna() & b.isna())).all(axis=1).to_numpy()

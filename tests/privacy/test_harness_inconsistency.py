@@ -1,0 +1,60 @@
+"""Every inconsistency release entry point (API and CLI) through the privacy harness, and the installed
+``dpworkbench inconsistency`` command's output sections (issue 11, findings 1, 5 and 6)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dpworkbench.inconsistency.harness import entry_points
+from dpworkbench.testing.harness import check_entry_point
+
+ENTRIES = entry_points()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_entry_point(entry):
+    rep = check_entry_point(entry, seed=0)
+    assert rep.flagged == entry.expect_flagged, str(rep)
+
+
+def _installed() -> Path:
+    exe = Path(sys.executable).parent / "dpworkbench"
+    if not exe.exists():
+        pytest.skip("the dpworkbench command is not installed in this environment")
+    return exe
+
+
+def _run(args):
+    out = subprocess.run([str(_installed()), "inconsistency", *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_installed_command_sections(tmp_path):
+    csv, dcs = tmp_path / "t.csv", tmp_path / "dcs.txt"
+    pd.DataFrame({"A": [0, 0, 0, 1, 1, 2], "B": [0, 1, 2, 0, 0, 1]}).to_csv(csv, index=False)
+    dcs.write_text("not(t1.A=t2.A&t1.B!=t2.B)\n")
+    seeded = json.loads(_run([str(csv), "--dcs", str(dcs), "--seed", "3", "--json"]))
+    assert set(seeded) == {"private", "public"}
+    assert set(seeded["private"]) == {"n_bound", "I_MI", "I_P", "I_R"}
+    assert "NOT a private release" in seeded["public"]["noise"]
+    text = _run([str(csv), "--dcs", str(dcs), "--seed", "3"])
+    assert "NOT PRIVATE" not in text
+    release = json.loads(_run([str(csv), "--dcs", str(dcs), "--json"]))  # no seed: a release
+    assert "OpenDP" in release["public"]["noise"] and "NOT_PRIVATE" not in release
+    assert release["public"]["epsilon_spent"] == pytest.approx(1.0)
+    exact = json.loads(_run([str(csv), "--dcs", str(dcs), "--seed", "3", "--json", "--show-exact"]))
+    assert set(exact) == {"private", "public", "NOT_PRIVATE"}
+    assert exact["NOT_PRIVATE"]["graph_and_exact_measures"]["I_MI"] == 5
+    text = _run([str(csv), "--dcs", str(dcs), "--seed", "3", "--show-exact"])
+    for line in text.splitlines():
+        if any(k in line for k in ("true", "I_R_lin", "max_degree", "edges:", "rel_error")):
+            assert line.strip().startswith("NOT PRIVATE"), line
+    helptext = subprocess.run([str(_installed()), "inconsistency", "--help"], capture_output=True, text=True).stdout
+    assert "RESEARCH run" in helptext and "add or remove one row" in helptext and "PUBLIC" in helptext
