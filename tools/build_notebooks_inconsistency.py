@@ -18,8 +18,18 @@ from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import experiments as X'''
 
 PAPER = "Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003)"
-ASSUME = ("Public information assumed (as the paper does implicitly): the constraints Σ, the schema, the candidate set Θ, "
-          "the stable ordering rule and n = |V|. Seeded noise is for reproducibility, not a private release.")
+ASSUME = ("Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the "
+          "schema, the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which "
+          "sets the candidate set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). "
+          "Seeded noise is for reproducibility, not a private release.")
+ORDER_NOTE = ("**What the stable order depends on.** Algorithm 1 and Algorithm 5 need one edge order that neighbouring "
+              "databases share on their common edges. The default `order=\"rank\"` ranks each tuple by a keyed hash of its "
+              "*identity* — a hash of the tuple's own content, or the key column given with `build(..., id_column=...)` / "
+              "`--id-column` — never by its row position: deleting a middle row shifts the positions of every later row, so a "
+              "position-hashed order reshuffles the other tuples' edges (this happened before issue 11: on A = 0, "
+              "B = [0,0,1,0,1,2] with A → B, deleting row 2 moved F_MI(1) by 2 and the cover by 4). Identical tuples are "
+              "interchangeable, so they are ordered by occurrence. `order=\"lex\"` sorts by row position and is stable too: "
+              "a deletion keeps the relative order of the remaining rows.")
 DATA_NOTE = ("Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and "
              "Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree "
              "(the real tables are not available offline). Each table below has a `source` column saying which was used.")
@@ -535,7 +545,9 @@ Teaching notebook for {PAPER}. {DATA_NOTE}
 
 Pick a dataset, which of its DCs to use (the first k; 0 = all), a table size and a noise level: the conflict graph and the exact measures are
 computed once and cached; the ε slider only redraws the Laplace/EM randomness, so moving it is cheap.
-Below: Algorithm 5 (DP vertex cover) step by step on the paper's Fig. 3 graph. {ASSUME}"""),
+Below: Algorithm 5 (DP vertex cover) step by step on the paper's Fig. 3 graph. {ASSUME}
+
+{ORDER_NOTE}"""),
     ("params", PARAMS + '''
 dataset = "Tax"
 dc_count = 0           # 0 = all of the dataset's DCs; k = only its first k
@@ -565,7 +577,7 @@ ds, dcs, df, g, exact = teaching.noisy_table(dataset, rows, alpha, seed, dc_coun
 print(f"{len(dcs)} DC(s) in use")
 print(ds.describe()); display(exact); display(table)
 ctx.save_figure(teaching.draw_graph(g, max_nodes=150, title="non-isolated part of the conflict graph (first 150 nodes)"), "graph")'''),
-    ("md", "## Algorithm 5 step by step (Fig. 3, Example 6)\nThe global lexicographic order makes the two neighbouring graphs take the same decisions except along one chain: their cover sizes differ by at most 2."),
+    ("md", "## Algorithm 5 step by step (Fig. 3, Example 6)\nThe global lexicographic order makes the two neighbouring graphs take the same decisions except along one chain: their cover sizes differ by at most 2. (Any order that ranks tuples by what they are — or by their relative row order — works; an order that hashes row positions does not, see above.)"),
     ("code", '''vc_controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
                "step": widgets.choice(list(range(8)), 7, "iterations")}
 vc_panel = widgets.control_panel(lambda epsilon, step: teaching.vertex_cover_step_view(step, epsilon, seed=seed), vc_controls,
@@ -587,7 +599,9 @@ Teaching notebook for {PAPER}. {DATA_NOTE}
 Edge addition (Algorithm 1) keeps an edge only if both endpoints still have degree < θ: a small θ truncates (bias) but the
 Laplace noise scale θ/ε₂ is small; a large θ keeps everything but adds a lot of noise. Eq. 2's quality
 q(θ) = −bias − √2θ/ε₂ trades the two; Algorithm 4 picks θ with the exponential mechanism, first pruning with a noisy FD
-degree bound, then in two steps. F(θ) is memoised per graph, so the sliders only redo cheap work. {ASSUME}"""),
+degree bound, then in two steps. F(θ) is memoised per graph, so the sliders only redo cheap work. {ASSUME}
+
+{ORDER_NOTE}"""),
     ("params", PARAMS + '''
 dataset = "Hospital"
 rows = 2000

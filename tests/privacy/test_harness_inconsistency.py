@@ -51,7 +51,7 @@ def test_installed_command_sections(tmp_path):
     assert release["public"]["epsilon_spent"] == pytest.approx(1.0)
     exact = json.loads(_run([str(csv), "--dcs", str(dcs), "--seed", "3", "--json", "--show-exact"]))
     assert set(exact) == {"private", "public", "NOT_PRIVATE"}
-    assert exact["NOT_PRIVATE"]["graph_and_exact_measures"]["I_MI"] == 5
+    assert exact["NOT_PRIVATE"]["graph_and_exact_measures"]["I_MI"] == 3
     text = _run([str(csv), "--dcs", str(dcs), "--seed", "3", "--show-exact"])
     for line in text.splitlines():
         if any(k in line for k in ("true", "I_R_lin", "max_degree", "edges:", "rel_error")):
