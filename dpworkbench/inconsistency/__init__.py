@@ -11,8 +11,8 @@ from .constraints import DC, FD, P, load_dcs, parse_dc, parse_dcs
 from .conflict_graph import ConflictGraph, build, from_edges
 from .measures import all_measures, i_d, i_mc, i_mi, i_p, i_r_2approx, i_r_exact, i_r_lin
 from .projection import Projector, order_edges
-from .algorithms import STRATEGIES, dp_vertex_cover, graph_projection
+from .algorithms import STRATEGIES, dp_vertex_cover, dp_vertex_cover_cost, graph_projection, graph_projection_cost
 
 __all__ = ["ConflictGraph", "DC", "FD", "P", "Projector", "STRATEGIES", "all_measures", "build", "dp_vertex_cover",
-           "from_edges", "graph_projection", "i_d", "i_mc", "i_mi", "i_p", "i_r_2approx", "i_r_exact", "i_r_lin",
+           "dp_vertex_cover_cost", "from_edges", "graph_projection", "graph_projection_cost", "i_d", "i_mc", "i_mi", "i_p", "i_r_2approx", "i_r_exact", "i_r_lin",
            "load_dcs", "order_edges", "parse_dc", "parse_dcs"]
