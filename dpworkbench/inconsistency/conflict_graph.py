@@ -70,6 +70,8 @@ def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
         s = frame[c]
         if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
             out[f"c{i}"] = s.to_numpy(dtype=float, na_value=np.nan)
+        elif pd.api.types.infer_dtype(s, skipna=True) in ("string", "empty"):
+            out[f"c{i}"] = s.to_numpy(dtype=object)  # already text (NULLs hash alike whatever their kind)
         else:
             arr = s.to_numpy(dtype=object)
             na = pd.isna(arr)
