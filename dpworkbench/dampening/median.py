@@ -85,6 +85,31 @@ def box_delta_from_sorted(sx: np.ndarray, t: int, lam: float) -> float:
     return min(lam, max(terms))
 
 
+def box_delta_profile(sx: np.ndarray, horizon: int, lam: float) -> np.ndarray:
+    """``box_delta_from_sorted(sx, t, lam)`` for t = 1..horizon−1 at once (same values, vectorised over t)."""
+    n = sx.size
+    m = math.ceil(n / 2)
+    t = np.arange(1, max(int(horizon), 1), dtype=np.int64)
+    lo = lambda k: _order_stat(sx, k - t, lam).astype(float)  # noqa: E731
+    hi = lambda k: _order_stat(sx, k + t, lam).astype(float)  # noqa: E731
+    terms = [hi(m), lam - lo(m), hi(m + 1) - lo(m), hi(m) - lo(m - 1), lam - lo(m + 1),
+             np.maximum(np.abs(lam - hi(m + 1) - hi(m)), np.abs(lam - lo(m + 1) - lo(m) + hi(m))),
+             np.maximum(np.abs(lo(m) - hi(m) - hi(m - 1)), np.abs(lam - lo(m) - lo(m - 1))), hi(m - 1)]
+    return np.minimum(lam, np.maximum.reduce(terms))
+
+
+def box_matrix(x: Any, lam: float, horizon: int, floor: float):
+    """``median_sensitivity(lam).with_floor(floor).with_horizon(horizon).matrix(x)`` (identical values) in one sort."""
+    from .core import SensitivityMatrix, bound_delta
+
+    x = _sorted(x, lam)
+    sx = np.sort(x, kind="stable")
+    vals = np.empty((x.size, int(horizon)))
+    vals[:, 0] = np.minimum(ls0_elements(x, lam), lam)
+    vals[:, 1:] = box_delta_profile(sx, horizon, lam)[None, :]
+    return SensitivityMatrix(bound_delta(vals, lam, floor=floor), lam, name="corrected LS0 + box bound")
+
+
 def element_delta(x: Any, t: int, lam: float, *, delta: str = "box") -> np.ndarray:
     """δ(x,t,·) per element: t=0 corrected LS0; t≥1 box bound (or thesis candidates, unsafe)."""
     x = _sorted(x, lam)
@@ -397,7 +422,10 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     elif mechanism == "PF":
         i = permute_and_flip(u, epsilon=epsilon, sensitivity=lam, rng=backend, accountant=acc, note="median PF")
     else:
-        sm = median_sensitivity(lam, delta=delta).with_floor(min(1.0, lam)).with_horizon(horizon).matrix(x)
+        if delta == "box":
+            sm = box_matrix(x, lam, horizon, min(1.0, lam))
+        else:
+            sm = median_sensitivity(lam, delta=delta).with_floor(min(1.0, lam)).with_horizon(horizon).matrix(x)
         f = local_dampening if mechanism == "LD" else shifted_local_dampening
         rel = f(u, sm, epsilon=epsilon, rng=backend, accountant=acc, note=f"median {mechanism}",
                 allow_unverified=allow_unverified)

@@ -143,3 +143,14 @@ def test_global_sensitivity_is_lambda_lemma_5_2_1():
     assert md.ls0_bruteforce(np.array([0, 0, 0, lam], float), lam).max() == lam
     worst = max(md.ls0_bruteforce(x, l).max() / l for x, l in small_inputs(7, 60))
     assert worst <= 1.0 + 1e-12
+
+
+def test_box_matrix_equals_the_sensitivity_function():
+    """The one-sort fast path used by select_median gives the same δ matrix as the checkable SensitivityFunction."""
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 5, 8, 31):
+        for lam in (1.0, 6.0, 100.0):
+            x = rng.integers(0, int(lam) + 1, n).astype(float)
+            for T in (1, 3, 32):
+                ref = md.median_sensitivity(lam).with_floor(min(1.0, lam)).with_horizon(T).matrix(x).values
+                np.testing.assert_array_equal(md.box_matrix(x, lam, T, min(1.0, lam)).values, ref)
