@@ -1,0 +1,390 @@
+"""R2T / OPT²'s public release entry points for the privacy harness (:mod:`dpworkbench.testing.harness`).
+
+One entry per public release API function (``r2t``, ``opt2``, ``exp_opt2``, ``naive_laplace``, ``fixed_tau``,
+``random_tau``, ``r2t_imi`` and the baselines ``rm``, ``ls``, ``nt``, ``sde``) and per CLI subcommand
+(``dpworkbench r2t sql|graph``, run in-process with ``--seed <int> --json`` on small files written once per
+input). Neighbouring relations at the user's input level, as the paper defines them (spec 1.2–1.3):
+
+* SQL — delete or add one tuple of the primary private relation (``cust``) together with every tuple referencing
+  it through the foreign key (its ``orders``);
+* graphs — node-DP: remove one node with its edges, the rest relabelled (:func:`node_neighbours`).
+
+Pre-noise statistics go through the real code (edge list / tables → join information → :class:`Truncation` /
+:class:`FHat`): Q(I, τ) for each τ of the grid with sensitivity τ (property 1 of spec 2.2), Ĝ(I, 2^ℓ) = F̂ − N and
+G = F − N with sensitivity 1 (the SVT queries of OPT² / ExpOPT²), Q(I) with sensitivity GS_Q on the small
+instance class (at most ``N_NODES`` nodes, degree ≤ ``N_NODES`` − 1; at most ``MAX_ORDERS`` orders per customer).
+Outputs are the private value and, where released, the selected τ.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dpworkbench.accounting import ledger_epsilon
+from dpworkbench.testing.harness import EntryPoint, node_neighbours
+
+from . import baselines as B
+from .mechanisms import (RELATION, exp_opt2, fixed_tau, naive_laplace, opt2, privacy_cost_exp_opt2, privacy_cost_laplace,
+                         privacy_cost_opt2, privacy_cost_r2t, r2t, random_tau, tau_grid)
+from .truncation import FHat, Truncation, f_exact
+
+EPS = 1.0
+BETA = 0.1
+N_NODES = 6          # graphs on at most 6 nodes: a node's edge count (S_Q for the edge query) is ≤ 5
+GS_GRAPH = 8.0       # public GS_Q for the edge count on that class (τ grid 2, 4, 8)
+MAX_ORDERS = 3       # each customer has at most 3 orders: S_Q ≤ 3
+GS_SQL = 4.0         # public GS_Q for the COUNT query on that class (τ grid 2, 4)
+FIXED_TAU = 2.0
+SQL = "SELECT COUNT(*) FROM cust c, orders o WHERE c.id = o.cid"
+TESTS = "tests/privacy/test_harness_r2t.py"
+GRAPH_RELATION = "node-DP: remove one node with its edges (remaining nodes relabelled)"
+SQL_RELATION = "delete/add one tuple of the primary private relation cust with every orders tuple referencing it"
+
+#: Public functions that take ε but release nothing (pure plans, theory bounds).
+EXEMPT = {
+    "opt2_bound": "Theorem 6.8's error bound: a formula of (DS, ε, β), releases nothing",
+    "r2t_bound": "Theorem 5.1's error bound: a formula of (DS, ε, β, GS), releases nothing",
+    "privacy_cost_r2t": "pure privacy plan (ledger entries) of r2t; spends nothing",
+    "privacy_cost_opt2": "pure privacy plan (ledger entries) of opt2; spends nothing",
+    "privacy_cost_exp_opt2": "pure privacy plan (ledger entries) of exp_opt2; spends nothing",
+    "privacy_cost_laplace": "pure privacy plan of naive_laplace / fixed_tau / random_tau; spends nothing",
+}
+
+_TMP: dict[str, Path] = {}
+_CACHE: dict = {}
+
+
+def _tmpdir() -> Path:
+    if "dir" not in _TMP:
+        _TMP["dir"] = Path(tempfile.mkdtemp(prefix="dpwb_harness_r2t_"))
+    return _TMP["dir"]
+
+
+def _seed(rng) -> int:
+    return int(rng) if isinstance(rng, (int, np.integer)) else int(np.random.default_rng(rng).integers(2**31))
+
+
+# ------------------------------------------------------------------ graphs (node-DP)
+def _graph_inputs(rng):
+    star = np.array([[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 2]])  # DS = 5: the neighbour pair that moves most
+    out = [(N_NODES, star)]
+    for p in (0.5, 0.7):
+        iu = np.array([(i, j) for i in range(N_NODES) for j in range(i + 1, N_NODES)])
+        keep = rng.random(len(iu)) < p
+        out.append((N_NODES, iu[keep]))
+    return out
+
+
+def _graph_key(x) -> tuple:
+    n, e = x
+    return (int(n), tuple(map(tuple, np.asarray(e, dtype=np.int64).reshape(-1, 2).tolist())))
+
+
+def _info(x, query="edge"):
+    """Edge list → CSRGraph → join information of the pattern (the real code path), cached per input."""
+    from ..graphs import from_edge_array
+    from .patterns import graph_joininfo
+
+    key = ("info", query, _graph_key(x))
+    if key not in _CACHE:
+        n, e = x
+        _CACHE[key] = graph_joininfo(from_edge_array(np.asarray(e, dtype=np.int64).reshape(-1, 2), n=n), query)
+    return _CACHE[key]
+
+
+def _trunc(x, query="edge") -> Truncation:
+    key = ("trunc", query, _graph_key(x))
+    if key not in _CACHE:
+        _CACHE[key] = Truncation(_info(x, query))
+    return _CACHE[key]
+
+
+def _q_tau_stats(trunc_of, grid):
+    def stats(x):
+        tr = trunc_of(x)
+        out = {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
+        out["Q(I)"] = float(tr.info.answer)
+        return out
+    return stats
+
+
+def _graph_entry(name, release, *, claimed, public, stats=None, sens=None, n_samples=4000, expect=False, note=""):
+    grid = tau_grid(GS_GRAPH)
+    return EntryPoint(
+        name=name, kind="api", paper="r2t", relation=GRAPH_RELATION, claimed_epsilon=claimed, public_inputs=public,
+        make_inputs=_graph_inputs, neighbours=lambda x: node_neighbours(*x),
+        statistics=stats or _q_tau_stats(_trunc, grid),
+        sensitivities=sens or {f"Q(I,{t:g})": float(t) for t in grid},
+        release=release, n_samples=n_samples, expect_flagged=expect, tests=TESTS, note=note)
+
+
+def _r2t_api():
+    def release(x, rng):
+        return r2t(_trunc(x), epsilon=EPS, beta=BETA, gs=GS_GRAPH, rng=rng).value
+    return _graph_entry("r2t.r2t", release, claimed=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)),
+                        public=("gs (GS_Q)", "base", "rounding", "beta", "epsilon"))
+
+
+def _opt2_stats(x):
+    info = _info(x)
+    key = ("fhat", _graph_key(x))
+    if key not in _CACHE:
+        _CACHE[key] = FHat(info)
+    fh = _CACHE[key]
+    out = {f"Ĝ(I,{2 ** lv})": float(fh.g(2.0 ** lv)) for lv in range(1, 4)}
+    out.update({f"Q(I,{2 ** lv})": float(_trunc(x).value(2.0 ** lv)) for lv in range(1, 4)})
+    return out
+
+
+_OPT2_SENS = {**{f"Ĝ(I,{2 ** lv})": 1.0 for lv in range(1, 4)}, **{f"Q(I,{2 ** lv})": float(2 ** lv) for lv in range(1, 4)}}
+
+
+def _opt2_api():
+    def release(x, rng):
+        key = ("fhat", _graph_key(x))
+        if key not in _CACHE:
+            _CACHE[key] = FHat(_info(x))
+        res = opt2(_info(x), epsilon=EPS, beta=BETA, rng=rng, fhat=_CACHE[key], truncation=_trunc(x))
+        return {"value": res.value, "tau": res.tau}
+    return _graph_entry("r2t.opt2", release, claimed=ledger_epsilon(privacy_cost_opt2(EPS)), public=("beta", "epsilon"),
+                        stats=_opt2_stats, sens=_OPT2_SENS)
+
+
+def _exact_f(x) -> dict:
+    key = ("F", _graph_key(x))
+    if key not in _CACHE:
+        info = _info(x)
+        _CACHE[key] = {2.0 ** lv: float(f_exact(info, 2.0 ** lv)) for lv in range(1, 7)}
+    return _CACHE[key]
+
+
+def _exp_opt2_stats(x):
+    info = _info(x)
+    out = {f"G(I,{t:g})": f - info.n for t, f in _exact_f(x).items() if t <= 8}
+    out.update({f"Q(I,{2 ** lv})": float(_trunc(x).value(2.0 ** lv)) for lv in range(1, 4)})
+    return out
+
+
+def _exp_opt2_api():
+    def release(x, rng):
+        # F(I, τ) is computed once per input by f_exact (the code exp_opt2 runs) and passed in: same values, no
+        # repeated exponential-time solve per sample
+        res = exp_opt2(_info(x), epsilon=EPS, beta=BETA, rng=rng, f_values=_exact_f(x), truncation=_trunc(x))
+        return {"value": res.value, "tau": res.tau}
+    return _graph_entry("r2t.exp_opt2", release, claimed=ledger_epsilon(privacy_cost_exp_opt2(EPS)),
+                        public=("beta", "epsilon"), stats=_exp_opt2_stats,
+                        sens={**{f"G(I,{2 ** lv})": 1.0 for lv in range(1, 4)},
+                              **{f"Q(I,{2 ** lv})": float(2 ** lv) for lv in range(1, 4)}})
+
+
+def _naive_api():
+    def release(x, rng):
+        return naive_laplace(_info(x), epsilon=EPS, gs=N_NODES - 1, rng=rng).value
+    return _graph_entry("r2t.naive_laplace", release, claimed=ledger_epsilon(privacy_cost_laplace(EPS)),
+                        public=("gs (GS_Q, valid on the instance class)", "epsilon"),
+                        stats=lambda x: {"Q(I)": float(_info(x).answer)}, sens={"Q(I)": float(N_NODES - 1)})
+
+
+def _fixed_tau_api():
+    def release(x, rng):
+        return fixed_tau(_trunc(x), FIXED_TAU, epsilon=EPS, rng=rng).value
+    return _graph_entry("r2t.fixed_tau", release, claimed=ledger_epsilon(privacy_cost_laplace(EPS)),
+                        public=("tau", "epsilon"), stats=lambda x: {"Q(I,2)": float(_trunc(x).value(FIXED_TAU))},
+                        sens={"Q(I,2)": FIXED_TAU})
+
+
+def _random_tau_api():
+    def release(x, rng):
+        res = random_tau(_trunc(x), epsilon=EPS, gs=GS_GRAPH, rng=rng)
+        return {"value": res.value, "tau": res.details["tau"]}
+    return _graph_entry("r2t.random_tau", release, claimed=ledger_epsilon(privacy_cost_laplace(EPS)),
+                        public=("gs (top of the τ grid)", "epsilon"))
+
+
+def _imi_api():
+    from .inconsistency import r2t_imi
+
+    def release(x, rng):
+        n, e = x
+        return r2t_imi(np.asarray(e, dtype=np.int64).reshape(-1, 2), n, epsilon=EPS, beta=BETA, gs=GS_GRAPH, rng=rng).value
+    return _graph_entry("r2t.inconsistency.r2t_imi", release, claimed=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)),
+                        public=("gs (GS_Q; default n_tuples is data-derived and listed in derived_public)", "base",
+                                "rounding", "beta", "epsilon"))
+
+
+def _rm_api():
+    def release(x, rng):
+        key = ("rm", _graph_key(x))
+        if key not in _CACHE:
+            _CACHE[key] = B._RMLPs(_info(x))  # the LP values are non-private and shareable across runs
+        return B.rm(_info(x), epsilon=EPS, rng=rng, lps=_CACHE[key]).value
+    return _graph_entry("r2t.baselines.rm", release, claimed=ledger_epsilon(B.privacy_cost_rm(EPS)),
+                        public=("delta", "epsilon"), stats=lambda x: {"Q(I)": float(_info(x).answer)},
+                        sens={"Q(I)": float(N_NODES - 1)}, n_samples=3000,
+                        note="the authors' simplified LP variant of RM (spec 3.5)")
+
+
+def _smooth_api(which):
+    fn = B.nt if which == "nt" else B.sde
+    plan = B.privacy_cost_nt if which == "nt" else B.privacy_cost_sde
+
+    def release(x, rng):
+        from ..graphs import from_edge_array
+
+        n, e = x
+        g = from_edge_array(np.asarray(e, dtype=np.int64).reshape(-1, 2), n=n)
+        res = fn(g, "edge", epsilon=EPS, degree_bound=N_NODES - 1, rng=np.random.default_rng(_seed(rng)))
+        return {"value": res.value, "theta": res.details.get("theta", 0.0)}
+    return _graph_entry(f"r2t.baselines.{which}", release, claimed=ledger_epsilon(plan(EPS)),
+                        public=("degree_bound", "epsilon"), stats=lambda x: {"Q(I)": float(_info(x).answer)},
+                        sens={"Q(I)": float(N_NODES - 1)}, n_samples=2000 if which == "sde" else 4000,
+                        note="research baseline (seeded numpy only): smooth-sensitivity noise")
+
+
+# ------------------------------------------------------------------ SQL (primary private relation cust)
+def _sql_inputs(rng):
+    out = []
+    for n_cust in (3, 4):
+        cust = pd.DataFrame({"id": np.arange(1, n_cust + 1)})
+        counts = rng.integers(0, MAX_ORDERS + 1, n_cust)
+        counts[0] = MAX_ORDERS
+        cid = np.repeat(cust["id"].to_numpy(), counts)
+        orders = pd.DataFrame({"oid": np.arange(1, cid.size + 1), "cid": cid})
+        out.append((cust, orders))
+    return out
+
+
+def _sql_neighbours(x):
+    cust, orders = x
+    for i in cust["id"]:  # delete a customer and every order referencing it
+        yield (cust[cust["id"] != i].reset_index(drop=True), orders[orders["cid"] != i].reset_index(drop=True))
+    new = int(cust["id"].max()) + 1  # add a customer with MAX_ORDERS orders
+    start = int(orders["oid"].max()) + 1 if len(orders) else 1
+    extra = pd.DataFrame({"oid": np.arange(start, start + MAX_ORDERS), "cid": new})
+    yield (pd.concat([cust, pd.DataFrame({"id": [new]})], ignore_index=True), pd.concat([orders, extra], ignore_index=True))
+
+
+def _sql_key(x) -> tuple:
+    cust, orders = x
+    return (tuple(cust["id"].tolist()), tuple(orders["oid"].tolist()), tuple(orders["cid"].tolist()))
+
+
+def _sql_info(x):
+    import duckdb
+
+    from .sql import extract
+
+    key = ("sqlinfo", _sql_key(x))
+    if key not in _CACHE:
+        cust, orders = x
+        con = duckdb.connect()
+        con.register("cust", cust)
+        con.register("orders", orders)
+        _CACHE[key] = Truncation(extract(con, SQL, [("c", "id")]).info)
+        con.close()
+    return _CACHE[key]
+
+
+def _sql_entry(name, kind, release, *, claimed, public, n_samples=3000):
+    grid = tau_grid(GS_SQL)
+    return EntryPoint(
+        name=name, kind=kind, paper="r2t", relation=SQL_RELATION, claimed_epsilon=claimed, public_inputs=public,
+        make_inputs=_sql_inputs, neighbours=_sql_neighbours, statistics=_q_tau_stats(_sql_info, grid),
+        sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release, n_samples=n_samples, tests=TESTS)
+
+
+def _ls_api():
+    def release(x, rng):
+        return B.ls(_sql_info(x).info, epsilon=EPS, gs=GS_SQL, rng=np.random.default_rng(_seed(rng))).value
+    return _sql_entry("r2t.baselines.ls", "api", release, claimed=ledger_epsilon(B.privacy_cost_ls(EPS)),
+                      public=("gs (GS_Q)", "epsilon"))
+
+
+def _sql_files(x) -> tuple[Path, Path]:
+    key = "_".join(map(str, [len(k) for k in _sql_key(x)])) + "_" + str(abs(hash(_sql_key(x))))
+    c, o = _tmpdir() / f"cust_{key}.csv", _tmpdir() / f"orders_{key}.csv"
+    if not c.exists():
+        x[0].to_csv(c, index=False)
+        x[1].to_csv(o, index=False)
+    return c, o
+
+
+def _cli_parser():
+    """The ``dpworkbench r2t`` argument parser exactly as the CLI registers it (built once: building the whole
+    ``dpworkbench`` parser per sample would dominate the harness's run time)."""
+    if "parser" not in _CACHE:
+        import argparse
+
+        from .cli import register
+
+        parser = argparse.ArgumentParser(prog="dpworkbench")
+        register(parser.add_subparsers(dest="command", required=True))
+        _CACHE["parser"] = parser
+    return _CACHE["parser"]
+
+
+def _run_cli(argv) -> dict:
+    """Run the CLI subcommand's handler in-process on ``argv`` and parse its ``--json`` output."""
+    args = _cli_parser().parse_args(argv)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = args.func(args)
+    if code != 0:
+        raise RuntimeError(f"dpworkbench {' '.join(argv)} exited with {code}")
+    return json.loads(buf.getvalue().strip().splitlines()[-1])
+
+
+def _cli_components(out: dict) -> dict:
+    p = out["private"]
+    return {"estimate": float(p["estimate"]), "winner_tau": float(p["winner_tau"] or 0.0)}
+
+
+def _sql_cli():
+    def release(x, rng):
+        c, o = _sql_files(x)
+        return _cli_components(_run_cli(["r2t", "sql", SQL, "--table", f"cust={c}", "--table", f"orders={o}",
+                                         "--private", "c:id", "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}",
+                                         "--seed", str(_seed(rng)), "--json"]))
+    return _sql_entry("dpworkbench r2t sql", "cli", release, claimed=ledger_epsilon(privacy_cost_r2t(EPS, GS_SQL)),
+                      public=("query", "--table names", "--private", "--gs", "--base", "--beta", "--epsilon"),
+                      n_samples=400)
+
+
+def _graph_file(x) -> Path:
+    n, e = x
+    key = str(abs(hash(_graph_key(x))))
+    p = _tmpdir() / f"g_{key}.txt"
+    if not p.exists():
+        e = np.asarray(e, dtype=np.int64).reshape(-1, 2)
+        # isolated nodes are absent from an edge list (they never matter: spec 2.0)
+        p.write_text("".join(f"{u}\t{v}\n" for u, v in e) or "# no edges\n")
+    return p
+
+
+def _graph_cli():
+    def release(x, rng):
+        return _cli_components(_run_cli(["r2t", "graph", str(_graph_file(x)), "--query", "edge", "--gs", f"{GS_GRAPH:g}",
+                                         "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"]))
+    grid = tau_grid(GS_GRAPH)
+    return EntryPoint(
+        name="dpworkbench r2t graph", kind="cli", paper="r2t", relation=GRAPH_RELATION,
+        claimed_epsilon=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)),
+        public_inputs=("--query", "--max-degree / --gs", "--base", "--beta", "--epsilon"),
+        make_inputs=_graph_inputs, neighbours=lambda x: node_neighbours(*x), statistics=_q_tau_stats(_trunc, grid),
+        sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release, n_samples=600, tests=TESTS)
+
+
+def entry_points() -> list[EntryPoint]:
+    """Every public release entry point of the R2T / OPT² paper."""
+    return [_r2t_api(), _opt2_api(), _exp_opt2_api(), _naive_api(), _fixed_tau_api(), _random_tau_api(), _imi_api(),
+            _rm_api(), _ls_api(), _smooth_api("nt"), _smooth_api("sde"), _sql_cli(), _graph_cli()]
+
+
+__all__ = ["EXEMPT", "RELATION", "entry_points"]
