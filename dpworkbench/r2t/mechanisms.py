@@ -171,6 +171,11 @@ class R2TResult(Release):
     seconds = property(lambda self: self.exact["seconds"])
     extra = property(lambda self: {"K": self.public["K"], "beta": self.public["beta"], "base": self.public["base"]})
 
+    def get(self, key: str, default: Any = None) -> Any:
+        """Run-record field (private, exact) or, failing that, a public input such as ``"taus"``."""
+        rec = self.record()
+        return rec[key] if key in rec else self.public.get(key, default)
+
 
 def privacy_cost_r2t(epsilon: float, gs: float, base: float = 2.0, rounding: str = "ceil") -> tuple[LedgerEntry, ...]:
     """R2T's plan: one Laplace step of ε/K per τ on the grid (basic composition), K = |τ grid|."""
