@@ -185,18 +185,18 @@ class Release(Generic[T]):
         }
 
 
-def _jsonable(x: Any) -> Any:
+def jsonable(x: Any) -> Any:
     """JSON-safe copy: NaN/inf become null, numpy scalars/arrays become Python values."""
     try:
         import numpy as np
     except ImportError:  # pragma: no cover
         np = None
     if isinstance(x, Mapping):
-        return {str(k): _jsonable(v) for k, v in x.items()}
+        return {str(k): jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
+        return [jsonable(v) for v in x]
     if np is not None and isinstance(x, np.ndarray):
-        return [_jsonable(v) for v in x.tolist()]
+        return [jsonable(v) for v in x.tolist()]
     if np is not None and isinstance(x, np.generic):
         x = x.item()
     if isinstance(x, float) and not math.isfinite(x):
@@ -222,7 +222,7 @@ def release_payload(release: "Release", *, noise: str, show_exact: bool = False,
     }
     if show_exact:
         out["NOT_PRIVATE"] = dict(release.exact)
-    return _jsonable(out)
+    return jsonable(out)
 
 
 def release_lines(release: "Release", *, noise: str, show_exact: bool = False, label: str = "value") -> list[str]:
@@ -455,6 +455,7 @@ __all__ = [
     "ParallelBlock",
     "Release",
     "check_ledger_matches",
+    "jsonable",
     "ledger_epsilon",
     "ledger_frame",
     "open_ledger",

@@ -126,9 +126,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def release_payload_json(out: dict) -> dict:
     """JSON-safe copy (NaN/inf → null, numpy → Python)."""
-    from ..accounting import _jsonable
+    from ..accounting import jsonable
 
-    return _jsonable(out)
+    return jsonable(out)
 
 
 def register(subparsers) -> None:

@@ -109,6 +109,7 @@ def audit_mechanism(
     rng: np.random.Generator | None = None,
     reference_points: Any = None,
     max_atoms: int = 50,
+    pilot_samples: int = 2000,
 ) -> AuditResult:
     """Estimate the privacy loss of ``mechanism`` between neighbours ``x`` and ``x_prime``.
 
@@ -140,7 +141,7 @@ def audit_mechanism(
         n_bins = 30 if bins == "auto" else check_int(bins, "bins", minimum=2)
         # Bin edges from an independent pilot sample so they do not depend on a, b.
         pilot = np.concatenate(
-            [_sample(mechanism, x, 2000, gen, vectorized), _sample(mechanism, x_prime, 2000, gen, vectorized)]
+            [_sample(mechanism, x, pilot_samples, gen, vectorized), _sample(mechanism, x_prime, pilot_samples, gen, vectorized)]
         ).astype(float)
         edges = np.unique(np.quantile(pilot, np.linspace(0, 1, n_bins + 1)[1:-1]))
         ia = np.searchsorted(edges, a.astype(float), side="right")

@@ -72,6 +72,7 @@ class EntryPoint:
     release: Callable[[Any, Any], Any]
     expect_flagged: bool = False
     n_samples: int = 6000
+    pilot_samples: int = 2000  # the audit's independent pilot (bin edges, atoms) for continuous outputs
     tests: str = ""
     note: str = ""
 
@@ -147,7 +148,7 @@ def audit_entry(entry: EntryPoint, x: Any, x_prime: Any, *, seed: int = 0, rng_f
     back-end). One set of samples serves all components (each component's marginal is audited; a joint
     release is ε-DP only if every marginal is)."""
     n = int(n_samples or entry.n_samples)
-    pilot = 2000
+    pilot = int(entry.pilot_samples)
     if n == pilot:
         n += 1
     total = n + pilot
@@ -165,11 +166,11 @@ def audit_entry(entry: EntryPoint, x: Any, x_prime: Any, *, seed: int = 0, rng_f
         served = {"x": (ax[:pilot], ax[pilot:]), "y": (ay[:pilot], ay[pilot:])}
 
         def mech(side, gen, k, _s=served):
-            # audit_mechanism asks for n main samples per side, then (continuous outputs) a pilot of 2000.
+            # audit_mechanism asks for n main samples per side, then (continuous outputs) the pilot.
             return _s[side][1][:k] if k == n else _s[side][0][:k]
 
         results[comp] = audit_mechanism(mech, "x", "y", entry.claimed_epsilon, n_samples=n, vectorized=True,
-                                        seed=seed, reference_points=refs)
+                                        seed=seed, reference_points=refs, pilot_samples=pilot)
     return results
 
 
