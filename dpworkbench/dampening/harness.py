@@ -340,6 +340,16 @@ def _id3_api(method, budget=2.0, depth=1):
         tests="tests/privacy/test_harness_dampening.py")
 
 
+# Public functions that take ε but release nothing themselves (checked by tests/privacy/test_harness_table.py).
+EXEMPT = {
+    "ld_logits": "pure log-weights ε·D/2 of local dampening; the sampling entry points (local_dampening, "
+                 "select_median, priv_top_k) are in the harness",
+    "sld_logits": "pure closed-form log-weights of shifted LD; shifted_local_dampening is in the harness",
+    "sld_logits_explicit_shift": "the thesis' explicit-shift log-weights, kept only to test the closed form; "
+                                 "samples nothing",
+}
+
+
 def entry_points() -> list[EntryPoint]:
     """Every public release entry point of the local-dampening paper."""
     return ([_median_api(m) for m in M.MECHANISMS]

@@ -10,11 +10,15 @@ import pandas as pd
 from .core import CSRGraph, from_edge_array
 
 
-def load_edge_list(path: str | Path, *, comment: str = "#") -> CSRGraph:
+def load_edge_list(path: str | Path, *, comment: str = "#", allow_empty: bool = False) -> CSRGraph:
     """Read an undirected edge list; node ids are relabelled densely 0..n-1.
 
     Accepts SNAP text (``u<TAB>v`` per line, ``#`` comments; each undirected edge
     may appear in both directions) and CSV with a header such as ``id_1,id_2``.
+
+    ``allow_empty=True`` returns the empty graph for a file without edges. Release commands pass it: under
+    node-DP a neighbour of a one-edge graph has no edges at all, so refusing an empty file would make whether a
+    release happens depend on the private data.
     """
     path = Path(path)
     if not path.exists():
@@ -26,6 +30,8 @@ def load_edge_list(path: str | Path, *, comment: str = "#") -> CSRGraph:
                 first = line
                 break
     if not first:
+        if allow_empty:
+            return from_edge_array(np.zeros((0, 2), dtype=np.int64), n=0)
         raise ValueError(f"{path} has no edges")
     sep = "," if "," in first else r"\s+"
     has_header = not first.replace(",", " ").split()[0].lstrip("-").isdigit()

@@ -50,6 +50,10 @@ from . import _kernels as K
 
 def _noise_source(rng):
     """A noise back-end (kept as is: e.g. ``release_backend()``) or a numpy Generator from a seed/None."""
+    if rng is None:  # no seed: a release, on the floating-point-safe back-end
+        from ..mechanisms.backends import release_backend
+
+        return release_backend()
     return rng if isinstance(rng, NoiseBackend) else as_generator(rng)
 
 

@@ -39,7 +39,7 @@ EPS = 1.0
 DCS = (FD("A", "B"),)
 THETAS = tuple(range(1, 9))
 THETA_MAX = (2, 5)
-RELATION = "add/remove one row at any position (" + NEIGHBOURS + ")"
+RELATION = NEIGHBOURS
 TESTS = "tests/privacy/test_harness_inconsistency.py"
 UNIVERSE = pd.DataFrame({"A": [0, 0, 1], "B": [0, 5, 1]})
 #: the table of finding 1 (deleting row 2 reordered the edges of the position-hashed order)

@@ -8,9 +8,8 @@
   selection noise are sampled exactly on a discretised grid, so they are
   floating-point safe). Use this for an actual release.
 
-Mechanisms accept ``rng`` as a ``Generator``, an int seed, ``None`` (fresh unseeded
-numpy) or a back-end instance; :func:`resolve_backend` turns any of those into a
-back-end.
+Mechanisms accept ``rng`` as a ``Generator``, an int seed (research: seeded numpy), ``None`` (a release:
+the OpenDP back-end) or a back-end instance; :func:`resolve_backend` turns any of those into a back-end.
 """
 
 from __future__ import annotations
@@ -274,10 +273,14 @@ def noise_label(backend: Any) -> str:
 
 
 def resolve_backend(rng: Any = None) -> NoiseBackend:
-    """Accept a Generator, an int seed, None, or a back-end; return a back-end."""
+    """Accept a Generator or an int seed (seeded numpy: research), None (the release back-end), or a back-end."""
     if isinstance(rng, (NumpyBackend, OpenDPBackend)):
         return rng
-    if rng is None or isinstance(rng, (np.random.Generator, int, np.integer)):
+    if rng is None:
+        # No seed and no generator: a release, so the floating-point-safe sampler (unseeded numpy would be
+        # neither reproducible nor safe).
+        return release_backend()
+    if isinstance(rng, (np.random.Generator, int, np.integer)):
         return NumpyBackend(rng if not isinstance(rng, np.integer) else int(rng))
     if isinstance(rng, NoiseBackend):
         return rng

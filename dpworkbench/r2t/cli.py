@@ -174,7 +174,7 @@ def _run_graph(args: argparse.Namespace) -> int:
         args.gs = float(args.max_degree) ** GS_EXPONENT[args.query]
         extra["max_degree D (GS_Q = D^k)"] = int(args.max_degree)
     try:
-        g = load_edge_list(args.edges)
+        g = load_edge_list(args.edges, allow_empty=True)
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from None
     info = graph_joininfo(g, args.query, name=Path(args.edges).stem)
