@@ -1,4 +1,5 @@
-"""Every notebook executes headlessly in the ci profile (papermill, interactive=False)."""
+"""Every run (every notebook, or each of its notebooks/manifest.toml entries) executes headlessly in the
+ci profile (papermill, interactive=False) and writes its outputs under its run name."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def test_notebook_executes_in_ci_profile(info, tmp_path):
         claims = json.loads((res.output_dir / "claims.json").read_text())
         assert claims, f"{info.name} wrote no claims"
         manifest = json.loads((res.output_dir / "manifest.json").read_text())
+        assert manifest["name"] == info.name, f"{info.path.name} run as {info.name} names its outputs {manifest['name']!r}"
         assert manifest["figures"], f"{info.name} saved no figure"
         for f in manifest["figures"]:
             assert (res.output_dir / f["html"]).stat().st_size > 1000

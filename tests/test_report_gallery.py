@@ -54,7 +54,7 @@ def test_gallery_markdown_lists_every_notebook_once_grouped_by_paper():
     text = "\n".join(t for _, t in sections)
     assert [p for p, _ in sections] == list(dict.fromkeys(i.paper for i in INFOS))
     for info in INFOS:
-        line = f"]({info.paper}/{info.stem}.ipynb)"
+        line = f"]({info.paper}/{info.path.name})"
         assert text.count(line) == 1, f"{info.name} should be linked exactly once"
         (row,) = [ln for ln in text.splitlines() if line in ln]
         assert row.startswith("- ") and len(row) < 400
@@ -68,7 +68,7 @@ def test_index_notebook_is_up_to_date_with_the_notebooks():
     assert got == [src.strip("\n") for _, src in expected], "notebooks/index.ipynb is stale: run tools/build_index_notebook.py"
     text = "\n".join(got)
     for info in INFOS:
-        assert f"({info.paper}/{info.stem}.ipynb)" in text, f"index.ipynb does not link {info.name}"
+        assert f"({info.paper}/{info.path.name})" in text, f"index.ipynb does not link {info.name}"
     for paper in WORKS:
         assert f"dpworkbench.{paper}" in text or paper in text.lower()
 

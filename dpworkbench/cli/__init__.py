@@ -49,18 +49,34 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from ..experiments.nbtools import describe_notebook, notebooks_dir, run_notebook
+def resolve_run(notebook: str, params: dict):
+    """The run ``dpworkbench run NOTEBOOK`` means: a manifest run name (``inconsistency/fig05_true_vs_private_conoise``),
+    or a notebook path / ``<paper>/<stem>`` (the manifest run whose parameters ``params`` match, if any). None if not found."""
+    from ..experiments.nbtools import describe_notebook, discover_notebooks, notebooks_dir
 
-    path = Path(args.notebook)
+    runs = discover_notebooks()
+    key = notebook[: -len(".ipynb")] if notebook.endswith(".ipynb") else notebook
+    by_name = [i for i in runs if i.name == key]
+    if by_name and not Path(notebook).exists():
+        return by_name[0]
+    path = Path(notebook)
     if not path.exists():
-        candidate = notebooks_dir() / (args.notebook if args.notebook.endswith(".ipynb") else args.notebook + ".ipynb")
-        if not candidate.exists():
-            print(f"notebook not found: {args.notebook} (try `dpworkbench list`)", file=sys.stderr)
-            return 2
-        path = candidate
+        path = notebooks_dir() / (key + ".ipynb")
+        if not path.exists():
+            return None
+    path = path.resolve()
+    matching = [i for i in runs if i.path.resolve() == path and all(k in params and params[k] == v for k, v in i.parameters)]
+    return matching[0] if len(matching) == 1 else describe_notebook(path)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ..experiments.nbtools import run_notebook
+
     params = {k: _parse_value(v) for k, v in (args.parameter or [])}
-    info = describe_notebook(path.resolve())
+    info = resolve_run(args.notebook, params)
+    if info is None:
+        print(f"notebook not found: {args.notebook} (try `dpworkbench list`)", file=sys.stderr)
+        return 2
     out_root = reports_dir() / args.profile
     res = run_notebook(info, profile=args.profile, output_root=out_root, parameters=params)
     print(f"{res.status} in {res.seconds:.1f}s -> {res.output_dir}")
@@ -161,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("run", help="run one notebook headlessly (papermill)")
-    p.add_argument("notebook", help="path, or <paper>/<notebook> under notebooks/")
+    p.add_argument("notebook", help="path, <paper>/<notebook> under notebooks/, or a run name from `dpworkbench list`")
     p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"), help="papermill parameter (JSON value)")
     p.add_argument("--profile", choices=PROFILES, default="quick")
     p.set_defaults(func=cmd_run)

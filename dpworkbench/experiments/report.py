@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .nbtools import PAPERS, NotebookInfo, discover_notebooks
+from .nbtools import PAPERS, NotebookInfo, describe_notebook, discover_notebooks
 from .runner import atomic_write_csv, atomic_write_text
 
 PAPER_TITLES = {
@@ -134,7 +134,8 @@ def _grouped(infos: list) -> list[tuple[str, list]]:
 
 
 def gallery_markdown(infos: list[NotebookInfo] | None = None, *, link_prefix: str = "") -> list[tuple[str, str]]:
-    """Markdown for the landing notebook: ``[(paper, text)]``, one section per paper, one line per notebook.
+    """Markdown for the landing notebook: ``[(paper, text)]``, one section per paper, one line per notebook
+    file (a notebook with several manifest runs is listed once, naming its runs).
 
     Links are relative (``<link_prefix><paper>/<stem>.ipynb``) so the notebook works wherever the
     repository is checked out.
@@ -146,12 +147,20 @@ def gallery_markdown(infos: list[NotebookInfo] | None = None, *, link_prefix: st
         if paper in WORKS:
             lines.append(f"*{WORKS[paper]}*")
         lines.append("")
+        runs: dict[Path, list[NotebookInfo]] = {}
         for info in group:
-            desc = " ".join(info.title.replace("|", "/").split())  # the notebook's own heading: what it shows
+            runs.setdefault(info.path, []).append(info)
+        for path, same in runs.items():
+            info = same[0]
+            title = describe_notebook(path).title if info.parameters else info.title
+            desc = " ".join(title.replace("|", "/").split())  # the notebook's own heading: what it shows
             if len(desc) > 220:
                 desc = desc[:217].rstrip() + "…"
+            if info.parameters:
+                desc += " (runs: " + "; ".join(
+                    f"`{i.stem}` with " + ", ".join(f"{k}={v!r}" for k, v in i.parameters) for i in same) + ")"
             kind = "🎓 " if info.kind == "teaching" else ""
-            lines.append(f"- {kind}[`{info.stem}`]({link_prefix}{paper}/{info.stem}.ipynb) — {desc}")
+            lines.append(f"- {kind}[`{path.stem}`]({link_prefix}{paper}/{path.name}) — {desc}")
         sections.append((paper, "\n".join(lines)))
     return sections
 
@@ -199,7 +208,7 @@ def notebook_gallery(prefer: str | None = None, *, reports_root: Path | None = N
     )
     body = gallery_html(
         entries,
-        href=lambda e: f"{e.info.paper}/{e.info.stem}.ipynb",
+        href=lambda e: f"{e.info.paper}/{e.info.path.name}",
         thumb_src=lambda e: _data_uri(e.thumbnail) if e.thumbnail is not None else None,
         show_missing=n_thumbs > 0,
     )

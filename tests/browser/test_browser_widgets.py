@@ -449,7 +449,7 @@ def test_landing_notebook_gallery(browser_env):
         assert not errors, "index.ipynb: errors after Run All:\n" + "\n".join(errors)
         page.locator(".dpwb-gallery").first.wait_for(state="visible", timeout=30_000)
         hrefs = page.evaluate("() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown a')).map(a => a.getAttribute('href'))")
-        missing = [i.name for i in discover_notebooks() if not any(h and h.split("?")[0].endswith(f"notebooks/{i.paper}/{i.stem}.ipynb") for h in hrefs)]
+        missing = [i.name for i in discover_notebooks() if not any(h and h.split("?")[0].endswith(f"notebooks/{i.paper}/{i.path.name}") for h in hrefs)]
         assert not missing, f"index.ipynb does not link {missing} (re-run tools/build_index_notebook.py); links: {hrefs}"
         page.screenshot(path=str(_screenshot_dir() / "index.png"))
         # a person clicks a link: the notebook opens in a new tab
