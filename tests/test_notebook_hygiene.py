@@ -4,8 +4,10 @@ Rules (DEVELOPERS.md): exactly one cell tagged ``parameters`` assigning ``profil
 ``interactive``; a first markdown cell naming its paper, its figure/table (or that it is a teaching
 notebook) and its data source (real or synthetic, or none); no stored outputs or execution counts;
 no absolute paths; named ``notebooks/<paper>/(figNN|tabNN)(_(figNN|tabNN))*_<slug>.ipynb`` or
-``learn_<slug>.ipynb``. Fix a failure by re-running the paper's ``tools/build_notebooks_<paper>.py``
-(or ``tools/strip_notebooks.py`` for outputs). Execution in the ci profile: ``tests/test_notebooks.py``.
+``learn_<slug>.ipynb``. Notebooks are jupytext pairs edited by hand (``tests/test_notebook_pairs.py``
+checks that the ``.py`` agrees): fix a failure in JupyterLab or in the ``.py`` (then ``jupytext --sync``);
+``tools/strip_notebooks.py`` removes outputs; ``dpworkbench index`` rewrites the landing notebook.
+Execution in the ci profile: ``tests/test_notebooks.py``.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def _paper(path: Path) -> str:
 
 
 def test_notebooks_exist():
-    assert (ROOT / "index.ipynb").exists(), "notebooks/index.ipynb is missing: run tools/build_index_notebook.py"
+    assert (ROOT / "index.ipynb").exists(), "notebooks/index.ipynb is missing: run `.venv/bin/dpworkbench index`"
     assert any(p.name.startswith("learn_") for p in NOTEBOOKS)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from dpworkbench.experiments.index_notebook import index_cells, index_is_current, write_index_notebook
 from dpworkbench.experiments.nbtools import RunResult, discover_notebooks, notebooks_dir
 from dpworkbench.experiments.report import (
     WORKS,
@@ -27,13 +27,6 @@ INFOS = discover_notebooks()
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
 )
-
-
-def _load_builder():
-    spec = importlib.util.spec_from_file_location("build_index_notebook", project_root() / "tools" / "build_index_notebook.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _fake_run(profile_dir: Path, info, *, png: bool, claims=()):
@@ -61,16 +54,37 @@ def test_gallery_markdown_lists_every_notebook_once_grouped_by_paper():
 
 
 def test_index_notebook_is_up_to_date_with_the_notebooks():
-    """Fails when a notebook was added without re-running tools/build_index_notebook.py."""
+    """Fails when a notebook (or a manifest run) was added without re-running `dpworkbench index`."""
     index = json.loads((notebooks_dir() / "index.ipynb").read_text())
-    expected = _load_builder().index_cells()
+    expected = index_cells()
     got = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in index["cells"]]
-    assert got == [src.strip("\n") for _, src in expected], "notebooks/index.ipynb is stale: run tools/build_index_notebook.py"
+    assert got == [src.strip("\n") for _, src in expected], "notebooks/index.ipynb is stale: run `.venv/bin/dpworkbench index`"
+    assert index_is_current(), "notebooks/index.py is stale: run `.venv/bin/dpworkbench index`"
     text = "\n".join(got)
     for info in INFOS:
         assert f"({info.paper}/{info.path.name})" in text, f"index.ipynb does not link {info.name}"
     for paper in WORKS:
         assert f"dpworkbench.{paper}" in text or paper in text.lower()
+
+
+def test_index_writer_writes_a_clean_pair_and_the_check_sees_staleness(tmp_path, monkeypatch):
+    from test_notebook_pairs import check_pair
+
+    path = write_index_notebook(tmp_path / "index.ipynb")
+    check_pair(path)
+    assert index_is_current(path)
+    nb = json.loads(path.read_text())
+    assert [c for c in nb["cells"] if c["cell_type"] == "code" and (c.get("outputs") or c.get("execution_count"))] == []
+    fewer = INFOS[1:]
+    monkeypatch.setattr("dpworkbench.experiments.index_notebook.discover_notebooks", lambda: fewer)
+    assert not index_is_current(path), "a notebook missing from the list must make the index stale"
+
+
+def test_index_command_checks_the_committed_index(capsys):
+    from dpworkbench.cli import main
+
+    assert main(["index", "--check"]) == 0
+    assert "is current" in capsys.readouterr().out
 
 
 def test_report_index_starts_with_the_gallery_and_keeps_its_outputs(tmp_path):

@@ -1,4 +1,4 @@
-"""The ``dpworkbench`` command: list, run, reproduce, report, bench, lab, plus paper subcommands.
+"""The ``dpworkbench`` command: list, run, reproduce, report, index, bench, lab, plus paper subcommands.
 
 Paper subpackages add subcommands by defining ``register(subparsers)`` in
 ``dpworkbench/<paper>/cli.py``; they are discovered here without editing this file.
@@ -111,6 +111,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    from ..experiments.index_notebook import main as index_main
+
+    return index_main(["--check"] if args.check else [])
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..bench import run_benchmarks
 
@@ -190,6 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="rebuild reports/<profile>/index.html from existing outputs")
     p.add_argument("--profile", choices=PROFILES, default="quick")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("index", help="rewrite the landing notebook notebooks/index.ipynb (+ index.py) from the notebook list")
+    p.add_argument("--check", action="store_true", help="only report whether it is current (exit 1 when stale)")
+    p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("bench", help="run benchmarks/ and write reports/bench.csv")
     p.add_argument("--only", help="regular expression on benchmark file names")

@@ -24,6 +24,10 @@ PAPERS = ("mechanisms", "inconsistency", "r2t", "privateclean", "dampening")
 NAME_RE = re.compile(r"^((fig|tab)\d{2}(_(fig|tab)\d{2})*_[a-z0-9_]+|learn_[a-z0-9_]+|index)\.ipynb$")
 
 
+# Every notebook is a jupytext pair: <stem>.ipynb + <stem>.py (percent format), both without outputs.
+PAIRED_FORMATS = "ipynb,py:percent"
+
+
 def notebooks_dir() -> Path:
     return project_root() / "notebooks"
 
@@ -160,7 +164,8 @@ def discover_notebooks(only: str | None = None) -> list[NotebookInfo]:
 
 
 def new_notebook(cells: Sequence[tuple[str, str]]) -> dict:
-    """Build notebook JSON from (kind, source) pairs; kind is "md", "code" or "params"."""
+    """Build notebook JSON from (kind, source) pairs; kind is "md", "code" or "params" (the papermill
+    ``parameters`` cell). Used for the generated landing notebook and for test notebooks."""
     import nbformat
 
     nb = nbformat.v4.new_notebook()
@@ -179,20 +184,6 @@ def new_notebook(cells: Sequence[tuple[str, str]]) -> dict:
     for i, c in enumerate(nb.cells):
         c["id"] = f"cell-{i:02d}"
     return nb
-
-
-def write_notebook(path: str | Path, cells: Sequence[tuple[str, str]]) -> Path:
-    """Write a clean notebook (no outputs) with exactly one ``parameters`` cell."""
-    import nbformat
-
-    nb = new_notebook(cells)
-    tagged = sum("parameters" in c.metadata.get("tags", []) for c in nb.cells)
-    if tagged != 1:
-        raise ValueError(f"a notebook needs exactly one parameters cell, got {tagged}")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, str(path))
-    return path
 
 
 @dataclass

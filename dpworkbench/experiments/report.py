@@ -5,8 +5,9 @@ notebooks, ``manifest.json`` and ``claims.json`` per notebook, ``runs.csv``), so
 ``dpworkbench report`` works after an interrupted or partial ``reproduce``.
 
 The top of that page is the notebook gallery, the same one as the landing notebook
-``notebooks/index.ipynb`` (written by ``tools/build_index_notebook.py`` with
-:func:`gallery_markdown`; its thumbnails come from :func:`notebook_gallery`):
+``notebooks/index.ipynb`` (written by ``dpworkbench index``,
+:mod:`dpworkbench.experiments.index_notebook`, with :func:`gallery_markdown`; its thumbnails come
+from :func:`notebook_gallery`):
 the four works in a few lines, then every notebook grouped by paper, one line
 each, with a figure thumbnail where a report holds one.
 """

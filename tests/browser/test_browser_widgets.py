@@ -450,7 +450,7 @@ def test_landing_notebook_gallery(browser_env):
         page.locator(".dpwb-gallery").first.wait_for(state="visible", timeout=30_000)
         hrefs = page.evaluate("() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown a')).map(a => a.getAttribute('href'))")
         missing = [i.name for i in discover_notebooks() if not any(h and h.split("?")[0].endswith(f"notebooks/{i.paper}/{i.path.name}") for h in hrefs)]
-        assert not missing, f"index.ipynb does not link {missing} (re-run tools/build_index_notebook.py); links: {hrefs}"
+        assert not missing, f"index.ipynb does not link {missing} (run `dpworkbench index`); links: {hrefs}"
         page.screenshot(path=str(_screenshot_dir() / "index.png"))
         # a person clicks a link: the notebook opens in a new tab
         target = next(i for i in discover_notebooks() if i.kind == "teaching")
@@ -496,10 +496,13 @@ panel'''),
 @pytest.mark.timeout(300)
 def test_panel_shows_progress_and_errors_in_the_browser(browser_env):
     """The checks above can fail: a slow update shows a progress bar, and a failing one is seen as an error."""
-    from dpworkbench.experiments.nbtools import write_notebook
+    import nbformat
+
+    from dpworkbench.experiments.nbtools import new_notebook
 
     lab, browser = browser_env
-    write_notebook(lab.root / "selftest" / "learn_selftest.ipynb", SELFTEST_CELLS)
+    (lab.root / "selftest").mkdir(parents=True, exist_ok=True)
+    nbformat.write(new_notebook(SELFTEST_CELLS), str(lab.root / "selftest" / "learn_selftest.ipynb"))
     context = browser.new_context(viewport={"width": 1400, "height": 1100})
     page = context.new_page()
     try:

@@ -1,0 +1,81 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Table 1 — I_MI under DP: R2T vs graph projection (this work), ε = 1, Adult / Flight / Stock
+# Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree (the real tables are not available offline). Each table below has a `source` column saying which was used.
+#
+# Both mechanisms estimate I_MI (the number of conflicting tuple pairs) under tuple-level DP with ε = 1. **R2T** (Dong et
+# al., SIGMOD'22) runs from `dpworkbench.r2t` with the artifact's settings (GS = n, β = 0.1, log base 5.5, τ_i = 5.5^i up
+# to ⌊log_5.5 n⌋, exact max-flow truncation): `R2T` counts each conflicting pair once (the R2T paper's self-join count),
+# `R2T-ordered` counts ordered pairs and halves the output as the artifact did (same mechanism, τ grid shifted by 2).
+# **Ours** is Algorithm 2 with the full Algorithm 4 (FD bound + two-step EM; 0.1/0.15/0.15/0.6 ε split).
+# The paper does not state Table 1's noise setting (and its §6.2 numbers differ: spec §7 item 19); we use RNoise α = 1 %
+# (as Figs. 4 and 6) at the last checkpoint. The paper's Stock R2T entry (123.19) is a *ratio* (≈ 12,300 %), spec §7 item 27.
+# R2T releases max(…, Q(I,0) = 0), and both outputs are clipped to [0, C(n,2)], so an output of 0 has relative error 1. Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema, the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which sets the candidate set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). Seeded noise is for reproducibility, not a private release.
+
+# %% tags=["parameters"]
+profile = "quick"      # ci | quick | paper
+seed = 0
+interactive = True     # papermill runs pass False and still get every figure
+output_dir = ""        # set by dpworkbench reproduce; empty means reports/interactive/...
+alpha = 0.01
+epsilon = 1.0
+base = 5.5             # the artifact's R2T log base (the R2T paper uses 2)
+
+# %%
+from IPython.display import display
+import numpy as np
+import pandas as pd
+from dpworkbench.experiments import NotebookContext, pick
+from dpworkbench.inconsistency import experiments as X
+from dpworkbench.inconsistency import r2t_baseline as T
+ctx = NotebookContext("inconsistency/tab01_r2t_vs_projection", profile=profile, output_dir=output_dir, seed=seed)
+datasets = ["Adult", "Flight", "Stock"]
+rows = pick(profile, ci=800, quick=10000, paper=10000)
+repeats = pick(profile, ci=2, quick=10, paper=10)
+n_checkpoints = pick(profile, ci=1, quick=1, paper=5)
+res = T.table1_experiment("tab01", datasets, alpha=alpha, rows=rows, repeats=repeats, epsilon=epsilon, base=base,
+                          n_checkpoints=n_checkpoints, seed=seed, results_dir=ctx.results_dir)
+summary = T.table1_summary(res)
+ctx.save_table(summary, "table1")
+summary
+
+# %%
+fig = T.fig_table1(summary, f"Table 1: relative error of I_MI at ε = {epsilon} (RNoise α = {alpha}, {rows} rows, {repeats} runs)")
+ctx.save_figure(fig, "tab01_r2t_vs_projection")
+fig
+
+# %%
+S = summary.set_index(["dataset", "algo"])
+na = profile == "ci"
+for d in ("Adult", "Flight"):
+    m = float(S.loc[(d, "R2T"), "mean"])
+    ctx.claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=T.PAPER_TABLE1["R2T"][d][0], ours=m, verdict=T.ratio_verdict(m, T.PAPER_TABLE1["R2T"][d][0], comparable=not na),
+                   note=f"pass = within 0.5–2× of the paper; {S.loc[(d, 'R2T'), 'source']} data; R2T-ordered (artifact): {float(S.loc[(d, 'R2T-ordered'), 'mean']):.3f}")
+for d in datasets:
+    m = float(S.loc[(d, "ours"), "mean"])
+    p = T.PAPER_TABLE1["ours"][d][0]
+    ctx.claims.add(f"Table 1 this work: I_MI relative error, {d}", paper=p, ours=m,
+                   verdict="not-comparable" if na else ("pass" if m <= 2 * p + 0.05 else "differs"), note="pass = at most 2× the paper + 0.05")
+better = [d for d in datasets if float(S.loc[(d, "ours"), "mean"]) < float(S.loc[(d, "R2T"), "mean"])]
+ctx.claims.add("this work beats R2T on every dataset", paper="Adult, Flight, Stock", ours=", ".join(better) or "none",
+               verdict="not-comparable" if na else ("pass" if len(better) == len(datasets) else "differs"))
+stock = float(S.loc[("Stock", "R2T"), "mean"]) / max(float(S.loc[("Stock", "ours"), "mean"]), 1e-9)
+ctx.claims.add("Stock (very few violations): R2T error far above ours", paper=f"{123.19 / 0.07:.0f}× (123.19 vs 0.07)", ours=f"{stock:.3g}×",
+               verdict="not-comparable" if na else ("pass" if stock >= 5 else "differs"),
+               note="R2T's output is max(…, 0), so its relative error is 1 when it releases 0; the paper's 123.19 means outputs ≈ 124× the "
+                    "true count, which a clipped R2T cannot produce unless the true count is tiny — we report our ratio")
+ctx.finish()
