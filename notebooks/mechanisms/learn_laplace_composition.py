@@ -33,7 +33,8 @@ n_queries = 5
 from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick, summarize
 from dpworkbench.accounting import Accountant, BudgetExceededError
-from dpworkbench.mechanisms import teaching, laplace_mechanism
+from dpworkbench.mechanisms import laplace_mechanism
+from dpworkbench.teaching import mechanisms as teaching
 from dpworkbench import widgets, plots
 
 ctx = NotebookContext("mechanisms/learn_laplace_composition", profile=profile, output_dir=output_dir, seed=seed)

@@ -33,7 +33,8 @@ from IPython.display import display
 import numpy as np
 from dpworkbench.experiments import NotebookContext, pick, summarize
 from dpworkbench.accounting import Accountant
-from dpworkbench.mechanisms import teaching, randomized_response, randomized_response_keep_probability
+from dpworkbench.mechanisms import randomized_response, randomized_response_keep_probability
+from dpworkbench.teaching import mechanisms as teaching
 from dpworkbench import widgets, plots
 
 ctx = NotebookContext("mechanisms/learn_randomized_response", profile=profile, output_dir=output_dir, seed=seed)

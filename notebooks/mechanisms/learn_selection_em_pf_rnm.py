@@ -33,7 +33,8 @@ from IPython.display import display
 import numpy as np
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.accounting import Accountant
-from dpworkbench.mechanisms import teaching, exponential_mechanism, permute_and_flip, report_noisy_max
+from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip, report_noisy_max
+from dpworkbench.teaching import mechanisms as teaching
 from dpworkbench.testing import audit_mechanism
 from dpworkbench import widgets, plots
 

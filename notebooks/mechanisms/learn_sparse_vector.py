@@ -33,7 +33,8 @@ from IPython.display import display
 import numpy as np
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.accounting import Accountant
-from dpworkbench.mechanisms import teaching, above_threshold
+from dpworkbench.mechanisms import above_threshold
+from dpworkbench.teaching import mechanisms as teaching
 from dpworkbench import widgets, plots
 
 ctx = NotebookContext("mechanisms/learn_sparse_vector", profile=profile, output_dir=output_dir, seed=seed)

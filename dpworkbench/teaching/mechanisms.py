@@ -1,4 +1,4 @@
-"""Experiments and figures behind the mechanism teaching notebooks.
+"""Experiments and figures behind the mechanism teaching notebooks (``notebooks/mechanisms/learn_*``).
 
 Each function is plain and seeded: the notebooks (and their widgets) only call
 these. Seeded noise here is for teaching and reproducibility, not a release.
@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 
 from .._validation import as_generator, check_epsilon, check_finite_array, check_int
 from ..accounting import Accountant
-from . import core
+from ..mechanisms import core
 
 SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
 
