@@ -27,6 +27,7 @@ import pandas as pd
 
 from .constraints import DC, unique_dcs, validate_dc
 from . import _kernels as K
+from . import _fastkernels as FK
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ class ConflictGraph:
         return int(self.u.size)
 
     def degrees(self) -> np.ndarray:
-        return np.bincount(self.u, minlength=self.n) + np.bincount(self.v, minlength=self.n)
+        return FK.degrees(np.asarray(self.u), np.asarray(self.v), np.int64(self.n))
 
     def max_degree(self) -> int:
         return int(self.degrees().max()) if self.n else 0
@@ -311,11 +312,36 @@ def _encode_all(df: pd.DataFrame, dcs: Sequence[DC], kinds: dict[str, str]) -> t
 
 def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str,
                    encoded: tuple[dict, dict] | None = None) -> np.ndarray:
-    n = len(df)
+    """The reference engine's per-DC edges: sorted distinct int64 keys min·n+max."""
+    parts = _dc_combo_pairs(df, dc, kinds, null_policy, encoded)
+    if parts is None:
+        return np.zeros(0, np.int64)
+    keys = K.expand_pairs(*parts, np.int64(len(df)))
+    return sorted_unique(keys, inplace=True)
+
+
+def _dc_edges_shift(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str,
+                    encoded: tuple[dict, dict], s: int) -> np.ndarray:
+    """The fast engine's per-DC edges: sorted distinct int64 keys (min << s) | max (same order as min·n+max)."""
+    parts = _dc_combo_pairs(df, dc, kinds, null_policy, encoded)
+    if parts is None:
+        return np.zeros(0, np.int64)
+    keys = FK.expand_pairs_shift(*parts, np.int64(s))
+    if keys.size == 0:
+        return keys
+    keys.sort(kind="quicksort")
+    m = int(K.compact_sorted(keys))
+    return keys[:m].copy() if m < keys.size // 2 else keys[:m]
+
+
+def _dc_combo_pairs(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str,
+                    encoded: tuple[dict, dict] | None = None):
+    """(member_ptr, members, pa, pb): the violating pairs of value combinations of one DC and their members
+    (row positions, ascending within a combination); ``None`` when fewer than two rows can take part."""
     validate_dc(dc, list(df.columns), kinds)
     valid = np.flatnonzero(_valid_rows(df, dc, null_policy))
     if valid.size < 2:
-        return np.zeros(0, np.int64)
+        return None
     if encoded is None:
         codes, const_codes = _encode(df.iloc[valid], dc, kinds)
     else:
@@ -369,8 +395,7 @@ def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy:
             rc[i] = col[p.right.attr]
     symmetric = dc.key() == dc.mirror_key()
     pa, pb = K.combo_pairs(block_ptr, sizes.astype(np.int64), vals, lt, lc, op, rk, rc, rconst, symmetric)
-    keys = K.expand_pairs(member_ptr, members, pa, pb, np.int64(n))
-    return sorted_unique(keys, inplace=True)
+    return member_ptr, members, pa, pb
 
 
 def _unary_violators(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
@@ -407,8 +432,11 @@ def build(
     ``"rank"`` order depends on that identity and the order seed only — not on row positions — so adding
     or removing a tuple never reorders the edges of the others.
 
-    ``engine``: "fast" (hash/combination partitioning + numba), "duckdb" (SQL self-joins) or
-    "bruteforce" (every pair in Python; small tables only, for tests). ``keep_per_dc=False`` drops the
+    ``engine``: "fast" (hash/combination partitioning + numba; per-DC keys packed with a shift, merged across
+    DCs by a parallel k-way merge), "reference" (the previous fast engine: the same combination partitioning,
+    keys min·n+max, one global sort of all DCs' keys; kept as the reference the fast engine is tested against —
+    identical output), "duckdb" (SQL self-joins) or "bruteforce" (every pair in Python; small tables only, for
+    tests). ``keep_per_dc=False`` drops the
     per-DC edge sets after the union (saves memory on very large graphs; ``union_of_first`` then fails).
     """
     if not isinstance(df, pd.DataFrame):
@@ -418,8 +446,8 @@ def build(
         raise ValueError("dcs is empty: give at least one denial constraint")
     if unary_policy not in ("reject", "separate"):
         raise ValueError(f"unary_policy must be 'reject' or 'separate', got {unary_policy!r}")
-    if engine not in ("fast", "duckdb", "bruteforce"):
-        raise ValueError(f"engine must be 'fast', 'duckdb' or 'bruteforce', got {engine!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(repr(e) for e in ENGINES)}, got {engine!r}")
     df = df.reset_index(drop=True)
     identity = tuple_identity(df, id_column)
     kinds = column_kinds(df)
@@ -433,6 +461,8 @@ def build(
     pair_dcs = [d for d in dcs if not d.is_unary]
     kept, rep = unique_dcs(pair_dcs)
     if engine == "fast":
+        return _build_fast(df, dcs, kept, rep, kinds, null_policy, unary_dcs, keep_per_dc, identity, t0)
+    if engine == "reference":
         for d in kept:
             validate_dc(d, list(df.columns), kinds)
         encoded = _encode_all(df, kept, kinds)
@@ -464,6 +494,78 @@ def build(
         allk = allk[~bad]
     u, v = _split(allk, n)
     return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, engine, identity)
+
+
+ENGINES = ("fast", "reference", "duckdb", "bruteforce")
+
+
+def _merge_lists(lists: list[np.ndarray], s: int) -> tuple[np.ndarray, np.ndarray]:
+    """Union of sorted distinct shift-packed key lists → (u, v) int32 in lexicographic order.
+
+    The lists are consumed (emptied) as they are copied into one buffer, so at most one extra list is alive."""
+    from numba import get_num_threads
+
+    sizes = [x.size for x in lists]
+    if not sum(sizes):
+        lists.clear()
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    if len(lists) == 1:
+        cat = lists.pop()
+    else:
+        cat = np.empty(sum(sizes), np.int64)
+        p = 0
+        for i in range(len(lists)):
+            cat[p:p + sizes[i]] = lists[i]
+            p += sizes[i]
+            lists[i] = None  # free as we go
+    lists.clear()
+    off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    bi = int(np.argmax(sizes))
+    big = cat[off[bi]:off[bi + 1]]
+    chunks = max(1, min(8 * get_num_threads(), big.size // 100_000))
+    split = np.unique(big[(np.arange(1, chunks) * big.size) // chunks]) if chunks > 1 else np.zeros(0, np.int64)
+    bounds = np.empty((split.size + 2, len(sizes)), np.int64)
+    for i in range(len(sizes)):
+        run = cat[off[i]:off[i + 1]]
+        bounds[0, i] = 0
+        bounds[1:-1, i] = np.searchsorted(run, split, side="left")
+        bounds[-1, i] = run.size
+    ou, ov, m = FK.merge_unique_split(cat, off, bounds, np.int64(s))
+    del cat, big
+    m = int(m)
+    if m < ou.size:  # duplicates across DCs: views unless much was removed (a copy would add 8 bytes per edge)
+        ou, ov = (ou[:m].copy(), ov[:m].copy()) if m < 0.75 * ou.size else (ou[:m], ov[:m])
+    return ou, ov
+
+
+def _build_fast(df, dcs, kept, rep, kinds, null_policy, unary_dcs, keep_per_dc, identity, t0) -> ConflictGraph:
+    n = len(df)
+    s = FK.shift_for(n)
+    for d in kept:
+        validate_dc(d, list(df.columns), kinds)
+    encoded = _encode_all(df, kept, kinds)
+    kept_keys = [_dc_edges_shift(df, d, kinds, null_policy, encoded, s) for d in kept]
+    per_dc_kept = None
+    if keep_per_dc:  # the public per-DC format: sorted keys min·n+max (a monotone map of the packed keys)
+        mask = np.int64((1 << s) - 1)
+        per_dc_kept = [(k >> s) * np.int64(n) + (k & mask) for k in kept_keys]
+    u, v = _merge_lists(kept_keys, s)
+    kept_keys.clear()
+    unary = np.zeros(0, np.int64)
+    if unary_dcs:
+        unary = np.unique(np.concatenate([_unary_violators(df, d, kinds, null_policy) for d in unary_dcs]))
+        if unary.size and u.size:
+            bad = np.isin(u, unary) | np.isin(v, unary)
+            u, v = u[~bad], v[~bad]
+    per_dc = []
+    it = iter(rep)
+    for d in dcs:
+        if d.is_unary:
+            per_dc.append(np.zeros(0, np.int64))
+        else:
+            r = next(it)
+            per_dc.append(per_dc_kept[r] if keep_per_dc else np.zeros(0, np.int64))
+    return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, "fast", identity)
 
 
 # --------------------------------------------------------------------------------------------------

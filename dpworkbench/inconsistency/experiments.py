@@ -254,8 +254,9 @@ def time_all_measures(df, dcs, *, epsilon: float = 1.0, rng=None, i_r_lin_too: b
         out[f"I_{m}_s"] = time.perf_counter() - t + t_build + t_order
         out[f"I_{m}_theta"] = rec["theta_star"]
         out[f"I_{m}_rel_error"] = rec["rel_error"]
+    proj._memo.clear()  # I_R pays for its own pass too (c = 2·F_MI(1) in the same order)
     t = time.perf_counter()
-    rec = dp_vertex_cover(g, epsilon, cover_size=int(K.greedy_cover(proj.u, proj.v, g.n)), rng=rng,
+    rec = dp_vertex_cover(g, epsilon, cover_size=int(g.unary.size) + proj.cover_size(), rng=rng,
                           n_bound=len(df))  # same stable order
     out["I_R_s"] = time.perf_counter() - t + t_build + t_order
     out["projection_passes"] = proj.passes

@@ -22,6 +22,7 @@ import numpy as np
 
 from .._validation import check_int
 from . import _kernels as K
+from . import _fastkernels as FK
 from .conflict_graph import ConflictGraph, NodeIdentity, label_identity
 
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -50,7 +51,8 @@ def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int =
 
     "rank": nodes are placed in the sequence given by the keyed-hash ranks of their ``identity`` (default:
     node labels 0..n-1; pass ``graph.identity`` for a graph built from a table), and edges are sorted by
-    (later place, earlier place) — one int64 key per edge, sorted in place (≈ 16 bytes per edge at peak).
+    (later place, earlier place) — one int64 key per edge, sorted in place and decoded in place (8 bytes per
+    edge at peak; the returned u and v are strided views of one interleaved int32 buffer).
     "lex": by (min position, max position).
     """
     u = np.asarray(u, dtype=np.int32)
@@ -72,12 +74,23 @@ def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int =
         if identity is not None:
             raise ValueError(f"identity has {len(identity)} nodes, the graph {n}")
         identity = label_identity(n)
+    u, v, _, _ = _order_rank(u, v, n, identity, seed)
+    return u, v
+
+
+def _order_rank(u, v, n, identity, seed):
+    """The "rank" order: (u, v, inv, ptr) with inv[place] = node and ptr the edge ranges per later place."""
     inv = node_sequence(identity, seed)  # inv[place] = node
     pos = np.empty(n, np.int64)
     pos[inv] = np.arange(n)
-    keys = K.rank_keys(u, v, pos, np.int64(n))
+    s = FK.shift_for(n)  # key (later place << s) | earlier place: the order of later·n + earlier, no division
+    keys = FK.rank_keys_shift(u, v, pos, np.int64(s))
     keys.sort(kind="quicksort")
-    return K.decode_rank_keys(keys, inv, np.int64(n))
+    ptr = FK.group_ptr(keys, np.int64(s), np.int64(n))
+    inv32 = inv.astype(np.int32)
+    pairs = keys.view(np.int32)  # decoded in place: pair i takes the 8 bytes of key i
+    FK.decode_rank_inplace(keys, pairs, inv32, np.int64(s))
+    return pairs[0::2], pairs[1::2], inv32, ptr
 
 
 def edge_addition_reference(edges: list[tuple[int, int]], n: int, theta: int) -> list[tuple[int, int]]:
@@ -104,17 +117,29 @@ class Projector:
     graph: ConflictGraph
     rule: str = "rank"
     seed: int = 0
+    hint: object = "paper"  # θs likely to be asked for (a miss computes them too, in the same pass); "paper":
+    # the paper's candidates Θ(n) ∪ {n} — what Algorithms 3/4 ask for with n_bound = n; () for none
     _memo: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         self.n = self.graph.n
         self.passes = 0
+        self._full = None
         if self.rule == "artifact_reorder":
             self.u, self.v = self.graph.u, self.graph.v
             self._rng = np.random.default_rng(self.seed)
             return
-        self.u, self.v = order_edges(self.graph.u, self.graph.v, rule=self.rule, seed=self.seed, n=self.graph.n,
-                                     identity=self.graph.identity)
+        self._grouped = None
+        g = self.graph
+        if self.rule == "rank" and g.u.size:
+            if g.identity is not None and len(g.identity) != g.n:
+                raise ValueError(f"identity has {len(g.identity)} nodes, the graph {g.n}")
+            ident = g.identity if g.identity is not None else label_identity(max(g.n, 1))
+            self.u, self.v, inv, ptr = _order_rank(np.asarray(g.u, np.int32), np.asarray(g.v, np.int32),
+                                                   max(g.n, 1), ident, self.seed)
+            self._grouped = (self.u, self.v, inv, ptr)
+        else:
+            self.u, self.v = order_edges(g.u, g.v, rule=self.rule, seed=self.seed, n=g.n, identity=g.identity)
 
     def counts(self, theta: int) -> tuple[int, int]:
         """(|E_θ|, |V_{>0}(G_θ)|) of the projection π_θ(G)."""
@@ -125,9 +150,49 @@ class Projector:
             self.passes += 1
             return tuple(int(x) for x in K.edge_addition(self.u[perm], self.v[perm], self.n, theta))
         if theta not in self._memo:
-            self._memo[theta] = tuple(int(x) for x in K.edge_addition(self.u, self.v, self.n, theta))
-            self.passes += 1
+            self.prefetch([theta, *self._hint()])
         return self._memo[theta]
+
+    def _hint(self) -> list:
+        if isinstance(self.hint, str):
+            if self.hint != "paper":
+                raise ValueError(f"hint must be 'paper' or a sequence of θ, got {self.hint!r}")
+            from .selection import paper_candidates
+
+            return [*paper_candidates(max(self.n, 1)), self.n]
+        return list(self.hint)
+
+    def prefetch(self, thetas) -> None:
+        """Compute F(θ) for every θ in ``thetas`` not yet memoised. Large graphs in the "rank" order: θ ≥ d_max(G)
+        needs no pass (every edge is kept); other θs scan the edges grouped by their later node and skip the rest
+        of a group once that node is full. Values identical to plain Algorithm 1 passes."""
+        if self.rule == "artifact_reorder":
+            return
+        cap = max(self.n, 1)
+        todo = sorted({min(check_int(t, "theta", minimum=0), cap) for t in thetas} - set(self._memo))
+        if not todo:
+            return
+        grouped = self._grouped is not None and self._grouped[0] is self.u and self._grouped[1] is self.v
+        if not grouped or self.u.size < 200_000:  # small graphs (or replaced arrays): plain passes
+            for t in todo:
+                self._memo[t] = tuple(int(x) for x in K.edge_addition(self.u, self.v, self.n, t))
+            self.passes += len(todo)
+            return
+        if self._full is None:  # θ ≥ d_max(G) keeps every edge: F(θ) = (|E|, non-isolated nodes), no pass needed
+            deg = self.graph.degrees()
+            self._full = (int(deg.max()) if deg.size else 0, int(self.u.size), int(np.count_nonzero(deg)))
+        dmax, m, nonisolated = self._full
+        for t in todo:
+            if t >= dmax:
+                self._memo[t] = (m, nonisolated)
+            else:  # edges grouped by their later node: a full node's remaining edges are skipped
+                _, _, inv, ptr = self._grouped
+                self._memo[t] = tuple(int(x) for x in FK.edge_addition_grouped(self.u, self.v, self.n, t, inv, ptr))
+                self.passes += 1
+
+    def cover_size(self) -> int:
+        """Algorithm 5's c before noise: 2·|greedy maximal matching| in this order = 2·F_MI(1)."""
+        return 2 * self.counts(1)[0]
 
     def f(self, theta: int, measure: str) -> int:
         """f(π_θ(G)): kept edges for "MI", positive-degree nodes for "P"."""
