@@ -7,7 +7,7 @@ what to fix. Internal kernels assume validated input.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Collection
 
 import numpy as np
 
@@ -79,6 +79,32 @@ def check_int(value: Any, name: str, *, minimum: int | None = None, maximum: int
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return value
+
+
+def _describe_options(allowed: Collection[Any]) -> str:
+    """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'`` (the allowed values in their given order; sets sorted)."""
+    opts = sorted(allowed, key=repr) if isinstance(allowed, (set, frozenset)) else list(allowed)
+    shown = [repr(o) for o in opts]
+    if len(shown) <= 1:
+        return "".join(shown) or "(nothing: no value is allowed)"
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def check_options(value: Any, name: str, allowed: Collection[Any]) -> Any:
+    """Return ``value`` after checking it is one of ``allowed``.
+
+    The one declarative check for option arguments (``strategy``, ``measure``, ``method``, ``convention``, ...)::
+
+        check_options(measure, "measure", ("MI", "P"))
+        # ValueError: measure must be 'MI' or 'P', got 'R'
+    """
+    try:
+        ok = value in allowed
+    except TypeError:  # an unhashable value tested against a set
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be {_describe_options(allowed)}, got {value!r}")
     return value
 
 

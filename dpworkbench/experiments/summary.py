@@ -7,14 +7,23 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from .._validation import check_options
 
-def relative_error(true: float | np.ndarray, estimate: float | np.ndarray) -> float | np.ndarray:
-    """|estimate − true| / |true| (NaN where true is 0)."""
+
+def relative_error(true: float | np.ndarray, estimate: float | np.ndarray, *,
+                   zero_true: str = "nan") -> float | np.ndarray:
+    """|estimate − true| / |true|, element-wise; the one relative error of every paper.
+
+    ``zero_true`` says what a zero true value gives: ``"nan"`` (default: undefined, dropped from means) or
+    ``"inf"`` (0 when the estimate is exactly 0 too, ∞ otherwise: the inconsistency paper's convention).
+    """
+    check_options(zero_true, "zero_true", ("nan", "inf"))
     t = np.asarray(true, dtype=float)
     e = np.asarray(estimate, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.abs(e - t) / np.abs(t)
-    r = np.where(t == 0, np.nan, r)
+    at_zero = np.nan if zero_true == "nan" else np.where(e == 0, 0.0, np.inf)
+    r = np.where(t == 0, at_zero, r)
     return float(r) if r.ndim == 0 else r
 
 

@@ -9,14 +9,16 @@
   floating-point safe). Use this for an actual release.
 
 Mechanisms accept ``rng`` as a ``Generator``, an int seed (research: seeded numpy), ``None`` (a release:
-the OpenDP back-end) or a back-end instance; :func:`resolve_backend` turns any of those into a back-end.
+the OpenDP back-end) or a back-end instance; :func:`check_rng` (alias :func:`resolve_backend`) turns any of those into a back-end;
+:data:`RngLike` is their type.
 """
 
 from __future__ import annotations
 
+import inspect
 import secrets
 from functools import lru_cache
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, Sequence, TypeAlias, runtime_checkable
 
 import numpy as np
 
@@ -264,34 +266,68 @@ def cli_backend(seed: int | None) -> "NoiseBackend":
     return release_backend() if seed is None else NumpyBackend(int(seed))
 
 
-def noise_label(backend: Any) -> str:
+def noise_label(backend: "RngLike") -> str:
     """How a run's noise was drawn, for output next to every release."""
-    b = resolve_backend(backend)
+    b = check_rng(backend)
     if b.name == "opendp":
         return "OpenDP floating-point-safe samplers, OS entropy (release)"
     return "seeded numpy (research/test run: NOT a private release)" if b.seeded else "unseeded numpy"
 
 
-def resolve_backend(rng: Any = None) -> NoiseBackend:
-    """Accept a Generator or an int seed (seeded numpy: research), None (the release back-end), or a back-end."""
+RngLike: TypeAlias = "np.random.Generator | int | np.integer | None | NoiseBackend"
+"""What every randomised function accepts as ``rng``: a ``numpy.random.Generator`` or an int seed (seeded numpy:
+research, tests, figures; NOT a private release), ``None`` (a release on the floating-point-safe OpenDP back-end)
+or a back-end instance (used as is). :func:`check_rng` turns it into a back-end."""
+
+_BACKEND_MEMBERS = ("name", "seeded", "laplace", "discrete_laplace", "add_laplace", "add_discrete_laplace",
+                    "gumbel_argmax", "gumbel_top_k", "exponential_argmax", "generator")
+
+
+def _is_backend(obj: Any) -> bool:
+    """Structural check against :class:`NoiseBackend` without evaluating properties (a scripted back-end may
+    refuse ``generator`` access; ``isinstance(obj, NoiseBackend)`` would call it)."""
+    return all(_has_static(obj, m) for m in _BACKEND_MEMBERS)
+
+
+def _has_static(obj: Any, member: str) -> bool:
+    try:
+        inspect.getattr_static(obj, member)
+    except AttributeError:
+        return False
+    return True
+
+
+def check_rng(rng: RngLike = None) -> NoiseBackend:
+    """The one place a public entry point turns ``rng`` into a noise back-end.
+
+    * a back-end (``NumpyBackend``, ``OpenDPBackend``, or any object with the :class:`NoiseBackend` members, e.g.
+      the r2t worked examples' ``ScriptedNoise``) is returned unchanged;
+    * ``None`` → :func:`release_backend` (no seed and no generator: a release, so the floating-point-safe sampler;
+      unseeded numpy would be neither reproducible nor safe);
+    * a ``numpy.random.Generator`` → a ``NumpyBackend`` drawing from that very generator (its stream continues);
+    * an int seed → a ``NumpyBackend`` on ``numpy.random.default_rng(seed)``.
+    """
     if isinstance(rng, (NumpyBackend, OpenDPBackend)):
         return rng
     if rng is None:
-        # No seed and no generator: a release, so the floating-point-safe sampler (unseeded numpy would be
-        # neither reproducible nor safe).
         return release_backend()
     if isinstance(rng, (np.random.Generator, int, np.integer)):
         return NumpyBackend(rng if not isinstance(rng, np.integer) else int(rng))
-    if isinstance(rng, NoiseBackend):
+    if _is_backend(rng):
         return rng
     raise ValueError(
         f"rng must be a numpy.random.Generator, an int seed, None or a NoiseBackend, got {type(rng).__name__}"
     )
 
 
+resolve_backend = check_rng  # the earlier name, kept as an alias
+
+
 __all__: Sequence[str] = [
     "NoiseBackend",
     "NumpyBackend",
+    "RngLike",
+    "check_rng",
     "OpenDPBackend",
     "cli_backend",
     "noise_label",

@@ -16,11 +16,9 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import check_epsilon, check_finite_array, check_int, check_positive, check_probability
+from .._validation import check_epsilon, check_finite_array, check_int, check_options, check_positive, check_probability
 from ..accounting import Accountant, record_spend
-from .backends import resolve_backend
-
-RngLike = Any  # numpy Generator | int seed | None | NoiseBackend (see backends.resolve_backend)
+from .backends import RngLike, check_rng
 
 
 # ---------------------------------------------------------------------------------
@@ -44,7 +42,7 @@ def laplace_mechanism(
     if not np.all(np.isfinite(arr)):
         raise ValueError("value contains NaN or inf")
     record_spend(accountant, epsilon, "laplace", note)
-    backend = resolve_backend(rng)
+    backend = check_rng(rng)
     return backend.add_laplace(float(arr) if arr.ndim == 0 else arr, sensitivity / epsilon)
 
 
@@ -69,7 +67,7 @@ def geometric_mechanism(
         else:
             raise ValueError("geometric_mechanism needs integer values (use laplace_mechanism for reals)")
     record_spend(accountant, epsilon, "geometric", note)
-    backend = resolve_backend(rng)
+    backend = check_rng(rng)
     return backend.add_discrete_laplace(int(arr) if arr.ndim == 0 else arr.astype(np.int64), sensitivity / epsilon)
 
 
@@ -113,7 +111,7 @@ def exponential_mechanism(
     """
     logits = exponential_logits(utilities, epsilon=epsilon, sensitivity=sensitivity, monotonic=monotonic)
     record_spend(accountant, epsilon, "exponential", note)
-    return resolve_backend(rng).gumbel_argmax(logits)
+    return check_rng(rng).gumbel_argmax(logits)
 
 
 def exponential_top_k(
@@ -137,7 +135,7 @@ def exponential_top_k(
     epsilon = check_epsilon(epsilon)
     logits = exponential_logits(u, epsilon=epsilon / k, sensitivity=sensitivity, monotonic=monotonic)
     record_spend(accountant, epsilon, "exponential top-k", note or f"k={k}, ε/k per draw")
-    return resolve_backend(rng).gumbel_top_k(logits, k)
+    return check_rng(rng).gumbel_top_k(logits, k)
 
 
 def permute_and_flip(
@@ -161,7 +159,7 @@ def permute_and_flip(
     epsilon = check_epsilon(epsilon)
     sensitivity = check_positive(sensitivity, "sensitivity")
     record_spend(accountant, epsilon, "permute-and-flip", note)
-    backend = resolve_backend(rng)
+    backend = check_rng(rng)
     log_p = epsilon / (2.0 * sensitivity) * (u - u.max())
     if not backend.seeded and backend.name == "opendp":
         return backend.exponential_argmax(epsilon / (2.0 * sensitivity) * u)
@@ -209,7 +207,7 @@ def report_noisy_max(
     sensitivity = check_positive(sensitivity, "sensitivity")
     record_spend(accountant, epsilon, "report-noisy-max", note)
     scale = (1.0 if monotonic else 2.0) * sensitivity / epsilon
-    return int(np.argmax(resolve_backend(rng).add_laplace(u, scale)))
+    return int(np.argmax(check_rng(rng).add_laplace(u, scale)))
 
 
 def above_threshold(
@@ -236,7 +234,7 @@ def above_threshold(
     if not math.isfinite(t):
         raise ValueError("threshold must be finite")
     record_spend(accountant, epsilon, "sparse-vector", note)
-    backend = resolve_backend(rng)
+    backend = check_rng(rng)
     noisy_threshold = float(backend.add_laplace(t, 2.0 * sensitivity / epsilon))
     q_scale = 4.0 * sensitivity / epsilon
     if callable(queries):
@@ -298,7 +296,7 @@ def randomized_response(
     k = dom.size
     keep = randomized_response_keep_probability(epsilon, k)
     record_spend(accountant, epsilon, "randomized-response", note or f"k={k}, local DP per record")
-    gen = resolve_backend(rng).generator
+    gen = check_rng(rng).generator
     flip = gen.random(codes.size) >= keep
     other = gen.integers(0, k - 1, size=codes.size)
     other = other + (other >= codes)  # uniform over the k-1 values different from the truth
@@ -314,15 +312,35 @@ def grr_epsilon(p: float, domain_size: int) -> float:
     which is this formula at N = 3 only and under-states ε for N > 3.
     """
     p = check_probability(p, "p")
-    n = check_int(domain_size, "domain_size", minimum=2)
+    n = check_int(domain_size, "domain_size", minimum=1)
     return math.log1p(n * (1.0 - p) / p)
 
 
 def grr_p_for_epsilon(epsilon: float, domain_size: int) -> float:
-    """Inverse of :func:`grr_epsilon`: the p that gives exactly ε for an N-value domain."""
+    """Inverse of :func:`grr_epsilon`: the p that gives exactly ε for an N-value domain, p = N/(e^ε + N − 1)."""
     epsilon = check_epsilon(epsilon)
-    n = check_int(domain_size, "domain_size", minimum=2)
-    return n / (n + math.expm1(epsilon))
+    n = check_int(domain_size, "domain_size", minimum=1)
+    return n / (math.exp(epsilon) + n - 1.0)
+
+
+def grr_codes(codes: np.ndarray, domain_size: int, p: float, gen: np.random.Generator, *,
+              draw: str = "all") -> np.ndarray:
+    """GRR on integer codes in {0..N−1} (any shape): keep each w.p. 1−p, else a uniform code (may redraw the original).
+
+    The kernel of :func:`generalized_randomized_response` and of PrivateClean (validated inputs; ``gen`` is a
+    numpy Generator). ``draw`` fixes the order of the random draws (both give the same law):
+    ``"all"`` draws one uniform per value, then one replacement code per value (vectorised batches);
+    ``"replaced"`` draws one uniform per value, then replacement codes only for the replaced values, in order
+    (PrivateClean's :func:`~dpworkbench.privateclean.grr`).
+    """
+    check_options(draw, "draw", ("all", "replaced"))
+    replace = gen.random(codes.shape) < p
+    if draw == "all":
+        return np.where(replace, gen.integers(0, domain_size, size=codes.shape), codes)
+    idx = np.flatnonzero(replace)
+    new = np.array(codes, copy=True)
+    new.flat[idx] = gen.integers(0, domain_size, size=idx.size)
+    return new
 
 
 def generalized_randomized_response(
@@ -339,10 +357,7 @@ def generalized_randomized_response(
     codes, dom = _domain_codes(values, domain)
     eps = grr_epsilon(p, dom.size)
     record_spend(accountant, eps, "generalized-randomized-response", note or f"p={p:g}, N={dom.size}")
-    gen = resolve_backend(rng).generator
-    replace = gen.random(codes.size) < p
-    draws = gen.integers(0, dom.size, size=codes.size)
-    return dom[np.where(replace, draws, codes)]
+    return dom[grr_codes(codes, dom.size, p, check_rng(rng).generator)]
 
 
 def rr_frequency_estimate(reported: Any, domain: Sequence[Any], *, keep_probability: float) -> np.ndarray:
@@ -366,6 +381,7 @@ __all__ = [
     "exponential_top_k",
     "generalized_randomized_response",
     "geometric_mechanism",
+    "grr_codes",
     "grr_epsilon",
     "grr_p_for_epsilon",
     "laplace_mechanism",
