@@ -11,7 +11,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 from tqdm.auto import tqdm
 
-from dpworkbench._validation import as_generator
+from dpworkbench._validation import as_generator, check_options
 
 from . import ebc as E
 from . import id3 as I
@@ -139,8 +139,7 @@ def table1_ptk(graph, *, samples=10, runs=10, size=50, ks=(1, 2, 3), budgets=(0.
     ``bound``: the public max-degree bound behind ΔEBC and δ^EBC — ``"parent"`` (default): the parent graph's max
     degree, the per-dataset Δ(G) the thesis assumes public (a valid bound for every sample); ``"sample"``: each
     sample's own max degree (also assumed public)."""
-    if bound not in ("parent", "sample"):
-        raise ValueError(f"bound must be 'parent' or 'sample', got {bound!r}")
+    check_options(bound, "bound", ("parent", "sample"))
     gen = np.random.default_rng(seed)
     parent = int(np.max(graph.degrees))
     rows = []

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .._validation import check_options
 from ..paths import data_dir
 
 _PAPER_MODULES = (
@@ -99,8 +100,7 @@ def real_path(relative: str) -> Path | None:
 
 def load(name: str, *, prefer: str = "real", seed: int = 0, **kwargs: Any) -> Dataset:
     """Load ``name``: the real file when present and ``prefer="real"``, else the seeded stand-in."""
-    if prefer not in ("real", "synthetic"):
-        raise ValueError(f"prefer must be 'real' or 'synthetic', got {prefer!r}")
+    check_options(prefer, "prefer", ("real", "synthetic"))
     if name not in _REGISTRY:
         _import_papers()
     if name not in _REGISTRY:

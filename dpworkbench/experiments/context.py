@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._validation import check_options
 from ..paths import reports_dir, results_dir
 from .runner import atomic_write_csv, atomic_write_text
 
@@ -31,8 +32,7 @@ VERDICTS = ("pass", "differs", "not-comparable")
 
 def pick(profile: str, *, ci: Any, quick: Any, paper: Any) -> Any:
     """The value for a profile: ``ci`` (seconds, for tests), ``quick`` (minutes) or ``paper`` (full grids)."""
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    check_options(profile, "profile", PROFILES)
     return {"ci": ci, "quick": quick, "paper": paper}[profile]
 
 
@@ -87,8 +87,7 @@ class Claims:
             verdict = "pass" if math.isfinite(o) and abs(o - p) <= tol else "differs"
             if rtol is not None and not note:
                 note = f"tolerance ±{rtol:.0%} of the paper's value"
-        if verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
+        check_options(verdict, "verdict", VERDICTS)
         c = Claim(claim, _fmt(paper), _fmt(ours), verdict, note)
         self.rows.append(c)
         return c
@@ -106,8 +105,7 @@ class NotebookContext:
     """Output locations and bookkeeping for one notebook run."""
 
     def __init__(self, name: str, *, profile: str = "ci", output_dir: str | Path | None = None, seed: int = 0):
-        if profile not in PROFILES:
-            raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+        check_options(profile, "profile", PROFILES)
         if "/" not in name:
             raise ValueError(f"name must be '<paper>/<notebook>', got {name!r}")
         self.name = name

@@ -7,6 +7,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from dpworkbench._validation import check_options
 from dpworkbench.accounting import Release
 
 from .mechanism import PrivateRelation
@@ -147,8 +148,7 @@ class CleanedRelation:
         key = ("provenance", col, domain_source)
         if key in self._cache:
             return self._cache[key].copy()
-        if domain_source not in ("released", "observed"):
-            raise ValueError(f"domain_source must be 'released' or 'observed', got {domain_source!r}")
+        check_options(domain_source, "domain_source", ("released", "observed"))
         src = self.sources.get(col, col)
         edges = diff_provenance(self.private.data, self.data, src, col)
         if domain_source == "released" and src in self.private.domains:

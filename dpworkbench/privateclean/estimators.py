@@ -14,6 +14,8 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from dpworkbench._validation import check_options
+
 from .cleaning import CleanedRelation
 
 METHODS = ("direct", "privateclean", "pc_unweighted", "pc_noprov")
@@ -79,12 +81,9 @@ def estimate(
     cleaned domain). ``ci``: row_clt (default; per-row CLT, delta method for avg) or paper (Eq. 3/5 forms,
     ratio-interval for avg).
     """
-    if agg not in ("count", "sum", "avg"):
-        raise ValueError(f"agg must be count, sum or avg, got {agg!r}")
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if ci not in ("row_clt", "paper"):
-        raise ValueError(f"ci must be 'row_clt' or 'paper', got {ci!r}")
+    check_options(agg, "agg", ("count", "sum", "avg"))
+    check_options(method, "method", METHODS)
+    check_options(ci, "ci", ("row_clt", "paper"))
     data = crel.data
     if pred_col not in data.columns:
         raise ValueError(f"predicate on unknown attribute {pred_col!r}")
@@ -182,8 +181,7 @@ def count_by_group(crel: CleanedRelation, col: str, *, method: str = "privatecle
     Each group m is the predicate ``col = m``: PrivateClean uses l = Σ weights of edges into m over the dirty
     domain of N values (PC-W), ``pc_unweighted`` the number of such dirty values; ``direct`` the raw counts.
     Values equal :func:`estimate` (tested)."""
-    if method not in ("direct", "privateclean", "pc_unweighted"):
-        raise ValueError(f"method must be direct, privateclean or pc_unweighted, got {method!r}")
+    check_options(method, "method", ("direct", "privateclean", "pc_unweighted"))
     if col not in crel.data.columns:
         raise ValueError(f"unknown attribute {col!r}")
     key = crel.data[col].astype(object).where(crel.data[col].notna(), None)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from dpworkbench._validation import check_options
 from dpworkbench.paths import cache_dir
 
 COLUMNS = ["ca_city", "ca_county", "ca_state", "ca_country"]
@@ -79,8 +80,7 @@ def load_customer_address(prefer: str = "real", *, sf: float = 1.0, S: int | Non
 
     ``S`` subsamples rows (seeded) when smaller than the table. ``allow_generate=False`` only uses the cache.
     """
-    if prefer not in ("real", "synthetic"):
-        raise ValueError(f"prefer must be 'real' or 'synthetic', got {prefer!r}")
+    check_options(prefer, "prefer", ("real", "synthetic"))
     if prefer == "real" and (allow_generate or cache_file(sf).exists()):
         try:
             df = canonicalise(generate_customer_address(sf))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from dpworkbench._validation import check_int, check_positive, check_probability
+from dpworkbench._validation import check_int, check_positive, check_probability, check_options
 from .mechanism import epsilon_grr
 
 
@@ -19,8 +19,7 @@ def tune(S: int, error: float, *, z: float = 1.96, deltas: dict[str, float] | No
     """
     S = check_int(S, "S", minimum=1)
     error = check_positive(error, "error")
-    if convention not in ("exact", "paper"):
-        raise ValueError(f"convention must be 'exact' or 'paper', got {convention!r}")
+    check_options(convention, "convention", ("exact", "paper"))
     if convention == "exact" and deltas and N is None:
         raise ValueError("N (domain size of the discrete partition) is required to set b with convention='exact'; "
                          "or pass convention='paper' (Lemma 1, which understates ε for N > 3)")
@@ -56,8 +55,7 @@ def allocate_epsilon(epsilon: float, discrete: dict | None = None, numeric: dict
     k = len(discrete) + len(numeric)
     if k == 0:
         raise ValueError("nothing to allocate: give at least one discrete partition or numeric attribute")
-    if convention not in ("exact", "paper"):
-        raise ValueError(f"convention must be 'exact' or 'paper', got {convention!r}")
+    check_options(convention, "convention", ("exact", "paper"))
     each = epsilon / k
     p = {key: p_for_epsilon(each, check_int(N, f"N[{key!r}]", minimum=2), convention) for key, N in discrete.items()}
     b = {col: b_for_epsilon(each, d) for col, d in numeric.items()}

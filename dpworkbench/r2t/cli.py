@@ -161,10 +161,10 @@ def _run_sql(args: argparse.Namespace) -> int:
 def _run_graph(args: argparse.Namespace) -> int:
     from ..graphs import load_edge_list
     from .experiments import GS_EXPONENT
+    from .._validation import check_options
     from .patterns import QUERIES, graph_joininfo
 
-    if args.query not in QUERIES:
-        raise ValueError(f"--query must be one of {QUERIES}, got {args.query!r}")
+    check_options(args.query, "--query", QUERIES)
     extra = {"pattern": args.query}
     if args.gs is None:
         if args.max_degree is None:

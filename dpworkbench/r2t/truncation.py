@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from numba import njit
 from scipy.sparse.csgraph import connected_components
 
+from .._validation import check_options
 from .joininfo import JoinInfo
 
 _INF = math.inf
@@ -191,8 +192,7 @@ class Truncation:
 
     def __init__(self, info: JoinInfo, method: str = "auto", *, shortcut: bool = True, warm_start: bool = True,
                  time_limit: float | None = None):
-        if method not in ("auto", "lp", "flow", "clip", "naive"):
-            raise ValueError(f"method must be auto/lp/flow/clip/naive, got {method!r}")
+        check_options(method, "method", ("auto", "lp", "flow", "clip", "naive"))
         self.info = info
         if method == "auto":
             if info.is_spja:
