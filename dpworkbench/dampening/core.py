@@ -15,9 +15,10 @@ import numpy as np
 
 from dpworkbench._validation import check_epsilon, check_finite_array, check_int, check_positive
 from dpworkbench.mechanisms import exponential_mechanism, exponential_logits
+from dpworkbench.mechanisms.backends import RngLike, check_rng
 
 __all__ = [
-    "backend_for", "privacy_cost_selection", "SensitivityFunction", "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
+    "privacy_cost_selection", "SensitivityFunction", "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
     "sld_logits", "sld_slack", "sld_logits_explicit_shift", "check_admissible_bruteforce", "is_monotone",
 ]
 
@@ -222,16 +223,6 @@ def _require_admissible(delta: SensitivityMatrix, allow_unverified: bool, what: 
                          "pass allow_unverified=True only for labelled, non-private reproductions of the thesis")
 
 
-def backend_for(rng: Any = None):
-    """The noise back-end of a dampening release: ``None`` → the floating-point-safe OpenDP release back-end
-    (:func:`~dpworkbench.mechanisms.backends.release_backend`); an int seed or a ``numpy.random.Generator`` → a
-    seeded numpy back-end (research, tests, figures: NOT a private release); a back-end → itself. Every selection
-    is then a Gumbel-max draw of that back-end (``gumbel_argmax`` / ``gumbel_top_k``), never a numpy fallback."""
-    from dpworkbench.mechanisms.backends import release_backend, resolve_backend
-
-    return release_backend() if rng is None else resolve_backend(rng)
-
-
 def _selection_release(index: int, acc, mark, *, mechanism: str, public: dict, private: bool, exact: dict | None = None):
     from dpworkbench.accounting import Release
 
@@ -253,7 +244,7 @@ def mechanism_ledger_name(mechanism: str) -> str:
     return "permute-and-flip" if mechanism in ("PF", "permute-and-flip") else "exponential"
 
 
-def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng=None, accountant=None, note: str = "",
+def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng: RngLike = None, accountant=None, note: str = "",
                     allow_unverified: bool = False):
     """M_LD (Def. 3.4.1): ε-DP when δ is admissible (Thm 3.5.1). Spends ε (recorded before the draw).
 
@@ -280,7 +271,7 @@ def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float,
 
     _require_admissible(delta, allow_unverified, "local dampening")
     acc, mark = open_ledger(accountant)
-    i = exponential_mechanism(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0, rng=backend_for(rng),
+    i = exponential_mechanism(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0, rng=check_rng(rng),
                               accountant=acc, note=note or "local dampening")
     return _selection_release(i, acc, mark, mechanism="local dampening", private=not delta.privacy_unverified,
                               public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),
@@ -311,7 +302,7 @@ def sld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, dire
 
 
 def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing",
-                            rng=None, accountant=None, note: str = "", allow_unverified: bool = False):
+                            rng: RngLike = None, accountant=None, note: str = "", allow_unverified: bool = False):
     """M_SLD (Def. 4.2.1) via its closed form. ε-DP for admissible and bounded δ (Thm 4.3.1). Spends ε.
 
     ``rng=None`` uses the OpenDP release back-end; an int seed / Generator is a seeded research run.
@@ -331,7 +322,7 @@ def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon
     _require_admissible(delta, allow_unverified, "shifted local dampening")
     score = _sld_utility(utilities, delta, direction)
     acc, mark = open_ledger(accountant)
-    i = exponential_mechanism(score, epsilon=epsilon, sensitivity=delta.global_sensitivity, rng=backend_for(rng),
+    i = exponential_mechanism(score, epsilon=epsilon, sensitivity=delta.global_sensitivity, rng=check_rng(rng),
                               accountant=acc, note=note or "shifted local dampening")
     return _selection_release(i, acc, mark, mechanism="shifted local dampening", private=not delta.privacy_unverified,
                               public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),

@@ -14,11 +14,11 @@ from typing import Any
 import numba
 import numpy as np
 
-from dpworkbench._validation import check_epsilon, check_int, as_generator
+from dpworkbench._validation import check_epsilon, check_int, as_generator, check_options
 from dpworkbench.accounting import Accountant
 from dpworkbench.graphs import CSRGraph
 from dpworkbench.mechanisms import exponential_top_k, permute_and_flip
-from dpworkbench.mechanisms.backends import resolve_backend
+from dpworkbench.mechanisms.backends import RngLike, check_rng
 
 METHODS = ("EM", "PF", "LD", "SLD")
 
@@ -314,14 +314,13 @@ def privacy_cost_topk(epsilon: float, k: int, method: str = "SLD"):
 
     epsilon = check_epsilon(epsilon)
     k = check_int(k, "k", minimum=1)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    check_options(method, "method", METHODS)
     mech = "permute-and-flip" if method == "PF" else "exponential"
     return planned(*[(mech, epsilon / k, f"PrivTopk {method} draw {j + 1}/{k}") for j in range(k)])
 
 
 def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
-               rng=None, accountant: Accountant | None = None):
+               rng: RngLike = None, accountant: Accountant | None = None):
     """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each. Spends ε in total (k ledger entries, recorded before the draws).
 
     EM/LD/SLD use one-shot Gumbel-top-k of the noise back-end (equal in law to k sequential draws without
@@ -356,7 +355,6 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     """
     from dpworkbench.accounting import Release, open_ledger
 
-    from .core import backend_for
 
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
@@ -366,12 +364,11 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     if k > ebc.size:
         raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
     epsilon = check_epsilon(epsilon)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    check_options(method, "method", METHODS)
     derived = () if max_degree_bound is not None else ("max_degree_bound",)
     Dm = _check_bound(degrees, max_degree_bound)
     gs = global_sensitivity_ebc(Dm)
-    backend = backend_for(rng)
+    backend = check_rng(rng)
     acc, mark = open_ledger(accountant)
     plan = privacy_cost_topk(epsilon, k, method)
     if method == "PF":
@@ -487,10 +484,8 @@ def batch_priv_top_k(logits: np.ndarray, k: int, runs: int, *, method: str, rng=
     n = logits.size
     k = check_int(k, "k", minimum=1, maximum=n)
     runs = check_int(runs, "runs", minimum=1)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if sampler not in ("auto", "rejection", "gumbel"):
-        raise ValueError(f"sampler must be 'auto', 'rejection' or 'gumbel', got {sampler!r}")
+    check_options(method, "method", METHODS)
+    check_options(sampler, "sampler", ("auto", "rejection", "gumbel"))
     kth = np.partition(logits, n - k)[n - k]
     cand = np.flatnonzero(logits >= kth - TRUNCATION)
     order = np.lexsort((cand, -logits[cand]))

@@ -16,8 +16,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from dpworkbench._validation import as_generator, check_epsilon, check_int
+from dpworkbench._validation import as_generator, check_epsilon, check_int, check_options
 from dpworkbench.mechanisms import exponential_mechanism, laplace_mechanism
+from dpworkbench.mechanisms.backends import RngLike, check_rng
 
 from .core import SensitivityMatrix, dampen
 
@@ -272,8 +273,7 @@ def ig_sensitivity(n_bound: int, *, horizon: int | None = 1024, candidates: str 
     from .core import SensitivityFunction
 
     gs = delta_ig_global(check_int(n_bound, "n_bound", minimum=1))
-    if candidates not in ("corrected", "thesis_guard"):
-        raise ValueError(f"candidates must be 'corrected' or 'thesis_guard', got {candidates!r}")
+    check_options(candidates, "candidates", ("corrected", "thesis_guard"))
 
     def tables(x):
         return [np.asarray(x)] if isinstance(x, np.ndarray) and x.ndim == 2 else [np.asarray(c) for c in x]
@@ -324,8 +324,7 @@ def privacy_cost(budget: float, depth: int, method: str = "Shifted", criterion: 
 
     budget = check_epsilon(budget, "budget")
     depth = check_int(depth, "depth", minimum=1)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    check_options(method, "method", METHODS)
     eps = budget / (2 * (depth + 1))
     sel = "EM" if criterion != "ig" else _SELECTOR[method]
     out = []
@@ -339,7 +338,7 @@ def privacy_cost(budget: float, depth: int, method: str = "Shifted", criterion: 
 
 
 def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
-        criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng=None, accountant=None):
+        criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng: RngLike = None, accountant=None):
     """DiffPID3 family (Alg. 4): GlobalDiffPID3 (EM), LocalDiffPID3 (LD), ShiftedLocalDiffPID3 (SLD). Spends ``budget``.
 
     The ledger is recorded before any noise is drawn: one parallel block per tree level (:func:`privacy_cost`).
@@ -380,7 +379,6 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
     """
     from dpworkbench.accounting import Release, open_ledger
 
-    from .core import backend_for
 
     if y is None:
         raise ValueError("class attribute missing: y (the class codes) is required")
@@ -398,14 +396,13 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
         raise ValueError("attribute codes must lie in 0..domains[a]−1 (public domains)")
     depth = check_int(depth, "depth", minimum=1)
     budget = check_epsilon(budget, "budget")
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    check_options(method, "method", METHODS)
     if criterion != "ig" and method != "Global":
         raise ValueError("Gini and Max (Friedman & Schuster) are EM-only: use method='Global'")
     horizon = check_int(horizon, "horizon", minimum=1)
     derived = () if n_bound is not None else ("n_bound",)
     n_bound = check_int(n_bound if n_bound is not None else X.shape[0], "n_bound", minimum=1)
-    backend = backend_for(rng)
+    backend = check_rng(rng)
     eps = budget / (2 * (depth + 1))
     gs = delta_ig_global(n_bound)
     acc, mark = open_ledger(accountant)

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
-from dpworkbench._validation import as_generator, check_epsilon, check_int, check_positive
+from dpworkbench._validation import as_generator, check_epsilon, check_int, check_positive, check_options
+from dpworkbench.mechanisms.backends import RngLike, check_rng
 
 DELTAS = ("box", "thesis_candidates")
 
@@ -130,8 +131,7 @@ def median_sensitivity(lam: float, *, delta: str = "box", horizon: int | None = 
     from .core import SensitivityFunction
 
     lam = check_positive(lam, "lam")
-    if delta not in DELTAS:
-        raise ValueError(f"delta must be one of {DELTAS}, got {delta!r}")
+    check_options(delta, "delta", DELTAS)
     return SensitivityFunction(lambda x, t: element_delta(x, t, lam, delta=delta), lam,
                                name="corrected LS0 + box bound" if delta == "box" else "thesis Candidates (NOT admissible)",
                                horizon=horizon, floor=floor, privacy_unverified=delta == "thesis_candidates")
@@ -345,13 +345,12 @@ def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
     """The ledger of :func:`select_median`: one selection with the full ε (spec §2.7)."""
     from .core import privacy_cost_selection
 
-    if mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    check_options(mechanism, "mechanism", MECHANISMS)
     return privacy_cost_selection(epsilon, mechanism)
 
 
 def select_median(values: Any, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD", horizon: int = 32,
-                  delta: str = "box", rng=None, accountant=None, allow_unverified: bool = False):
+                  delta: str = "box", rng: RngLike = None, accountant=None, allow_unverified: bool = False):
     """Private median *selection* (thesis Ch. 5): the label (row position) of an element close to the median.
 
     The mechanism's range is the set of row positions {0, …, n−1} and u(x, i) = −|x_m − x_i| on the values clipped
@@ -398,11 +397,10 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     from dpworkbench.accounting import open_ledger
     from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip
 
-    from .core import backend_for, local_dampening, shifted_local_dampening
+    from .core import local_dampening, shifted_local_dampening
 
     epsilon = check_epsilon(epsilon)
-    if mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    check_options(mechanism, "mechanism", MECHANISMS)
     if not upper > lower:
         raise ValueError("upper must be larger than lower (public domain bounds)")
     horizon = check_int(horizon, "horizon", minimum=1)
@@ -414,7 +412,7 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     lam = float(upper - lower)
     x = np.clip(col, lower, upper) - lower
     u = median_utility(x, lam)
-    backend = backend_for(rng)
+    backend = check_rng(rng)
     acc, mark = open_ledger(accountant)
     private = True
     if mechanism == "EM":

@@ -38,24 +38,16 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_epsilon, check_int, check_probability
+from .._validation import check_epsilon, check_int, check_probability, check_options
 from ..accounting import Accountant, LedgerEntry, Release, open_ledger, planned, record_spend
+from ..experiments.summary import relative_error
 from ..mechanisms import laplace_mechanism
-from ..mechanisms.backends import NoiseBackend, resolve_backend
+from ..mechanisms.backends import RngLike, check_rng
 from .conflict_graph import ConflictGraph
 from .constraints import DC
 from .projection import Projector, order_edges
 from .selection import basic_em, laplace_sensitivity, optimized_em, paper_candidates
 from . import _kernels as K
-
-def _noise_source(rng):
-    """A noise back-end (kept as is: e.g. ``release_backend()``) or a numpy Generator from a seed/None."""
-    if rng is None:  # no seed: a release, on the floating-point-safe back-end
-        from ..mechanisms.backends import release_backend
-
-        return release_backend()
-    return rng if isinstance(rng, NoiseBackend) else as_generator(rng)
-
 
 def projected_value(proj: Projector, theta: int, measure: str) -> int:
     """|U| + f(π_θ(G)): the value Algorithm 2 perturbs (|U| = tuples violating a unary DC, 0 without them)."""
@@ -81,7 +73,7 @@ NEIGHBOURS = ("add or remove one tuple (row) at any position; the conflict graph
               "node and edges")
 
 
-def private_size_bound(n: int, epsilon: float, *, beta: float = N_BETA, rng=None, accountant=None) -> tuple[int, float]:
+def private_size_bound(n: int, epsilon: float, *, beta: float = N_BETA, rng: RngLike = None, accountant=None) -> tuple[int, float]:
     """A private upper bound on the number of tuples: ⌈|D| + Lap(1/ε) + ln(1/(2β))/ε⌉ (≥ 1), which is ≥ |D|
     with probability 1 − β. Spends ``epsilon`` (a Laplace count, sensitivity 1). Returns (bound, noisy count)."""
     noisy = float(laplace_mechanism(float(n), epsilon=epsilon, sensitivity=1.0, rng=rng, accountant=accountant,
@@ -108,8 +100,7 @@ def graph_projection_cost(
     Laplace share with ``artifact_compat``). The FD degree bound (``bound_hier``) is spent only when ``dcs``
     has an FD-like DC; the size bound only when no public ``n_bound`` is given."""
     epsilon = check_epsilon(epsilon)
-    if strategy not in STRATEGIES:
-        raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    check_options(strategy, "strategy", STRATEGIES)
     plan: list[tuple] = []
     rest = epsilon
     if n_bound is None:
@@ -152,7 +143,7 @@ def graph_projection(
     order_seed: int = 0,
     projector: Projector | None = None,
     clip: str = "range",
-    rng=None,
+    rng: RngLike = None,
     accountant: Accountant | None = None,
 ) -> Release:
     """Algorithm 2 for I_MI (``measure="MI"``) or I_P (``"P"``): f(π_θ*(G)) + Lap(Δ(θ*)/ε₂), clipped.
@@ -184,21 +175,17 @@ def graph_projection(
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
-    if strategy not in STRATEGIES:
-        raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
-    if measure not in ("MI", "P"):
-        raise ValueError(f"measure must be 'MI' or 'P', got {measure!r}")
-    if ip_sensitivity not in ("safe", "paper"):
-        raise ValueError(f"ip_sensitivity must be 'safe' or 'paper', got {ip_sensitivity!r}")
-    if clip not in ("range", "artifact", "none"):
-        raise ValueError(f"clip must be 'range', 'artifact' or 'none', got {clip!r}")
+    check_options(strategy, "strategy", STRATEGIES)
+    check_options(measure, "measure", ("MI", "P"))
+    check_options(ip_sensitivity, "ip_sensitivity", ("safe", "paper"))
+    check_options(clip, "clip", ("range", "artifact", "none"))
     check_probability(eps1_frac, "eps1_frac")
     check_probability(eps0_frac, "eps0_frac")
     if n_bound is not None:
         n_bound = check_int(n_bound, "n_bound", minimum=1)
     else:
         check_probability(n_frac, "n_frac")
-    gen = _noise_source(rng)
+    gen = check_rng(rng)
     proj = projector if projector is not None else Projector(graph, rule=order, seed=order_seed)
     if proj.graph is not graph:
         raise ValueError("projector was built on another graph")
@@ -266,7 +253,7 @@ def graph_projection(
     private = (strategy != "baseline_dmax") and not artifact_compat and not (measure == "P" and ip_sensitivity == "paper")
     exact = {
         "true": float(f_true), "truncated": float(f_trunc), "noise": float(raw - f_trunc), "output_raw": raw,
-        "rel_error": abs(out - f_true) / f_true if f_true else (0.0 if out == 0 else math.inf),
+        "rel_error": relative_error(f_true, out, zero_true="inf"),
         "d_bound": sel.get("d_bound"), "laplace_sensitivity": sens, "n": n,
         "artifact_compat": artifact_compat, "seconds": time.perf_counter() - t0,
     }
@@ -289,7 +276,7 @@ def dp_vertex_cover(
     reference: float | None = None,
     cover_size: int | None = None,
     noise: str = "paper",
-    rng=None,
+    rng: RngLike = None,
     accountant: Accountant | None = None,
 ) -> Release:
     """Algorithm 5: size c of a greedy 2-approximate vertex cover in a stable order, + Lap(2/ε). Spends ε.
@@ -310,11 +297,10 @@ def dp_vertex_cover(
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
-    if noise not in ("paper", "typo"):
-        raise ValueError(f"noise must be 'paper' or 'typo', got {noise!r}")
+    check_options(noise, "noise", ("paper", "typo"))
     if n_bound is not None:
         n_bound = check_int(n_bound, "n_bound", minimum=1)
-    gen = _noise_source(rng)
+    gen = check_rng(rng)
     acc, mark = open_ledger(accountant)
     if cover_size is None:  # |U| + c(G[V∖U]): the unary violators (if any) are in every cover
         u, v = order_edges(graph.u, graph.v, rule=order, seed=order_seed, n=graph.n, identity=graph.identity)
@@ -324,14 +310,14 @@ def dp_vertex_cover(
                                       note="Alg. 5 vertex cover, Lap(2/ε)"))
     else:  # the printed scale ε/2: recorded as a spend of ε, sampled by the back-end, NOT ε-DP
         record_spend(acc, epsilon, "laplace", "Alg. 5 vertex cover with the printed (typo) scale ε/2 — NOT private")
-        raw = float(resolve_backend(gen).add_laplace(float(cover_size), epsilon / 2))
+        raw = float(gen.add_laplace(float(cover_size), epsilon / 2))
     out = float(max(raw, 0.0)) if n_bound is None else float(min(max(raw, 0.0), n_bound))
     ref = float(cover_size if reference is None else reference)
     public = {"measure": "I_R", "strategy": "alg5", "epsilon": epsilon, "order": order, "order_seed": order_seed,
               "n_bound": n_bound if n_bound is not None else "none (clipped at 0 only)", "noise": noise,
               "neighbours": NEIGHBOURS}
     exact = {"true": ref, "truncated": float(cover_size), "noise": float(raw - cover_size), "output_raw": raw,
-             "rel_error": abs(out - ref) / ref if ref else (0.0 if out == 0 else math.inf), "n": graph.n,
+             "rel_error": relative_error(ref, out, zero_true="inf"), "n": graph.n,
              "seconds": time.perf_counter() - t0}
     return Release(out, acc.entries_since(mark), public, (), {}, exact, noise == "paper",
                    "Alg. 5 DP vertex cover (≈ 2·I_R)")
@@ -348,19 +334,5 @@ def run_record(release: Release, **extra) -> dict:
     return rec
 
 
-def run_all(graph: ConflictGraph, epsilon: float, *, df=None, dcs=(), strategy: str = "bound_hier", rng=None,
-            order_seed: int = 0, ip_sensitivity: str = "safe", i_r_reference: float | None = None,
-            n_bound: int | None = None) -> dict:
-    """The three DP measures at ε each (three separate releases: 3ε in total if all are published)."""
-    gen = _noise_source(rng)
-    proj = Projector(graph, rule="rank", seed=order_seed)
-    mi = graph_projection(graph, "MI", epsilon, strategy=strategy, df=df, dcs=dcs, projector=proj, rng=gen,
-                          ip_sensitivity=ip_sensitivity, n_bound=n_bound)
-    p = graph_projection(graph, "P", epsilon, strategy=strategy, df=df, dcs=dcs, projector=proj, rng=gen,
-                         ip_sensitivity=ip_sensitivity, n_bound=n_bound)
-    r = dp_vertex_cover(graph, epsilon, order_seed=order_seed, reference=i_r_reference, rng=gen, n_bound=n_bound)
-    return {"I_MI": mi, "I_P": p, "I_R": r}
-
-
 __all__ = ["NEIGHBOURS", "STRATEGIES", "STRATEGY_LABELS", "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection",
-           "graph_projection_cost", "private_size_bound", "run_all", "run_record"]
+           "graph_projection_cost", "private_size_bound", "run_record"]

@@ -13,8 +13,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_epsilon
+from .._validation import check_epsilon, check_options
 from ..mechanisms import exponential_mechanism, laplace_mechanism
+from ..mechanisms.backends import RngLike, check_rng
 from .constraints import DC
 from .projection import Projector
 
@@ -48,14 +49,12 @@ def laplace_sensitivity(theta: int, measure: str, ip_sensitivity: str) -> float:
 
 
 def _check_mode(measure: str, ip_sensitivity: str) -> None:
-    if measure not in ("MI", "P"):
-        raise ValueError(f"measure must be 'MI' or 'P', got {measure!r}")
-    if ip_sensitivity not in ("safe", "paper"):
-        raise ValueError(f"ip_sensitivity must be 'safe' or 'paper', got {ip_sensitivity!r}")
+    check_options(measure, "measure", ("MI", "P"))
+    check_options(ip_sensitivity, "ip_sensitivity", ("safe", "paper"))
 
 
 def em_step(proj: Projector, candidates: Sequence[int], theta_max: int, *, eps_em: float, eps2: float, measure: str,
-            ip_sensitivity: str, no_bias_theta: int | None, rng, accountant=None, note: str = "") -> dict:
+            ip_sensitivity: str, no_bias_theta: int | None, rng: RngLike, accountant=None, note: str = "") -> dict:
     """One exponential-mechanism draw over ``candidates`` (quality sensitivity from θ_max). Spends ``eps_em``."""
     cands = sorted(set(int(c) for c in candidates))
     F = {t: proj.f(t, measure) for t in set(cands) | {theta_max}}
@@ -69,7 +68,7 @@ def em_step(proj: Projector, candidates: Sequence[int], theta_max: int, *, eps_e
 
 
 def basic_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
-             ip_sensitivity: str = "safe", rng=None, accountant=None) -> dict:
+             ip_sensitivity: str = "safe", rng: RngLike = None, accountant=None) -> dict:
     """Algorithm 3: θ* ∝ exp(ε₁·q/(2Δq)) over Θ, Δq = max Θ. Spends ε₁."""
     _check_mode(measure, ip_sensitivity)
     eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
@@ -77,7 +76,7 @@ def basic_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float
         raise ValueError("thetas is empty: give at least one candidate θ")
     theta_max = int(max(thetas))
     return em_step(proj, thetas, theta_max, eps_em=eps1, eps2=eps2, measure=measure, ip_sensitivity=ip_sensitivity,
-                   no_bias_theta=None, rng=as_generator(rng) if not hasattr(rng, "gumbel_argmax") else rng,
+                   no_bias_theta=None, rng=check_rng(rng),
                    accountant=accountant, note="Alg. 3 EM")
 
 
@@ -109,7 +108,7 @@ def _max_group_size(df: pd.DataFrame, cols: Sequence[str]) -> int:
     return int(np.bincount(key).max()) if key.size else 1
 
 
-def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: int, rng=None, accountant=None,
+def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: int, rng: RngLike = None, accountant=None,
                        minus_one: bool = True) -> dict:
     """Σ_σ (d_bound(D, X_σ) + Lap(|Σ_FD|/ε₀)), rounded and clamped to [1, n] (post-processing). Spends ε₀."""
     eps0 = check_epsilon(eps0, "eps0")
@@ -130,7 +129,7 @@ def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: i
 def optimized_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
                  df: pd.DataFrame | None = None, dcs: Sequence[DC] = (), use_bound: bool = True, steps: int = 2,
                  add_V: str = "if_general_DC", prune: str = "le", eps0_frac: float = 0.25,
-                 ip_sensitivity: str = "safe", rng=None, accountant=None, n_bound: int | None = None) -> dict:
+                 ip_sensitivity: str = "safe", rng: RngLike = None, accountant=None, n_bound: int | None = None) -> dict:
     """Algorithm 4 (optionally without lines 1–5: ``use_bound=False`` = hierarchical EM). Spends ε₁ in total.
 
     ``n_bound`` is the *public* (or privately estimated) size bound used for the θ = |V| candidate and to clamp
@@ -143,15 +142,12 @@ def optimized_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: f
     """
     _check_mode(measure, ip_sensitivity)
     eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
-    if add_V not in ("always", "never", "if_general_DC"):
-        raise ValueError(f"add_V must be 'always', 'never' or 'if_general_DC', got {add_V!r}")
-    if prune not in ("le", "lt"):
-        raise ValueError(f"prune must be 'le' or 'lt', got {prune!r}")
-    if steps not in (1, 2, 3):
-        raise ValueError(f"steps must be 1, 2 or 3, got {steps}")
+    check_options(add_V, "add_V", ("always", "never", "if_general_DC"))
+    check_options(prune, "prune", ("le", "lt"))
+    check_options(steps, "steps", (1, 2, 3))
     if not len(thetas):
         raise ValueError("thetas is empty: give at least one candidate θ")
-    gen = rng if hasattr(rng, "gumbel_argmax") else as_generator(rng)
+    gen = check_rng(rng)
     n = int(n_bound) if n_bound is not None else proj.n
     cands = sorted(set(int(t) for t in thetas))
     theta_max = max(cands)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from dpworkbench.experiments.summary import relative_error
+from dpworkbench.mechanisms.core import grr_codes  # GRR on an (R × S) code matrix: the core kernel, draw="all"
+
 from .synthetic import zipf_pmf
 
 Z95 = 1.96  # as in estimators.estimate
@@ -17,12 +20,6 @@ Z95 = 1.96  # as in estimators.estimate
 
 def _rowvar(x: np.ndarray) -> np.ndarray:
     return x.var(axis=1)
-
-
-def grr_codes(codes: np.ndarray, Nd: int, p: float, gen: np.random.Generator) -> np.ndarray:
-    """GRR on an (R × S) code matrix: keep w.p. 1−p, else uniform on {0..Nd−1} (may redraw the original)."""
-    rep = gen.random(codes.shape) < p
-    return np.where(rep, gen.integers(0, Nd, size=codes.shape), codes)
 
 
 def estimate_batch(Vcat: np.ndarray, Vval: np.ndarray | None, cmap: np.ndarray, sel: np.ndarray, p: float, *,
@@ -201,7 +198,7 @@ def run_batch(cell: dict, rng) -> list[dict]:
             for m in methods:
                 v = float(est[m][agg][i])
                 r = {"instance": i, "agg": agg, "method": m, "estimate": v, "truth": t,
-                     "rel_error": abs(v - t) / abs(t) if t != 0 else np.nan}
+                     "rel_error": relative_error(t, v)}
                 if f"{agg}_lo" in est[m]:
                     r["covered"] = bool(est[m][f"{agg}_lo"][i] <= t <= est[m][f"{agg}_hi"][i])
                     r["covered_paper"] = bool(est[m][f"{agg}_lo_paper"][i] <= t <= est[m][f"{agg}_hi_paper"][i])
@@ -296,5 +293,5 @@ def run_multiattr_batch(cell: dict, rng) -> list[dict]:
         for m in ("Direct", "PC-W", "PC-U"):
             v = float(est[m][i])
             out.append({"instance": i, "agg": "count", "method": m, "estimate": v, "truth": float(truth[i]),
-                        "rel_error": abs(v - truth[i]) / truth[i]})
+                        "rel_error": relative_error(truth[i], v)})
     return out

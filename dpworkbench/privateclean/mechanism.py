@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dpworkbench._validation import check_positive, check_probability, check_int
+from dpworkbench._validation import check_positive, check_probability, check_int, check_options
 from dpworkbench.accounting import Accountant, LedgerEntry, Release, open_ledger
-from dpworkbench.mechanisms.backends import resolve_backend
+from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench.mechanisms.core import grr_codes, grr_epsilon, grr_p_for_epsilon
 
 
 def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:
@@ -24,8 +25,7 @@ def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:
     if convention == "paper":
         return math.log(3.0 / p - 2.0)
     if convention == "exact":
-        N = check_int(N, "N", minimum=1)
-        return math.log1p(N * (1.0 - p) / p)
+        return grr_epsilon(p, check_int(N, "N", minimum=1))
     if convention == "appendix":  # App. A.1 as printed; invalid, shown only as a labelled curiosity
         N = check_int(N, "N", minimum=2)
         return math.log((1 - p + p / N) / (p * (N - 1) / N))
@@ -40,8 +40,7 @@ def p_for_epsilon(epsilon: float, N: int | None = None, convention: str = "exact
     if convention == "exact":
         if N is None:
             raise ValueError("N is required for the exact convention")
-        N = check_int(N, "N", minimum=1)
-        return N / (math.exp(epsilon) + N - 1.0)
+        return grr_p_for_epsilon(epsilon, check_int(N, "N", minimum=1))
     raise ValueError(f"convention must be 'exact' or 'paper', got {convention!r}")
 
 
@@ -112,8 +111,7 @@ def privacy_cost(discrete: dict[Any, tuple[float, int]] | None = None,
     each spends ε = Δ/b (Proposition 1). Sequential composition over attributes (Theorem 1), in the order
     given (discrete partitions first, as :func:`grr` records them).
     """
-    if accounting not in ACCOUNTING:
-        raise ValueError(f"accounting must be one of {ACCOUNTING}, got {accounting!r}")
+    check_options(accounting, "accounting", ACCOUNTING)
     out = []
     for key, (p, N) in (discrete or {}).items():
         eps = epsilon_grr(p, N, "paper" if accounting == "paper_lemma1" else "exact")
@@ -175,7 +173,7 @@ def grr(
     domains: dict[Any, Any] | None = None,
     deltas: dict[str, float] | None = None,
     bounds: dict[str, tuple[float, float]] | None = None,
-    rng: Any = None,
+    rng: RngLike = None,
     regenerate_until_domain_preserved: bool = False,
     max_tries: int = 100,
     accountant: Accountant | None = None,
@@ -231,14 +229,13 @@ def grr(
     """
     if not isinstance(df, pd.DataFrame):
         raise ValueError("df must be a pandas DataFrame")
-    if accounting not in ACCOUNTING:
-        raise ValueError(f"accounting must be one of {ACCOUNTING}, got {accounting!r}")
+    check_options(accounting, "accounting", ACCOUNTING)
     numeric = dict(numeric or {})
     user_domains = dict(domains or {})
     domains = dict(user_domains)
     deltas = dict(deltas or {})
     bounds = dict(bounds or {})
-    backend = resolve_backend(rng)
+    backend = check_rng(rng)
     if backend.name == "opendp" and regenerate_until_domain_preserved:
         raise ValueError("grr: regenerate_until_domain_preserved (the paper's Theorem 2 regeneration) cannot run on the "
                          "release back-end: whether a draw is accepted depends on the values present in R, so the "
@@ -338,9 +335,7 @@ def grr(
         preserved = True
         for key, (codes, dom) in enc.items():
             p = discrete[key]
-            idx = np.flatnonzero(gen.random(S) < p)  # rows replaced by a uniform draw from the domain
-            new = codes.copy()
-            new[idx] = gen.integers(0, len(dom), size=idx.size)
+            new = grr_codes(codes, len(dom), p, gen, draw="replaced")  # the core's GRR, in this module's draw order
             if regenerate_until_domain_preserved and not np.isin(np.unique(codes), new).all():
                 preserved = False
             cols = _key_cols(key)

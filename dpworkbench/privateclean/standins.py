@@ -7,6 +7,9 @@ import string
 import numpy as np
 import pandas as pd
 
+from dpworkbench._validation import check_options
+from dpworkbench.experiments.summary import relative_error
+
 from .cleaning import CleanedRelation, apply_mapping, edit_distance_merge
 from .estimators import estimate
 from .mechanism import epsilon_grr, grr
@@ -34,8 +37,7 @@ INTEL_DOMAIN = list(range(54)) + [None] + [100 + k for k in range(13)]
 def matched_b(delta: float, p: float, N: int, convention: str = "paper") -> float:
     """Laplace scale giving the numeric attribute the same ε as the discrete one (paper §8.3.5):
     b = Δ/ε_disc with ε_disc = ln(3/p−2) (``paper``, the experiments' setting) or ln(1+N(1−p)/p) (``exact``)."""
-    if convention not in ("paper", "exact"):
-        raise ValueError(f"epsilon_convention must be 'paper' or 'exact', got {convention!r}")
+    check_options(convention, "epsilon_convention", ("paper", "exact"))
     return delta / (epsilon_grr(p, 3, "paper") if convention == "paper" else epsilon_grr(p, N))
 
 
@@ -69,8 +71,8 @@ def run_intel(cell, rng) -> list[dict]:
     for agg in ("count", "avg"):
         for m in ("direct", "privateclean"):
             e = estimate(crel, agg, "sensor_id", lambda v: v is not None, "temp", method=m)
-            rows.append({"agg": agg, "method": m, "rel_error": abs(e.value - truth[agg]) / abs(truth[agg])})
-        rows.append({"agg": agg, "method": "dirty_nonprivate", "rel_error": abs(dirty[agg] - truth[agg]) / abs(truth[agg])})
+            rows.append({"agg": agg, "method": m, "rel_error": relative_error(truth[agg], e.value)})
+        rows.append({"agg": agg, "method": "dirty_nonprivate", "rel_error": relative_error(truth[agg], dirty[agg])})
     return rows
 
 
@@ -111,7 +113,7 @@ def run_mcafe(cell, rng) -> list[dict]:
     for agg in ("count", "avg"):
         for m in ("direct", "privateclean"):
             e = estimate(crel, agg, "country", "Europe", "score", method=m)
-            rows.append({"agg": agg, "method": m, "rel_error": abs(e.value - truth[agg]) / abs(truth[agg])})
+            rows.append({"agg": agg, "method": m, "rel_error": relative_error(truth[agg], e.value)})
     return rows
 
 
@@ -204,7 +206,7 @@ def _batch_rows(est: dict, truth: dict, aggs, methods, R: int, extra: dict | Non
             for m in methods:
                 v = float(est[m][agg][i] if np.ndim(est[m][agg]) else est[m][agg])
                 r = {"instance": i, "agg": agg, "method": m, "estimate": v, "truth": t,
-                     "rel_error": abs(v - t) / abs(t)}
+                     "rel_error": relative_error(t, v)}
                 if f"{agg}_lo" in est[m]:
                     r["covered"] = bool(est[m][f"{agg}_lo"][i] <= t <= est[m][f"{agg}_hi"][i])
                 out.append({**r, **(extra or {})})

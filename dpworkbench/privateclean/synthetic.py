@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from dpworkbench.experiments.summary import relative_error
+
 from .cleaning import CleanedRelation, apply_mapping
 from .estimators import estimate
 from .mechanism import grr
@@ -104,10 +106,10 @@ def run_instance(cell: dict, rng) -> list[dict]:
         for method in cell.get("methods", ("direct", "privateclean", "pc_noprov")):
             est = estimate(crel, agg, "cat", M_pred, "val", method=method)
             rows.append({"agg": agg, "method": method, "estimate": est.value, "truth": truth[agg],
-                         "rel_error": abs(est.value - truth[agg]) / abs(truth[agg]),
+                         "rel_error": relative_error(truth[agg], est.value),
                          "covered": bool(est.lo <= truth[agg] <= est.hi) if est.lo == est.lo else None})
         rows.append({"agg": agg, "method": "dirty_nonprivate", "estimate": dirty[agg], "truth": truth[agg],
-                     "rel_error": abs(dirty[agg] - truth[agg]) / abs(truth[agg]), "covered": None})
+                     "rel_error": relative_error(truth[agg], dirty[agg]), "covered": None})
     return rows
 
 
@@ -135,5 +137,5 @@ def run_multiattr_instance(cell: dict, rng) -> list[dict]:
     for method, label in (("direct", "Direct"), ("privateclean", "PC-W"), ("pc_unweighted", "PC-U")):
         est = estimate(crel, "count", "instructor", M_pred, method=method)
         rows.append({"agg": "count", "method": label, "estimate": est.value, "truth": truth,
-                     "rel_error": abs(est.value - truth) / truth})
+                     "rel_error": relative_error(truth, est.value)})
     return rows

@@ -25,7 +25,8 @@ from .._validation import check_epsilon, check_positive
 from ..accounting import AccountantLike, LedgerEntry, Release, open_ledger, planned, record_spend
 from ..graphs import CSRGraph
 from .joininfo import JoinInfo
-from .mechanisms import _backend, research_generator, tau_grid
+from ..mechanisms.backends import RngLike, check_rng
+from .mechanisms import research_generator, tau_grid
 from .patterns import _check_query, count
 from .truncation import SolverError, _highs, _pass_rowwise, _solve
 
@@ -104,7 +105,7 @@ def _record(accountant, plan, note: str = ""):
 # ---------------------------------------------------------------------------------
 # NT: naive truncation + smooth sensitivity (Kasiviswanathan et al.)
 # ---------------------------------------------------------------------------------
-def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: Any = None,
+def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: RngLike = None,
        accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
     """NT (spec 3.3). θ uniform on {2, 4, ..., D} unless given. Spends ε. Research only (seeded numpy).
 
@@ -149,7 +150,7 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
 # ---------------------------------------------------------------------------------
 # SDE: smooth distance estimator (Blocki et al.)
 # ---------------------------------------------------------------------------------
-def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: Any = None,
+def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: RngLike = None,
         accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
     """SDE (spec 3.4): one LP of size |V| + |E| for the distance to max degree θ, projection, smooth noise. Spends ε.
     Research only (seeded numpy).
@@ -237,7 +238,7 @@ class _RMLPs:
         return self._solve(float(k), "G")
 
 
-def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: Any = None, max_results: int = 5000,
+def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = None, max_results: int = 5000,
        accountant: AccountantLike | None = None, note: str = "", lps: "_RMLPs | None" = None) -> BaselineRelease:
     """Recursive mechanism, authors' simplified LP variant (spec 3.5). Spends ε (ε/2 per phase). Toy sizes only.
 
@@ -253,7 +254,7 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: Any = None, m
     if info.m > max_results:
         raise ValueError(f"RM is limited to ≤ {max_results} join results (got {info.m}); report it as out of time")
     acc, mark = _record(accountant, privacy_cost_rm(epsilon), note)
-    backend = _backend(rng)
+    backend = check_rng(rng)
     eps1 = epsilon / 2
     beta_rm = eps1 / math.log2(1 / delta)
     lps = lps if lps is not None else _RMLPs(info)  # LP values are non-private: shareable across runs
@@ -312,7 +313,7 @@ def _bern_first(p_of, a: int, b: int, gen: np.random.Generator) -> int | None:
             return i
 
 
-def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant: AccountantLike | None = None,
+def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
        note: str = "", chunk: int = 1 << 16) -> BaselineRelease:
     """LS mechanism of Tao et al. (spec 3.6; budget ε/4, ε/4, ε/2). Spends ε. SJF COUNT/SUM with single R_P.
 

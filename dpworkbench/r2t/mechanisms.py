@@ -23,9 +23,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validation import check_epsilon, check_positive, check_probability
+from .._validation import check_epsilon, check_positive, check_probability, check_options
 from ..accounting import AccountantLike, LedgerEntry, Release, open_ledger, planned, record_spend
-from ..mechanisms.backends import NumpyBackend, release_backend, resolve_backend
+from ..mechanisms.backends import NumpyBackend, RngLike, check_rng
 from .joininfo import JoinInfo
 from .truncation import FHat, Truncation, f_exact
 
@@ -97,21 +97,12 @@ class ScriptedNoise:
         self._unscripted("direct generator access")
 
 
-def _backend(rng: Any):
-    """The run's back-end: ``None`` → the OpenDP release back-end; a seed/Generator → seeded numpy (research)."""
-    if isinstance(rng, ScriptedNoise):
-        return rng
-    if rng is None:
-        return release_backend()
-    return resolve_backend(rng)
-
-
 def _research(backend) -> bool:
     """True for back-ends that may hand out noise apart from the value (seeded numpy, scripted): not releases."""
     return isinstance(backend, (NumpyBackend, ScriptedNoise))
 
 
-def research_generator(rng: Any, mechanism: str, why: str) -> np.random.Generator:
+def research_generator(rng: RngLike, mechanism: str, why: str) -> np.random.Generator:
     """The numpy generator of a research-only mechanism; refuses a release back-end (and ``rng=None``) with an
     error naming the mechanism and why, instead of silently falling back to numpy noise."""
     if isinstance(rng, np.random.Generator):
@@ -133,8 +124,7 @@ def tau_grid(gs: float, base: float = 2.0, *, rounding: str = "ceil") -> np.ndar
     base = float(base)
     if not base > 1:
         raise ValueError(f"base must be > 1, got {base}")
-    if rounding not in ("ceil", "floor"):
-        raise ValueError("rounding must be 'ceil' or 'floor'")
+    check_options(rounding, "rounding", ("ceil", "floor"))
     raw = math.log(gs) / math.log(base)
     k = math.ceil(raw - 1e-12) if rounding == "ceil" else math.floor(raw + 1e-12)
     k = max(k, 1)
@@ -185,7 +175,7 @@ def privacy_cost_r2t(epsilon: float, gs: float, base: float = 2.0, rounding: str
 
 
 def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: float, base: float = 2.0, rounding: str = "ceil",
-        rng: Any = None, prune: bool = True, accountant: AccountantLike | None = None, note: str = "") -> R2TResult:
+        rng: RngLike = None, prune: bool = True, accountant: AccountantLike | None = None, note: str = "") -> R2TResult:
     """Race-to-the-Top (spec 2.6, eqs. 8–9). Spends ε (K terms of ε/K each, basic composition).
 
     Q̃ = max{ max_i Q(I,τ_i) + Lap(Kτ_i/ε) − K ln(K/β) τ_i/ε , Q(I,0)=0 }, τ_i = base^i.
@@ -213,7 +203,7 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
     prefix = f"{note}: " if note else ""
     for e, t in zip(plan, taus):
         record_spend(acc, e.epsilon, e.mechanism, f"{prefix}R2T τ={t:g} (K={K}, base {base:g})")
-    backend = _backend(rng)
+    backend = check_rng(rng)
     t0 = time.perf_counter()
     scales = K * taus / epsilon
     penalty = K * math.log(K / beta) * taus / epsilon
@@ -305,7 +295,7 @@ def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, 
     prefix = f"{note}: " if note else ""
     for e in privacy_cost_opt2(epsilon, label):
         record_spend(acc, e.epsilon, e.mechanism, prefix + e.note)
-    backend = _backend(rng)
+    backend = check_rng(rng)
     research = _research(backend)
     t0 = time.perf_counter()
     ds = info.DS
@@ -381,7 +371,7 @@ def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, 
     )
 
 
-def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: Any = None, prune: bool = True,
+def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: RngLike = None, prune: bool = True,
          fhat: FHat | None = None, truncation: Truncation | None = None, accountant: AccountantLike | None = None,
          note: str = "") -> OPT2Result:
     """OPT² (spec 2.9; Algorithm 2 with G → Ĝ; SPJA: same LP on pre-projection results, spec 2.10). Spends ε.
@@ -403,7 +393,7 @@ def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: Any = None, 
                       accountant=accountant, note=note, label="opt2")
 
 
-def exp_opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: Any = None, f_values: dict | None = None,
+def exp_opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: RngLike = None, f_values: dict | None = None,
              truncation: Truncation | None = None, accountant: AccountantLike | None = None, note: str = "") -> OPT2Result:
     """ExpOPT² (Algorithm 2 with the exact G = F − N; exponential time, tiny inputs). Spends ε.
 
@@ -434,7 +424,7 @@ def privacy_cost_laplace(epsilon: float, mechanism: str = "laplace") -> tuple[Le
     return planned((mechanism, check_epsilon(epsilon)))
 
 
-def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None, accountant: AccountantLike | None = None,
+def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
                   note: str = "") -> Release:
     """Q(I) + Lap(GS_Q/ε): the worst-case reference (valid only when GS_Q truly bounds the instance class). Spends ε.
 
@@ -447,12 +437,12 @@ def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: Any = None,
     gs = check_positive(gs, "gs")
     acc, mark = open_ledger(accountant)
     record_spend(acc, epsilon, "laplace", note or "naive Laplace, sensitivity GS_Q")
-    value = float(_backend(rng).add_laplace(float(info.answer), gs / epsilon))
+    value = float(check_rng(rng).add_laplace(float(info.answer), gs / epsilon))
     return Release(value=value, ledger=acc.entries_since(mark), mechanism="laplace",
                    public={"epsilon": epsilon, "GS_Q": gs}, exact={"answer": float(info.answer)})
 
 
-def fixed_tau(q: JoinInfo | Truncation, tau: float, *, epsilon: float, rng: Any = None, accountant: AccountantLike | None = None,
+def fixed_tau(q: JoinInfo | Truncation, tau: float, *, epsilon: float, rng: RngLike = None, accountant: AccountantLike | None = None,
               note: str = "") -> Release:
     """Q_LP(I, τ) + Lap(τ/ε) for a data-independent τ ("LP" baseline, Kasiviswanathan et al.). Spends ε.
 
@@ -467,12 +457,12 @@ def fixed_tau(q: JoinInfo | Truncation, tau: float, *, epsilon: float, rng: Any 
     acc, mark = open_ledger(accountant)
     record_spend(acc, epsilon, "lp-fixed-tau", note or f"LP truncation at τ={tau:g}")
     qt = float(trunc.value(tau))
-    value = float(_backend(rng).add_laplace(qt, tau / epsilon))
+    value = float(check_rng(rng).add_laplace(qt, tau / epsilon))
     return Release(value=value, ledger=acc.entries_since(mark), mechanism="lp-fixed-tau",
                    public={"epsilon": epsilon, "tau": tau}, exact={"truncated": qt, "answer": float(trunc.info.answer)})
 
 
-def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: Any = None, accountant: AccountantLike | None = None,
+def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
                note: str = "") -> Release:
     """LP baseline of Table 2: τ uniform on {2, 4, ..., GS} (data independent), then :func:`fixed_tau`.
 
@@ -484,7 +474,7 @@ def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: Any 
     epsilon : ε
     """
     taus = tau_grid(gs, 2.0)
-    backend = _backend(rng)  # τ and the noise come from the same back-end (a release back-end stays one)
+    backend = check_rng(rng)  # τ and the noise come from the same back-end (a release back-end stays one)
     tau = float(taus[int(backend.gumbel_argmax(np.zeros(taus.size)))])  # Gumbel-max over equal logits: uniform
     rel = fixed_tau(q, tau, epsilon=epsilon, rng=backend, accountant=accountant, note=note)
     return Release(value=rel.value, ledger=rel.ledger, mechanism="lp-random-tau",
