@@ -1,4 +1,5 @@
-"""The table of every public release entry point of the workbench, gathered from each paper's ``harness`` module.
+"""The table of every public release entry point of the workbench, gathered from each paper's ``harness`` module
+and from the cross-paper comparisons' (:mod:`dpworkbench.comparisons.harness`).
 
 Each paper lists its entry points (API functions and CLI subcommands) in ``dpworkbench/<paper>/harness.py`` as
 :class:`dpworkbench.testing.harness.EntryPoint` values; ``tests/privacy/test_harness_<paper>.py`` checks every
@@ -13,12 +14,17 @@ import importlib
 from .testing.harness import EntryPoint, markdown_table
 
 PAPERS = ("inconsistency", "r2t", "privateclean", "dampening")
+#: Packages above the papers with release entry points of their own (``comparisons`` runs one paper's algorithm as
+#: another's baseline; it has no CLI subcommand).
+COMPARISONS = ("comparisons",)
+#: Every package with a ``harness`` module, in table order.
+HARNESSES = PAPERS + COMPARISONS
 
 
 def all_entry_points() -> list[EntryPoint]:
-    """Every paper's entry points, in paper order."""
+    """Every paper's entry points, in paper order, then the comparisons'."""
     out: list[EntryPoint] = []
-    for paper in PAPERS:
+    for paper in HARNESSES:
         try:
             mod = importlib.import_module(f"dpworkbench.{paper}.harness")
         except ModuleNotFoundError as exc:
@@ -34,4 +40,4 @@ def readme_table() -> str:
     return markdown_table(all_entry_points())
 
 
-__all__ = ["PAPERS", "all_entry_points", "readme_table"]
+__all__ = ["COMPARISONS", "HARNESSES", "PAPERS", "all_entry_points", "readme_table"]

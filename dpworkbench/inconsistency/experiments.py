@@ -82,6 +82,10 @@ def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=
 
     ``n_bound``: the public sample size (default ``len(df)``, the study's design parameter; see the module
     docstring)."""
+    if "r2t" in strategies:
+        raise ValueError("strategy 'r2t' is not part of the inconsistency paper (papers never import each other): the R2T "
+                         "series of Figs. 4–5 is dpworkbench.comparisons.r2t_noise_experiment, Table 1 is "
+                         "dpworkbench.comparisons.table1_experiment")
     rows = []
     if n_bound is None:
         n_bound = len(df) if df is not None else graph.n
@@ -94,14 +98,6 @@ def run_measures(graph, df, dcs, *, epsilon: float, repeats: int, rng, measures=
                 rows.append(run_record(rel, algo="alg5", run=r, i_r_lin=lin, cover=c))
             continue
         for s in strategies:
-            if s == "r2t":  # the R2T baseline (I_MI only; Table 1 and the R2T series of Figs. 4–5)
-                if m != "I_MI":
-                    continue
-                from .r2t_baseline import R2TIMI
-                q = R2TIMI(graph)  # truncations computed once per graph, noise redrawn per run
-                for r in range(repeats):
-                    rows.append(run_record(q.run(epsilon, rng=rng), algo="r2t", run=r))
-                continue
             for r in range(repeats):
                 rel = graph_projection(graph, m[2:], epsilon, strategy=s, df=df, dcs=dcs, projector=proj, rng=rng,
                                        ip_sensitivity=ip_sensitivity, artifact_compat=artifact_compat, clip=clip,
@@ -168,7 +164,7 @@ def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
                                      line=dict(color="#ff7f0e"), showlegend=show, legendgroup="t"), i, j)
             fig.add_trace(go.Scatter(x=g.iteration, y=g["mean"], name="Our approach (mean ± std)", line=dict(color="#1f77b4"),
                                      showlegend=show, legendgroup="o"), i, j)
-            if "algo" in sub and (sub.algo == "r2t").any():  # R2T baseline (I_MI), drawn from dpworkbench.r2t
+            if "algo" in sub and (sub.algo == "r2t").any():  # R2T baseline (I_MI): rows from dpworkbench.comparisons.r2t_noise_experiment
                 r = sub[sub.algo == "r2t"].groupby("iteration").agg(mean=("output", "mean")).reset_index()
                 fig.add_trace(go.Scatter(x=r.iteration, y=r["mean"], name="R2T (mean)", line=dict(color="#d62728", dash="dot"),
                                          showlegend=(i, j) == (ms.index("I_MI") + 1, 1), legendgroup="r"), i, j)

@@ -1,7 +1,7 @@
 """R2T / OPT²'s public release entry points for the privacy harness (:mod:`dpworkbench.testing.harness`).
 
 One entry per public release API function (``r2t``, ``opt2``, ``exp_opt2``, ``naive_laplace``, ``fixed_tau``,
-``random_tau``, ``r2t_imi`` and the baselines ``rm``, ``ls``, ``nt``, ``sde``) and per CLI subcommand
+``random_tau`` and the baselines ``rm``, ``ls``, ``nt``, ``sde``) and per CLI subcommand
 (``dpworkbench r2t sql|graph``, run in-process with ``--seed <int> --json`` on small files written once per
 input). Neighbouring relations at the user's input level, as the paper defines them (spec 1.2–1.3):
 
@@ -208,17 +208,6 @@ def _random_tau_api():
                         public=("gs (top of the τ grid)", "epsilon"))
 
 
-def _imi_api():
-    from .inconsistency import r2t_imi
-
-    def release(x, rng):
-        n, e = x
-        return r2t_imi(np.asarray(e, dtype=np.int64).reshape(-1, 2), n, epsilon=EPS, beta=BETA, gs=GS_GRAPH, rng=rng).value
-    return _graph_entry("r2t.inconsistency.r2t_imi", release, claimed=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)),
-                        public=("gs (GS_Q; default n_tuples is data-derived and listed in derived_public)", "base",
-                                "rounding", "beta", "epsilon"))
-
-
 def _rm_api():
     def release(x, rng):
         key = ("rm", _graph_key(x))
@@ -384,7 +373,7 @@ def _graph_cli():
 
 def entry_points() -> list[EntryPoint]:
     """Every public release entry point of the R2T / OPT² paper."""
-    return [_r2t_api(), _opt2_api(), _exp_opt2_api(), _naive_api(), _fixed_tau_api(), _random_tau_api(), _imi_api(),
+    return [_r2t_api(), _opt2_api(), _exp_opt2_api(), _naive_api(), _fixed_tau_api(), _random_tau_api(),
             _rm_api(), _ls_api(), _smooth_api("nt"), _smooth_api("sde"), _sql_cli(), _graph_cli()]
 
 

@@ -22,7 +22,7 @@
 # `notebooks/manifest.toml`). "Our approach": Algorithm 2 with the full Algorithm 4 (FD bound + two-step EM; ε split
 # 0.1/0.15/0.15/0.6) for I_MI and I_P, Algorithm 5 for I_R. I_P uses the corrected sensitivity θ+1 (set
 # `ip_sensitivity = "paper"` for the paper's θ). The I_R "true value" is 2·I_R^lin, as in the paper's artifact. Panels:
-# datasets sparsest → densest. The R2T series (I_MI, dotted red) is drawn from `dpworkbench.r2t` with the artifact's
+# datasets sparsest → densest. The R2T series (I_MI, dotted red) is drawn from `dpworkbench.r2t` through the cross-paper module `dpworkbench.comparisons` with the artifact's
 # settings (GS = n, β = 0.1, base 5.5; its truncations are computed once per graph); `r2t_series = False` drops it. Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema, the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which sets the candidate set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). Seeded noise is for reproducibility, not a private release.
 
 # %% tags=["parameters"]
@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import experiments as X
+from dpworkbench import comparisons
 fig_no = {"rnoise": 4, "conoise": 5}[noise]
 stem = f"fig{fig_no:02d}_true_vs_private_{noise}"
 ctx = NotebookContext(f"inconsistency/{stem}", profile=profile, output_dir=output_dir, seed=seed)
@@ -53,8 +54,12 @@ n_checkpoints = pick(profile, ci=2, quick=5, paper=20)
 repeats = pick(profile, ci=2, quick=10, paper=10)
 res = X.noise_experiment(stem, datasets, noise=noise, alpha=alpha, conoise_iters=conoise_iters, rows=rows,
                          n_checkpoints=n_checkpoints, repeats=repeats, epsilons=[epsilon], ip_sensitivity=ip_sensitivity,
-                         strategies=("bound_hier", "r2t") if r2t_series else ("bound_hier",),
-                         artifact_compat=artifact_compat, seed=seed, results_dir=ctx.results_dir)
+                         strategies=("bound_hier",), artifact_compat=artifact_compat, seed=seed, results_dir=ctx.results_dir)
+if r2t_series:
+    r2t_res = comparisons.r2t_noise_experiment(f"{stem}_r2t", datasets, noise=noise, alpha=alpha, conoise_iters=conoise_iters,
+                                               rows=rows, n_checkpoints=n_checkpoints, repeats=repeats, epsilons=[epsilon],
+                                               seed=seed, results_dir=ctx.results_dir)
+    res = pd.concat([res, r2t_res], ignore_index=True)
 display(res.groupby("dataset").source.first())
 summary = X.error_summary(res)
 ctx.save_table(summary, "error_summary")

@@ -18,7 +18,7 @@
 # Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree (the real tables are not available offline). Each table below has a `source` column saying which was used.
 #
 # Both mechanisms estimate I_MI (the number of conflicting tuple pairs) under tuple-level DP with ε = 1. **R2T** (Dong et
-# al., SIGMOD'22) runs from `dpworkbench.r2t` with the artifact's settings (GS = n, β = 0.1, log base 5.5, τ_i = 5.5^i up
+# al., SIGMOD'22) runs from `dpworkbench.r2t` through the cross-paper module `dpworkbench.comparisons` with the artifact's settings (GS = n, β = 0.1, log base 5.5, τ_i = 5.5^i up
 # to ⌊log_5.5 n⌋, exact max-flow truncation): `R2T` counts each conflicting pair once (the R2T paper's self-join count),
 # `R2T-ordered` counts ordered pairs and halves the output as the artifact did (same mechanism, τ grid shifted by 2).
 # **Ours** is Algorithm 2 with the full Algorithm 4 (FD bound + two-step EM; 0.1/0.15/0.15/0.6 ε split).
@@ -41,20 +41,20 @@ import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import experiments as X
-from dpworkbench.inconsistency import r2t_baseline as T
+from dpworkbench import comparisons
 ctx = NotebookContext("inconsistency/tab01_r2t_vs_projection", profile=profile, output_dir=output_dir, seed=seed)
 datasets = ["Adult", "Flight", "Stock"]
 rows = pick(profile, ci=800, quick=10000, paper=10000)
 repeats = pick(profile, ci=2, quick=10, paper=10)
 n_checkpoints = pick(profile, ci=1, quick=1, paper=5)
-res = T.table1_experiment("tab01", datasets, alpha=alpha, rows=rows, repeats=repeats, epsilon=epsilon, base=base,
+res = comparisons.table1_experiment("tab01", datasets, alpha=alpha, rows=rows, repeats=repeats, epsilon=epsilon, base=base,
                           n_checkpoints=n_checkpoints, seed=seed, results_dir=ctx.results_dir)
-summary = T.table1_summary(res)
+summary = comparisons.table1_summary(res)
 ctx.save_table(summary, "table1")
 summary
 
 # %%
-fig = T.fig_table1(summary, f"Table 1: relative error of I_MI at ε = {epsilon} (RNoise α = {alpha}, {rows} rows, {repeats} runs)")
+fig = comparisons.fig_table1(summary, f"Table 1: relative error of I_MI at ε = {epsilon} (RNoise α = {alpha}, {rows} rows, {repeats} runs)")
 ctx.save_figure(fig, "tab01_r2t_vs_projection")
 fig
 
@@ -63,11 +63,11 @@ S = summary.set_index(["dataset", "algo"])
 na = profile == "ci"
 for d in ("Adult", "Flight"):
     m = float(S.loc[(d, "R2T"), "mean"])
-    ctx.claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=T.PAPER_TABLE1["R2T"][d][0], ours=m, verdict=T.ratio_verdict(m, T.PAPER_TABLE1["R2T"][d][0], comparable=not na),
+    ctx.claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=comparisons.PAPER_TABLE1["R2T"][d][0], ours=m, verdict=comparisons.ratio_verdict(m, comparisons.PAPER_TABLE1["R2T"][d][0], comparable=not na),
                    note=f"pass = within 0.5–2× of the paper; {S.loc[(d, 'R2T'), 'source']} data; R2T-ordered (artifact): {float(S.loc[(d, 'R2T-ordered'), 'mean']):.3f}")
 for d in datasets:
     m = float(S.loc[(d, "ours"), "mean"])
-    p = T.PAPER_TABLE1["ours"][d][0]
+    p = comparisons.PAPER_TABLE1["ours"][d][0]
     ctx.claims.add(f"Table 1 this work: I_MI relative error, {d}", paper=p, ours=m,
                    verdict="not-comparable" if na else ("pass" if m <= 2 * p + 0.05 else "differs"), note="pass = at most 2× the paper + 0.05")
 better = [d for d in datasets if float(S.loc[(d, "ours"), "mean"]) < float(S.loc[(d, "R2T"), "mean"])]

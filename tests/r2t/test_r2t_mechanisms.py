@@ -185,16 +185,6 @@ def test_naive_laplace_and_random_tau(social):
     assert rel.details["tau"] in tau_grid(1024) and math.isfinite(rel.value)
 
 
-def test_r2t_imi_api_for_inconsistency():
-    from dpworkbench.r2t.inconsistency import r2t_imi
-    edges = np.array([[0, 1], [1, 2], [2, 0], [3, 4], [1, 1]])
-    out = r2t_imi(edges, 10, epsilon=1.0, rng=0)
-    assert out["true"] == 4 and out["DS"] == 2 and math.isfinite(out["value"]) and out["value"] >= 0
-    acc = Accountant(1.0)
-    r2t_imi(edges, 10, epsilon=1.0, base=5.5, rounding="floor", rng=0, accountant=acc)
-    assert acc.spent == pytest.approx(1.0)
-
-
 def test_teaching_panels_cache_nonprivate_work():
     from dpworkbench.r2t import teaching as T
     T.instance.cache_clear()
@@ -212,21 +202,6 @@ def test_non_optimal_solver_status_is_refused():
         Truncation(info, "lp", shortcut=False, time_limit=1e-9).value(2)
     with pytest.raises(SolverError):
         FHat(info, shortcut=False, time_limit=1e-9).value(2)
-
-
-def test_imi_truncation_is_reused_and_matches_one_shot():
-    from dpworkbench.r2t.inconsistency import imi_truncation, r2t_imi
-    rng = np.random.default_rng(4)
-    edges = np.unique(np.sort(rng.integers(0, 40, size=(150, 2)), axis=1), axis=0)
-    tr = imi_truncation(edges, 40)
-    a = r2t_imi(None, 40, epsilon=1.0, truncation=tr, rng=7)
-    b = r2t_imi(edges, 40, epsilon=1.0, rng=7)
-    assert a["value"] == b["value"] and a["true"] == b["true"] == int((edges[:, 0] != edges[:, 1]).sum())
-    solved = len(tr.log)
-    r2t_imi(None, 40, epsilon=0.5, truncation=tr, rng=8)  # same τ grid: every Q(I,τ) comes from the cache
-    assert all(rec.tau in tr._cache for rec in tr.log) and len(tr.log) == solved
-    with pytest.raises(ValueError, match="n_tuples"):
-        imi_truncation(np.array([[0, 50]]), 40)
 
 
 def test_flow_refuses_sum_weights():

@@ -9,7 +9,6 @@ from dpworkbench.accounting import Accountant, Release, check_ledger_matches
 from dpworkbench.graphs import from_edge_array
 from dpworkbench.r2t import baselines as B
 from dpworkbench.r2t import from_lists
-from dpworkbench.r2t.inconsistency import r2t_imi
 from dpworkbench.r2t.mechanisms import (exp_opt2, fixed_tau, naive_laplace, opt2, privacy_cost_exp_opt2,
                                         privacy_cost_laplace, privacy_cost_opt2, privacy_cost_r2t, r2t, random_tau)
 from dpworkbench.r2t.patterns import graph_joininfo
@@ -38,7 +37,6 @@ def test_plans_match_ledgers(info, graph):
         (lambda a: naive_laplace(info, epsilon=0.7, gs=8, rng=1, accountant=a), privacy_cost_laplace(0.7)),
         (lambda a: fixed_tau(info, 4, epsilon=0.7, rng=1, accountant=a), privacy_cost_laplace(0.7, "lp-fixed-tau")),
         (lambda a: random_tau(info, epsilon=0.7, gs=8, rng=1, accountant=a), privacy_cost_laplace(0.7, "lp-fixed-tau")),
-        (lambda a: r2t_imi(E, 6, epsilon=0.7, gs=8, rng=1, accountant=a), privacy_cost_r2t(0.7, 8)),
         (lambda a: B.rm(info, epsilon=0.7, rng=1, accountant=a), B.privacy_cost_rm(0.7)),
         (lambda a: B.ls(sjf, epsilon=0.7, gs=8, rng=1, accountant=a), B.privacy_cost_ls(0.7)),
         (lambda a: B.nt(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.privacy_cost_nt(0.7)),
@@ -60,8 +58,3 @@ def test_result_views_keep_their_attributes(info):
     o = opt2(info, epsilon=1.0, rng=0)
     assert o.tau == 2.0 ** o.level and "noisy_threshold" in o.exact and "noisy_threshold" not in o.details
     assert B.rm(info, epsilon=1.0, rng=0)["value"] == B.rm(info, epsilon=1.0, rng=0).value
-
-
-def test_data_derived_gs_is_listed(info):
-    assert r2t_imi(E, 6, epsilon=1.0, rng=0).derived_public == ("GS_Q",)
-    assert r2t_imi(E, 6, epsilon=1.0, gs=8, rng=0).derived_public == ()

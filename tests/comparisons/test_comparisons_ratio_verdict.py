@@ -1,11 +1,11 @@
-"""``r2t_baseline.ratio_verdict``: the 0.5–2× band of Table 1's R2T claims."""
+"""``comparisons.ratio_verdict``: the 0.5–2× band of Table 1's R2T claims."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from dpworkbench.inconsistency.r2t_baseline import ratio_verdict
+from dpworkbench.comparisons import ratio_verdict
 
 
 def test_band_is_inclusive_and_scaled_by_the_paper_value():

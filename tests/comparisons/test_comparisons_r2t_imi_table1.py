@@ -7,7 +7,7 @@ import pytest
 
 from dpworkbench.accounting import Accountant
 from dpworkbench.inconsistency.conflict_graph import from_edges
-from dpworkbench.inconsistency.r2t_baseline import R2TIMI, table1_experiment, table1_summary
+from dpworkbench.comparisons import R2TIMI, table1_experiment, table1_summary
 from dpworkbench.testing import audit_mechanism
 
 
@@ -73,3 +73,29 @@ def test_table1_experiment_rows_and_summary(tmp_path):
     s = table1_summary(res)
     assert {"paper_mean", "mean", "std"} <= set(s.columns)
     assert s.set_index(["dataset", "algo"]).loc[("Stock", "R2T"), "paper_mean"] == pytest.approx(123.19)
+
+
+def test_r2t_noise_series_matches_the_inconsistency_rows(tmp_path):
+    """Figs. 4–5's R2T series: the same checkpoints and graphs as ``noise_experiment``, rows that concatenate with it
+    (same keys and true I_MI per checkpoint), ``algo="r2t"`` on I_MI only, ε spent per run."""
+    from dpworkbench.comparisons import r2t_noise_experiment
+    from dpworkbench.inconsistency import experiments as X
+
+    kw = dict(noise="rnoise", alpha=0.01, rows=300, n_checkpoints=1, repeats=2, epsilons=[1.0], seed=0,
+              results_dir=tmp_path, prefer="synthetic")
+    ours = X.noise_experiment("ours", ["Stock"], measures=("I_MI",), **kw)
+    r2t = r2t_noise_experiment("r2t", ["Stock"], **kw)
+    assert set(r2t.algo) == {"r2t"} and set(r2t.measure) == {"I_MI"} and len(r2t) == 2 * 2  # 2 checkpoints × 2 runs
+    assert np.allclose(r2t.eps_total, 1.0)
+    key = ["dataset", "checkpoint", "iteration", "eps"]
+    shared = set(key) | {"measure", "algo", "run", "true", "output", "rel_error", "source", "edges", "max_degree"}
+    assert shared <= set(ours.columns) & set(r2t.columns)
+    truth = ours.groupby(key)["true"].first().sort_index()
+    assert (r2t.groupby(key)["true"].first().sort_index() == truth).all()
+
+
+def test_the_inconsistency_runner_refuses_the_r2t_strategy_and_points_to_comparisons():
+    from dpworkbench.inconsistency import experiments as X
+
+    with pytest.raises(ValueError, match="dpworkbench.comparisons.r2t_noise_experiment"):
+        X.run_measures(from_edges(3, [(0, 1)]), None, [], epsilon=1.0, repeats=1, rng=0, strategies=("bound_hier", "r2t"))
