@@ -192,6 +192,8 @@ class Projector:
 
     def cover_size(self) -> int:
         """Algorithm 5's c before noise: 2·|greedy maximal matching| in this order = 2·F_MI(1)."""
+        if 1 not in self._memo and self.rule != "artifact_reorder":
+            self.prefetch([1])  # only θ = 1 (not the hinted candidates)
         return 2 * self.counts(1)[0]
 
     def f(self, theta: int, measure: str) -> int:
