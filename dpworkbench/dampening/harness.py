@@ -20,14 +20,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import tempfile
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 from dpworkbench.accounting import ledger_epsilon
-from dpworkbench.testing.harness import EntryPoint, row_neighbours
+from dpworkbench.testing.harness import EntryPoint, row_neighbours, scratch_dir
 
 from . import ebc as E
 from . import id3 as I
@@ -47,7 +46,7 @@ _TMP: dict[str, Path] = {}
 
 def _tmpdir() -> Path:
     if "dir" not in _TMP:
-        _TMP["dir"] = Path(tempfile.mkdtemp(prefix="dpwb_harness_dampening_"))
+        _TMP["dir"] = scratch_dir("dampening")
     return _TMP["dir"]
 
 

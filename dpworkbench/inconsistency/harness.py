@@ -19,14 +19,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..testing.harness import EntryPoint, row_neighbours
+from ..testing.harness import EntryPoint, row_neighbours, scratch_dir
 from .algorithms import NEIGHBOURS, dp_vertex_cover, dp_vertex_cover_cost, graph_projection, graph_projection_cost
 from .conflict_graph import build
 from .constraints import FD
@@ -178,7 +177,7 @@ def run_cli_json(argv: list[str], parsed=None) -> dict:
 
 
 def _cli_entry() -> EntryPoint:
-    tmp = Path(tempfile.mkdtemp(prefix="dpwb-harness-inconsistency-"))
+    tmp = scratch_dir("inconsistency")
     dcs_file = tmp / "dcs.txt"
     dcs_file.write_text("not(t1.A=t2.A&t1.B!=t2.B)\n")
     files: dict[int, tuple[pd.DataFrame, Path]] = {}

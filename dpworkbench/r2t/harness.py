@@ -21,14 +21,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dpworkbench.accounting import ledger_epsilon
-from dpworkbench.testing.harness import EntryPoint, node_neighbours
+from dpworkbench.testing.harness import EntryPoint, node_neighbours, scratch_dir
 
 from . import baselines as B
 from .mechanisms import (RELATION, exp_opt2, fixed_tau, naive_laplace, opt2, privacy_cost_exp_opt2, privacy_cost_laplace,
@@ -63,7 +62,7 @@ _CACHE: dict = {}
 
 def _tmpdir() -> Path:
     if "dir" not in _TMP:
-        _TMP["dir"] = Path(tempfile.mkdtemp(prefix="dpwb_harness_r2t_"))
+        _TMP["dir"] = scratch_dir("r2t")
     return _TMP["dir"]
 
 

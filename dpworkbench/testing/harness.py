@@ -195,6 +195,20 @@ def markdown_table(entries: Iterable[EntryPoint]) -> str:
     return "\n".join(rows)
 
 
+_SCRATCH: dict[str, Any] = {}
+
+
+def scratch_dir(tag: str):
+    """One temporary folder per process and tag for the files a CLI entry point reads (written once per input);
+    removed when the process exits, so harness runs leave nothing behind."""
+    import tempfile
+    from pathlib import Path
+
+    if tag not in _SCRATCH:
+        _SCRATCH[tag] = tempfile.TemporaryDirectory(prefix=f"dpwb-harness-{tag}-")
+    return Path(_SCRATCH[tag].name)
+
+
 # --- neighbour generators at the user's input level ---------------------------------------------------------
 def row_neighbours(df, universe=None) -> Iterable[Any]:
     """Every add/remove-one-row neighbour of a DataFrame: each row removed (later rows keep their order, the
@@ -232,4 +246,5 @@ __all__ = [
     "markdown_table",
     "node_neighbours",
     "row_neighbours",
+    "scratch_dir",
 ]
