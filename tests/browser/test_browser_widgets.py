@@ -141,6 +141,13 @@ def _inject_profile(nb_path: Path, profile: str) -> None:
             src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
             cell["source"] = src.rstrip("\n") + f"\nprofile = {profile!r}  # injected by the browser test\n"
     nb_path.write_text(json.dumps(nb, indent=1))
+    # The copy is a jupytext pair: rewrite its .py too, or jupytext (rightly) refuses to open an .ipynb that is
+    # newer than, and differs from, its paired text file.
+    pair = nb_path.with_suffix(".py")
+    if pair.exists():
+        import jupytext
+
+        jupytext.write(jupytext.read(nb_path), pair, fmt="py:percent")
 
 
 class Lab:
