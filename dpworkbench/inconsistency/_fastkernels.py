@@ -8,12 +8,23 @@ edges). Every kernel is deterministic: the output never depends on the number of
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 
 def shift_for(n: int) -> int:
     """Bits needed for a node id in 0..n-1 (at least 1)."""
     return max(1, int(n - 1).bit_length()) if n > 1 else 1
+
+
+@njit(cache=True, parallel=True)
+def prefault(a, chunks):
+    """Touch every 4 KiB page of a fresh int64 array from all threads (chunks in parallel). First-touch page
+    faults of a multi-GB array cost seconds on a VM; faulting from both cores, in address order, before the
+    scattered writes of a bucket fill, roughly halves that."""
+    m = a.size
+    for c in prange(chunks):
+        for i in range(m * c // chunks, m * (c + 1) // chunks, 512):
+            a[i] = 0
 
 
 @njit(cache=True)
@@ -54,161 +65,125 @@ def expand_pairs_shift(member_ptr, members, pa, pb, s):
     return out
 
 
-@njit(cache=True)
-def _merge_chunk(cat, off, lo, hi, ou, ov, start, s, mask):
-    """k-way merge of the sorted distinct runs cat[off[i] + lo[i] : off[i] + hi[i]] with duplicates removed;
-    writes decoded (u, v) from ``start``; returns the number written."""
-    k = lo.size
-    big = np.int64(9223372036854775807)
-    cur = np.empty(k, np.int64)
-    end = np.empty(k, np.int64)
-    hv = np.empty(k, np.int64)
-    for i in range(k):
-        cur[i] = off[i] + lo[i]
-        end[i] = off[i] + hi[i]
-        hv[i] = cat[cur[i]] if cur[i] < end[i] else big
-    t = start
-    last = np.int64(-1)
-    while True:
-        best = 0
-        bv = hv[0]
-        for i in range(1, k):
-            if hv[i] < bv:
-                bv = hv[i]
-                best = i
-        if bv == big:
-            break
-        c = cur[best] + 1
-        cur[best] = c
-        hv[best] = cat[c] if c < end[best] else big
-        if bv != last:
-            ou[t] = np.int32(bv >> s)
-            ov[t] = np.int32(bv & mask)
-            t += 1
-            last = bv
-    return t - start
+def pair_chunks(member_ptr, pa, pb, chunks):
+    """Boundaries (chunks+1 pair indices) splitting the combo pairs into ranges of about equal edge counts."""
+    sa = (member_ptr[pa + 1] - member_ptr[pa]).astype(np.int64)
+    sb = (member_ptr[pb + 1] - member_ptr[pb]).astype(np.int64)
+    w = np.where(pa == pb, sa * (sa - 1) // 2, sa * sb) + 1
+    cw = np.cumsum(w)
+    if cw.size == 0:
+        return np.zeros(2, np.int64)
+    cuts = np.searchsorted(cw, (np.arange(1, chunks) * cw[-1]) // chunks, side="right")
+    return np.unique(np.concatenate([[0], cuts, [pa.size]])).astype(np.int64)
 
 
 @njit(cache=True, parallel=True)
-def merge_unique_split(cat, off, bounds, s):
-    """Union of sorted distinct int64 key lists (run i = cat[off[i]:off[i+1]]) → (u, v) int32 in key order, m.
+def bucket_fill(member_ptr, members, pa, pb, s, bs, cuts, cursor, out, write):
+    """Keys (min << s) | max of every tuple pair between combos pa[k] and pb[k] (within the combo when equal),
+    scattered by bucket ``min >> bs``. Chunk c (pairs cuts[c]..cuts[c+1]) uses the cursors cursor[c, :]:
+    with ``write`` false only counts (cursor[c, b] += keys of bucket b), else writes out[cursor[c, b]++]."""
+    for c in prange(cuts.size - 1):
+        for k in range(cuts[c], cuts[c + 1]):
+            a0, a1 = member_ptr[pa[k]], member_ptr[pa[k] + 1]
+            if pa[k] == pb[k]:  # members ascending: x = members[i] is the smaller end
+                for i in range(a0, a1):
+                    x = np.int64(members[i])
+                    b = x >> bs
+                    if write:
+                        t = cursor[c, b]
+                        for j in range(i + 1, a1):
+                            out[t] = (x << s) | np.int64(members[j])
+                            t += 1
+                        cursor[c, b] = t
+                    else:
+                        cursor[c, b] += a1 - i - 1
+            else:
+                b0, b1 = member_ptr[pb[k]], member_ptr[pb[k] + 1]
+                for i in range(a0, a1):
+                    x = np.int64(members[i])
+                    bx = x >> bs
+                    for j in range(b0, b1):
+                        y = np.int64(members[j])
+                        if x < y:
+                            if write:
+                                out[cursor[c, bx]] = (x << s) | y
+                            cursor[c, bx] += 1
+                        else:
+                            by = y >> bs
+                            if write:
+                                out[cursor[c, by]] = (y << s) | x
+                            cursor[c, by] += 1
 
-    ``bounds[c, i]``: where chunk c starts in run i (value splitters, so equal keys fall in one chunk). Chunks
-    are merged in parallel into disjoint ranges of over-allocated outputs, then compacted in order."""
-    k = off.size - 1
-    nc = bounds.shape[0] - 1
-    cap = np.zeros(nc + 1, np.int64)
-    for c in range(nc):
-        tot = 0
-        for i in range(k):
-            tot += bounds[c + 1, i] - bounds[c, i]
-        cap[c + 1] = cap[c] + tot
-    ou = np.empty(cap[nc], np.int32)
-    ov = np.empty(cap[nc], np.int32)
-    got = np.zeros(nc, np.int64)
+
+@njit(cache=True, nogil=True)
+def compact_sorted_nogil(keys):
+    """Move the distinct values of a sorted array to its front; returns how many there are (GIL released)."""
+    if keys.size == 0:
+        return 0
+    m = 1
+    for i in range(1, keys.size):
+        if keys[i] != keys[m - 1]:
+            keys[m] = keys[i]
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def compact_decode(keys, pairs, s):
+    """Keep the distinct sorted keys at the front and decode them in place into node pairs:
+    ``pairs`` is the int32 view of ``keys`` (pair i takes the 8 bytes of key i). Returns how many."""
+    m = compact_sorted_nogil(keys)
     mask = (np.int64(1) << s) - 1
-    for c in prange(nc):
-        got[c] = _merge_chunk(cat, off, bounds[c], bounds[c + 1], ou, ov, cap[c], s, mask)
-    m = 0
-    for c in range(nc):
-        src = cap[c]
-        for j in range(got[c]):
-            ou[m + j] = ou[src + j]
-            ov[m + j] = ov[src + j]
-        m += got[c]
-    return ou, ov, m
-
-
-@njit(cache=True, parallel=True)
-def rank_keys_shift(u, v, pos, s):
-    """Key (max place << s) | min place per edge (place = pos[node] in the stable node sequence)."""
-    m = u.size
-    out = np.empty(m, np.int64)
-    for i in prange(m):
-        a = np.int64(pos[u[i]])
-        b = np.int64(pos[v[i]])
-        if a < b:
-            a, b = b, a
-        out[i] = (a << s) | b
-    return out
-
-
-@njit(cache=True, parallel=True)
-def decode_rank_inplace(keys, pairs, inv, s):
-    """Decode sorted rank keys into node pairs (min node, max node), written over the keys themselves:
-    ``pairs`` is the int32 view of ``keys`` (pair i occupies the 8 bytes of key i)."""
-    mask = (np.int64(1) << s) - 1
-    for i in prange(keys.size):
+    for i in range(m):
         k = keys[i]
-        a = inv[k >> s]
+        pairs[2 * i] = np.int32(k >> s)
+        pairs[2 * i + 1] = np.int32(k & mask)
+    return m
+
+
+@njit(cache=True)
+def move_left(buf, lo, cnt, dst):
+    """Move the runs buf[lo[b] : lo[b] + cnt[b]] to buf[dst[b]:] in order (dst[b] ≤ lo[b]: each element moves left)."""
+    for b in range(lo.size):
+        src = lo[b]
+        d = dst[b]
+        if src != d:
+            for j in range(cnt[b]):
+                buf[d + j] = buf[src + j]
+
+
+@njit(cache=True, parallel=True)
+def rank_bucket_fill(u, v, pos, s, bs, cuts, cursor, out, write):
+    """Rank keys (later place << s) | earlier place (place = pos[node]) of the edges, scattered by bucket
+    ``later place >> bs``. Chunk c (edges cuts[c]..cuts[c+1]) uses the cursors cursor[c, :]: with ``write``
+    false only counts, else writes out[cursor[c, b]++]."""
+    for c in prange(cuts.size - 1):
+        for i in range(cuts[c], cuts[c + 1]):
+            a = np.int64(pos[u[i]])
+            b = np.int64(pos[v[i]])
+            if a < b:
+                a, b = b, a
+            bk = a >> bs
+            if write:
+                out[cursor[c, bk]] = (a << s) | b
+            cursor[c, bk] += 1
+
+
+@njit(cache=True, nogil=True)
+def rank_bucket_decode(keys, pairs, inv, s, per_place):
+    """Sorted rank keys of one bucket: count the edges per later place (per_place[place + 1] += 1) and decode
+    the keys in place into node pairs (min node, max node); ``pairs`` is the int32 view of ``keys``."""
+    mask = (np.int64(1) << s) - 1
+    for i in range(keys.size):
+        k = keys[i]
+        p = k >> s
+        per_place[p + 1] += 1
+        a = inv[p]
         b = inv[k & mask]
         if a > b:
             a, b = b, a
-        pairs[2 * i] = np.int32(a)
-        pairs[2 * i + 1] = np.int32(b)
-
-
-@njit(cache=True)
-def _edge_addition_group(u, v, n, thetas, js, kept, pos, d):
-    """One pass for the θs thetas[js]: degree row d[node·g : node·g + g] (d zeroed, dtype wide enough)."""
-    g = js.size
-    th = np.empty(g, np.int64)
-    for q in range(g):
-        th[q] = thetas[js[q]]
-    cnt = np.zeros(g, np.int64)
-    for k in range(u.size):
-        a = np.int64(u[k]) * g
-        b = np.int64(v[k]) * g
-        for q in range(g):
-            if d[a + q] < th[q] and d[b + q] < th[q]:
-                d[a + q] += 1
-                d[b + q] += 1
-                cnt[q] += 1
-    for q in range(g):
-        p = 0
-        for i in range(n):
-            if d[i * g + q] > 0:
-                p += 1
-        kept[js[q]] = cnt[q]
-        pos[js[q]] = p
-
-
-@njit(cache=True, parallel=True)
-def edge_addition_multi(u, v, n, thetas, groups, d16):
-    """Algorithm 1 for several θ, one pass over the edges per thread group: (kept edges, positive-degree
-    nodes) per θ. θ j is handled by group j % groups, each with a degree row of its θs (uint16 when
-    ``d16`` — every θ < 65535 — so the rows stay in cache)."""
-    k = thetas.size
-    kept = np.zeros(k, np.int64)
-    pos = np.zeros(k, np.int64)
-    for gi in prange(groups):
-        cnt = 0
-        for j in range(k):
-            if j % groups == gi:
-                cnt += 1
-        js = np.empty(cnt, np.int64)
-        c = 0
-        for j in range(k):
-            if j % groups == gi:
-                js[c] = j
-                c += 1
-        if cnt > 0:
-            if d16:
-                _edge_addition_group(u, v, n, thetas, js, kept, pos, np.zeros(n * cnt, np.uint16))
-            else:
-                _edge_addition_group(u, v, n, thetas, js, kept, pos, np.zeros(n * cnt, np.int32))
-    return kept, pos
-
-
-@njit(cache=True)
-def group_ptr(keys, s, n):
-    """ptr[p]..ptr[p+1]: the edges whose later place is p, in sorted rank keys (before decoding)."""
-    ptr = np.zeros(n + 1, np.int64)
-    for i in range(keys.size):
-        ptr[(keys[i] >> s) + 1] += 1
-    for p in range(n):
-        ptr[p + 1] += ptr[p]
-    return ptr
+        pairs[2 * i] = a
+        pairs[2 * i + 1] = b
 
 
 @njit(cache=True)
@@ -238,10 +213,23 @@ def edge_addition_grouped(u, v, n, theta, inv, ptr):
     return kept, pos
 
 
-@njit(cache=True)
 def degrees(u, v, n):
+    """Node degrees (int64): per-chunk counts (one chunk per thread on large graphs), then summed (exact)."""
+    return _degrees(u, v, np.int64(n), np.int64(1 if u.size < 1_000_000 else max(1, get_num_threads())))
+
+
+@njit(cache=True, parallel=True)
+def _degrees(u, v, n, chunks):
+    m = u.size
+    part = np.zeros((chunks, n), np.int64)
+    for c in prange(chunks):
+        lo = m * c // chunks
+        hi = m * (c + 1) // chunks
+        for i in range(lo, hi):
+            part[c, u[i]] += 1
+            part[c, v[i]] += 1
     d = np.zeros(n, np.int64)
-    for i in range(u.size):
-        d[u[i]] += 1
-        d[v[i]] += 1
+    for c in range(chunks):
+        for i in range(n):
+            d[i] += part[c, i]
     return d

@@ -323,7 +323,11 @@ def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy:
 def _dc_edges_shift(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str,
                     encoded: tuple[dict, dict], s: int) -> np.ndarray:
     """The fast engine's per-DC edges: sorted distinct int64 keys (min << s) | max (same order as min·n+max)."""
-    parts = _dc_combo_pairs(df, dc, kinds, null_policy, encoded)
+    return _sorted_shift_keys(_dc_combo_pairs(df, dc, kinds, null_policy, encoded), s)
+
+
+def _sorted_shift_keys(parts, s: int) -> np.ndarray:
+    """Sorted distinct keys (min << s) | max of one DC's combination pairs (``None``: no edges)."""
     if parts is None:
         return np.zeros(0, np.int64)
     keys = FK.expand_pairs_shift(*parts, np.int64(s))
@@ -432,8 +436,8 @@ def build(
     ``"rank"`` order depends on that identity and the order seed only — not on row positions — so adding
     or removing a tuple never reorders the edges of the others.
 
-    ``engine``: "fast" (hash/combination partitioning + numba; per-DC keys packed with a shift, merged across
-    DCs by a parallel k-way merge), "reference" (the previous fast engine: the same combination partitioning,
+    ``engine``: "fast" (hash/combination partitioning + numba; every DC's keys, packed with a shift, generated in
+    parallel into one buffer grouped by the smaller end's top bits, each bucket sorted and deduplicated on its own), "reference" (the previous fast engine: the same combination partitioning,
     keys min·n+max, one global sort of all DCs' keys; kept as the reference the fast engine is tested against —
     identical output), "duckdb" (SQL self-joins) or "bruteforce" (every pair in Python; small tables only, for
     tests). ``keep_per_dc=False`` drops the
@@ -499,43 +503,70 @@ def build(
 ENGINES = ("fast", "reference", "duckdb", "bruteforce")
 
 
-def _merge_lists(lists: list[np.ndarray], s: int) -> tuple[np.ndarray, np.ndarray]:
-    """Union of sorted distinct shift-packed key lists → (u, v) int32 in lexicographic order.
+def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """Union of every DC's edges → (u, v) int32 in lexicographic order, without a global sort or merge.
 
-    The lists are consumed (emptied) as they are copied into one buffer, so at most one extra list is alive."""
+    ``parts``: per DC ``(member_ptr, members, pa, pb)`` (consumed). The keys (min << s) | max are generated in
+    parallel (chunks of combo pairs, numba) straight into one preallocated buffer, grouped by bucket = the top
+    bits of the smaller end (a counting pass sizes every chunk × bucket range first). Buckets are disjoint
+    ranges of the smaller end, in order, so sorting + deduplicating each bucket (numpy's sort releases the GIL:
+    one bucket per thread) and concatenating them gives the sorted union. Each key is decoded in place into its
+    (u, v) pair: the returned u and v are strided int32 views of one interleaved buffer (no second allocation —
+    first-touch page faults of a fresh 2.5 GB array cost seconds). Deterministic: sorted distinct keys whatever
+    the number of threads."""
+    from concurrent.futures import ThreadPoolExecutor
     from numba import get_num_threads
 
-    sizes = [x.size for x in lists]
-    if not sum(sizes):
-        lists.clear()
+    threads = max(1, get_num_threads())
+    bs = max(0, s - 7)  # ≤ 128 buckets of 2**bs node ids
+    nb = ((n - 1) >> bs) + 1 if n > 0 else 1
+    none = np.zeros(0, np.int64)
+    plans = []
+    for mp, mem, pa, pb in parts:
+        cuts = FK.pair_chunks(mp, pa, pb, 4 * threads)
+        cnt = np.zeros((cuts.size - 1, nb), np.int64)
+        FK.bucket_fill(mp, mem, pa, pb, np.int64(s), np.int64(bs), cuts, cnt, none, False)
+        plans.append((cuts, cnt))
+    per_bucket = sum(c.sum(axis=0) for _, c in plans) if plans else np.zeros(nb, np.int64)
+    lo = np.concatenate([[0], np.cumsum(per_bucket)]).astype(np.int64)
+    total = int(lo[-1])
+    if total == 0:
+        parts.clear()
         return np.zeros(0, np.int32), np.zeros(0, np.int32)
-    if len(lists) == 1:
-        cat = lists.pop()
+    buf = np.empty(total, np.int64)
+    FK.prefault(buf, np.int64(4 * threads))
+    start = lo[:-1].copy()
+    cursors = []
+    for _, cnt in plans:  # bucket b: DC after DC, chunk after chunk
+        cur = np.empty_like(cnt)
+        for c in range(cnt.shape[0]):
+            cur[c] = start
+            start = start + cnt[c]
+        cursors.append(cur)
+    for (mp, mem, pa, pb), (cuts, _), cur in zip(parts, plans, cursors):
+        FK.bucket_fill(mp, mem, pa, pb, np.int64(s), np.int64(bs), cuts, cur, buf, True)
+    parts.clear()
+
+    pairs = buf.view(np.int32)
+
+    def sort_bucket(b):
+        seg = buf[lo[b]:lo[b + 1]]
+        seg.sort(kind="quicksort")  # numpy's (SIMD) sort, GIL released
+        return FK.compact_decode(seg, pairs[2 * lo[b]:2 * lo[b + 1]], np.int64(s))
+
+    order = np.argsort(-per_bucket, kind="stable").tolist()  # largest buckets first
+    with ThreadPoolExecutor(threads) as ex:
+        got = dict(zip(order, ex.map(sort_bucket, order)))
+    cnt = np.array([got[b] for b in range(nb)], np.int64)
+    dst = np.concatenate([[0], np.cumsum(cnt)]).astype(np.int64)
+    FK.move_left(buf, lo[:-1].copy(), cnt, dst[:-1].copy())  # close the gaps left by duplicates
+    m = int(dst[-1])
+    if m < 0.75 * total:  # many duplicates: a compact copy (else views over the slightly larger buffer)
+        pairs = pairs[:2 * m].copy()
     else:
-        cat = np.empty(sum(sizes), np.int64)
-        p = 0
-        for i in range(len(lists)):
-            cat[p:p + sizes[i]] = lists[i]
-            p += sizes[i]
-            lists[i] = None  # free as we go
-    lists.clear()
-    off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    bi = int(np.argmax(sizes))
-    big = cat[off[bi]:off[bi + 1]]
-    chunks = max(1, min(8 * get_num_threads(), big.size // 100_000))
-    split = np.unique(big[(np.arange(1, chunks) * big.size) // chunks]) if chunks > 1 else np.zeros(0, np.int64)
-    bounds = np.empty((split.size + 2, len(sizes)), np.int64)
-    for i in range(len(sizes)):
-        run = cat[off[i]:off[i + 1]]
-        bounds[0, i] = 0
-        bounds[1:-1, i] = np.searchsorted(run, split, side="left")
-        bounds[-1, i] = run.size
-    ou, ov, m = FK.merge_unique_split(cat, off, bounds, np.int64(s))
-    del cat, big
-    m = int(m)
-    if m < ou.size:  # duplicates across DCs: views unless much was removed (a copy would add 8 bytes per edge)
-        ou, ov = (ou[:m].copy(), ov[:m].copy()) if m < 0.75 * ou.size else (ou[:m], ov[:m])
-    return ou, ov
+        pairs = pairs[:2 * m]
+    del buf
+    return pairs[0::2], pairs[1::2]
 
 
 def _build_fast(df, dcs, kept, rep, kinds, null_policy, unary_dcs, keep_per_dc, identity, t0) -> ConflictGraph:
@@ -544,13 +575,17 @@ def _build_fast(df, dcs, kept, rep, kinds, null_policy, unary_dcs, keep_per_dc, 
     for d in kept:
         validate_dc(d, list(df.columns), kinds)
     encoded = _encode_all(df, kept, kinds)
-    kept_keys = [_dc_edges_shift(df, d, kinds, null_policy, encoded, s) for d in kept]
+    all_parts = [_dc_combo_pairs(df, d, kinds, null_policy, encoded) for d in kept]
     per_dc_kept = None
     if keep_per_dc:  # the public per-DC format: sorted keys min·n+max (a monotone map of the packed keys)
         mask = np.int64((1 << s) - 1)
-        per_dc_kept = [(k >> s) * np.int64(n) + (k & mask) for k in kept_keys]
-    u, v = _merge_lists(kept_keys, s)
-    kept_keys.clear()
+        per_dc_kept = []
+        for p in all_parts:
+            k = _sorted_shift_keys(p, s)
+            per_dc_kept.append((k >> s) * np.int64(n) + (k & mask))
+            del k
+    u, v = _union_bucketed([p for p in all_parts if p is not None], n, s)
+    all_parts.clear()
     unary = np.zeros(0, np.int64)
     if unary_dcs:
         unary = np.unique(np.concatenate([_unary_violators(df, d, kinds, null_policy) for d in unary_dcs]))
