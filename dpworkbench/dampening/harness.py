@@ -17,16 +17,13 @@ admissible δ), the SLD score (u − S_r)/Δu by 1 (Thm 4.3.1 in closed form), c
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 from dpworkbench.accounting import ledger_epsilon
-from dpworkbench.testing.harness import EntryPoint, row_neighbours, scratch_dir
+from dpworkbench.testing.harness import EntryPoint, InProcessCLI, row_neighbours, scratch_dir
 
 from . import ebc as E
 from . import id3 as I
@@ -114,28 +111,13 @@ def _csv_for(x) -> Path:
     return p
 
 
-def _parser():
-    """The ``dpworkbench dampening`` argument parser (built once; the subcommand handlers are the real ones)."""
-    if "parser" not in _TMP:
-        import argparse
-
-        from . import cli
-
-        parser = argparse.ArgumentParser(prog="dpworkbench")
-        cli.register(parser.add_subparsers(dest="command", required=True))
-        _TMP["parser"] = parser
-    return _TMP["parser"]
-
-
 def _run_cli(argv) -> dict:
     """Parse ``argv`` with the real parser, run the subcommand's handler in-process, parse its ``--json`` output."""
-    args = _parser().parse_args(argv)
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = args.func(args)
-    if code != 0:
-        raise RuntimeError(f"dpworkbench {' '.join(argv)} exited with {code}")
-    return json.loads(buf.getvalue().strip().splitlines()[-1])
+    if "cli" not in _TMP:
+        from .cli import register
+
+        _TMP["cli"] = InProcessCLI(register)
+    return _TMP["cli"](argv)
 
 
 def _median_cli():

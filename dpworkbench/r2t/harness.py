@@ -18,16 +18,13 @@ Outputs are the private value and, where released, the selected τ.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dpworkbench.accounting import ledger_epsilon
-from dpworkbench.testing.harness import EntryPoint, node_neighbours, scratch_dir
+from dpworkbench.testing.harness import EntryPoint, InProcessCLI, node_neighbours, scratch_dir
 
 from . import baselines as B
 from .mechanisms import (RELATION, exp_opt2, fixed_tau, naive_laplace, opt2, privacy_cost_exp_opt2, privacy_cost_laplace,
@@ -305,29 +302,13 @@ def _sql_files(x) -> tuple[Path, Path]:
     return c, o
 
 
-def _cli_parser():
-    """The ``dpworkbench r2t`` argument parser exactly as the CLI registers it (built once: building the whole
-    ``dpworkbench`` parser per sample would dominate the harness's run time)."""
-    if "parser" not in _CACHE:
-        import argparse
-
-        from .cli import register
-
-        parser = argparse.ArgumentParser(prog="dpworkbench")
-        register(parser.add_subparsers(dest="command", required=True))
-        _CACHE["parser"] = parser
-    return _CACHE["parser"]
-
-
 def _run_cli(argv) -> dict:
     """Run the CLI subcommand's handler in-process on ``argv`` and parse its ``--json`` output."""
-    args = _cli_parser().parse_args(argv)
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = args.func(args)
-    if code != 0:
-        raise RuntimeError(f"dpworkbench {' '.join(argv)} exited with {code}")
-    return json.loads(buf.getvalue().strip().splitlines()[-1])
+    if "cli" not in _CACHE:
+        from .cli import register
+
+        _CACHE["cli"] = InProcessCLI(register)
+    return _CACHE["cli"](argv)
 
 
 def _cli_components(out: dict) -> dict:

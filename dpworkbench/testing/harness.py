@@ -198,6 +198,33 @@ def markdown_table(entries: Iterable[EntryPoint]) -> str:
 _SCRATCH: dict[str, Any] = {}
 
 
+class InProcessCLI:
+    """Runs a paper's ``dpworkbench <paper> …`` subcommands in-process with the real parser and handlers, and parses
+    the last line of their ``--json`` output. The parser is built once (``register`` is the paper CLI's own), since
+    building it per sample would dominate a harness run."""
+
+    def __init__(self, register: Callable[[Any], None]):
+        self._register = register
+        self._parser = None
+
+    def __call__(self, argv: list[str]) -> dict:
+        import argparse
+        import contextlib
+        import io
+        import json
+
+        if self._parser is None:
+            self._parser = argparse.ArgumentParser(prog="dpworkbench")
+            self._register(self._parser.add_subparsers(dest="command", required=True))
+        args = self._parser.parse_args(argv)
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            code = args.func(args)
+        if code != 0:
+            raise RuntimeError(f"dpworkbench {' '.join(argv)} exited with {code}")
+        return json.loads(buf.getvalue().strip().splitlines()[-1])
+
+
 def scratch_dir(tag: str):
     """One temporary folder per process and tag for the files a CLI entry point reads (written once per input);
     removed when the process exits, so harness runs leave nothing behind."""
@@ -239,6 +266,7 @@ def node_neighbours(n: int, edges: np.ndarray) -> Iterable[tuple[int, np.ndarray
 __all__ = [
     "EntryPoint",
     "EntryReport",
+    "InProcessCLI",
     "SensitivityReport",
     "audit_entry",
     "check_entry_point",
