@@ -1,6 +1,7 @@
 """Experiment grids, summaries and notebook output bookkeeping."""
 
-from .context import PROFILES, Claim, Claims, NotebookContext, pick
+from .claims import Claim, Claims, Rule, at_least, at_most, between, close, equals, not_comparable
+from .context import PROFILES, NotebookContext, pick
 from .runner import atomic_write_csv, atomic_write_text, cell_id, cell_rng, expand_grid, load_results, run_grid
 from .summary import relative_error, summarize, trimmed_mean
 
@@ -8,6 +9,13 @@ __all__ = [
     "PROFILES",
     "Claim",
     "Claims",
+    "Rule",
+    "at_least",
+    "at_most",
+    "between",
+    "close",
+    "equals",
+    "not_comparable",
     "NotebookContext",
     "atomic_write_csv",
     "atomic_write_text",

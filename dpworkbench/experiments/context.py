@@ -16,89 +16,23 @@ Outputs go to ``output_dir`` (set by ``dpworkbench reproduce`` to
 from __future__ import annotations
 
 import json
-import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from .._validation import check_options
 from ..paths import reports_dir, results_dir
+from .claims import VERDICTS, Claim, Claims  # noqa: F401  (re-exported)
 from .runner import atomic_write_csv, atomic_write_text
 
 PROFILES = ("ci", "quick", "paper")
-VERDICTS = ("pass", "differs", "not-comparable")
 
 
 def pick(profile: str, *, ci: Any, quick: Any, paper: Any) -> Any:
     """The value for a profile: ``ci`` (seconds, for tests), ``quick`` (minutes) or ``paper`` (full grids)."""
     check_options(profile, "profile", PROFILES)
     return {"ci": ci, "quick": quick, "paper": paper}[profile]
-
-
-@dataclass
-class Claim:
-    claim: str
-    paper_value: Any
-    our_value: Any
-    verdict: str
-    note: str = ""
-
-
-def _fmt(v: Any) -> Any:
-    if isinstance(v, float) and math.isfinite(v):
-        return float(f"{v:.6g}")
-    try:
-        import numpy as np
-
-        if isinstance(v, np.generic):
-            return _fmt(v.item())
-    except ImportError:  # pragma: no cover
-        pass
-    return v
-
-
-@dataclass
-class Claims:
-    """Rows of (claim, paper value, our value, verdict, note) for the report."""
-
-    rows: list[Claim] = field(default_factory=list)
-
-    def add(
-        self,
-        claim: str,
-        *,
-        paper: Any,
-        ours: Any,
-        verdict: str | None = None,
-        rtol: float | None = None,
-        atol: float | None = None,
-        note: str = "",
-    ) -> Claim:
-        """Add a claim; give ``verdict`` or a tolerance (``rtol``/``atol``) to derive pass/differs."""
-        if verdict is None:
-            if rtol is None and atol is None:
-                raise ValueError("give a verdict or a tolerance (rtol/atol)")
-            try:
-                p, o = float(paper), float(ours)
-            except (TypeError, ValueError):
-                raise ValueError("a tolerance needs numeric paper and our values; give a verdict instead") from None
-            tol = max(rtol * abs(p) if rtol is not None else 0.0, atol or 0.0)
-            verdict = "pass" if math.isfinite(o) and abs(o - p) <= tol else "differs"
-            if rtol is not None and not note:
-                note = f"tolerance ±{rtol:.0%} of the paper's value"
-        check_options(verdict, "verdict", VERDICTS)
-        c = Claim(claim, _fmt(paper), _fmt(ours), verdict, note)
-        self.rows.append(c)
-        return c
-
-    def to_frame(self):
-        import pandas as pd
-
-        return pd.DataFrame([asdict(c) for c in self.rows], columns=["claim", "paper_value", "our_value", "verdict", "note"])
-
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
 
 
 class NotebookContext:
