@@ -12,6 +12,14 @@ PROFILE ?= quick
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@# Spark (issue 14) needs Java 17+: the machine's JRE when it has one, else Debian's headless JRE (root only)
+	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1); \
+	if [ -z "$$v" ] || [ "$$v" -lt 17 ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null) \
+	      || echo "warning: could not install openjdk-17-jre-headless; Spark tests will be skipped"; \
+	  else echo "warning: no Java 17+ (install openjdk-17-jre-headless); Spark tests will be skipped"; fi; \
+	fi
 	$(PY) -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
 	$(PY) -m pip install --quiet -e ".[dev]" 2>&1 | grep -v "is ignored" || true
 	$(PY) -c "import dpworkbench, papermill, duckdb, numba, opendp, highspy" 
