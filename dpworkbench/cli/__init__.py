@@ -227,17 +227,17 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         m.register(sub)
-    return parser
+    from .common import document_defaults
+
+    return document_defaults(parser)  # every flag's help states its default
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except ValueError as exc:  # bad input: a clear message, not a traceback
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    from .common import run_handler
+
+    return run_handler(args.func, args)  # bad input, Ctrl-C, a closed pipe: one line, never a traceback
 
 
 if __name__ == "__main__":  # pragma: no cover
