@@ -14,10 +14,13 @@ NOT_PRIVATE (valid JSON, NaN → null).
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import sys
 import warnings
 from pathlib import Path
+
+# largest ε for which e^ε is a finite double (e^709.78 overflows); GRR needs it in p = N/(e^ε+N−1)
+_MAX_GRR_EPSILON = 700.0
 
 _DESCRIPTION = """Privatise a CSV with GRR (discrete --attr) and Laplace (numeric --value-col), clean the private
 relation with --merge, and answer COUNT/SUM/AVG WHERE --attr IN --equals (PrivateClean estimate with a 95%% CI, and
@@ -77,16 +80,33 @@ def query_release(args: argparse.Namespace):
     import pandas as pd
 
     from dpworkbench.accounting import Release
+    from dpworkbench.cli.common import write_csv_atomic
     from dpworkbench.mechanisms.backends import cli_backend, noise_label
 
     from .cleaning import CleanedRelation, apply_mapping
     from .estimators import estimate
     from .mechanism import b_for_epsilon, epsilon_grr, grr, p_for_epsilon
 
+    from dpworkbench._validation import check_epsilon
+    from dpworkbench.cli.common import check_output_path, epsilon_warnings, read_csv
+
     path = Path(args.csv)
-    if not path.exists():
-        raise ValueError(f"CSV file not found: {path}")
-    df = pd.read_csv(path, dtype={args.attr: str}, keep_default_na=True)
+    notes: list[str] = []  # public-only remarks for the user (extreme ε, a degenerate interval)
+    if args.epsilon is not None:
+        eps = check_epsilon(args.epsilon, "--epsilon")
+        if eps > _MAX_GRR_EPSILON:  # e^ε overflows a double: p = N/(e^ε+N−1) would be 0, i.e. no randomisation
+            raise ValueError(f"--epsilon {eps:g} is too large for GRR: e^ε overflows and p = N/(e^ε+N−1) is 0 (no "
+                             f"randomisation at all); use --epsilon ≤ {_MAX_GRR_EPSILON:g} or give --p")
+        notes += epsilon_warnings(eps, "--epsilon")
+    elif not 0 < args.p < 1:
+        raise ValueError(f"--p must lie in the open interval (0, 1), got {args.p!r}")
+    if args.value_epsilon is not None:
+        notes += epsilon_warnings(check_epsilon(args.value_epsilon, "--value-epsilon"), "--value-epsilon")
+    if args.save_private:  # checked before any budget is spent: a failed write must not waste a release
+        check_output_path(args.save_private, "--save-private")
+    df = read_csv(path, "CSV", dtype={args.attr: str}, keep_default_na=True)
+    if len(df) == 0:  # the number of rows is public here (substitution relation): refusing leaks nothing
+        raise ValueError(f"CSV {path} has a header but no rows: nothing to privatise")
     if args.attr not in df.columns:
         raise ValueError(f"--attr {args.attr!r} not in {path} (columns: {', '.join(map(str, df.columns))})")
     df[args.attr] = df[args.attr].astype(object).where(df[args.attr].notna(), None)
@@ -99,7 +119,7 @@ def query_release(args: argparse.Namespace):
         raise ValueError(f"--value-col is required for {args.agg}")
     if args.value_col is not None:
         if args.value_col not in df.columns:
-            raise ValueError(f"--value-col {args.value_col!r} not in {path}")
+            raise ValueError(f"--value-col {args.value_col!r} not in {path} (columns: {', '.join(map(str, df.columns))})")
         if args.bounds is not None:
             try:
                 lo, hi = (float(v) for v in args.bounds.split(","))
@@ -145,7 +165,11 @@ def query_release(args: argparse.Namespace):
     d = estimate(crel, args.agg, args.attr, pred, args.value_col, method="direct")
     pc = estimate(crel, args.agg, args.attr, pred, args.value_col, ci=args.ci)
     if args.save_private:
-        rel.data.to_csv(args.save_private, index=False)
+        write_csv_atomic(rel.data, args.save_private)
+    if pc.hi - pc.lo == 0 or not (math.isfinite(pc.lo) and math.isfinite(pc.hi)):
+        # a function of the private answer and public inputs only, so saying so is post-processing
+        notes.append(f"the 95% interval [{pc.lo:g}, {pc.hi:g}] is degenerate (zero width or not finite): too few "
+                     "selected rows for the interval's normal approximation; do not read it as certainty")
     public = dict(released.public)
     public.update({"agg": args.agg, "attr": args.attr, "equals": sorted(pred), "merges": dict(mapping),
                    "value_col": args.value_col, "ci_form": args.ci,
@@ -166,11 +190,12 @@ def query_release(args: argparse.Namespace):
     release = Release(pc.value, released.ledger, public=public, derived_public=tuple(derived),
                       details={"ci_lo": pc.lo, "ci_hi": pc.hi, "direct": d.value}, exact=exact,
                       private=released.private, mechanism="privateclean query")
-    return release, released, noise_label(backend), [str(w.message) for w in caught]
+    return release, released, noise_label(backend), notes + [str(w.message) for w in caught]
 
 
 def _query(args: argparse.Namespace) -> int:
     from dpworkbench.accounting import release_lines, release_payload
+    from dpworkbench.cli.common import print_json
 
     release, _, noise, warns = query_release(args)
     label = f"privateclean_{args.agg}"
@@ -178,13 +203,12 @@ def _query(args: argparse.Namespace) -> int:
         out = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
         out["warnings"] = warns
         out["neighbouring_relation"] = "substitute one record (bounded DP; the number of rows is public)"
-        json.dump(out, sys.stdout, indent=2, allow_nan=False)
-        sys.stdout.write("\n")
+        print_json(out, indent=2)
         return 0
     print(f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}  "
           f"(neighbouring relation: substitute one record; S = {release.public['rows']} is public)")
     for line in release_lines(release, noise=noise, show_exact=args.show_exact, label=label):
         print("  " + line)
     for w in warns:
-        print(f"  warning: {w}")
+        print(f"warning: {w}", file=sys.stderr)
     return 0
