@@ -1,0 +1,35 @@
+"""The flip check itself can fail: a hand-written verdict, a stale verdict and a rule that cannot flip are caught."""
+
+import dataclasses
+import json
+
+from dpworkbench.experiments import Claims, at_least, close, not_comparable
+
+from claims_flip import claim_flip_problems
+
+
+def _rows(claims):
+    return json.loads(json.dumps([dataclasses.asdict(c) for c in claims.rows]))
+
+
+def test_rules_flip_and_hand_verdicts_are_caught():
+    c = Claims()
+    c.add("a", paper=9635, ours=9500, rtol=0.25)
+    c.add("b", paper=100, ours=250, rule=at_least(100))
+    c.add("c", paper=1, ours=2, rule=not_comparable("ci grid"))
+    assert claim_flip_problems(_rows(c)) == []
+    c.add("d", paper=1, ours=1, verdict="pass")  # legacy: a verdict nobody derived
+    rows = _rows(c)
+    assert len(claim_flip_problems(rows)) == 1 and "written by hand" in claim_flip_problems(rows)[0]
+    stale = _rows(c)[:1]
+    stale[0]["verdict"] = "differs"
+    assert "its rule gives 'pass'" in claim_flip_problems(stale)[0]
+
+
+def test_rules_that_could_never_fail_are_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="finite"):
+        at_least(float("-inf"))
+    with pytest.raises(ValueError, match="finite"):
+        close(1.0, atol=float("inf"))
