@@ -16,8 +16,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
-_PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
+from .review import figure_problems, text_width_px
+from .style import PALETTE as _PALETTE
+from .style import TEMPLATE_NAME, apply_style, figure_size, panel_grid
+
+# Figures built anywhere in the workbench (notebooks, widgets) share the one template.
+pio.templates.default = TEMPLATE_NAME
 _PNG_STATE: dict[str, bool] = {}
 
 
@@ -97,7 +103,7 @@ def line_with_band(
         title=title,
         xaxis_title=x_title or x,
         yaxis_title=y_title or y,
-        template="plotly_white",
+        template=TEMPLATE_NAME,
         legend_title=color or "",
     )
     if log_x:
@@ -148,7 +154,7 @@ def bar(df: pd.DataFrame, x: str, y: str, *, color: str | None = None, log_y: bo
     groups = [(y, df)] if color is None else list(df.groupby(color, sort=False))
     for i, (name, sub) in enumerate(groups):
         fig.add_trace(go.Bar(x=sub[x], y=sub[y], name=str(name), marker_color=_PALETTE[i % len(_PALETTE)]))
-    fig.update_layout(barmode="group", title=title, template="plotly_white", xaxis_title=x, yaxis_title=y)
+    fig.update_layout(barmode="group", title=title, template=TEMPLATE_NAME, xaxis_title=x, yaxis_title=y)
     if log_y:
         fig.update_yaxes(type="log")
     return fig
@@ -223,17 +229,24 @@ def save_figure(
     stem: str | Path,
     *,
     png: bool = True,
-    width: int = 900,
-    height: int = 520,
+    svg: bool = True,
+    width: int | None = None,
+    height: int | None = None,
     plotlyjs: str | Path = "inline",
 ) -> dict[str, Path]:
-    """Write ``<stem>.html`` and ``<stem>.png`` (when a headless Chromium exists).
+    """Write ``<stem>.html``, and ``<stem>.png`` + ``<stem>.svg`` when a headless Chromium exists.
 
-    ``plotlyjs`` is ``"inline"`` (self-contained file, ~4.5 MB) or the path of a
-    shared ``plotly.min.js`` that is written once and referenced relatively.
+    Every file shows the figure as :func:`apply_style` makes it: the one ``dpworkbench`` template,
+    a size from the panel grid (``width``/``height`` override it) and text that prints at ≥ 7 pt
+    at one column (or text width for three or more panel columns). ``fig`` itself is not changed.
+    ``plotlyjs`` is ``"inline"`` (self-contained file, ~4.5 MB) or the path of a shared
+    ``plotly.min.js`` that is written once and referenced relatively. Every file is written under a
+    temporary name and renamed when complete.
     """
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
+    styled = apply_style(fig, width=width, height=height)
+    w, h = int(styled.layout.width), int(styled.layout.height)
     paths: dict[str, Path] = {}
     html = stem.with_suffix(".html")
     if plotlyjs == "inline":
@@ -241,20 +254,26 @@ def save_figure(
     else:
         js = write_plotlyjs(Path(plotlyjs))
         include = os.path.relpath(js, html.parent)
-    fig.write_html(html, include_plotlyjs=include, full_html=True)
+    # The HTML page fills the browser window (interactive): the fixed print size is for PNG/SVG only.
+    screen = go.Figure(styled).update_layout(width=None, height=max(h, 420), autosize=True)
+    tmp_html = html.with_name(f".{html.name}.partial")
+    screen.write_html(tmp_html, include_plotlyjs=include, full_html=True)
+    os.replace(tmp_html, html)
     paths["html"] = html
-    if png and png_export_available():
+    if (png or svg) and png_export_available():
         chrome = find_chromium()
         if chrome:
             os.environ.setdefault("BROWSER_PATH", chrome)
         _start_png_server()
         try:
-            out = stem.with_suffix(".png")
-            _write_png(fig, out, width, height, png_timeout_seconds())
-            paths["png"] = out
+            for kind, wanted in (("png", png), ("svg", svg)):
+                if wanted:
+                    out = stem.with_suffix(f".{kind}")
+                    _write_png(styled, out, w, h, png_timeout_seconds())
+                    paths[kind] = out
         except Exception as exc:  # a missing/broken/hung browser must never fail or stall a run
             _PNG_STATE["ok"] = False
-            warnings.warn(f"PNG export disabled for this process: {exc}", stacklevel=2)
+            warnings.warn(f"PNG/SVG export disabled for this process: {exc}", stacklevel=2)
     return paths
 
 
@@ -267,20 +286,21 @@ def png_timeout_seconds() -> float:
 
 
 def _write_png(fig: go.Figure, out: Path, width: int, height: int, timeout: float) -> None:
-    """``fig.write_image`` in a worker thread, given up after ``timeout`` seconds.
+    """``fig.write_image`` (PNG at 2× for print, or SVG, from ``out``'s suffix) in a worker thread, given up after ``timeout`` seconds.
 
     A headless Chromium can hang (seen once under heavy load during a reproduce run); a
     hung export must not stall a whole ``make reproduce``. The image goes to a temporary
     name and is renamed only when complete, so a late or broken export leaves no file.
     """
-    tmp = out.with_name(out.stem + ".partial.png")
+    tmp = out.with_name(f"{out.stem}.partial{out.suffix}")  # keeps the suffix: kaleido picks the format from it
     outcome: dict[str, BaseException | None] = {}
 
     def work() -> None:
         try:
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message="The kopts argument is ignored")
-                fig.write_image(tmp, width=width, height=height)
+                scale = 2 if out.suffix == ".png" else 1  # 2×: sharp at print size
+                fig.write_image(tmp, width=width, height=height, scale=scale)
             outcome["error"] = None
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
             outcome["error"] = exc
@@ -297,7 +317,13 @@ def _write_png(fig: go.Figure, out: Path, width: int, height: int, timeout: floa
 
 
 __all__ = [
+    "TEMPLATE_NAME",
+    "apply_style",
     "bar",
+    "figure_problems",
+    "figure_size",
+    "panel_grid",
+    "text_width_px",
     "error_vs_epsilon",
     "find_chromium",
     "line_with_band",

@@ -1,0 +1,201 @@
+"""One look for every figure: the ``dpworkbench`` plotly template and print-aware sizing.
+
+A figure is sized from its panel grid (not a fixed 900×520): each panel gets a fixed
+area, the gaps between panels get enough pixels for tick labels and subplot titles, and
+the font is chosen so that text prints at :data:`MIN_PRINT_PT` points or more when the
+figure is scaled to one column (one or two panel columns) or to the full text width
+(three or more panel columns: a ``figure*`` in a two-column paper).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+TEMPLATE_NAME = "dpworkbench"
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
+# Fonts that exist on the test machines (DejaVu via Debian's chromium deps, Noto where installed); the emoji
+# font last so that an emoji in a label does not render as a box.
+FONT_FAMILY = "DejaVu Sans, Noto Sans, Arial, sans-serif, Noto Color Emoji"
+
+ONE_COLUMN_PT = 252.0  # 3.5 in: one column of a two-column paper (ACM/IEEE/VLDB)
+TWO_COLUMN_PT = 504.0  # 7 in: the full text width
+MIN_PRINT_PT = 7.0  # smallest printed text a reviewer reads without a loupe
+PANEL_W, PANEL_H = 300, 230  # pixels of one subplot's plotting area in a grid
+SINGLE_W, SINGLE_H = 560, 400  # a one-panel figure (plot area + margins)
+MAX_W, MAX_H = 1800, 2400
+
+
+def _build_template() -> go.layout.Template:
+    base = pio.templates["plotly_white"]
+    t = go.layout.Template(base)
+    t.layout.font = dict(family=FONT_FAMILY, size=14, color="#222")
+    t.layout.colorway = PALETTE
+    t.layout.title = dict(x=0.0, xanchor="left", xref="paper", font=dict(size=16))
+    t.layout.legend = dict(bgcolor="rgba(255,255,255,0.6)")
+    t.layout.margin = dict(l=70, r=20, t=60, b=60)
+    for ax in ("xaxis", "yaxis"):
+        t.layout[ax].update(automargin=True, showline=True, linecolor="#444", ticks="outside", title=dict(standoff=6))
+    return t
+
+
+pio.templates[TEMPLATE_NAME] = _build_template()
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The panel grid of a figure: distinct x domains are columns, distinct y domains are rows."""
+
+    rows: int
+    cols: int
+    row_gap: float  # smallest vertical gap between stacked panels (fraction of the plot height); 1 when one row
+    col_gap: float  # smallest horizontal gap between side-by-side panels (fraction of the plot width)
+
+
+def _axis_names(fig: go.Figure, letter: str) -> list[str]:
+    return sorted((k for k in fig.layout.to_plotly_json() if k.startswith(f"{letter}axis")), key=_axis_order)
+
+
+def _axis_order(name: str) -> int:
+    tail = name[5:]
+    return int(tail) if tail else 1
+
+
+def _domains(fig: go.Figure, letter: str) -> list[tuple[float, float]]:
+    out = set()
+    for name in _axis_names(fig, letter) or [f"{letter}axis"]:
+        ax = fig.layout[name]
+        if ax.overlaying:  # a secondary axis on the same panel
+            continue
+        d = tuple(ax.domain) if ax.domain is not None else (0.0, 1.0)
+        out.add((round(float(d[0]), 4), round(float(d[1]), 4)))
+    return sorted(out)
+
+
+def _min_gap(domains: list[tuple[float, float]]) -> float:
+    gaps = [b[0] - a[1] for a, b in zip(domains, domains[1:]) if b[0] > a[0]]
+    gaps = [g for g in gaps if g > 1e-6]
+    return min(gaps) if gaps else 1.0
+
+
+def panel_grid(fig: go.Figure) -> Grid:
+    """Rows and columns of ``fig``'s subplots (1×1 for a plain figure)."""
+    xs, ys = _domains(fig, "x"), _domains(fig, "y")
+    return Grid(rows=max(1, len(ys)), cols=max(1, len(xs)), row_gap=_min_gap(ys), col_gap=_min_gap(xs))
+
+
+def print_width_pt(grid: Grid) -> float:
+    """The printed width a figure is meant for: one column up to two panel columns, else the text width."""
+    return ONE_COLUMN_PT if grid.cols <= 2 else TWO_COLUMN_PT
+
+
+def figure_size(fig: go.Figure) -> tuple[int, int, int]:
+    """``(width, height, font_size)`` in pixels for ``fig`` from its panel grid (see the module docstring)."""
+    g = panel_grid(fig)
+    if g.rows == 1 and g.cols == 1:
+        width, height = SINGLE_W, SINGLE_H
+    else:
+        width, height = g.cols * PANEL_W + 140, g.rows * PANEL_H + 140
+    if _legend_entries(fig) > 6 and g.cols == 1:  # a long legend beside one panel needs room
+        width += 160
+    width, height = min(width, MAX_W), min(height, MAX_H)
+    font = max(12, math.ceil(MIN_PRINT_PT * width / print_width_pt(g)))
+    return width, height, font
+
+
+def _gaps_needed(fig: go.Figure, font: int, width: int, height: int) -> tuple[float, float]:
+    """Fractions of the plot area the gaps between panels need: a row gap holds the upper panel's x tick labels
+    and the lower panel's subplot title (plus an x axis title when panels carry their own); a column gap holds
+    ~5 characters of y tick labels (plus a y axis title)."""
+    per_x_title = sum(1 for k in fig.layout.to_plotly_json() if k.startswith("xaxis") and fig.layout[k].title.text) > 1
+    per_y_title = sum(1 for k in fig.layout.to_plotly_json() if k.startswith("yaxis") and fig.layout[k].title.text) > 1
+    plot_w, plot_h = max(width - 140, 100), max(height - 140, 100)
+    row = (3.0 + (1.6 if per_x_title else 0.0)) * font / plot_h
+    col = (3.4 + (1.6 if per_y_title else 0.0)) * font / plot_w
+    return row, col
+
+
+def _respace(fig: go.Figure, letter: str, gap: float) -> None:
+    """Re-space a regular grid's panels along one direction to ``gap`` (moving subplot titles with them).
+
+    Only a regular grid (every panel as wide as the others) is changed; anything else keeps its domains.
+    """
+    names = [k for k in fig.layout.to_plotly_json() if k.startswith(f"{letter}axis") and not fig.layout[k].overlaying]
+    old = sorted({tuple(round(float(v), 6) for v in (fig.layout[k].domain or (0.0, 1.0))) for k in names})
+    n = len(old)
+    if n < 2 or max(b - a for a, b in old) - min(b - a for a, b in old) > 1e-3:
+        return
+    size = (1.0 - (n - 1) * gap) / n
+    if size <= 0.05:
+        return
+    new = {d: (i * (size + gap), i * (size + gap) + size) for i, d in enumerate(old)}
+    for k in names:
+        d = tuple(round(float(v), 6) for v in (fig.layout[k].domain or (0.0, 1.0)))
+        fig.layout[k].domain = new[d]
+    for ann in fig.layout.annotations or ():  # subplot titles: centred over a column, at the top of a row
+        if ann.xref != "paper" or ann.yref != "paper":
+            continue
+        for d, nd in new.items():
+            if letter == "x" and ann.x is not None and abs(ann.x - (d[0] + d[1]) / 2) < 1e-3:
+                ann.x = (nd[0] + nd[1]) / 2
+                break
+            if letter == "y" and ann.y is not None and abs(ann.y - d[1]) < 1e-3 and ann.yanchor == "bottom":
+                ann.y = nd[1]
+                break
+
+
+def _legend_entries(fig: go.Figure) -> int:
+    return sum(1 for t in fig.data if t.showlegend is not False and t.name)
+
+
+def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None = None) -> go.Figure:
+    """A copy of ``fig`` with the ``dpworkbench`` template, its size from the panel grid and a print-legible font.
+
+    Explicit ``width``/``height`` win over the computed size; the font still follows the width.
+    """
+    out = go.Figure(fig)
+    w, h, font = figure_size(out)
+    w, h = int(width or w), int(height or h)
+    font = max(font, math.ceil(MIN_PRINT_PT * w / print_width_pt(panel_grid(out))))
+    out.update_layout(template=TEMPLATE_NAME, width=w, height=h, font_size=font)
+    g = panel_grid(out)
+    row_need, col_need = _gaps_needed(out, font, w, h)
+    if g.rows > 1 and g.row_gap < row_need:
+        _respace(out, "y", row_need)
+    if g.cols > 1 and g.col_gap < col_need:
+        _respace(out, "x", col_need)
+    if out.layout.title.text:
+        out.update_layout(title_font_size=round(font * 1.15))
+        # the title's lines plus, in a grid, the first row's subplot titles under it
+        lines = str(out.layout.title.text).lower().count("<br") + 1
+        out.update_layout(margin_t=int(font * (1.6 * lines + (1.2 if g.rows * g.cols > 1 else 0.6))), title_y=1.0,
+                          title_yanchor="top", title_yref="container", title_pad_t=int(font * 0.4))
+    for ann in out.layout.annotations or ():
+        # make_subplots' shared x_title / y_title sit a fixed 30/40 px off the plot: move them past tick labels
+        # of the chosen font, and give them the margin they need.
+        if ann.xref == "paper" and ann.yref == "paper" and ann.textangle in (-90, 270) and ann.xshift:
+            ann.xshift = -int(3.6 * font)
+            out.update_layout(margin_l=max(int(out.layout.margin.l or 0), int(5.0 * font)))
+        elif ann.xref == "paper" and ann.yref == "paper" and ann.yshift and ann.yshift < 0 and (ann.y or 0) <= 0.02:
+            ann.yshift = -int(1.9 * font)
+            out.update_layout(margin_b=max(int(out.layout.margin.b or 0), int(3.2 * font)))
+    for ann in out.layout.annotations or ():  # subplot titles are annotations with their own (16 px) font
+        if ann.font.size is not None and ann.font.size < font:
+            ann.font.size = font
+    return out
+
+
+__all__ = [
+    "FONT_FAMILY",
+    "Grid",
+    "MIN_PRINT_PT",
+    "PALETTE",
+    "TEMPLATE_NAME",
+    "apply_style",
+    "figure_size",
+    "panel_grid",
+    "print_width_pt",
+]
