@@ -22,7 +22,6 @@ release on OpenDP's floating-point-safe samplers; ``--seed`` makes it a reproduc
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 
@@ -69,10 +68,10 @@ def _table_arg(text: str) -> tuple[str, Path]:
     name, path = text.split("=", 1)
     if not name.isidentifier():
         raise ValueError(f"--table name must be an SQL identifier, got {name!r}")
-    path = Path(path)
-    if not path.exists():
-        raise ValueError(f"--table file not found: {path}")
-    return name, path
+    from ..cli.common import check_input_file
+
+    # a 0-byte file has no header, and the schema is public: refusing it depends on no private value
+    return name, check_input_file(path, f"--table {name}")
 
 
 def _private_arg(text: str) -> tuple[str, ...]:
@@ -83,26 +82,40 @@ def _private_arg(text: str) -> tuple[str, ...]:
 
 
 def _load_tables(con, tables: list[str]) -> None:
+    import duckdb
+
     for spec in tables:
         name, path = _table_arg(spec)
         lit = str(path).replace("'", "''")
         suffix = path.suffix.lower()
         if suffix in (".parquet", ".pq"):
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{lit}')")
+            sql = f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{lit}')"
         elif suffix in (".csv", ".tsv", ".txt", ".gz"):
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_csv_auto('{lit}')")
+            sql = f"CREATE VIEW {name} AS SELECT * FROM read_csv_auto('{lit}')"
         else:
             raise ValueError(f"--table {name}: unsupported file type {suffix!r} (CSV or Parquet)")
+        try:
+            con.execute(sql)
+        except duckdb.Error as exc:  # DuckDB's multi-line dump names neither the flag nor, always, the file
+            raise ValueError(_duckdb_message(exc, f"--table {name} ({path})")) from None
 
 
-def _release(info, args, what: str, relation: str, extra_public: dict | None = None):
+def _duckdb_message(exc: Exception, where: str) -> str:
+    text = " ".join(str(exc).split())
+    if "unicode" in text.lower() or "utf-8" in text.lower() or "utf8" in text.lower():
+        return f"{where} is not UTF-8 text; re-save it as UTF-8"
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"{where}: {first}"
+
+
+def _release(info, args, what: str, relation: str, extra_public: dict | None = None, progress=None):
     """Run R2T on ``info`` and return (the CLI's Release, its back-end). Only the estimate and the winning τ are
     private; exact values go to ``Release.exact`` (printed only with ``--show-exact``, labelled NOT PRIVATE)."""
     from ..accounting import Accountant, Release
     from ..mechanisms.backends import cli_backend
     from .._validation import check_epsilon, check_positive, check_probability
-    from .mechanisms import r2t, r2t_bound
-    from .truncation import Truncation
+    from .mechanisms import r2t, r2t_bound, tau_grid
+    from .model import Truncation
 
     eps = check_epsilon(args.epsilon, "--epsilon")
     beta = check_probability(args.beta, "--beta")
@@ -112,7 +125,18 @@ def _release(info, args, what: str, relation: str, extra_public: dict | None = N
         raise ValueError(f"--base must be > 1, got {base}")
     backend = cli_backend(args.seed)
     acc = Accountant(eps)
-    res = r2t(Truncation(info, args.method), epsilon=eps, beta=beta, gs=gs, base=base, rng=backend,
+    trunc = Truncation(info, args.method)
+    if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
+        progress.add(tau_grid(gs, base).size)
+        solve = trunc.value
+
+        def ticking_value(tau, _solve=solve):
+            out = _solve(tau)
+            progress.tick(f"τ={tau:g} solved")
+            return out
+
+        trunc.value = ticking_value
+    res = r2t(trunc, epsilon=eps, beta=beta, gs=gs, base=base, rng=backend,
               prune=not args.no_prune, accountant=acc, note=f"R2T on {what}")
     public = {"query": what, "neighbouring relation": relation, **(extra_public or {}), **res.public,
               "truncation engine": args.method}
@@ -124,15 +148,29 @@ def _release(info, args, what: str, relation: str, extra_public: dict | None = N
     return rel, backend
 
 
-def _print(rel, backend, args) -> int:
+def _print(rel, backend, args, input_exact: dict | None = None) -> int:
     from ..accounting import release_lines, release_payload
+    from ..cli.common import print_json
     from ..mechanisms.backends import noise_label
 
     noise = noise_label(backend)
+    # R2T's estimate is the max over τ of the noisy candidates and Q(I, 0) = 0: when no τ beat 0 the output sits at
+    # that floor. Saying so is post-processing of the private output (the winning τ), not a leak.
+    floor = rel.details.get("winner_tau") is None
     if args.json:
-        print(json.dumps(release_payload(rel, noise=noise, show_exact=args.show_exact, label="estimate")))
+        out = release_payload(rel, noise=noise, show_exact=args.show_exact, label="estimate")
+        if floor:
+            out["private"]["note"] = "no τ candidate exceeded 0: the estimate is R2T's floor Q(I, 0) = 0"
+        if args.show_exact and input_exact:
+            out.setdefault("NOT_PRIVATE", {})["input"] = input_exact
+        print_json(out)
         return 0
     print("\n".join(release_lines(rel, noise=noise, show_exact=args.show_exact, label="estimate")))
+    if floor:
+        print("note (private): no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0")
+    if args.show_exact and input_exact:
+        for k, v in input_exact.items():
+            print(f"NOT PRIVATE {k}: {v}")
     return 0
 
 
@@ -147,19 +185,25 @@ def _run_sql(args: argparse.Namespace) -> int:
         raise ValueError("declare at least one --table NAME=PATH")
     if not args.private:
         raise ValueError("declare at least one --private ALIAS:KEY")
-    con = duckdb.connect()
-    _load_tables(con, args.table)
+    from ..cli.common import Stages
+
+    _warn_epsilon(args)
     privs = [_private_arg(p) for p in args.private]
-    ex = extract(con, args.query, privs, project=args.project)
-    extra = {"primary private": ", ".join(":".join(p) for p in privs), "tables": ", ".join(_table_arg(t)[0] for t in args.table)}
-    if args.project:
-        extra["projection"] = args.project
-    rel, backend = _release(ex.info, args, f"SQL ({ex.kind})", SQL_RELATION, extra)
+    with Stages(args, ["load tables", "extract join information"], "r2t sql") as st:
+        st.next("load tables")
+        con = duckdb.connect()
+        _load_tables(con, args.table)
+        st.next("extract join information")
+        ex = extract(con, args.query, privs, project=args.project)
+        extra = {"primary private": ", ".join(":".join(p) for p in privs),
+                 "tables": ", ".join(_table_arg(t)[0] for t in args.table)}
+        if args.project:
+            extra["projection"] = args.project
+        rel, backend = _release(ex.info, args, f"SQL ({ex.kind})", SQL_RELATION, extra, progress=st)
     return _print(rel, backend, args)
 
 
 def _run_graph(args: argparse.Namespace) -> int:
-    from ..graphs import load_edge_list
     from .experiments import GS_EXPONENT
     from .._validation import check_options
     from .patterns import QUERIES, graph_joininfo
@@ -173,14 +217,29 @@ def _run_graph(args: argparse.Namespace) -> int:
             raise ValueError(f"--max-degree must be ≥ 1, got {args.max_degree}")
         args.gs = float(args.max_degree) ** GS_EXPONENT[args.query]
         extra["max_degree D (GS_Q = D^k)"] = int(args.max_degree)
-    try:
-        g = load_edge_list(args.edges, allow_empty=True)
-    except FileNotFoundError as exc:
-        raise ValueError(str(exc)) from None
-    info = graph_joininfo(g, args.query, name=Path(args.edges).stem)
-    # the node count n is not printed: under node-DP it is private
-    rel, backend = _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION, extra)
-    return _print(rel, backend, args)
+    from ..cli.common import Stages, scan_edge_list, warn
+
+    _warn_epsilon(args)
+    with Stages(args, ["read edge list", f"enumerate {args.query} occurrences"], "r2t graph") as st:
+        st.next("read edge list")
+        scan = scan_edge_list(args.edges)  # refuses a numeric non-integer first line instead of dropping it
+        if not args.json:
+            for note in scan.notes():
+                warn(note)
+        g = scan.graph()  # an empty file is the empty graph: under node-DP refusing it would depend on the data
+        st.next(f"enumerate {args.query} occurrences")
+        info = graph_joininfo(g, args.query, name=Path(args.edges).stem)
+        # the node count n is not printed: under node-DP it is private
+        rel, backend = _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION,
+                                extra, progress=st)
+    return _print(rel, backend, args, input_exact=scan.exact())
+
+
+def _warn_epsilon(args: argparse.Namespace) -> None:
+    from ..cli.common import warn_epsilon
+    from .._validation import check_epsilon
+
+    warn_epsilon(check_epsilon(args.epsilon, "--epsilon"))
 
 
 def register(subparsers) -> None:
