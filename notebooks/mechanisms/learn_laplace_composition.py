@@ -86,10 +86,7 @@ except BudgetExceededError as err:
     print("refused:", err)
 
 # %%
-measured = float(stats["mean"].mean())
-expected = n_queries * sensitivity / total_epsilon
-ctx.claims.add("mean |error| per query with ε split over k queries equals kΔ/ε", paper=expected, ours=measured, rtol=0.15,
-               note="Laplace E|Z| = scale; Monte-Carlo over repetitions")
-ctx.claims.add("accountant refuses a spend past the budget", paper="refused", ours="refused" if refused else "allowed",
-               verdict="pass" if refused else "differs")
+from dpworkbench.teaching import claims as teaching_claims
+teaching_claims.laplace_composition(ctx.claims, measured_mean_error=float(stats["mean"].mean()), n_queries=n_queries,
+                                    sensitivity=sensitivity, total_epsilon=total_epsilon, refused=refused)
 ctx.finish()

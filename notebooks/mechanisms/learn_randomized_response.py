@@ -70,14 +70,13 @@ table = teaching.grr_epsilon_table([0.1, 0.25, 0.5, 0.75], [2, 3, 10, 50])
 table
 
 # %%
-corr = bias[bias.estimator == "bias-corrected"]
-worst_z = float((corr["mean"].abs() / corr["se"].clip(lower=1e-12)).max())
-ctx.claims.add("bias-corrected RR estimator is unbiased (max |mean|/se over ε)", paper="< 3", ours=round(worst_z, 2),
-               verdict="pass" if worst_z < 3 else "differs")
+from dpworkbench.teaching import claims as teaching_claims
+corrected = bias[bias.estimator == "bias-corrected"]
 naive = bias[bias.estimator == "naive"]
-ctx.claims.add("naive counting under-estimates the most frequent value", paper="negative bias", ours=float(naive["mean"].mean()),
-               verdict="pass" if float(naive["mean"].max()) < 0 else "differs")
-row = table[(table.p == 0.25) & (table.N == 50)].iloc[0]
-ctx.claims.add("GRR exact ε at p=0.25, N=50 (PrivateClean's Lemma 1 gives ln 10 ≈ 2.30)", paper=5.017, ours=row.epsilon_exact, rtol=0.001,
-               note="ln(1+50·0.75/0.25)=ln 151")
+teaching_claims.randomized_response(
+    ctx.claims,
+    worst_z=float((corrected["mean"].abs() / corrected["se"].clip(lower=1e-12)).max()),
+    naive_max_bias=float(naive["mean"].max()),
+    epsilon_exact=float(table[(table.p == 0.25) & (table.N == 50)].iloc[0].epsilon_exact),
+)
 ctx.finish()
