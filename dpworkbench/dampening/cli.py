@@ -18,7 +18,7 @@ appear only with ``--show-exact``, each labelled NOT PRIVATE. ``--json`` writes 
 from __future__ import annotations
 
 import argparse
-import json
+import math
 from pathlib import Path
 
 MEDIAN_HELP = """Private median selection (local dampening thesis, Ch. 5).
@@ -49,14 +49,22 @@ def _emit(release, args, *, label: str, header: list[str]) -> None:
     from dpworkbench.accounting import release_lines, release_payload
     from dpworkbench.mechanisms.backends import cli_backend, noise_label  # noqa: F401
 
+    from dpworkbench.cli.common import print_json
+
     noise = args._noise
     if args.json:
-        print(json.dumps(release_payload(release, noise=noise, show_exact=args.show_exact, label=label)))
+        out = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
+        if args.show_exact and getattr(args, "_input_exact", None):
+            out.setdefault("NOT_PRIVATE", {})["input"] = args._input_exact
+        print_json(out)
         return
     for line in header:
         print(line)
     for line in release_lines(release, noise=noise, show_exact=args.show_exact, label=label):
         print(line)
+    if args.show_exact:
+        for k, v in (getattr(args, "_input_exact", None) or {}).items():
+            print(f"NOT PRIVATE {k}: {v}")
 
 
 def _median(args: argparse.Namespace) -> int:
@@ -68,18 +76,24 @@ def _median(args: argparse.Namespace) -> int:
 
     from . import median as M
 
+    from dpworkbench.cli.common import read_csv, warn_epsilon
+
     path = Path(args.csv)
-    if not path.exists():
-        raise ValueError(f"CSV file not found: {path}")
     eps = check_epsilon(args.epsilon, "--epsilon")
-    df = pd.read_csv(path)
+    for flag, bound in (("--lower", args.lower), ("--upper", args.upper)):
+        if not math.isfinite(bound):
+            raise ValueError(f"{flag} must be a finite number, got {bound!r}")
+    if not args.upper > args.lower:
+        raise ValueError("--upper must be larger than --lower (public domain bounds)")
+    warn_epsilon(eps)
+    df = read_csv(path, "CSV")
+    if len(df) == 0:  # n is public under the substitution relation: refusing an empty column leaks nothing
+        raise ValueError(f"CSV {path} has a header but no rows: there is no median to select")
     if args.column not in df.columns:
         raise ValueError(f"column {args.column!r} not in {path} (columns: {', '.join(map(str, df.columns))})")
     col = pd.to_numeric(df[args.column], errors="coerce")
     if col.isna().any():
         raise ValueError(f"column {args.column!r} has {int(col.isna().sum())} missing or non-numeric values")
-    if not args.upper > args.lower:
-        raise ValueError("--upper must be larger than --lower (public domain bounds)")
     backend = cli_backend(args.seed)
     args._noise = noise_label(backend)
     rel = M.select_median(col.to_numpy(float), lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism,
@@ -95,22 +109,20 @@ def _read_graph(path: Path, nodes_path: Path | None):
     import numpy as np
     import pandas as pd
 
-    from dpworkbench.graphs import from_edge_array, load_edge_list
+    from dpworkbench.cli.common import check_input_file, scan_edge_list
+    from dpworkbench.graphs import from_edge_array
 
-    with path.open() as fh:
-        first = next((ln for ln in fh if ln.strip() and not ln.startswith("#")), "")
-    if first:
-        load_edge_list(path)  # validates the file
-        sep = "," if "," in first else r"\s+"
-        has_header = not first.replace(",", " ").split()[0].lstrip("-").isdigit()
-        raw = pd.read_csv(path, sep=sep, comment="#", header=0 if has_header else None, usecols=[0, 1]).to_numpy()
-    else:
-        raw = np.zeros((0, 2), dtype=np.int64)
+    scan = scan_edge_list(path)  # names the file; refuses a numeric non-integer first line instead of dropping it
+    raw = scan.raw
     if nodes_path is not None:
-        if not nodes_path.exists():
-            raise ValueError(f"node file not found: {nodes_path}")
-        ids = np.unique(pd.read_csv(nodes_path, header=None, comment="#", sep=r"\s+|,", engine="python")
-                        .iloc[:, 0].to_numpy())
+        check_input_file(nodes_path, "--nodes")
+        try:
+            ids = np.unique(pd.read_csv(nodes_path, header=None, comment="#", sep=r"\s+|,", engine="python",
+                                        encoding="utf-8").iloc[:, 0].to_numpy())
+        except UnicodeDecodeError:
+            raise ValueError(f"--nodes {nodes_path} is not UTF-8 text; re-save it as UTF-8") from None
+        if not np.issubdtype(ids.dtype, np.integer):
+            raise ValueError(f"--nodes {nodes_path}: node ids must be integers, one per line")
         missing = np.setdiff1d(raw.ravel(), ids)
         if missing.size:
             raise ValueError(f"the edge list uses node ids not in the public node set {nodes_path}: "
@@ -120,7 +132,7 @@ def _read_graph(path: Path, nodes_path: Path | None):
         if raw.size == 0:
             raise ValueError(f"empty edge list {path}: pass the public node set with --nodes")
         ids, inv = np.unique(raw.ravel(), return_inverse=True)
-    return from_edge_array(inv.reshape(-1, 2), n=ids.size), ids
+    return from_edge_array(inv.reshape(-1, 2), n=ids.size), ids, scan
 
 
 def _topk(args: argparse.Namespace) -> int:
@@ -132,18 +144,31 @@ def _topk(args: argparse.Namespace) -> int:
 
     from . import ebc as E
 
+    from dpworkbench.cli.common import Stages, warn, warn_epsilon
+
     path = Path(args.edges)
-    if not path.exists():
-        raise ValueError(f"edge list not found: {path}")
     eps = check_epsilon(args.epsilon, "--epsilon")
-    g, ids = _read_graph(path, Path(args.nodes) if args.nodes else None)
-    if args.k > g.num_nodes:
-        raise ValueError(f"--k {args.k} is larger than the number of nodes ({g.num_nodes})")
-    e = E.ebc_all(g)  # cached on disk by graph hash
-    backend = cli_backend(args.seed)
-    args._noise = noise_label(backend)
-    rel = E.priv_top_k(e, g.degrees, args.k, epsilon=eps, method=args.mechanism, max_degree_bound=args.max_degree_bound,
-                       rng=backend, accountant=Accountant(eps))
+    if args.k < 1:
+        raise ValueError(f"--k must be >= 1, got {args.k}")
+    if args.max_degree_bound is not None and args.max_degree_bound < 1:
+        raise ValueError(f"--max-degree-bound must be >= 1, got {args.max_degree_bound}")
+    warn_epsilon(eps)
+    with Stages(args, ["read edge list", "egocentric betweenness", "select top-k"], "dampening topk") as st:
+        st.next("read edge list")
+        g, ids, scan = _read_graph(path, Path(args.nodes) if args.nodes else None)
+        if not args.json:
+            for note in scan.notes():
+                warn(note)
+        args._input_exact = scan.exact()
+        if args.k > g.num_nodes:  # the node set is public (--nodes) or reported as data-derived
+            raise ValueError(f"--k {args.k} is larger than the number of nodes ({g.num_nodes})")
+        st.next("egocentric betweenness")
+        e = E.ebc_all(g)  # cached on disk by graph hash
+        st.next("select top-k")
+        backend = cli_backend(args.seed)
+        args._noise = noise_label(backend)
+        rel = E.priv_top_k(e, g.degrees, args.k, epsilon=eps, method=args.mechanism,
+                           max_degree_bound=args.max_degree_bound, rng=backend, accountant=Accountant(eps))
     derived = tuple(rel.derived_public) + (() if args.nodes else ("node set",))
     public = dict(rel.public)
     public["node set"] = f"{args.nodes} ({ids.size} nodes)" if args.nodes else f"ids in the edge list ({ids.size} nodes)"
@@ -169,22 +194,24 @@ def register(subparsers) -> None:
     sub = p.add_subparsers(dest="dampening_cmd", required=True)
     m = sub.add_parser("median", help="private median selection: releases a row position (not a value)",
                        description=MEDIAN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    m.add_argument("csv")
-    m.add_argument("--column", required=True)
+    m.add_argument("csv", help="table (CSV with a header row)")
+    m.add_argument("--column", required=True, help="numeric column whose median row is selected")
     m.add_argument("--upper", type=float, required=True, help="public upper bound of the column's values")
     m.add_argument("--lower", type=float, default=0.0, help="public lower bound (default 0)")
-    m.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="LD")
-    m.add_argument("--epsilon", type=float, default=1.0)
+    m.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="LD",
+                   help="EM, permute-and-flip (PF), local dampening (LD) or shifted LD (SLD) (default LD)")
+    m.add_argument("--epsilon", type=float, default=1.0, help="privacy budget of the selection (default 1)")
     m.add_argument("--horizon", type=int, default=32, help="public horizon T of δ (δ = Λ beyond it)")
     _common(m)
     m.set_defaults(func=_median)
     t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
                        description=TOPK_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")
-    t.add_argument("--k", type=int, default=5)
+    t.add_argument("--k", type=int, default=5, help="number of nodes released (k draws of ε/k each; default 5)")
     t.add_argument("--nodes", default=None, help="public node set: a file with one node id per line (default: the ids in "
                                                  "the edge list, derived from the data)")
-    t.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="SLD")
+    t.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="SLD",
+                   help="EM, permute-and-flip (PF), local dampening (LD) or shifted LD (SLD) (default SLD)")
     t.add_argument("--epsilon", type=float, default=1.0, help="total budget B (ε/k per draw)")
     t.add_argument("--max-degree-bound", type=int, default=None,
                    help="public max-degree bound behind ΔEBC (default: the true max degree, derived from the data)")
