@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+
+# Test-only helper modules (claims_flip.py) sit beside this file; importlib mode does not put it on sys.path.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture(autouse=True, scope="session")
