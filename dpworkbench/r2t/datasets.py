@@ -1,12 +1,18 @@
-"""Graph datasets of the R2T experiments: synthetic SNAP stand-ins (spec 5.3) and the two real graphs we have.
+"""Graph datasets of the R2T experiments: real graphs where we have them, synthetic SNAP stand-ins (spec 5.3) otherwise.
 
-The paper's SNAP graphs (Deezer, Amazon1/2, RoadnetPA/CA) are not available offline;
-each gets a seeded stand-in with the same qualitative shape (degree-capped Holme–Kim
-for social/co-purchasing graphs, a thinned grid with a few diagonals for road
-networks). Results on them are compared by error/DS (scale free), not by
-absolute error. Email-Enron and GitHub (``graphs/`` in the data directory) are
-real SNAP graphs and appear as real rows. :func:`load_snap` reads a
-user-provided SNAP edge list (e.g. the paper's originals).
+* Deezer is real: the gemsec-Deezer graphs of Hungary and Romania (``graphs/deezer_{HU,RO}_edges.csv.gz``),
+  as a disjoint union with relabelled ids — the **two-country subset** of the paper's HR ∪ HU ∪ RO (89,311
+  nodes / 348,713 edges vs 143,884 / 846,915). With the published ``HR_edges.csv`` in the data directory
+  (verified by size and sha256) it is the paper's full three-country graph.
+* Amazon1/2 and RoadnetPA/CA are real when the published SNAP files (``amazon0302.txt.gz``,
+  ``com-amazon.ungraph.txt``, ``roadNet-PA.txt.gz``, ``roadNet-CA.txt.gz``) are in ``graphs/`` of the data
+  directory (verified by size and sha256); otherwise each gets a seeded stand-in with the same qualitative
+  shape (degree-capped Holme–Kim for co-purchasing graphs, a thinned grid with a few diagonals for road
+  networks). Results on stand-ins are compared by error/DS (scale free), not by absolute error.
+* Email-Enron and GitHub are real SNAP graphs (not in the paper).
+
+Every load prints and records which one was used (:mod:`dpworkbench.datasets.provenance`).
+:func:`load_snap` reads a user-provided SNAP edge list; with ``expected=`` it is verified first.
 """
 
 from __future__ import annotations
@@ -14,11 +20,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import datasets as registry
+from ..datasets import provenance
+from ..datasets.external import EXTERNAL_FILES, verify_external
+from ..datasets.real import read_deezer, read_edges
 from ..graphs import CSRGraph, degree_capped, from_edge_array, holme_kim, load_edge_list, thinned_grid
 
 # name → (paper counterpart, degree bound D, kind)
 GRAPHS = {
-    "deezer": ("Deezer", 1024, "social"),
+    "deezer": ("Deezer (real: HU ∪ RO, the two-country subset)", 1024, "social"),
     "amazon1": ("Amazon1", 1024, "social"),
     "amazon2": ("Amazon2", 1024, "social"),
     "roadnet_pa": ("RoadnetPA", 16, "road"),
@@ -26,7 +35,9 @@ GRAPHS = {
     "enron": ("Email-Enron (real, not in the paper)", 2048, "social"),
     "github": ("GitHub (real, not in the paper)", 16384, "social"),
 }
-REAL_GRAPHS = ("enron", "github")
+REAL_GRAPHS = ("deezer", "enron", "github")  # real whenever the data directory has them (take sizes["real"])
+# Stand-ins that become real when the user puts the published SNAP file in graphs/ (key of datasets.external)
+EXTERNAL_GRAPHS = {"amazon1": "amazon0302", "amazon2": "com_amazon", "roadnet_pa": "roadnet_pa", "roadnet_ca": "roadnet_ca"}
 
 
 def sample_size(dataset: str, sizes: dict) -> int | None:
@@ -37,7 +48,7 @@ def sample_size(dataset: str, sizes: dict) -> int | None:
     """
     if dataset not in GRAPHS:
         raise ValueError(f"unknown graph dataset {dataset!r}; known: {sorted(GRAPHS)}")
-    kind = "real" if dataset in REAL_GRAPHS else GRAPHS[dataset][2]
+    kind = "real" if dataset in REAL_GRAPHS or _external_present(dataset) else GRAPHS[dataset][2]
     if kind not in sizes:
         raise ValueError(f"sizes has no entry for {kind!r} (needed by {dataset!r}); it has {sorted(sizes)}")
     return sizes[kind]
@@ -83,9 +94,25 @@ def roadnet_ca_standin(seed: int = 0, n: int = 16000, cap: int = 16) -> CSRGraph
     return roadnet_standin(seed + 7, n, cap)
 
 
-def load_snap(path, *, max_degree: int | None = None, seed: int = 0) -> CSRGraph:
-    """A user-provided SNAP edge list (undirected), optionally degree-capped to D (spec 5.3)."""
-    g = load_edge_list(path)
+def _external_present(dataset: str) -> bool:
+    key = EXTERNAL_GRAPHS.get(dataset)
+    return key is not None and registry.real_path(f"graphs/{EXTERNAL_FILES[key].filename}") is not None
+
+
+def load_snap(path, *, max_degree: int | None = None, seed: int = 0, expected: str | None = None) -> CSRGraph:
+    """A user-provided SNAP edge list (undirected, plain or ``.gz``), optionally degree-capped to D (spec 5.3).
+
+    ``expected`` names the published file it must be (``"roadnet_pa"``, ``"amazon0302"``, ``"com_amazon"``,
+    ``"roadnet_ca"``, ``"com_dblp"``, ``"deezer_hr"``): its size and sha256 are checked before it is read.
+    """
+    if expected is not None:
+        verify_external(expected, path)
+    e = read_edges(path)
+    ids, inv = np.unique(e.ravel(), return_inverse=True)
+    g = from_edge_array(inv.reshape(-1, 2), n=ids.size)
+    provenance.record(f"r2t.snap:{expected or 'user'}", "real",
+                      provenance.display_path(path) + (" (verified)" if expected else " (unverified user file)"),
+                      g.n, registry.file_sha256(path))
     return degree_capped(g, max_degree, seed=seed) if max_degree else g
 
 
@@ -111,14 +138,38 @@ def _real_loader(path, n: int | None = None, seed: int = 0, **_):
     return _subsample(load_edge_list(path), n, seed)
 
 
-for _name, _gen, _desc in [
-    ("deezer", deezer_standin, "Deezer stand-in: 3 Holme–Kim components (m=6, p=0.3), degree-capped"),
-    ("amazon1", amazon1_standin, "Amazon1 stand-in: Holme–Kim (m=3, p=0.5), degree-capped"),
-    ("amazon2", amazon2_standin, "Amazon2 stand-in: Holme–Kim (m=3, p=0.6), degree-capped"),
-    ("roadnet_pa", roadnet_standin, "RoadnetPA stand-in: thinned grid with diagonals"),
-    ("roadnet_ca", roadnet_ca_standin, "RoadnetCA stand-in: thinned grid with diagonals"),
-]:
-    registry.register(f"r2t.{_name}", paper="r2t", description=_desc, generate=_gen)
+def _deezer_loader(path, n: int | None = None, seed: int = 0, **_):
+    edges, nodes, files, label = read_deezer(path)
+    g = _subsample(from_edge_array(edges, n=nodes), n, seed)
+    return g, {"files": files, "note": label + (f"; BFS sample of {n:,} nodes" if n is not None and n < nodes else "")}
+
+
+def _external_loader(key: str):
+    def load(path, n: int | None = None, seed: int = 0, **_):
+        verify_external(key, path)
+        e = read_edges(path)
+        ids, inv = np.unique(e.ravel(), return_inverse=True)
+        return _subsample(from_edge_array(inv.reshape(-1, 2), n=ids.size), n, seed)
+
+    return load
+
+
+registry.register("r2t.deezer", paper="r2t",
+                  description="Deezer HU ∪ RO (real, the two-country subset of the paper's HR ∪ HU ∪ RO; BFS-subsampled when n "
+                              "is given); stand-in: 3 Holme–Kim components (m=6, p=0.3), degree-capped",
+                  generate=deezer_standin, real_path="graphs/deezer_HU_edges.csv.gz", extra_files=("graphs/deezer_RO_edges.csv.gz",),
+                  load_real=_deezer_loader)
+_STANDINS = {"amazon1": amazon1_standin, "amazon2": amazon2_standin, "roadnet_pa": roadnet_standin, "roadnet_ca": roadnet_ca_standin}
+_STANDIN_DESC = {
+    "amazon1": "Amazon1 stand-in: Holme–Kim (m=3, p=0.5), degree-capped",
+    "amazon2": "Amazon2 stand-in: Holme–Kim (m=3, p=0.6), degree-capped",
+    "roadnet_pa": "RoadnetPA stand-in: thinned grid with diagonals",
+    "roadnet_ca": "RoadnetCA stand-in: thinned grid with diagonals",
+}
+for _name, _key in EXTERNAL_GRAPHS.items():
+    registry.register(f"r2t.{_name}", paper="r2t",
+                      description=_STANDIN_DESC[_name] + f"; real when graphs/{EXTERNAL_FILES[_key].filename} is present (verified)",
+                      generate=_STANDINS[_name], real_path=f"graphs/{EXTERNAL_FILES[_key].filename}", load_real=_external_loader(_key))
 
 registry.register("r2t.enron", paper="r2t", description="SNAP Email-Enron (real; BFS-subsampled when n is given)",
                   generate=lambda seed=0, n=4000, **kw: _social(n, 5, 0.4, 2048, seed + 3),
@@ -137,4 +188,4 @@ def load_graph(name: str, *, n: int | None = None, seed: int = 0, prefer: str = 
     return ds, GRAPHS[name][1]
 
 
-__all__ = ["GRAPHS", "PAPER_TABLE1", "load_graph", "load_snap"]
+__all__ = ["EXTERNAL_GRAPHS", "GRAPHS", "PAPER_TABLE1", "REAL_GRAPHS", "load_graph", "load_snap", "sample_size"]

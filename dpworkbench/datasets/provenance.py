@@ -1,0 +1,148 @@
+"""Which data a run used: a process-level record, one line printed per load, ``datasets.json`` per notebook.
+
+Every loader in :mod:`dpworkbench.datasets` (and the papers' loaders built on it) calls :func:`record`
+once per load. The record says whether the data were ``real`` or a ``synthetic`` stand-in, the file (or
+the generator and its parameters), the size and the sha256 of the source file. It is printed as one
+line, so a notebook shows which data it used without any code of its own, and
+:func:`write_json` (called by ``NotebookContext.finish``) stores it beside ``claims.json``;
+:func:`provenance_table` gathers those files into ``reports/<profile>/datasets.csv``.
+
+The record holds public facts about the inputs (file names, sizes, hashes), never data values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ..paths import data_dir
+
+COLUMNS = ["notebook", "dataset", "source", "path_or_generator", "rows_or_nodes", "sha256"]
+
+
+@dataclass(frozen=True)
+class DataUse:
+    """One dataset a run used."""
+
+    dataset: str
+    source: str  # "real" or "synthetic"
+    path_or_generator: str
+    rows_or_nodes: int
+    sha256: str = ""  # of the source file(s); empty for a generator
+    note: str = ""  # e.g. why a stand-in replaced the real file
+
+
+_RECORD: list[DataUse] = []
+# Printing is on by default (a notebook shows its data without code); tests and batch callers may silence it.
+_PRINT = os.environ.get("DPWB_QUIET_DATASETS", "") == ""
+
+
+def display_path(path: Path | str) -> str:
+    """``path`` relative to the data directory when it lies inside it (stable across machines), else as given."""
+    p = Path(path)
+    base = data_dir()
+    if base is not None:
+        try:
+            return p.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            pass
+    return str(p)
+
+
+def record(dataset: str, source: str, path_or_generator: str, rows_or_nodes: int, sha256: str = "", note: str = "") -> DataUse:
+    """Add one use to the process record and print one line saying what was used."""
+    if source not in ("real", "synthetic"):
+        raise ValueError(f"source must be 'real' or 'synthetic', got {source!r}")
+    use = DataUse(dataset, source, path_or_generator, int(rows_or_nodes), sha256, note)
+    if use not in _RECORD:
+        _RECORD.append(use)
+    if _PRINT:
+        kind = "REAL data" if source == "real" else "SYNTHETIC stand-in"
+        digest = f", sha256 {sha256[:12]}…" if sha256 and ";" not in sha256 else (", sha256 recorded" if sha256 else "")
+        why = f" ({note})" if note else ""
+        print(f"[data] {dataset}: {kind} — {path_or_generator}, {rows_or_nodes:,} rows/nodes{digest}{why}", flush=True)
+    return use
+
+
+def used() -> list[DataUse]:
+    """Every dataset use recorded in this process, in order (duplicates dropped)."""
+    return list(_RECORD)
+
+
+def clear() -> None:
+    """Forget the record (tests; a long-lived kernel starting a new experiment)."""
+    _RECORD.clear()
+
+
+def set_printing(on: bool) -> None:
+    """Turn the one-line message per load on or off."""
+    global _PRINT
+    _PRINT = bool(on)
+
+
+def write_json(path: Path | str) -> Path:
+    """Write the record as ``datasets.json`` (atomically: a reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    tmp.write_text(json.dumps([asdict(u) for u in _RECORD], indent=2))
+    os.replace(tmp, path)
+    return path
+
+
+def provenance_table(report_dir: Path | str) -> pd.DataFrame:
+    """All ``datasets.json`` under ``report_dir`` (``<paper>/<notebook>/datasets.json``) as one table.
+
+    Columns: ``notebook, dataset, source, path_or_generator, rows_or_nodes, sha256`` (``notebook`` is
+    ``<paper>/<notebook>``). Notebooks that loaded no registered dataset contribute no row.
+    """
+    report_dir = Path(report_dir)
+    rows = []
+    for f in sorted(report_dir.glob("*/*/datasets.json")):
+        notebook = f"{f.parent.parent.name}/{f.parent.name}"
+        try:
+            entries = json.loads(f.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{f}: unreadable datasets.json ({exc})") from None
+        for e in entries:
+            rows.append({"notebook": notebook, **{k: e.get(k, "") for k in COLUMNS[1:]}})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def write_provenance_csv(report_dir: Path | str) -> Path:
+    """Write ``datasets.csv`` under ``report_dir`` from its notebooks' ``datasets.json`` files."""
+    report_dir = Path(report_dir)
+    table = provenance_table(report_dir)
+    path = report_dir / "datasets.csv"
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    table.to_csv(tmp, index=False)
+    os.replace(tmp, path)
+    return path
+
+
+# ------------------------------------------------------------------------------------------------ file hashes
+def _sha256_uncached(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def file_sha256(path: Path | str) -> str:
+    """sha256 of a file, cached by (path, size, mtime) in :mod:`dpworkbench.cache` (a 10 MB file takes ~50 ms)."""
+    from .. import cache
+
+    p = Path(path)
+    # The cache fingerprints a Path by resolved name, size and mtime: a rewritten file is hashed again.
+    return cache.cached_call("datasets.sha256", (p,), lambda: _sha256_uncached(p), disk=True, version="1")
+
+
+__all__ = ["COLUMNS", "DataUse", "clear", "display_path", "file_sha256", "provenance_table", "record", "set_printing",
+           "used", "write_json", "write_provenance_csv"]
