@@ -92,8 +92,40 @@ register("dampening/enron", paper=PAPER, description="SNAP Email-Enron (syntheti
          generate=_enron_synth, real_path="graphs/email-enron.txt", load_real=_load_enron)
 register("dampening/github", paper=PAPER, description="SNAP musae GitHub (synthetic: Chung–Lu power-law γ=2.1, capped at 9,458)",
          generate=_github_synth, real_path="graphs/musae_git_edges.csv", load_real=_load_github)
-register("dampening/dblp", paper=PAPER, description="DBLP-like co-authorship (synthetic only: bipartite projection of random papers; no real copy)",
-         generate=_dblp_synth)
+def _load_dblp(path: Path, **_) -> CSRGraph:
+    """SNAP com-DBLP, used only after its size and sha256 match the published file."""
+    from dpworkbench.datasets.external import verify_external
+    from dpworkbench.datasets.real import read_edges
+
+    verify_external("com_dblp", path)
+    e = read_edges(path)
+    ids, inv = np.unique(e.ravel(), return_inverse=True)
+    return from_edge_array(inv.reshape(-1, 2), int(ids.size))
+
+
+register("dampening/dblp", paper=PAPER,
+         description="DBLP co-authorship (synthetic: bipartite projection of random papers; real when the published "
+                     "com-dblp.ungraph.txt is in graphs/, verified by size and sha256)",
+         generate=_dblp_synth, real_path="graphs/com-dblp.ungraph.txt", load_real=_load_dblp)
+
+
+def _load_deezer(path: Path, **_):
+    from dpworkbench.datasets.real import read_deezer
+
+    edges, n, files, label = read_deezer(path)
+    return from_edge_array(edges, n), {"files": files, "note": label}
+
+
+def _deezer_synth(seed=0, *, n=89_311, m=4, p=0.3):
+    # Same size and mean degree (≈ 7.8) as the real HU ∪ RO union.
+    return holme_kim(n, m, p, seed=seed)
+
+
+register("dampening/deezer", paper=PAPER,
+         description="Deezer friendship graph, HU ∪ RO (real: the two-country subset of gemsec-Deezer, disjoint union with "
+                     "relabelled ids; not in the thesis; synthetic: Holme–Kim n=89,311, m=4, p=0.3)",
+         generate=_deezer_synth, real_path="graphs/deezer_HU_edges.csv.gz", extra_files=("graphs/deezer_RO_edges.csv.gz",),
+         load_real=_load_deezer)
 
 
 # ---------------------------------------------------------------- tabular (ID3)
