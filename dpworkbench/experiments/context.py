@@ -87,4 +87,7 @@ class NotebookContext:
             "seconds": round(time.perf_counter() - self._t0, 3),
         }
         atomic_write_text(self.output_dir / "manifest.json", json.dumps(manifest, indent=2))
+        from ..datasets import provenance  # which data this run used (real or stand-in), gathered into datasets.csv
+
+        provenance.write_json(self.output_dir / "datasets.json")
         return self.claims

@@ -255,6 +255,10 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     infos = discover_notebooks()
     runs, claims, manifests = _collect(profile_dir, infos)
     atomic_write_csv(claims, profile_dir / "claims.csv")
+    from ..datasets.provenance import provenance_table  # which data each notebook used (its datasets.json)
+
+    datasets_used = provenance_table(profile_dir)
+    atomic_write_csv(datasets_used, profile_dir / "datasets.csv")
     status = {r.notebook: r for r in runs.itertuples()} if len(runs) else {}
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>dpworkbench report — "
@@ -290,7 +294,11 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         lk += [f"<a href='{rel}/{html.escape(f['html'])}'>{html.escape(f['name'])}</a>" for f in figs if f.get("html")]
         nclaims = claims[claims["notebook"] == info.name]
         claim_txt = ", ".join(f"{v} {k}" for k, v in nclaims["verdict"].value_counts().items()) if len(nclaims) else "no claims"
-        return f"<p>{badge} · {claim_txt}</p><p>{' · '.join(lk)}</p>"
+        used = datasets_used[datasets_used["notebook"] == info.name]
+        data_txt = "; ".join(f"{html.escape(str(u.dataset))} ({html.escape(str(u.source))}, {int(u.rows_or_nodes):,})"
+                             for u in used.drop_duplicates(["dataset", "source", "rows_or_nodes"]).itertuples())
+        data_p = f"<p class='data'>data: {data_txt} — <a href='datasets.csv'>datasets.csv</a></p>" if data_txt else ""
+        return f"<p>{badge} · {claim_txt}</p><p>{' · '.join(lk)}</p>{data_p}"
 
     parts.append("<h2>Notebooks</h2>")
     parts.append(gallery_html(entries, href=href, thumb_src=thumb_src, links=links))
