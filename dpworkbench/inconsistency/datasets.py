@@ -1,10 +1,24 @@
-"""Datasets of the inconsistency paper: the real Adult table and seeded synthetic stand-ins.
+"""Datasets of the inconsistency paper: real Adult, Hospital, Tax and Stock; Flight is a seeded synthetic stand-in.
 
-Adult is real (``inconsistency/Adult/adult.csv`` under the data directory; 10k-row samples as in the
-paper). Flight, Hospital, Stock and Tax are not available offline: seeded generators reproduce the
-paper's schemas and DCs (spec §5.2) and are calibrated so that a 10k-row sample with 1 % RNoise reaches
-Table 5's maximum degree within ±25 %; ``calibration()`` measures it (and reports the generator's statistics). Adult also has a synthetic stand-in.
-``load_table(name, path=...)`` reads a user's real CSV instead.
+Real files under the data directory (``shared/data/README.md``), used by default whenever present:
+
+* Adult: ``inconsistency/Adult/adult.csv`` (the artifact's table, 32,561 rows).
+* Hospital: NADEEF's HospitalCompare rows (10,000 rows, states AK–CA only; the paper had 114,919 rows),
+  columns renamed to the DC file's names (``ZIPCode``→ZipCode, ``CountryName``→CountyName, ``StateAvg``→Stateavg).
+* Tax: the clean BART tax table of the cleaning benchmarks, rows 10,001–50,000 (40,000 rows; the paper
+  generated 10⁶), snake_case renamed to the DC names. The paper injects its own noise (RNoise / CONoise),
+  so the clean version is the base table.
+* Stock: Kaggle Stock Market Dataset, 587,526 daily rows of 137 tickers (same source and schema as the
+  paper's 122,498-row subset, which is not identifiable).
+
+Each is sampled to 10,000 rows as in the paper (seeded, without replacement: ``datasets.real.sample_rows``).
+Asking for more rows than a real file has (Fig. 8's Tax sweep up to 10⁶ rows) falls back to the stand-in
+and the printed provenance line says why. Flight (the BTS table) is not available offline and is always
+the stand-in.
+
+The seeded generators reproduce the paper's schemas and DCs (spec §5.2) and are calibrated so that a
+10k-row sample with 1 % RNoise reaches Table 5's maximum degree within ±25 %; ``calibration()`` measures
+it for a stand-in or for the real table (``prefer="real"``). ``load_table(name, path=...)`` reads a user's CSV.
 """
 
 from __future__ import annotations
@@ -16,6 +30,8 @@ import pandas as pd
 
 from .. import datasets as registry
 from .._validation import check_int
+from ..datasets import provenance
+from ..datasets.real import HOSPITAL_COLUMNS, STOCK_COLUMNS, TAX_COLUMNS, read_table, sample_rows
 from .constraints import DC, load_dcs, parse_dcs
 
 NAMES = ("Stock", "Tax", "Hospital", "Flight", "Adult")  # sparsest → densest (panel order of every figure)
@@ -71,12 +87,6 @@ def dcs_for(name: str) -> list[DC]:
         raise ValueError(f"unknown dataset {name!r}; known: {', '.join(NAMES)}")
     p = registry.real_path(f"inconsistency/{name}/dcs.txt")
     return load_dcs(p) if p is not None else parse_dcs(DC_TEXT[name])
-
-
-def _sample(df: pd.DataFrame, rows: int | None, seed: int) -> pd.DataFrame:
-    if rows is None or rows >= len(df):
-        return df.reset_index(drop=True)
-    return df.sample(n=rows, random_state=seed).reset_index(drop=True)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -253,7 +263,7 @@ def calibration(name: str, *, rows: int = 10000, alpha: float = 0.01, seed: int 
     their ratio and whether it lies within ±25 % (Stock: exactly 1). ``prefer="real"`` measures the real table
     instead when one is available (Adult)."""
     from .conflict_graph import build
-    from .noise import rnoise
+    from .noise_injection import rnoise
 
     if name not in GENERATORS:
         raise ValueError(f"unknown dataset {name!r}; known: {', '.join(NAMES)}")
@@ -280,13 +290,47 @@ GENERATORS = {"Adult": generate_adult, "Flight": generate_flight, "Hospital": ge
               "Stock": generate_stock, "Tax": generate_tax}
 
 
-def _load_adult_real(path: Path, rows: int | None = 10000, seed: int = 0) -> pd.DataFrame:
-    return _sample(pd.read_csv(path), rows, seed)
+# name → (file under the data directory, column map to the DC names)
+REAL_FILES = {
+    "Adult": ("inconsistency/Adult/adult.csv", {}),
+    "Hospital": ("inconsistency/Hospital/hospital_nadeef_10k.csv.gz", HOSPITAL_COLUMNS),
+    "Tax": ("inconsistency/Tax/tax_clean_rows10001-50000.csv.gz", TAX_COLUMNS),
+    "Stock": ("inconsistency/Stock/stock_kaggle_137tickers.csv.gz", STOCK_COLUMNS),
+}
+
+
+def _dc_attributes(name: str) -> list[str]:
+    return sorted({a for d in dcs_for(name) for a in d.attributes})
+
+
+def _read_real(name: str, path: Path, rows: int | None, seed: int) -> pd.DataFrame:
+    from .. import cache
+
+    rename = REAL_FILES[name][1]
+
+    def compute() -> pd.DataFrame:
+        df = read_table(path, rename=rename, required=_dc_attributes(name))
+        return sample_rows(df, rows, seed, what=f"real {name} ({path.name})")
+
+    # The sample is a deterministic function of (file, rows, seed): cached on disk, so Stock's 587k-row
+    # gzip is parsed once rather than in every notebook.
+    return cache.cached_call("inconsistency.real_sample", (name, path, rows, seed), compute, disk=True, version="1")
+
+
+def _real_loader(name: str):
+    def load(path: Path, rows: int | None = 10000, seed: int = 0) -> pd.DataFrame:
+        return _read_real(name, path, rows, seed)
+
+    return load
 
 
 def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: str = "real",
                path: str | Path | None = None):
-    """A :class:`dpworkbench.datasets.Dataset` for ``name`` (sampled to ``rows``), or a user CSV from ``path``."""
+    """A :class:`dpworkbench.datasets.Dataset` for ``name`` (sampled to ``rows``), or a user CSV from ``path``.
+
+    Real data are used whenever the data directory has them (Adult, Hospital, Tax, Stock); Flight, and any
+    request larger than the real file, use the seeded stand-in. The choice is printed and recorded.
+    """
     if name not in GENERATORS:
         raise ValueError(f"unknown dataset {name!r}; known: {', '.join(NAMES)}")
     if rows is not None:
@@ -295,10 +339,12 @@ def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: st
         p = Path(path)
         if not p.exists():
             raise ValueError(f"{name}: file not found: {p}")
-        df = _sample(pd.read_csv(p), rows, seed)
-        missing = [a for d in dcs_for(name) for a in d.attributes if a not in df.columns]
-        if missing:
-            raise ValueError(f"{p} lacks the columns the {name} DCs use: {sorted(set(missing))}")
+        raw_names = REAL_FILES.get(name, ("", {}))[1]
+        header = read_table(p, rename=None).columns  # a user copy may keep the raw header (NADEEF's ZIPCode, raha's snake_case)
+        rename = {k: v for k, v in raw_names.items() if k in header}
+        df = sample_rows(read_table(p, rename=rename, required=_dc_attributes(name)), rows, seed, what=str(p))
+        provenance.record(f"inconsistency.{name}", "real", f"{provenance.display_path(p)} [rows={rows!r}, seed={seed}] (user file)",
+                          len(df), registry.file_sha256(p))
         return registry.Dataset(name, df, "real", f"user file, {len(df)} rows", p)
     return registry.load(f"inconsistency.{name}", prefer=prefer, seed=seed, rows=rows)
 
@@ -308,15 +354,15 @@ for _name, _gen in GENERATORS.items():
         f"inconsistency.{_name}",
         paper="inconsistency",
         description={"Adult": "UCI Adult (artifact's inputDB2.csv), sampled",
-                     "Flight": "BTS on-time-like synthetic table (13 FD-like DCs)",
-                     "Hospital": "HospitalCompare-like synthetic table (7 FD-like DCs)",
-                     "Stock": "stock-market-like synthetic table, key (Date, Ticker)",
-                     "Tax": "BART-style synthetic tax table (7 FD-like + 2 order DCs)"}[_name],
+                     "Flight": "BTS on-time-like synthetic table (13 FD-like DCs); the real BTS table is not available",
+                     "Hospital": "HospitalCompare rows shipped with NADEEF (AK–CA), sampled; stand-in: HospitalCompare-like synthetic table",
+                     "Stock": "Kaggle Stock Market Dataset (137 tickers), sampled; stand-in: key (Date, Ticker) synthetic table",
+                     "Tax": "BART tax table of the cleaning benchmarks (clean, 40k rows), sampled; stand-in: BART-style synthetic table"}[_name],
         generate=(lambda g: (lambda seed=0, rows=10000, **kw: g(seed=seed, rows=rows or 10000, **kw)))(_gen),
-        real_path="inconsistency/Adult/adult.csv" if _name == "Adult" else None,
-        load_real=_load_adult_real if _name == "Adult" else None,
+        real_path=REAL_FILES[_name][0] if _name in REAL_FILES else None,
+        load_real=_real_loader(_name) if _name in REAL_FILES else None,
     )
 
 
-__all__ = ["DC_TEXT", "GENERATORS", "NAMES", "TABLE5", "calibration", "dcs_for", "generate_adult", "generate_flight",
+__all__ = ["DC_TEXT", "GENERATORS", "NAMES", "REAL_FILES", "TABLE5", "calibration", "dcs_for", "generate_adult", "generate_flight",
            "generate_hospital", "generate_stock", "generate_tax", "load_table"]
