@@ -19,10 +19,10 @@ Where the workbench departs from the paper (corrected default first, the paper's
 * Weighted provenance w_lm = rows(l → m) / rows(l) (the printed formula contradicts Example 6); L_pred counts
   dirty values with *an* edge into M_pred.
 """
-from .mechanism import (PrivateRelation, b_for_epsilon, epsilon_grr, epsilon_laplace, grr, p_for_epsilon,
-                        privacy_cost, privacy_cost_table, theorem2_bound, theorem2_exact, theorem2_probability)
-from .cleaning import (CleanedRelation, apply_mapping, diff_provenance, edit_distance_merge, fd_repair_majority,
-                       outlier_values)
+from .mechanisms import (b_for_epsilon, epsilon_grr, epsilon_laplace, grr, p_for_epsilon, privacy_cost,
+                         privacy_cost_table, theorem2_bound, theorem2_exact, theorem2_probability)
+from .model import (CleanedRelation, PrivateRelation, apply_mapping, diff_provenance, edit_distance_merge,
+                    fd_repair_majority, outlier_values)
 from .estimators import Estimate, count_estimate, direct_bias_count, estimate, sum_estimate
 from .tuning import allocate_epsilon, tune
 

@@ -83,9 +83,9 @@ def query_release(args: argparse.Namespace):
     from dpworkbench.cli.common import write_csv_atomic
     from dpworkbench.mechanisms.backends import cli_backend, noise_label
 
-    from .cleaning import CleanedRelation, apply_mapping
+    from .model import CleanedRelation, apply_mapping
     from .estimators import estimate
-    from .mechanism import b_for_epsilon, epsilon_grr, grr, p_for_epsilon
+    from .mechanisms import b_for_epsilon, epsilon_grr, grr, p_for_epsilon
 
     from dpworkbench._validation import check_epsilon
     from dpworkbench.cli.common import check_output_path, epsilon_warnings, read_csv

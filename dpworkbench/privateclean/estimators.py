@@ -16,7 +16,7 @@ import pandas as pd
 
 from dpworkbench._validation import check_options
 
-from .cleaning import CleanedRelation
+from .model import CleanedRelation
 
 METHODS = ("direct", "privateclean", "pc_unweighted", "pc_noprov")
 

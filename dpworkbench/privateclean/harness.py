@@ -35,7 +35,7 @@ import pandas as pd
 from dpworkbench.mechanisms.backends import NumpyBackend
 from dpworkbench.testing.harness import EntryPoint
 
-from .mechanism import epsilon_grr, grr, p_for_epsilon
+from .mechanisms import epsilon_grr, grr, p_for_epsilon
 
 PAPER = "privateclean"
 RELATION = "substitute one record at any position (bounded DP; the row count is public)"

@@ -10,9 +10,9 @@ import pandas as pd
 from dpworkbench._validation import check_options
 from dpworkbench.experiments.summary import relative_error
 
-from .cleaning import CleanedRelation, apply_mapping, edit_distance_merge
+from .model import CleanedRelation, apply_mapping, edit_distance_merge
 from .estimators import estimate
-from .mechanism import epsilon_grr, grr
+from .mechanisms import epsilon_grr, grr
 
 TEMP_RANGE = 122.0  # public bound on temperature (°C), Δ for the Laplace mechanism
 

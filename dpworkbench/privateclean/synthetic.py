@@ -6,9 +6,9 @@ import pandas as pd
 
 from dpworkbench.experiments.summary import relative_error
 
-from .cleaning import CleanedRelation, apply_mapping
+from .model import CleanedRelation, apply_mapping
 from .estimators import estimate
-from .mechanism import grr
+from .mechanisms import grr
 
 
 def zipf_pmf(N: int, z: float) -> np.ndarray:

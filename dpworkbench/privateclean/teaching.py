@@ -8,9 +8,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .cleaning import CleanedRelation
+from .model import CleanedRelation
 from .estimators import estimate
-from .mechanism import epsilon_grr, grr, theorem2_bound, theorem2_exact, theorem2_probability
+from .mechanisms import epsilon_grr, grr, theorem2_bound, theorem2_exact, theorem2_probability
 from .synthetic import generate
 from .tuning import tune
 
@@ -230,8 +230,8 @@ def cleaning_panel(epsilon: float, error_rate: float = 0.3, merge_rate: float = 
                    seed: int = 0):
     """GRR at ε (exact convention on the dirty domain), the analyst's merge, before/after histograms, the provenance
     graph of the cut for the most frequent clean value, and Direct / PrivateClean / no-provenance counts vs the truth."""
-    from .mechanism import p_for_epsilon
-    from .cleaning import apply_mapping
+    from .mechanisms import p_for_epsilon
+    from .model import apply_mapping
 
     R, C, domain = _dirty_relation(round(float(error_rate), 3), round(float(merge_rate), 3), int(N), int(S), int(seed))
     p = p_for_epsilon(epsilon, len(domain))
@@ -283,7 +283,7 @@ def tradeoff_panel(epsilon: float, N: int = 50, S: int = 1000, delta: float = 10
     each gives; plus the uniform allocation of 2ε over one discrete (N) and one numeric (Δ) attribute.
     Pure formulas: nothing here depends on data, so moving ε recomputes only closed forms.
     """
-    from .mechanism import p_for_epsilon
+    from .mechanisms import p_for_epsilon
     from .tuning import allocate_epsilon
 
     eps = np.linspace(0.2, 10.0, 120)
@@ -320,7 +320,7 @@ def grr_knob_panel(knob: str, epsilon: float, p: float, z: float = 2.0, N: int =
     """:func:`grr_panel` with privacy set by ``knob``: ``"epsilon"`` takes p = N/(e^ε+N−1) (exact GRR formula on the
     N-value domain), ``"p"`` takes ``p`` as given; ``N`` and ``S`` are rounded to integers (S comes from a log slider).
     Returns ``(figure, ε table)`` as :func:`grr_panel`."""
-    from .mechanism import p_for_epsilon
+    from .mechanisms import p_for_epsilon
 
     if knob == "epsilon":
         p = p_for_epsilon(epsilon, int(N))
@@ -353,7 +353,7 @@ def cleaning_controls(epsilon: float = 5.0, error_rate: float = 0.3, merge_rate:
 def epsilon_to_p_figure(epsilon: float, Ns=(2, 3, 10, 50, 200)) -> go.Figure:
     """Lemma 1 both ways: bars of the exact p = N/(e^ε+N−1) per domain size N, and the paper's N-free
     p = 3/(e^ε+2) as a dashed line."""
-    from .mechanism import p_for_epsilon
+    from .mechanisms import p_for_epsilon
 
     Ns = [int(n) for n in Ns]
     fig = go.Figure([go.Bar(x=[str(n) for n in Ns], y=[p_for_epsilon(epsilon, n) for n in Ns], name="exact p = N/(e^ε+N−1)")])
@@ -392,7 +392,7 @@ def ci_forest(epsilon: float, *, n: int = 50, seed: int = 0) -> go.Figure:
     """CI "forest" at ε: p = N/(e^ε+N−1) with N = 50 (rounded to 4 decimals), the ``n`` releases of
     :func:`ci_releases` as PrivateClean count ± half the 95 % interval width (red: the interval misses the truth)
     and the truth per release as a dashed line; the title gives the share that covers."""
-    from .mechanism import p_for_epsilon
+    from .mechanisms import p_for_epsilon
 
     p = round(p_for_epsilon(epsilon, 50), 4)
     r = ci_releases(p, n, seed)

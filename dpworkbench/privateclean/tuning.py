@@ -5,7 +5,7 @@ import math
 import warnings
 
 from dpworkbench._validation import check_int, check_positive, check_probability, check_options
-from .mechanism import epsilon_grr
+from .mechanisms import epsilon_grr
 
 
 def tune(S: int, error: float, *, z: float = 1.96, deltas: dict[str, float] | None = None,
@@ -47,7 +47,7 @@ def allocate_epsilon(epsilon: float, discrete: dict | None = None, numeric: dict
     ``paper`` inverts Lemma 1's ln(3/p−2), which overspends for N > 3 (the returned
     ``epsilon_exact_total`` shows by how much). Returns {"p": {...}, "b": {...}, "epsilon_each", totals}.
     """
-    from .mechanism import b_for_epsilon, p_for_epsilon
+    from .mechanisms import b_for_epsilon, p_for_epsilon
 
     epsilon = check_positive(epsilon, "epsilon")
     discrete = dict(discrete or {})

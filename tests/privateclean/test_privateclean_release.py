@@ -102,7 +102,7 @@ def test_cli_release_backend_and_bounds(tmp_path):
 
 def test_outlier_filter_finds_intel_spurious_ids_on_the_private_relation():
     from dpworkbench.privateclean import CleanedRelation, estimate
-    from dpworkbench.privateclean.cleaning import outlier_values
+    from dpworkbench.privateclean.model import outlier_values
     from dpworkbench.privateclean.standins import INTEL_DOMAIN, TEMP_RANGE, intel_like
     R = intel_like(seed=1, scale=0.05)
     p = 0.1

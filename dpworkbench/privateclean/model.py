@@ -1,4 +1,14 @@
-"""Cleaning on private relations with automatic provenance (spec §2)."""
+"""The PrivateClean model (non-private, deterministic): the released relation V with its public parameters, cleaning
+on it with automatic provenance, and the value provenance graph the estimators read (spec §1.2, §2).
+
+Nothing here draws randomness or spends ε: :class:`PrivateRelation` is the value a :func:`~dpworkbench.privateclean.
+mechanisms.grr` release carries, and every cleaner is post-processing of V.
+
+References
+----------
+Krishnan, Wang, Franklin, Goldberg, Kraska, Milo, Wu: "PrivateClean: Data Cleaning and Differential Privacy",
+SIGMOD 2016 (seed 002), §3.2 (cleaning operations), §6.2–6.4 (value provenance), §7 (weighted provenance).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,8 +19,6 @@ import pandas as pd
 
 from dpworkbench._validation import check_options
 from dpworkbench.accounting import Release
-
-from .mechanism import PrivateRelation
 
 NULL = None
 
@@ -24,6 +32,27 @@ def levenshtein(a: str, b: str) -> int:
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
         prev = cur
     return prev[-1]
+
+
+@dataclass
+class PrivateRelation:
+    """The released relation V with its public parameters: p per partition, b per numeric column, the released
+    domain per partition and the Laplace range Δ per numeric column.
+
+    This is the *value* of the :class:`~dpworkbench.accounting.Release` that :func:`grr` returns; the ε it cost
+    travels only in that release's ledger (:func:`privacy_cost_table` shows it per attribute under both
+    conventions). Everything here is private output (``data``) or public input (the rest).
+    """
+
+    data: pd.DataFrame
+    p: dict[Any, float]
+    b: dict[str, float]
+    domains: dict[Any, np.ndarray]
+    deltas: dict[str, float]
+    tries: int = 1
+
+    def domain_size(self, col: Any) -> int:
+        return int(len(self.domains[col]))
 
 
 @dataclass

@@ -1,9 +1,9 @@
-"""PrivateClean private relations: GRR on discrete partitions + Laplace on numeric columns (spec §1)."""
+"""Everything in PrivateClean that spends ε: GRR on discrete partitions + Laplace on numeric columns, and the ε/p/b
+conversions and the ledger plan (spec §1). :func:`grr` returns the shared :class:`~dpworkbench.accounting.Release`."""
 from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -13,6 +13,8 @@ from dpworkbench._validation import check_positive, check_probability, check_int
 from dpworkbench.accounting import Accountant, LedgerEntry, Release, open_ledger
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 from dpworkbench.mechanisms.core import grr_codes, grr_epsilon, grr_p_for_epsilon
+
+from .model import PrivateRelation
 
 
 def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:
@@ -73,27 +75,6 @@ def theorem2_exact(N: int, p: float, alpha: float) -> float:
 def theorem2_probability(N: int, p: float, S: int) -> float:
     """Union lower bound on P[all N values preserved] (worst case: one value has a single row)."""
     return max(0.0, 1.0 - p * (N - 1) * (1.0 - p / N) ** (S - 1))
-
-
-@dataclass
-class PrivateRelation:
-    """The released relation V with its public parameters: p per partition, b per numeric column, the released
-    domain per partition and the Laplace range Δ per numeric column.
-
-    This is the *value* of the :class:`~dpworkbench.accounting.Release` that :func:`grr` returns; the ε it cost
-    travels only in that release's ledger (:func:`privacy_cost_table` shows it per attribute under both
-    conventions). Everything here is private output (``data``) or public input (the rest).
-    """
-
-    data: pd.DataFrame
-    p: dict[Any, float]
-    b: dict[str, float]
-    domains: dict[Any, np.ndarray]
-    deltas: dict[str, float]
-    tries: int = 1
-
-    def domain_size(self, col: Any) -> int:
-        return int(len(self.domains[col]))
 
 
 ACCOUNTING = ("exact", "paper_lemma1")
