@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+import math
+
 import pytest
 
 from dpworkbench import widgets
@@ -20,8 +22,19 @@ def test_epsilon_slider_is_a_log_slider_named_epsilon():
     assert s.min == pytest.approx(-2) and s.max == pytest.approx(1)
     with pytest.raises(ValueError, match="minimum"):
         widgets.epsilon_slider(1, minimum=0, maximum=1)
-    with pytest.raises(ValueError, match="outside"):
-        widgets.epsilon_slider(100, minimum=0.1, maximum=10)
+    # the slider's range never restricts a headless run (-p epsilon 50): it widens to hold the value
+    wide = widgets.epsilon_slider(50, minimum=0.05, maximum=20)
+    assert wide.value == pytest.approx(50) and wide.max == pytest.approx(math.log10(50))
+    low = widgets.epsilon_slider(1e-4, minimum=0.05, maximum=20)
+    assert low.value == pytest.approx(1e-4) and low.min == pytest.approx(-4)
+    for bad in (0, -1.0, float("nan"), float("inf")):  # a log scale cannot show these
+        with pytest.raises(ValueError, match="positive finite"):
+            widgets.epsilon_slider(bad)
+
+
+def test_choice_accepts_a_value_outside_its_options():
+    d = widgets.choice(["a", "b"], "zzz", "mode")
+    assert d.value == "zzz" and list(d.options) == ["a", "b", "zzz"]
 
 
 def test_panel_redraws_figure_in_place_when_epsilon_moves():

@@ -70,15 +70,22 @@ def resolve_run(notebook: str, params: dict):
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ..experiments.nbtools import run_notebook
+    from ..experiments.nbtools import check_parameters, run_notebook
+    from ..experiments.report import write_runs
 
     params = {k: _parse_value(v) for k, v in (args.parameter or [])}
     info = resolve_run(args.notebook, params)
     if info is None:
         print(f"notebook not found: {args.notebook} (try `dpworkbench list`)", file=sys.stderr)
         return 2
+    check_parameters(info, params)  # an unknown -p name is a mistake, not a notice (ValueError: one line, exit 2)
     out_root = reports_dir() / args.profile
-    res = run_notebook(info, profile=args.profile, output_root=out_root, parameters=params)
+    try:
+        res = run_notebook(info, profile=args.profile, output_root=out_root, parameters=params)
+    except KeyboardInterrupt:
+        print(f"stopped (Ctrl-C): {info.name} not written", file=sys.stderr)
+        return 130
+    write_runs(out_root, [res])  # so `dpworkbench report` shows this run
     print(f"{res.status} in {res.seconds:.1f}s -> {res.output_dir}")
     if res.error:
         print(res.error, file=sys.stderr)
@@ -94,8 +101,17 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         print(f"no notebooks match {args.only!r}", file=sys.stderr)
         return 2
     out_root = reports_dir() / args.profile
-    print(f"reproducing {len(infos)} notebooks in the {args.profile!r} profile -> {out_root}")
-    results = run_many(infos, profile=args.profile, output_root=out_root)
+    from ..experiments.nbtools import RunInterrupted
+
+    print(f"reproducing {len(infos)} notebooks in the {args.profile!r} profile -> {out_root}", flush=True)
+    try:
+        results = run_many(infos, profile=args.profile, output_root=out_root)
+    except RunInterrupted as stop:  # Ctrl-C: keep what finished, drop the notebook in progress, no traceback
+        write_runs(out_root, stop.results)
+        index = build_report(out_root, args.profile)
+        print(f"stopped (Ctrl-C) during {stop.current}: {len(stop.results)} of {len(infos)} notebooks finished and kept; "
+              f"report: {index}. Run again to continue (finished experiment cells are cached).", file=sys.stderr)
+        return 130
     write_runs(out_root, results)
     index = build_report(out_root, args.profile)
     failed = [r for r in results if r.status != "ok"]

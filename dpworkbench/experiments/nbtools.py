@@ -195,6 +195,88 @@ class RunResult:
     error: str = ""
 
 
+def notebook_parameters(path: Path) -> dict[str, Any]:
+    """The names and defaults of a notebook's ``parameters`` cell (papermill's inference)."""
+    import papermill as pm
+
+    return {name: p["default"] for name, p in pm.inspect_notebook(str(path)).items()}
+
+
+# Parameters papermill injects into every run (see :func:`run_notebook`).
+RUNNER_PARAMETERS = ("profile", "interactive", "output_dir")
+
+
+def check_parameters(info: NotebookInfo, parameters: dict[str, Any]) -> None:
+    """Refuse parameters the notebook does not declare, naming the ones it does (one line).
+
+    Only names are checked here: whether a value is allowed is the mechanism's business, not a widget's.
+    """
+    known = notebook_parameters(info.path)
+    unknown = sorted(set(parameters) - set(known))
+    if unknown:
+        listed = ", ".join(f"{k}={v}" for k, v in known.items() if k not in RUNNER_PARAMETERS) or "none besides the runner's"
+        raise ValueError(f"{info.notebook} has no parameter {', '.join(repr(u) for u in unknown)}; its parameters: {listed}")
+
+
+def _kernel_manager_class():
+    """A kernel manager over IPC (Unix sockets in the Jupyter runtime directory) whose stderr goes to a log file.
+
+    TCP on localhost makes ipykernel warn "Kernel is running over TCP without encryption", which alarms
+    privacy reviewers: IPC sockets are files only this user can open, so nothing is sent over the network.
+    The kernel's own stderr (e.g. "KeyboardInterrupt caught in kernel" when a run is stopped) is kept in
+    ``kernel.log`` instead of the user's terminal; cell errors still reach the notebook and the summary.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class QuietIPCKernelManager(AsyncKernelManager):
+        log_path: Path | None = None
+
+        def __init__(self, **kw: Any) -> None:
+            super().__init__(**kw)
+            self.transport = "ipc"
+
+        async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            if QuietIPCKernelManager.log_path is not None:
+                log = open(QuietIPCKernelManager.log_path, "ab")  # noqa: SIM115 - closed with the kernel process
+                kw.setdefault("stderr", log)
+                kw.setdefault("stdout", log)
+            await super()._async_launch_kernel(kernel_cmd, **kw)
+
+    return QuietIPCKernelManager
+
+
+def _plotly_html(data: dict, div_id: str) -> str:
+    import plotly.io as pio
+
+    return pio.to_html(data, include_plotlyjs=False, full_html=False, div_id=div_id, config={"responsive": True})
+
+
+def notebook_html(executed: Path, plotlyjs: Path) -> str:
+    """The executed notebook as one HTML page whose plotly figures are drawn (nbconvert alone shows nothing for
+    them: it cannot render plotly's JSON mimetype). Figures use the shared ``plotlyjs`` file by relative path."""
+    import os
+
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(str(executed), as_version=4)
+    src = Path(os.path.relpath(plotlyjs, executed.parent)).as_posix()
+    first, n = True, 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if "application/vnd.plotly.v1+json" in data:
+                n += 1
+                fig_html = _plotly_html(data["application/vnd.plotly.v1+json"], f"dpwb-fig-{n}")
+                if first:  # the library once, before the first figure (scripts run in document order)
+                    fig_html = f'<script src="{src}"></script>\n' + fig_html
+                    first = False
+                data["text/html"] = fig_html
+                del data["application/vnd.plotly.v1+json"]
+    body, _ = HTMLExporter().from_notebook_node(nb)
+    return body
+
+
 def run_notebook(
     info: NotebookInfo,
     *,
@@ -204,8 +286,16 @@ def run_notebook(
     timeout: int | None = 1800,
     html: bool = True,
 ) -> RunResult:
-    """Execute one notebook headlessly with papermill (``interactive=False``)."""
+    """Execute one notebook headlessly with papermill (``interactive=False``).
+
+    The executed ``.ipynb`` and ``.html`` appear only complete (written under a temporary name, then
+    renamed); a success removes a previous run's ``error.txt``. Ctrl-C (KeyboardInterrupt) stops the
+    kernel, removes the partial notebook and propagates, so the caller can stop quietly.
+    """
     import papermill as pm
+
+    from ..plots import write_plotlyjs
+    from .runner import atomic_write_text
 
     out_dir = output_root / info.paper / info.stem
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -213,44 +303,79 @@ def run_notebook(
     params.update(dict(info.parameters))
     params.update(parameters or {})
     executed = out_dir / f"{info.stem}.ipynb"
+    partial = out_dir / f".{info.stem}.partial.ipynb"
+    kernel_log = out_dir / "kernel.log"
+    kernel_log.unlink(missing_ok=True)
+    km_class = _kernel_manager_class()
+    km_class.log_path = kernel_log
     t0 = time.perf_counter()
     status, err = "ok", ""
     try:
         pm.execute_notebook(
             str(info.path),
-            str(executed),
+            str(partial),
             parameters=params,
             kernel_name="python3",
             cwd=str(info.path.parent),
             progress_bar=False,
             execution_timeout=timeout,
             report_mode=False,
+            kernel_manager_class=km_class,
         )
+    except KeyboardInterrupt:
+        partial.unlink(missing_ok=True)
+        raise
     except Exception as exc:  # record and continue with the other notebooks
         status = "error"
         err = f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
-        (out_dir / "error.txt").write_text(traceback.format_exc())
+        atomic_write_text(out_dir / "error.txt", traceback.format_exc())
+    finally:
+        km_class.log_path = None
+    if partial.exists():
+        import os
+
+        os.replace(partial, executed)
+    if status == "ok":  # a stale failure must not outlive a successful rerun
+        for stale in ("error.txt", "html-error.txt"):
+            (out_dir / stale).unlink(missing_ok=True)
+    if kernel_log.exists() and (status == "ok" or kernel_log.stat().st_size == 0):
+        kernel_log.unlink()
     secs = time.perf_counter() - t0
     if html and executed.exists():
         try:
-            from nbconvert import HTMLExporter
-
-            body, _ = HTMLExporter().from_filename(str(executed))
-            (out_dir / f"{info.stem}.html").write_text(body)
-        except Exception as exc:  # HTML is a convenience; never fail the run for it
-            (out_dir / "html-error.txt").write_text(str(exc))
+            js = write_plotlyjs(output_root / "_static" / "plotly.min.js")
+            atomic_write_text(out_dir / f"{info.stem}.html", notebook_html(executed, js))
+        except Exception as exc:  # noqa: BLE001 - HTML is a convenience; never fail the run for it
+            atomic_write_text(out_dir / "html-error.txt", f"{type(exc).__name__}: {exc}")
     return RunResult(info.name, status, secs, out_dir, err)
 
 
 def run_many(
     infos: Iterable[NotebookInfo], *, profile: str, output_root: Path, parameters: dict[str, Any] | None = None, progress: bool = True
 ) -> list[RunResult]:
-    from tqdm.auto import tqdm
+    """Run notebooks one after another, printing one line per notebook as it finishes.
 
+    On Ctrl-C the notebook in progress is dropped (no partial file) and :class:`RunInterrupted` carries the
+    results of the finished ones.
+    """
     infos = list(infos)
-    results = []
-    for info in tqdm(infos, desc=f"notebooks ({profile})", disable=not progress):
-        r = run_notebook(info, profile=profile, output_root=output_root, parameters=parameters)
-        print(f"  {r.status:5s} {r.seconds:7.1f}s  {r.name}" + (f"  — {r.error}" if r.error else ""), flush=True)
+    results: list[RunResult] = []
+    width = len(str(len(infos)))
+    for k, info in enumerate(infos, 1):
+        try:
+            r = run_notebook(info, profile=profile, output_root=output_root, parameters=parameters)
+        except KeyboardInterrupt:
+            raise RunInterrupted(results, info.name) from None
         results.append(r)
+        if progress:
+            print(f"[{k:>{width}}/{len(infos)}] {r.status:5s} {r.seconds:7.1f}s  {r.name}" + (f"  — {r.error}" if r.error else ""), flush=True)
     return results
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C during :func:`run_many`: ``results`` of the notebooks that finished, ``current`` the one dropped."""
+
+    def __init__(self, results: list[RunResult], current: str):
+        super().__init__(f"interrupted during {current}")
+        self.results = results
+        self.current = current

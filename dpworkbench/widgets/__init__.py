@@ -30,13 +30,19 @@ import plotly.graph_objects as go
 
 
 def epsilon_slider(value: float = 1.0, *, minimum: float = 1e-3, maximum: float = 1e2, description: str = "ε"):
-    """A log-scale slider for ε (steps of 1/10 of a decade)."""
+    """A log-scale slider for ε (steps of 1/10 of a decade).
+
+    ``minimum``/``maximum`` are the slider's comfortable range, not a rule: a ``value`` outside it (a
+    headless run with ``-p epsilon 50``) widens the range to hold it. Whether a value is allowed is for the
+    mechanism to say; the slider only refuses what a log scale cannot show (≤ 0, NaN, ∞).
+    """
     import ipywidgets as w
 
     if not (0 < minimum < maximum):
         raise ValueError(f"need 0 < minimum < maximum, got {minimum}, {maximum}")
-    if not (minimum <= value <= maximum):
-        raise ValueError(f"value {value} outside [{minimum}, {maximum}]")
+    if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+        raise ValueError(f"{description} must be a positive finite number, got {value!r}")
+    minimum, maximum = min(minimum, value), max(maximum, value)
     return w.FloatLogSlider(
         value=value,
         base=10,
@@ -85,9 +91,14 @@ def seed_box(value: int = 0, description: str = "seed"):
 
 
 def choice(options: Sequence[Any], value: Any = None, description: str = ""):
+    """A dropdown. A ``value`` that is not among ``options`` (a headless run's parameter) is added to them:
+    the function bound to the panel, not the widget, decides whether it is valid."""
     import ipywidgets as w
 
-    return w.Dropdown(options=list(options), value=value if value is not None else list(options)[0], description=description)
+    opts = list(options)
+    if value is not None and value not in opts:
+        opts.append(value)
+    return w.Dropdown(options=opts, value=value if value is not None else opts[0], description=description)
 
 
 def _widget_value(widget: Any) -> Any:
