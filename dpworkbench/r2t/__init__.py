@@ -3,7 +3,7 @@
 Instance-optimal truncation for DP query evaluation with foreign keys: join
 information from DuckDB or graph enumerators (:mod:`.joininfo`, :mod:`.sql`,
 :mod:`.patterns`), truncations and LP proxies solved exactly with HiGHS or
-max-flow (:mod:`.truncation`), the mechanisms (:mod:`.mechanisms`), baselines
+max-flow (:mod:`.model`), the mechanisms (:mod:`.mechanisms`), baselines
 (:mod:`.baselines`) and the experiments behind every table and figure.
 Spec: ``../shared/spec/r2t.md``.
 """
@@ -11,7 +11,7 @@ Spec: ``../shared/spec/r2t.md``.
 from .joininfo import JoinInfo, from_arrays, from_frame, from_info_file, from_lists
 from .mechanisms import (ScriptedNoise, exp_opt2, fixed_tau, naive_laplace, opt2, opt2_bound, r2t, r2t_bound,
                          random_tau, tau_grid)
-from .truncation import FHat, SolverError, Truncation, clip_value, f_exact, naive_value, sja_bounds
+from .model import FHat, SolverError, Truncation, clip_value, f_exact, naive_value, sja_bounds
 
 __all__ = ["FHat", "JoinInfo", "ScriptedNoise", "SolverError", "Truncation", "clip_value", "exp_opt2", "f_exact",
            "fixed_tau", "from_arrays", "from_frame", "from_info_file", "from_lists", "naive_laplace", "naive_value",

@@ -28,7 +28,7 @@ from .joininfo import JoinInfo
 from ..mechanisms.backends import RngLike, check_rng
 from .mechanisms import research_generator, tau_grid
 from .patterns import _check_query, count
-from .truncation import SolverError, _highs, _pass_rowwise, _solve
+from .model import SolverError, _highs, _pass_rowwise, _solve
 
 _INF = math.inf
 

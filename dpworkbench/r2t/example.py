@@ -9,7 +9,7 @@ from ..graphs import CSRGraph, from_edge_array
 from .joininfo import JoinInfo
 from .mechanisms import ScriptedNoise, exp_opt2, opt2, r2t
 from .patterns import graph_joininfo
-from .truncation import FHat, Truncation, f_exact
+from .model import FHat, Truncation, f_exact
 
 EPSILON = 1.0
 BETA = 0.1

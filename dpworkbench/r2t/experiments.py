@@ -25,7 +25,7 @@ from .datasets import GRAPHS, load_graph
 from .joininfo import JoinInfo
 from .mechanisms import OPT2_MAX_LEVELS, fixed_tau, opt2, r2t, tau_grid
 from .patterns import count, graph_joininfo
-from .truncation import FHat, SolverError, Truncation
+from .model import FHat, SolverError, Truncation
 
 GS_EXPONENT = {"edge": 1, "path2": 2, "triangle": 2, "rectangle": 3}
 MECHANISMS_GRAPH = ("R2T", "OPT2", "LP", "NT", "SDE", "RM")

@@ -29,7 +29,7 @@ from dpworkbench.testing.harness import EntryPoint, InProcessCLI, node_neighbour
 from . import baselines as B
 from .mechanisms import (RELATION, exp_opt2, fixed_tau, naive_laplace, opt2, privacy_cost_exp_opt2, privacy_cost_laplace,
                          privacy_cost_opt2, privacy_cost_r2t, r2t, random_tau, tau_grid)
-from .truncation import FHat, Truncation, f_exact
+from .model import FHat, Truncation, f_exact
 
 EPS = 1.0
 BETA = 0.1

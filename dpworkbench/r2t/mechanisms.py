@@ -27,7 +27,7 @@ from .._validation import check_epsilon, check_positive, check_probability, chec
 from ..accounting import AccountantLike, LedgerEntry, Release, open_ledger, planned, record_spend
 from ..mechanisms.backends import NumpyBackend, RngLike, check_rng
 from .joininfo import JoinInfo
-from .truncation import FHat, Truncation, f_exact
+from .model import FHat, Truncation, f_exact
 
 OPT2_MAX_LEVELS = 64  # hard cap on the SVT loop (spec 2.9); reaching it has probability < 1e-40
 

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from .figures import COLORS, race_figure
 from .mechanisms import opt2_cache, opt2_samples, r2t, r2t_samples, tau_grid
-from .truncation import FHat, Truncation
+from .model import FHat, Truncation
 
 
 @lru_cache(maxsize=16)

@@ -242,7 +242,7 @@ def test_push_relabel_equals_scipy_max_flow():
     """The numba push-relabel engine of the flow truncation against SciPy's max-flow on random networks."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import maximum_flow
-    from dpworkbench.r2t.truncation import maxflow_value, network_from_arcs
+    from dpworkbench.r2t.model import maxflow_value, network_from_arcs
 
     rng = np.random.default_rng(11)
     for trial in range(800):  # includes parallel arcs, arcs into s and out of t
