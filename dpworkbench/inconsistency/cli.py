@@ -17,26 +17,33 @@ release. With ``--seed`` it is reproducible numpy noise: a research run, not a p
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 HELP = __doc__
 
 
 def run_releases(df, dcs, *, epsilon: float, backend, n_bound: int | None = None, id_column: str | None = None,
-                 engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0):
+                 engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0,
+                 progress=None):
     """The three releases of the subcommand on a table: (releases {name: Release}, size-bound release or None,
-    graph). Spends ``epsilon`` in total (see the module docstring)."""
-    from ..accounting import Accountant, Release
-    from .algorithms import N_FRAC, dp_vertex_cover, graph_projection, private_size_bound
-    from .conflict_graph import build
-    from .projection import Projector
+    graph). Spends ``epsilon`` in total (see the module docstring). ``progress`` (a ``cli.common.Stages``) is told
+    each stage."""
+    def stage(name: str) -> None:
+        if progress is not None:
+            progress.next(name)
 
+    from ..accounting import Accountant, Release
+    from .mechanisms import N_FRAC, dp_vertex_cover, graph_projection, private_size_bound
+    from .conflict_graph import build
+    from .model import Projector
+
+    stage("build conflict graph")
     g = build(df, dcs, engine=engine, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
     acc = Accountant(epsilon)
     size = None
     per = epsilon / 3
     if n_bound is None:
+        stage("private row bound")
         eps_n = N_FRAC * epsilon
         mark = acc.mark()
         nb, _ = private_size_bound(g.n, eps_n, rng=backend, accountant=acc)
@@ -48,14 +55,16 @@ def run_releases(df, dcs, *, epsilon: float, backend, n_bound: int | None = None
     proj = Projector(g, rule="rank", seed=order_seed)
     rel = {}
     for key, meas in (("I_MI", "MI"), ("I_P", "P")):
+        stage(f"release {key}")
         rel[key] = graph_projection(g, meas, per, strategy="bound_hier", df=df, dcs=dcs, projector=proj, rng=backend,
                                     accountant=acc, n_bound=nb)
+    stage("release I_R")
     rel["I_R"] = dp_vertex_cover(g, per, order_seed=order_seed, rng=backend, accountant=acc, n_bound=nb)
     return rel, size, g
 
 
 def _exact(g) -> dict:
-    from .measures import all_measures
+    from .model import all_measures
 
     m = all_measures(g)
     return {"n": g.n, "edges": g.num_edges, "unary_violators": int(g.unary.size), "max_degree": g.max_degree(),
@@ -68,21 +77,29 @@ def _run(args: argparse.Namespace) -> int:
     from ..accounting import release_lines, release_payload
     from ..mechanisms.backends import cli_backend, noise_label
     from .._validation import check_epsilon, check_int
-    from .algorithms import NEIGHBOURS
-    from .constraints import load_dcs
+    from .mechanisms import NEIGHBOURS
+    from ..cli.common import print_json
+
+    from ..cli.common import Stages, read_csv, warn_epsilon
 
     path = Path(args.csv)
-    if not path.exists():
-        raise ValueError(f"CSV file not found: {path}")
     eps = check_epsilon(args.epsilon, "--epsilon")
     n_bound = check_int(args.n_bound, "--n-bound", minimum=1) if args.n_bound is not None else None
-    df = pd.read_csv(path)
-    dcs = load_dcs(args.dcs, columns=list(df.columns))
-    backend = cli_backend(args.seed)
-    noise = noise_label(backend)
-    rel, size, g = run_releases(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, id_column=args.id_column,
-                                engine=args.engine, null_policy=args.null_policy, unary_policy=args.unary_policy,
-                                order_seed=args.order_seed)
+    warn_epsilon(eps)
+    names = ["read table", "build conflict graph", "release I_MI", "release I_P", "release I_R"]
+    with Stages(args, names if n_bound is not None else names + ["private row bound"], "inconsistency") as st:
+        st.next("read table")
+        # a header-only table is released like any other: under add/remove-one-row it neighbours a 1-row table
+        df = read_csv(path, "CSV")
+        if args.id_column is not None and args.id_column not in df.columns:
+            raise ValueError(f"--id-column {args.id_column!r} not in {path} (columns: {', '.join(map(str, df.columns))})")
+        dcs = constraints_from_args(args.dcs, columns=list(df.columns))
+        backend = cli_backend(args.seed)
+        noise = noise_label(backend)
+        rel, size, g = run_releases(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, id_column=args.id_column,
+                                    engine=args.engine, null_policy=args.null_policy, unary_policy=args.unary_policy,
+                                    order_seed=args.order_seed, progress=st)
+    clamped = {k: c for k, r in rel.items() if (c := _clamp_note(r))}
     labels = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover size estimate (≈ 2·I_R)"}
     public = {"epsilon_total": eps, "noise": noise, "neighbours": NEIGHBOURS, "constraints": len(dcs),
               "columns": list(map(str, df.columns)), "order": "rank", "order_seed": args.order_seed,
@@ -100,11 +117,13 @@ def _run(args: argparse.Namespace) -> int:
         for k, r in rel.items():
             p = release_payload(r, noise=noise, show_exact=args.show_exact, label="estimate")
             out["private"][k] = p.pop("private")
+            if k in clamped:
+                out["private"][k]["clamped"] = clamped[k]
             if args.show_exact:
                 out["NOT_PRIVATE"]["releases"][k] = p.pop("NOT_PRIVATE")
             out["public"]["releases"][k] = p
         out["public"]["epsilon_spent"] = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
-        print(json.dumps(release_payload_json(out)))
+        print_json(out)
         return 0
     print(f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: {NEIGHBOURS}")
     print(f"noise: {noise}")
@@ -116,6 +135,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{k}:")
         for line in release_lines(r, noise=noise, show_exact=args.show_exact, label=labels[k]):
             print("  " + line)
+        if k in clamped:
+            print(f"  note (private): {clamped[k]}")
     total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
     print(f"total epsilon spent: {total:.6g} of {eps:g}")
     if args.show_exact:
@@ -124,11 +145,40 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def release_payload_json(out: dict) -> dict:
-    """JSON-safe copy (NaN/inf → null, numpy → Python)."""
-    from ..accounting import jsonable
+def _clamp_note(release) -> str | None:
+    """Whether the released value was clamped into its range, in words. The comparison is between the noisy value
+    before clamping and the output, both private (post-processing of the Laplace output), so it can be shown."""
+    raw = release.exact.get("output_raw")
+    if raw is None or raw == release.value:
+        return None
+    side = "raised to the lower end" if raw < release.value else "lowered to the upper end"
+    return f"the noisy value was clamped: {side} of its range, {release.value:g}"
 
-    return jsonable(out)
+
+def constraints_from_args(values, *, columns):
+    """The denial constraints of ``--dcs``/``--dc`` values: each is a file (one DC per line) or constraints written
+    inline (``'not(t1.A=t2.A&t1.B!=t2.B)'``; several separated by ``;``). Errors name the value."""
+    from .constraints import parse_dcs
+
+    dcs = []
+    for value in values if isinstance(values, (list, tuple)) else [values]:
+        p = Path(value)
+        if p.is_file():
+            try:
+                text = p.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(f"--dcs {p} is not UTF-8 text; re-save it as UTF-8") from None
+            source = f"--dcs {p}"
+        elif any(ch in value for ch in "(&=<>"):  # a file name has none of these; every DC has a predicate
+            text = "\n".join(part for part in value.split(";"))
+            source = f"--dc {value!r}"
+        else:
+            raise ValueError(f"--dcs {value}: no such file, and not a constraint such as 'not(t1.A=t2.A&t1.B!=t2.B)'")
+        try:
+            dcs.extend(parse_dcs(text, columns=columns))
+        except ValueError as exc:
+            raise ValueError(f"{source}: {exc}") from None
+    return dcs
 
 
 def register(subparsers) -> None:
@@ -136,7 +186,9 @@ def register(subparsers) -> None:
         "inconsistency", help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV",
         description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", help="table (CSV with a header)")
-    p.add_argument("--dcs", required=True, help="denial constraints, one per line (not(t1.A=t2.A&...) or t1&t2&EQ(...))")
+    p.add_argument("--dcs", "--dc", required=True, action="append", metavar="FILE_OR_DC",
+                   help="denial constraints: a file with one per line, or constraints inline such as "
+                        "'not(t1.A=t2.A&t1.B!=t2.B)' (several separated by ';'); repeatable (no default: required)")
     p.add_argument("--epsilon", type=float, default=1.0, help="total privacy budget (default 1): 5 %% for the row-count "
                    "bound unless --n-bound is given, the rest split equally over the three releases")
     p.add_argument("--n-bound", type=int, default=None,
@@ -151,7 +203,8 @@ def register(subparsers) -> None:
                         "(default: no seed = release with OpenDP's samplers)")
     p.add_argument("--show-exact", action="store_true",
                    help="also print the exact measures and graph size, each labelled NOT PRIVATE")
-    p.add_argument("--engine", choices=["fast", "duckdb", "bruteforce"], default="fast")
+    p.add_argument("--engine", choices=["fast", "duckdb", "bruteforce"], default="fast",
+                   help="conflict-graph builder; every engine gives the same graph (default fast)")
     p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
                    help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL column excludes the tuple")
     p.add_argument("--unary-policy", choices=["reject", "separate"], default="reject",
