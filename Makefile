@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PROFILE ?= quick
 
-.PHONY: install reproduce test test-fast bench lab report clean
+.PHONY: install reproduce test test-fast bench lab teach report clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,12 @@ report: $(STAMP)
 
 lab: $(STAMP)
 	$(PY) -m dpworkbench lab
+
+# A teaching notebook as a Voilà app for class (no code shown), on localhost:
+#   make teach NB=mechanisms/learn_sparse_vector   (without NB: the notebook tree)
+NB ?=
+teach: $(STAMP)
+	$(PY) -m dpworkbench teach $(NB)
 
 clean:
 	rm -rf $(VENV) reports results .pytest_cache

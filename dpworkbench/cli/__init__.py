@@ -155,6 +155,9 @@ def lab_command(args: argparse.Namespace) -> list[str]:
     root = Path(args.root).resolve() if args.root else project_root()
     index = root / "notebooks" / "index.ipynb"
     cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={root}"]
+    settings = project_root() / "lab" / "settings"  # the project's lab defaults (no news pop-up): lab/README.md
+    if settings.is_dir():
+        cmd.append(f"--LabApp.app_settings_dir={settings}")
     if index.exists():
         cmd.append("--LabApp.default_url=/lab/tree/notebooks/index.ipynb")
     if args.port:
@@ -186,6 +189,34 @@ def cmd_lab(args: argparse.Namespace) -> int:
     print("starting JupyterLab on notebooks/index.ipynb (Ctrl-C to stop)", flush=True)
     try:
         return subprocess.call(cmd)
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    """Serve a teaching notebook as a Voilà app on localhost (widgets and figures, no code)."""
+    import subprocess
+
+    from ..teaching.app import resolve_teaching_notebook, teach_environment, teaching_notebooks, voila_command
+
+    if args.list:
+        for p in teaching_notebooks():
+            print(f"{p.parent.name}/{p.stem}")
+        return 0
+    notebook = resolve_teaching_notebook(args.notebook) if args.notebook else None  # ValueError: one line, exit 2
+    cmd = voila_command(notebook, port=args.port, ip=args.ip, open_browser=not args.no_browser, extra=args.voila_args)
+    if args.print_command:
+        print(" ".join(cmd))
+        return 0
+    try:
+        import voila  # noqa: F401
+    except ImportError:
+        print("Voilà is not installed in this environment: run `make install` (it is a dev dependency)", file=sys.stderr)
+        return 2
+    what = f"{notebook.parent.name}/{notebook.stem}" if notebook else "the notebook tree"
+    print(f"serving {what} as an app on http://{args.ip}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    try:
+        return subprocess.call(cmd, env=teach_environment())
     except KeyboardInterrupt:
         return 0
 
@@ -234,6 +265,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--print-command", action="store_true", help="print the JupyterLab command instead of running it")
     p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help="further JupyterLab options, after --")
     p.set_defaults(func=cmd_lab)
+
+    p = sub.add_parser("teach", help="serve a learn_ notebook as a Voilà app on localhost (widgets and figures, no code)")
+    p.add_argument("notebook", nargs="?", default="",
+                   help="learn_<name>, <paper>/learn_<name> or a path (default: the notebooks/ tree)")
+    p.add_argument("--port", type=int, default=8866, help="port (default: 8866)")
+    p.add_argument("--ip", default="127.0.0.1", help="interface (default: 127.0.0.1, this machine only)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a web browser")
+    p.add_argument("--list", action="store_true", help="list the teaching notebooks and exit")
+    p.add_argument("--print-command", action="store_true", help="print the Voilà command instead of running it")
+    p.add_argument("--voila-option", dest="voila_args", action="append", default=[], metavar="OPTION",
+                   help="a further Voilà option, e.g. --voila-option=--theme=dark (repeatable)")
+    p.set_defaults(func=cmd_teach)
 
     for mod in PAPER_CLI_MODULES:
         try:

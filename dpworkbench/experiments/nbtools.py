@@ -274,7 +274,11 @@ def notebook_html(executed: Path, plotlyjs: Path) -> str:
                 data["text/html"] = fig_html
                 del data["application/vnd.plotly.v1+json"]
     body, _ = HTMLExporter().from_notebook_node(nb)
-    return body
+    return body.replace("<head>", f"<head>\n{HTML_MARKER}", 1)
+
+
+# Marks pages written by :func:`notebook_html`; `dpworkbench report` re-renders pages without it (older runs).
+HTML_MARKER = "<!-- dpworkbench notebook page v2: plotly figures drawn -->"
 
 
 def run_notebook(

@@ -248,11 +248,38 @@ def _collect(profile_dir: Path, infos: list[NotebookInfo]) -> tuple[pd.DataFrame
     return runs, claims, manifests
 
 
+def refresh_notebook_pages(profile_dir: Path, infos: list[NotebookInfo]) -> list[Path]:
+    """Re-render the HTML page of every executed notebook whose page is missing, older than the notebook or
+    written before figures were drawn (no :data:`~dpworkbench.experiments.nbtools.HTML_MARKER`). Returns the
+    pages written; a page that cannot be rendered is skipped (the notebook link still works)."""
+    from ..plots import write_plotlyjs
+    from .nbtools import HTML_MARKER, notebook_html
+
+    written = []
+    for info in infos:
+        d = Path(profile_dir) / info.paper / info.stem
+        executed, page = d / f"{info.stem}.ipynb", d / f"{info.stem}.html"
+        if not executed.exists():
+            continue
+        if page.exists() and page.stat().st_mtime >= executed.stat().st_mtime:
+            with page.open(encoding="utf-8", errors="replace") as fh:
+                if HTML_MARKER in fh.read(4096):
+                    continue
+        try:
+            js = write_plotlyjs(Path(profile_dir) / "_static" / "plotly.min.js")
+            atomic_write_text(page, notebook_html(executed, js))
+            written.append(page)
+        except Exception:  # noqa: BLE001 - a broken executed notebook must not stop the report
+            continue
+    return written
+
+
 def build_report(profile_dir: Path, profile: str) -> Path:
     """Write ``claims.csv`` and ``index.html`` under ``profile_dir``; returns the index path."""
     profile_dir = Path(profile_dir)
     profile_dir.mkdir(parents=True, exist_ok=True)
     infos = discover_notebooks()
+    refresh_notebook_pages(profile_dir, infos)
     runs, claims, manifests = _collect(profile_dir, infos)
     atomic_write_csv(claims, profile_dir / "claims.csv")
     from ..datasets.provenance import provenance_table  # which data each notebook used (its datasets.json)
