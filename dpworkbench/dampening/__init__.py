@@ -1,24 +1,35 @@
 """Local dampening (de Farias, PhD thesis, UFC 2021; PVLDB 14(4) 2020).
 
-Modules: ``core`` (dampening function, LD, shifted LD in closed form, sensitivity-function
-checks), ``median`` (median selection), ``ebc`` (egocentric betweenness, PrivTopk),
-``id3`` (private ID3), ``datasets`` (real files and seeded stand-ins), ``examples``
-(the thesis' worked examples).
+Modules:
+
+* ``model`` — non-private: sensitivity functions (Defs. 3.2.1–3.2.5), the dampening function D
+  (Def. 3.3.1), LD / shifted-LD log-weights.
+* ``mechanisms`` — LD (Def. 3.4.1) and shifted LD (Def. 4.2.1): spend ε, return a ``Release``.
+* Applications, each a model plus the one mechanism that spends ε on it: ``ebc`` (egocentric
+  betweenness, δ^EBC; ``priv_top_k``, Alg. 3), ``median`` (median utility, box bound;
+  ``select_median``), ``id3`` (information gain, LS^IG; ``fit``, private ID3).
+* ``datasets`` (real files and seeded stand-ins), ``worked_examples`` (the thesis' toy graphs and
+  brute-force LS oracles), ``experiments`` (drivers), ``figures`` (plotly builders), ``teaching``
+  (widget views), ``reference`` (the thesis' numbers), ``claims`` (verdict rules), ``cli``.
+
+References
+----------
+V. A. E. de Farias, *Local Dampening: Differential Privacy for Non-numeric Queries via Local
+Sensitivity*, PhD thesis, UFC 2021; V. A. E. de Farias et al., PVLDB 14(4), 2020.
 """
 
-from .core import (
+from .mechanisms import local_dampening, shifted_local_dampening
+from .model import (
     SensitivityFunction,
     SensitivityMatrix,
     bound_delta,
+    check_admissible_bruteforce,
     dampen,
+    is_monotone,
     ld_logits,
-    local_dampening,
-    shifted_local_dampening,
     sld_logits,
     sld_logits_explicit_shift,
     sld_slack,
-    check_admissible_bruteforce,
-    is_monotone,
 )
 
 __all__ = [

@@ -237,7 +237,7 @@ def ebc_sensitivity(max_degree_bound: int, *, horizon: int | None = None, floor:
     """δ^EBC (Def. 6.3.1) as a checkable ``SensitivityFunction``: x is a graph (networkx or CSR) or its degree array;
     δ(G,t,v) = min(g(d_v+t), ΔEBC) floored at η; ΔEBC from the public ``max_degree_bound``. The natural public horizon is
     T = max_degree_bound (δ = ΔEBC from there on for every node)."""
-    from .core import SensitivityFunction
+    from .model import SensitivityFunction
 
     bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
 

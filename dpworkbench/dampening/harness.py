@@ -28,7 +28,8 @@ from dpworkbench.testing.harness import EntryPoint, InProcessCLI, row_neighbours
 from . import ebc as E
 from . import id3 as I
 from . import median as M
-from .core import dampen, local_dampening, shifted_local_dampening, sld_slack
+from .mechanisms import local_dampening, shifted_local_dampening
+from .model import dampen, sld_slack
 
 LAM = 6            # public range [0, 6] of the small median inputs
 EPS = 1.0
@@ -209,7 +210,7 @@ def _generic_api(kind):
         e, d = _ebc_deg(edges)
         sm = E.ebc_sensitivity(BOUND, horizon=BOUND).matrix(d)
         return float(f(e, sm, epsilon=EPS, rng=rng).value)
-    from .core import privacy_cost_selection
+    from .mechanisms import privacy_cost_selection
 
     return EntryPoint(
         name=f"dampening.{f.__name__}(EBC utilities, δ^EBC)", kind="api", paper="dampening", relation=E.RELATION,

@@ -20,7 +20,7 @@ from dpworkbench._validation import as_generator, check_epsilon, check_int, chec
 from dpworkbench.mechanisms import exponential_mechanism, laplace_mechanism
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 
-from .core import SensitivityMatrix, dampen
+from .model import SensitivityMatrix, dampen
 
 METHODS = ("Global", "Local", "Shifted")
 CRITERIA = ("ig", "gini", "max")
@@ -270,7 +270,7 @@ def ig_sensitivity(n_bound: int, *, horizon: int | None = 1024, candidates: str 
 
     ``candidates="corrected"`` (default): no `a < τ` guard, the O(1) {0, K−1, K} profile used by the tree builder.
     ``candidates="thesis_guard"``: Alg. 5 as printed, which under-estimates LS — not admissible, marked ``privacy_unverified``."""
-    from .core import SensitivityFunction
+    from .model import SensitivityFunction
 
     gs = delta_ig_global(check_int(n_bound, "n_bound", minimum=1))
     check_options(candidates, "candidates", ("corrected", "thesis_guard"))

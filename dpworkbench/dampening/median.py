@@ -101,7 +101,7 @@ def box_delta_profile(sx: np.ndarray, horizon: int, lam: float) -> np.ndarray:
 
 def box_matrix(x: Any, lam: float, horizon: int, floor: float):
     """``median_sensitivity(lam).with_floor(floor).with_horizon(horizon).matrix(x)`` (identical values) in one sort."""
-    from .core import SensitivityMatrix, bound_delta
+    from .model import SensitivityMatrix, bound_delta
 
     x = _sorted(x, lam)
     sx = np.sort(x, kind="stable")
@@ -128,7 +128,7 @@ def median_sensitivity(lam: float, *, delta: str = "box", horizon: int | None = 
 
     t = 0: the corrected Lemma 5.2.2 (exact); t ≥ 1: the admissible box bound (``delta="box"``, default) or the thesis'
     Candidates (``delta="thesis_candidates"``: not admissible, marked ``privacy_unverified``; reproduction only)."""
-    from .core import SensitivityFunction
+    from .model import SensitivityFunction
 
     lam = check_positive(lam, "lam")
     check_options(delta, "delta", DELTAS)
@@ -247,7 +247,7 @@ def grouped_delta(groups: dict, horizon: int) -> np.ndarray:
 
 def grouped_logits(groups: dict, method: str, epsilon: float, *, horizon: int = 32) -> np.ndarray:
     """Per-group log-probabilities (log-multiplicity included) for EM, LD or SLD."""
-    from .core import SensitivityMatrix, dampen
+    from .model import SensitivityMatrix, dampen
 
     epsilon = check_epsilon(epsilon)
     u = -np.abs(groups["median_value"] - groups["bin"])
@@ -343,7 +343,7 @@ RELATION = ("substitution: one row's value replaced by any value (the number of 
 
 def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
     """The ledger of :func:`select_median`: one selection with the full ε (spec §2.7)."""
-    from .core import privacy_cost_selection
+    from .mechanisms import privacy_cost_selection
 
     check_options(mechanism, "mechanism", MECHANISMS)
     return privacy_cost_selection(epsilon, mechanism)
@@ -397,7 +397,7 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     from dpworkbench.accounting import open_ledger
     from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip
 
-    from .core import local_dampening, shifted_local_dampening
+    from .mechanisms import local_dampening, shifted_local_dampening
 
     epsilon = check_epsilon(epsilon)
     check_options(mechanism, "mechanism", MECHANISMS)

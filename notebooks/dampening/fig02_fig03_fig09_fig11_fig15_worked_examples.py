@@ -32,32 +32,32 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
+from dpworkbench.dampening import figures, ebc, worked_examples
 from dpworkbench.dampening import SensitivityMatrix, dampen, ld_logits
-from dpworkbench.dampening.examples import NODES
+from dpworkbench.dampening.worked_examples import NODES
 from dpworkbench.mechanisms import exponential_probabilities
 import plotly.graph_objects as go
 ctx = NotebookContext("dampening/fig02_fig03_fig09_fig11_fig15_worked_examples", profile=profile, output_dir=output_dir, seed=seed)
 
 # %%
-G2, G = EX.fig2_graph(), EX.fig9c_graph()
-ctx.save_figure(EX.graph_figure(G2, "Fig. 2 graph"), "fig02_graph")
-fig = EX.graph_figure(G, "Fig. 3 / 9c / 15 graph"); ctx.save_figure(fig, "fig09c_graph"); fig
+G2, G = worked_examples.fig2_graph(), worked_examples.fig9c_graph()
+ctx.save_figure(figures.graph_figure(G2, "Fig. 2 graph"), "fig02_graph")
+fig = figures.graph_figure(G, "Fig. 3 / 9c / 15 graph"); ctx.save_figure(fig, "fig09c_graph"); fig
 
 # %%
-e2 = EX.ebc_nx(G2); H = G2.copy(); H.remove_edge("a", "b"); e2b = EX.ebc_nx(H)
-ebc = EX.ebc_nx(G)
-ls = EX.element_ls_bruteforce(G, t_max=pick(profile, ci=1, quick=2, paper=3))
+e2 = worked_examples.ebc_nx(G2); H = G2.copy(); H.remove_edge("a", "b"); e2b = worked_examples.ebc_nx(H)
+ebc_fig9c = worked_examples.ebc_nx(G)
+ls = worked_examples.element_ls_bruteforce(G, t_max=pick(profile, ci=1, quick=2, paper=3))
 deg = np.array([d for _, d in G.degree()])
-tab = pd.DataFrame({"node": list(G), "EBC": ebc, "degree": deg, **{f"LS(G,{t},v)": ls[:, t] for t in range(ls.shape[1])},
-                    **{f"δ^EBC(G,{t},v)": E.delta_ebc(deg, t, max_degree_bound=7) for t in range(ls.shape[1])}})
+tab = pd.DataFrame({"node": list(G), "EBC": ebc_fig9c, "degree": deg, **{f"LS(G,{t},v)": ls[:, t] for t in range(ls.shape[1])},
+                    **{f"δ^EBC(G,{t},v)": ebc.delta_ebc(deg, t, max_degree_bound=7) for t in range(ls.shape[1])}})
 ctx.save_table(tab, "fig09c_sensitivities"); tab
 
 # %%
-u = EX.fig9c_utilities()
+u = worked_examples.fig9c_utilities()
 p_ld = np.exp(ld_logits(u, SensitivityMatrix(np.tile([3.0, 5.0], (8, 1)), 7.5), epsilon=2)); p_ld /= p_ld.sum()
 p_em = exponential_probabilities(u, epsilon=2, sensitivity=7.5)
-D421 = dampen(u - 7, SensitivityMatrix(EX.fig9c_element_ls(), 7.5)); p421 = np.exp(D421 - D421.max()); p421 /= p421.sum()
+D421 = dampen(u - 7, SensitivityMatrix(worked_examples.fig9c_element_ls(), 7.5)); p421 = np.exp(D421 - D421.max()); p421 /= p421.sum()
 probs = pd.DataFrame({"node": list(G), "EM (Ex. 3.6.1)": p_em, "LD flat LS (Ex. 3.4.1)": p_ld, "D shifted −7 (Ex. 4.2.1)": D421, "shifted LD (Ex. 4.2.1)": p421})
 ctx.save_table(probs, "example_probabilities")
 fig = go.Figure([go.Bar(x=probs.node, y=probs[c], name=c) for c in ["EM (Ex. 3.6.1)", "LD flat LS (Ex. 3.4.1)", "shifted LD (Ex. 4.2.1)"]])
@@ -66,7 +66,7 @@ fig.update_layout(title="Output probabilities on the Fig. 9c graph, ε = 2", bar
 # %%
 ctx.claims.add("Fig. 2: EBC(a) = 7.5", paper=7.5, ours=e2[0], atol=1e-12)
 ctx.claims.add("Fig. 2: removing ab gives EBC(a) = 15 and EBC(v_i) = 1", paper="15 / 1", ours=f"{e2b[0]:g} / {e2b[2]:g}", verdict="pass" if e2b[0] == 15 and e2b[2] == 1 else "differs")
-ctx.claims.add("Fig. 9c: EBC(a) = EBC(b) = 6.5", paper=6.5, ours=ebc[0], atol=1e-12)
+ctx.claims.add("Fig. 9c: EBC(a) = EBC(b) = 6.5", paper=6.5, ours=ebc_fig9c[0], atol=1e-12)
 ctx.claims.add("Ex. 2.4.1: LS(G,0) = 3", paper=3, ours=ls[:, 0].max(), atol=0)
 ctx.claims.add("Ex. 2.4.1: LS(G,1) = 5", paper=5, ours=ls[:, 1].max(), atol=0)
 ctx.claims.add("Ex. 3.1.1 / Fig. 11: LS(G,0,v4) = 2 (add the edge v0v4)", paper=2, ours=ls[NODES.index("v4"), 0], atol=0)

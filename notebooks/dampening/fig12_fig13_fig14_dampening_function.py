@@ -30,7 +30,7 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
+from dpworkbench.dampening import figures
 from dpworkbench.dampening import SensitivityMatrix, dampen
 import plotly.graph_objects as go
 ctx = NotebookContext("dampening/fig12_fig13_fig14_dampening_function", profile=profile, output_dir=output_dir, seed=seed)
@@ -51,7 +51,7 @@ fig.update_layout(title=f"Fig. 13: a {mono} sensitivity function (higher utility
 ctx.save_figure(fig, "fig13_monotonic"); fig
 
 # %%
-fig = X.dampening_figure(delta_row, global_sensitivity, t_mark=2)
+fig = figures.dampening_figure(delta_row, global_sensitivity, t_mark=2)
 ctx.save_figure(fig, "fig14_dampening_function"); fig
 
 # %% [markdown]

@@ -29,21 +29,21 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
+from dpworkbench.dampening import figures, ebc
 from scipy.stats import spearmanr
 ctx = NotebookContext("dampening/fig16_ebc_correlation", profile=profile, output_dir=output_dir, seed=seed)
 ds = datasets.load("dampening/enron", prefer=pick(profile, ci="synthetic", quick="real", paper="real"), seed=seed,
                    **({"n": 3000} if profile == "ci" else {}))
 g = ds.data; print(ds.source, g)
-ebc = E.ebc_all(g); deg = g.degrees
+ebc_values = ebc.ebc_all(g); deg = g.degrees
 
 # %%
-fig = X.ebc_scatter(ebc, deg, sample=pick(profile, ci=2000, quick=10000, paper=len(ebc)), seed=seed)
+fig = figures.ebc_scatter(ebc_values, deg, sample=pick(profile, ci=2000, quick=10000, paper=len(ebc_values)), seed=seed)
 ctx.save_figure(fig, "fig16_ebc_vs_delta"); fig
 
 # %%
-rho = spearmanr(ebc, E.delta_ebc(deg, 0, max_degree_bound=int(deg.max()))).statistic
-ov = pd.DataFrame([{"k": k, "overlap": E.topk_overlap_with_degree(ebc, deg, k)} for k in (5, 10, 20)])
+rho = spearmanr(ebc_values, ebc.delta_ebc(deg, 0, max_degree_bound=int(deg.max()))).statistic
+ov = pd.DataFrame([{"k": k, "overlap": ebc.topk_overlap_with_degree(ebc_values, deg, k)} for k in (5, 10, 20)])
 ctx.save_table(ov, "topk_overlap_ebc_degree"); display(ov)
 ctx.claims.add("EBC and δ^EBC(G,0,v) positively correlated, not strictly monotone", paper="positive correlation", ours=f"Spearman ρ = {rho:.3f} ({ds.source})",
                verdict="pass" if rho > 0.5 else "differs")

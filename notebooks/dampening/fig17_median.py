@@ -34,7 +34,7 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
+from dpworkbench.dampening import experiments, figures, median
 ctx = NotebookContext("dampening/fig17_median", profile=profile, output_dir=output_dir, seed=seed)
 n_eps = pick(profile, ci=5, quick=13, paper=25)
 # PF: exact expected error by the grouped integral (spec §2.2) in ci/quick; the thesis' 10,000-run mean in paper
@@ -46,19 +46,19 @@ results = {}
 for name in ["PATENT", "HEPTH", "INCOME"]:
     ds = datasets.load(f"dampening/{name}", seed=seed)
     print(f"{name}: {ds.source} data, n = {int(ds.data.sum()):,}")
-    df = X.median_curves(ds.data, eps_grid, pf_runs=pf_runs, pf=pf_mode, seed=seed)
+    df = experiments.median_curves(ds.data, eps_grid, pf_runs=pf_runs, pf=pf_mode, seed=seed)
     df["dataset"], df["source"] = name, ds.source
     results[name] = (ds, df)
-    fig = X.median_figure(df, f"Fig. 17: {name} ({ds.source})")
+    fig = figures.median_figure(df, f"Fig. 17: {name} ({ds.source})")
     ctx.save_figure(fig, f"fig17_{name.lower()}")
     display(fig)
 table = pd.concat([r[1] for r in results.values()]); ctx.save_table(table, "fig17_median_errors")
 
 # %%
-fig = X.median_sensitivity_figure(results["PATENT"][0].data); ctx.save_figure(fig, "median_sensitivity_patent"); fig
+fig = figures.median_sensitivity_figure(results["PATENT"][0].data); ctx.save_figure(fig, "median_sensitivity_patent"); fig
 
 # %%
-red = {k: X.median_reduction(v[1]) for k, v in results.items()}
+red = {k: experiments.median_reduction(v[1]) for k, v in results.items()}
 display(pd.DataFrame(red).T)
 src = results["PATENT"][0].source
 ctx.claims.add("PATENT: LD reduces mean error vs EM/PF by ~18%", paper=0.18, ours=red["PATENT"]["mean"], rtol=0.5,
@@ -72,8 +72,8 @@ ctx.claims.add("HEPTH: max reduction ≤ 12%", paper=0.12, ours=red["HEPTH"]["ma
 if src == "real":  # spec §3.6 sanity reference [D] (exact expected errors on the DPBench copies, box bound, Λ = 4095)
     ref = {("PATENT", 10): (548, 277), ("PATENT", 100): (88, 43), ("HEPTH", 10): (435, 299), ("HEPTH", 100): (79, 50)}
     for (name, e), (em_ref, ld_ref) in ref.items():
-        g = M.histogram_groups(results[name][0].data)
-        em, ld = M.expected_error(g, "EM", e), M.expected_error(g, "LD", e)
+        g = median.histogram_groups(results[name][0].data)
+        em, ld = median.expected_error(g, "EM", e), median.expected_error(g, "LD", e)
         ctx.claims.add(f"{name} ε={e}: E|err| EM / LD (spec §3.6 recomputation, not the thesis)", paper=f"{em_ref} / {ld_ref}",
                        ours=f"{em:.0f} / {ld:.0f}", verdict="pass" if abs(em / em_ref - 1) < 0.02 and abs(ld / ld_ref - 1) < 0.02 else "differs",
                        note="cross-check of our exact computation against the spec author's independent script")

@@ -32,7 +32,7 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
+from dpworkbench.dampening import experiments, figures, id3
 ctx = NotebookContext("dampening/fig23_fig24_fig25_id3", profile=profile, output_dir=output_dir, seed=seed)
 eps_grid = pick(profile, ci=[0.05, 1.0], quick=[0.01, 0.05, 0.1, 0.5, 1.0, 2.0], paper=[0.01, 0.05, 0.1, 0.5, 1.0, 2.0])
 folds = pick(profile, ci=2, quick=10, paper=10); reps = pick(profile, ci=1, quick=1, paper=10)
@@ -45,10 +45,10 @@ print(f"{folds}-fold CV × {reps} repetition(s), " + ("all rows" if max_rows is 
 res = {}
 for name, fig_id in (("nltcs", "fig23"), ("acs", "fig24"), ("adult", "fig25")):
     ds = datasets.load(f"dampening/{name}", seed=seed)
-    df = X.id3_curves(ds.data, eps_grid, depths, folds=folds, repetitions=reps, max_rows=max_rows, seed=seed)
+    df = experiments.id3_curves(ds.data, eps_grid, depths, folds=folds, repetitions=reps, max_rows=max_rows, seed=seed)
     df["dataset"], df["source"] = name, ds.source
     res[name] = (ds, df)
-    fig = X.id3_figure(df, f"{fig_id}: {name.upper()} ({ds.source})"); ctx.save_figure(fig, f"{fig_id}_{name}"); display(fig)
+    fig = figures.id3_figure(df, f"{fig_id}: {name.upper()} ({ds.source})"); ctx.save_figure(fig, f"{fig_id}_{name}"); display(fig)
 ctx.save_table(pd.concat([v[1] for v in res.values()]), "id3_accuracy")
 
 # %% [markdown]
@@ -56,14 +56,14 @@ ctx.save_table(pd.concat([v[1] for v in res.values()]), "id3_accuracy")
 
 # %%
 ds = res["acs"][0]
-rk = I.root_ranking(ds.data["X"][: (max_rows or len(ds.data["y"]))], ds.data["y"][: (max_rows or len(ds.data["y"]))], ds.data["domains"], 2)
+rk = id3.root_ranking(ds.data["X"][: (max_rows or len(ds.data["y"]))], ds.data["y"][: (max_rows or len(ds.data["y"]))], ds.data["domains"], 2)
 ctx.save_table(rk, "acs_root_ranking"); rk.head(6)
 
 # %%
 paper = {"nltcs": ("Local vs Global: up to 5%", 0.05, "Local"), "acs": ("Shifted vs Global: up to 8%", 0.08, "Shifted"), "adult": ("Shifted vs Global: up to 4%", 0.04, "Shifted")}
 for name, (txt, val, meth) in paper.items():
     ds, df = res[name]
-    g = X.id3_gain(df, meth)
+    g = experiments.id3_gain(df, meth)
     pv = df.pivot_table(index=["depth", "epsilon"], columns="method", values="accuracy"); at = (pv[meth] - pv["Global"]).idxmax()
     majority = np.bincount(ds.data["y"]).max() / len(ds.data["y"])
     wins = int((pv[meth] >= pv["Global"]).sum())

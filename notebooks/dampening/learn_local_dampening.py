@@ -42,7 +42,7 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
+from dpworkbench.dampening import teaching
 from dpworkbench import widgets
 ctx = NotebookContext("dampening/learn_local_dampening", profile=profile, output_dir=output_dir, seed=seed)
 
@@ -54,7 +54,7 @@ ctx = NotebookContext("dampening/learn_local_dampening", profile=profile, output
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-3, maximum=1e4),
             "generator": widgets.choice(["fig9c", "karate", "les_miserables", "synthetic"], generator, "graph"),
             "k": widgets.choice([1, 2, 3, 5, 10, 20], k, "k")}
-panel = widgets.control_panel(lambda epsilon, generator, k: X.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed), controls,
+panel = widgets.control_panel(lambda epsilon, generator, k: teaching.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed), controls,
                               interactive=interactive, title="PrivTopk: EM vs PF vs LD vs SLD")
 panel if interactive else None
 
@@ -62,20 +62,20 @@ panel if interactive else None
 # ## Selection probabilities of a single draw (k = 1), PF included on small graphs
 
 # %%
-panel1b = widgets.control_panel(lambda epsilon, generator: X.teaching_figure(generator, epsilon, n=graph_size, seed=seed),
+panel1b = widgets.control_panel(lambda epsilon, generator: teaching.teaching_figure(generator, epsilon, n=graph_size, seed=seed),
                                 {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-3, maximum=1e4),
                                  "generator": widgets.choice(["fig9c", "karate", "les_miserables", "synthetic"], generator, "graph")},
                                 interactive=interactive, title="EM vs PF vs LD vs SLD (one draw)")
 panel1b if interactive else None
 
 # %%
-fig = X.teaching_figure(generator, epsilon, n=graph_size, seed=seed); ctx.save_figure(fig, "selection_probabilities"); fig
+fig = teaching.teaching_figure(generator, epsilon, n=graph_size, seed=seed); ctx.save_figure(fig, "selection_probabilities"); fig
 
 # %% [markdown]
 # ## The dampening function: breakpoints b(x,t,r) are cumulative sums of δ
 
 # %%
-panel2 = widgets.control_panel(X.teaching_dampening_figure, {"t": widgets.choice([0, 1, 2, 3], t, "t"), "global_sensitivity": widgets.log_slider(10.0, 7.0, 100.0, "Δu")},
+panel2 = widgets.control_panel(teaching.teaching_dampening_figure, {"t": widgets.choice([0, 1, 2, 3], t, "t"), "global_sensitivity": widgets.log_slider(10.0, 7.0, 100.0, "Δu")},
                                interactive=interactive, title="Dampening function")
 panel2 if interactive else None
 
@@ -83,7 +83,7 @@ panel2 if interactive else None
 # ## Shifting: LD on u − s converges to shifted LD as s grows to s0
 
 # %%
-panel3 = widgets.control_panel(lambda epsilon, shift: X.shift_figure(shift, epsilon),
+panel3 = widgets.control_panel(lambda epsilon, shift: teaching.shift_figure(shift, epsilon),
                                {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-2, maximum=1e2),
                                 "shift": widgets.choice([0, 3, 7, 15, 30, 36.5], 7, "shift s")}, interactive=interactive, title="Shift")
 panel3 if interactive else None
@@ -92,7 +92,7 @@ panel3 if interactive else None
 # ## Median selection: mechanism × sensitivity function (the thesis' Candidates is not admissible)
 
 # %%
-panel4 = widgets.control_panel(X.median_teaching_figure,
+panel4 = widgets.control_panel(teaching.median_teaching_figure,
                                {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-2, maximum=1e3),
                                 "delta_kind": widgets.choice(["box (admissible)", "thesis candidates", "Δu (EM scale)"], "box (admissible)", "δ"),
                                 "median_at": widgets.choice([0.05, 0.25, 0.5, 0.75], 0.5, "median at"),
@@ -105,7 +105,7 @@ panel4 if interactive else None
 # Synthetic NLTCS-like stand-in (5,000 rows); the contingency tables and LS^IG profiles are cached (per public horizon T), ε only rescales the logits. With T = 1 the sensitivity is Δ IG from distance 1 on, so LD/SLD are close to EM.
 
 # %%
-panel5 = widgets.control_panel(lambda epsilon, depth, horizon: X.teaching_id3(epsilon, depth, horizon, seed=seed),
+panel5 = widgets.control_panel(lambda epsilon, depth, horizon: teaching.teaching_id3(epsilon, depth, horizon, seed=seed),
                                {"epsilon": widgets.epsilon_slider(1.0, minimum=1e-3, maximum=1e2),
                                 "depth": widgets.choice([1, 2, 3, 4, 5, 6], depth, "depth"),
                                 "horizon": widgets.choice([1, 8, 64, 1024], 1024, "horizon T")},
@@ -113,12 +113,12 @@ panel5 = widgets.control_panel(lambda epsilon, depth, horizon: X.teaching_id3(ep
 panel5 if interactive else None
 
 # %%
-fig = X.teaching_dampening_figure(t, 10.0); ctx.save_figure(fig, "dampening_function")
-ctx.save_figure(X.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed)[0], "privtopk_teaching", png=profile != "ci")
-ctx.save_figure(X.teaching_id3(1.0, depth, seed=seed)[0], "id3_root_teaching", png=profile != "ci")
-ctx.save_figure(X.shift_figure(36.5, epsilon), "shift_convergence", png=profile != "ci")
-ctx.save_figure(X.median_teaching_figure(epsilon), "median_teaching", png=profile != "ci")
-probs = X.teaching_probabilities("fig9c", epsilon)
+fig = teaching.teaching_dampening_figure(t, 10.0); ctx.save_figure(fig, "dampening_function")
+ctx.save_figure(teaching.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed)[0], "privtopk_teaching", png=profile != "ci")
+ctx.save_figure(teaching.teaching_id3(1.0, depth, seed=seed)[0], "id3_root_teaching", png=profile != "ci")
+ctx.save_figure(teaching.shift_figure(36.5, epsilon), "shift_convergence", png=profile != "ci")
+ctx.save_figure(teaching.median_teaching_figure(epsilon), "median_teaching", png=profile != "ci")
+probs = teaching.teaching_probabilities("fig9c", epsilon)
 top = probs[probs.node == "a"].set_index("method").probability
 ctx.claims.add("on Fig. 9c, SLD puts more mass on the top node than EM", paper="SLD > EM", ours=f"SLD {top['SLD']:.3f}, EM {top['EM']:.3f}",
                verdict="pass" if top["SLD"] > top["EM"] else "differs")

@@ -33,7 +33,7 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments as X, ebc as E, median as M, id3 as I, examples as EX
+from dpworkbench.dampening import experiments, reference
 ctx = NotebookContext("dampening/tab01_privtopk_vs_privatesql", profile=profile, output_dir=output_dir, seed=seed)
 samples = pick(profile, ci=3, quick=10, paper=10); runs = pick(profile, ci=5, quick=10, paper=10)
 prefer = pick(profile, ci="synthetic", quick="real", paper="real")
@@ -42,12 +42,12 @@ graphs = {"Enron": datasets.load("dampening/enron", prefer=prefer, seed=seed, **
           "GitHub": datasets.load("dampening/github", prefer=prefer, seed=seed, **({"n": 3000, "cap": 700} if profile == "ci" else {}))}
 
 # %%
-ours = X.TABLE1_PAPER[["B"]].copy()
+ours = reference.TABLE1_PAPER[["B"]].copy()
 for name, ds in graphs.items():
-    t = X.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="parent")
+    t = experiments.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="parent")
     ours[f"{name} PTK (ours, {ds.source})"] = t.accuracy.to_numpy()
-    ours[f"{name} PTK (ours, sample's own Δ)"] = X.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="sample").accuracy.to_numpy()
-    ours[f"{name} PSQL (quoted from thesis)"] = X.TABLE1_PAPER[f"{name} PSQL"].to_numpy()
+    ours[f"{name} PTK (ours, sample's own Δ)"] = experiments.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="sample").accuracy.to_numpy()
+    ours[f"{name} PSQL (quoted from thesis)"] = reference.TABLE1_PAPER[f"{name} PSQL"].to_numpy()
 ctx.save_table(ours, "table1"); ours
 
 # %%
@@ -57,14 +57,14 @@ fig = px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=Tru
 ctx.save_figure(fig, "table1"); display(fig)
 for name in graphs:
     col = [c for c in ours.columns if c.startswith(f"{name} PTK (ours, {graphs[name].source}")][0]
-    diff = float(np.abs(ours[col] - X.TABLE1_PAPER[f"{name} PTK"]).max())
-    diff_s = float(np.abs(ours[f"{name} PTK (ours, sample's own Δ)"] - X.TABLE1_PAPER[f"{name} PTK"]).max())
+    diff = float(np.abs(ours[col] - reference.TABLE1_PAPER[f"{name} PTK"]).max())
+    diff_s = float(np.abs(ours[f"{name} PTK (ours, sample's own Δ)"] - reference.TABLE1_PAPER[f"{name} PTK"]).max())
     why = " Synthetic stand-in (no real DBLP copy exists): its BFS samples differ in structure from the real graph's." if graphs[name].source == "synthetic" else ""
-    ctx.claims.add(f"Table 1 {name}: PTK accuracy per B", paper=X.TABLE1_PAPER[f"{name} PTK"].round(2).tolist(), ours=ours[col].round(2).tolist(),
+    ctx.claims.add(f"Table 1 {name}: PTK accuracy per B", paper=reference.TABLE1_PAPER[f"{name} PTK"].round(2).tolist(), ours=ours[col].round(2).tolist(),
                    verdict="pass" if diff <= 0.15 else "differs",
                    note=f"max |diff| = {diff:.2f} ({graphs[name].source} graph, parent-graph degree bound; {samples} BFS samples × {runs} runs — "
                         f"BFS-seed sampling noise is several hundredths; which degree bound the thesis used is not stated; with each sample's own Δ: "
                         f"max |diff| = {diff_s:.2f}).{why}")
-    ctx.claims.add(f"Table 1 {name}: PTK beats PSQL at every B", paper="PTK > PSQL", ours=f"{bool((ours[col] > X.TABLE1_PAPER[f'{name} PSQL']).all())}",
-                   verdict="pass" if (ours[col] > X.TABLE1_PAPER[f"{name} PSQL"]).all() else "differs", note="PSQL values quoted, not rerun")
+    ctx.claims.add(f"Table 1 {name}: PTK beats PSQL at every B", paper="PTK > PSQL", ours=f"{bool((ours[col] > reference.TABLE1_PAPER[f'{name} PSQL']).all())}",
+                   verdict="pass" if (ours[col] > reference.TABLE1_PAPER[f"{name} PSQL"]).all() else "differs", note="PSQL values quoted, not rerun")
 ctx.finish()

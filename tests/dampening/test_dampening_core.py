@@ -3,7 +3,7 @@ import pytest
 
 from dpworkbench.dampening import (SensitivityMatrix, bound_delta, dampen, ld_logits, sld_logits,
                                    sld_logits_explicit_shift, is_monotone)
-from dpworkbench.dampening.examples import fig9c_element_ls, fig9c_utilities
+from dpworkbench.dampening.worked_examples import fig9c_element_ls, fig9c_utilities
 from dpworkbench.mechanisms import exponential_logits
 
 
@@ -94,7 +94,7 @@ def test_validation():
 def test_release_mechanisms_refuse_unverified_delta():
     from dpworkbench.accounting import Accountant, check_ledger_matches
     from dpworkbench.dampening import local_dampening, shifted_local_dampening
-    from dpworkbench.dampening.core import privacy_cost_selection
+    from dpworkbench.dampening.mechanisms import privacy_cost_selection
 
     u = np.array([3.0, 1.0, 0.0])
     bad = SensitivityMatrix(np.ones((3, 2)), 4.0, name="thesis candidates", privacy_unverified=True)

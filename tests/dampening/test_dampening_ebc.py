@@ -4,7 +4,7 @@ import pytest
 
 from dpworkbench.dampening import SensitivityMatrix, dampen
 from dpworkbench.dampening import ebc as E
-from dpworkbench.dampening import examples as ex
+from dpworkbench.dampening import worked_examples as ex
 from dpworkbench.graphs import from_networkx, holme_kim
 from dpworkbench.testing import audit_mechanism
 

@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpworkbench.dampening import experiments as X
-from dpworkbench.dampening.examples import NODES, fig2_graph, fig9c_graph, graph_figure
+from dpworkbench.dampening import experiments, teaching
+from dpworkbench.dampening.figures import graph_figure
+from dpworkbench.dampening.worked_examples import NODES, fig2_graph, fig9c_graph
 
 
 @pytest.mark.parametrize("make", [fig2_graph, fig9c_graph])
@@ -47,13 +48,13 @@ def _curves(graph_budgets):
 def test_gap_texts_from_budget_to_reach():
     curves = {"A": _curves({(1, "SLD"): 1e-2, (1, "EM"): 10.0, (2, "SLD"): 1e-3, (2, "EM"): None}),
               "B": _curves({(1, "SLD"): 1e-1, (1, "EM"): None, (2, "SLD"): 1.0, (2, "EM"): None})}
-    b = pd.concat([X.budget_to_reach(d, 0.9).assign(graph=n) for n, d in curves.items()])
+    b = pd.concat([experiments.budget_to_reach(d, 0.9).assign(graph=n) for n, d in curves.items()])
     pv = b.pivot_table(index=["graph", "k"], columns="method", values="budget", dropna=False)
     gap = np.log10(pv["EM"] / pv["SLD"])
     # A: k=1 gap log10(10 / 0.01) = 3 orders, k=2 never reached by EM; B: EM never reaches 0.9
-    assert X.gap_range_text(gap) == "3.0–3.0 orders"
-    assert X.gap_range_text(gap.loc["B"]) == "not reached on grid"
-    text = X.per_graph_gap_text(gap, {"A": "real", "B": "synthetic"})
+    assert experiments.gap_range_text(gap) == "3.0–3.0 orders"
+    assert experiments.gap_range_text(gap.loc["B"]) == "not reached on grid"
+    text = experiments.per_graph_gap_text(gap, {"A": "real", "B": "synthetic"})
     assert text == ("A (real): 3.0–3.0 orders, 1 k not reached by the baseline on the grid (gap larger); "
                     "B (synthetic): not reached on grid, 2 k not reached by the baseline on the grid (gap larger)")
 
@@ -61,16 +62,16 @@ def test_gap_texts_from_budget_to_reach():
 def test_gap_range_text_is_min_to_max_of_the_finite_gaps():
     vals = [0.52, np.nan, 3.07, 1.4]
     finite = [v for v in vals if not math.isnan(v)]
-    assert X.gap_range_text(pd.Series(vals)) == f"{min(finite):.1f}–{max(finite):.1f} orders" == "0.5–3.1 orders"
+    assert experiments.gap_range_text(pd.Series(vals)) == f"{min(finite):.1f}–{max(finite):.1f} orders" == "0.5–3.1 orders"
 
 
 def test_per_graph_gap_text_needs_graph_index_and_sources():
     gap = pd.Series([1.0, 2.0], index=pd.MultiIndex.from_tuples([("A", 1), ("B", 1)], names=["graph", "k"]))
-    assert X.per_graph_gap_text(gap, {"A": "real", "B": "real"}) == "A (real): 1.0–1.0 orders; B (real): 2.0–2.0 orders"
+    assert experiments.per_graph_gap_text(gap, {"A": "real", "B": "real"}) == "A (real): 1.0–1.0 orders; B (real): 2.0–2.0 orders"
     with pytest.raises(ValueError, match="no data source"):
-        X.per_graph_gap_text(gap, {"A": "real"})
+        experiments.per_graph_gap_text(gap, {"A": "real"})
     with pytest.raises(ValueError, match="MultiIndex"):
-        X.per_graph_gap_text(pd.Series([1.0]), {"A": "real"})
+        experiments.per_graph_gap_text(pd.Series([1.0]), {"A": "real"})
 
 
 def _dampen_by_hand(u: float, row, gs: float) -> float:
@@ -86,8 +87,8 @@ def _dampen_by_hand(u: float, row, gs: float) -> float:
 @pytest.mark.parametrize("t", [0, 1, 2, 3, 7])
 @pytest.mark.parametrize("gs", [7.0, 10.0, 60.0])
 def test_teaching_dampening_figure_curve_and_breakpoint(t, gs):
-    fig = X.teaching_dampening_figure(t, gs)
-    row = list(X.TEACHING_DELTA_ROW)[: min(t, 3) + 1]
+    fig = teaching.teaching_dampening_figure(t, gs)
+    row = list(teaching.TEACHING_DELTA_ROW)[: min(t, 3) + 1]
     ld = fig.data[0]
     want = [_dampen_by_hand(float(u), row, gs) for u in ld.x]
     np.testing.assert_allclose(ld.y, want, rtol=1e-12, atol=1e-12)
@@ -102,4 +103,4 @@ def test_teaching_dampening_figure_curve_and_breakpoint(t, gs):
 
 def test_teaching_dampening_figure_rejects_negative_distance():
     with pytest.raises(ValueError, match="non-negative"):
-        X.teaching_dampening_figure(-1, 10.0)
+        teaching.teaching_dampening_figure(-1, 10.0)

@@ -8,7 +8,7 @@ import pytest
 
 from dpworkbench.dampening import SensitivityFunction, local_dampening, shifted_local_dampening
 from dpworkbench.dampening import ebc as E
-from dpworkbench.dampening import examples as ex
+from dpworkbench.dampening import worked_examples as ex
 from dpworkbench.dampening import id3
 from dpworkbench.dampening import median as md
 

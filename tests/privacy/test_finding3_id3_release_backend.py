@@ -12,7 +12,8 @@ from dpworkbench.accounting import check_ledger_matches
 from dpworkbench.dampening import ebc as E
 from dpworkbench.dampening import id3
 from dpworkbench.dampening import median as M
-from dpworkbench.dampening.core import SensitivityMatrix, local_dampening, shifted_local_dampening
+from dpworkbench.dampening.mechanisms import local_dampening, shifted_local_dampening
+from dpworkbench.dampening.model import SensitivityMatrix
 from dpworkbench.mechanisms.backends import OpenDPBackend, release_backend
 
 

@@ -1,9 +1,19 @@
-"""Local dampening (LD) and shifted local dampening (SLD), spec §1.9–2.10.
+"""The non-private model of local dampening: sensitivity functions, the dampening function D and the
+log-weights of LD / shifted LD (spec §1.9–2.10). Deterministic and cacheable; nothing here spends ε.
 
 A sensitivity function evaluated at one database ``x`` is represented as a matrix
 ``delta[r, t]`` for the public horizon ``t = 0..T-1``; for ``t >= T`` it is the global
 sensitivity ``Δu`` (public-horizon truncation, spec §1.9, admissible and bounded when the
 truncated function is admissible and ``T`` does not depend on the data).
+
+The application models sit beside this module: ``ebc`` (egocentric betweenness and δ^EBC),
+``median`` (median utility, element LS, box bound) and ``id3`` (information gain and LS^IG).
+
+References
+----------
+V. A. E. de Farias, *Local Dampening: Differential Privacy for Non-numeric Queries via Local
+Sensitivity*, PhD thesis, UFC 2021 (PVLDB 14(4) 2020), Ch. 3 (Defs. 3.2.1–3.3.1) and Ch. 4
+(Def. 4.2.1).
 """
 
 from __future__ import annotations
@@ -13,13 +23,12 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from dpworkbench._validation import check_epsilon, check_finite_array, check_int, check_positive
-from dpworkbench.mechanisms import exponential_mechanism, exponential_logits
-from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench._validation import check_finite_array, check_int, check_positive
+from dpworkbench.mechanisms import exponential_logits
 
 __all__ = [
-    "privacy_cost_selection", "SensitivityFunction", "SensitivityMatrix", "bound_delta", "dampen", "ld_logits", "local_dampening", "shifted_local_dampening",
-    "sld_logits", "sld_slack", "sld_logits_explicit_shift", "check_admissible_bruteforce", "is_monotone",
+    "SensitivityFunction", "SensitivityMatrix", "bound_delta", "check_admissible_bruteforce", "dampen", "is_monotone",
+    "ld_logits", "sld_logits", "sld_logits_explicit_shift", "sld_slack", "sld_utility",
 ]
 
 
@@ -214,77 +223,12 @@ def ld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float) -> np
     return exponential_logits(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0)
 
 
-def _require_admissible(delta: SensitivityMatrix, allow_unverified: bool, what: str) -> None:
-    if not isinstance(delta, SensitivityMatrix):
-        raise ValueError(f"delta must be a SensitivityMatrix, got {type(delta).__name__}")
-    if delta.privacy_unverified and not allow_unverified:
-        raise ValueError(f"{what} requires an admissible sensitivity function, but delta {delta.name or ''!s} is marked "
-                         "privacy_unverified (e.g. the thesis' median Candidates, which under-estimates the local sensitivity); "
-                         "pass allow_unverified=True only for labelled, non-private reproductions of the thesis")
-
-
-def _selection_release(index: int, acc, mark, *, mechanism: str, public: dict, private: bool, exact: dict | None = None):
-    from dpworkbench.accounting import Release
-
-    return Release(int(index), ledger=acc.entries_since(mark), public=public, private=private, mechanism=mechanism,
-                   exact=exact or {})
-
-
-def privacy_cost_selection(epsilon: float, mechanism: str = "local dampening", note: str = ""):
-    """The ledger of one LD / SLD / EM selection: a single sequential spend of ε (no budget is spent on δ:
-    the data-dependent local sensitivity is covered by Thm 3.5.1 / 4.3.1)."""
-    from dpworkbench.accounting import planned
-
-    return planned((mechanism_ledger_name(mechanism), check_epsilon(epsilon), note))
-
-
-def mechanism_ledger_name(mechanism: str) -> str:
-    """Ledger name of a selection: LD, SLD and EM are all recorded as an exponential-mechanism draw (on D with
-    sensitivity 1, on u − S with Δu, on u with Δu); PF as permute-and-flip."""
-    return "permute-and-flip" if mechanism in ("PF", "permute-and-flip") else "exponential"
-
-
-def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng: RngLike = None, accountant=None, note: str = "",
-                    allow_unverified: bool = False):
-    """M_LD (Def. 3.4.1): ε-DP when δ is admissible (Thm 3.5.1). Spends ε (recorded before the draw).
-
-    Parameters
-    ----------
-    utilities, delta:
-        u(x, r) per candidate and δ(x, t, r) for t < T (a :class:`SensitivityMatrix`), both computed from the data.
-    epsilon:
-        Privacy budget of this selection.
-    rng:
-        ``None`` (default): the OpenDP release back-end; an int seed / Generator: seeded research run.
-
-    Treated as public
-    -----------------
-    The candidate set (its size and order), ``epsilon``, the global sensitivity Δu and the horizon T of δ.
-
-    Returns
-    -------
-    Release
-        ``value`` = the selected candidate's index (a label; no utility or data value is released).
-        ``private`` is False when a δ marked ``privacy_unverified`` was allowed (``allow_unverified=True``).
-    """
-    from dpworkbench.accounting import open_ledger
-
-    _require_admissible(delta, allow_unverified, "local dampening")
-    acc, mark = open_ledger(accountant)
-    i = exponential_mechanism(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0, rng=check_rng(rng),
-                              accountant=acc, note=note or "local dampening")
-    return _selection_release(i, acc, mark, mechanism="local dampening", private=not delta.privacy_unverified,
-                              public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),
-                                      "global_sensitivity": delta.global_sensitivity, "horizon": delta.horizon,
-                                      "delta": delta.name})
-
-
 def sld_slack(delta: SensitivityMatrix) -> np.ndarray:
     """S_r = Σ_{t<T} (Δu − δ(x,t,r)) ≥ 0 (spec §0.2)."""
     return np.sum(delta.global_sensitivity - delta.values, axis=1)
 
 
-def _sld_utility(utilities, delta: SensitivityMatrix, direction: str) -> np.ndarray:
+def sld_utility(utilities, delta: SensitivityMatrix, direction: str) -> np.ndarray:
     u = check_finite_array(utilities, "utilities").astype(float)
     s = sld_slack(delta)
     if s.size == 1 and u.size > 1:
@@ -298,36 +242,7 @@ def _sld_utility(utilities, delta: SensitivityMatrix, direction: str) -> np.ndar
 
 def sld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing") -> np.ndarray:
     """Closed form of shifted LD: ε(u ∓ S_r)/(2Δu) (spec §0.2). Never forms the thesis' shift s0."""
-    return exponential_logits(_sld_utility(utilities, delta, direction), epsilon=epsilon, sensitivity=delta.global_sensitivity)
-
-
-def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing",
-                            rng: RngLike = None, accountant=None, note: str = "", allow_unverified: bool = False):
-    """M_SLD (Def. 4.2.1) via its closed form. ε-DP for admissible and bounded δ (Thm 4.3.1). Spends ε.
-
-    ``rng=None`` uses the OpenDP release back-end; an int seed / Generator is a seeded research run.
-
-    Treated as public
-    -----------------
-    The candidate set, ``epsilon``, the global sensitivity Δu, the horizon T (δ = Δu from T on: bounded, and
-    admissible only because T does not depend on the data) and ``direction``.
-
-    Returns
-    -------
-    Release
-        ``value`` = the selected candidate's index; ``private`` is False for an allowed ``privacy_unverified`` δ.
-    """
-    from dpworkbench.accounting import open_ledger
-
-    _require_admissible(delta, allow_unverified, "shifted local dampening")
-    score = _sld_utility(utilities, delta, direction)
-    acc, mark = open_ledger(accountant)
-    i = exponential_mechanism(score, epsilon=epsilon, sensitivity=delta.global_sensitivity, rng=check_rng(rng),
-                              accountant=acc, note=note or "shifted local dampening")
-    return _selection_release(i, acc, mark, mechanism="shifted local dampening", private=not delta.privacy_unverified,
-                              public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),
-                                      "global_sensitivity": delta.global_sensitivity, "horizon": delta.horizon,
-                                      "direction": direction, "delta": delta.name})
+    return exponential_logits(sld_utility(utilities, delta, direction), epsilon=epsilon, sensitivity=delta.global_sensitivity)
 
 
 def sld_logits_explicit_shift(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing") -> np.ndarray:

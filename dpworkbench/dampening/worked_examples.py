@@ -6,7 +6,6 @@ import itertools
 
 import networkx as nx
 import numpy as np
-import plotly.graph_objects as go
 
 NODES = ["a", "b", "v0", "v1", "v2", "v3", "v4", "v5"]
 
@@ -77,21 +76,3 @@ def element_ls_bruteforce(G: nx.Graph, t_max: int = 1) -> np.ndarray:
         frontier = new
         out.append(np.maximum(out[-1], np.max([ls0(H) for H in new], axis=0)))
     return np.array(out).T
-
-
-def graph_figure(G: nx.Graph, title: str, *, layout_seed: int = 1) -> go.Figure:
-    """Plotly drawing of a small labelled graph (the thesis' toy graphs, Figs. 2 and 3/9c/15).
-
-    Node positions come from ``networkx.spring_layout(G, seed=layout_seed)``; one grey line trace per edge
-    (in ``G.edges`` order), then one marker trace with the node labels (in ``G.nodes`` order). Axes are hidden.
-    """
-    if not isinstance(G, nx.Graph):
-        raise ValueError(f"G must be a networkx graph, got {type(G).__name__}")
-    pos = nx.spring_layout(G, seed=layout_seed)
-    fig = go.Figure()
-    for u, v in G.edges:
-        fig.add_scatter(x=[pos[u][0], pos[v][0]], y=[pos[u][1], pos[v][1]], mode="lines", line={"color": "grey"}, showlegend=False)
-    fig.add_scatter(x=[pos[v][0] for v in G], y=[pos[v][1] for v in G], text=list(G), mode="markers+text", textposition="top center",
-                    showlegend=False)
-    fig.update_layout(title=title, xaxis_visible=False, yaxis_visible=False)
-    return fig
