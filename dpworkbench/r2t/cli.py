@@ -204,7 +204,7 @@ def _run_sql(args: argparse.Namespace) -> int:
 
 
 def _run_graph(args: argparse.Namespace) -> int:
-    from .experiments import GS_EXPONENT
+    from .model import GS_EXPONENT
     from .._validation import check_options
     from .patterns import QUERIES, graph_joininfo
 
