@@ -27,7 +27,8 @@ ROOT = notebooks_dir()
 NOTEBOOKS = sorted(p for p in ROOT.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 IDS = [p.relative_to(ROOT).as_posix() for p in NOTEBOOKS]
 
-NAME_RE = re.compile(r"^(?:(?:fig|tab)\d{2}(?:_(?:fig|tab)\d{2})*_[a-z0-9]+(?:_[a-z0-9]+)*|learn_[a-z0-9]+(?:_[a-z0-9]+)*)\.ipynb$")
+# raha_<slug>: experiments on the raha cleaning benchmarks that no paper has (issue 13).
+NAME_RE = re.compile(r"^(?:(?:fig|tab)\d{2}(?:_(?:fig|tab)\d{2})*_[a-z0-9]+(?:_[a-z0-9]+)*|learn_[a-z0-9]+(?:_[a-z0-9]+)*|raha_[a-z0-9]+(?:_[a-z0-9]+)*)\.ipynb$")
 ABSOLUTE_PATH_RE = re.compile(r"(?<![\w.:/])/(?:work|home|Users|root|tmp|mnt|private|var/folders)/|\b[A-Za-z]:\\\\|\b[A-Za-z]:\\(?=[\w.])|~/")
 
 # How a first markdown cell names its paper (any one, case-insensitive).
