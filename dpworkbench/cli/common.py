@@ -333,8 +333,23 @@ def print_json(obj: Any, *, indent: int | None = None) -> None:
     listed under ``null_reasons``."""
     safe, reasons = json_safe(obj)
     if reasons and isinstance(safe, dict):
-        safe["null_reasons"] = reasons
+        safe["null_reasons"] = {**(safe.get("null_reasons") or {}), **reasons}
     print(json.dumps(safe, indent=indent, allow_nan=False, ensure_ascii=False))
+
+
+def release_json(release, *, noise: str, show_exact: bool = False, label: str = "value") -> dict:
+    """``accounting.release_payload`` plus ``null_reasons``: the payload already writes NaN/inf as null, and this
+    says, per field, why a value is null (the reasons are found on the release itself, before that conversion)."""
+    from ..accounting import release_payload
+
+    out = release_payload(release, noise=noise, show_exact=show_exact, label=label)
+    raw = {"private": {label: release.value, **dict(release.details)}, "public": dict(release.public)}
+    if show_exact:
+        raw["NOT_PRIVATE"] = dict(release.exact)
+    _, reasons = json_safe(raw)
+    if reasons:
+        out["null_reasons"] = reasons
+    return out
 
 
 # --- progress ---------------------------------------------------------------------------------------------------------
@@ -455,4 +470,4 @@ def undocumented_flags(parser: argparse.ArgumentParser) -> list[str]:
 
 __all__ = ["CLIInputError", "EPSILON_WARN_HIGH", "EPSILON_WARN_LOW", "Stages", "check_input_file", "check_output_path",
            "describe_error", "document_defaults", "epsilon_warnings", "json_safe", "print_json", "progress_enabled",
-           "read_csv", "run_handler", "scan_edge_list", "EdgeListScan", "undocumented_flags", "warn", "warn_epsilon", "write_csv_atomic"]
+           "read_csv", "release_json", "run_handler", "scan_edge_list", "EdgeListScan", "undocumented_flags", "warn", "warn_epsilon", "write_csv_atomic"]

@@ -46,14 +46,14 @@ back-end draws the noise. --show-exact adds the true top-k, labelled NOT PRIVATE
 
 
 def _emit(release, args, *, label: str, header: list[str]) -> None:
-    from dpworkbench.accounting import release_lines, release_payload
+    from dpworkbench.accounting import release_lines
     from dpworkbench.mechanisms.backends import cli_backend, noise_label  # noqa: F401
 
-    from dpworkbench.cli.common import print_json
+    from dpworkbench.cli.common import print_json, release_json
 
     noise = args._noise
     if args.json:
-        out = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
+        out = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
         if args.show_exact and getattr(args, "_input_exact", None):
             out.setdefault("NOT_PRIVATE", {})["input"] = args._input_exact
         print_json(out)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from types import SimpleNamespace
 import warnings
 from pathlib import Path
 
@@ -162,11 +163,20 @@ def query_release(args: argparse.Namespace):
     if mapping:
         crel = crel.merge(args.attr, mapping, note="CLI merges")
     pred = set(_split(args.equals))
-    d = estimate(crel, args.agg, args.attr, pred, args.value_col, method="direct")
+    try:
+        d = estimate(crel, args.agg, args.attr, pred, args.value_col, method="direct")
+    except ValueError as exc:  # AVG over no selected private row: undefined, not a reason to withhold PrivateClean's
+        if "empty selection" not in str(exc):
+            raise
+        d = SimpleNamespace(value=math.nan)
+        notes.append("Direct AVG is undefined: no row of the private relation satisfies the predicate (null in JSON)")
     pc = estimate(crel, args.agg, args.attr, pred, args.value_col, ci=args.ci)
     if args.save_private:
         write_csv_atomic(rel.data, args.save_private)
-    if pc.hi - pc.lo == 0 or not (math.isfinite(pc.lo) and math.isfinite(pc.hi)):
+    if math.isnan(pc.value):
+        notes.append(f"the PrivateClean {args.agg.upper()} is undefined here ({pc.meta.get('flag', 'NaN')}): written as "
+                     "null in JSON")
+    elif pc.hi - pc.lo == 0 or not (math.isfinite(pc.lo) and math.isfinite(pc.hi)):
         # a function of the private answer and public inputs only, so saying so is post-processing
         notes.append(f"the 95% interval [{pc.lo:g}, {pc.hi:g}] is degenerate (zero width or not finite): too few "
                      "selected rows for the interval's normal approximation; do not read it as certainty")
@@ -194,13 +204,13 @@ def query_release(args: argparse.Namespace):
 
 
 def _query(args: argparse.Namespace) -> int:
-    from dpworkbench.accounting import release_lines, release_payload
-    from dpworkbench.cli.common import print_json
+    from dpworkbench.accounting import release_lines
+    from dpworkbench.cli.common import print_json, release_json
 
     release, _, noise, warns = query_release(args)
     label = f"privateclean_{args.agg}"
     if args.json:
-        out = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
+        out = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
         out["warnings"] = warns
         out["neighbouring_relation"] = "substitute one record (bounded DP; the number of rows is public)"
         print_json(out, indent=2)

@@ -149,8 +149,8 @@ def _release(info, args, what: str, relation: str, extra_public: dict | None = N
 
 
 def _print(rel, backend, args, input_exact: dict | None = None) -> int:
-    from ..accounting import release_lines, release_payload
-    from ..cli.common import print_json
+    from ..accounting import release_lines
+    from ..cli.common import print_json, release_json
     from ..mechanisms.backends import noise_label
 
     noise = noise_label(backend)
@@ -158,7 +158,7 @@ def _print(rel, backend, args, input_exact: dict | None = None) -> int:
     # that floor. Saying so is post-processing of the private output (the winning τ), not a leak.
     floor = rel.details.get("winner_tau") is None
     if args.json:
-        out = release_payload(rel, noise=noise, show_exact=args.show_exact, label="estimate")
+        out = release_json(rel, noise=noise, show_exact=args.show_exact, label="estimate")
         if floor:
             out["private"]["note"] = "no τ candidate exceeded 0: the estimate is R2T's floor Q(I, 0) = 0"
         if args.show_exact and input_exact:
