@@ -1,0 +1,407 @@
+"""Conflict graphs on Apache Spark (issue 14): the same graph as the in-memory engines, built as Spark SQL self-joins.
+
+Per DC, one self-join of the table with itself, blocked on the DC's same-attribute ``=`` predicates (Spark
+hash-partitions both sides on them and sort-merges within a block; the remaining predicates — order comparisons,
+``!=``, constants — are the join's residual filter). A DC equal to its own mirror (every FD, every symmetric DC)
+joins only ``t1.rid < t2.rid``: each unordered pair once. Each DC's pairs are kept as ``(least, greatest)``;
+the union over DCs is deduplicated and written as Parquet partitioned by node range (``blk = u div block``), so
+a driver streams it back in (u, v) order one range at a time. The non-private statistics — edge count,
+non-isolated nodes, degrees, maximum degree and the FD degree bounds (Thm 3: largest block minus one) — are Spark
+aggregations that never bring the edges to the driver.
+
+:func:`build_spark` returns the :class:`~dpworkbench.inconsistency.conflict_graph.ConflictGraph` the in-memory
+``build`` returns for the same table (same ``u``/``v`` in lexicographic order, ``per_dc`` keys, unary violators,
+tuple identity), so every release on top of it (Projector, Algorithms 2–5) is unchanged and a seeded release gives
+the same output on both engines. :func:`spark_statistics` is the out-of-core path: exact I_MI and I_P, degrees
+and degree bounds for a table that only Spark holds (a CSV/Parquet path or a Spark DataFrame).
+
+Semantics match the DuckDB engine: NULLs never satisfy a comparison (``null_policy="sql"``: a tuple with NULL in
+an attribute of the DC takes part in no violation of it; ``"artifact"``: a tuple with any NULL takes part in none);
+NaN counts as NULL (pandas' missing value); strings compare by code point (Spark compares UTF-8 bytes).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .conflict_graph import ConflictGraph, column_kinds, tuple_identity
+from .constraints import DC, unique_dcs, validate_dc
+
+RID = "__rid"
+DEFAULT_BLOCK_NODES = 1 << 20  # node ids per Parquet partition of the edge table
+
+
+@dataclass
+class SparkGraphStats:
+    """Non-private statistics of a conflict graph computed in Spark (NOT PRIVATE: exact values)."""
+
+    n: int
+    edges: int
+    non_isolated: int
+    max_degree: int
+    unary_violators: int
+    fd_degree_bounds: list[int] = field(default_factory=list)
+    edges_path: str | None = None
+    degrees: np.ndarray | None = None
+    seconds: float = 0.0
+
+    @property
+    def i_mi(self) -> int:
+        return self.unary_violators + self.edges
+
+    @property
+    def i_p(self) -> int:
+        return self.unary_violators + self.non_isolated
+
+
+# --------------------------------------------------------------------------------------------------
+# SQL of one DC
+# --------------------------------------------------------------------------------------------------
+def _q(name: str) -> str:
+    return "`" + str(name).replace("`", "``") + "`"
+
+
+def _operand(o, side: dict[int, str]) -> str:
+    if o.is_const:
+        if isinstance(o.const, str):
+            return "'" + o.const.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return repr(float(o.const)) if isinstance(o.const, float) else str(int(o.const))
+    return f"{side[o.tuple]}.{_q(o.attr)}"
+
+
+def _present(alias: str, col: str, kind: str) -> str:
+    """Not NULL (and not NaN for numbers: pandas' missing value may arrive as NaN)."""
+    c = f"{alias}.{_q(col)}"
+    return f"({c} IS NOT NULL AND NOT isnan({c}))" if kind == "number" else f"{c} IS NOT NULL"
+
+
+def _null_cols(dc: DC, columns: Sequence[str], null_policy: str) -> list[str]:
+    if null_policy == "sql":
+        return list(dc.attributes)
+    if null_policy == "artifact":
+        return [c for c in columns if c != RID]
+    raise ValueError(f"null_policy must be 'sql' or 'artifact', got {null_policy!r}")
+
+
+def dc_pairs_sql(dc: DC, table: str, kinds: dict[str, str], null_policy: str = "sql") -> str:
+    """Spark SQL giving each violating pair of ``dc`` once as ``(u, v)`` with u < v (row ids ``__rid``)."""
+    side = {1: "t1", 2: "t2"}
+    on = [f"{_operand(p.left, side)} {'<>' if p.op == '!=' else p.op} {_operand(p.right, side)}" for p in dc.predicates]
+    cols = _null_cols(dc, list(kinds), null_policy)
+    on += [_present(a, c, kinds[c]) for c in cols for a in ("t1", "t2")]
+    symmetric = dc.key() == dc.mirror_key()
+    on.append(f"t1.{RID} < t2.{RID}" if symmetric else f"t1.{RID} <> t2.{RID}")
+    pair = (f"t1.{RID} AS u, t2.{RID} AS v" if symmetric else
+            f"LEAST(t1.{RID}, t2.{RID}) AS u, GREATEST(t1.{RID}, t2.{RID}) AS v")
+    distinct = "" if symmetric else "DISTINCT "  # a symmetric DC meets each pair once (t1 < t2)
+    return f"SELECT {distinct}{pair} FROM {table} t1 JOIN {table} t2 ON " + " AND ".join(on)
+
+
+def unary_sql(dc: DC, table: str, kinds: dict[str, str], null_policy: str = "sql") -> str:
+    side = {1: "t", 2: "t"}
+    where = [f"{_operand(p.left, side)} {'<>' if p.op == '!=' else p.op} {_operand(p.right, side)}" for p in dc.predicates]
+    where += [_present("t", c, kinds[c]) for c in _null_cols(dc, list(kinds), null_policy)]
+    return f"SELECT {RID} AS u FROM {table} t WHERE " + " AND ".join(where)
+
+
+def fd_bound_sql(dc: DC, table: str, kinds: dict[str, str]) -> str:
+    """Largest number of rows sharing one (non-NULL) value of the DC's left-hand side X."""
+    lhs = list(dc.lhs)
+    present = " AND ".join(_present("t", c, kinds[c]) for c in lhs)
+    keys = ", ".join(f"t.{_q(c)}" for c in lhs)
+    return (f"SELECT COALESCE(MAX(c), 1) AS m FROM (SELECT COUNT(*) AS c FROM {table} t WHERE {present} "
+            f"GROUP BY {keys})")
+
+
+# --------------------------------------------------------------------------------------------------
+# inputs
+# --------------------------------------------------------------------------------------------------
+def _spark_kinds(sdf) -> dict[str, str]:
+    from pyspark.sql.types import BooleanType, NumericType
+
+    return {f.name: ("number" if isinstance(f.dataType, NumericType) and not isinstance(f.dataType, BooleanType)
+                     else "string") for f in sdf.schema.fields}
+
+
+def _with_row_ids(sdf):
+    """Row positions 0..n-1 in the frame's order (zipWithIndex: consecutive, unlike monotonically_increasing_id)."""
+    if RID in sdf.columns:
+        return sdf
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    schema = StructType(sdf.schema.fields + [StructField(RID, LongType(), False)])
+    return sdf.rdd.zipWithIndex().map(lambda r: (*r[0], r[1])).toDF(schema)
+
+
+def read_table(spark, path: str | Path, *, header: bool = True):
+    """A CSV (header, types inferred; ``.gz`` read directly) or Parquet file/folder as a Spark DataFrame."""
+    p = str(path)
+    if not Path(p).exists() and "://" not in p:
+        raise ValueError(f"table not found: {p}")
+    if p.endswith(".parquet") or (Path(p).is_dir() and any(Path(p).glob("*.parquet"))):
+        return spark.read.parquet(p)
+    return spark.read.csv(p, header=header, inferSchema=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# the engine
+# --------------------------------------------------------------------------------------------------
+def _edge_frames(spark, sdf, dcs: Sequence[DC], null_policy: str, unary_policy: str):
+    """(kept DCs, representative index per input DC, unary DCs, per-kept-DC Spark frames, kinds)."""
+    dcs = list(dcs)
+    if not dcs:
+        raise ValueError("dcs is empty: give at least one denial constraint")
+    if unary_policy not in ("reject", "separate"):
+        raise ValueError(f"unary_policy must be 'reject' or 'separate', got {unary_policy!r}")
+    kinds = {k: v for k, v in _spark_kinds(sdf).items() if k != RID}
+    unary_dcs = [d for d in dcs if d.is_unary]
+    if unary_dcs and unary_policy == "reject":
+        d = unary_dcs[0]
+        raise ValueError(f"{d._where()}{d.text or d} is a single-tuple (unary) constraint; pass unary_policy='separate' "
+                         "to count its violators separately (spec §1.3)")
+    pair_dcs = [d for d in dcs if not d.is_unary]
+    kept, rep = unique_dcs(pair_dcs)
+    for d in kept + unary_dcs:
+        validate_dc(d, list(kinds), kinds)
+    view = f"dpwb_t{abs(hash((id(sdf), time.time_ns()))) % 10**9}"
+    sdf.createOrReplaceTempView(view)
+    frames = [spark.sql(dc_pairs_sql(d, view, kinds, null_policy)) for d in kept]
+    unary = [spark.sql(unary_sql(d, view, kinds, null_policy)) for d in unary_dcs]
+    return kept, rep, unary_dcs, frames, unary, kinds, view
+
+
+def _union_edges(frames, unary_frames):
+    from functools import reduce
+
+    if frames:
+        edges = reduce(lambda a, b: a.unionByName(b), frames).distinct()
+    else:
+        edges = None
+    bad = reduce(lambda a, b: a.unionByName(b), unary_frames).distinct() if unary_frames else None
+    if edges is not None and bad is not None:  # remove edges touching a unary violator (spec §1.3)
+        bx, by = bad.withColumnRenamed("u", "x"), bad.withColumnRenamed("u", "y")
+        edges = edges.join(bx, edges["u"] == bx["x"], "left_anti")
+        edges = edges.join(by, edges["v"] == by["y"], "left_anti")
+    return edges, bad
+
+
+def _write_edges(edges, path: str, block_nodes: int) -> None:
+    from pyspark.sql import functions as F
+
+    (edges.withColumn("blk", F.floor(F.col("u") / F.lit(block_nodes)).cast("int"))
+     .repartition("blk").sortWithinPartitions("u", "v")
+     .write.mode("overwrite").partitionBy("blk").parquet(path))
+
+
+def read_edges(path: str | Path, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stream an edge table written by this module back as (u, v) int32 in lexicographic order, one node-range
+    partition at a time (each partition sorted on its own: ranges are disjoint and in order)."""
+    import pyarrow.parquet as pq
+
+    root = Path(path)
+    parts = sorted(((int(p.name.split("=", 1)[1]), p) for p in root.glob("blk=*")), key=lambda t: t[0])
+    us, vs = [], []
+    for _, p in parts:
+        t = pq.read_table(p, columns=["u", "v"])
+        key = t.column("u").to_numpy().astype(np.int64) * np.int64(max(n, 1)) + t.column("v").to_numpy().astype(np.int64)
+        key.sort(kind="quicksort")
+        us.append((key // max(n, 1)).astype(np.int32))
+        vs.append((key % max(n, 1)).astype(np.int32))
+    if not us:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    return np.concatenate(us), np.concatenate(vs)
+
+
+def _stats(spark, edges_path: str | None, n: int, unary_count: int, fd_bounds: list[int], want_degrees: bool,
+           t0: float) -> SparkGraphStats:
+    from pyspark.sql import functions as F
+
+    if edges_path is None:
+        return SparkGraphStats(n, 0, 0, 0, unary_count, fd_bounds, None,
+                               np.zeros(n, np.int64) if want_degrees else None, time.perf_counter() - t0)
+    e = spark.read.parquet(edges_path)
+    ends = e.select(F.col("u").alias("x")).unionAll(e.select(F.col("v").alias("x")))
+    deg = ends.groupBy("x").agg(F.count(F.lit(1)).alias("d")).cache()
+    row = deg.agg(F.count(F.lit(1)).alias("nodes"), F.coalesce(F.max("d"), F.lit(0)).alias("dmax"),
+                  F.coalesce(F.sum("d"), F.lit(0)).alias("ends")).collect()[0]
+    degrees = None
+    if want_degrees:
+        pdf = deg.toPandas()
+        degrees = np.zeros(n, np.int64)
+        degrees[pdf["x"].to_numpy(np.int64)] = pdf["d"].to_numpy(np.int64)
+    deg.unpersist()
+    return SparkGraphStats(n, int(row["ends"]) // 2, int(row["nodes"]), int(row["dmax"]), unary_count, fd_bounds,
+                           edges_path, degrees, time.perf_counter() - t0)
+
+
+def spark_statistics(source: Any, dcs: Sequence[DC], *, spark=None, null_policy: str = "sql",
+                     unary_policy: str = "reject", edges_dir: str | Path | None = None,
+                     block_nodes: int = DEFAULT_BLOCK_NODES, want_degrees: bool = False,
+                     master: str | None = None, remote: str | None = None, memory: str | None = None) -> SparkGraphStats:
+    """Exact (NOT PRIVATE) statistics of the conflict graph of ``source`` computed in Spark, out of core.
+
+    ``source``: a pandas DataFrame, a Spark DataFrame or a CSV/Parquet path. The edges are written under
+    ``edges_dir`` (Parquet, partitioned by node range; a temporary folder removed afterwards when not given).
+    ``want_degrees`` also collects the degree of every node (n int64 values) to the driver."""
+    from ..spark import session_or
+
+    t0 = time.perf_counter()
+    spark = session_or(spark, master=master, remote=remote, memory=memory)
+    if isinstance(source, pd.DataFrame):
+        from ..spark import to_spark
+
+        sdf = to_spark(spark, source, row_id=RID)
+    elif isinstance(source, (str, Path)):
+        sdf = _with_row_ids(read_table(spark, source))
+    else:
+        sdf = _with_row_ids(source)
+    sdf = sdf.cache()
+    n = sdf.count()
+    kept, rep, unary_dcs, frames, unary_frames, kinds, view = _edge_frames(spark, sdf, dcs, null_policy, unary_policy)
+    edges, bad = _union_edges(frames, unary_frames)
+    unary_count = int(bad.count()) if bad is not None else 0
+    tmp = None
+    try:
+        if edges_dir is None:
+            tmp = tempfile.mkdtemp(prefix="dpwb-spark-edges-")
+            edges_dir = tmp
+        path = None
+        if edges is not None:
+            path = str(Path(edges_dir) / "edges.parquet")
+            _write_edges(edges, path, block_nodes)
+        has_files = path is not None and any(Path(path).glob("blk=*"))
+        stats = _stats(spark, path if has_files else None, n, unary_count, _fd_bounds_one_job(spark, view, kept, kinds),
+                       want_degrees, t0)
+        stats.edges_path = path if has_files else None
+        if tmp is not None:
+            stats.edges_path = None
+        return stats
+    finally:
+        spark.catalog.dropTempView(view)
+        sdf.unpersist()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _collect_pairs(sdf, cols: Sequence[str]) -> dict[str, np.ndarray]:
+    """Columns of a Spark result as numpy arrays, through Arrow (one job, no Python row objects)."""
+    t = sdf.toArrow()
+    return {c: t.column(c).to_numpy().astype(np.int64) for c in cols}
+
+
+def _degree_stats(spark, edges, n: int, unary_count: int, fd_bounds: list[int], t0: float) -> SparkGraphStats:
+    """Degrees as a Spark aggregation of the edge frame (one job; n small rows come back)."""
+    from pyspark.sql import functions as F
+
+    if edges is None:
+        return SparkGraphStats(n, 0, 0, 0, unary_count, fd_bounds, None, np.zeros(n, np.int64), time.perf_counter() - t0)
+    ends = edges.select(F.col("u").alias("x")).unionAll(edges.select(F.col("v").alias("x")))
+    got = _collect_pairs(ends.groupBy("x").agg(F.count(F.lit(1)).alias("d")), ("x", "d"))
+    degrees = np.zeros(n, np.int64)
+    degrees[got["x"]] = got["d"]
+    return SparkGraphStats(n, int(got["d"].sum()) // 2, int(got["x"].size), int(got["d"].max()) if got["d"].size else 0,
+                           unary_count, fd_bounds, None, degrees, time.perf_counter() - t0)
+
+
+def _fd_bounds_one_job(spark, view: str, dcs: Sequence[DC], kinds) -> list[int]:
+    fds = [d for d in dcs if d.is_fd_like]
+    if not fds:
+        return []
+    sql = " UNION ALL ".join(f"SELECT {i} AS i, m FROM ({fd_bound_sql(d, view, kinds)})" for i, d in enumerate(fds))
+    rows = sorted((r["i"], r["m"]) for r in spark.sql(sql).collect())
+    return [int(m) - 1 for _, m in rows]
+
+
+def build_spark(df: pd.DataFrame, dcs: Sequence[DC], *, spark=None, null_policy: str = "sql",
+                unary_policy: str = "reject", keep_per_dc: bool = True, id_column: str | None = None,
+                edges_dir: str | Path | None = None, block_nodes: int = DEFAULT_BLOCK_NODES,
+                master: str | None = None, remote: str | None = None, memory: str | None = None,
+                return_stats: bool = False):
+    """The conflict graph of ``df`` under ``dcs`` built in Spark: the same ``ConflictGraph`` as
+    ``conflict_graph.build`` (any in-memory engine), with ``engine="spark"``. See the module docstring.
+
+    The violating pairs of every DC are Spark joins; one job brings them (tagged by DC) to the driver through
+    Arrow, where each DC's keys and their union are sorted (the graph's arrays live on the driver anyway: the
+    releases run there). ``edges_dir``: also write the union as Parquet partitioned by node range (see
+    :func:`read_edges`). Tuple identity (the stable order's input) is computed from ``df`` on the driver exactly as
+    the in-memory engines do. ``return_stats=True`` also returns the :class:`SparkGraphStats` computed as Spark
+    aggregations (degrees, edge count, non-isolated nodes, FD degree bounds), independently of the collected edges."""
+    from ..spark import session_or, to_spark
+    from .conflict_graph import sorted_unique
+
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    t0 = time.perf_counter()
+    df = df.reset_index(drop=True)
+    for d in dcs:  # the same messages as the in-memory engines (unknown attribute, incompatible types)
+        validate_dc(d, list(df.columns), column_kinds(df))
+    identity = tuple_identity(df, id_column)
+    n = len(df)
+    spark = session_or(spark, master=master, remote=remote, memory=memory)
+    sdf = to_spark(spark, df, row_id=RID)
+    kept, rep, unary_dcs, frames, unary_frames, kinds, view = _edge_frames(spark, sdf, dcs, null_policy, unary_policy)
+    try:
+        from functools import reduce
+        from pyspark.sql import functions as F
+
+        unary = np.zeros(0, np.int64)
+        if unary_frames:
+            bad = reduce(lambda a, b: a.unionByName(b), unary_frames)
+            unary = np.unique(_collect_pairs(bad, ("u",))["u"])
+        per_kept: list[np.ndarray] = [np.zeros(0, np.int64) for _ in frames]
+        allk = np.zeros(0, np.int64)
+        if frames:
+            if keep_per_dc:
+                tagged = reduce(lambda a, b: a.unionByName(b), [f.withColumn("dc", F.lit(i)) for i, f in enumerate(frames)])
+                got = _collect_pairs(tagged, ("dc", "u", "v"))
+                keys = got["u"] * np.int64(n) + got["v"]
+                order = np.lexsort((keys, got["dc"]))
+                keys, tag = keys[order], got["dc"][order]
+                cuts = np.searchsorted(tag, np.arange(len(frames) + 1))
+                per_kept = [keys[cuts[i]:cuts[i + 1]] for i in range(len(frames))]
+                allk = sorted_unique(keys) if len(frames) > 1 else per_kept[0]
+            else:
+                edges_only = reduce(lambda a, b: a.unionByName(b), frames).distinct()
+                got = _collect_pairs(edges_only, ("u", "v"))
+                allk = np.sort(got["u"] * np.int64(n) + got["v"])
+        if unary.size and allk.size:
+            a, b = allk // n, allk % n
+            allk = allk[~(np.isin(a, unary) | np.isin(b, unary))]
+        if n:
+            u, v = (allk // n).astype(np.int32), (allk % n).astype(np.int32)
+        else:
+            u, v = np.zeros(0, np.int32), np.zeros(0, np.int32)
+        edges = None
+        if frames and (edges_dir is not None or return_stats):
+            edges, _ = _union_edges(frames, unary_frames)
+        if edges_dir is not None and edges is not None:
+            _write_edges(edges, str(Path(edges_dir) / "edges.parquet"), block_nodes)
+        stats = None
+        if return_stats:
+            stats = _degree_stats(spark, edges, n, int(unary.size), _fd_bounds_one_job(spark, view, kept, kinds), t0)
+            stats.edges_path = str(Path(edges_dir) / "edges.parquet") if edges_dir is not None else None
+    finally:
+        spark.catalog.dropTempView(view)
+    per_dc = []
+    it = iter(rep)
+    for d in dcs:
+        if d.is_unary:
+            per_dc.append(np.zeros(0, np.int64))
+        else:
+            r = next(it)
+            per_dc.append(per_kept[r] if keep_per_dc else np.zeros(0, np.int64))
+    g = ConflictGraph(n, u, v, per_dc, list(dcs), unary, time.perf_counter() - t0, "spark", identity)
+    return (g, stats) if return_stats else g
+
+
+__all__ = ["SparkGraphStats", "build_spark", "dc_pairs_sql", "fd_bound_sql", "read_edges", "read_table",
+           "spark_statistics", "unary_sql"]
