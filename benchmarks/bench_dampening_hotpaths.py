@@ -25,7 +25,7 @@ def run() -> list[dict]:
     exact = lambda: M.expected_error(g, "PF", 10.0)  # noqa: E731
     mc = lambda: M.expected_error(g, "PF", 10.0, pf="montecarlo", runs=10_000, rng=0)  # noqa: E731
     assert abs(exact() / mc() - 1) < 0.05
-    rows.append(row("dampening_median_pf_expected_error", "seconds (4096 bins, n=2e6)", timeit(exact, repeat=3), timeit(mc, repeat=1),
+    rows.append(row("dampening_median_pf_expected_error", "seconds (4096 bins, n=2e6)", timeit(exact, repeat=3), timeit(mc, repeat=3),
                     "exact grouped PF integral vs 10,000-run grouped Monte-Carlo"))
 
     tables = [rng.integers(0, 3000, size=(2, 2)) for _ in range(200)]
@@ -39,7 +39,7 @@ def run() -> list[dict]:
             I.ls_ig_profile_numpy(c, 1024)
     I._PROFILE_CACHE.clear()
     assert all(np.allclose(I.ls_ig_profile(c, 1024), I.ls_ig_profile_numpy(c, 1024)) for c in tables[:20])
-    rows.append(row("dampening_id3_ls_profile", "seconds (200 tables, T=1024)", timeit(fast, repeat=3), timeit(ref, repeat=2),
+    rows.append(row("dampening_id3_ls_profile", "seconds (200 tables, T=1024)", timeit(fast, repeat=3), timeit(ref, repeat=3),
                     "numba kernel vs vectorised numpy"))
 
     graph = holme_kim(20_000, 5, 0.3, seed=1)
@@ -50,7 +50,7 @@ def run() -> list[dict]:
         truth = set(E.true_top_k(e, 10).tolist())
         return sum(len(truth & set(E.priv_top_k(e, d, 10, epsilon=10.0, method="SLD", rng=gen).value.tolist())) for _ in range(100)) / 1000
     assert abs(batched() - per_run()) < 0.1
-    rows.append(row("dampening_privtopk_accuracy", "seconds (20k nodes, k=10, 100 runs)", timeit(batched, repeat=3), timeit(per_run, repeat=2),
+    rows.append(row("dampening_privtopk_accuracy", "seconds (20k nodes, k=10, 100 runs)", timeit(batched, repeat=3), timeit(per_run, repeat=3),
                     "scores once + batched Gumbel-top-k vs per-run priv_top_k"))
 
     for method, eps in (("PF", 100.0), ("EM", 1.0)):
@@ -59,7 +59,7 @@ def run() -> list[dict]:
         ref = lambda: E.batch_priv_top_k_numpy(lg, 20, 30, method=method, rng=0)  # noqa: E731
         fast()  # compile
         rows.append(row(f"dampening_privtopk_batch_{method.lower()}", f"seconds (20k nodes, k=20, 30 runs, ε={eps:g})",
-                        timeit(fast, repeat=3), timeit(ref, repeat=2),
+                        timeit(fast, repeat=3), timeit(ref, repeat=3),
                         "numba rejection/permute-and-flip over truncated candidates vs numpy RNM/Gumbel over all nodes"))
     return rows
 

@@ -28,7 +28,7 @@ def run() -> list[dict]:
         return float(p @ -u)
 
     assert np.isclose(grouped(), elementwise())
-    return [row("dampening_median_ld_expected_error", f"seconds (n={n:,})", timeit(grouped, repeat=3), timeit(elementwise, repeat=2),
+    return [row("dampening_median_ld_expected_error", f"seconds (n={n:,})", timeit(grouped, repeat=3), timeit(elementwise, repeat=3),
                 "grouped log-multiplicity vs element-wise")]
 
 

@@ -20,8 +20,8 @@ CELL = {"p": 0.1, "b": 10.0, "error_rate": 0.3, "S": 1000, "N": 50}
 def run() -> list[dict]:
     R = 100
     fast = timeit(lambda: run_batch({**CELL, "batch": R}, np.random.default_rng(0)), repeat=3)
-    ref = timeit(lambda: [run_instance(CELL, np.random.default_rng(i)) for i in range(R)], repeat=1)
-    big = timeit(lambda: run_batch({**CELL, "batch": 2000}, np.random.default_rng(1)), repeat=1)
+    ref = timeit(lambda: [run_instance(CELL, np.random.default_rng(i)) for i in range(R)], repeat=3)
+    big = timeit(lambda: run_batch({**CELL, "batch": 2000}, np.random.default_rng(1)), repeat=3)
     return [row("privateclean_batch_montecarlo", f"{R} instances (s)", fast, ref,
                 "run_batch vs per-instance run_instance loop, S=1000, N=50, error_rate 0.3"),
             row("privateclean_batch_montecarlo", "2000 instances (s)", big, ref * 20,

@@ -10,27 +10,46 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import statistics
 import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 import pandas as pd
 
 from .paths import project_root, reports_dir
 
+T = TypeVar("T")
+
 COLUMNS = ["benchmark", "metric", "value", "reference_value", "ratio", "note"]
 
 
-def timeit(fn: Callable[[], object], *, repeat: int = 3, min_time: float = 0.0) -> float:
-    """Best wall time in seconds over ``repeat`` calls."""
-    best = float("inf")
+def timed(fn: Callable[[], T], *, repeat: int = 3, warmup: int = 1) -> tuple[T, float]:
+    """(result of the last call, median wall time in seconds over ``repeat`` timed calls after ``warmup`` untimed ones).
+
+    Why warm up: the first call pays one-off costs (numba JIT or cache load, imports, page faults, solver set-up)
+    that are not the steady-state cost being compared (issue 13: Fig. 8 measured 100 rows slower than 1,000).
+    Why the median: robust to a stray slow repeat on a shared machine, unlike the mean; unlike the minimum it is
+    a typical time rather than a lucky one.
+    """
+    if repeat < 1 or warmup < 0:
+        raise ValueError(f"need repeat >= 1 and warmup >= 0, got repeat={repeat}, warmup={warmup}")
+    out = None
+    for _ in range(warmup):
+        out = fn()
+    times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return max(best, min_time)
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return out, float(statistics.median(times))  # type: ignore[return-value]
+
+
+def timeit(fn: Callable[[], object], *, repeat: int = 3, warmup: int = 1, min_time: float = 0.0) -> float:
+    """Median wall time in seconds over ``repeat`` calls, after ``warmup`` untimed calls (see :func:`timed`)."""
+    return max(timed(fn, repeat=repeat, warmup=warmup)[1], min_time)
 
 
 def row(benchmark: str, metric: str, value: float, reference_value: float, note: str = "", *, higher_is_better: bool = False) -> dict:
