@@ -282,8 +282,25 @@ def calibration(name: str, *, rows: int = 10000, alpha: float = 0.01, seed: int 
     ratio = dmax / paper
     within = (dmax == paper) if name == "Stock" else bool(0.75 <= ratio <= 1.25)
     return {"dataset": name, "source": source, **{f"generator_{k}": v for k, v in stats.items()}, "rows": len(df),
-            "alpha": alpha, "rnoise_iterations": int(iters), "edges": g.num_edges, "max_degree": dmax,
+            "alpha": alpha, "rnoise_iterations": int(iters), "edges": g.num_edges,
+            "violating_tuples": int(np.count_nonzero(g.degrees())), "max_degree": dmax,
             "max_degree_paper": paper, "ratio": ratio, "within_25pct": within}
+
+
+def calibration_table(*, rows: int = 10000, alpha: float = 0.01, seed: int = 0,
+                      names: tuple[str, ...] = ("Stock", "Tax", "Hospital", "Flight")) -> pd.DataFrame:
+    """Stand-ins next to the real data (Table 5 notebook): per dataset, the synthetic generator's and — where the real
+    file is present — the real table's conflict graph at RNoise(α): edges (violating pairs), violating tuples and the
+    maximum degree, with Table 5's value. Both see the same noise seed, so the rows differ only by the base table."""
+    out = []
+    for name in names:
+        out.append(calibration(name, rows=rows, alpha=alpha, seed=seed, prefer="synthetic"))
+        if name in REAL_FILES and registry.real_path(REAL_FILES[name][0]) is not None:
+            out.append(calibration(name, rows=rows, alpha=alpha, seed=seed, prefer="real"))
+    cols = ["dataset", "source", "rows", "rnoise_iterations", "edges", "violating_tuples", "max_degree", "max_degree_paper", "ratio",
+            "within_25pct"]
+    df = pd.DataFrame(out)
+    return df[cols + [c for c in df.columns if c not in cols]]
 
 
 GENERATORS = {"Adult": generate_adult, "Flight": generate_flight, "Hospital": generate_hospital,
@@ -322,6 +339,34 @@ def _real_loader(name: str):
         return _read_real(name, path, rows, seed)
 
     return load
+
+
+def real_rows(name: str) -> int | None:
+    """Rows of the real file for ``name`` (None when it is absent or there is none, e.g. Flight)."""
+    from .. import cache
+
+    if name not in REAL_FILES:
+        return None
+    path = registry.real_path(REAL_FILES[name][0])
+    if path is None:
+        return None
+    return cache.cached_call("inconsistency.real_rows", (path,), lambda: len(read_table(path)), disk=True, version="1")
+
+
+def sweep_source(name: str, sizes, prefer: str = "real") -> str:
+    """One source for a whole size sweep (a runtime curve must not switch tables half-way).
+
+    "real" when the real file exists and holds the largest size, else "synthetic" (printed with the reason):
+    e.g. Fig. 8's Tax sweep to 10⁵–10⁶ rows exceeds the 40,000 real rows, so the whole sweep uses the BART-style
+    generator, as the paper's 10⁶-row Tax was itself generated.
+    """
+    n_real = real_rows(name) if prefer == "real" else None
+    if n_real is not None and max(sizes) <= n_real:
+        return "real"
+    if prefer == "real":
+        why = (f"the largest size {max(sizes):,} exceeds the {n_real:,} real rows" if n_real is not None else "no real file")
+        print(f"[data] inconsistency.{name} sweep over {len(list(sizes))} sizes: SYNTHETIC stand-in for every size ({why})", flush=True)
+    return "synthetic"
 
 
 def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: str = "real",
@@ -364,5 +409,5 @@ for _name, _gen in GENERATORS.items():
     )
 
 
-__all__ = ["DC_TEXT", "GENERATORS", "NAMES", "REAL_FILES", "TABLE5", "calibration", "dcs_for", "generate_adult", "generate_flight",
-           "generate_hospital", "generate_stock", "generate_tax", "load_table"]
+__all__ = ["DC_TEXT", "GENERATORS", "NAMES", "REAL_FILES", "TABLE5", "calibration", "calibration_table", "dcs_for", "generate_adult", "generate_flight",
+           "generate_hospital", "generate_stock", "generate_tax", "load_table", "real_rows", "sweep_source"]

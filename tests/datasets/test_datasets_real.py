@@ -64,3 +64,20 @@ def test_deezer_is_the_two_country_disjoint_union():
     assert not ((e[:, 0] < hu) & (e[:, 1] >= hu)).any()  # no edge joins the two countries
     assert "two-country subset" in provenance.used()[-1].note
     assert ";" in provenance.used()[-1].sha256  # one hash per file read
+
+
+def test_calibration_table_puts_stand_ins_next_to_real_data():
+    from dpworkbench.inconsistency.datasets import calibration_table
+
+    t = calibration_table(rows=1500, names=("Stock", "Tax", "Flight"))
+    assert list(zip(t.dataset, t.source)) == [("Stock", "synthetic"), ("Stock", "real"), ("Tax", "synthetic"), ("Tax", "real"),
+                                              ("Flight", "synthetic")]
+    assert (t.violating_tuples <= 2 * t.edges).all() and (t.max_degree <= t.violating_tuples).all()
+
+
+def test_a_size_sweep_uses_one_source():
+    from dpworkbench.inconsistency.datasets import real_rows, sweep_source
+
+    assert real_rows("Tax") == 40_000 and real_rows("Flight") is None
+    assert sweep_source("Tax", [100, 40_000]) == "real"
+    assert sweep_source("Tax", [100, 40_001]) == "synthetic" and sweep_source("Flight", [100]) == "synthetic"
