@@ -32,7 +32,8 @@ def _tiny(tmp_path: Path) -> NotebookInfo:
     return NotebookInfo(path, "mechanisms", "learn_tiny", "Tiny", "")
 
 
-def test_run_outputs_are_complete_current_and_quiet(tmp_path, capfd):
+def test_run_outputs_are_complete_current_and_quiet(tmp_path, capfd, monkeypatch):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "rt"))  # this test's kernels only (others may be running)
     info = _tiny(tmp_path)
     root = tmp_path / "reports"
     bad = run_notebook(info, profile="ci", output_root=root, parameters={"fail": True})
@@ -48,6 +49,10 @@ def test_run_outputs_are_complete_current_and_quiet(tmp_path, capfd):
     page = (out_dir / "learn_tiny.html").read_text()
     assert '<script src="../../_static/plotly.min.js"></script>' in page and (root / "_static" / "plotly.min.js").exists()
     assert 'id="dpwb-fig-1"' in page and "Plotly.newPlot" in page and '"y":[50,100]' in page.replace(" ", "")
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    assert not list(info.path.parent.glob("kernel-ipc*")), "IPC sockets left in the notebook's folder"
+    assert not list(Path(jupyter_runtime_dir()).glob("dpwb-*")), "IPC socket files left in the runtime dir"
     err = capfd.readouterr()
     terminal = err.out + err.err
     assert "without encryption" not in terminal and "not able to be represented" not in terminal

@@ -230,10 +230,21 @@ def _kernel_manager_class():
 
     class QuietIPCKernelManager(AsyncKernelManager):
         log_path: Path | None = None
+        socket_prefixes: list[str] = []  # removed by run_notebook once the kernel is gone
 
         def __init__(self, **kw: Any) -> None:
             super().__init__(**kw)
             self.transport = "ipc"
+            # Socket files go to the (user-only) Jupyter runtime directory under a unique name, never into the
+            # notebook's folder (the default "kernel-ipc" is relative to the kernel's cwd).
+            import uuid
+
+            from jupyter_core.paths import jupyter_runtime_dir
+
+            runtime = Path(jupyter_runtime_dir())
+            runtime.mkdir(parents=True, exist_ok=True)
+            self.ip = str(runtime / f"dpwb-{uuid.uuid4().hex[:12]}")
+            QuietIPCKernelManager.socket_prefixes.append(self.ip)
 
         async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
             if QuietIPCKernelManager.log_path is not None:
@@ -335,6 +346,9 @@ def run_notebook(
         atomic_write_text(out_dir / "error.txt", traceback.format_exc())
     finally:
         km_class.log_path = None
+        for prefix in km_class.socket_prefixes:  # the kernel has exited: its socket files are litter
+            for sock in Path(prefix).parent.glob(Path(prefix).name + "-*"):
+                sock.unlink(missing_ok=True)
     if partial.exists():
         import os
 

@@ -170,7 +170,8 @@ class Lab:
         for rel, content in {
             # render every cell (no virtual scrolling), so prompts, widgets and figures are all in the DOM
             "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
-            "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+            # (no news/update setting here: the project's lab/settings/overrides.json must keep the pop-up away,
+            # test_landing_notebook_gallery checks it)
         }.items():
             (settings / rel).parent.mkdir(parents=True, exist_ok=True)
             (settings / rel).write_text(json.dumps(content))
@@ -455,6 +456,10 @@ def test_landing_notebook_gallery(browser_env):
         errors = _cell_errors(state) + page.evaluate(JS_DOM_ERRORS)
         assert not errors, "index.ipynb: errors after Run All:\n" + "\n".join(errors)
         page.locator(".dpwb-gallery").first.wait_for(state="visible", timeout=30_000)
+        # lab/settings/overrides.json (passed by `dpworkbench lab`) turns the news question off for students
+        news = page.evaluate("() => Array.from(document.querySelectorAll('.Toastify__toast, .jp-Notification-Toast, "
+                             ".jp-toast-message')).map(t => t.textContent).filter(t => /notified|news/i.test(t))")
+        assert not news, f"JupyterLab asks about news: {news}"
         hrefs = page.evaluate("() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown a')).map(a => a.getAttribute('href'))")
         missing = [i.name for i in discover_notebooks() if not any(h and h.split("?")[0].endswith(f"notebooks/{i.paper}/{i.path.name}") for h in hrefs)]
         assert not missing, f"index.ipynb does not link {missing} (run `dpworkbench index`); links: {hrefs}"
