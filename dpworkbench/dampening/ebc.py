@@ -6,9 +6,6 @@ Edge-DP. ΔEBC = g(Δ) with g(k) = max(k(k−1)/4, k) needs a public max-degree 
 
 from __future__ import annotations
 
-import hashlib
-import os
-from pathlib import Path
 from typing import Any
 
 import numba
@@ -16,6 +13,7 @@ import numpy as np
 
 from dpworkbench._validation import check_epsilon, check_int, as_generator, check_options
 from dpworkbench.accounting import Accountant
+from dpworkbench.cache import cached_call
 from dpworkbench.graphs import CSRGraph
 from dpworkbench.mechanisms import exponential_top_k, permute_and_flip
 from dpworkbench.mechanisms.backends import RngLike, check_rng
@@ -91,58 +89,31 @@ def _ebc_kernel(indptr, indices, nodes):
     return out
 
 
-_CACHE: dict[str, np.ndarray] = {}
+EBC_KERNEL_VERSION = 1  # part of the cache key: bump when the kernel's output changes
 
 
-def graph_hash(graph: CSRGraph) -> str:
-    h = hashlib.sha1()
-    h.update(np.ascontiguousarray(graph.indptr, dtype=np.int64).tobytes())
-    h.update(np.ascontiguousarray(graph.indices, dtype=np.int64).tobytes())
-    return h.hexdigest()
-
-
-EBC_CACHE_VERSION = 1  # bump when the kernel's output changes
-
-
-def ebc_cache_path(graph: CSRGraph) -> Path:
-    """``<cache_dir>/dampening/ebc/<sha1 of indptr+indices>.npz`` (``dpworkbench.paths.cache_dir``, env ``DPWB_CACHE``)."""
-    from dpworkbench.paths import cache_dir
-
-    return cache_dir() / "dampening" / "ebc" / f"v{EBC_CACHE_VERSION}_{graph_hash(graph)}.npz"
+def _ebc_every_node(graph: CSRGraph) -> np.ndarray:
+    return _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64),
+                       np.arange(graph.num_nodes, dtype=np.int64))
 
 
 def ebc_all(graph: CSRGraph, *, cache: bool = True, disk: bool = True) -> np.ndarray:
-    """EBC of every node (closed form of spec §4.1; numba CSR kernel).
+    """EBC of every node (closed form of spec §4.1; numba CSR kernel). Exact, NOT PRIVATE: the input of PrivTopk.
 
-    Cached by graph hash: in memory, and (``disk=True``) as an ``.npz`` under the cache directory holding the
-    EBC values and the degrees; a second call on the same CSR arrays (same or later process) reads it back.
+    With ``cache`` the result comes from :mod:`dpworkbench.cache` (namespace ``dampening.ebc``), keyed by the graph's
+    content fingerprint and :data:`EBC_KERNEL_VERSION`: in memory, and (``disk=True``) as a file under the cache
+    directory (``DPWB_CACHE``), so a second call on the same graph (same or later process) does not recompute it.
+
+    References
+    ----------
+    de Farias 2021, Def. 6.1.1 (egocentric betweenness); spec §4.1 (closed form).
     """
-    key = graph_hash(graph)
-    if cache and key in _CACHE:
-        return _CACHE[key]
-    path = ebc_cache_path(graph) if (cache and disk) else None
-    res = None
-    if path is not None and path.exists():
-        try:
-            with np.load(path) as z:
-                if z["ebc"].shape == (graph.num_nodes,) and str(z["hash"]) == key:
-                    res = np.array(z["ebc"], float)
-        except (OSError, ValueError, KeyError):
-            res = None  # unreadable cache file: recompute and overwrite
-    if res is None:
-        res = _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64),
-                          np.arange(graph.num_nodes, dtype=np.int64))
-        if path is not None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npz")
-                np.savez(tmp, ebc=res, degrees=np.asarray(graph.degrees), hash=np.array(key))
-                os.replace(tmp, path)  # atomic
-            except OSError:
-                pass  # read-only cache directory: keep the in-memory cache only
-    if cache:
-        _CACHE[key] = res
-    return res
+    if not cache:
+        return _ebc_every_node(graph)
+    # The version names the kernel's output, not this module's source: editing unrelated code here must not
+    # throw away the EBC of large graphs (minutes of numba work each).
+    return cached_call("dampening.ebc", (graph.fingerprint,), lambda: _ebc_every_node(graph), disk=disk,
+                       version=f"kernel-v{EBC_KERNEL_VERSION}")
 
 
 def ebc_nodes(graph: CSRGraph, nodes: Any) -> np.ndarray:

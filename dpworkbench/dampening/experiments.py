@@ -1,7 +1,10 @@
 """Experiment drivers of the local-dampening notebooks (Figs. 17, 20, 23–25 and Table 1).
 
 The drivers compute the non-private model once per dataset and then evaluate the mechanisms over the
-grids of the figures; notebooks call them and hand the results to ``figures`` and ``claims``.
+grids of the figures through :func:`dpworkbench.experiments.run_grid`: every cell draws from its own stream
+(derived from the seed and the cell's parameters), completed cells are kept and skipped when a run resumes,
+and results of other code versions or other data (the data's content fingerprint is part of every cell) are
+never reused. Notebooks call the drivers and hand the results to ``figures`` and ``claims``.
 
 References
 ----------
@@ -12,47 +15,120 @@ Ch. 7 (Figs. 23–25).
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
-from dpworkbench._validation import check_options
+from dpworkbench.cache import fingerprint
+from dpworkbench.experiments import run_grid
 
 from . import ebc as E
 from . import id3 as I
 from . import median as M
 
 
-def median_curves(hist, eps_grid: Sequence[float], *, methods=("EM", "PF", "LD", "SLD"), pf_runs=10_000, pf="exact",
-                  seed=0) -> pd.DataFrame:
-    """Expected error per (ε, method); PF exact (grouped integral) or Monte-Carlo over ``pf_runs`` runs."""
+def _in_grid_order(df: pd.DataFrame, keys: Sequence[str], grid: Mapping[str, Sequence[Any]], columns: Sequence[str]) -> pd.DataFrame:
+    """The runner's rows (in whatever order their part files were written) in the grid's order, with ``columns`` only."""
+    order = {k: {v: i for i, v in enumerate(grid[k])} for k in keys}
+    rank = [df[k].map(order[k]) for k in keys]
+    return (df.assign(**{f"_o{i}": r for i, r in enumerate(rank)}).sort_values([f"_o{i}" for i in range(len(keys))], kind="stable")
+              .loc[:, list(columns)].reset_index(drop=True))
+
+
+def median_curves(hist, eps_grid: Sequence[float], *, methods: Sequence[str] = ("EM", "PF", "LD", "SLD"), pf_runs: int = 10_000,
+                  pf: str = "exact", seed: int = 0, experiment: str = "median", results_dir: str | Path | None = None) -> pd.DataFrame:
+    """Expected absolute error of median selection per (ε, method), through ``run_grid``.
+
+    EM, LD and SLD are exact; PF is exact (``pf="exact"``, grouped integral) or the mean over ``pf_runs`` runs
+    (``"montecarlo"``, the thesis' protocol; the only cells that use their random stream).
+
+    Returns
+    -------
+    DataFrame
+        ``epsilon, method, error`` in grid order.
+
+    References
+    ----------
+    de Farias 2021, §5.4, Fig. 17; spec §2.2 (grouped PF integral), §3.4 (box bound).
+    """
     g = M.histogram_groups(hist)  # non-private part computed once for the whole ε grid
-    rows = []
-    for i, eps in enumerate(tqdm(list(eps_grid), desc="median ε grid", leave=False)):
-        for m in methods:
-            rows.append({"epsilon": float(eps), "method": m,
-                         "error": M.expected_error(g, m, float(eps), runs=pf_runs, rng=np.random.default_rng([seed, i]), pf=pf)})
-    return pd.DataFrame(rows)
+    grid = {"epsilon": [float(e) for e in eps_grid], "method": list(methods)}
+
+    def cell(c: dict, rng: np.random.Generator) -> dict:
+        return {"error": M.expected_error(g, c["method"], c["epsilon"], runs=pf_runs, rng=rng, pf=pf)}
+
+    df = run_grid(experiment, cell, grid, seed=seed, results_dir=results_dir,
+                  fixed={"data": fingerprint(np.asarray(hist)), "pf": pf, "pf_runs": int(pf_runs)})
+    return _in_grid_order(df, ["epsilon", "method"], grid, ["epsilon", "method", "error"])
 
 
 def median_reduction(df: pd.DataFrame) -> dict:
+    """LD's error reduction 1 − LD/min(EM, PF) over the ε grid: its mean, its max, and the mean of 1 − LD/EM.
+
+    References
+    ----------
+    de Farias 2021, §5.4 (the text's "mean error reduction").
+    """
     p = df.pivot(index="epsilon", columns="method", values="error")
     base = np.minimum(p["EM"], p["PF"])
     red = 1 - p["LD"] / base
     return {"mean": float(red.mean()), "max": float(red.max()), "mean_vs_em": float((1 - p["LD"] / p["EM"]).mean())}
 
 
-def privtopk_curves(ebc, degrees, ks, eps_grid, *, methods=E.METHODS, runs=100, pf_runs=None, seed=0, max_degree_bound=None) -> pd.DataFrame:
+def spec_median_recomputation(histograms: Mapping[str, Any]) -> pd.DataFrame:
+    """Our exact expected errors (EM, LD) at the reference points of spec §3.6 [D], for the datasets given.
+
+    Returns
+    -------
+    DataFrame
+        ``dataset, epsilon, em, ld``.
+
+    References
+    ----------
+    Spec §3.6 (the spec author's independent recomputation on the DPBench copies; box bound, Λ = 4095).
+    """
+    from .reference import MEDIAN_SPEC_RECOMPUTATION
+
     rows = []
-    grid = [(k, i, eps, m) for k in ks for i, eps in enumerate(eps_grid) for m in methods]
-    for k, i, eps, m in tqdm(grid, desc="PrivTopk", leave=False):
-        r = (pf_runs or runs) if m == "PF" else runs
-        acc = E.top_k_accuracy(ebc, degrees, k, epsilon=float(eps), method=m, runs=r, rng=np.random.default_rng([seed, k, i, len(m)]),
+    for (name, eps) in MEDIAN_SPEC_RECOMPUTATION:
+        if name in histograms:
+            g = M.histogram_groups(histograms[name])
+            rows.append({"dataset": name, "epsilon": eps, "em": M.expected_error(g, "EM", eps), "ld": M.expected_error(g, "LD", eps)})
+    return pd.DataFrame(rows, columns=["dataset", "epsilon", "em", "ld"])
+
+
+def privtopk_curves(ebc, degrees, ks: Sequence[int], eps_grid: Sequence[float], *, methods: Sequence[str] = E.METHODS, runs: int = 100,
+                    pf_runs: int | None = None, seed: int = 0, max_degree_bound: int | None = None, experiment: str = "privtopk",
+                    results_dir: str | Path | None = None) -> pd.DataFrame:
+    """Mean top-k accuracy |retrieved ∩ true top-k| / k of EM/PF/LD/SLD PrivTopk per (k, ε, method), through ``run_grid``.
+
+    Seeded research simulation (:func:`~dpworkbench.dampening.ebc.top_k_accuracy`), not a release.
+
+    Returns
+    -------
+    DataFrame
+        ``k, epsilon, method, accuracy, runs`` in grid order.
+
+    References
+    ----------
+    de Farias 2021, §6.5, Fig. 20; Alg. 3 (PrivTopk).
+    """
+    ebc = np.asarray(ebc, float)
+    degrees = np.asarray(degrees, np.int64)
+    grid = {"k": [int(k) for k in ks], "epsilon": [float(e) for e in eps_grid], "method": list(methods)}
+
+    def cell(c: dict, rng: np.random.Generator) -> dict:
+        r = (pf_runs or runs) if c["method"] == "PF" else runs
+        acc = E.top_k_accuracy(ebc, degrees, c["k"], epsilon=c["epsilon"], method=c["method"], runs=r, rng=rng,
                                max_degree_bound=max_degree_bound)
-        rows.append({"k": k, "epsilon": float(eps), "method": m, "accuracy": acc, "runs": r})
-    return pd.DataFrame(rows)
+        return {"accuracy": acc, "runs": r}
+
+    df = run_grid(experiment, cell, grid, seed=seed, results_dir=results_dir,
+                  fixed={"data": fingerprint(ebc, degrees), "sim_runs": int(runs), "pf_runs": int(pf_runs or runs),
+                         "max_degree_bound": max_degree_bound})
+    return _in_grid_order(df, ["k", "epsilon", "method"], grid, ["k", "epsilon", "method", "accuracy", "runs"])
 
 
 def budget_to_reach(df: pd.DataFrame, level: float = 0.9) -> pd.DataFrame:
@@ -62,6 +138,20 @@ def budget_to_reach(df: pd.DataFrame, level: float = 0.9) -> pd.DataFrame:
         ok = g[g.accuracy >= level].epsilon
         out.append({"k": k, "method": m, "budget": float(ok.min()) if len(ok) else np.nan})
     return pd.DataFrame(out)
+
+
+def budget_gaps(budgets: pd.DataFrame, *, against: str = "SLD") -> dict[str, pd.Series]:
+    """log10(budget of each other method / budget of ``against``) per (graph, k): orders of magnitude of ε saved.
+
+    ``budgets`` = :func:`budget_to_reach` rows with a ``graph`` column. NaN where either method never reached the
+    accuracy level on the grid.
+
+    References
+    ----------
+    de Farias 2021, §6.5, Fig. 20 (the text's "orders of magnitude").
+    """
+    pv = budgets.pivot_table(index=["graph", "k"], columns="method", values="budget", dropna=False, sort=False)
+    return {m: np.log10(pv[m] / pv[against]).replace([np.inf, -np.inf], np.nan) for m in pv.columns if m != against}
 
 
 def gap_range_text(gap: pd.Series) -> str:
@@ -91,43 +181,120 @@ def per_graph_gap_text(gap: pd.Series, sources: Mapping[str, str]) -> str:
     return "; ".join(parts)
 
 
-def table1_ptk(graph, *, samples=10, runs=10, size=50, ks=(1, 2, 3), budgets=(0.1, 0.5, 1.0, 5.0, 10.0), seed=0,
-               bound: str = "parent") -> pd.DataFrame:
-    """SLDPrivTopk accuracy on BFS samples (|S| = size), averaged over samples, runs and k.
+TABLE1_BOUNDS = ("parent", "sample")
 
-    ``bound``: the public max-degree bound behind ΔEBC and δ^EBC — ``"parent"`` (default): the parent graph's max
-    degree, the per-dataset Δ(G) the thesis assumes public (a valid bound for every sample); ``"sample"``: each
-    sample's own max degree (also assumed public)."""
-    check_options(bound, "bound", ("parent", "sample"))
-    gen = np.random.default_rng(seed)
+
+def table1_column(name: str, source: str, *, bound: str = "parent") -> str:
+    """Column of :func:`table1` holding our PTK accuracy on graph ``name`` with the given degree ``bound``."""
+    return f"{name} PTK (ours, {source})" if bound == "parent" else f"{name} PTK (ours, sample's own Δ)"
+
+
+def table1_ptk(graph, *, samples: int = 10, runs: int = 10, size: int = 50, ks: Sequence[int] = (1, 2, 3),
+               budgets: Sequence[float] = (0.1, 0.5, 1.0, 5.0, 10.0), seed: int = 0, experiment: str = "table1",
+               results_dir: str | Path | None = None) -> pd.DataFrame:
+    """SLDPrivTopk accuracy on BFS samples (|S| = ``size``) per (B, bound), averaged over samples, runs and k.
+
+    One ``run_grid`` cell per BFS sample: the sample is drawn from the cell's stream, then both public max-degree
+    bounds behind ΔEBC and δ^EBC are evaluated on it — ``"parent"``: the parent graph's max degree, the per-dataset
+    Δ(G) the thesis assumes public (a valid bound for every sample); ``"sample"``: each sample's own max degree (also
+    assumed public) — so the two columns compare the bounds on the same samples.
+
+    Returns
+    -------
+    DataFrame
+        ``bound, B, accuracy``.
+
+    References
+    ----------
+    de Farias 2021, §6.5, Table 1 (averaging over k presumed, spec §7 item 23).
+    """
     parent = int(np.max(graph.degrees))
-    rows = []
-    for s in range(samples):
-        sub = E.bfs_sample(graph, size, rng=gen)
+
+    def cell(c: dict, rng: np.random.Generator) -> list[dict]:
+        sub = E.bfs_sample(graph, size, rng=rng)
         e, d = E.ebc_all(sub, cache=False), sub.degrees
-        mdb = parent if bound == "parent" else None
-        for B in budgets:
-            for k in ks:
-                rows.append({"sample": s, "B": B, "k": k,
-                             "accuracy": E.top_k_accuracy(e, d, k, epsilon=B, method="SLD", runs=runs, rng=gen, max_degree_bound=mdb)})
-    return pd.DataFrame(rows).groupby("B", as_index=False)["accuracy"].mean()
+        return [{"bound": bound, "B": float(B), "k": int(k),
+                 "accuracy": E.top_k_accuracy(e, d, int(k), epsilon=float(B), method="SLD", runs=runs, rng=rng,
+                                              max_degree_bound=parent if bound == "parent" else None)}
+                for bound in TABLE1_BOUNDS for B in budgets for k in ks]
+
+    df = run_grid(experiment, cell, {"sample": list(range(samples))}, seed=seed, results_dir=results_dir,
+                  fixed={"data": graph.fingerprint, "runs": int(runs), "size": int(size), "ks": repr(tuple(ks)),
+                         "budgets": repr(tuple(budgets))})
+    return df.groupby(["bound", "B"], as_index=False)["accuracy"].mean()
 
 
-def id3_curves(data: dict, eps_grid, depths, *, methods=I.METHODS, folds=10, repetitions=1, max_rows=None, seed=0) -> pd.DataFrame:
+def table1(graphs: Mapping[str, Any], sources: Mapping[str, str], *, samples: int, runs: int, seed: int = 0,
+           results_dir: str | Path | None = None) -> pd.DataFrame:
+    """Table 1 with our PTK columns (both degree bounds) next to the thesis' PSQL columns (quoted, not rerun).
+
+    ``graphs`` maps a name of :data:`~dpworkbench.dampening.reference.TABLE1_PAPER` (Enron, DBLP, GitHub) to a
+    :class:`~dpworkbench.graphs.CSRGraph`; ``sources`` to its data source ("real" / "synthetic").
+
+    References
+    ----------
+    de Farias 2021, §6.5, Table 1.
+    """
+    from .reference import TABLE1_PAPER
+
+    out = TABLE1_PAPER[["B"]].copy()
+    for name, graph in graphs.items():
+        t = table1_ptk(graph, samples=samples, runs=runs, seed=seed, budgets=tuple(out.B), experiment=f"table1_{name.lower()}",
+                       results_dir=results_dir).set_index(["bound", "B"]).accuracy
+        for bound in TABLE1_BOUNDS:
+            out[table1_column(name, sources[name], bound=bound)] = t.loc[bound].reindex(out.B).to_numpy()
+        out[f"{name} PSQL (quoted from thesis)"] = TABLE1_PAPER[f"{name} PSQL"].to_numpy()
+    return out
+
+
+def id3_curves(data: dict, eps_grid: Sequence[float], depths: Sequence[int], *, methods: Sequence[str] = I.METHODS, folds: int = 10,
+               repetitions: int = 1, max_rows: int | None = None, seed: int = 0, experiment: str = "id3",
+               results_dir: str | Path | None = None) -> pd.DataFrame:
+    """k-fold CV accuracy of Global/Local/ShiftedLocalDiffPID3 per (depth, budget B, method), through ``run_grid``.
+
+    One cell per (depth, B, repetition) evaluates every method on the same noise stream (a seed drawn from the
+    cell's stream) and the same folds, so the methods are compared paired. The fold split depends only on
+    (``seed``, repetition), so every (depth, B, method) of a repetition sees the same folds (common random numbers,
+    and the non-private statistics of each fold are reused from the cache).
+
+    Returns
+    -------
+    DataFrame
+        ``depth, epsilon, method, accuracy`` (mean over repetitions).
+
+    References
+    ----------
+    de Farias 2021, Ch. 7, Figs. 23–25 (10-fold CV, budget B/(2(d+1)) per query).
+    """
     X, y = data["X"], data["y"]
     if max_rows is not None and X.shape[0] > max_rows:
         idx = np.random.default_rng(seed).choice(X.shape[0], max_rows, replace=False)
         X, y = X[idx], y[idx]
-    rows = []
-    grid = [(d, i, e, m, r) for d in depths for i, e in enumerate(eps_grid) for m in methods for r in range(repetitions)]
-    for d, i, e, m, r in tqdm(grid, desc="ID3", leave=False):
-        acc = I.cross_validate(X, y, data["domains"], data["n_classes"], depth=d, budget=float(e), method=m, folds=folds,
-                               rng=np.random.default_rng([seed, d, i, r]),  # same noise stream per method (paired)
-                               split_rng=np.random.default_rng([seed, 7, r]))  # same folds for every (depth, ε, method)
-        rows.append({"depth": d, "epsilon": float(e), "method": m, "rep": r, "accuracy": acc})
-    return pd.DataFrame(rows).groupby(["depth", "epsilon", "method"], as_index=False)["accuracy"].mean()
+    grid = {"depth": [int(d) for d in depths], "epsilon": [float(e) for e in eps_grid]}
+
+    def cell(c: dict, rng: np.random.Generator) -> list[dict]:
+        noise_seed = int(rng.integers(2**63))
+        rows = []
+        for m in methods:
+            acc = I.cross_validate(X, y, data["domains"], data["n_classes"], depth=c["depth"], budget=c["epsilon"], method=m, folds=folds,
+                                   rng=np.random.default_rng(noise_seed),  # same noise stream per method (paired)
+                                   split_rng=np.random.default_rng([seed, 7, c["repetition"]]))  # same folds across cells
+            rows.append({"method": m, "accuracy": acc})
+        return rows
+
+    df = run_grid(experiment, cell, grid, repetitions=repetitions, seed=seed, results_dir=results_dir,
+                  fixed={"data": fingerprint(np.asarray(X), np.asarray(y), list(data["domains"]), int(data["n_classes"])),
+                         "folds": int(folds), "methods": repr(tuple(methods))})
+    mean = df.groupby(["depth", "epsilon", "method"], as_index=False)["accuracy"].mean()
+    return _in_grid_order(mean, ["depth", "epsilon", "method"], {**grid, "method": list(methods)}, ["depth", "epsilon", "method", "accuracy"])
 
 
 def id3_gain(df: pd.DataFrame, method: str, base: str = "Global") -> float:
+    """Largest accuracy gain of ``method`` over ``base`` over the (depth, ε) grid.
+
+    References
+    ----------
+    de Farias 2021, Ch. 7 (the text's "up to X%").
+    """
     p = df.pivot_table(index=["depth", "epsilon"], columns="method", values="accuracy")
     return float((p[method] - p[base]).max())

@@ -3,7 +3,8 @@
 References
 ----------
 V. A. E. de Farias, *Local Dampening: Differential Privacy for Non-numeric Queries via Local
-Sensitivity*, PhD thesis, UFC 2021 (PVLDB 14(4) 2020): §5.4 (Fig. 17), §6.5 (Table 1).
+Sensitivity*, PhD thesis, UFC 2021 (PVLDB 14(4) 2020): Examples 2.4.1–4.2.1, §5.4 (Fig. 17),
+§6.5 (Fig. 20, Table 1), Ch. 7 (Figs. 23–25); spec /work/shared/spec/dampening.md §2.11, §3.6.
 """
 
 from __future__ import annotations
@@ -11,9 +12,42 @@ from __future__ import annotations
 import pandas as pd
 
 
-MEDIAN_PAPER = {"PATENT": "mean error reduction ~18% vs EM and PF", "HEPTH": "≤ 12%, mean ~4%", "INCOME": "no reduction (≈ 0%)"}
+#: Node order of the Fig. 9c graph in every table of the worked examples.
+FIG9C_NODES = ("a", "b", "v0", "v1", "v2", "v3", "v4", "v5")
 
+#: The worked examples' printed numbers (Figs. 2, 9c, 11; Examples 2.4.1–4.2.1) and the spec's recomputation (§2.11).
+WORKED_EXAMPLES = {
+    "fig2_ebc_a": 7.5,
+    "fig2_without_ab": (15.0, 1.0),          # EBC(a), EBC(v_i) after removing the edge ab
+    "fig9c_ebc_a": 6.5,
+    "ls_0": 3.0, "ls_1": 5.0,                # Ex. 2.4.1: LS(G,0), LS(G,1)
+    "ls_0_v4": 2.0,                          # Ex. 3.1.1 / Fig. 11
+    "ls_0_vi_thesis": (2.0,) * 6,            # Ex. 4.2.1 as printed (v0..v5)
+    "ls_0_vi_spec": (2.0, 2.0, 1.0, 1.0, 2.0, 2.0),  # spec §2.11 brute force (v2, v3 have 1)
+    "shifted_p_a_thesis": 0.472,             # Ex. 4.2.1 as printed (internally inconsistent, spec §7 item 8)
+    "shifted_p_a_spec": 0.403,               # spec §2.11 recomputation
+}
 
+#: Fig. 17: LD's error reduction over min(EM, PF) (§5.4 text): PATENT ~18% mean, HEPTH ~4% mean and ≤ 12% max, INCOME none.
+MEDIAN_REDUCTION = {"PATENT": 0.18, "HEPTH mean": 0.04, "HEPTH max": 0.12, "INCOME": 0.0}
+
+#: Spec §3.6 reference [D]: exact expected errors (EM, LD) on the real DPBench copies, box bound, Λ = 4095 — the spec
+#: author's independent recomputation, not the thesis.
+MEDIAN_SPEC_RECOMPUTATION = {("PATENT", 10.0): (548, 277), ("PATENT", 100.0): (88, 43),
+                             ("HEPTH", 10.0): (435, 299), ("HEPTH", 100.0): (79, 50)}
+
+#: Fig. 20 text: SLDPrivTopk needs 3–4 orders of magnitude less ε than EMPrivTopk and 2–4 less than PFPrivTopk to
+#: reach a high accuracy (we measure the budget to reach accuracy FIG20_LEVEL).
+FIG20_ORDERS_EM = (3.0, 4.0)
+FIG20_ORDERS_PF = (2.0, 4.0)
+FIG20_LEVEL = 0.9
+
+#: Figs. 23–25 text: largest accuracy gain of the named method over GlobalDiffPID3.
+ID3_GAINS = {"nltcs": ("Local vs Global: up to 5%", 0.05, "Local"),
+             "acs": ("Shifted vs Global: up to 8%", 0.08, "Shifted"),
+             "adult": ("Shifted vs Global: up to 4%", 0.04, "Shifted")}
+
+#: Table 1: accuracy of SLDPrivTopk (PTK) and PrivateSQL (PSQL) per budget B.
 TABLE1_PAPER = pd.DataFrame({
     "B": [0.1, 0.5, 1.0, 5.0, 10.0],
     "Enron PTK": [0.06, 0.45, 0.60, 0.84, 0.88], "Enron PSQL": [0.01, 0.01, 0.16, 0.20, 0.21],

@@ -26,10 +26,10 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 
 # %%
 from IPython.display import display
-import numpy as np, pandas as pd
+import pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import figures, ebc
+from dpworkbench.dampening import claims, ebc, figures
 from scipy.stats import spearmanr
 ctx = NotebookContext("dampening/fig16_ebc_correlation", profile=profile, output_dir=output_dir, seed=seed)
 ds = datasets.load("dampening/enron", prefer=pick(profile, ci="synthetic", quick="real", paper="real"), seed=seed,
@@ -45,8 +45,5 @@ ctx.save_figure(fig, "fig16_ebc_vs_delta"); fig
 rho = spearmanr(ebc_values, ebc.delta_ebc(deg, 0, max_degree_bound=int(deg.max()))).statistic
 ov = pd.DataFrame([{"k": k, "overlap": ebc.topk_overlap_with_degree(ebc_values, deg, k)} for k in (5, 10, 20)])
 ctx.save_table(ov, "topk_overlap_ebc_degree"); display(ov)
-ctx.claims.add("EBC and δ^EBC(G,0,v) positively correlated, not strictly monotone", paper="positive correlation", ours=f"Spearman ρ = {rho:.3f} ({ds.source})",
-               verdict="pass" if rho > 0.5 else "differs")
-ctx.claims.add("top-20 by EBC vs top-20 by degree (diagnostic, not in the thesis)", paper="—", ours=int(ov.overlap.iloc[-1]), verdict="not-comparable",
-               note="high overlap explains SLD's large advantage (spec §0.3)")
+claims.fig16_ebc_correlation(ctx.claims, spearman_rho=rho, overlap=ov, source=ds.source)
 ctx.finish()

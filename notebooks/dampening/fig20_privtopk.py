@@ -33,7 +33,7 @@ from IPython.display import display
 import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments, figures, ebc
+from dpworkbench.dampening import claims, ebc, experiments, figures, reference
 ctx = NotebookContext("dampening/fig20_privtopk", profile=profile, output_dir=output_dir, seed=seed)
 runs = pick(profile, ci=5, quick=30, paper=100)
 pf_runs = pick(profile, ci=5, quick=30, paper=100)
@@ -44,14 +44,15 @@ prefer = pick(profile, ci="synthetic", quick="real", paper="real")
 graphs = {"Enron": datasets.load("dampening/enron", prefer=prefer, seed=seed, **({"n": 3000} if profile == "ci" else {})),
           "DBLP": datasets.load("dampening/dblp", seed=seed, **pick(profile, ci={"n": 4000}, quick={"n": 60000}, paper={})),
           "GitHub": datasets.load("dampening/github", prefer=prefer, seed=seed, **({"n": 3000, "cap": 700} if profile == "ci" else {}))}
-for k, ds in graphs.items():
-    print(f"{k}: {ds.source}, {ds.data}")
+for name, ds in graphs.items():
+    print(f"{name}: {ds.source}, {ds.data}")
 
 # %%
 frames = []
 for name, ds in graphs.items():
     g = ds.data; ebc_values = ebc.ebc_all(g); deg = g.degrees
-    df = experiments.privtopk_curves(ebc_values, deg, ks, eps_grid, runs=runs, pf_runs=pf_runs, seed=seed)
+    df = experiments.privtopk_curves(ebc_values, deg, ks, eps_grid, runs=runs, pf_runs=pf_runs, seed=seed,
+                                     experiment=f"privtopk_{name.lower()}", results_dir=ctx.results_dir)
     df["graph"], df["source"] = name, ds.source
     frames.append(df)
     fig = figures.privtopk_figure(df, f"Fig. 20: {name} ({ds.source}), ΔEBC = {ebc.global_sensitivity_ebc(int(deg.max())):,.1f}")
@@ -59,27 +60,12 @@ for name, ds in graphs.items():
 res = pd.concat(frames); ctx.save_table(res, "fig20_privtopk")
 
 # %%
-level = 0.9
-b = pd.concat([experiments.budget_to_reach(d, level).assign(graph=n) for n, d in res.groupby("graph")])
-ctx.save_table(b, "budget_to_reach_0.9"); display(b.pivot_table(index=["graph", "k"], columns="method", values="budget"))
-import plotly.express as px
-fig = px.bar(b, x="graph", y="budget", color="method", barmode="group", facet_col="k", log_y=True, title=f"Budget to reach accuracy {level}")
-ctx.save_figure(fig, "budget_to_reach"); fig
+level = reference.FIG20_LEVEL
+b = pd.concat([experiments.budget_to_reach(d, level).assign(graph=n) for n, d in res.groupby("graph", sort=False)])
+ctx.save_table(b, f"budget_to_reach_{level:g}"); display(b.pivot_table(index=["graph", "k"], columns="method", values="budget"))
+fig = figures.budget_figure(b, level); ctx.save_figure(fig, "budget_to_reach"); fig
 
 # %%
-pv = b.pivot_table(index=["graph", "k"], columns="method", values="budget")
-gap_em = np.log10(pv["EM"] / pv["SLD"]).replace([np.inf, -np.inf], np.nan)
-gap_pf = np.log10(pv["PF"] / pv["SLD"]).replace([np.inf, -np.inf], np.nan)
-sources = {name: ds.source for name, ds in graphs.items()}
-why = ("budget to reach accuracy 0.9 on the ε grid (half-decade steps, so gaps are ±0.5 order); verdict: median gap ≥ 2 orders. "
-       "Per graph — ")
-ctx.claims.add("SLDPrivTopk needs 3–4 orders of magnitude less ε than EMPrivTopk", paper="3–4 orders", ours=experiments.gap_range_text(gap_em),
-               verdict="pass" if gap_em.notna().any() and np.nanmedian(gap_em) >= 2 else "differs",
-               note=why + experiments.per_graph_gap_text(gap_em, sources) + ". The synthetic DBLP-like stand-in (no real copy; small max degree, so EM's ΔEBC is small) shows the smallest gap")
-ctx.claims.add("… and 2–4 orders less than PFPrivTopk", paper="2–4 orders", ours=experiments.gap_range_text(gap_pf),
-               verdict="pass" if gap_pf.notna().any() and np.nanmedian(gap_pf) >= 2 else "differs", note=why + experiments.per_graph_gap_text(gap_pf, sources))
-hi = res[res.epsilon == res.epsilon.max()]
-ld_inv = hi[hi.method == "LD"].accuracy.mean() < hi[hi.method == "SLD"].accuracy.mean()
-ctx.claims.add("LDPrivTopk suffers from inversion, SLD fixes it", paper="LD < SLD", ours=f"mean acc at max ε: LD {hi[hi.method=='LD'].accuracy.mean():.2f}, SLD {hi[hi.method=='SLD'].accuracy.mean():.2f}",
-               verdict="pass" if ld_inv else "differs")
+claims.fig20_privtopk(ctx.claims, res, b, {name: ds.source for name, ds in graphs.items()},
+                      grid_step_orders=float(np.log10(eps_grid[1] / eps_grid[0])))
 ctx.finish()

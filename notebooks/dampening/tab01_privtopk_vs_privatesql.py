@@ -30,41 +30,24 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 
 # %%
 from IPython.display import display
-import numpy as np, pandas as pd
 from dpworkbench import datasets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.dampening import experiments, reference
+from dpworkbench.dampening import claims, experiments, figures
 ctx = NotebookContext("dampening/tab01_privtopk_vs_privatesql", profile=profile, output_dir=output_dir, seed=seed)
 samples = pick(profile, ci=3, quick=10, paper=10); runs = pick(profile, ci=5, quick=10, paper=10)
 prefer = pick(profile, ci="synthetic", quick="real", paper="real")
 graphs = {"Enron": datasets.load("dampening/enron", prefer=prefer, seed=seed, **({"n": 3000} if profile == "ci" else {})),
           "DBLP": datasets.load("dampening/dblp", seed=seed, **pick(profile, ci={"n": 4000}, quick={"n": 60000}, paper={})),
           "GitHub": datasets.load("dampening/github", prefer=prefer, seed=seed, **({"n": 3000, "cap": 700} if profile == "ci" else {}))}
+sources = {name: ds.source for name, ds in graphs.items()}
 
 # %%
-ours = reference.TABLE1_PAPER[["B"]].copy()
-for name, ds in graphs.items():
-    t = experiments.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="parent")
-    ours[f"{name} PTK (ours, {ds.source})"] = t.accuracy.to_numpy()
-    ours[f"{name} PTK (ours, sample's own Δ)"] = experiments.table1_ptk(ds.data, samples=samples, runs=runs, seed=seed, bound="sample").accuracy.to_numpy()
-    ours[f"{name} PSQL (quoted from thesis)"] = reference.TABLE1_PAPER[f"{name} PSQL"].to_numpy()
+ours = experiments.table1({name: ds.data for name, ds in graphs.items()}, sources, samples=samples, runs=runs, seed=seed,
+                          results_dir=ctx.results_dir)
 ctx.save_table(ours, "table1"); ours
 
 # %%
-import plotly.express as px
-long = pd.concat([ours[["B", c]].rename(columns={c: "accuracy"}).assign(series=c) for c in ours.columns[1:]])
-fig = px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK (ours) vs PSQL (quoted)")
+fig = figures.table1_figure(ours)
 ctx.save_figure(fig, "table1"); display(fig)
-for name in graphs:
-    col = [c for c in ours.columns if c.startswith(f"{name} PTK (ours, {graphs[name].source}")][0]
-    diff = float(np.abs(ours[col] - reference.TABLE1_PAPER[f"{name} PTK"]).max())
-    diff_s = float(np.abs(ours[f"{name} PTK (ours, sample's own Δ)"] - reference.TABLE1_PAPER[f"{name} PTK"]).max())
-    why = " Synthetic stand-in (no real DBLP copy exists): its BFS samples differ in structure from the real graph's." if graphs[name].source == "synthetic" else ""
-    ctx.claims.add(f"Table 1 {name}: PTK accuracy per B", paper=reference.TABLE1_PAPER[f"{name} PTK"].round(2).tolist(), ours=ours[col].round(2).tolist(),
-                   verdict="pass" if diff <= 0.15 else "differs",
-                   note=f"max |diff| = {diff:.2f} ({graphs[name].source} graph, parent-graph degree bound; {samples} BFS samples × {runs} runs — "
-                        f"BFS-seed sampling noise is several hundredths; which degree bound the thesis used is not stated; with each sample's own Δ: "
-                        f"max |diff| = {diff_s:.2f}).{why}")
-    ctx.claims.add(f"Table 1 {name}: PTK beats PSQL at every B", paper="PTK > PSQL", ours=f"{bool((ours[col] > reference.TABLE1_PAPER[f'{name} PSQL']).all())}",
-                   verdict="pass" if (ours[col] > reference.TABLE1_PAPER[f"{name} PSQL"]).all() else "differs", note="PSQL values quoted, not rerun")
+claims.tab01_privtopk_vs_privatesql(ctx.claims, ours, sources, samples=samples, runs=runs)
 ctx.finish()

@@ -168,23 +168,25 @@ def test_sld_beats_em_at_small_budget():
 
 
 def test_ebc_disk_cache_hit(tmp_path, monkeypatch):
+    from dpworkbench import cache
+
     monkeypatch.setenv("DPWB_CACHE", str(tmp_path))
     g = holme_kim(400, 3, 0.3, seed=11)
-    E._CACHE.clear()
+    cache.clear("dampening.ebc", disk=False)
     first = E.ebc_all(g)
-    path = E.ebc_cache_path(g)
-    assert path.exists() and str(tmp_path) in str(path)
-    E._CACHE.clear()
+    files = sorted(tmp_path.rglob("*.joblib"))
+    assert len(files) == 1 and str(tmp_path) in str(files[0])
+    cache.clear("dampening.ebc", disk=False)   # a later process: nothing in memory
     calls = []
     real = E._ebc_kernel
     monkeypatch.setattr(E, "_ebc_kernel", lambda *a: calls.append(1) or real(*a))
     second = E.ebc_all(g)
-    assert calls == []                       # served from the .npz, kernel not called
+    assert calls == []                       # served from the disk cache, kernel not called
     np.testing.assert_array_equal(first, second)
     other = holme_kim(400, 3, 0.3, seed=12)  # different graph → different key → computed
-    E._CACHE.clear()
+    cache.clear("dampening.ebc", disk=False)
     E.ebc_all(other)
-    assert calls == [1] and E.ebc_cache_path(other) != path
+    assert calls == [1] and len(sorted(tmp_path.rglob("*.joblib"))) == 2
 
 
 def test_batch_privtopk_matches_sequential_law():

@@ -1,0 +1,273 @@
+"""The local-dampening notebooks' claims: one function per notebook, each turning the values the notebook computed
+(through package functions) into rows of a :class:`~dpworkbench.experiments.claims.Claims` table.
+
+Every verdict comes from a rule (:func:`~dpworkbench.experiments.claims.close`, ``at_least``, ``at_most``,
+``between``, ``equals``, ``not_comparable``) applied to a number, so every claim can come out "differs"
+(``tests/test_claims_flip.py``). Where the thesis states a qualitative finding ("LD suffers from inversion"), the
+number behind it is a difference whose sign is the finding; where it states a range, the verdict is computed against
+that range (widened only by the measurement's stated resolution). The thesis' numbers are in
+:mod:`dpworkbench.dampening.reference`.
+
+References
+----------
+V. A. E. de Farias, *Local Dampening: Differential Privacy for Non-numeric Queries via Local Sensitivity*, PhD thesis,
+UFC 2021 (PVLDB 14(4) 2020): Examples 2.4.1–4.2.1, Figs. 2, 9c, 11–17, 20, 23–25 and Table 1; spec
+/work/shared/spec/dampening.md §2.11, §3.6 and §7.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from dpworkbench.experiments.claims import Claims, at_least, at_most, between, close, equals, not_comparable
+
+from . import reference as ref
+from .experiments import budget_gaps, gap_range_text, id3_gain, per_graph_gap_text, table1_column
+
+
+def fig02_fig03_fig09_fig11_fig15_worked_examples(claims: Claims, *, ebc_fig2: Sequence[float], ebc_fig2_without_ab: Sequence[float],
+                                                   ebc_fig9c: Sequence[float], element_ls: np.ndarray, p_ld: Sequence[float],
+                                                   p_em: Sequence[float], dampened_ex411: Sequence[float],
+                                                   p_shifted: Sequence[float]) -> None:
+    """The thesis' worked examples on its toy graphs (exact computation, no randomness).
+
+    ``element_ls[v, t]`` is the brute-force element local sensitivity LS(G, t, v) on the Fig. 9c graph (nodes in
+    :data:`~dpworkbench.dampening.worked_examples.NODES` order); ``p_ld`` / ``p_em`` / ``p_shifted`` the output laws of
+    Examples 3.4.1, 3.6.1 and 4.2.1; ``dampened_ex411`` = (D(r1), D(r2)) of Example 4.1.1.
+
+    References
+    ----------
+    de Farias 2021, Figs. 2, 9c, 11; Examples 2.4.1, 3.1.1, 3.4.1, 3.6.1, 4.1.1, 4.2.1; spec §2.11 (independent table).
+    """
+    ls = np.asarray(element_ls, float)
+    ex = ref.WORKED_EXAMPLES
+    claims.add("Fig. 2: EBC(a) = 7.5", paper=ex["fig2_ebc_a"], ours=float(ebc_fig2[0]), rule=close(ex["fig2_ebc_a"], atol=1e-12))
+    pair = (float(ebc_fig2_without_ab[0]), float(ebc_fig2_without_ab[2]))
+    claims.add("Fig. 2: removing ab gives EBC(a) = 15 and EBC(v_i) = 1", paper="15 / 1", ours=f"{pair[0]:g} / {pair[1]:g}",
+               value=pair, rule=equals(ex["fig2_without_ab"]))
+    claims.add("Fig. 9c: EBC(a) = EBC(b) = 6.5", paper=ex["fig9c_ebc_a"], ours=float(ebc_fig9c[0]), rule=close(ex["fig9c_ebc_a"], atol=1e-12))
+    claims.add("Ex. 2.4.1: LS(G,0) = 3", paper=ex["ls_0"], ours=float(ls[:, 0].max()), rule=close(ex["ls_0"], atol=0))
+    if ls.shape[1] > 1:
+        claims.add("Ex. 2.4.1: LS(G,1) = 5", paper=ex["ls_1"], ours=float(ls[:, 1].max()), rule=close(ex["ls_1"], atol=0))
+    v4 = ref.FIG9C_NODES.index("v4")
+    claims.add("Ex. 3.1.1 / Fig. 11: LS(G,0,v4) = 2 (add the edge v0v4)", paper=ex["ls_0_v4"], ours=float(ls[v4, 0]),
+               rule=close(ex["ls_0_v4"], atol=0))
+    vi = tuple(float(x) for x in ls[2:, 0])
+    claims.add("Ex. 4.2.1: LS(G,0,v_i) = 2 for all i (thesis)", paper=list(ex["ls_0_vi_thesis"]), ours=list(vi), value=vi,
+               rule=equals(ex["ls_0_vi_thesis"]),
+               note="thesis misprint expected to differ: brute force over all 28 edge toggles gives 1 for v2, v3 (both already adjacent "
+                    "to a and b, so one toggle changes their EBC by at most 1); v0, v1, v4, v5 have 2 as printed (e.g. add v0v4)")
+    claims.add("Ex. 4.2.1: LS(G,0,v_i) as recomputed by spec §2.11 (independent brute force)", paper=list(ex["ls_0_vi_spec"]),
+               ours=list(vi), value=vi, rule=equals(ex["ls_0_vi_spec"]))
+    claims.add("Ex. 3.4.1: LD P[a] = 0.32", paper=0.32, ours=float(p_ld[0]), rule=close(0.32, atol=0.005))
+    claims.add("Ex. 3.4.1: LD P[v_i] = 0.06", paper=0.06, ours=float(p_ld[2]), rule=close(0.06, atol=0.005))
+    claims.add("Ex. 3.6.1: EM P[a] = 0.22", paper=0.22, ours=float(p_em[0]), rule=close(0.22, atol=0.005))
+    claims.add("Ex. 3.6.1: EM P[v_i] = 0.09", paper=0.09, ours=float(p_em[2]), rule=close(0.09, atol=0.005))
+    claims.add("Ex. 4.1.1: D(r1) = 2", paper=2, ours=float(dampened_ex411[0]), rule=close(2.0, atol=1e-12))
+    claims.add("Ex. 4.1.1: D(r2) = 1 (inversion: u(r2) > u(r1) but D(r2) < D(r1))", paper=1, ours=float(dampened_ex411[1]),
+               rule=close(1.0, atol=1e-12))
+    claims.add("Ex. 4.2.1: shifted P[a] = 0.472 (thesis, inconsistent)", paper=ex["shifted_p_a_thesis"], ours=float(p_shifted[0]),
+               rule=close(ex["shifted_p_a_thesis"], atol=0.005),
+               note="thesis misprint expected to differ: its printed values (D(a) = 0.1, 'exp(0.1) = 0.44', P = 0.472 / 0.0046) are "
+                    "internally inconsistent and its probabilities sum to 0.97 (spec §7 item 8)")
+    claims.add("Ex. 4.2.1: shifted P[a] = 0.403 (spec §2.11 recomputation with the exact element-LS table)", paper=ex["shifted_p_a_spec"],
+               ours=float(p_shifted[0]), rule=close(ex["shifted_p_a_spec"], atol=0.0005))
+
+
+def fig12_fig13_fig14_dampening_function(claims: Claims, *, grid: Sequence[float], dampened: Sequence[float],
+                                         dampened_negated: Sequence[float], dampened_ex411: Sequence[float],
+                                         sld_scores_ex411: Sequence[float]) -> None:
+    """Properties of D (Def. 3.3.1) on a grid and the inversion of Example 4.1.1.
+
+    ``dampened`` = D(u) and ``dampened_negated`` = D(−u) on ``grid`` (increasing); ``dampened_ex411`` = (D(r1), D(r2))
+    and ``sld_scores_ex411`` = u − S for (r1, r2).
+
+    References
+    ----------
+    de Farias 2021, Def. 3.3.1 and Lemma 3.3.1 (D odd, continuous, strictly increasing), Example 4.1.1, Def. 4.2.1.
+    """
+    d = np.asarray(dampened, float)
+    if np.any(np.diff(np.asarray(grid, float)) <= 0):
+        raise ValueError("grid must be strictly increasing")
+    asym = float(np.max(np.abs(np.asarray(dampened_negated, float) + d)))
+    claims.add("D is odd: max |D(−u) + D(u)| over the grid (Def. 3.3.1)", paper=0, ours=asym, rule=at_most(1e-9))
+    step = float(np.min(np.diff(d)))
+    claims.add("D is strictly increasing: smallest step of D over the grid > 0 (Def. 3.3.1)", paper="> 0", ours=step,
+               rule=at_least(0.0, strict=True))
+    pair = (float(dampened_ex411[0]), float(dampened_ex411[1]))
+    claims.add("Ex. 4.1.1 inversion: D(r1) = 2 > D(r2) = 1 although u(r1) < u(r2)", paper="D(r1)=2, D(r2)=1",
+               ours=f"D(r1)={pair[0]:.2f}, D(r2)={pair[1]:.2f}", value=pair, rule=equals((2.0, 1.0)))
+    s = np.asarray(sld_scores_ex411, float)
+    claims.add("SLD keeps the utility order on Ex. 4.1.1 (δ non-decreasing in u): (u − S)(r2) − (u − S)(r1) > 0",
+               paper="SLD removes the inversion", ours=f"u−S: r1 {s[0]:.2f}, r2 {s[1]:.2f}", value=float(s[1] - s[0]),
+               rule=at_least(0.0, strict=True))
+
+
+def fig16_ebc_correlation(claims: Claims, *, spearman_rho: float, overlap: pd.DataFrame, source: str) -> None:
+    """Fig. 16: EBC and δ^EBC(G,0,v) are positively correlated; the top-k overlap of EBC and degree (diagnostic).
+
+    References
+    ----------
+    de Farias 2021, §6.4, Fig. 16; spec §0.3 (the overlap diagnostic).
+    """
+    claims.add("EBC and δ^EBC(G,0,v) positively correlated (Spearman ρ > 0.5, our bar for 'positively correlated')",
+               paper="positive correlation", ours=f"Spearman ρ = {spearman_rho:.3f} ({source})", value=float(spearman_rho),
+               rule=at_least(0.5, strict=True))
+    last = overlap.iloc[-1]
+    claims.add(f"top-{int(last.k)} by EBC vs top-{int(last.k)} by degree (diagnostic, not in the thesis)", paper="—", ours=int(last.overlap),
+               rule=not_comparable("the thesis gives no overlap; a high overlap explains SLD's large advantage (spec §0.3)"))
+
+
+def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]], source: str,
+                 spec_recomputation: pd.DataFrame | None = None) -> None:
+    """Fig. 17: LD's mean/max error reduction over min(EM, PF) per dataset, and (real data) the spec's recomputation.
+
+    ``reductions[name]`` = :func:`~dpworkbench.dampening.experiments.median_reduction`; ``spec_recomputation`` has
+    columns ``dataset, epsilon, em, ld`` (our exact expected errors at the spec's reference points), or None on stand-ins.
+
+    References
+    ----------
+    de Farias 2021, §5.4, Fig. 17 (d–f); spec §3.6 (independent recomputation [D]).
+    """
+    paper = ref.MEDIAN_REDUCTION
+    claims.add("PATENT: LD reduces mean error vs EM/PF by ~18%", paper=paper["PATENT"], ours=reductions["PATENT"]["mean"],
+               rule=close(paper["PATENT"], rtol=0.5),
+               note=f"{source} data; mean over the ε grid of 1 − LD/min(EM,PF); Λ, δ used by the thesis unknown (spec §3.6)")
+    hep_note = (f"{source} data, Λ = 4095, corrected LS0 + admissible box bound. Our exact expected errors reproduce the spec's "
+                "independent recomputation (checked below to 2%), which also gives HEPTH ≈ 16% mean and 31–37% at ε = 10–100. The "
+                "thesis states neither Λ, n (subsampling?) nor the δ it used at t ≥ 1 (its Candidates δ is not admissible), so its "
+                "4% / 12% cannot be matched")
+    claims.add("HEPTH: mean reduction ~4%", paper=paper["HEPTH mean"], ours=reductions["HEPTH"]["mean"],
+               rule=close(paper["HEPTH mean"], atol=0.04), note=hep_note)
+    claims.add("HEPTH: max reduction ≤ 12%", paper=paper["HEPTH max"], ours=reductions["HEPTH"]["max"], rule=at_most(paper["HEPTH max"]),
+               note=hep_note)
+    if spec_recomputation is not None:
+        for r in spec_recomputation.itertuples(index=False):
+            em_ref, ld_ref = ref.MEDIAN_SPEC_RECOMPUTATION[(r.dataset, r.epsilon)]
+            worst = max(abs(r.em / em_ref - 1), abs(r.ld / ld_ref - 1))
+            claims.add(f"{r.dataset} ε={r.epsilon:g}: E|err| EM / LD (spec §3.6 recomputation, not the thesis): worst relative gap",
+                       paper=f"{em_ref} / {ld_ref}", ours=f"{r.em:.0f} / {r.ld:.0f}", value=float(worst), rule=at_most(0.02),
+                       note="cross-check of our exact computation against the spec author's independent script; pass when both are within 2%")
+    claims.add("INCOME: no reduction", paper=paper["INCOME"], ours=reductions["INCOME"]["mean"], rule=close(paper["INCOME"], atol=0.03))
+    mean = {k: v["mean"] for k, v in reductions.items()}
+    claims.add("ordering PATENT > HEPTH > INCOME (smallest of the two gaps in mean reduction > 0)", paper="PATENT > HEPTH > INCOME",
+               ours=" > ".join(sorted(mean, key=lambda k: -mean[k])),
+               value=float(min(mean["PATENT"] - mean["HEPTH"], mean["HEPTH"] - mean["INCOME"])), rule=at_least(0.0, strict=True))
+
+
+def fig20_privtopk(claims: Claims, results: pd.DataFrame, budgets: pd.DataFrame, sources: Mapping[str, str], *,
+                   grid_step_orders: float) -> None:
+    """Fig. 20: budget gaps (orders of magnitude of ε to reach accuracy 0.9) of SLD vs EM and PF, and LD's inversion.
+
+    ``results`` = :func:`~dpworkbench.dampening.experiments.privtopk_curves` rows with a ``graph`` column, ``budgets``
+    = :func:`~dpworkbench.dampening.experiments.budget_to_reach` rows with a ``graph`` column; ``grid_step_orders`` =
+    the ε grid's step in orders of magnitude (a gap is measured to ± one step).
+
+    The thesis' value is a range ("3–4 orders" vs EM, "2–4 orders" vs PF); the verdict is computed against that range,
+    widened by one grid step on each side (the resolution of the measurement). Gaps that the baseline never closes on
+    the grid (NaN) are left out of the median and counted in the note.
+
+    References
+    ----------
+    de Farias 2021, §6.5, Fig. 20 (d–f) and its text.
+    """
+    gaps = budget_gaps(budgets)
+    for base, (lo, hi), text in (("EM", ref.FIG20_ORDERS_EM, "SLDPrivTopk needs 3–4 orders of magnitude less ε than EMPrivTopk"),
+                                 ("PF", ref.FIG20_ORDERS_PF, "… and 2–4 orders less than PFPrivTopk")):
+        gap = gaps[base]
+        med = float(np.nanmedian(gap)) if gap.notna().any() else float("nan")
+        claims.add(f"{text} (median gap over graphs × k)", paper=f"{lo:g}–{hi:g} orders",
+                   ours=f"median {med:.1f} orders; {gap_range_text(gap)}", value=med,
+                   rule=between(lo - grid_step_orders, hi + grid_step_orders),
+                   note=(f"budget to reach accuracy {ref.FIG20_LEVEL} on the ε grid ({grid_step_orders:g}-order steps, so each gap is "
+                         f"± {grid_step_orders:g}); pass when the median gap lies in the thesis' {lo:g}–{hi:g} orders widened by one step. "
+                         "Per graph — " + per_graph_gap_text(gap, sources)
+                         + ". The synthetic DBLP-like stand-in (no real copy; small max degree, so EM's ΔEBC is small) shows the smallest gap"))
+    hi_eps = results[results.epsilon == results.epsilon.max()]
+    ld, sld = float(hi_eps[hi_eps.method == "LD"].accuracy.mean()), float(hi_eps[hi_eps.method == "SLD"].accuracy.mean())
+    claims.add("LDPrivTopk suffers from inversion, SLD fixes it (SLD − LD mean accuracy at the largest ε > 0)", paper="LD < SLD",
+               ours=f"mean acc at max ε: LD {ld:.2f}, SLD {sld:.2f}", value=sld - ld, rule=at_least(0.0, strict=True))
+
+
+def fig23_fig24_fig25_id3(claims: Claims, results: Mapping[str, pd.DataFrame], *, sources: Mapping[str, str],
+                          majority: Mapping[str, float], folds: int, repetitions: int, max_rows: int | None) -> None:
+    """Figs. 23–25: the largest accuracy gain of LocalDiffPID3 / ShiftedLocalDiffPID3 over GlobalDiffPID3, and ACS' inversion.
+
+    ``results[name]`` = :func:`~dpworkbench.dampening.experiments.id3_curves` for ``nltcs``, ``acs`` and ``adult``.
+
+    "Up to X%" is a claim about the best grid point: pass when our largest gain reaches X within 1 point (the CV
+    noise at these sizes is a few tenths of a point).
+
+    References
+    ----------
+    de Farias 2021, Ch. 7, Figs. 23 (NLTCS), 24 (ACS), 25 (Adult).
+    """
+    common = ("The size of the gap is set by where EM's selection becomes sharp: ε per query = B/(2(d+1)) against ΔIG = log2(N+1)+1.44, "
+              "while LD/SLD divide by LS^IG (at t = 0: 1.6–4 bits on NLTCS, 1.8–15.7 on ACS, against ΔIG ≈ 16–17), so the largest gap "
+              "sits at the B where EM is still nearly uniform and depends on the ε grid, the training size N and the data version")
+    for name, (txt, val, meth) in ref.ID3_GAINS.items():
+        df = results[name]
+        g = id3_gain(df, meth)
+        pv = df.pivot_table(index=["depth", "epsilon"], columns="method", values="accuracy")
+        at = (pv[meth] - pv["Global"]).idxmax()
+        wins = int((pv[meth] >= pv["Global"]).sum())
+        note = (f"pass when our max gain ≥ the thesis' 'up to' value − 1 point; {sources[name]} data, max gain over the (depth, ε) grid, "
+                f"at depth {at[0]}, B = {at[1]:g}: {meth} {pv.loc[at, meth]:.3f} vs Global {pv.loc[at, 'Global']:.3f} "
+                f"(majority class {majority[name]:.3f}); {meth} ≥ Global at {wins} of {len(pv)} grid points; {folds}-fold CV × "
+                f"{repetitions} repetition(s), {'all rows' if max_rows is None else f'rows ≤ {max_rows}'}")
+        if name == "nltcs":
+            note += ("; " + common + ". The class attribute (column 13) is not stated in the thesis (taken from the author's later code); "
+                     "with another class column the gap differs")
+        elif name == "acs":
+            note += "; " + common + "; the class attribute (column 10) is from the author's later code, not the thesis"
+        claims.add(f"{name.upper()}: {txt}", paper=val, ours=g, rule=at_least(val - 0.01), note=note)
+    acs = results["acs"]
+    d_min, e_max = acs.depth.min(), acs.epsilon.max()
+    d2 = acs[(acs.depth == d_min) & (acs.epsilon == e_max)].set_index("method").accuracy
+    claims.add(f"ACS depth {d_min}: inversion — LocalDiffPID3 below GlobalDiffPID3 at large B (Global − Local > 0)", paper="Local < Global",
+               ours=f"Local {d2['Local']:.3f}, Shifted {d2['Shifted']:.3f}, Global {d2['Global']:.3f} at B = {e_max:g}",
+               value=float(d2["Global"] - d2["Local"]), rule=at_least(0.0, strict=True),
+               note="see the root ranking table (IG order vs D order)")
+
+
+def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: Mapping[str, str], *, samples: int, runs: int) -> None:
+    """Table 1: our SLDPrivTopk accuracy per B against the thesis' PTK column, and PTK vs the quoted PSQL column.
+
+    ``table`` = :func:`~dpworkbench.dampening.experiments.table1`.
+
+    References
+    ----------
+    de Farias 2021, §6.5, Table 1 (PrivateSQL columns quoted, not rerun).
+    """
+    paper = ref.TABLE1_PAPER
+    for name, source in sources.items():
+        ours = table[table1_column(name, source)].to_numpy(float)
+        own = table[table1_column(name, source, bound="sample")].to_numpy(float)
+        diff = float(np.abs(ours - paper[f"{name} PTK"].to_numpy()).max())
+        diff_s = float(np.abs(own - paper[f"{name} PTK"].to_numpy()).max())
+        why = " Synthetic stand-in (no real DBLP copy exists): its BFS samples differ in structure from the real graph's." if source == "synthetic" else ""
+        claims.add(f"Table 1 {name}: PTK accuracy per B (max |ours − thesis| over B)", paper=paper[f"{name} PTK"].round(2).tolist(),
+                   ours=np.round(ours, 2).tolist(), value=diff, rule=at_most(0.15),
+                   note=(f"pass when max |diff| ≤ 0.15; max |diff| = {diff:.2f} ({source} graph, parent-graph degree bound; {samples} BFS "
+                         f"samples × {runs} runs — BFS-seed sampling noise is several hundredths; which degree bound the thesis used is "
+                         f"not stated; with each sample's own Δ: max |diff| = {diff_s:.2f}).{why}"))
+        margin = float(np.min(ours - paper[f"{name} PSQL"].to_numpy()))
+        claims.add(f"Table 1 {name}: PTK beats PSQL at every B (smallest PTK − PSQL > 0)", paper="PTK > PSQL",
+                   ours=f"smallest margin {margin:+.2f}", value=margin, rule=at_least(0.0, strict=True), note="PSQL values quoted, not rerun")
+
+
+def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame) -> None:
+    """Teaching notebook: on the Fig. 9c graph SLD puts more mass on the top node than EM (Example 4.2.1's ordering).
+
+    ``probabilities`` = :func:`~dpworkbench.dampening.teaching.teaching_probabilities` on ``"fig9c"``.
+
+    References
+    ----------
+    de Farias 2021, Examples 3.6.1 and 4.2.1.
+    """
+    top = probabilities[probabilities.node == "a"].set_index("method").probability
+    claims.add("on Fig. 9c, SLD puts more mass on the top node than EM (P_SLD[a] − P_EM[a] > 0)", paper="SLD > EM",
+               ours=f"SLD {top['SLD']:.3f}, EM {top['EM']:.3f}", value=float(top["SLD"] - top["EM"]), rule=at_least(0.0, strict=True))
