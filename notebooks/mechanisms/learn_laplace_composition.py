@@ -15,9 +15,11 @@
 
 # %% [markdown]
 # # The Laplace mechanism and sequential composition
-# Teaching notebook (shared DP core, no paper figure). Data: none — a counting query with true answer 100 and a neighbour with 101.
+# What you will learn: how adding random noise to a count hides whether one person is in the data, and why asking more questions with the same privacy budget makes every answer noisier.
 #
-# Seeded noise here is for teaching and reproducibility; a real release uses `dpworkbench.mechanisms.release_backend()`.
+# **What to do:** choose *Run → Run All Cells*, wait until the figures appear, then move the **ε** slider under "Output distributions on two neighbours" and watch the two curves. Each section below has a **Try this** box.
+#
+# *Background (teaching notebook, shared DP core):* the Laplace mechanism adds Lap(Δ/ε) noise to a query with sensitivity Δ; k queries of ε/k each compose to ε (sequential composition). The query here is a count whose true answer is 100 on one database and 101 on its neighbour (one more person); no data set is loaded. Seeded noise here is for teaching and reproducibility; a real release uses `dpworkbench.mechanisms.release_backend()`.
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
@@ -43,7 +45,9 @@ repetitions = pick(profile, ci=50, quick=500, paper=5000)
 
 # %% [markdown]
 # ## Output distributions on two neighbours
-# The log ratio of the two densities never leaves [−ε, ε]: that is ε-DP.
+# The two histograms are the answers the mechanism gives on the database with 100 people and on the one with 101. The log ratio of the two densities never leaves [−ε, ε]: that is ε-DP.
+#
+# > **Try this:** move ε down to 0.1. The two curves almost coincide: an observer cannot tell which database was used (strong privacy), but each answer is far from 100 (low accuracy). Then move ε up to 10: the curves separate and the answers cluster near the truth. Watch the log-ratio line stay inside the ±ε band the whole time.
 
 # %%
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10)}
@@ -53,11 +57,13 @@ panel = widgets.control_panel(
 panel if interactive else None
 
 # %%
-ctx.save_figure(teaching.laplace_figure(100, 101, epsilon=epsilon, sensitivity=sensitivity, n=n_samples, seed=seed), "laplace_densities")
+ctx.save_figure(teaching.laplace_figure(100, 101, epsilon=epsilon, sensitivity=sensitivity, n=n_samples, seed=seed), "laplace_densities");
 
 # %% [markdown]
 # ## Sequential composition: k queries share one budget
 # Each query gets ε/k, so the error per query grows linearly in k. The ledger shows every spend.
+#
+# > **Try this:** in the parameters cell set `n_queries = 10` (or `total_epsilon = 0.5`) and run all cells again. The ledger gets one line per query, the table's mean |error| doubles, and the curve below shows where your k lies on the line kΔ/ε.
 
 # %%
 errors, ledger = teaching.composition_experiment([100 + 10 * i for i in range(n_queries)], total_epsilon=total_epsilon,
@@ -75,7 +81,9 @@ fig
 
 # %% [markdown]
 # ## The accountant refuses to overspend
-# A sixth query after the budget is used raises an error *before* any noise is drawn.
+# One more query after the budget is used raises an error *before* any noise is drawn.
+#
+# > **Try this:** read the "refused:" line below: it names the budget and what was asked for. Nothing was released, so nothing leaked.
 
 # %%
 try:

@@ -15,9 +15,11 @@
 
 # %% [markdown]
 # # Randomized response: estimation and its bias correction
-# Teaching notebook (shared DP core; GRR is PrivateClean's mechanism, seed 002). Data: a synthetic Zipf population (seeded).
+# What you will learn: how each person can protect their own answer by sometimes lying at random, and how the analyst can still estimate the true distribution by correcting for the known lying rate.
 #
-# Counting the reported values is biased towards uniform; inverting the known response matrix removes the bias. The GRR ε table shows PrivateClean's Lemma 1 (ln(3/p − 2)) next to the exact ln(1 + N(1−p)/p).
+# **What to do:** choose *Run → Run All Cells*, then move the **ε** slider and change **N** (the number of possible answers) in the "Randomized response" panel, and compare the two bars: how far each estimator is from the true share of the most common answer.
+#
+# *Background (teaching notebook, shared DP core):* generalized randomized response (GRR) keeps the true value with probability p and otherwise reports a uniformly random one; it is the mechanism of PrivateClean (seed 002). Counting the reported values is biased towards uniform; inverting the known response matrix removes the bias. The GRR ε table shows PrivateClean's Lemma 1 (ln(3/p − 2)) next to the exact ln(1 + N(1−p)/p). Data: a synthetic Zipf-distributed population (seeded).
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
@@ -41,12 +43,22 @@ ctx = NotebookContext("mechanisms/learn_randomized_response", profile=profile, o
 n = pick(profile, ci=2000, quick=20000, paper=100000)
 repetitions = pick(profile, ci=5, quick=30, paper=200)
 
+# %% [markdown]
+# ## What the analyst sees, and what the correction recovers
+# Each bar is the average error of the estimated share of the most common answer (0 = right on average).
+#
+# > **Try this:** at ε = 1 and N = 10 the naive share (counting the reports as they are) is about 0.2 too low: random lies pull every answer towards 1/N. The bias-corrected bar is near 0. Now set N = 50 and move ε down to 0.1: with 50 possible answers almost every report is a random lie and even the correction misses. Move ε up to 10 and both bars shrink to 0.
+
 # %%
 panel = widgets.control_panel(
     lambda epsilon, domain_size: teaching.rr_bias_figure(n, domain_size, epsilon=epsilon, skew=skew, repetitions=repetitions, seed=seed), {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
                                           "domain_size": widgets.choice([2, 5, 10, 50], domain_size, "N")},
                               interactive=interactive, title="Randomized response")
 panel if interactive else None
+
+# %% [markdown]
+# ## Error against ε over many repetitions
+# > **Try this:** compare the two curves at small and at large ε. Where is the naive estimator's error close to the corrected one's, and where does the correction pay off? (The correction removes bias but amplifies noise, so it helps most when ε is not tiny.)
 
 # %%
 eps_grid = list(np.round(np.logspace(-1, 1, pick(profile, ci=3, quick=8, paper=15)), 3))
