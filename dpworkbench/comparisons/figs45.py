@@ -2,7 +2,7 @@
 (:class:`~dpworkbench.comparisons.imi.R2TIMI`, the artifact's GS = n, β = 0.1, base 5.5) on the same RNoise /
 CONoise checkpoints as :func:`dpworkbench.inconsistency.experiments.noise_experiment`, in the same tidy rows
 (``algo="r2t"``, ``measure="I_MI"``), so a notebook concatenates the two and draws them in one figure
-(:func:`~dpworkbench.inconsistency.experiments.fig_true_vs_private` draws rows with ``algo == "r2t"`` as the
+(:func:`~dpworkbench.inconsistency.figures.fig_true_vs_private` draws rows with ``algo == "r2t"`` as the
 dotted R2T series). Seeded noise is for reproducibility; it is not a private release.
 """
 
@@ -24,7 +24,7 @@ def r2t_noise_experiment(experiment: str, datasets: Sequence[str], *, noise: str
     computed once per checkpoint's graph; each run only redraws the noise."""
     from ..experiments import run_grid
     from ..inconsistency import experiments as X
-    from ..inconsistency.algorithms import run_record
+    from ..inconsistency.mechanisms import run_record
 
     grid = {"dataset": list(datasets), "checkpoint": list(range(n_checkpoints + 1)) if not last_checkpoint_only else [-1],
             "eps": list(epsilons)}

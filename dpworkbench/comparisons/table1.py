@@ -1,5 +1,5 @@
 """The inconsistency paper's Table 1 (seed 000): R2T (:class:`~dpworkbench.comparisons.imi.R2TIMI`) against the
-paper's own I_MI mechanism (Alg. 2 + Alg. 4, :func:`dpworkbench.inconsistency.algorithms.graph_projection`), on
+paper's own I_MI mechanism (Alg. 2 + Alg. 4, :func:`dpworkbench.inconsistency.mechanisms.graph_projection`), on
 RNoise checkpoints of Adult, Flight and Stock. Used by ``notebooks/inconsistency/tab01_r2t_vs_projection``.
 Seeded noise is for reproducibility; it is not a private release.
 """
@@ -35,8 +35,8 @@ def table1_experiment(experiment: str, datasets: Sequence[str] = ("Adult", "Flig
     """
     from ..experiments import run_grid
     from ..inconsistency import experiments as X
-    from ..inconsistency.algorithms import graph_projection, run_record
-    from ..inconsistency.projection import Projector
+    from ..inconsistency.mechanisms import graph_projection, run_record
+    from ..inconsistency.model import Projector
 
     grid = {"dataset": list(datasets), "checkpoint": list(range(1, n_checkpoints + 1))}
     fixed = dict(alpha=alpha, rows=rows, repeats=repeats, epsilon=epsilon, r2t_pairs=",".join(r2t_pairs), base=base, prefer=prefer,

@@ -1,4 +1,6 @@
-"""Drivers for the paper's experiments (Figs. 4–9, Table 5): checkpoints, per-run records, figures.
+"""Drivers for the paper's experiments (Figs. 4–9, Tables 2 and 5): checkpoints, per-run records, timings.
+
+The figures drawn from these records are in :mod:`.figures`, the paper's numbers in :mod:`.reference`.
 
 Protocol (spec §4.1): sample ``rows`` tuples of each dataset (consistent), inject RNoise or CONoise,
 build the conflict graph at checkpoints, run each private algorithm ``repeats`` times per checkpoint
@@ -20,22 +22,15 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..experiments import run_grid
-from .algorithms import STRATEGY_LABELS, dp_vertex_cover, graph_projection, run_record
+from .mechanisms import dp_vertex_cover, graph_projection, run_record
 from .conflict_graph import build
 from .datasets import NAMES, TABLE5, dcs_for, load_table
-from .measures import i_r_lin
-from .noise import conoise, rnoise
-from .projection import Projector, order_edges
+from .model import Projector, i_r_lin, order_edges
+from .noise_injection import conoise, rnoise
 from . import _kernels as K
 
-MEASURE_LABEL = {"I_MI": "I_MI", "I_P": "I_P", "I_R": "I_R"}
-PAPER_AVG_ERROR = {"I_MI": 0.25, "I_P": 0.46, "I_R": 0.08}
-PAPER_MI_ERROR_TEXT = {"Tax": 0.207, "Hospital": 0.209, "Flight": 0.202, "Adult": 0.187, "Stock": 0.492}
-PAPER_TAB1_OURS = {"Adult": 0.10, "Flight": 0.10, "Stock": 0.07}
 
 
 @functools.lru_cache(maxsize=16)
@@ -140,77 +135,6 @@ def error_summary(res: pd.DataFrame, by=("dataset", "measure", "algo")) -> pd.Da
     return ok.groupby(list(by), sort=False)["rel_error"].agg(["mean", "std", "count"]).reset_index()
 
 
-# ------------------------------------------------------------------------------------------------ figures
-def _order(datasets):
-    return [d for d in NAMES if d in set(datasets)]
-
-
-def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
-    """Figs. 4/5: rows I_P, I_MI, I_R; columns datasets sparsest → densest; true value vs private mean ± std."""
-    ds = _order(res["dataset"].unique())
-    ms = [m for m in ("I_P", "I_MI", "I_R") if m in set(res["measure"])]
-    fig = make_subplots(rows=len(ms), cols=len(ds), subplot_titles=[f"{m} — {d}" for m in ms for d in ds],
-                        horizontal_spacing=0.04, vertical_spacing=0.08)
-    for i, m in enumerate(ms, start=1):
-        for j, d in enumerate(ds, start=1):
-            sub = res[(res.dataset == d) & (res.measure == m)]
-            ours = sub[sub.algo != "r2t"] if "algo" in sub else sub
-            g = ours.groupby("iteration").agg(true=("true", "mean"), mean=("output", "mean"), std=("output", "std")).reset_index()
-            g["std"] = g["std"].fillna(0)
-            show = i == 1 and j == 1
-            fig.add_trace(go.Scatter(x=list(g.iteration) + list(g.iteration[::-1]), y=list(g["mean"] + g["std"]) + list((g["mean"] - g["std"])[::-1]),
-                                     fill="toself", fillcolor="rgba(31,119,180,0.18)", line=dict(width=0), showlegend=False, hoverinfo="skip"), i, j)
-            fig.add_trace(go.Scatter(x=g.iteration, y=g["true"], name="True value" + (" (2·I_R^lin for I_R)" if show else ""),
-                                     line=dict(color="#ff7f0e"), showlegend=show, legendgroup="t"), i, j)
-            fig.add_trace(go.Scatter(x=g.iteration, y=g["mean"], name="Our approach (mean ± std)", line=dict(color="#1f77b4"),
-                                     showlegend=show, legendgroup="o"), i, j)
-            if "algo" in sub and (sub.algo == "r2t").any():  # R2T baseline (I_MI): rows from dpworkbench.comparisons.r2t_noise_experiment
-                r = sub[sub.algo == "r2t"].groupby("iteration").agg(mean=("output", "mean")).reset_index()
-                fig.add_trace(go.Scatter(x=r.iteration, y=r["mean"], name="R2T (mean)", line=dict(color="#d62728", dash="dot"),
-                                         showlegend=(i, j) == (ms.index("I_MI") + 1, 1), legendgroup="r"), i, j)
-    fig.update_layout(title=title, template="plotly_white", height=280 * len(ms), width=260 * len(ds) + 100)
-    return fig
-
-
-def fig_strategies(res: pd.DataFrame, title: str) -> go.Figure:
-    """Fig. 6: rows I_P, I_MI; columns datasets; x = true value, y = mean relative error (log), five strategies."""
-    ds = _order(res["dataset"].unique())
-    ms = [m for m in ("I_P", "I_MI") if m in set(res["measure"])]
-    colors = {"baseline_V": "#1f77b4", "baseline_dmax": "#ff7f0e", "em": "#2ca02c", "hier_em": "#d62728", "bound_hier": "#9467bd"}
-    fig = make_subplots(rows=len(ms), cols=len(ds), subplot_titles=[f"{m} — {d}" for m in ms for d in ds], horizontal_spacing=0.05)
-    ok = res[res["true"] > 0]
-    for i, m in enumerate(ms, start=1):
-        for j, d in enumerate(ds, start=1):
-            for a, col in colors.items():
-                sub = ok[(ok.dataset == d) & (ok.measure == m) & (ok.algo == a)]
-                if sub.empty:
-                    continue
-                g = sub.groupby("true")["rel_error"].mean().reset_index()
-                fig.add_trace(go.Scatter(x=g["true"], y=g["rel_error"].clip(lower=1e-6), name=STRATEGY_LABELS[a], mode="lines+markers",
-                                         line=dict(color=col, dash="dash" if a == "baseline_dmax" else None),
-                                         showlegend=(i == 1 and j == 1), legendgroup=a), i, j)
-            fig.update_yaxes(type="log", row=i, col=j)
-    fig.update_layout(title=title, template="plotly_white", height=330 * len(ms), width=270 * len(ds) + 150)
-    return fig
-
-
-def fig_epsilon(res: pd.DataFrame, title: str) -> go.Figure:
-    """Fig. 7: panels I_MI, I_P, I_R (log y); x = ε (categorical); mean relative error ± std per dataset."""
-    ms = [m for m in ("I_MI", "I_P", "I_R") if m in set(res["measure"])]
-    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=ms)
-    ok = res[res["true"] > 0]
-    palette = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#ff7f0e"]
-    for j, m in enumerate(ms, start=1):
-        for k, d in enumerate(_order(ok["dataset"].unique())):
-            g = ok[(ok.dataset == d) & (ok.measure == m)].groupby("eps")["rel_error"].agg(["mean", "std"]).reset_index()
-            fig.add_trace(go.Scatter(x=[str(e) for e in g.eps], y=g["mean"], error_y=dict(array=g["std"].fillna(0)), name=d,
-                                     mode="lines+markers", line=dict(color=palette[k % 5]), showlegend=(j == 1), legendgroup=d), 1, j)
-        if m == "I_R":
-            fig.update_yaxes(type="log", row=1, col=j)
-    fig.update_layout(title=title, template="plotly_white", height=380, width=1100, xaxis_title="ε")
-    return fig
-
-
 # ------------------------------------------------------------------------------------------------ runtime (Figs. 8, 9)
 _WARM = []
 
@@ -219,7 +143,7 @@ def warmup() -> None:
     """Load the numba kernels once (so the first timed call does not pay for JIT/cache loading)."""
     if _WARM:
         return
-    from .toy import capital_country
+    from .examples import capital_country
     from .constraints import FD
 
     small = capital_country()
@@ -292,8 +216,8 @@ def table5(rows: int = 10000, alpha: float = 0.01, seeds: Sequence[int] = (0,), 
     return pd.DataFrame(out)
 
 
-__all__ = ["checkpoints", "error_summary", "fig_epsilon", "fig_strategies", "fig_true_vs_private", "loglog_slope",
-           "noise_experiment", "run_measures", "table5", "time_all_measures"]
+__all__ = ["checkpoints", "error_summary", "loglog_slope", "measured_sensitivities", "noise_experiment", "run_measures", "table5",
+           "time_all_measures", "warmup"]
 
 
 # ------------------------------------------------------------------------------------------------ Table 2
@@ -302,7 +226,7 @@ def measured_sensitivities(n_nodes: int = 6, n_graphs: int = 20, thetas=(1, 2, 3
     with ``n_nodes`` nodes, next to Prop. 2 / Lemma 1 (Table 2)."""
     from ..testing import brute_force_sensitivity, graph_node_neighbours, random_small_graph
     from .conflict_graph import from_edges
-    from .measures import i_d, i_mc, i_mi, i_p, i_r_exact, i_r_lin, max_maximal_independent_sets
+    from .model import i_d, i_mc, i_mi, i_p, i_r_exact, i_r_lin, max_maximal_independent_sets, i_r_2approx
 
     rng = np.random.default_rng(seed)
     graphs = [random_small_graph(n_nodes, float(rng.uniform(0.0, 0.7)), rng) for _ in range(n_graphs)]
@@ -327,7 +251,7 @@ def measured_sensitivities(n_nodes: int = 6, n_graphs: int = 20, thetas=(1, 2, 3
             s = brute_force_sensitivity(lambda h, m=m, t=t: Projector(cg(h), rule="rank", seed=1).f(t, m), graphs, graph_node_neighbours)
             rows.append({"measure": f"f_{m}∘π_θ, θ={t}", "paper_sensitivity": "θ (Lemma 1)", "measured_max": s, "n": n_nodes,
                          "paper_value_at_n": t})
-    s = brute_force_sensitivity(lambda h: __import__("dpworkbench.inconsistency.measures", fromlist=["x"]).i_r_2approx(cg(h), rule="rank", seed=1),
+    s = brute_force_sensitivity(lambda h: i_r_2approx(cg(h), rule="rank", seed=1),
                                 graphs, graph_node_neighbours)
     rows.append({"measure": "Alg. 5 cover size c", "paper_sensitivity": "2 (Prop. 3)", "measured_max": s, "n": n_nodes, "paper_value_at_n": 2})
     rows.append({"measure": "max #MIS of an (n+1)-node graph", "paper_sensitivity": "Moon–Moser", "measured_max": None, "n": n_nodes + 1,

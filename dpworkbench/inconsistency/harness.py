@@ -26,12 +26,11 @@ import numpy as np
 import pandas as pd
 
 from ..testing.harness import EntryPoint, row_neighbours, scratch_dir
-from .algorithms import NEIGHBOURS, dp_vertex_cover, dp_vertex_cover_cost, graph_projection, graph_projection_cost
 from .conflict_graph import build
 from .constraints import FD
-from .measures import i_r_2approx
-from .projection import Projector
-from .selection import degree_bound, laplace_sensitivity, quality_sensitivity
+from .mechanisms import (NEIGHBOURS, dp_vertex_cover, dp_vertex_cover_cost, graph_projection, graph_projection_cost,
+                         laplace_sensitivity, quality_sensitivity)
+from .model import Projector, degree_bound, i_r_2approx
 
 PAPER = "inconsistency"
 EPS = 1.0

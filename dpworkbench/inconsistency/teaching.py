@@ -14,13 +14,12 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .algorithms import dp_vertex_cover, graph_projection
-from .conflict_graph import ConflictGraph, build
+from .conflict_graph import build
 from .datasets import dcs_for, load_table
-from .measures import all_measures
-from .noise import rnoise
-from .projection import Projector
-from .selection import SQRT2, optimized_em, paper_candidates, quality
+from .figures import draw_graph
+from .mechanisms import dp_vertex_cover, graph_projection, optimized_em
+from .model import SQRT2, Projector, all_measures, paper_candidates
+from .noise_injection import rnoise
 
 
 @functools.lru_cache(maxsize=32)
@@ -50,30 +49,6 @@ def _k(dc_count) -> int | None:
     if k < 1:
         raise ValueError(f"dc_count must be ≥ 1 (or 0/None for all DCs), got {dc_count!r}")
     return k
-
-
-def draw_graph(g: ConflictGraph, *, labels=None, highlight=(), max_nodes: int = 300, title: str = "") -> go.Figure:
-    """Small graphs: spring layout; larger: only the non-isolated nodes up to ``max_nodes``."""
-    nodes = np.flatnonzero(g.degrees() > 0) if g.n > 30 else np.arange(g.n)
-    nodes = nodes[:max_nodes]
-    keep = set(nodes.tolist())
-    h = nx.Graph()
-    h.add_nodes_from(nodes.tolist())
-    h.add_edges_from((a, b) for a, b in zip(g.u.tolist(), g.v.tolist()) if a in keep and b in keep)
-    pos = nx.spring_layout(h, seed=1)
-    ex, ey = [], []
-    for a, b in h.edges:
-        ex += [pos[a][0], pos[b][0], None]
-        ey += [pos[a][1], pos[b][1], None]
-    fig = go.Figure(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#999", width=1), hoverinfo="skip", showlegend=False))
-    xs = [pos[v][0] for v in h.nodes]
-    ys = [pos[v][1] for v in h.nodes]
-    text = [str(labels[v]) if labels is not None else str(v) for v in h.nodes]
-    col = ["#d62728" if v in set(highlight) else "#1f77b4" for v in h.nodes]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text" if len(xs) <= 40 else "markers", text=text, textposition="top center",
-                             marker=dict(size=14 if len(xs) <= 40 else 6, color=col), showlegend=False))
-    fig.update_layout(title=title, template="plotly_white", xaxis=dict(visible=False), yaxis=dict(visible=False), height=380)
-    return fig
 
 
 def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: int = 0, repeats: int = 30,
@@ -142,20 +117,20 @@ def em_view(dataset: str, rows: int, alpha: float, epsilon: float, measure: str 
 
 def vertex_cover_steps(order: str = "lex"):
     """Algorithm 5 step by step on the paper's Fig. 3 graphs (G without E, G' with E)."""
-    from .toy import FIG3_NAMES, example6_trace, fig3_graphs
+    from .examples import FIG3_NAMES, example6_trace, fig3_graphs
 
     g, gp = fig3_graphs()
     tr = example6_trace()
     return draw_graph(gp, labels=FIG3_NAMES, highlight=[4], title="G' (E in red is the added tuple)"), tr
 
 
-__all__ = ["draw_graph", "em_view", "explorer_view", "noisy_table", "projection_view", "vertex_cover_steps"]
+__all__ = ["em_view", "explorer_view", "noisy_table", "projection_view", "vertex_cover_steps"]
 
 
 def vertex_cover_step_view(step: int, epsilon: float, seed: int = 0, samples: int = 2000):
     """Algorithm 5 on Fig. 3's G' after ``step`` iterations of the lexicographic order (covered nodes in red),
     and the law of the released value c + Lap(2/ε) for G and G' (their pre-noise sizes differ by ≤ 2)."""
-    from .toy import FIG3_NAMES, example6_trace, fig3_graphs
+    from .examples import FIG3_NAMES, example6_trace, fig3_graphs
 
     g, gp = fig3_graphs()
     tr = example6_trace()

@@ -33,26 +33,25 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
-from dpworkbench.inconsistency import toy, all_measures
-from dpworkbench.inconsistency.teaching import draw_graph
+from dpworkbench.inconsistency import examples, figures, model
+from dpworkbench.inconsistency.model import all_measures
 from dpworkbench import plots
 ctx = NotebookContext("inconsistency/fig02_tab03_tab04_fig10_toy", profile=profile, output_dir=output_dir, seed=seed)
-display(toy.capital_country())
-g = toy.fig2_graph()
+display(examples.capital_country())
+g = examples.fig2_graph()
 m = all_measures(g)
-fig = draw_graph(g, labels=["t1", "t2", "t3", "t4 (grey)"], highlight=[3], title="Fig. 2: conflict graph of the toy table")
+fig = figures.draw_graph(g, labels=["t1", "t2", "t3", "t4 (grey)"], highlight=[3], title="Fig. 2: conflict graph of the toy table")
 ctx.save_figure(fig, "fig02_conflict_graph")
 display(pd.Series(m))
 fig
 
 # %%
-t3 = toy.table3(); ctx.save_table(t3, "table3"); display(t3)
-t4_le = toy.table4(prune="le"); t4 = toy.table4(prune="lt"); ctx.save_table(t4, "table4_strict"); ctx.save_table(t4_le, "table4_alg4_le")
+t3 = examples.table3(); ctx.save_table(t3, "table3"); display(t3)
+t4_le = examples.table4(prune="le"); t4 = examples.table4(prune="lt"); ctx.save_table(t4, "table4_strict"); ctx.save_table(t4_le, "table4_alg4_le")
 display(t4); display(t4_le)
 
 # %%
-curve = toy.fig10_curve(corrected=True)
+curve = examples.fig10_curve(corrected=True)
 ctx.save_table(curve, "fig10_bound")
 fig = plots.line_with_band(curve.melt(id_vars="beta", var_name="bound", value_name="value"), "beta", "value", color="bound", band=None,
                            log_x=True, title="Fig. 10: Theorem 2's error bound vs β (Example 1, ε₁ = ε₂ = 1)", x_title="β", y_title="bound on |o − a|")
@@ -73,8 +72,8 @@ for t, p in zip(s2.theta, s2.probability):
     c.add(f"Table 4: 2-EM step 2 after θ3, Pr[θ={t}]", paper={1: 0.51, 2: 0.49}[t], ours=p, atol=0.005)
 after2 = t4[(t4.scheme == "2-EM step 2 (ε/2)") & (t4.after == "θ2")]
 c.add("Table 4: after θ2 step 2 returns θ1 w.p. 1 (strict pruning)", paper=1.0, ours=float(after2.probability.iloc[0]), atol=1e-9)
-c.add("Example 3: d_bound = freq(Ottawa) − 1", paper=3, ours=__import__("dpworkbench.inconsistency.selection", fromlist=["x"]).degree_bound(toy.capital_country(), toy.fig2_graph().dcs)[0], atol=0)
+c.add("Example 3: d_bound = freq(Ottawa) − 1", paper=3, ours=model.degree_bound(examples.capital_country(), examples.fig2_graph().dcs)[0], atol=0)
 for b, v in [(0.001, 55.61), (0.01, 41.80), (0.1, 27.98)]:
-    c.add(f"Fig. 10: bound at β={b}", paper=v, ours=float(toy.fig10_curve([b]).iloc[0, 1]), atol=0.01, note="paper plots this curve; values derived in spec §2.5")
+    c.add(f"Fig. 10: bound at β={b}", paper=v, ours=float(examples.fig10_curve([b]).iloc[0, 1]), atol=0.01, note="paper plots this curve; values derived in spec §2.5")
 c.add("Fig. 10: bound decreasing in β", paper="decreasing", ours="decreasing" if bool((curve.iloc[:, 1].diff().dropna() < 0).all()) else "not", verdict="pass" if bool((curve.iloc[:, 1].diff().dropna() < 0).all()) else "differs")
 ctx.finish()

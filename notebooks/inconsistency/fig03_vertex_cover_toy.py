@@ -33,10 +33,10 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
-from dpworkbench.inconsistency import toy, dp_vertex_cover
-from dpworkbench.inconsistency.measures import i_r_exact
-from dpworkbench.inconsistency.teaching import draw_graph, vertex_cover_steps
+from dpworkbench.inconsistency import examples, figures
+from dpworkbench.inconsistency.mechanisms import dp_vertex_cover
+from dpworkbench.inconsistency.model import i_r_exact
+from dpworkbench.inconsistency.teaching import vertex_cover_steps
 from dpworkbench import plots
 ctx = NotebookContext("inconsistency/fig03_vertex_cover_toy", profile=profile, output_dir=output_dir, seed=seed)
 fig, trace = vertex_cover_steps()
@@ -46,7 +46,7 @@ display(trace)
 fig
 
 # %%
-orders = toy.example5_orders()
+orders = examples.example5_orders()
 ctx.save_table(orders, "example5_random_orders")
 display(orders)
 fig = plots.bar(orders, "cover_size", "share_of_orders", color="graph", title="Example 5: greedy cover size over all edge orders")
@@ -54,7 +54,7 @@ ctx.save_figure(fig, "example5_orders")
 fig
 
 # %%
-g, gp = toy.fig3_graphs()
+g, gp = examples.fig3_graphs()
 rng = np.random.default_rng(seed)
 runs = pick(profile, ci=200, quick=2000, paper=20000)
 outs = pd.DataFrame([{"graph": name, "output": dp_vertex_cover(gr, epsilon, order="lex", rng=rng)["output"]} for name, gr in (("G", g), ("G'", gp)) for _ in range(runs)])

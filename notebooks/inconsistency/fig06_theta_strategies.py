@@ -36,22 +36,22 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
+from dpworkbench.inconsistency import experiments, figures
 ctx = NotebookContext("inconsistency/fig06_theta_strategies", profile=profile, output_dir=output_dir, seed=seed)
 datasets = ["Stock", "Tax", "Hospital", "Flight", "Adult"]
 strategies = ["baseline_V", "baseline_dmax", "em", "hier_em", "bound_hier"]
 rows = pick(profile, ci=800, quick=10000, paper=10000)
 n_checkpoints = pick(profile, ci=2, quick=5, paper=20)
 repeats = pick(profile, ci=2, quick=10, paper=10)
-res = X.noise_experiment("fig06", datasets, noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=n_checkpoints, repeats=repeats,
+res = experiments.noise_experiment("fig06", datasets, noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=n_checkpoints, repeats=repeats,
                          epsilons=[epsilon], strategies=strategies, measures=("I_MI", "I_P"), ip_sensitivity=ip_sensitivity,
                          seed=seed, results_dir=ctx.results_dir)
-summary = X.error_summary(res).pivot_table(index=["dataset", "measure"], columns="algo", values="mean")
+summary = experiments.error_summary(res).pivot_table(index=["dataset", "measure"], columns="algo", values="mean")
 ctx.save_table(summary.reset_index(), "error_by_strategy")
 summary
 
 # %%
-fig = X.fig_strategies(res, f"Fig. 6: θ strategies (RNoise α={alpha}, ε={epsilon}, {rows} rows)")
+fig = figures.fig_strategies(res, f"Fig. 6: θ strategies (RNoise α={alpha}, ε={epsilon}, {rows} rows)")
 ctx.save_figure(fig, "fig06_strategies")
 fig
 
@@ -81,10 +81,10 @@ for d in ("Flight", "Adult"):
 # `clip="artifact"` reproduces that setting for the dense datasets.
 
 # %%
-res_p = X.noise_experiment("fig06_paper_ip", ["Flight", "Adult"], noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=n_checkpoints,
+res_p = experiments.noise_experiment("fig06_paper_ip", ["Flight", "Adult"], noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=n_checkpoints,
                            repeats=repeats, epsilons=[epsilon], strategies=["baseline_V", "hier_em", "bound_hier"], measures=("I_P",),
                            ip_sensitivity="paper", clip="artifact", seed=seed, results_dir=ctx.results_dir)
-Sp = X.error_summary(res_p).pivot_table(index=["dataset", "measure"], columns="algo", values="mean")
+Sp = experiments.error_summary(res_p).pivot_table(index=["dataset", "measure"], columns="algo", values="mean")
 ctx.save_table(Sp.reset_index(), "error_by_strategy_paper_ip_sensitivity")
 display(Sp)
 for d in ("Flight", "Adult"):

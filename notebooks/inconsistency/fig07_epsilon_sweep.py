@@ -32,20 +32,20 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
+from dpworkbench.inconsistency import experiments, figures
 ctx = NotebookContext("inconsistency/fig07_epsilon_sweep", profile=profile, output_dir=output_dir, seed=seed)
 datasets = ["Stock", "Hospital", "Flight"]
 epsilons = [0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0]
 rows = pick(profile, ci=800, quick=10000, paper=10000)
 repeats = pick(profile, ci=3, quick=10, paper=10)
-res = X.noise_experiment("fig07", datasets, noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=1, repeats=repeats, epsilons=epsilons,
+res = experiments.noise_experiment("fig07", datasets, noise="rnoise", alpha=alpha, rows=rows, n_checkpoints=1, repeats=repeats, epsilons=epsilons,
                          seed=seed, results_dir=ctx.results_dir, last_checkpoint_only=True)
-summary = X.error_summary(res, by=("dataset", "measure", "eps"))
+summary = experiments.error_summary(res, by=("dataset", "measure", "eps"))
 ctx.save_table(summary, "error_vs_epsilon")
 summary.pivot_table(index=["dataset", "measure"], columns="eps", values="mean")
 
 # %%
-fig = X.fig_epsilon(res, f"Fig. 7: relative error vs ε (RNoise α={alpha}, {rows} rows, {repeats} runs)")
+fig = figures.fig_epsilon(res, f"Fig. 7: relative error vs ε (RNoise α={alpha}, {rows} rows, {repeats} runs)")
 ctx.save_figure(fig, "fig07_epsilon")
 fig
 

@@ -33,9 +33,9 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
+from dpworkbench.inconsistency import experiments
 from dpworkbench.inconsistency.datasets import load_table, dcs_for
-from dpworkbench.inconsistency.noise import rnoise
+from dpworkbench.inconsistency.noise_injection import rnoise
 from dpworkbench import plots
 from tqdm.auto import tqdm
 ctx = NotebookContext("inconsistency/fig08_runtime", profile=profile, output_dir=output_dir, seed=seed)
@@ -48,7 +48,7 @@ for a in (0.005, 0.01):
             continue  # omitted in the paper too
         ds = load_table("Tax", rows=n, seed=seed)
         *_, (_, df) = rnoise(ds.data, dcs_for("Tax"), a, rng=seed, n_checkpoints=1)
-        rows_out.append({"alpha": a, **X.time_all_measures(df, dcs_for("Tax"), rng=seed)})
+        rows_out.append({"alpha": a, **experiments.time_all_measures(df, dcs_for("Tax"), rng=seed)})
 tax = pd.DataFrame(rows_out)
 ctx.save_table(tax, "tax_size_sweep")
 tax
@@ -59,8 +59,8 @@ long["series"] = long.measure.str[:-2] + ", α=" + long.alpha.astype(str)
 fig = plots.line_with_band(long, "rows", "seconds", color="series", band=None, log_x=True, log_y=True,
                            title="Fig. 8 (left/center): runtime vs number of rows, Tax (synthetic)")
 ctx.save_figure(fig, "fig08_tax_runtime")
-slopes = {a: X.loglog_slope(tax[tax.alpha == a].rows, tax[tax.alpha == a].I_MI_s) for a in (0.005, 0.01)}
-edge_slope = X.loglog_slope(tax[tax.alpha == 0.005].rows, tax[tax.alpha == 0.005].edges)
+slopes = {a: experiments.loglog_slope(tax[tax.alpha == a].rows, tax[tax.alpha == a].I_MI_s) for a in (0.005, 0.01)}
+edge_slope = experiments.loglog_slope(tax[tax.alpha == 0.005].rows, tax[tax.alpha == 0.005].edges)
 display(pd.Series({"runtime slope α=0.005": slopes[0.005], "runtime slope α=0.01": slopes[0.01], "edges slope α=0.005": edge_slope}))
 fig
 
@@ -68,7 +68,7 @@ fig
 ds = load_table("Flight", rows=flight_rows, seed=seed)
 dcs = dcs_for("Flight")
 *_, (_, fdf) = rnoise(ds.data, dcs, 0.005, rng=seed, n_checkpoints=1)
-fl = pd.DataFrame([{"dcs": k, **X.time_all_measures(fdf, dcs[:k], rng=seed)} for k in tqdm(range(1, len(dcs) + 1), desc="Flight #DCs")])
+fl = pd.DataFrame([{"dcs": k, **experiments.time_all_measures(fdf, dcs[:k], rng=seed)} for k in tqdm(range(1, len(dcs) + 1), desc="Flight #DCs")])
 ctx.save_table(fl, "flight_dc_sweep")
 fig2 = plots.line_with_band(fl.melt(id_vars="dcs", value_vars=["I_MI_s", "I_P_s", "I_R_s"], var_name="measure", value_name="seconds"),
                             "dcs", "seconds", color="measure", band=None, log_y=True, title=f"Fig. 8 (right): runtime vs #DCs, Flight (synthetic, {flight_rows} rows)")

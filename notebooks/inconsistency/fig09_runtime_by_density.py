@@ -31,9 +31,9 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
+from dpworkbench.inconsistency import experiments
 from dpworkbench.inconsistency.datasets import load_table, dcs_for, NAMES
-from dpworkbench.inconsistency.noise import rnoise
+from dpworkbench.inconsistency.noise_injection import rnoise
 from dpworkbench import plots
 ctx = NotebookContext("inconsistency/fig09_runtime_by_density", profile=profile, output_dir=output_dir, seed=seed)
 rows = pick(profile, ci=1000, quick=10000, paper=10000)
@@ -41,7 +41,7 @@ out = []
 for name in NAMES:
     ds = load_table(name, rows=rows, seed=seed)
     *_, (_, df) = rnoise(ds.data, dcs_for(name), alpha, rng=seed, n_checkpoints=1)
-    out.append({"dataset": name, "source": ds.source, **X.time_all_measures(df, dcs_for(name), rng=seed)})
+    out.append({"dataset": name, "source": ds.source, **experiments.time_all_measures(df, dcs_for(name), rng=seed)})
 rt = pd.DataFrame(out)
 ctx.save_table(rt, "runtime_by_dataset")
 rt

@@ -37,7 +37,7 @@ epsilon = 1.0
 # %%
 from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import teaching
+from dpworkbench.inconsistency import figures, teaching
 from dpworkbench.inconsistency.datasets import dcs_for, NAMES
 from dpworkbench import widgets
 ctx = NotebookContext("inconsistency/learn_conflict_graphs", profile=profile, output_dir=output_dir, seed=seed)
@@ -61,7 +61,7 @@ ctx.save_figure(fig, "explorer")
 ds, dcs, df, g, exact = teaching.noisy_table(dataset, rows, alpha, seed, dc_count or None)
 print(f"{len(dcs)} DC(s) in use")
 print(ds.describe()); display(exact); display(table)
-ctx.save_figure(teaching.draw_graph(g, max_nodes=150, title="non-isolated part of the conflict graph (first 150 nodes)"), "graph")
+ctx.save_figure(figures.draw_graph(g, max_nodes=150, title="non-isolated part of the conflict graph (first 150 nodes)"), "graph")
 
 # %% [markdown]
 # ## Algorithm 5 step by step (Fig. 3, Example 6)

@@ -40,7 +40,6 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
 from dpworkbench import comparisons
 ctx = NotebookContext("inconsistency/tab01_r2t_vs_projection", profile=profile, output_dir=output_dir, seed=seed)
 datasets = ["Adult", "Flight", "Stock"]

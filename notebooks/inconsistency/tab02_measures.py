@@ -34,7 +34,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
+from dpworkbench.inconsistency import experiments
 ctx = NotebookContext("inconsistency/tab02_measures", profile=profile, output_dir=output_dir, seed=seed)
 n_graphs = pick(profile, ci=4, quick=20, paper=200)
 nn = pick(profile, ci=5, quick=n_nodes, paper=n_nodes + 1)
@@ -45,7 +45,7 @@ summary = pd.DataFrame([
     ("I_P", "|∪ MI_Σ(D)|", "#non-isolated nodes", "O(|Σ|n²)", "n"), ("I_MC", "|MC_Σ(D)|", "#maximal independent sets", "#P-complete", "exponential"),
     ("I_R", "|D| − |D_R|", "min vertex cover τ(G)", "NP-hard", "1")], columns=["measure", "definition", "on the conflict graph", "cost", "sensitivity (Prop. 2)"])
 display(summary)
-sens = X.measured_sensitivities(nn, n_graphs, seed=seed)
+sens = experiments.measured_sensitivities(nn, n_graphs, seed=seed)
 ctx.save_table(sens, "measured_sensitivities")
 sens
 

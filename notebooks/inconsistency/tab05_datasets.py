@@ -33,12 +33,12 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments as X
+from dpworkbench.inconsistency import experiments
 from dpworkbench import plots
 ctx = NotebookContext("inconsistency/tab05_datasets", profile=profile, output_dir=output_dir, seed=seed)
 rows = pick(profile, ci=1500, quick=10000, paper=10000)
 seeds = pick(profile, ci=[seed], quick=[seed, seed + 1], paper=list(range(seed, seed + 5)))
-t5 = X.table5(rows=rows, alpha=alpha, seeds=seeds)
+t5 = experiments.table5(rows=rows, alpha=alpha, seeds=seeds)
 ctx.save_table(t5, "table5")
 t5
 

@@ -10,28 +10,27 @@ import pandas as pd
 import pytest
 
 from dpworkbench.inconsistency import FD, Projector, build, dp_vertex_cover, from_edges, graph_projection
-from dpworkbench.inconsistency import measures as M
-from dpworkbench.inconsistency import toy
-from dpworkbench.inconsistency.projection import edge_addition_reference, order_edges
-from dpworkbench.inconsistency.selection import (basic_em, degree_bound, noisy_degree_bound, optimized_em,
-                                                 paper_candidates, quality)
+from dpworkbench.inconsistency import examples
+from dpworkbench.inconsistency import model as M
+from dpworkbench.inconsistency.mechanisms import basic_em, noisy_degree_bound, optimized_em
+from dpworkbench.inconsistency.model import degree_bound, edge_addition_reference, order_edges, paper_candidates, quality
 from dpworkbench.testing import audit_mechanism, brute_force_sensitivity, graph_node_neighbours, random_small_graph
 
 
 # ----------------------------------------------------------------------------------- §2.12 exact vectors
 @pytest.mark.parametrize("rule", ["lex", "rank"])
 def test_fig2_star_vectors(rule):
-    g = toy.fig2_graph()
+    g = examples.fig2_graph()
     proj = Projector(g, rule=rule, seed=5)
     assert [proj.f(t, "MI") for t in (1, 2, 3)] == [1, 2, 3]
     assert [proj.f(t, "P") for t in (1, 2, 3)] == [2, 3, 4]
     assert (M.i_mi(g), M.i_p(g), M.i_r_exact(g), M.i_r_2approx(g, rule=rule), g.max_degree()) == (3, 4, 1, 2, 3)
-    assert M.i_d(g) == 1 and M.i_d(toy.fig2_graph(False)) == 0
+    assert M.i_d(g) == 1 and M.i_d(examples.fig2_graph(False)) == 0
 
 
 def test_table3_table4_vectors():
-    assert np.allclose(toy.table3()["quality"], [-3.4142, -3.8284, -4.2426], atol=1e-4)
-    t4 = toy.table4()
+    assert np.allclose(examples.table3()["quality"], [-3.4142, -3.8284, -4.2426], atol=1e-4)
+    t4 = examples.table4()
     em = t4[t4.scheme == "EM (ε)"].probability.to_numpy()
     assert np.allclose(em, [0.3566, 0.3328, 0.3106], atol=1e-4)
     after3 = t4[(t4.scheme == "2-EM step 2 (ε/2)") & (t4.after == "θ3")].probability.to_numpy()
@@ -41,14 +40,14 @@ def test_table3_table4_vectors():
 
 
 def test_example3_bound_and_example6_trace_and_fig10():
-    assert degree_bound(toy.capital_country(), [FD("Capital", "Country")])[0] == 3
-    tr = toy.example6_trace()
+    assert degree_bound(examples.capital_country(), [FD("Capital", "Country")])[0] == 3
+    tr = examples.example6_trace()
     assert list(zip(tr.c, tr["c'"])) == [(2, 2), (2, 2), (2, 2), (4, 4), (4, 4), (4, 6), (6, 6)]
-    g, gp = toy.fig3_graphs()
+    g, gp = examples.fig3_graphs()
     assert (M.i_r_exact(g), M.i_r_exact(gp)) == (3, 4)
-    curve = toy.fig10_curve([0.001, 0.01, 0.05, 0.1, 0.2, math.exp(-math.sqrt(2))])
+    curve = examples.fig10_curve([0.001, 0.01, 0.05, 0.1, 0.2, math.exp(-math.sqrt(2))])
     assert np.allclose(curve.iloc[:, 1], [55.61, 41.80, 32.14, 27.98, 23.82, 22.65], atol=0.01)
-    ex5 = toy.example5_orders()
+    ex5 = examples.example5_orders()
     assert set(ex5[ex5.graph == "G"].cover_size) == {4, 6}
 
 
@@ -140,7 +139,7 @@ def test_lp_relaxation_matches_highs_and_brackets_exact(rng):
 
 
 def test_imc_and_guards():
-    g = toy.fig2_graph()
+    g = examples.fig2_graph()
     assert M.i_mc(g) == 2  # {centre}, {three leaves}
     assert M.i_mc(from_edges(3, [])) == 1
     assert M.max_maximal_independent_sets(6) == 9
@@ -156,14 +155,14 @@ def test_imc_and_guards():
 @pytest.mark.parametrize("measure", ["MI", "P"])
 def test_records_and_budget_sum(strategy, measure):
     from dpworkbench.inconsistency.datasets import dcs_for, load_table
-    from dpworkbench.inconsistency.noise import rnoise
+    from dpworkbench.inconsistency.noise_injection import rnoise
 
     ds = load_table("Hospital", rows=400, seed=0, prefer="synthetic")
     dcs = dcs_for("Hospital")
     *_, (_, df) = rnoise(ds.data, dcs, 0.02, rng=1, n_checkpoints=1)
     g = build(df, dcs)
     from dpworkbench.accounting import check_ledger_matches
-    from dpworkbench.inconsistency.algorithms import graph_projection_cost
+    from dpworkbench.inconsistency.mechanisms import graph_projection_cost
 
     for n_bound in (None, len(df)):
         rec = graph_projection(g, measure, 1.0, strategy=strategy, df=df, dcs=dcs, rng=0, n_bound=n_bound)
@@ -186,7 +185,7 @@ def test_records_and_budget_sum(strategy, measure):
 
 
 def test_optimized_em_pruning_and_candidates():
-    g = toy.fig2_graph()
+    g = examples.fig2_graph()
     proj = Projector(g, rule="lex")
     rec = optimized_em(proj, [1, 2, 3], eps1=1.0, eps2=1.0, steps=2, use_bound=False, prune="le", rng=1)
     assert rec["theta"] <= rec["theta_1"]
@@ -194,12 +193,12 @@ def test_optimized_em_pruning_and_candidates():
     s1 = rec["steps"][0]
     assert np.allclose(s1["probabilities"], exponential_probabilities(s1["quality"], epsilon=s1["epsilon"], sensitivity=s1["sensitivity"]))
     assert paper_candidates(10000) == [1, 5, 10, 100, 500] + list(range(1000, 10000, 1000))
-    nb = noisy_degree_bound(toy.capital_country(), [FD("Capital", "Country")], eps0=1e6, n=4, rng=0)
+    nb = noisy_degree_bound(examples.capital_country(), [FD("Capital", "Country")], eps0=1e6, n=4, rng=0)
     assert nb["noisy"] == 3
 
 
 def test_bad_input_raises():
-    g = toy.fig2_graph()
+    g = examples.fig2_graph()
     with pytest.raises(ValueError, match="measure"):
         graph_projection(g, "R", 1.0)
     with pytest.raises(ValueError, match="epsilon"):
@@ -225,13 +224,13 @@ def _alg2(df, rng):
 
 
 def test_audit_algorithm2_on_neighbouring_databases():
-    d, dp = toy.capital_country(False), toy.capital_country(True)
+    d, dp = examples.capital_country(False), examples.capital_country(True)
     res = audit_mechanism(_alg2, d, dp, 1.0, n_samples=4000, seed=1)
     assert not res.flagged, str(res)
 
 
 def test_audit_algorithm5_and_the_printed_typo_is_flagged():
-    g, gp = toy.fig2_graph(False), toy.fig2_graph(True)
+    g, gp = examples.fig2_graph(False), examples.fig2_graph(True)
 
     def alg5(graph, rng, n, noise="paper"):
         c = M.i_r_2approx(graph)
@@ -248,7 +247,7 @@ def test_audit_algorithm5_and_the_printed_typo_is_flagged():
 
 
 def test_clip_modes_artifact_reorder_and_keep_per_dc():
-    g = toy.fig2_graph()
+    g = examples.fig2_graph()
     recs = {c: graph_projection(g, "P", 0.05, strategy="baseline_V", clip=c, rng=3) for c in ("range", "artifact", "none")}
     assert 0 <= recs["range"]["output"] <= 4
     assert recs["artifact"]["output"] == recs["none"]["output"] == recs["artifact"]["output_raw"]
@@ -257,9 +256,9 @@ def test_clip_modes_artifact_reorder_and_keep_per_dc():
     star = from_edges(6, [(0, i) for i in range(1, 6)])
     proj = Projector(star, rule="artifact_reorder", seed=1)
     assert proj.f(2, "MI") == 2 and proj.f(6, "MI") == 5 and proj.passes == 2  # no memo: fresh order per call
-    df = toy.capital_country()
+    df = examples.capital_country()
     lean = build(df, [FD("Capital", "Country")], keep_per_dc=False)
-    assert lean.edge_set() == toy.fig2_graph().edge_set()
+    assert lean.edge_set() == examples.fig2_graph().edge_set()
 
 
 def test_rank_order_is_stable_under_node_addition(rng):
@@ -287,7 +286,7 @@ def _graph_of(df, **kw):
 
 def test_audit_dp_vertex_cover_itself_and_its_printed_typo():
     """Algorithm 5 as released by ``dp_vertex_cover`` on neighbouring databases (c = 0 vs 2)."""
-    d, dp = toy.capital_country(False), toy.capital_country(True)
+    d, dp = examples.capital_country(False), examples.capital_country(True)
     mech = lambda df, rng: dp_vertex_cover(_graph_of(df)[0], 1.0, order="lex", rng=rng)["output_raw"]
     ok = audit_mechanism(mech, d, dp, 1.0, n_samples=20000, bins=20, seed=4)
     assert not ok.flagged, str(ok)
@@ -298,7 +297,7 @@ def test_audit_dp_vertex_cover_itself_and_its_printed_typo():
 
 def test_audit_full_algorithm4_with_the_noisy_degree_bound():
     """Algorithm 2 + full Algorithm 4 (noisy FD bound, two EM steps, Laplace) on neighbouring databases."""
-    d, dp = toy.capital_country(False), toy.capital_country(True)
+    d, dp = examples.capital_country(False), examples.capital_country(True)
 
     def mech(df, rng):
         g, proj = _graph_of(df)
@@ -331,7 +330,7 @@ def test_audit_ip_corrected_sensitivity_passes_and_the_papers_is_flagged():
 def test_unary_violators_enter_every_release_with_the_same_sensitivity(rng):
     """|U| + f(π_θ(G[V∖U])) and |U| + c: brute force over appended/removed tuples (tids stay stable)."""
     from dpworkbench.inconsistency import parse_dc
-    from dpworkbench.inconsistency.algorithms import projected_value
+    from dpworkbench.inconsistency.mechanisms import projected_value
 
     dcs = [parse_dc("not(t1.A<0)"), FD("A", "B")]
     universe = [(a, b) for a in (-1, 0, 1) for b in (0, 1)]
@@ -367,7 +366,7 @@ def test_release_backend_is_accepted():
     from dpworkbench.accounting import Accountant
     from dpworkbench.mechanisms import release_backend
 
-    g, df = toy.fig2_graph(), toy.capital_country()
+    g, df = examples.fig2_graph(), examples.capital_country()
     acc = Accountant(2.0)
     rec = graph_projection(g, "MI", 1.0, df=df, dcs=g.dcs, rng=release_backend(), accountant=acc, n_bound=len(df))
     assert 0 <= rec["output"] <= 6 and acc.spent == pytest.approx(1.0)
@@ -376,6 +375,6 @@ def test_release_backend_is_accepted():
 
 
 def test_example6_by_the_kernel_in_lexicographic_order():
-    g, gp = toy.fig3_graphs()
+    g, gp = examples.fig3_graphs()
     assert dp_vertex_cover(g, 1.0, order="lex", rng=0)["truncated"] == 6
     assert dp_vertex_cover(gp, 1.0, order="lex", rng=0)["truncated"] == 6

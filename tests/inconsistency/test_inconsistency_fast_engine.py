@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from dpworkbench.inconsistency import _kernels as K
-from dpworkbench.inconsistency.algorithms import dp_vertex_cover, graph_projection
+from dpworkbench.inconsistency.mechanisms import dp_vertex_cover, graph_projection
 from dpworkbench.inconsistency.conflict_graph import build
 from dpworkbench.inconsistency.datasets import dcs_for, load_table
-from dpworkbench.inconsistency.noise import rnoise
-from dpworkbench.inconsistency.projection import Projector, node_sequence
+from dpworkbench.inconsistency.noise_injection import rnoise
+from dpworkbench.inconsistency.model import Projector, node_sequence
 
 
 def _tax(rows, alpha=0.005):

@@ -9,7 +9,7 @@ import pytest
 from dpworkbench.accounting import check_ledger_matches
 from dpworkbench.inconsistency import FD, build, dp_vertex_cover, dp_vertex_cover_cost, from_edges
 from dpworkbench.inconsistency import conflict_graph as CG
-from dpworkbench.inconsistency.projection import node_sequence
+from dpworkbench.inconsistency.model import node_sequence
 
 
 def test_id_column_must_be_a_key_and_present():

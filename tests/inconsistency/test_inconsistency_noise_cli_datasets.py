@@ -10,7 +10,7 @@ import pytest
 
 from dpworkbench.inconsistency import FD, build, parse_dc
 from dpworkbench.inconsistency.datasets import NAMES, calibration, dcs_for, load_table
-from dpworkbench.inconsistency.noise import conoise, rnoise, typo
+from dpworkbench.inconsistency.noise_injection import conoise, rnoise, typo
 
 
 def test_rnoise_counts_checkpoints_and_seeding():
@@ -90,7 +90,7 @@ def test_tax_generator_scales_and_stays_consistent():
 
 def test_cli_json_and_errors(tmp_path, capsys):
     from dpworkbench.cli import main
-    from dpworkbench.inconsistency.toy import capital_country
+    from dpworkbench.inconsistency.examples import capital_country
 
     csv = tmp_path / "t.csv"
     capital_country().to_csv(csv, index=False)

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from dpworkbench.inconsistency import FD, build, dp_vertex_cover, graph_projection
-from dpworkbench.inconsistency.projection import Projector
-from dpworkbench.inconsistency.selection import basic_em, quality_sensitivity
+from dpworkbench.inconsistency.mechanisms import basic_em, quality_sensitivity
+from dpworkbench.inconsistency.model import Projector
 from dpworkbench.testing.harness import row_neighbours
 
 D = pd.DataFrame({"A": [0] * 6, "B": [0, 0, 1, 0, 1, 2]})

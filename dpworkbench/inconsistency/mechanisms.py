@@ -1,4 +1,7 @@
-"""The DP algorithms: Algorithm 2 (graph projection) with every θ strategy, baselines, Algorithm 5.
+"""Everything in the inconsistency paper that spends ε: θ selection (Algorithm 3, the noisy FD degree bound of
+Lemma 3/Thm 3, Algorithm 4), Algorithm 2 (graph projection) with every θ strategy and baseline, and Algorithm 5
+(DP vertex cover). Every mechanism records its spend in the shared :class:`~dpworkbench.accounting.Accountant` before it
+samples; the public entry points return :class:`~dpworkbench.accounting.Release`.
 
 Each run returns a :class:`~dpworkbench.accounting.Release`: the private output with the private θ*, θ₁ and noisy
 bound as details, the ledger (``release.eps_per_step()``, summing to the total; the plan is
@@ -27,6 +30,16 @@ Single-tuple (unary) DCs (``build(..., unary_policy="separate")``): the released
 (|U| grows by 1, G[V∖U] is unchanged) or joins G[V∖U] (|U| unchanged, Δf ≤ θ, θ+1 for I_P, 2 for the cover); the
 |U| term cancels in the quality's bias. ``rng`` may be a seed, a Generator, or a noise back-end such as
 ``dpworkbench.mechanisms.release_backend()`` (OpenDP samplers) for an actual release.
+
+Sensitivities of θ selection (spec §2.5–2.7): Δq = θ_max for I_MI (Lemma 2). For I_P the paper's Lemmas 1–2 are
+wrong; ``ip_sensitivity="safe"`` (default) uses Δq = 2·θ_max (≥ θ_max + θ) and Laplace scale (θ+1)/ε₂;
+``ip_sensitivity="paper"`` reproduces the paper (Δq = θ_max, scale θ/ε₂) and is labelled not proven private.
+
+References
+----------
+.. [1] Mohapatra, Gilad, He, Kimelfeld. "Differentially Private Inconsistency Measures", SIGMOD 2025:
+   §4 Algorithm 2 (graph projection), Lemmas 1–2 (sensitivities), Algorithm 3 (EM θ selection), Lemma 3 / Thm 3
+   (FD degree bound), Algorithm 4 (hierarchical EM with the bound), §5 Algorithm 5 and Prop. 3 (DP vertex cover).
 """
 
 from __future__ import annotations
@@ -41,20 +54,147 @@ import pandas as pd
 from .._validation import check_epsilon, check_int, check_probability, check_options
 from ..accounting import Accountant, LedgerEntry, Release, open_ledger, planned, record_spend
 from ..experiments.summary import relative_error
-from ..mechanisms import laplace_mechanism
+from ..mechanisms import exponential_mechanism, laplace_mechanism
 from ..mechanisms.backends import RngLike, check_rng
 from .conflict_graph import ConflictGraph
 from .constraints import DC
-from .projection import Projector, order_edges
-from .selection import basic_em, laplace_sensitivity, optimized_em, paper_candidates
+from .model import Projector, degree_bound, order_edges, paper_candidates, quality
 from . import _kernels as K
 
+# ---------------------------------------------------------------------------------------------------- θ selection (Algorithms 3 and 4, the noisy FD degree bound)
+def quality_sensitivity(theta_max: int, measure: str, ip_sensitivity: str) -> float:
+    if measure == "MI" or ip_sensitivity == "paper":
+        return float(theta_max)
+    return 2.0 * theta_max
+
+
+def laplace_sensitivity(theta: int, measure: str, ip_sensitivity: str) -> float:
+    if measure == "P" and ip_sensitivity == "safe":
+        return float(theta + 1)
+    return float(theta)
+
+
+def _check_mode(measure: str, ip_sensitivity: str) -> None:
+    check_options(measure, "measure", ("MI", "P"))
+    check_options(ip_sensitivity, "ip_sensitivity", ("safe", "paper"))
+
+
+def em_step(proj: Projector, candidates: Sequence[int], theta_max: int, *, eps_em: float, eps2: float, measure: str,
+            ip_sensitivity: str, no_bias_theta: int | None, rng: RngLike, accountant=None, note: str = "") -> dict:
+    """One exponential-mechanism draw over ``candidates`` (quality sensitivity from θ_max). Spends ``eps_em``."""
+    cands = sorted(set(int(c) for c in candidates))
+    F = {t: proj.f(t, measure) for t in set(cands) | {theta_max}}
+    q = np.array([quality(F, t, theta_max, eps2, no_bias=(t == no_bias_theta)) for t in cands])
+    delta = quality_sensitivity(theta_max, measure, ip_sensitivity)
+    w = eps_em * q / (2.0 * delta)  # the EM's log-weights (Def. 5); the sample itself is drawn by Gumbel-max below
+    probs = np.exp(w - w.max())
+    probs /= probs.sum()
+    idx = exponential_mechanism(q, epsilon=eps_em, sensitivity=delta, rng=rng, accountant=accountant, note=note)
+    return {"candidates": cands, "quality": q, "probabilities": probs, "sensitivity": delta, "theta": cands[idx], "epsilon": eps_em}
+
+
+def basic_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
+             ip_sensitivity: str = "safe", rng: RngLike = None, accountant=None) -> dict:
+    """Algorithm 3: θ* ∝ exp(ε₁·q/(2Δq)) over Θ, Δq = max Θ. Spends ε₁."""
+    _check_mode(measure, ip_sensitivity)
+    eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
+    if not len(thetas):
+        raise ValueError("thetas is empty: give at least one candidate θ")
+    theta_max = int(max(thetas))
+    return em_step(proj, thetas, theta_max, eps_em=eps1, eps2=eps2, measure=measure, ip_sensitivity=ip_sensitivity,
+                   no_bias_theta=None, rng=check_rng(rng),
+                   accountant=accountant, note="Alg. 3 EM")
+
+
+def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: int, rng: RngLike = None, accountant=None,
+                       minus_one: bool = True) -> dict:
+    """Σ_σ (d_bound(D, X_σ) + Lap(|Σ_FD|/ε₀)), rounded and clamped to [1, n] (post-processing). Spends ε₀."""
+    eps0 = check_epsilon(eps0, "eps0")
+    if not fds:
+        raise ValueError("the degree bound needs at least one FD-like DC")
+    true, terms = degree_bound(df, fds)
+    if not minus_one:  # the artifact drops the "−1"
+        terms = [t + 1 for t in terms]
+        true = sum(terms)
+    k = len(fds)
+    noisy_terms = laplace_mechanism(np.asarray(terms, dtype=float), epsilon=eps0, sensitivity=float(k), rng=rng,
+                                    accountant=accountant, note=f"FD degree bound ({k} FDs, ε₀/|Σ_FD| each)")
+    # Each FD term has sensitivity 1 and gets ε₀/k: the vector of k terms has L1 sensitivity k at total ε₀.
+    raw = float(np.sum(noisy_terms))
+    return {"d_bound": true, "terms": terms, "noisy_raw": raw, "noisy": int(min(max(round(raw), 1), n)), "epsilon": eps0}
+
+
+def optimized_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
+                 df: pd.DataFrame | None = None, dcs: Sequence[DC] = (), use_bound: bool = True, steps: int = 2,
+                 add_V: str = "if_general_DC", prune: str = "le", eps0_frac: float = 0.25,
+                 ip_sensitivity: str = "safe", rng: RngLike = None, accountant=None, n_bound: int | None = None) -> dict:
+    """Algorithm 4 (optionally without lines 1–5: ``use_bound=False`` = hierarchical EM). Spends ε₁ in total.
+
+    ``n_bound`` is the *public* (or privately estimated) size bound used for the θ = |V| candidate and to clamp
+    the noisy degree bound; ``None`` falls back to the graph's own n, which is NOT a public value under
+    add/remove-one-tuple neighbours (:func:`graph_projection` always passes one).
+
+    ε₀ = ``eps0_frac``·ε₁ for the bound (only when Σ has an FD-like DC and ``use_bound``), the rest split
+    evenly over ``steps`` EM draws; candidates above each draw are pruned (``prune="le"`` keeps θ ≤ θ*, as
+    Alg. 4; ``"lt"`` keeps θ < θ*, as Table 4, falling back to {θ*} when empty).
+    """
+    _check_mode(measure, ip_sensitivity)
+    eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
+    check_options(add_V, "add_V", ("always", "never", "if_general_DC"))
+    check_options(prune, "prune", ("le", "lt"))
+    check_options(steps, "steps", (1, 2, 3))
+    if not len(thetas):
+        raise ValueError("thetas is empty: give at least one candidate θ")
+    gen = check_rng(rng)
+    n = int(n_bound) if n_bound is not None else proj.n
+    cands = sorted(set(int(t) for t in thetas))
+    theta_max = max(cands)
+    eps_em = eps1
+    record: dict = {"d_bound": None, "d_bound_noisy": None, "eps0": 0.0, "steps": []}
+    fds = [d for d in dcs if d.is_fd_like]
+    if use_bound and fds:
+        if df is None:
+            raise ValueError("the FD degree bound needs the table df")
+        eps0 = eps0_frac * eps1
+        eps_em = eps1 - eps0
+        b = noisy_degree_bound(df, fds, eps0=eps0, n=n, rng=gen, accountant=accountant)
+        record.update(d_bound=b["d_bound"], d_bound_noisy=b["noisy"], eps0=eps0)
+        cands = sorted({t for t in cands if t <= b["noisy"]} | {b["noisy"]})
+        theta_max = min(b["noisy"], n)
+    has_general = any(not d.is_fd_like for d in dcs)
+    addV = add_V == "always" or (add_V == "if_general_DC" and has_general)
+    orig = set(cands)
+    no_bias = n if (addV and n not in orig) else None
+    C = sorted(set(cands) | ({n} if addV else set()))
+    theta = None
+    for s in range(steps):
+        step = em_step(proj, C, theta_max, eps_em=eps_em / steps, eps2=eps2, measure=measure,
+                       ip_sensitivity=ip_sensitivity, no_bias_theta=no_bias, rng=gen, accountant=accountant,
+                       note=f"Alg. 4 EM step {s + 1}")
+        record["steps"].append(step)
+        theta = step["theta"]
+        if prune == "le":
+            C = [t for t in C if t <= theta]
+        else:
+            C = [t for t in C if t < theta] or [theta]
+        theta_max = theta
+        if theta == no_bias:
+            no_bias = None  # step 2 after picking |V|: all candidates, Δ = |V|, F(|V|) = f(G)
+    record["theta"] = theta
+    record["theta_1"] = record["steps"][0]["theta"]
+    record["eps_em"] = eps_em
+    return record
+
+
+# ---------------------------------------------------------------------------------------------------- Algorithm 2 (graph projection) and Algorithm 5 (DP vertex cover)
 def projected_value(proj: Projector, theta: int, measure: str) -> int:
     """|U| + f(π_θ(G)): the value Algorithm 2 perturbs (|U| = tuples violating a unary DC, 0 without them)."""
     return int(proj.graph.unary.size) + proj.f(theta, measure)
 
 
 STRATEGIES = ("baseline_V", "baseline_dmax", "em", "hier_em", "bound_hier")
+
+
 STRATEGY_LABELS = {
     "baseline_V": "θ=|V| (Baseline 1)",
     "baseline_dmax": "θ=max deg (Baseline 2, non-private)",
@@ -65,9 +205,14 @@ STRATEGY_LABELS = {
 
 
 #: share of ε spent on the private size bound when no public ``n_bound`` is given
+
+
 N_FRAC = 0.05
 #: the private size bound n̂ = noisy |D| + ln(1/(2β))/ε_n exceeds |D| with probability 1 − β
+
+
 N_BETA = 0.01
+
 
 NEIGHBOURS = ("add or remove one tuple (row) at any position; the conflict graph gains or loses that tuple's "
               "node and edges")
@@ -334,5 +479,4 @@ def run_record(release: Release, **extra) -> dict:
     return rec
 
 
-__all__ = ["NEIGHBOURS", "STRATEGIES", "STRATEGY_LABELS", "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection",
-           "graph_projection_cost", "private_size_bound", "run_record"]
+__all__ = ["basic_em", "dp_vertex_cover", "dp_vertex_cover_cost", "em_step", "graph_projection", "graph_projection_cost", "laplace_sensitivity", "N_BETA", "N_FRAC", "NEIGHBOURS", "noisy_degree_bound", "optimized_em", "private_size_bound", "projected_value", "quality_sensitivity", "run_record", "STRATEGIES", "STRATEGY_LABELS"]

@@ -1,4 +1,4 @@
-"""The paper's toy examples: Fig. 2 (Capital/Country, Example 1–4, Tables 3–4), Fig. 3 (Examples 5–6), Fig. 10."""
+"""The paper's worked (toy) examples: Fig. 2 (Capital/Country, Example 1–4, Tables 3–4), Fig. 3 (Examples 5–6), Fig. 10."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from ..mechanisms import exponential_probabilities
 from . import _kernels as K
 from .conflict_graph import ConflictGraph, build, from_edges
 from .constraints import FD
-from .projection import Projector
-from .selection import SQRT2, quality, theorem2_bound
+from .model import SQRT2, Projector, quality, theorem2_bound
 
 
 def capital_country(with_grey_row: bool = True) -> pd.DataFrame:

@@ -1,8 +1,19 @@
-"""Stable edge orderings and Algorithm 1 (edge addition, Day–Li–Lyu) with memoised F(θ).
+"""The non-private model of the inconsistency paper: exact measures, stable edge orders, Algorithm 1 and the
+deterministic parts of θ selection (candidates Θ, the quality of Eq. 2, the FD degree bound, Thm 2's bound).
 
-An ordering must be fixed before looking at the data and order the common edges of two neighbouring
-databases identically (Definition 7). The neighbouring relation is add/remove one tuple **at any row
-position**, so an order may depend on what a tuple *is*, never on where the others put it:
+Nothing here spends ε or draws randomness: every function is a deterministic function of the conflict graph
+(:mod:`.conflict_graph`), the table, or public parameters, so results can be cached by content. The private
+algorithms built on it are in :mod:`.mechanisms`.
+
+Exact measures (Definition 1, Table 2): I_D, I_MI (edges), I_P (non-isolated nodes), I_R exact (MILP, HiGHS;
+small graphs), its LP relaxation I_R^lin (exact, solver-free: half a maximum matching of the bipartite double
+cover; and a HiGHS LP for checking), the greedy 2-approximation, and I_MC (number of maximal independent sets;
+tiny graphs). With ``unary_policy="separate"`` graphs, |U| (tuples violating a single-tuple DC) is added (spec §1.3).
+
+Stable edge orderings and Algorithm 1 (edge addition, Day–Li–Lyu) with memoised F(θ). An ordering must be fixed
+before looking at the data and order the common edges of two neighbouring databases identically (Definition 7).
+The neighbouring relation is add/remove one tuple **at any row position**, so an order may depend on what a tuple
+*is*, never on where the others put it:
 
 * ``"lex"``: key (min position, max position). Stable: deleting or inserting a row keeps the relative
   order of all other rows, hence of their edges.
@@ -12,19 +23,170 @@ position**, so an order may depend on what a tuple *is*, never on where the othe
   key column or a hash of the tuple's content for a graph built from a table, the node label for an explicit
   edge list. (Hashing the row *position* — the earlier rule — is not stable: deleting row i shifts every
   later position and reshuffles the ranks of all later tuples; finding 1.)
+
+References
+----------
+.. [1] Mohapatra, Gilad, He, Kimelfeld. "Differentially Private Inconsistency Measures", SIGMOD 2025:
+   Definition 1 and Table 2 (measures), §4 Definition 7 and Algorithm 1 (stable order, edge addition),
+   Eq. 2 (quality), Lemma 3 / Thm 3 (FD degree bound), Thm 2 (error bound).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
+import pandas as pd
+import scipy.sparse as sp
 
 from .._validation import check_int
 from . import _kernels as K
 from . import _fastkernels as FK
 from .conflict_graph import ConflictGraph, NodeIdentity, label_identity
+from .constraints import DC
 
+# ---------------------------------------------------------------------------------------------------- exact measures (Definition 1, Table 2)
+MAX_EXACT_IR_NODES = 2000
+
+
+MAX_EXACT_IR_EDGES = 20000
+
+
+MAX_IMC_NODES = 40
+
+
+def _u(g: ConflictGraph) -> int:
+    return int(g.unary.size)
+
+
+def i_d(g: ConflictGraph) -> int:
+    """Drastic measure: 1 iff the database violates Σ (the paper prints it reversed; spec §7.2)."""
+    return int(g.num_edges > 0 or _u(g) > 0)
+
+
+def i_mi(g: ConflictGraph) -> int:
+    return _u(g) + g.num_edges
+
+
+def i_p(g: ConflictGraph) -> int:
+    return _u(g) + int(np.count_nonzero(g.degrees()))
+
+
+def i_r_lin(g: ConflictGraph) -> float:
+    """LP relaxation of minimum vertex cover = |maximum matching of the bipartite double cover| / 2."""
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    if g.num_edges == 0:
+        return float(_u(g))
+    n = g.n
+    rows = np.concatenate([g.u, g.v])
+    cols = np.concatenate([g.v, g.u])
+    a = sp.csr_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(n, n))
+    match = maximum_bipartite_matching(a, perm_type="column")
+    return _u(g) + float(np.count_nonzero(match >= 0)) / 2.0
+
+
+def i_r_lin_lp(g: ConflictGraph) -> float:
+    """The same LP solved by HiGHS (scipy.optimize.linprog); for checking i_r_lin."""
+    from scipy.optimize import linprog
+
+    if g.num_edges == 0:
+        return float(_u(g))
+    m, n = g.num_edges, g.n
+    rows = np.repeat(np.arange(m), 2)
+    cols = np.stack([g.u, g.v], axis=1).ravel()
+    a = sp.csr_matrix((-np.ones(2 * m), (rows, cols)), shape=(m, n))
+    res = linprog(np.ones(n), A_ub=a, b_ub=-np.ones(m), bounds=(0, 1), method="highs")
+    if not res.success:
+        raise RuntimeError(f"HiGHS LP failed: {res.message}")
+    return _u(g) + float(res.fun)
+
+
+ENUMERATE_MAX_NODES = 12
+
+
+def _min_cover_by_enumeration(a: np.ndarray, b: np.ndarray, k: int) -> int:
+    """τ of a graph on k ≤ ENUMERATE_MAX_NODES nodes: the smallest subset (bitmask) touching every edge."""
+    masks = np.arange(1 << k, dtype=np.int64)
+    ok = np.ones(masks.size, dtype=bool)
+    for x, y in zip(a.tolist(), b.tolist()):
+        ok &= ((masks >> x) & 1 | (masks >> y) & 1).astype(bool)
+    sizes = ((masks[:, None] >> np.arange(k)) & 1).sum(axis=1)
+    return int(sizes[ok].min())
+
+
+def i_r_exact(g: ConflictGraph, *, max_nodes: int = MAX_EXACT_IR_NODES, max_edges: int = MAX_EXACT_IR_EDGES,
+              method: str = "auto") -> int:
+    """Minimum vertex cover size τ(G) by MILP (HiGHS). NP-hard: refuses graphs above the size guards.
+
+    ``method``: "milp" (HiGHS), "enumerate" (all subsets; at most 12 non-isolated nodes) or "auto" (enumeration
+    for ≤ 12 non-isolated nodes — ~1000× faster there, used by the brute-force sensitivity sweeps — else MILP)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    if method not in ("auto", "milp", "enumerate"):
+        raise ValueError(f"method must be 'auto', 'milp' or 'enumerate', got {method!r}")
+    deg = g.degrees()
+    active = np.flatnonzero(deg > 0)
+    if active.size > max_nodes or g.num_edges > max_edges:
+        raise ValueError(f"I_R exact is NP-hard: {active.size} non-isolated nodes / {g.num_edges} edges exceed the guard "
+                         f"({max_nodes} nodes, {max_edges} edges); use i_r_lin (LP, I_R^lin ≤ I_R ≤ 2·I_R^lin)")
+    if g.num_edges == 0:
+        return _u(g)
+    idx = -np.ones(g.n, np.int64)
+    idx[active] = np.arange(active.size)
+    m, k = g.num_edges, active.size
+    if method == "enumerate" or (method == "auto" and k <= ENUMERATE_MAX_NODES):
+        if k > ENUMERATE_MAX_NODES:
+            raise ValueError(f"method='enumerate' handles at most {ENUMERATE_MAX_NODES} non-isolated nodes, got {k}")
+        return _u(g) + _min_cover_by_enumeration(idx[g.u], idx[g.v], k)
+    rows = np.repeat(np.arange(m), 2)
+    cols = np.stack([idx[g.u], idx[g.v]], axis=1).ravel()
+    a = sp.csr_matrix((np.ones(2 * m), (rows, cols)), shape=(m, k))
+    res = milp(np.ones(k), constraints=LinearConstraint(a, lb=1, ub=np.inf), integrality=np.ones(k), bounds=Bounds(0, 1))
+    if not res.success:
+        raise RuntimeError(f"HiGHS MILP failed: {res.message}")
+    return _u(g) + int(round(res.fun))
+
+
+def i_r_2approx(g: ConflictGraph, *, rule: str = "lex", seed: int = 0) -> int:
+    """Both endpoints of a greedy maximal matching in a stable order (Algorithm 5 before noise)."""
+    u, v = order_edges(g.u, g.v, rule=rule, seed=seed, n=g.n, identity=g.identity)
+    return _u(g) + int(K.greedy_cover(u, v, g.n))
+
+
+def i_mc(g: ConflictGraph, *, max_nodes: int = MAX_IMC_NODES) -> int:
+    """Number of maximal consistent subsets = maximal independent sets (#P-complete; tiny graphs only)."""
+    import networkx as nx
+
+    if g.unary.size:
+        raise ValueError("i_mc is defined here for pairwise DCs only")
+    if g.n > max_nodes:
+        raise ValueError(f"I_MC is #P-complete: n={g.n} exceeds the guard of {max_nodes} nodes")
+    comp = nx.complement(g.to_networkx())
+    return sum(1 for _ in nx.find_cliques(comp)) if g.n else 1
+
+
+def max_maximal_independent_sets(n: int) -> int:
+    """Moon–Moser / Griggs et al.: the largest number of maximal independent sets of an n-vertex graph."""
+    if n < 2:
+        return 1
+    q, r = divmod(n, 3)
+    return 3**q if r == 0 else (4 * 3 ** (q - 1) if r == 1 else 2 * 3**q)
+
+
+def all_measures(g: ConflictGraph, *, exact_ir: bool | None = None) -> dict:
+    """I_D, I_MI, I_P, I_R^lin, 2·I_R^lin, max degree and (when tractable) I_R exact."""
+    out = {"n": g.n, "edges": g.num_edges, "max_degree": g.max_degree(), "I_D": i_d(g), "I_MI": i_mi(g), "I_P": i_p(g)}
+    out["I_R_lin"] = i_r_lin(g)
+    out["I_R_2approx"] = i_r_2approx(g)
+    want = exact_ir if exact_ir is not None else (g.num_edges <= MAX_EXACT_IR_EDGES and int(np.count_nonzero(g.degrees())) <= MAX_EXACT_IR_NODES)
+    out["I_R_exact"] = i_r_exact(g) if want else None
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------- stable orders and Algorithm 1
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
@@ -189,8 +351,6 @@ class Projector:
         if isinstance(self.hint, str):
             if self.hint != "paper":
                 raise ValueError(f"hint must be 'paper' or a sequence of θ, got {self.hint!r}")
-            from .selection import paper_candidates
-
             return [*paper_candidates(max(self.n, 1)), self.n]
         return list(self.hint)
 
@@ -242,4 +402,67 @@ class Projector:
         return np.bincount(self.u[keep], minlength=self.n) + np.bincount(self.v[keep], minlength=self.n)
 
 
-__all__ = ["Projector", "edge_addition_reference", "node_sequence", "order_edges", "tid_rank"]
+# ---------------------------------------------------------------------------------------------------- deterministic parts of θ selection (Eq. 2, Thm 3, Thm 2)
+SQRT2 = math.sqrt(2.0)
+
+
+def paper_candidates(n: int) -> list[int]:
+    """The paper's Θ scaled to n: [1, 5, 10, 100, 500] ∪ {k·n/10 : k = 1..9} (= the artifact's list at n = 10,000)."""
+    base = [1, 5, 10, 100, 500]
+    out = sorted({c for c in base if c < n} | {max(1, int(round(k * n / 10))) for k in range(1, 10)})
+    return out or [1]
+
+
+def quality(F: dict, theta: int, theta_max: int, eps2: float, *, no_bias: bool = False) -> float:
+    """q_ε₂(G, θ) = −(F(θ_max) − F(θ)) − √2·θ/ε₂ (Eq. 2); the |V| candidate has no bias term."""
+    if no_bias:
+        return -SQRT2 * theta / eps2
+    return -(F[theta_max] - F[theta]) - SQRT2 * theta / eps2
+
+
+def degree_bound(df: pd.DataFrame, fds: Sequence[DC]) -> tuple[int, list[int]]:
+    """Thm 3: d_bound(D, Σ_FD) = Σ_σ (max_{a_X} freq(D, a_X) − 1); also the per-FD terms (each of sensitivity 1)."""
+    terms = []
+    for d in fds:
+        if not d.is_fd_like:
+            raise ValueError(f"{d} is not FD-like; the degree bound needs = / != predicates on the same attributes")
+        terms.append(_max_group_size(df, list(d.lhs)) - 1)
+    return sum(terms), terms
+
+
+def _max_group_size(df: pd.DataFrame, cols: Sequence[str]) -> int:
+    """Largest number of rows sharing one value of ``cols`` (rows with a NULL in ``cols`` excluded); 1 if none."""
+    key = None
+    for c in cols:
+        if c not in df.columns:
+            raise ValueError(f"column {c!r} of an FD is not in the table; columns: {', '.join(map(str, df.columns))}")
+        codes, uniques = pd.factorize(df[c], use_na_sentinel=True)
+        codes = codes.astype(np.int64)
+        if key is None:
+            key = codes
+        else:
+            bad = (key < 0) | (codes < 0)
+            key = np.where(bad, -1, key * (len(uniques) + 1) + codes)
+            key = np.where(bad, -1, pd.factorize(key)[0])
+    key = key[key >= 0] if key is not None else np.zeros(0, np.int64)
+    return int(np.bincount(key).max()) if key.size else 1
+
+
+def theorem2_bound(beta, *, q_opt_tilde: float, theta_max: float, n_candidates: int, n_opt: int, eps1: float,
+                   theta_star: float | None = None, eps2: float | None = None, corrected: bool = False):
+    """Thm 2's error bound as printed: −q̃_opt + (2θ_max/ε₁)·ln(2|Θ|/(|Θ_opt|β)).
+
+    ``corrected=True`` adds the Laplace-tail term max(0, ln(2/β) − √2)·θ*/ε₂ (spec §7.10).
+    """
+    beta = np.asarray(beta, dtype=float)
+    if np.any((beta <= 0) | (beta >= 1)):
+        raise ValueError("beta must lie in (0, 1)")
+    out = -q_opt_tilde + 2 * theta_max / eps1 * np.log(2 * n_candidates / (n_opt * beta))
+    if corrected:
+        if theta_star is None or eps2 is None:
+            raise ValueError("corrected bound needs theta_star and eps2")
+        out = out + np.maximum(0.0, np.log(2 / beta) - SQRT2) * theta_star / eps2
+    return out
+
+
+__all__ = ["all_measures", "degree_bound", "edge_addition_reference", "i_d", "i_mc", "i_mi", "i_p", "i_r_2approx", "i_r_exact", "i_r_lin", "i_r_lin_lp", "max_maximal_independent_sets", "node_sequence", "order_edges", "paper_candidates", "Projector", "quality", "SQRT2", "theorem2_bound", "tid_rank"]
