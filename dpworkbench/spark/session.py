@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import warnings
 from dataclasses import dataclass
@@ -211,6 +212,9 @@ def get_session(master: str | None = None, remote: str | None = None, *, memory:
                 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
                 settings.setdefault("spark.driver.host", "127.0.0.1")
                 settings.setdefault("spark.driver.bindAddress", "127.0.0.1")
+                # Python workers run this interpreter (the venv with numpy/pandas/opendp), not the system python3
+                os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+                settings.setdefault("spark.pyspark.python", sys.executable)
         # pyspark warns about pandas 3 on every conversion; the conversions used here are tested
         warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
         for k, v in settings.items():
