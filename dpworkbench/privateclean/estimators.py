@@ -23,6 +23,14 @@ METHODS = ("direct", "privateclean", "pc_unweighted", "pc_noprov")
 
 @dataclass
 class Estimate:
+    """An estimate with its 95 % confidence interval [lo, hi] and what it was computed from (``meta``: l, N, the
+    private counts; all post-processing of V and public parameters).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §5.4–5.6 (estimates with confidence intervals); spec §3.
+    """
+
     value: float
     lo: float
     hi: float
@@ -30,14 +38,24 @@ class Estimate:
 
 
 def count_estimate(c_private: float, S: int, p: float, l: float, N: int) -> float:
-    """Eq. 3: ĉ = (c_private − S·p·l/N)/(1−p). Example 4 → 333.33."""
+    """Eq. 3: ĉ = (c_private − S·p·l/N)/(1−p). Example 4 → 333.33.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §5.4 Eq. 3, Example 4; spec §3.5.
+    """
     if not 0 <= p < 1:
         raise ValueError(f"p must be in [0, 1), got {p}")
     return (c_private - S * p * l / N) / (1.0 - p)
 
 
 def sum_estimate(h_p: float, h_c: float, p: float, l: float, N: int) -> float:
-    """Eq. 5: ĥ = ((N − lp) h_p − lp h_p^c)/((1−p)N)."""
+    """Eq. 5: ĥ = ((N − lp) h_p − lp h_p^c)/((1−p)N).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §5.5; spec §3.6.
+    """
     if not 0 <= p < 1:
         raise ValueError(f"p must be in [0, 1), got {p}")
     return ((N - l * p) * h_p - l * p * h_c) / ((1.0 - p) * N)
@@ -80,6 +98,10 @@ def estimate(
     ``method``: direct | privateclean (weighted cut, PC-W) | pc_unweighted (PC-U) | pc_noprov (l′, N′ of the
     cleaned domain). ``ci``: row_clt (default; per-row CLT, delta method for avg) or paper (Eq. 3/5 forms,
     ratio-interval for avg).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §5.1–5.6 (Direct, PrivateClean COUNT/SUM/AVG), §6.4 (provenance), §7 (weighted); spec §3.
     """
     check_options(agg, "agg", ("count", "sum", "avg"))
     check_options(method, "method", METHODS)
@@ -170,7 +192,12 @@ def estimate(
 
 
 def direct_bias_count(S: int, p: float, l: int, N: int, s: float) -> float:
-    """Prop. 2: E[c_private] − c_true = S·p·(l/N − s)."""
+    """Prop. 2: E[c_private] − c_true = S·p·(l/N − s).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §5.2 Proposition 2, App. A.4; spec §3.3.
+    """
     return S * p * (l / N - s)
 
 

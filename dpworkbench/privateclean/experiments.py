@@ -1,14 +1,15 @@
-"""Experiment drivers and figures for the PrivateClean notebooks (spec §5, §6.4)."""
-from __future__ import annotations
+"""Experiment drivers of the PrivateClean notebooks (spec §5, §6.4): sweeps through the shared runner and the
+summaries (tables, slopes, ratios, crossovers) that the figures and claims read.
 
-import functools
-import hashlib
-from pathlib import Path
+References
+----------
+Krishnan et al., "PrivateClean: Data Cleaning and Differential Privacy", SIGMOD 2016 (seed 002), §8 and Appendix D
+(experimental setup: 100 random instances per point, relative error).
+"""
+from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from dpworkbench.experiments import run_grid
 from .standins import run_cars_batch, run_intel, run_intel_batch, run_mcafe, run_tpcds
@@ -19,27 +20,19 @@ BATCHED = {"synthetic", "intel", "cars", "multiattr"}
 KINDS = {"synthetic": run_batch, "synthetic_loop": run_instance, "multiattr": run_multiattr_batch,
          "multiattr_loop": run_multiattr_instance, "intel": run_intel_batch, "intel_loop": run_intel, "cars": run_cars_batch, "mcafe": run_mcafe, "tpcds": run_tpcds}
 
-COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
-          "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
-
-
-@functools.lru_cache(maxsize=1)
-def code_version() -> str:
-    """Short hash of this subpackage's source: part of every sweep cell's identity, so results cached by
-    ``run_grid`` (resume) are recomputed after the model or estimator code changes instead of being reused."""
-    h = hashlib.sha256()
-    for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:12]
-
 
 def sweep(ctx, name: str, x: str, values, *, repetitions: int, fixed: dict | None = None, multiattr: bool = False,
           seed: int = 0, kind: str | None = None) -> pd.DataFrame:
-    """Run ``repetitions`` random private instances per x value; returns the tidy per-instance errors."""
+    """Run ``repetitions`` random private instances per x value through :func:`dpworkbench.experiments.run_grid`;
+    returns the tidy per-instance errors.
+
+    Each cell's seed stream is derived from ``seed`` and the cell's parameters only. The code version is not one of
+    them (``run_grid`` recomputes stale cells by its own ``code_version``): a privateclean source hash in the cell
+    parameters redrew every instance, and moved every seeded figure, after any edit of the package.
+    """
     kind = kind or ("multiattr" if multiattr else "synthetic")
     fn = KINDS[kind]
-    fixed = {**dict(fixed or {}), "code_version": code_version()}
+    fixed = dict(fixed or {})
     if kind in BATCHED:  # all repetitions of a cell drawn at once (vectorised; batch.py)
         fixed["batch"] = int(repetitions)
         repetitions = 1
@@ -57,42 +50,22 @@ def table(df: pd.DataFrame, x: str) -> pd.DataFrame:
                          "n": g.size()}).reset_index()
 
 
-def figure(tab: pd.DataFrame, x: str, title: str, *, methods=None, x_title: str | None = None) -> go.Figure:
-    """One panel per aggregate: mean relative error (%) with an IQR band per method."""
-    aggs = list(dict.fromkeys(tab["agg"]))
-    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[a.upper() for a in aggs])
-    for j, agg in enumerate(aggs, 1):
-        for m in methods or list(dict.fromkeys(tab["method"])):
-            t = tab[(tab["agg"] == agg) & (tab["method"] == m)].sort_values(x)
-            if t.empty:
-                continue
-            c = COLORS.get(m, None)
-            fig.add_trace(go.Scatter(x=list(t[x]) + list(t[x])[::-1], y=list(100 * t["q75"]) + list(100 * t["q25"])[::-1],
-                                     fill="toself", line=dict(width=0), fillcolor=c, opacity=0.15, showlegend=False,
-                                     hoverinfo="skip"), row=1, col=j)
-            fig.add_trace(go.Scatter(x=t[x], y=100 * t["mean"], mode="lines+markers", name=m, line=dict(color=c),
-                                     showlegend=j == 1), row=1, col=j)
-        fig.update_xaxes(title_text=x_title or x, row=1, col=j)
-        fig.update_yaxes(title_text="mean relative error (%)", row=1, col=j)
-    fig.update_layout(title=title, height=420)
-    return fig
-
-
 def value(tab: pd.DataFrame, agg: str, method: str, x: str, xv, stat: str = "mean") -> float:
+    """``stat`` of ``method``'s relative error for aggregate ``agg`` at ``x == xv`` (NaN when absent)."""
     t = tab[(tab["agg"] == agg) & (tab["method"] == method) & np.isclose(tab[x].astype(float), float(xv))]
     return float(t[stat].iloc[0]) if len(t) else float("nan")
 
 
 def slope(tab: pd.DataFrame, agg: str, method: str, x: str) -> float:
+    """Least-squares slope of ``method``'s mean relative error for ``agg`` against ``x``."""
     t = tab[(tab["agg"] == agg) & (tab["method"] == method)].sort_values(x)
     return float(np.polyfit(t[x].astype(float), t["mean"], 1)[0])
 
 
-def never_worse(tab: pd.DataFrame, x: str, *, better: str = "privateclean", than: str = "direct", tol: float = 0.1,
-                aggs=("count", "sum")) -> bool:
-    """True when ``better``'s mean error ≤ (1+tol)·``than``'s at every x value and aggregate."""
-    return all(value(tab, a, better, x, v) <= (1 + tol) * value(tab, a, than, x, v) + 1e-9
-               for a in aggs for v in tab[x].unique())
+def worst_ratio(tab: pd.DataFrame, x: str, *, better: str = "privateclean", than: str = "direct",
+                aggs=("count", "sum")) -> float:
+    """max over the x values and aggregates of ``better``'s mean error / ``than``'s (≤ 1: never worse)."""
+    return float(max(value(tab, a, better, x, v) / value(tab, a, than, x, v) for a in aggs for v in tab[x].unique()))
 
 
 def data_source(kind: str, fixed: dict | None = None) -> str:
@@ -131,3 +104,13 @@ def paired_difference(df: pd.DataFrame, agg: str, x: str, at, *, a: str = "priva
     diff = (d[a] - d[b]).xs(at, level=0)
     se = float(diff.std(ddof=1) / len(diff) ** 0.5) if len(diff) > 1 else float("nan")
     return float(diff.mean()), se
+
+
+def merge_rate_paired(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Fig. 6's two paired summaries of a tidy sweep: per merge rate, the mean and SE of PrivateClean − no-provenance
+    count relative error (paired by instance), and per (method, merge rate) the mean and SE of the signed count error."""
+    d = df[df["agg"] == "count"].pivot_table(index=["merge_rate", "instance"], columns="method", values="rel_error")
+    diff = (d["privateclean"] - d["pc_noprov"]).groupby(level=0).agg(["mean", "sem"])
+    sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])].assign(err=lambda x: x["estimate"] - x["truth"])
+    bias = sg.groupby(["method", "merge_rate"])["err"].agg(["mean", "sem"])
+    return diff, bias

@@ -26,12 +26,14 @@ import io
 import json
 import math
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
 
+from dpworkbench.cache import cached_call
 from dpworkbench.mechanisms.backends import NumpyBackend
 from dpworkbench.testing.harness import EntryPoint
 
@@ -177,21 +179,27 @@ def _quiet():
 
 # --- entry 4: the CLI ---------------------------------------------------------------------------------------------
 _CSV_DIR: tempfile.TemporaryDirectory | None = None
-_CSV_CACHE: dict[tuple, str] = {}
 _PARSER = None
 
 
-def _csv_for(df: pd.DataFrame) -> str:
-    """The input written once as a CSV (the CLI reads a file, as a user's run does)."""
+def _csv_dir() -> str:
     global _CSV_DIR
-    key = tuple(map(tuple, df.astype(str).to_numpy().tolist()))
-    if key not in _CSV_CACHE:
-        if _CSV_DIR is None:
-            _CSV_DIR = tempfile.TemporaryDirectory(prefix="dpw_privateclean_harness_")
-        path = Path(_CSV_DIR.name) / f"in{len(_CSV_CACHE)}.csv"
-        df.to_csv(path, index=False)
-        _CSV_CACHE[key] = str(path)
-    return _CSV_CACHE[key]
+    if _CSV_DIR is None:
+        _CSV_DIR = tempfile.TemporaryDirectory(prefix="dpw_privateclean_harness_")
+    return _CSV_DIR.name
+
+
+def _write_csv(df: pd.DataFrame, folder: str) -> str:
+    path = Path(folder) / f"in-{uuid.uuid4().hex}.csv"
+    df.to_csv(path, index=False)
+    return str(path)
+
+
+def _csv_for(df: pd.DataFrame) -> str:
+    """The input written once as a CSV (the CLI reads a file, as a user's run does): one file per distinct content
+    and folder (:mod:`dpworkbench.cache`, memory only; the files live in this process's temporary folder)."""
+    folder = _csv_dir()
+    return cached_call("privateclean.harness.csv", (df, folder), lambda: _write_csv(df, folder))
 
 
 CLI_ARGS = ["--attr", "cat", "--p", str(P3), "--domain", ",".join(DOM3), "--value-col", "val", "--b", str(B),

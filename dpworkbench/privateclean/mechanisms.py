@@ -22,6 +22,10 @@ def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:
 
     ``exact``: ln(1 + N(1−p)/p) (true k-RR likelihood ratio, default). ``paper``: Lemma 1's
     ln(3/p − 2), which equals the exact value only at N = 3 (spec §7 item 1).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2.1 Lemma 1 and App. A.1; spec §1.6, §7 item 1.
     """
     p = check_probability(p, "p")
     if convention == "paper":
@@ -35,7 +39,12 @@ def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:
 
 
 def p_for_epsilon(epsilon: float, N: int | None = None, convention: str = "exact") -> float:
-    """Inverse of :func:`epsilon_grr`: exact p = N/(e^ε+N−1); paper p = 3/(e^ε+2)."""
+    """Inverse of :func:`epsilon_grr`: exact p = N/(e^ε+N−1); paper p = 3/(e^ε+2).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2.1 Lemma 1 (inverse); spec §1.6.
+    """
     epsilon = check_positive(epsilon, "epsilon")
     if convention == "paper":
         return 3.0 / (math.exp(epsilon) + 2.0)
@@ -47,17 +56,32 @@ def p_for_epsilon(epsilon: float, N: int | None = None, convention: str = "exact
 
 
 def epsilon_laplace(b: float, delta: float) -> float:
-    """Proposition 1: ε = Δ/b."""
+    """Proposition 1: ε = Δ/b.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2.2 Proposition 1; spec §1.5.
+    """
     return check_positive(delta, "delta") / check_positive(b, "b")
 
 
 def b_for_epsilon(epsilon: float, delta: float) -> float:
-    """Laplace scale giving ε for a numeric attribute with range Δ: b = Δ/ε."""
+    """Laplace scale giving ε for a numeric attribute with range Δ: b = Δ/ε.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2.2 Proposition 1; spec §1.5.
+    """
     return check_positive(delta, "delta") / check_positive(epsilon, "epsilon")
 
 
 def theorem2_bound(N: int, p: float, alpha: float) -> float:
-    """Theorem 2 sufficient size: S > (N/p) ln(pN/α)."""
+    """Theorem 2 sufficient size: S > (N/p) ln(pN/α).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.3 Theorem 2, Example 3; spec §1.7.
+    """
     N = check_int(N, "N", minimum=1)
     p = check_probability(p, "p")
     alpha = check_probability(alpha, "alpha")
@@ -65,7 +89,12 @@ def theorem2_bound(N: int, p: float, alpha: float) -> float:
 
 
 def theorem2_exact(N: int, p: float, alpha: float) -> float:
-    """Exact union bound: S ≥ 1 + ln(α/(p(N−1))) / ln(1 − p/N)."""
+    """Exact union bound: S ≥ 1 + ln(α/(p(N−1))) / ln(1 − p/N).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.3 Theorem 2 (exact union bound); spec §1.7.
+    """
     N = check_int(N, "N", minimum=2)
     p = check_probability(p, "p")
     alpha = check_probability(alpha, "alpha")
@@ -73,7 +102,12 @@ def theorem2_exact(N: int, p: float, alpha: float) -> float:
 
 
 def theorem2_probability(N: int, p: float, S: int) -> float:
-    """Union lower bound on P[all N values preserved] (worst case: one value has a single row)."""
+    """Union lower bound on P[all N values preserved] (worst case: one value has a single row).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.3 Theorem 2; spec §1.7.
+    """
     return max(0.0, 1.0 - p * (N - 1) * (1.0 - p / N) ** (S - 1))
 
 
@@ -91,6 +125,10 @@ def privacy_cost(discrete: dict[Any, tuple[float, int]] | None = None,
     *understates* it for N > 3 (such a release is marked ``private=False``). ``numeric``: {column: (b, Δ)};
     each spends ε = Δ/b (Proposition 1). Sequential composition over attributes (Theorem 1), in the order
     given (discrete partitions first, as :func:`grr` records them).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2 Lemma 1, Proposition 1, Theorem 1 (composition); spec §1.6.
     """
     check_options(accounting, "accounting", ACCOUNTING)
     out = []
@@ -105,7 +143,12 @@ def privacy_cost(discrete: dict[Any, tuple[float, int]] | None = None,
 
 def privacy_cost_table(rel: "PrivateRelation | Release") -> pd.DataFrame:
     """Per attribute: parameter, N, ε under the exact and the paper's Lemma-1 accounting (both from
-    :func:`privacy_cost` on the relation's public parameters; the release's ledger is the one that counts)."""
+    :func:`privacy_cost` on the relation's public parameters; the release's ledger is the one that counts).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2 Lemma 1 and Theorem 1; spec §1.6.
+    """
     rel = rel.value if isinstance(rel, Release) else rel
     d = {k: (rel.p[k], len(rel.domains[k])) for k in rel.p}
     nm = {c: (rel.b[c], rel.deltas[c]) for c in rel.b}
@@ -207,6 +250,10 @@ def grr(
     ---------------------
     Substitute one record (at any position): bounded DP. Each record is randomised independently (local DP per
     record), so V is ε-DP for the ledger's ε with respect to changing any one record.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2 (GRR: §4.2.1 discrete, §4.2.2 numeric), Theorem 1, Theorem 2 (§4.3); spec §1.4–1.8.
     """
     if not isinstance(df, pd.DataFrame):
         raise ValueError("df must be a pandas DataFrame")

@@ -42,6 +42,10 @@ class PrivateRelation:
     This is the *value* of the :class:`~dpworkbench.accounting.Release` that :func:`grr` returns; the ε it cost
     travels only in that release's ledger (:func:`privacy_cost_table` shows it per attribute under both
     conventions). Everything here is private output (``data``) or public input (the rest).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §4.2 (the private relation V); spec §1.2, §1.8.
     """
 
     data: pd.DataFrame
@@ -62,6 +66,10 @@ class CleanedRelation:
     ``mappings`` holds, per cleaned column, the composed pure value mapping when the cleaning was
     single-attribute (fork-free), so the same cleaner can be applied to R and to released-domain
     values absent from V.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §3.2.1 (cleaning operations), §6.2–6.4 (value provenance), §7 (weighted provenance); spec §2.
     """
 
     private: PrivateRelation
@@ -214,7 +222,12 @@ def _key(s: pd.Series) -> pd.Series:
 
 
 def diff_provenance(V: pd.DataFrame, V_clean: pd.DataFrame, src: str, dst: str) -> pd.DataFrame:
-    """Build the weighted graph by grouping rows on (V[src], V_clean[dst]); w_lm = rows(l→m)/rows(l)."""
+    """Build the weighted graph by grouping rows on (V[src], V_clean[dst]); w_lm = rows(l→m)/rows(l).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §7 (weighted provenance w_lm), Example 6; spec §2.5.
+    """
     if len(V) != len(V_clean):
         raise ValueError("V and V_clean must be row-aligned")
     cl, ul = pd.factorize(V[src], use_na_sentinel=False)
@@ -239,19 +252,34 @@ def _denull(x: Any) -> Any:
 
 
 def apply_mapping(values: Any, mapping: dict) -> np.ndarray:
-    """Apply a pure cleaner (dict, identity default) to raw values — used to compute C(R)."""
+    """Apply a pure cleaner (dict, identity default) to raw values — used to compute C(R).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §3.2.1 (Merge/Transform as value maps); spec §2.1.
+    """
     vals = np.asarray(values, dtype=object)
     return np.array([mapping.get(v, v) for v in vals], dtype=object)
 
 
 def fd_repair_majority(df: pd.DataFrame, lhs: list[str], rhs: str) -> dict:
-    """FD repair stand-in for Bohannon et al.: each lhs group takes its most frequent rhs (returns a tuple map)."""
+    """FD repair stand-in for Bohannon et al.: each lhs group takes its most frequent rhs (returns a tuple map).
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §8.3 (TPC-DS FD repair, after Bohannon et al.); spec §5.2.
+    """
     g = df.groupby(lhs, dropna=False)[rhs].agg(lambda s: s.value_counts().index[0] if s.notna().any() else None)
     return {k if isinstance(k, tuple) else (k,): v for k, v in g.items()}
 
 
 def edit_distance_merge(values: Any, *, threshold: int = 1, counts: pd.Series | None = None) -> dict:
-    """Matching-dependency merge: map each value to a more frequent value within edit distance ≤ threshold."""
+    """Matching-dependency merge: map each value to a more frequent value within edit distance ≤ threshold.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §8.3 (matching-dependency merge); spec §5.2.
+    """
     s = pd.Series(values, dtype=object).dropna()
     vc = counts if counts is not None else s.value_counts()
     order = list(vc.index)
@@ -272,6 +300,10 @@ def outlier_values(data: pd.DataFrame, col: str, value_col: str | None = None, *
 
     Learning the cleaner from V is post-processing (no privacy cost); under GRR every value also
     receives about p·S/N random rows, so thresholds must allow for that dilution.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), §8.3 (IntelWireless outlier task); spec §2.1, §5.2.
     """
     if col not in data.columns:
         raise ValueError(f"unknown attribute {col!r}")

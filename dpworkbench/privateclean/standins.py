@@ -10,6 +10,8 @@ import pandas as pd
 from dpworkbench._validation import check_options
 from dpworkbench.experiments.summary import relative_error
 
+from dpworkbench.cache import cached
+
 from .model import CleanedRelation, apply_mapping, edit_distance_merge
 from .estimators import estimate
 from .mechanisms import epsilon_grr, grr
@@ -141,20 +143,30 @@ def fd_majority_map(df: pd.DataFrame, lhs: list[str], rhs: str) -> dict:
             for r in top[lhs + [rhs]].itertuples(index=False, name=None)}
 
 
-_TPCDS_CACHE: dict = {}
 _NULLKEY = "\x00NULL"
 
 
-def tpcds_truth(cell) -> tuple[pd.DataFrame, str]:
-    """Uncorrupted, canonical customer_address (real DuckDB dsdgen if available and ``source`` allows, else synthetic)."""
+def _tpcds_key(source: str, S: int | None, seed: int, sf: float) -> tuple:
+    """What the loaded table depends on: its parameters and, for real data, the dsdgen file's content stamp."""
+    from .tpcds import cache_file
+
+    f = cache_file(sf)
+    return (source, S, seed, sf, f if source == "real" and f.exists() else None)
+
+
+@cached("privateclean.standins.tpcds_truth", key=_tpcds_key)
+def _load_tpcds(source: str, S: int | None, seed: int, sf: float) -> tuple[pd.DataFrame, str]:
     from .tpcds import load_customer_address
 
+    return load_customer_address(source, S=S, seed=seed, sf=sf)
+
+
+def tpcds_truth(cell) -> tuple[pd.DataFrame, str]:
+    """Uncorrupted, canonical customer_address (real DuckDB dsdgen if available and ``source`` allows, else synthetic),
+    loaded once per parameters and file (:mod:`dpworkbench.cache`; shared between calls: do not mutate it)."""
     S = cell.get("S")
-    key = (cell.get("source", "real"), None if S is None else int(S), int(cell.get("data_seed", 0)),
-           float(cell.get("sf", 1.0)))
-    if key not in _TPCDS_CACHE:
-        _TPCDS_CACHE[key] = load_customer_address(key[0], S=key[1], seed=key[2], sf=key[3])
-    return _TPCDS_CACHE[key]
+    return _load_tpcds(cell.get("source", "real"), None if S is None else int(S), int(cell.get("data_seed", 0)),
+                       float(cell.get("sf", 1.0)))
 
 
 def run_tpcds(cell, rng) -> list[dict]:

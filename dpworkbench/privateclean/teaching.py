@@ -1,13 +1,23 @@
-"""Tables and figures for the theory and teaching notebooks."""
-from __future__ import annotations
+"""Teaching views of PrivateClean: the tables and widget views of the ``learn_`` notebooks and Fig. 1.
 
-import functools
+Views compute with the package (GRR, cleaning, estimators) and draw with :mod:`dpworkbench.privateclean.figures`.
+The non-private part of a view (the true relation, the dirty relation and its cleaner, the seeded release batches) is
+taken from :mod:`dpworkbench.cache`, keyed by its parameters, so moving ε only redraws the private relation.
+
+References
+----------
+Krishnan et al., "PrivateClean: Data Cleaning and Differential Privacy", SIGMOD 2016 (seed 002): Fig. 1 (§1, §3),
+Lemma 1 and Theorem 2 (§4), §5 (estimators), Appendix E (tuning); spec /work/shared/spec/privateclean.md §6.5.
+"""
+from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
+from dpworkbench.cache import cached
+
+from . import figures
 from .model import CleanedRelation
 from .estimators import estimate
 from .mechanisms import epsilon_grr, grr, theorem2_bound, theorem2_exact, theorem2_probability
@@ -27,6 +37,7 @@ def theorem2_table() -> pd.DataFrame:
                           "exact union bound": theorem2_exact(n, p, a)} for n, p, a in rows])
 
 
+@cached("privateclean.teaching.preservation")
 def simulate_preservation(N: int, p: float, sizes, trials: int, seed: int = 0) -> pd.DataFrame:
     """Worst case: one value has a single row; P[every value still visible after GRR]."""
     gen = np.random.default_rng(seed)
@@ -64,14 +75,15 @@ def tuning_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@functools.lru_cache(maxsize=16)
-def _true_relation(S: int, N: int, z: float, seed: int) -> pd.DataFrame:
+@cached("privateclean.teaching.true_relation")
+def true_relation(S: int, N: int, z: float, seed: int) -> pd.DataFrame:
+    """The seeded Appendix D relation of the GRR panel (non-private, cached by its parameters; do not mutate it)."""
     return generate(S, N, z, rng=seed)
 
 
 def grr_panel(p: float, N: int = 50, z: float = 2.0, S: int = 1000, l: int = 5, b: float = 10.0, seed: int = 0):
     """Histogram true vs private, and Direct vs PrivateClean count with CI against truth and the Direct bias line."""
-    df = _true_relation(S, N, z, seed)  # the non-private part is cached
+    df = true_relation(S, N, z, seed)  # the non-private part is cached
     p = min(max(p, 1e-9), 0.99)
     rel = grr(df, {"cat": p}, {"val": b}, domains={"cat": list(range(N))}, bounds={"val": (0.0, 100.0)}, rng=seed + 1).value
     crel = CleanedRelation.start(rel)
@@ -80,19 +92,12 @@ def grr_panel(p: float, N: int = 50, z: float = 2.0, S: int = 1000, l: int = 5, 
     d = estimate(crel, "count", "cat", pred, method="direct")
     pc = estimate(crel, "count", "cat", pred)
     bias = S * p * (l / N - truth / S)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["value histogram: true vs private",
-                                                        f"count of top-{l} values (truth {truth})"])
-    k = np.arange(N)
-    fig.add_bar(x=k, y=np.bincount(df["cat"].astype(int), minlength=N), name="true R", row=1, col=1)
-    fig.add_bar(x=k, y=np.bincount(rel.data["cat"].astype(int), minlength=N), name="private V", row=1, col=1)
-    fig.add_trace(go.Scatter(x=["Direct", "PrivateClean"], y=[d.value, pc.value], mode="markers", marker=dict(size=12),
-                             error_y=dict(type="data", array=[0, pc.hi - pc.value]), name="estimate"), row=1, col=2)
-    fig.add_hline(y=truth, line_dash="dash", annotation_text="truth", row=1, col=2)
-    fig.add_hline(y=truth + bias, line_dash="dot", line_color="red", annotation_text="Direct expected bias S·p(l/N−s)",
-                  row=1, col=2)
-    eps = pd.DataFrame([{"ε exact ln(1+N(1−p)/p)": epsilon_grr(p, N), "ε paper ln(3/p−2)": epsilon_grr(p, 3, "paper"),
+    fig = figures.grr_histogram_and_count(np.bincount(df["cat"].astype(int), minlength=N),
+                                          np.bincount(rel.data["cat"].astype(int), minlength=N), direct=d.value,
+                                          privateclean=pc.value, pc_hi=pc.hi, truth=truth, direct_bias=bias, l=l,
+                                          title=f"GRR p={p:.2f}, N={N}, z={z}, S={S}")
+    eps = pd.DataFrame([{"p": round(p, 4), "ε exact ln(1+N(1−p)/p)": epsilon_grr(p, N), "ε paper ln(3/p−2)": epsilon_grr(p, 3, "paper"),
                          "ε numeric Δ/b": 100.0 / b}]).round(3)
-    fig.update_layout(height=420, title=f"GRR p={p:.2f}, N={N}, z={z}, S={S}")
     return fig, eps
 
 
@@ -104,26 +109,8 @@ def p_slider(value: float = 0.1, description: str = "p"):
 
 
 def provenance_figure(crel: CleanedRelation, col: str, pred=None, domain_source: str = "observed") -> go.Figure:
-    """Bipartite dirty → clean graph; edges into the predicate's values highlighted; widths = weights."""
-    e = crel.provenance(col, domain_source)
-    L = list(dict.fromkeys(map(str, e["l"])))
-    M = list(dict.fromkeys(map(str, e["m"])))
-    yl = {v: i for i, v in enumerate(L)}
-    ym = {v: i * (len(L) - 1) / max(len(M) - 1, 1) for i, v in enumerate(M)}
-    sel = set(map(str, pred)) if pred is not None else set()
-    fig = go.Figure()
-    for _, r in e.iterrows():
-        hit = str(r["m"]) in sel
-        fig.add_trace(go.Scatter(x=[0, 1], y=[yl[str(r["l"])], ym[str(r["m"])]], mode="lines",
-                                 line=dict(width=1 + 4 * float(r["weight"]), color="crimson" if hit else "lightgray"),
-                                 hovertext=f"{r['l']} → {r['m']}: w={r['weight']:.2f}", showlegend=False))
-    fig.add_trace(go.Scatter(x=[0] * len(L), y=list(yl.values()), text=L, mode="markers+text", textposition="middle left",
-                             name="L = dirty (private) values"))
-    fig.add_trace(go.Scatter(x=[1] * len(M), y=list(ym.values()), text=M, mode="markers+text", textposition="middle right",
-                             name="M = cleaned values"))
-    fig.update_layout(title=f"provenance graph of {col!r} (red: cut into the predicate)", height=450,
-                      xaxis=dict(visible=False, range=[-0.6, 1.6]), yaxis=dict(visible=False))
-    return fig
+    """Bipartite dirty → clean graph of ``col`` (:func:`figures.provenance_graph` of its provenance edges)."""
+    return figures.provenance_graph(crel.provenance(col, domain_source), col, pred)
 
 
 MAJORS = ["Mechanical E.", "Mech. Eng.", "Electrical Eng.", "Civil Eng.", "Math"]
@@ -216,8 +203,8 @@ def plausible_deniability(p: float, N: int = len(MAJORS)) -> pd.DataFrame:
 
 # -- cleaning before/after with the provenance graph (error rate, merge rate) ------------------------------------
 
-@functools.lru_cache(maxsize=32)
-def _dirty_relation(error_rate: float, merge_rate: float, N: int, S: int, seed: int):
+@cached("privateclean.teaching.dirty_relation")
+def dirty_relation(error_rate: float, merge_rate: float, N: int, S: int, seed: int):
     """Non-private part (cached): clean Zipf(1.5) relation on N values, split-alias errors, the cleaner, C(R)."""
     from .synthetic import inject_errors
 
@@ -227,13 +214,13 @@ def _dirty_relation(error_rate: float, merge_rate: float, N: int, S: int, seed: 
 
 
 def cleaning_panel(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1.0, *, N: int = 10, S: int = 2000,
-                   seed: int = 0):
+                   domain_source: str = "released", seed: int = 0):
     """GRR at ε (exact convention on the dirty domain), the analyst's merge, before/after histograms, the provenance
     graph of the cut for the most frequent clean value, and Direct / PrivateClean / no-provenance counts vs the truth."""
     from .mechanisms import p_for_epsilon
     from .model import apply_mapping
 
-    R, C, domain = _dirty_relation(round(float(error_rate), 3), round(float(merge_rate), 3), int(N), int(S), int(seed))
+    R, C, domain = dirty_relation(round(float(error_rate), 3), round(float(merge_rate), 3), int(N), int(S), int(seed))
     p = p_for_epsilon(epsilon, len(domain))
     V = grr(R[["cat"]], {"cat": p}, None, domains={"cat": domain}, rng=seed + 1).value
     crel = CleanedRelation.start(V).merge("cat", C, note="merge aliases back")
@@ -242,17 +229,13 @@ def cleaning_panel(epsilon: float, error_rate: float = 0.3, merge_rate: float = 
     truth = int((RC == target).sum())
     ests = {m: estimate(crel, "count", "cat", target, method=m).value for m in ("direct", "privateclean", "pc_noprov")}
     order = [str(v) for v in domain]
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45],
-                        subplot_titles=["value counts: R (dirty), V (private), V_clean, C(R)", f"COUNT(cat = {target})"])
-    for name, s in (("R dirty", R["cat"]), ("V private", V.data["cat"]), ("V_clean", crel.data["cat"]), ("C(R) truth", RC)):
-        vc = pd.Series(s, dtype=object).astype(str).value_counts()
-        fig.add_bar(x=order, y=[int(vc.get(k, 0)) for k in order], name=name, row=1, col=1)
-    fig.add_bar(x=list(ests), y=list(ests.values()), name="estimates", marker_color=["#d62728", "#1f77b4", "#9467bd"],
-                showlegend=False, row=1, col=2)
-    fig.add_hline(y=truth, line_dash="dash", annotation_text=f"truth {truth}", row=1, col=2)
-    fig.update_layout(title=f"ε = {epsilon:.2f} → p = {p:.3f} (N = {len(domain)} dirty values), error rate {error_rate}, "
-                            f"merge rate {merge_rate}", height=420, barmode="group")
-    graph = provenance_figure(crel, "cat", pred={target}, domain_source="released")
+    series = {}
+    for name, col in (("R dirty", R["cat"]), ("V private", V.data["cat"]), ("V_clean", crel.data["cat"]), ("C(R) truth", RC)):
+        vc = pd.Series(col, dtype=object).astype(str).value_counts()
+        series[name] = [int(vc.get(k, 0)) for k in order]
+    fig = figures.cleaning_before_after(order, series, ests, truth=truth, target=target,
+                                        title=f"ε = {epsilon:.2f} → p = {p:.3f} (N = {len(domain)})")
+    graph = provenance_figure(crel, "cat", pred={target}, domain_source=domain_source)
     table = pd.DataFrame([{"truth": truth, **{k: round(v, 1) for k, v in ests.items()}, "p": p,
                            "l (dirty values in the cut)": estimate(crel, "count", "cat", target).meta["l"], "N": len(domain)}])
     return fig, graph, table
@@ -290,16 +273,7 @@ def tradeoff_panel(epsilon: float, N: int = 50, S: int = 1000, delta: float = 10
     p_ex = N / (np.exp(eps) + N - 1.0)
     p_pa = 3.0 / (np.exp(eps) + 2.0)
     bound = lambda p: z / (1.0 - p) * np.sqrt(1.0 / (4.0 * S))  # noqa: E731
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["p bought by ε", f"count error bound (Eq. 4), S = {S}"])
-    for y, name, dash in ((p_ex, f"exact, N = {N}", None), (p_pa, "paper Lemma 1 (true only for N = 3)", "dash")):
-        fig.add_trace(go.Scatter(x=eps, y=y, name=name, line=dict(dash=dash)), row=1, col=1)
-        fig.add_trace(go.Scatter(x=eps, y=bound(y), name=name, line=dict(dash=dash), showlegend=False), row=1, col=2)
-    for c in (1, 2):
-        fig.add_vline(x=epsilon, line_dash="dot", row=1, col=c)
-    fig.update_xaxes(title_text="ε per attribute")
-    fig.update_yaxes(title_text="p", row=1, col=1)
-    fig.update_yaxes(title_text="error / S", type="log", row=1, col=2)
-    fig.update_layout(height=380, title=f"privacy–accuracy trade-off at ε = {epsilon:.2f}")
+    fig = figures.tradeoff(eps, p_ex, p_pa, bound(p_ex), bound(p_pa), epsilon=epsilon, N=N, S=S)
     pe, pp = p_for_epsilon(epsilon, N), p_for_epsilon(epsilon, convention="paper")
     alloc = allocate_epsilon(2 * epsilon, {"discrete": N}, {"numeric": delta})
     table = pd.DataFrame([
@@ -316,7 +290,8 @@ def tradeoff_panel(epsilon: float, N: int = 50, S: int = 1000, delta: float = 10
 
 # -- widget views of the teaching notebooks (bound with a short lambda in the notebook) ---------------------------
 
-def grr_knob_panel(knob: str, epsilon: float, p: float, z: float = 2.0, N: int = 50, S: float = 1000, *, seed: int = 0):
+def grr_knob_panel(knob: str, epsilon: float, p: float, z: float = 2.0, N: int = 50, S: float = 1000, l: int = 5,
+                   b: float = 10.0, *, seed: int = 0):
     """:func:`grr_panel` with privacy set by ``knob``: ``"epsilon"`` takes p = N/(e^ε+N−1) (exact GRR formula on the
     N-value domain), ``"p"`` takes ``p`` as given; ``N`` and ``S`` are rounded to integers (S comes from a log slider).
     Returns ``(figure, ε table)`` as :func:`grr_panel`."""
@@ -326,7 +301,7 @@ def grr_knob_panel(knob: str, epsilon: float, p: float, z: float = 2.0, N: int =
         p = p_for_epsilon(epsilon, int(N))
     elif knob != "p":
         raise ValueError(f"knob must be 'epsilon' or 'p', got {knob!r}")
-    return grr_panel(p, N=int(N), z=z, S=int(round(S)), seed=seed)
+    return grr_panel(p, N=int(N), z=z, S=int(round(S)), l=int(l), b=float(b), seed=seed)
 
 
 def cleaning_view(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1.0, *, seed: int = 0):
@@ -335,9 +310,11 @@ def cleaning_view(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1
     return fig, table
 
 
-def cleaning_graph_view(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1.0, *, seed: int = 0) -> go.Figure:
-    """The provenance graph (dirty → clean) of :func:`cleaning_panel` (for a control panel)."""
-    return cleaning_panel(epsilon, error_rate, merge_rate, seed=seed)[1]
+def cleaning_graph_view(epsilon: float, error_rate: float = 0.3, merge_rate: float = 1.0, domain_source: str = "released", *,
+                        seed: int = 0) -> go.Figure:
+    """The provenance graph (dirty → clean) of :func:`cleaning_panel` (for a control panel); ``domain_source``:
+    "released" draws every value of the released domain (also those no private row holds), "observed" only V's."""
+    return cleaning_panel(epsilon, error_rate, merge_rate, domain_source=domain_source, seed=seed)[1]
 
 
 def cleaning_controls(epsilon: float = 5.0, error_rate: float = 0.3, merge_rate: float = 1.0) -> dict:
@@ -356,10 +333,7 @@ def epsilon_to_p_figure(epsilon: float, Ns=(2, 3, 10, 50, 200)) -> go.Figure:
     from .mechanisms import p_for_epsilon
 
     Ns = [int(n) for n in Ns]
-    fig = go.Figure([go.Bar(x=[str(n) for n in Ns], y=[p_for_epsilon(epsilon, n) for n in Ns], name="exact p = N/(e^ε+N−1)")])
-    fig.add_hline(y=p_for_epsilon(epsilon, convention="paper"), line_dash="dash", annotation_text="paper p = 3/(e^ε+2)")
-    fig.update_layout(title=f"p for ε = {epsilon:.2f}", xaxis_title="domain size N", yaxis_title="p", yaxis_range=[0, 1])
-    return fig
+    return figures.epsilon_to_p(epsilon, Ns, [p_for_epsilon(epsilon, n) for n in Ns], p_for_epsilon(epsilon, convention="paper"))
 
 
 def tuning_view(S: float, error: float, confidence: float = 0.95, delta: float = 100.0):
@@ -367,14 +341,12 @@ def tuning_view(S: float, error: float, confidence: float = 0.95, delta: float =
     with the tuned p marked, and :func:`tuning_calculator`'s row (S rounded to an integer; values to 4 decimals)."""
     t = tuning_calculator(int(round(S)), error, confidence, delta)
     ps = np.linspace(0.01, 0.95, 60)
-    fig = go.Figure([go.Scatter(x=ps, y=[epsilon_grr(q, 3, "paper") for q in ps], name="paper ln(3/p−2)"),
-                     go.Scatter(x=ps, y=[epsilon_grr(q, 50) for q in ps], name="exact, N=50")])
-    fig.add_vline(x=float(t["p"].iloc[0]), line_dash="dash", annotation_text="tuned p")
-    fig.update_layout(title="Appendix E: tuned p and the ε it costs (discrete attribute)", xaxis_title="p", yaxis_title="ε", height=380)
+    fig = figures.tuning_epsilon(ps, [epsilon_grr(q, 3, "paper") for q in ps], [epsilon_grr(q, 50) for q in ps],
+                                 float(t["p"].iloc[0]))
     return fig, t.round(4)
 
 
-@functools.lru_cache(maxsize=32)
+@cached("privateclean.teaching.ci_releases")
 def ci_releases(p: float, n: int = 50, seed: int = 0) -> pd.DataFrame:
     """``n`` seeded releases of the Appendix D generator (Table 1 defaults, top-5 predicate) with PrivateClean's
     count, its corrected 95 % interval and the truth, one row per release (:func:`batch.run_batch`).
@@ -397,10 +369,75 @@ def ci_forest(epsilon: float, *, n: int = 50, seed: int = 0) -> go.Figure:
     p = round(p_for_epsilon(epsilon, 50), 4)
     r = ci_releases(p, n, seed)
     r = r[r.method == "privateclean"].reset_index(drop=True)
-    half = r["width"] / 2
-    fig = go.Figure(go.Scatter(x=r.index, y=r.estimate, mode="markers", error_y=dict(type="data", array=half),
-                               marker=dict(color=np.where(r.covered.astype(bool), "#1f77b4", "#d62728")), name="PC count ± 95% CI"))
-    fig.add_trace(go.Scatter(x=r.index, y=r.truth, mode="lines", line=dict(dash="dash", color="black"), name="truth"))
-    fig.update_layout(title=f"ε = {epsilon:.2f} → p = {p:.3f}: {r.covered.mean():.0%} of {n} intervals cover (red: miss)",
-                      xaxis_title="release", yaxis_title="COUNT of the top-5 values", height=400)
-    return fig
+    return figures.ci_forest(r, epsilon=epsilon, p=p)
+
+
+def report_frequencies(p: float, draws: int = 20_000, *, seed: int = 0) -> pd.DataFrame:
+    """Fig. 1(b), measured: run :func:`grr` on ``draws`` copies of one student's record (major = the first of
+    :data:`MAJORS`) and count how often each major is reported, next to GRR's probability (1 − p + p/N for the own
+    major, p/N for every other). An independent check of plausible deniability: the frequencies come from the
+    mechanism's draws, the probabilities from the formula. Seeded: research/teaching only."""
+    R = pd.DataFrame({"major": [MAJORS[0]] * int(draws)})
+    V = grr(R, {"major": p}, domains={"major": MAJORS}, rng=seed).value
+    freq = V.data["major"].value_counts(normalize=True)
+    N = len(MAJORS)
+    return pd.DataFrame([{"reported major": m, "own": m == MAJORS[0], "observed frequency": float(freq.get(m, 0.0)),
+                          "GRR probability": (1 - p + p / N) if m == MAJORS[0] else p / N, "draws": int(draws)}
+                         for m in MAJORS])
+
+
+def grr_knob_controls(knob: str = "epsilon", epsilon: float = 5.0, p: float = 0.1, z: float = 2.0, N: int = 50,
+                      S: float = 1000, l: int = 5, b: float = 10.0) -> dict:
+    """Controls of :func:`grr_knob_panel` that stay consistent: the slider that does not set the privacy is disabled
+    and follows the other one (in "p" mode the ε slider shows the exact ε of the chosen p on N values; in "epsilon"
+    mode the p slider shows p = N/(e^ε+N−1)), so no slider shows a stale value."""
+    from dpworkbench import widgets
+
+    from .mechanisms import p_for_epsilon
+
+    controls = {"knob": widgets.choice(["epsilon", "p"], knob, "set privacy by"),
+                "epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
+                "p": p_slider(p),
+                "z": widgets.choice([0.0, 1.0, 2.0, 3.0], z, "z (skew)"),
+                "N": widgets.choice([5, 10, 50, 200, 500], N, "N"),
+                "S": widgets.log_slider(S, 100, 100_000, "S (rows)"),
+                "l": widgets.choice([1, 2, 5, 10], l, "l (values queried)"),
+                "b": widgets.log_slider(b, 0.1, 100, "b (Laplace)")}
+    eps_w, p_w, knob_w, n_w = controls["epsilon"], controls["p"], controls["knob"], controls["N"]
+    busy = {"on": False}
+
+    def follow(_change=None) -> None:
+        if busy["on"]:
+            return
+        busy["on"] = True
+        try:
+            n = int(n_w.value)
+            if knob_w.value == "p":
+                eps_of_p = epsilon_grr(min(max(float(p_w.value), 1e-9), 0.99), n)
+                lo, hi = 10 ** eps_w.min, 10 ** eps_w.max
+                eps_w.value = min(max(eps_of_p, lo), hi)
+            else:
+                p_w.value = round(p_for_epsilon(float(eps_w.value), n), 2)
+            eps_w.disabled, p_w.disabled = knob_w.value == "p", knob_w.value == "epsilon"
+        finally:
+            busy["on"] = False
+
+    for w_ in (eps_w, p_w, knob_w, n_w):
+        w_.observe(follow, names="value")
+    follow()
+    return controls
+
+
+def preservation_view(alpha: float = 0.05, N: int = 25, p: float = 0.25, *, trials: int = 400, seed: int = 0):
+    """Theorem 2 panel (spec §6.5 view 4): P[domain preserved] vs S, simulated (worst case, seeded and cached) and the
+    union lower bound, with Theorem 2's sufficient S for ``alpha`` marked; the table gives that S and the exact
+    union-bound S next to the simulated probability there."""
+    N, p, alpha = int(N), float(p), float(alpha)
+    s2, sx = theorem2_bound(N, p, alpha), theorem2_exact(N, p, alpha)
+    sizes = sorted({int(v) for v in np.geomspace(max(N, 10), max(4 * s2, 2 * N), 8).round()} | {int(np.ceil(s2))})
+    sim = simulate_preservation(N, p, tuple(sizes), int(trials), int(seed))
+    fig = figures.preservation(sim, N=N, p=p, theorem2_size=s2)
+    at = sim[sim.S == int(np.ceil(s2))]
+    table = pd.DataFrame([{"α": alpha, "Theorem 2 S (N/p)ln(pN/α)": round(s2, 1), "exact union-bound S": round(sx, 1),
+                           "simulated P at Theorem 2's S": float(at["simulated"].iloc[0]), "target 1 − α": 1 - alpha}])
+    return fig, table

@@ -16,6 +16,10 @@ def tune(S: int, error: float, *, z: float = 1.96, deltas: dict[str, float] | No
     ``convention="exact"`` (default) uses the true GRR ε_disc = ln(1+N(1−p)/p) for the domain size ``N`` (the
     largest partition's, spec §4), which needs ``N`` when ``deltas`` are given; ``"paper"`` is Appendix E as
     printed, ε_disc = ln(3/p−2) (Lemma 1, which understates the discrete ε for N > 3). Both ε values are returned.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), Appendix E (parameter tuning); spec §4.
     """
     S = check_int(S, "S", minimum=1)
     error = check_positive(error, "error")
@@ -46,6 +50,10 @@ def allocate_epsilon(epsilon: float, discrete: dict | None = None, numeric: dict
     ``exact`` (default) inverts ε = ln(1+N(1−p)/p), so the composed ε is exactly ``epsilon``;
     ``paper`` inverts Lemma 1's ln(3/p−2), which overspends for N > 3 (the returned
     ``epsilon_exact_total`` shows by how much). Returns {"p": {...}, "b": {...}, "epsilon_each", totals}.
+
+    References
+    ----------
+    Krishnan et al., PrivateClean (SIGMOD 2016, seed 002), Appendix E and Theorem 1 (uniform allocation); spec §4.
     """
     from .mechanisms import b_for_epsilon, p_for_epsilon
 

@@ -36,7 +36,7 @@ b = 1.0       # Laplace scale on Satisfaction, public range 4
 # %%
 from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.privateclean import teaching, privacy_cost_table
+from dpworkbench.privateclean import claims, figures, teaching, privacy_cost_table
 
 ctx = NotebookContext("privateclean/fig01_running_example", profile=profile, output_dir=output_dir, seed=seed)
 reps = pick(profile, ci=200, quick=2000, paper=20000)
@@ -53,7 +53,10 @@ display(side)
 display(privacy_cost_table(V))  # ε per attribute, exact and the paper's Lemma 1 (the release's ledger records the exact one)
 pdn = teaching.plausible_deniability(p)
 ctx.save_table(pdn, "plausible_deniability")
-pdn.round(3)
+display(pdn.round(3))
+reports = teaching.report_frequencies(p, draws=pick(profile, ci=20_000, quick=50_000, paper=200_000), seed=seed)
+ctx.save_table(reports, "report_frequencies")
+reports.round(4)
 
 # %% [markdown]
 # ## (c) cleaning on the private table, with its provenance graph
@@ -76,14 +79,7 @@ ctx.save_table(mc, "monte_carlo")
 mc.round(3)
 
 # %%
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
-fig = make_subplots(rows=1, cols=2, subplot_titles=["COUNT: mean |error| over releases", "AVG: mean |error| over releases"])
-for j, agg in enumerate(("count", "avg"), 1):
-    t = mc[mc["agg"] == agg]
-    for meth, color in (("direct", "#d62728"), ("privateclean", "#1f77b4")):
-        fig.add_bar(x=t.major, y=t[f"{meth} mean abs error"], name=meth, marker_color=color, showlegend=j == 1, row=1, col=j)
-fig.update_layout(title=f"Fig. 1(d) over {reps} releases (p = {p}, b = {b}, S = 100)", barmode="group", height=420)
+fig = figures.fig01_errors(mc, reps=reps, p=p, b=b, S=len(R))
 ctx.save_figure(fig, "fig01_errors")
 fig
 
@@ -91,23 +87,5 @@ fig
 # ## Paper-claim check
 
 # %%
-row = lambda m, a: mc[(mc.major == m) & (mc["agg"] == a)].iloc[0]
-for m, pv in (("Mech. Eng.", 3.2), ("Electrical Eng.", 4.9)):
-    r = row(m, "avg")
-    ctx.claims.add(f"Fig. 1(d): AVG satisfaction {m} ≈ {pv} (illustrative)", paper=pv, ours=round(r.truth + r["privateclean bias"], 2),
-                   verdict="not-comparable",
-                   note=f"the paper's table is illustrative; ours = mean PrivateClean AVG over {reps} releases of our synthetic table, "
-                        f"whose truth on C(R) is {r.truth:.2f}")
-bias_d = max(abs(row(m, "count")["direct bias"]) for m in mc.major.unique())
-bias_pc = max(abs(row(m, "count")["privateclean bias"]) for m in mc.major.unique())
-ctx.claims.add("PrivateClean's count is unbiased after cleaning while Direct is biased (max |bias| over majors)", paper="PC unbiased",
-               ours=f"Direct {bias_d:.2f} vs PC {bias_pc:.2f} rows", verdict="pass" if bias_pc < bias_d else "differs",
-               note="at S = 100 the variance dominates: PC's mean |error| is not always below Direct's (see table); the bias claim is the paper's")
-ctx.claims.add("Fig. 1(b): plausible deniability — every major can be reported for any student",
-               paper=True, ours=bool(pdn["P[report a given other major]"].iloc[0] > 0),
-               verdict="pass" if pdn["P[report a given other major]"].iloc[0] > 0 else "differs",
-               note=f"likelihood ratio {pdn['likelihood ratio'].iloc[0]:.1f} = e^ε with exact ε {pdn['ε exact ln(ratio)'].iloc[0]:.3f} (paper's Lemma 1: {pdn['ε paper ln(3/p−2)'].iloc[0]:.3f})")
-cov = float(mc["PC 95% CI coverage"].min())
-ctx.claims.add("corrected 95% intervals cover the truth (min over majors and aggregates)", paper=0.95, ours=round(cov, 3),
-               verdict="pass" if cov >= 0.90 else "differs", note="per-row CLT / delta method (spec §3.6–3.7)")
+claims.fig01_running_example(ctx.claims, mc, reports, reps=reps)
 ctx.finish()

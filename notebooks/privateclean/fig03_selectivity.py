@@ -29,20 +29,20 @@ fixed = {}
 # %%
 from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.privateclean import experiments as ex
+from dpworkbench.privateclean import claims, experiments, figures
 
 ctx = NotebookContext("privateclean/fig03_selectivity", profile=profile, output_dir=output_dir, seed=seed)
 repetitions = pick(profile, ci=20, quick=200, paper=100)   # paper: 100 random instances per point (App. D)
 
 # %%
-df = ex.sweep(ctx, "fig03_selectivity", "l", pick(profile, ci=[2, 10, 25], quick=[1, 2, 5, 10, 15, 20, 25, 35], paper=[1, 2, 5, 10, 15, 20, 25, 35]), repetitions=repetitions, fixed=fixed, seed=seed,
+df = experiments.sweep(ctx, "fig03_selectivity", "l", pick(profile, ci=[2, 10, 25], quick=[1, 2, 5, 10, 15, 20, 25, 35], paper=[1, 2, 5, 10, 15, 20, 25, 35]), repetitions=repetitions, fixed=fixed, seed=seed,
               multiattr=False, kind=None)
-tab = ex.table(df, "l")
+tab = experiments.table(df, "l")
 ctx.save_table(tab, "errors")
 tab.pivot_table(index="l", columns=["agg", "method"], values=["mean", "median"]).round(3)
 
 # %%
-fig = ex.figure(tab, "l", "Fig. 3: error vs selectivity l/N (sum, count)", x_title='l (distinct values selected, N = 50)')
+fig = figures.error_curves(tab, "l", "Fig. 3: error vs selectivity l/N (sum, count)", x_title='l (distinct values selected, N = 50)')
 ctx.save_figure(fig, "fig03_selectivity")
 fig
 
@@ -50,10 +50,5 @@ fig
 # ## Paper-claim check
 
 # %%
-better = ex.never_worse(tab, "l")
-ctx.claims.add("Fig. 3: PrivateClean more accurate than Direct at every selectivity", paper=True, ours=better, verdict="pass" if better else "differs")
-lo, hi = tab["l"].min(), tab["l"].max()
-g = [ex.value(tab, "count", "direct", "l", v) - ex.value(tab, "count", "privateclean", "l", v) for v in (lo, hi)]
-ctx.claims.add("Fig. 3: the gap shrinks at higher selectivity", paper="shrinks", ours=f"{g[0]:.3f} → {g[1]:.3f}",
-               verdict="pass" if g[1] < g[0] else "differs")
+claims.fig03_selectivity(ctx.claims, tab)
 ctx.finish()

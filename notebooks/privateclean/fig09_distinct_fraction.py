@@ -29,20 +29,20 @@ fixed = {"ensure_coverage": True, "error_rate": 0.05}
 # %%
 from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.privateclean import experiments as ex
+from dpworkbench.privateclean import claims, experiments, figures
 
 ctx = NotebookContext("privateclean/fig09_distinct_fraction", profile=profile, output_dir=output_dir, seed=seed)
 repetitions = pick(profile, ci=20, quick=200, paper=100)   # paper: 100 random instances per point (App. D)
 
 # %%
-df = ex.sweep(ctx, "fig09_distinct_fraction", "N", pick(profile, ci=[50, 500], quick=[50, 100, 200, 300, 500, 700, 900], paper=[50, 100, 200, 300, 500, 700, 900]), repetitions=repetitions, fixed=fixed, seed=seed,
+df = experiments.sweep(ctx, "fig09_distinct_fraction", "N", pick(profile, ci=[50, 500], quick=[50, 100, 200, 300, 500, 700, 900], paper=[50, 100, 200, 300, 500, 700, 900]), repetitions=repetitions, fixed=fixed, seed=seed,
               multiattr=False, kind=None)
-tab = ex.table(df, "N")
+tab = experiments.table(df, "N")
 ctx.save_table(tab, "errors")
 tab.pivot_table(index="N", columns=["agg", "method"], values=["mean", "median"]).round(3)
 
 # %%
-fig = ex.figure(tab, "N", "Fig. 9: error vs distinct fraction N/S (sum, count)", x_title='N (S = 1000; N/S = N/1000)')
+fig = figures.error_curves(tab, "N", "Fig. 9: error vs distinct fraction N/S (sum, count)", x_title='N (S = 1000; N/S = N/1000)')
 ctx.save_figure(fig, "fig09_distinct_fraction")
 fig
 
@@ -50,18 +50,5 @@ fig
 # ## Paper-claim check
 
 # %%
-S_ = 1000
-lo, hi = tab["N"].min(), tab["N"].max()
-b_lo = ex.value(tab, "count", "privateclean", "N", lo) < ex.value(tab, "count", "direct", "N", lo)
-b_hi = ex.value(tab, "count", "direct", "N", hi) <= ex.value(tab, "count", "privateclean", "N", hi)
-ctx.claims.add("Fig. 9: PrivateClean better than Direct at the lowest N/S, Direct better at the highest (count)",
-               paper="PC better below ≈0.5, Direct above", ours=f"N/S={lo / S_:g}: PC better {b_lo}; N/S={hi / S_:g}: Direct better {b_hi}",
-               verdict="pass" if b_lo and b_hi else "differs")
-for agg in ("count", "sum"):
-    x = ex.crossover(tab, agg, "N") / S_
-    ctx.claims.add(f"Fig. 9: distinct fraction N/S where Direct becomes more accurate ({agg})", paper=0.5, ours=round(x, 3),
-                   verdict="pass" if 0.3 <= x <= 0.7 else "differs",
-                   note="first N/S where Direct's mean relative error ≤ PrivateClean's, interpolated between grid points; NaN: Direct "
-                        "never catches up on this grid. The two curves are close between N/S 0.2 and 0.5, so the location moves with "
-                        "Monte-Carlo noise (pass band 0.3–0.7)")
+claims.fig09_distinct_fraction(ctx.claims, tab, S=1000)
 ctx.finish()

@@ -14,25 +14,34 @@
 # ---
 
 # %% [markdown]
-# # PrivateClean (Krishnan et al., SIGMOD 2016) — theory: Lemma 1, Theorem 2 / Example 3, Example 4, Appendix E tuning
-# Teaching notebook (no paper figure; the paper's formulas and worked examples, checked). Data: none for the formulas; a **synthetic** worst-case relation (seeded) for the domain-preservation simulation and the
-# Appendix D generator for CI coverage.
+# # Learn PrivateClean: how much privacy does p buy, how many rows keep every value, and how to tune p
+# **What you will learn.** How the privacy level ε and the randomisation probability p are linked (and where the
+# paper's formula is too optimistic), how many rows a table needs so that randomisation does not make a value vanish,
+# and how to pick p and the noise scale b for a target error.
 #
-# Lemma 1's ε = ln(3/p − 2) is the exact GRR ε only for a 3-value domain; the workbench defaults to the exact
-# ln(1 + N(1−p)/p) and shows the paper's value beside it (spec §1.6, §7 item 1). Example 3's 391/552 do not follow from
-# Theorem 2; the correct values are 483/644 (spec §1.7).
+# **What to do.** Choose **Run → Run All**, then move ε in the first two panels, α in the Theorem 2 panel and the
+# target error in the tuning calculator. Each section has a "Try this" line.
+#
+# Paper terms (second): teaching notebook for PrivateClean (Krishnan et al., SIGMOD 2016, seed 002) — Lemma 1,
+# Theorem 2 / Example 3, Example 4, Appendix E tuning, checked. Lemma 1's ε = ln(3/p − 2) is the exact GRR ε only for
+# a 3-value domain; the workbench defaults to the exact ln(1 + N(1−p)/p) and shows the paper's value beside it
+# (spec §1.6, §7 item 1). Example 3's 391/552 do not follow from Theorem 2; the correct values are 483/644 (spec §1.7).
+#
+# Data: none for the formulas; a **synthetic** worst-case relation (seeded) for the domain-preservation simulation.
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
 seed = 0
 interactive = True     # papermill runs pass False and still get every figure
 output_dir = ""        # set by dpworkbench reproduce; empty means reports/interactive/...
+alpha = 0.05   # Theorem 2: allowed probability that some value vanishes
 
 # %%
 from IPython.display import display
-import plotly.graph_objects as go
+from dpworkbench import widgets
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.privateclean import teaching, count_estimate, theorem2_bound, tune, epsilon_grr
+from dpworkbench.privateclean import (claims, count_estimate, epsilon_grr, figures, reference, teaching, theorem2_bound,
+                                      tune)
 
 ctx = NotebookContext("privateclean/learn_theory_and_tuning", profile=profile, output_dir=output_dir, seed=seed)
 trials = pick(profile, ci=100, quick=400, paper=2000)
@@ -40,16 +49,24 @@ trials = pick(profile, ci=100, quick=400, paper=2000)
 # %% [markdown]
 # ## Lemma 1: ε of GRR, both conventions
 # Move ε: the p that achieves it per domain size N (exact) next to the paper's N-free formula.
+#
+# **Try this:** at ε = 2, compare the bar for N = 3 with the dashed line (they agree), then the bar for N = 200 (much
+# larger p): on a big domain the same ε allows far more randomisation than the paper's formula says.
 
 # %%
-from dpworkbench import widgets
 panel = widgets.control_panel(teaching.epsilon_to_p_figure, {"epsilon": widgets.epsilon_slider(2.0, minimum=0.1, maximum=10)}, interactive=interactive,
                               title="ε → p")
 panel if interactive else None
 
 # %% [markdown]
 # ## The privacy–accuracy trade-off, both ε formulas side by side
-# For a per-attribute ε: the p each formula buys, the dataset-independent count error bound (Eq. 4) it gives, and the *true* ε of that p for an N-value domain. The paper's Lemma 1 buys a smaller p (better accuracy) only because it under-states ε for N > 3. Last row: the uniform split of 2ε over one discrete and one numeric attribute (p and b). Closed forms only: nothing is cached because nothing depends on data.
+# For a per-attribute ε: the p each formula buys, the dataset-independent count error bound (Eq. 4) it gives, and the
+# *true* ε of that p for an N-value domain. The paper's Lemma 1 buys a smaller p (better accuracy) only because it
+# under-states ε for N > 3. Last row: the uniform split of 2ε over one discrete and one numeric attribute (p and b).
+# Closed forms only: nothing is cached because nothing depends on data.
+#
+# **Try this:** set N = 3: the two curves coincide. Set N = 200 and read the "true ε of this p" column for the paper's
+# row: it is well above the ε you asked for.
 
 # %%
 tcontrols_eps = {"epsilon": widgets.epsilon_slider(2.0, minimum=0.2, maximum=10),
@@ -61,7 +78,8 @@ trade if interactive else None
 
 # %%
 tfig, ttab = teaching.tradeoff_panel(2.0)
-ctx.save_figure(tfig, "tradeoff"); ctx.save_table(ttab, "tradeoff")
+ctx.save_figure(tfig, "tradeoff")
+ctx.save_table(ttab, "tradeoff")
 ttab.round(4)
 
 # %%
@@ -71,22 +89,34 @@ lem.round(3)
 
 # %% [markdown]
 # ## Theorem 2 and Example 3
+# How many rows S keep every one of N values visible after randomisation, with probability at least 1 − α? The
+# simulation uses the worst case (one value held by a single row).
+#
+# **Try this:** lower α from 0.05 to 0.01 and watch Theorem 2's S (dashed line) move right; the simulated probability
+# at that S stays above 1 − α. Raise p: more rows are needed.
+
+# %%
+tcontrols_thm = {"alpha": widgets.choice([0.2, 0.1, 0.05, 0.01], alpha, "α"),
+                 "N": widgets.choice([10, 25, 50], 25, "N (values)"),
+                 "p": widgets.choice([0.1, 0.25, 0.5], 0.25, "p")}
+thm_panel = widgets.control_panel(lambda alpha, N, p: teaching.preservation_view(alpha, N, p, trials=trials, seed=seed), tcontrols_thm,
+                                  interactive=interactive, title="Theorem 2: domain preservation")
+thm_panel if interactive else None
 
 # %%
 thm = teaching.theorem2_table()
 ctx.save_table(thm, "theorem2")
 display(thm.round(1))
-sim = teaching.simulate_preservation(25, 0.25, [100, 200, 300, 400, 483, 600], trials, seed=seed)
+sim = teaching.simulate_preservation(25, 0.25, (100, 200, 300, 400, 483, 600), trials, seed=seed)
 ctx.save_table(sim, "preservation")
-fig = go.Figure([go.Scatter(x=sim.S, y=sim.simulated, name="simulated (worst case)", mode="lines+markers"),
-                 go.Scatter(x=sim.S, y=sim["union bound"], name="union lower bound", mode="lines+markers")])
-fig.add_vline(x=theorem2_bound(25, 0.25, 0.05), line_dash="dash", annotation_text="Thm 2, α=0.05")
-fig.update_layout(title="P[domain preserved], N=25, p=0.25", xaxis_title="S", yaxis_title="probability")
+fig = figures.preservation(sim, N=25, p=0.25, theorem2_size=theorem2_bound(25, 0.25, 0.05))
 ctx.save_figure(fig, "theorem2_preservation")
 fig
 
 # %% [markdown]
 # ## Appendix E tuning
+# **Try this:** ask for a smaller target error (0.01) at S = 10,000: the tuned p drops and the ε it costs rises;
+# then raise S to 1,000,000 and the same error becomes cheap.
 
 # %%
 tcontrols = {"S": widgets.log_slider(10_000, 100, 1_000_000, "S (rows)"),
@@ -105,23 +135,10 @@ tun.round(3)
 # ## Paper-claim check
 
 # %%
-ctx.claims.add("Example 4: ĉ = 333.3", paper=333.3, ours=round(count_estimate(300, 500, 0.25, 10, 25), 2), atol=0.05)
-e95, e99 = theorem2_bound(25, .25, .05), theorem2_bound(25, .25, .01)
-ctx.claims.add("Example 3: records for 95% domain preservation (p=.25, N=25)", paper=391, ours=round(e95, 1),
-               verdict="pass" if abs(e95 - 391) < 1 else "differs",
-               note="paper erratum: 391 = (N/p)ln(2.5/α), i.e. pN evaluated as 2.5; Theorem 2 as stated gives 482.8 (spec §1.7)")
-ctx.claims.add("Example 3: records for 99% domain preservation", paper=552, ours=round(e99, 1),
-               verdict="pass" if abs(e99 - 552) < 1 else "differs", note="paper erratum; Theorem 2 gives 643.8")
-ctx.claims.add("Lemma 1: ε = ln(3/p−2) at p=0.25", paper=2.303, ours=round(epsilon_grr(0.25, 3, "paper"), 3), atol=1e-3,
-               note=f"exact ε for N=50 is {epsilon_grr(0.25, 50):.3f}: the paper's ε understates the loss for N>3")
-ctx.claims.add("App. E tuning: S=10^4, error 0.05 → p", paper=0.804, ours=round(tune(10_000, 0.05)["p"], 4), atol=1e-3,
-               note="spec §4 worked value (the paper states the algorithm, not this number)")
-true_eps = float(ttab["true ε of this p"].iloc[1])
-ctx.claims.add("Lemma 1 at ε = 2 per attribute: the true ε of the p it prescribes (N = 50)", paper=2.0,
-               ours=round(true_eps, 3), verdict="pass" if abs(true_eps - 2.0) < 1e-6 else "differs",
-               note="paper convention p = 3/(e^ε+2) = %.3f; exact ln(1+N(1−p)/p) at N = 50 (spec §1.6, §7 item 1); the exact "
-                    "convention (default) gives p = %.3f" % (ttab["p"].iloc[1], ttab["p"].iloc[0]))
-ok = bool((sim.simulated >= sim["union bound"] - 0.05).all())
-ctx.claims.add("Theorem 2: the union bound is a lower bound on the simulated preservation probability", paper=True, ours=ok,
-               verdict="pass" if ok else "differs")
+claims.learn_theory_and_tuning(
+    ctx.claims,
+    example4=count_estimate(**reference.EXAMPLE4_INPUTS),
+    example3={a: theorem2_bound(alpha=a, **reference.EXAMPLE3_INPUTS) for a in reference.EXAMPLE3_RECORDS},
+    lemma1=epsilon_grr(0.25, 3, "paper"), exact_n50=epsilon_grr(0.25, 50), tuned_p=tune(10_000, 0.05)["p"],
+    tradeoff=ttab, sim=sim)
 ctx.finish()

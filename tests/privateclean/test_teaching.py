@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpworkbench.privateclean import experiments as ex
+from dpworkbench import cache
+from dpworkbench.privateclean import experiments
 from dpworkbench.privateclean import teaching
 from dpworkbench.privateclean.batch import run_batch
 
@@ -32,7 +33,7 @@ def test_ci_forest_matches_the_generator_and_caches_the_batch():
     ref = pd.DataFrame(run_batch({"p": p, "batch": n, "aggs": ("count",), "methods": ("privateclean",), "query_mode": "top"},
                                  np.random.default_rng(seed)))
     ref = ref[ref.method == "privateclean"].reset_index(drop=True)
-    teaching.ci_releases.cache_clear()
+    cache.clear("privateclean.teaching.ci_releases", disk=False)
     fig = teaching.ci_forest(eps, n=n, seed=seed)
     pts, truth = fig.data
     assert len(pts.y) == len(ref) == n
@@ -46,9 +47,9 @@ def test_ci_forest_matches_the_generator_and_caches_the_batch():
     assert int(share.group(1)) == round(100 * covers.mean()) and int(share.group(2)) == n
     assert f"p = {p:.3f}" in fig.layout.title.text
     # the ε slider moving back to the same value reuses the cached batch; a new ε redraws only the noise
-    hits = teaching.ci_releases.cache_info().hits
+    hits = cache.stats()["hits"]
     assert teaching.ci_forest(eps, n=n, seed=seed).to_json() == fig.to_json()
-    assert teaching.ci_releases.cache_info().hits == hits + 1
+    assert cache.stats()["hits"] == hits + 1
     other = teaching.ci_forest(8.0, n=n, seed=seed)
     np.testing.assert_allclose(other.data[1].y, truth.y)  # same seed: same true relations
     assert not np.allclose(other.data[0].y, pts.y)
@@ -104,8 +105,9 @@ def test_cleaning_views_and_fresh_controls():
     assert [a[k].value for k in a] == pytest.approx([3.0, 0.1, 0.5])
     assert all(a[k] is not b[k] for k in a)  # one set of widgets per panel
     assert a["epsilon"].min == pytest.approx(math.log10(0.5)) and a["epsilon"].max == pytest.approx(1.0)
-    with pytest.raises(ValueError):
-        teaching.cleaning_controls(20.0)
+    # since 22e2fe9 a slider range never restricts a headless run: ε = 20 widens the slider instead of failing
+    wide = teaching.cleaning_controls(20.0)["epsilon"]
+    assert wide.value == pytest.approx(20.0) and wide.max == pytest.approx(math.log10(20.0))
 
 
 def test_paired_difference_against_numpy():
@@ -118,16 +120,16 @@ def test_paired_difference_against_numpy():
         t = df[(df["agg"] == agg) & (df["corruptions"] == 50)]
         pc = t[t.method == "privateclean"].sort_values("repetition")["rel_error"].to_numpy()
         d = t[t.method == "direct"].sort_values("repetition")["rel_error"].to_numpy()
-        m, se = ex.paired_difference(df, agg, "corruptions", 50)
+        m, se = experiments.paired_difference(df, agg, "corruptions", 50)
         assert m == pytest.approx(np.mean(pc - d))
         assert se == pytest.approx(np.std(pc - d, ddof=1) / np.sqrt(5))
-    m, se = ex.paired_difference(df, "a_state_fd", "corruptions", 0, a="pc_noprov")
+    m, se = experiments.paired_difference(df, "a_state_fd", "corruptions", 0, a="pc_noprov")
     t = df[(df["agg"] == "a_state_fd") & (df["corruptions"] == 0)].pivot(index="repetition", columns="method", values="rel_error")
     assert m == pytest.approx((t["pc_noprov"] - t["direct"]).mean())
     one = df[df["repetition"] == 0]
-    m1, se1 = ex.paired_difference(one, "a_state_fd", "corruptions", 50)
+    m1, se1 = experiments.paired_difference(one, "a_state_fd", "corruptions", 50)
     r0 = one[(one["agg"] == "a_state_fd") & (one["corruptions"] == 50)].set_index("method")["rel_error"]
     assert m1 == pytest.approx(r0["privateclean"] - r0["direct"])
     assert math.isnan(se1)
     with pytest.raises(ValueError, match="PC-W"):
-        ex.paired_difference(df, "a_state_fd", "corruptions", 50, a="PC-W")
+        experiments.paired_difference(df, "a_state_fd", "corruptions", 50, a="PC-W")

@@ -1,0 +1,233 @@
+"""Every plotly figure of the PrivateClean notebooks and teaching views, built from tables the other modules compute.
+
+Builders take data (summary tables, provenance edges, estimates) and public parameters and only draw: no sampling,
+no ε. Every axis has a title with its unit, legend entries name what is drawn in the colour drawn, and titles are
+short enough for the panel they sit over (``dpworkbench.plots.figure_problems`` finds none on the tests' inputs).
+
+References
+----------
+Krishnan et al., "PrivateClean: Data Cleaning and Differential Privacy", SIGMOD 2016 (seed 002): Figs. 1–11 (§8);
+spec /work/shared/spec/privateclean.md §5.3 (what each figure shows), §6.5 (teaching views).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+#: One colour per estimator / series, everywhere.
+COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
+          "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
+#: Legend names of the methods (the tables keep the short codes).
+METHOD_NAMES = {"direct": "Direct", "privateclean": "PrivateClean", "pc_noprov": "PrivateClean, no provenance",
+                "dirty_nonprivate": "dirty, non-private", "Direct": "Direct", "PC-W": "PC-W (weighted)",
+                "PC-U": "PC-U (unweighted)"}
+#: Axis titles (with units) of the sweep parameters.
+X_TITLES = {"p": "p (GRR replacement probability)", "b": "b (Laplace scale, value units)",
+            "l": "l (distinct values selected)", "z": "z (Zipf skew)", "error_rate": "data-error rate (fraction)",
+            "merge_rate": "merge rate (fraction of aliases)", "N": "N (distinct values)",
+            "corruptions": "corruptions (rows)"}
+#: Colours of the relation histograms of the teaching views (distinct from the estimator colours).
+RELATION_COLORS = {"R dirty": "#8c564b", "V private": "#ff7f0e", "V_clean": "#17becf", "C(R) truth": "#2ca02c",
+                   "true R": "#2ca02c", "private V": "#ff7f0e"}
+
+_PANEL_TITLES = {"count": "COUNT", "sum": "SUM", "avg": "AVG", "a_state_fd": "(a) state, FD repair",
+                 "b_country_md": "(b) country, MD repair"}
+
+
+def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str] | None = None,
+                 x_title: str | None = None) -> go.Figure:
+    """One panel per aggregate: mean relative error (%) per method, with its interquartile band (same colour).
+
+    ``tab`` is :func:`dpworkbench.privateclean.experiments.table` of a sweep over ``x``.
+    """
+    aggs = list(dict.fromkeys(tab["agg"]))
+    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[_PANEL_TITLES.get(a, str(a).upper()) for a in aggs])
+    shown: set[str] = set()
+    for j, agg in enumerate(aggs, 1):
+        for m in methods or list(dict.fromkeys(tab["method"])):
+            t = tab[(tab["agg"] == agg) & (tab["method"] == m)].sort_values(x)
+            if t.empty:
+                continue
+            c = COLORS.get(m)
+            name = METHOD_NAMES.get(m, str(m))
+            fig.add_trace(go.Scatter(x=list(t[x]) + list(t[x])[::-1], y=list(100 * t["q75"]) + list(100 * t["q25"])[::-1],
+                                     fill="toself", line=dict(width=0, color=c), fillcolor=c, opacity=0.15, name=name,
+                                     legendgroup=name, showlegend=False, hoverinfo="skip"), row=1, col=j)
+            fig.add_trace(go.Scatter(x=t[x], y=100 * t["mean"], mode="lines+markers", name=name, legendgroup=name,
+                                     line=dict(color=c), showlegend=name not in shown), row=1, col=j)
+            shown.add(name)
+        fig.update_xaxes(title_text=x_title or X_TITLES.get(x, x), row=1, col=j)
+    fig.update_yaxes(title_text="relative error (%): mean, IQR band", row=1, col=1)
+    fig.update_layout(title=title, height=420)
+    return fig
+
+
+def grr_histogram_and_count(true_counts: np.ndarray, private_counts: np.ndarray, *, direct: float, privateclean: float,
+                            pc_hi: float, truth: int, direct_bias: float, l: int, title: str) -> go.Figure:
+    """Teaching view 1–2 (spec §6.5): value histogram of R and V, and the two count estimates against the truth and
+    the analytic Direct bias S·p(l/N − s)."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["value histogram: R vs V", f"COUNT, top-{l} values"])
+    k = np.arange(len(true_counts))
+    fig.add_bar(x=k, y=true_counts, name="true R", marker_color=RELATION_COLORS["true R"], row=1, col=1)
+    fig.add_bar(x=k, y=private_counts, name="private V", marker_color=RELATION_COLORS["private V"], row=1, col=1)
+    fig.add_trace(go.Scatter(x=["Direct"], y=[direct], mode="markers", marker=dict(size=12, color=COLORS["direct"]),
+                             name="Direct estimate"), row=1, col=2)
+    fig.add_trace(go.Scatter(x=["PrivateClean"], y=[privateclean], mode="markers", marker=dict(size=12, color=COLORS["privateclean"]),
+                             error_y=dict(type="data", array=[pc_hi - privateclean]), name="PrivateClean ± 95% CI"), row=1, col=2)
+    fig.add_hline(y=truth, line_dash="dash", line_color="black", annotation_text="truth", row=1, col=2)
+    fig.add_hline(y=truth + direct_bias, line_dash="dot", line_color=COLORS["direct"], annotation_text="truth + Direct bias",
+                  row=1, col=2)
+    fig.update_xaxes(title_text="value code", row=1, col=1)
+    fig.update_yaxes(title_text="rows", row=1, col=1)
+    fig.update_xaxes(title_text="estimator", row=1, col=2)
+    fig.update_yaxes(title_text="COUNT (rows)", row=1, col=2)
+    fig.update_layout(height=420, title=title, barmode="group")
+    return fig
+
+
+def provenance_graph(edges: pd.DataFrame, col: str, pred: Iterable | None = None) -> go.Figure:
+    """Teaching view 3: the bipartite provenance graph dirty → clean (``edges`` from
+    :meth:`~dpworkbench.privateclean.model.CleanedRelation.provenance`); edges into the predicate's values in red,
+    line widths = weights."""
+    L = list(dict.fromkeys(map(str, edges["l"])))
+    M = list(dict.fromkeys(map(str, edges["m"])))
+    yl = {v: i for i, v in enumerate(L)}
+    ym = {v: i * (len(L) - 1) / max(len(M) - 1, 1) for i, v in enumerate(M)}
+    sel = set(map(str, pred)) if pred is not None else set()
+    fig = go.Figure()
+    first = {True: True, False: True}
+    for _, r in edges.iterrows():
+        hit = str(r["m"]) in sel
+        fig.add_trace(go.Scatter(x=[0, 1], y=[yl[str(r["l"])], ym[str(r["m"])]], mode="lines",
+                                 line=dict(width=1 + 4 * float(r["weight"]), color="crimson" if hit else "lightgray"),
+                                 hovertext=f"{r['l']} → {r['m']}: w={r['weight']:.2f}",
+                                 name="edge into the predicate" if hit else "other edge", legendgroup=str(hit),
+                                 showlegend=first[hit]))
+        first[hit] = False
+    fig.add_trace(go.Scatter(x=[0] * len(L), y=list(yl.values()), text=L, mode="markers+text", textposition="middle left",
+                             marker=dict(color="#1f77b4"), name="L: dirty values"))
+    fig.add_trace(go.Scatter(x=[1] * len(M), y=list(ym.values()), text=M, mode="markers+text", textposition="middle right",
+                             marker=dict(color="#2ca02c"), name="M: cleaned values"))
+    fig.update_layout(title=f"provenance of {col!r}", height=450,
+                      xaxis=dict(visible=False, range=[-0.6, 1.6], title_text="dirty → clean"),
+                      yaxis=dict(visible=False, title_text="value"))
+    return fig
+
+
+def cleaning_before_after(order: Sequence[str], series: Mapping[str, Sequence[int]], estimates: Mapping[str, float], *,
+                          truth: int, target: object, title: str) -> go.Figure:
+    """Teaching: value counts of R, V, V_clean and C(R) (left) and the three count estimates vs the truth (right)."""
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], subplot_titles=["value counts", f"COUNT(cat = {target})"])
+    for name, counts in series.items():
+        fig.add_bar(x=list(order), y=list(counts), name=name, marker_color=RELATION_COLORS.get(name), row=1, col=1)
+    for m, v in estimates.items():
+        fig.add_bar(x=[METHOD_NAMES.get(m, m)], y=[v], name=METHOD_NAMES.get(m, m), marker_color=COLORS.get(m), row=1, col=2)
+    fig.add_hline(y=truth, line_dash="dash", line_color="black", annotation_text=f"truth {truth}", row=1, col=2)
+    fig.update_xaxes(title_text="value", row=1, col=1)
+    fig.update_yaxes(title_text="rows", row=1, col=1)
+    fig.update_xaxes(title_text="estimator", row=1, col=2)
+    fig.update_yaxes(title_text="COUNT (rows)", row=1, col=2)
+    fig.update_layout(title=title, height=420, barmode="group")
+    return fig
+
+
+def tradeoff(eps: np.ndarray, p_exact: np.ndarray, p_paper: np.ndarray, bound_exact: np.ndarray, bound_paper: np.ndarray, *,
+             epsilon: float, N: int, S: int) -> go.Figure:
+    """Teaching: the p each ε formula buys (left) and the count error bound (Eq. 4) it gives (right)."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["p bought by ε", f"error bound, S = {S}"])
+    for y, bound, name, dash, color in ((p_exact, bound_exact, f"exact, N = {N}", None, COLORS["privateclean"]),
+                                        (p_paper, bound_paper, "paper Lemma 1 (N = 3 only)", "dash", COLORS["direct"])):
+        fig.add_trace(go.Scatter(x=eps, y=y, name=name, legendgroup=name, line=dict(dash=dash, color=color)), row=1, col=1)
+        fig.add_trace(go.Scatter(x=eps, y=bound, name=name, legendgroup=name, line=dict(dash=dash, color=color), showlegend=False),
+                      row=1, col=2)
+    for c in (1, 2):
+        fig.add_vline(x=epsilon, line_dash="dot", row=1, col=c)
+    fig.update_xaxes(title_text="ε per attribute")
+    fig.update_yaxes(title_text="p (probability)", row=1, col=1)
+    fig.update_yaxes(title_text="error bound (fraction of S)", type="log", row=1, col=2)
+    fig.update_layout(height=380, title=f"trade-off at ε = {epsilon:.2f}")
+    return fig
+
+
+def epsilon_to_p(epsilon: float, Ns: Sequence[int], p_exact: Sequence[float], p_paper: float) -> go.Figure:
+    """Lemma 1 both ways: bars of the exact p per domain size N, the paper's N-free p as a dashed line."""
+    fig = go.Figure([go.Bar(x=[str(n) for n in Ns], y=list(p_exact), name="exact p = N/(e^ε+N−1)", marker_color=COLORS["privateclean"])])
+    fig.add_hline(y=p_paper, line_dash="dash", annotation_text="paper p = 3/(e^ε+2)")
+    fig.update_layout(title=f"p for ε = {epsilon:.2f}", xaxis_title="domain size N (values)", yaxis_title="p (probability)",
+                      yaxis_range=[0, 1])
+    return fig
+
+
+def tuning_epsilon(ps: np.ndarray, eps_paper: Sequence[float], eps_exact: Sequence[float], tuned_p: float) -> go.Figure:
+    """Appendix E: ε(p) under the paper's ln(3/p−2) and the exact formula (N = 50), the tuned p marked."""
+    fig = go.Figure([go.Scatter(x=ps, y=list(eps_paper), name="paper ln(3/p−2)"),
+                     go.Scatter(x=ps, y=list(eps_exact), name="exact, N=50")])
+    fig.add_vline(x=tuned_p, line_dash="dash", annotation_text="tuned p")
+    fig.update_layout(title="App. E: tuned p and its ε", xaxis_title="p (probability)", yaxis_title="ε (discrete attribute)",
+                      height=380)
+    return fig
+
+
+def ci_forest(r: pd.DataFrame, *, epsilon: float, p: float) -> go.Figure:
+    """Intervals over releases: PrivateClean count ± half its 95 % interval per release (blue: covers the truth,
+    red: misses, as the legend says), the truth per release dashed. ``r``: one row per release with estimate, width,
+    truth, covered."""
+    r = r.reset_index(drop=True)
+    cov = r["covered"].astype(bool).to_numpy()
+    fig = go.Figure(go.Scatter(x=r.index, y=r.estimate, mode="markers", error_y=dict(type="data", array=r["width"] / 2),
+                               marker=dict(color=np.where(cov, COLORS["privateclean"], COLORS["direct"])),
+                               name="PC count ± 95% CI (red: misses)"))
+    fig.add_trace(go.Scatter(x=r.index, y=r.truth, mode="lines", line=dict(dash="dash", color="black"), name="truth"))
+    fig.update_layout(title=f"ε = {epsilon:.2f}, p = {p:.3f}: {cov.mean():.0%} of {len(r)} intervals cover",
+                      xaxis_title="release (index)", yaxis_title="COUNT of the top-5 values (rows)", height=400)
+    return fig
+
+
+def fig01_errors(mc: pd.DataFrame, *, reps: int, p: float, b: float, S: int) -> go.Figure:
+    """Fig. 1(d) over many releases: mean |error| of Direct and PrivateClean per major, COUNT and AVG."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["COUNT: mean |error|", "AVG: mean |error|"])
+    for j, agg in enumerate(("count", "avg"), 1):
+        t = mc[mc["agg"] == agg]
+        for meth in ("direct", "privateclean"):
+            fig.add_bar(x=t.major, y=t[f"{meth} mean abs error"], name=METHOD_NAMES[meth], marker_color=COLORS[meth],
+                        legendgroup=meth, showlegend=j == 1, row=1, col=j)
+        fig.update_xaxes(title_text="major (cleaned)", row=1, col=j)
+    fig.update_yaxes(title_text="mean |error| (rows)", row=1, col=1)
+    fig.update_yaxes(title_text="mean |error| (satisfaction)", row=1, col=2)
+    fig.update_layout(title=f"Fig. 1(d): {reps} releases, p = {p}, b = {b}, S = {S}", barmode="group", height=420)
+    return fig
+
+
+def ci_coverage_curves(cov: pd.DataFrame, *, reps: int) -> go.Figure:
+    """Empirical coverage of the corrected (solid) and the paper's (dotted) intervals vs p, per aggregate and query
+    mode; ``cov`` = :func:`dpworkbench.privateclean.batch.ci_coverage` rows."""
+    fig = go.Figure()
+    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+    for k, ((agg, mode), t) in enumerate(cov.groupby(["agg", "query_mode"], sort=False)):
+        c = palette[k % len(palette)]
+        fig.add_trace(go.Scatter(x=t.p, y=t["coverage corrected (row CLT)"], mode="lines+markers", line=dict(color=c),
+                                 name=f"{agg}, corrected ({mode})"))
+        fig.add_trace(go.Scatter(x=t.p, y=t["coverage paper form"], mode="lines+markers", line=dict(dash="dot", color=c),
+                                 name=f"{agg}, paper ({mode})"))
+    fig.add_hline(y=0.95, line_dash="dash", annotation_text="nominal 95%")
+    fig.update_layout(title=f"Coverage over {reps} releases per point", xaxis_title="p (GRR replacement probability)",
+                      yaxis_title="coverage (fraction)", height=450)
+    return fig
+
+
+def preservation(sim: pd.DataFrame, *, N: int, p: float, theorem2_size: float) -> go.Figure:
+    """Theorem 2: P[domain preserved] vs S, simulated (worst case) and the union lower bound, Theorem 2's S marked."""
+    fig = go.Figure([go.Scatter(x=sim.S, y=sim.simulated, name="simulated (worst case)", mode="lines+markers"),
+                     go.Scatter(x=sim.S, y=sim["union bound"], name="union lower bound", mode="lines+markers")])
+    fig.add_vline(x=theorem2_size, line_dash="dash", annotation_text="Theorem 2's S")
+    fig.update_layout(title=f"P[domain preserved], N={N}, p={p}", xaxis_title="S (rows)", yaxis_title="probability")
+    return fig
+
+
+__all__ = ["COLORS", "METHOD_NAMES", "X_TITLES", "error_curves", "grr_histogram_and_count", "provenance_graph",
+           "cleaning_before_after", "tradeoff", "epsilon_to_p", "tuning_epsilon", "ci_forest", "fig01_errors",
+           "ci_coverage_curves", "preservation"]
