@@ -71,7 +71,7 @@ def test_duplicate_and_default_legend_entries():
 
 
 def test_titles_wider_than_the_figure_or_panel():
-    assert any("the title is about" in p for p in figure_problems(_one(title="word " * 60)))
+    assert any("the title is" in p for p in figure_problems(_one(title="word " * 60)))
     grid = _clean_grid(1, 3)
     grid.layout.annotations[0].text = "a subplot title far too long for a third of a figure"
     assert any("subplot title(s) wider than their panel" in p for p in figure_problems(grid))
@@ -143,3 +143,29 @@ def test_save_figure_writes_svg_next_to_png(tmp_path, monkeypatch):
     assert {"html", "png", "svg"} <= set(paths)
     assert paths["svg"].read_text().lstrip().startswith("<svg")
     assert not list(tmp_path.glob("*partial*"))
+
+
+def test_colours_named_in_the_title_or_grey_graph_edges_need_no_legend():
+    fig = _one(title="reach (red: cut into the predicate)")
+    fig.add_trace(go.Scatter(x=[2], y=[3], mode="markers", marker_color="crimson", showlegend=False))
+    assert figure_problems(fig) == []
+    fig.update_layout(title="reach (green: kept)")
+    assert any("crimson but is not in the legend" in p for p in figure_problems(fig))
+    graph = go.Figure([go.Scatter(x=[0, 1], y=[0, 1], mode="lines", line_color="lightgray", showlegend=False),
+                       go.Scatter(x=[0, 1], y=[0, 1], mode="markers", name="kept", marker_color="#1f77b4"),
+                       go.Scatter(x=[0.5], y=[0.5], mode="markers", name="cut", marker_color="#d62728")])
+    graph.update_xaxes(visible=False)
+    graph.update_yaxes(visible=False)
+    assert figure_problems(graph) == []
+    graph.update_xaxes(visible=True, title_text="x")
+    graph.update_yaxes(visible=True, title_text="y")
+    assert any("lightgray but is not in the legend" in p for p in figure_problems(graph))
+
+
+def test_long_titles_are_wrapped_to_the_figure_and_very_long_ones_flagged():
+    title = "Expected absolute error per query when the budget ε is split over k queries"
+    styled = apply_style(_one(title=title))
+    assert "<br>" in styled.layout.title.text and styled.layout.title.text.replace("<br>", " ") == title
+    assert figure_problems(_one(title=title)) == []
+    assert any("lines once wrapped" in p for p in figure_problems(_one(title="word " * 60)))
+    assert any("the title is about" in p for p in figure_problems(_one(title=title), as_saved=False, width=500))

@@ -274,6 +274,60 @@ def refresh_notebook_pages(profile_dir: Path, infos: list[NotebookInfo]) -> list
     return written
 
 
+def _review_notebook(executed: Path) -> list[dict]:
+    """figure_problems for every plotly figure an executed notebook shows (the figures as saved)."""
+    import plotly.graph_objects as go
+
+    from ..plots import figure_problems
+
+    rows = []
+    nb = json.loads(executed.read_text())
+    k = 0
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {}).get("application/vnd.plotly.v1+json")
+            if not data:
+                continue
+            k += 1
+            try:
+                fig = go.Figure(data)
+                title = " ".join(str(fig.layout.title.text or "").split())[:90]
+                problems = figure_problems(fig)
+            except Exception as exc:  # noqa: BLE001 - a figure plotly cannot rebuild is itself a finding
+                title, problems = "", [f"plotly cannot rebuild this figure: {type(exc).__name__}: {exc}"]
+            rows += [{"figure": k, "title": title, "problem": p} for p in problems]
+    return rows
+
+
+def figure_review(profile_dir: Path, infos: list[NotebookInfo]) -> pd.DataFrame:
+    """What a reviewer would reject in every figure of the report (:func:`dpworkbench.plots.figure_problems`).
+
+    One row per finding: notebook, figure number (in the notebook's output order), its title, the problem.
+    Each notebook's findings are kept in ``figure_review.json`` next to it and recomputed only when the
+    executed notebook is newer.
+    """
+    rows = []
+    for info in infos:
+        d = Path(profile_dir) / info.paper / info.stem
+        executed, cache = d / f"{info.stem}.ipynb", d / "figure_review.json"
+        if not executed.exists():
+            continue
+        found = None
+        if cache.exists() and cache.stat().st_mtime >= executed.stat().st_mtime:
+            try:
+                found = json.loads(cache.read_text())
+            except ValueError:
+                found = None
+        if found is None:
+            try:
+                found = _review_notebook(executed)
+            except (OSError, ValueError):
+                continue
+            atomic_write_text(cache, json.dumps(found, indent=1))
+        rows += [{"notebook": info.name, **r} for r in found]
+    return pd.DataFrame(rows, columns=["notebook", "figure", "title", "problem"])
+
+
 def build_report(profile_dir: Path, profile: str) -> Path:
     """Write ``claims.csv`` and ``index.html`` under ``profile_dir``; returns the index path."""
     profile_dir = Path(profile_dir)
@@ -282,6 +336,8 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     refresh_notebook_pages(profile_dir, infos)
     runs, claims, manifests = _collect(profile_dir, infos)
     atomic_write_csv(claims, profile_dir / "claims.csv")
+    review = figure_review(profile_dir, infos)
+    atomic_write_csv(review, profile_dir / "figure_review.csv")
     from ..datasets.provenance import provenance_table  # which data each notebook used (its datasets.json)
 
     datasets_used = provenance_table(profile_dir)
@@ -325,7 +381,9 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         data_txt = "; ".join(f"{html.escape(str(u.dataset))} ({html.escape(str(u.source))}, {int(u.rows_or_nodes):,})"
                              for u in used.drop_duplicates(["dataset", "source", "rows_or_nodes"]).itertuples())
         data_p = f"<p class='data'>data: {data_txt} — <a href='datasets.csv'>datasets.csv</a></p>" if data_txt else ""
-        return f"<p>{badge} · {claim_txt}</p><p>{' · '.join(lk)}</p>{data_p}"
+        n_fig = int((review["notebook"] == info.name).sum())
+        fig_txt = f" · <a href='#figure-review'>{n_fig} figure finding{'s' if n_fig != 1 else ''}</a>" if n_fig else ""
+        return f"<p>{badge} · {claim_txt}{fig_txt}</p><p>{' · '.join(lk)}</p>{data_p}"
 
     parts.append("<h2>Notebooks</h2>")
     parts.append(gallery_html(entries, href=href, thumb_src=thumb_src, links=links))
@@ -347,6 +405,15 @@ def build_report(profile_dir: Path, profile: str) -> Path:
                 f"<td>{html.escape(str(r.paper_value))}</td><td>{html.escape(str(r.our_value))}</td>"
                 f"<td>{html.escape(str(r.verdict))}</td><td>{html.escape(str(r.note))}</td></tr>"
             )
+        parts.append("</table>")
+    parts.append(f"<h2 id='figure-review'>Figure review</h2><p>What a reviewer would reject, found by "
+                 f"<code>dpworkbench.plots.figure_problems</code> in the figures as saved: <b>{len(review)}</b> finding(s) in "
+                 f"{review['notebook'].nunique() if len(review) else 0} notebook(s) — <a href='figure_review.csv'>figure_review.csv</a></p>")
+    if len(review):
+        parts.append("<table><tr><th>notebook</th><th>figure</th><th>title</th><th>finding</th></tr>")
+        for r in review.itertuples():
+            parts.append(f"<tr><td>{html.escape(r.notebook)}</td><td>{r.figure}</td><td>{html.escape(str(r.title))}</td>"
+                         f"<td>{html.escape(str(r.problem))}</td></tr>")
         parts.append("</table>")
     parts.append("</body></html>")
     index = profile_dir / "index.html"

@@ -15,11 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import MIN_PRINT_PT, PALETTE, apply_style, panel_grid, print_width_pt
-
-# Average advance of a character as a fraction of the font size (DejaVu Sans, the template's first font,
-# is wide; 0.58 over-estimates narrow text a little, which is the safe side for a "too wide" check).
-CHAR_WIDTH = 0.58
+from .style import CHAR_WIDTH, MAX_TITLE_LINES, MIN_PRINT_PT, PALETTE, apply_style, panel_grid, print_width_pt
 # Relative span of an axis's values below which plotly's automatic ticks read like "9.9995k".
 DEGENERATE_SPAN = 1e-3
 MAX_LOG_DECADES = 20.0
@@ -83,6 +79,56 @@ def _colour(trace, default: str) -> str | None:
     if isinstance(fc, str):
         return fc.lower().replace(" ", "")
     return default
+
+
+_NAMED = {
+    "red": (255, 0, 0), "crimson": (220, 20, 60), "darkred": (139, 0, 0), "firebrick": (178, 34, 34), "tomato": (255, 99, 71),
+    "orange": (255, 165, 0), "darkorange": (255, 140, 0), "gold": (255, 215, 0), "yellow": (255, 255, 0),
+    "green": (0, 128, 0), "darkgreen": (0, 100, 0), "seagreen": (46, 139, 87), "forestgreen": (34, 139, 34), "limegreen": (50, 205, 50),
+    "blue": (0, 0, 255), "navy": (0, 0, 128), "royalblue": (65, 105, 225), "steelblue": (70, 130, 180), "dodgerblue": (30, 144, 255),
+    "purple": (128, 0, 128), "violet": (238, 130, 238), "magenta": (255, 0, 255), "pink": (255, 192, 203), "brown": (165, 42, 42),
+    "teal": (0, 128, 128), "cyan": (0, 255, 255), "black": (0, 0, 0), "white": (255, 255, 255), "gray": (128, 128, 128),
+    "grey": (128, 128, 128), "lightgray": (211, 211, 211), "lightgrey": (211, 211, 211), "darkgray": (169, 169, 169),
+    "darkgrey": (169, 169, 169), "silver": (192, 192, 192), "dimgray": (105, 105, 105),
+}
+
+
+def _rgb(colour: str | None) -> tuple[int, int, int] | None:
+    if not colour:
+        return None
+    c = colour.strip().lower()
+    if c in _NAMED:
+        return _NAMED[c]
+    if c.startswith("#") and len(c) in (4, 7):
+        h = c[1:] if len(c) == 7 else "".join(ch * 2 for ch in c[1:])
+        try:
+            return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+        except ValueError:
+            return None
+    m = re.match(r"rgba?\(([\d.]+),([\d.]+),([\d.]+)", c.replace(" ", ""))
+    return (int(float(m.group(1))), int(float(m.group(2))), int(float(m.group(3)))) if m else None
+
+
+def colour_words(colour: str | None) -> set[str]:
+    """Words a caption would use for ``colour`` ("red", "grey", ...); empty when unknown."""
+    import colorsys
+
+    rgb = _rgb(colour)
+    if rgb is None:
+        return set()
+    h, lightness, sat = colorsys.rgb_to_hls(*(v / 255 for v in rgb))
+    if sat < 0.15 or lightness < 0.08 or lightness > 0.95:
+        return {"black"} if lightness < 0.25 else ({"white"} if lightness > 0.95 else {"gray", "grey"})
+    deg = h * 360
+    for limit, words in ((15, {"red"}), (45, {"orange"}), (70, {"yellow", "gold"}), (170, {"green"}), (200, {"cyan", "teal"}),
+                         (260, {"blue"}), (300, {"purple", "violet"}), (340, {"pink", "magenta"}), (361, {"red"})):
+        if deg < limit:
+            return words | ({"brown"} if words == {"orange"} and lightness < 0.35 else set())
+    return set()
+
+
+def _neutral(colour: str | None) -> bool:
+    return bool(colour_words(colour) & {"gray", "black", "white"})
 
 
 def _traces(fig: go.Figure) -> list[_Trace]:
@@ -246,9 +292,22 @@ def figure_problems(fig: go.Figure, *, as_saved: bool = True, width: int | None 
     if legend:
         legend_colours = {tr.colour for tr in legend if tr.colour}
         legend_groups = {tr.legendgroup for tr in legend if tr.legendgroup}
+        captions = " ".join([_text(fig.layout.title.text)] + [_text(a.text) for a in fig.layout.annotations or ()]).lower()
+
+        def explained(tr: _Trace) -> bool:
+            if tr.colour is None or tr.colour in legend_colours or (tr.legendgroup and tr.legendgroup in legend_groups):
+                return True
+            if any(re.search(rf"\b{w}\b", captions) for w in colour_words(tr.colour)):
+                return True  # "red: cut into the predicate" in the title explains the red marks
+            t = tr.trace
+            if _neutral(tr.colour) and hasattr(t, "xaxis"):  # grey edges of a graph drawing (axes hidden) are structure
+                xa, ya = fig.layout[_axis_layout_name(t.xaxis, "x")], fig.layout[_axis_layout_name(t.yaxis, "y")]
+                if (xa.visible is False or xa.showticklabels is False) and (ya.visible is False or ya.showticklabels is False):
+                    return True
+            return False
+
         unexplained = [tr for tr in traces if not tr.in_legend and tr.has_marks and not tr.is_band and tr.trace.type not in _NO_AXES
-                       and not (tr.legendgroup and tr.legendgroup in legend_groups) and tr.colour not in legend_colours
-                       and tr.colour is not None]
+                       and not explained(tr)]
         for tr in unexplained:
             what = f"trace {tr.name!r}" if tr.name else f"trace #{tr.index}"
             problems.append(f"{what} is drawn in {tr.colour} but is not in the legend, while {len(legend)} other trace(s) are")
@@ -273,9 +332,13 @@ def figure_problems(fig: go.Figure, *, as_saved: bool = True, width: int | None 
     # --- text: widths and printed size
     title_text = _text(fig.layout.title.text).strip() if fig.layout.title is not None else ""
     title_font = float(fig.layout.title.font.size or base_font * 1.15) if fig.layout.title is not None else base_font
-    if title_text and text_width_px(title_text, title_font) > W - 20:
-        problems.append(f"the title is about {text_width_px(title_text, title_font):.0f} px wide at {title_font:.0f} px but the figure "
-                        f"is {W:.0f} px: shorten it or break it with <br>")
+    # The template starts the title at the plot area's left edge (x=0 of the paper), so it has W − margin.l.
+    room = W - float(margin.l if margin.l is not None else 80)
+    n_lines = len([ln for ln in _text(fig.layout.title.text).split("\n") if ln.strip()]) if title_text else 0
+    if title_text and (text_width_px(title_text, title_font) > room or n_lines > MAX_TITLE_LINES):
+        what = (f"{n_lines} lines once wrapped" if n_lines > MAX_TITLE_LINES else
+                f"about {text_width_px(title_text, title_font):.0f} px wide at {title_font:.0f} px but has {room:.0f} px of a {W:.0f} px figure")
+        problems.append(f"the title is {what}: shorten it (details belong in the caption)")
     for word in ("dashed", "dotted"):
         texts = [title_text] + [_text(a.text) for a in fig.layout.annotations or ()]
         if any(word in s.lower() for s in texts) and not _dash_drawn(fig, word):
