@@ -162,7 +162,7 @@ class Lab:
 
     def start(self) -> None:
         # A copy of notebooks/ (JupyterLab writes checkpoints and autosaves outputs into what it opens).
-        shutil.copytree(notebooks_dir(), self.root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        shutil.copytree(notebooks_dir(), self.root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "kernel-ipc-*"))
         profile = os.environ.get("DPWB_BROWSER_PROFILE", "ci")
         for nb in (self.root / "notebooks").glob("*/learn_*.ipynb"):
             _inject_profile(nb, profile)
