@@ -12,13 +12,14 @@ Sensitivity*, PhD thesis, UFC 2021 (PVLDB 14(4) 2020): Def. 3.3.1 (D), Def. 3.4.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
+
+from dpworkbench.cache import cached
 
 from . import ebc as E
 from . import id3 as I
@@ -40,7 +41,7 @@ def teaching_dampening_figure(t: int, global_sensitivity: float, *, delta_row: S
     return dampening_figure(row, global_sensitivity, t_mark=t)
 
 
-@lru_cache(maxsize=32)
+@cached("dampening.teaching_graph")
 def _teaching_graph(generator: str, n: int, seed: int):
     import networkx as nx
 
@@ -103,7 +104,7 @@ def shift_figure(shift: float = 0.0, epsilon: float = 2.0) -> go.Figure:
                   title=f"Shift s = {shift:g} (s0 = {s0:g}), ε = {epsilon:g}, Fig. 9c graph, exact element LS")
 
 
-@lru_cache(maxsize=16)
+@cached("dampening.teaching_median")
 def _teaching_median(median_at: float, delta_kind: str, n: int = 41, lam: int = 40, seed: int = 0):
     rng = np.random.default_rng(seed)
     x = np.clip(np.rint(rng.normal(median_at * lam, lam * 0.15, n)), 0, lam)
@@ -165,7 +166,7 @@ def teaching_topk(generator: str = "karate", epsilon: float = 2.0, k: int = 3, *
     return fig, pd.DataFrame([{"method": m, f"mean top-{k} accuracy ({runs} runs)": a} for m, a in acc.items()])
 
 
-@lru_cache(maxsize=8)
+@cached("dampening.teaching_id3")
 def _teaching_id3_stats(dataset: str, rows: int, seed: int, horizon: int = 1024):
     """Non-private part for the root split: contingency tables, u_IG, LS^IG profiles (independent of ε)."""
     from dpworkbench import datasets
