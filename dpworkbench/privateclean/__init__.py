@@ -1,6 +1,14 @@
 """PrivateClean (Krishnan et al., SIGMOD 2016): GRR private relations, cleaning with provenance,
 bias-corrected COUNT/SUM/AVG, tuning. See /work/shared/spec/privateclean.md.
 
+Modules (the same roles as every paper): ``model`` (non-private: PrivateRelation, CleanedRelation, cleaners,
+provenance), ``mechanisms`` (everything that spends ε: GRR + Laplace, ε/p/b conversions, the ledger plan),
+``datasets``, ``experiments`` (sweeps through ``run_grid`` and their summaries), ``figures`` (every plotly figure),
+``teaching`` (widget views), ``reference`` (the paper's numbers), ``claims`` (one claim function per notebook) and
+``cli``. Paper-specific extras: ``estimators`` (Direct / PrivateClean / no-provenance COUNT, SUM, AVG), ``tuning``
+(Appendix E), ``batch`` (vectorised Monte-Carlo), ``synthetic`` (Appendix D generator), ``standins`` and ``tpcds``
+(the datasets' stand-ins), ``harness`` (privacy-harness entries).
+
 Where the workbench departs from the paper (corrected default first, the paper's version as a labelled option):
 
 * ε of GRR: exact ln(1 + N(1−p)/p) per discrete partition (``epsilon_grr(..., convention="exact")``); Lemma 1's

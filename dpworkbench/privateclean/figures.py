@@ -172,7 +172,7 @@ def tuning_epsilon(ps: np.ndarray, eps_paper: Sequence[float], eps_exact: Sequen
     return fig
 
 
-def ci_forest(r: pd.DataFrame, *, epsilon: float, p: float) -> go.Figure:
+def ci_forest(r: pd.DataFrame, *, epsilon: float, p: float, query: str = "the top-5 values") -> go.Figure:
     """Intervals over releases: PrivateClean count ± half its 95 % interval per release (blue: covers the truth,
     red: misses, as the legend says), the truth per release dashed. ``r``: one row per release with estimate, width,
     truth, covered."""
@@ -183,7 +183,7 @@ def ci_forest(r: pd.DataFrame, *, epsilon: float, p: float) -> go.Figure:
                                name="PC count ± 95% CI (red: misses)"))
     fig.add_trace(go.Scatter(x=r.index, y=r.truth, mode="lines", line=dict(dash="dash", color="black"), name="truth"))
     fig.update_layout(title=f"ε = {epsilon:.2f}, p = {p:.3f}: {cov.mean():.0%} of {len(r)} intervals cover",
-                      xaxis_title="release (index)", yaxis_title="COUNT of the top-5 values (rows)", height=400)
+                      xaxis_title="release (index)", yaxis_title=f"COUNT of {query} (rows)", height=400)
     return fig
 
 

@@ -347,29 +347,30 @@ def tuning_view(S: float, error: float, confidence: float = 0.95, delta: float =
 
 
 @cached("privateclean.teaching.ci_releases")
-def ci_releases(p: float, n: int = 50, seed: int = 0) -> pd.DataFrame:
-    """``n`` seeded releases of the Appendix D generator (Table 1 defaults, top-5 predicate) with PrivateClean's
+def ci_releases(p: float, n: int = 50, seed: int = 0, query_mode: str = "top") -> pd.DataFrame:
+    """``n`` seeded releases of the Appendix D generator (Table 1 defaults; ``query_mode`` "top": the top-5 predicate,
+    "random": a random 5-of-50 predicate per release) with PrivateClean's
     count, its corrected 95 % interval and the truth, one row per release (:func:`batch.run_batch`).
 
-    Cached: the result is a deterministic function of (p, n, seed) — the same seed draws the same true relations for
+    Cached: the result is a deterministic function of (p, n, seed, query_mode) — the same seed draws the same true relations for
     every p, so a cache hit returns exactly what a recomputation would (seeded noise is for teaching, not a private
     release). Shared between calls: do not mutate it."""
     from .batch import run_batch
 
     return pd.DataFrame(run_batch({"p": p, "batch": int(n), "aggs": ("count",), "methods": ("privateclean",),
-                                   "query_mode": "top"}, np.random.default_rng(seed)))
+                                   "query_mode": query_mode}, np.random.default_rng(seed)))
 
 
-def ci_forest(epsilon: float, *, n: int = 50, seed: int = 0) -> go.Figure:
+def ci_forest(epsilon: float, *, n: int = 50, seed: int = 0, query_mode: str = "top") -> go.Figure:
     """CI "forest" at ε: p = N/(e^ε+N−1) with N = 50 (rounded to 4 decimals), the ``n`` releases of
     :func:`ci_releases` as PrivateClean count ± half the 95 % interval width (red: the interval misses the truth)
     and the truth per release as a dashed line; the title gives the share that covers."""
     from .mechanisms import p_for_epsilon
 
     p = round(p_for_epsilon(epsilon, 50), 4)
-    r = ci_releases(p, n, seed)
+    r = ci_releases(p, n, seed, query_mode)
     r = r[r.method == "privateclean"].reset_index(drop=True)
-    return figures.ci_forest(r, epsilon=epsilon, p=p)
+    return figures.ci_forest(r, epsilon=epsilon, p=p, query=("the top-5 values" if query_mode == "top" else "5 random values"))
 
 
 def report_frequencies(p: float, draws: int = 20_000, *, seed: int = 0) -> pd.DataFrame:

@@ -36,6 +36,7 @@ interactive = True     # papermill runs pass False and still get every figure
 output_dir = ""        # set by dpworkbench reproduce; empty means reports/interactive/...
 epsilon = 5.0   # per-attribute epsilon of the discrete attribute, exact convention, N 50
 releases = 50   # intervals drawn in the first figure
+query_mode = "top"   # "top": the 5 most frequent values | "random": 5 random values per release
 
 # %%
 from IPython.display import display
@@ -55,17 +56,20 @@ ps = pick(profile, ci=[0.1, 0.5], quick=[0.05, 0.1, 0.3, 0.5], paper=[0.05, 0.1,
 # seed), and each ε's batch comes from the cache when you return to it.
 #
 # **Try this:** count the red points (intervals that miss the truth) at ε = 5, then at ε = 1: the intervals get much
-# wider but the share that covers stays near 95 %. Raise "releases" to 200 to see the share settle.
+# wider but the share that covers stays near 95 %. Raise "releases" to 200 to see the share settle. Then switch the
+# query to "random": some predicates select values with only a few rows, the count is near 0 and misses are more
+# frequent at small ε.
 
 # %%
-panel = widgets.control_panel(lambda epsilon, releases: teaching.ci_forest(epsilon, n=int(releases), seed=seed),
+panel = widgets.control_panel(lambda epsilon, releases, query_mode: teaching.ci_forest(epsilon, n=int(releases), seed=seed, query_mode=query_mode),
                               {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
-                               "releases": widgets.choice([20, 50, 100, 200], releases, "releases")},
+                               "releases": widgets.choice([20, 50, 100, 200], releases, "releases"),
+                               "query_mode": widgets.choice(["top", "random"], query_mode, "query")},
                               interactive=interactive, title="intervals over releases")
 panel if interactive else None
 
 # %%
-fig = teaching.ci_forest(epsilon, n=releases, seed=seed)
+fig = teaching.ci_forest(epsilon, n=releases, seed=seed, query_mode=query_mode)
 ctx.save_figure(fig, "ci_forest")
 fig
 
