@@ -169,3 +169,12 @@ def test_long_titles_are_wrapped_to_the_figure_and_very_long_ones_flagged():
     assert figure_problems(_one(title=title)) == []
     assert any("lines once wrapped" in p for p in figure_problems(_one(title="word " * 60)))
     assert any("the title is about" in p for p in figure_problems(_one(title=title), as_saved=False, width=500))
+
+
+def test_a_band_with_an_unset_mode_draws_dots_and_is_flagged():
+    fig = _one()
+    fig.add_trace(go.Scatter(x=[1, 2, 3, 3, 2, 1], y=[0, 3, 8, 10, 5, 2], fill="toself", showlegend=False))
+    assert any("also draw coloured dots" in p for p in figure_problems(fig))
+    fig.data[-1].mode = "lines"
+    fig.data[-1].line.width = 0
+    assert figure_problems(fig) == []

@@ -89,6 +89,7 @@ def line_with_band(
                     x=np.concatenate([stats[x].to_numpy(), stats[x].to_numpy()[::-1]]),
                     y=np.concatenate([stats["hi"].to_numpy(dtype=float), lo[::-1]]),
                     fill="toself",
+                    mode="lines",  # unset, plotly would add dots at the band's vertices (< 20 points)
                     fillcolor=_rgba(c, 0.15),
                     line=dict(width=0),
                     hoverinfo="skip",

@@ -65,6 +65,7 @@ class _Trace:
     legendgroup: str | None
     has_marks: bool
     is_band: bool
+    band_markers: bool = False  # a filled band that also draws dots at its vertices
 
 
 def _colour(trace, default: str) -> str | None:
@@ -145,9 +146,13 @@ def _traces(fig: go.Figure) -> list[_Trace]:
         fill = getattr(t, "fill", None)
         is_band = bool(is_scatter and fill not in (None, "none") and (line_w == 0 or "lines" not in mode or t.hoverinfo == "skip"))
         has_marks = (not is_scatter) or mode == "" or "markers" in mode or "lines" in mode
+        # plotly's default mode for a scatter of fewer than 20 points is lines+markers: an unset mode on a
+        # band draws coloured dots at its vertices (the unexplained dots of issue 15's Fig. 4)
+        n_points = len(t.x) if getattr(t, "x", None) is not None else len(t.y) if getattr(t, "y", None) is not None else 0
+        band_markers = bool(is_scatter and fill not in (None, "none") and ("markers" in mode or (mode == "" and n_points < 20)))
         out.append(_Trace(i, t, str(t.name) if t.name is not None else "", _colour(t, colorway[i % len(colorway)].lower()),
                           legend_on and t.showlegend is not False and t.type not in _NO_AXES,
-                          t.legendgroup, has_marks, is_band))
+                          t.legendgroup, has_marks, is_band or band_markers, band_markers))
     return out
 
 
@@ -321,6 +326,11 @@ def figure_problems(fig: go.Figure, *, as_saved: bool = True, width: int | None 
         for tr in legend:
             if not tr.name or re.fullmatch(r"trace \d+", tr.name):
                 problems.append(f"legend entry 'trace {tr.index}' is plotly's default name: name the series")
+    dotted_bands = [tr.index for tr in traces if tr.band_markers]
+    if dotted_bands:
+        problems.append(f"{len(dotted_bands)} filled band(s) (traces #{', #'.join(map(str, dotted_bands[:5]))}{', …' if len(dotted_bands) > 5 else ''}) "
+                        "also draw coloured dots at their vertices (mode unset: plotly adds markers below 20 points); "
+                        "set mode='lines' and line_width=0")
     colours_by_name: dict[str, set[str]] = {}
     for tr in traces:
         if tr.name and tr.colour and tr.has_marks and not tr.is_band:

@@ -114,7 +114,7 @@ def _gaps_needed(fig: go.Figure, font: int, width: int, height: int) -> tuple[fl
     per_y_title = sum(1 for k in fig.layout.to_plotly_json() if k.startswith("yaxis") and fig.layout[k].title.text) > 1
     plot_w, plot_h = max(width - 140, 100), max(height - 140, 100)
     row = (3.0 + (1.6 if per_x_title else 0.0)) * font / plot_h
-    col = (3.4 + (1.6 if per_y_title else 0.0)) * font / plot_w
+    col = (4.0 + (1.6 if per_y_title else 0.0)) * font / plot_w
     return row, col
 
 
@@ -178,6 +178,26 @@ def wrap_title(text: str, room_px: float, font_px: float) -> str:
     return "<br>".join(out)
 
 
+def _calm_ticks(fig: go.Figure, font: int) -> None:
+    """In a grid, fewer and horizontal tick labels: at a print-legible font, plotly's automatic ticks on a narrow
+    panel get rotated and run into the subplot title below. Axes whose ticks the author set are left alone."""
+    plot_w = float(fig.layout.width) - 140
+    plot_h = float(fig.layout.height) - 140
+    for name in [k for k in fig.layout.to_plotly_json() if k[1:5] == "axis"]:
+        ax = fig.layout[name]
+        if ax.tickvals is not None or ax.dtick is not None or ax.nticks is not None:
+            continue
+        d = ax.domain if ax.domain is not None else (0.0, 1.0)
+        if name.startswith("x"):
+            span = (d[1] - d[0]) * plot_w
+            ax.nticks = max(3, min(8, int(span / (4.5 * font))))
+            if ax.tickangle is None and ax.type != "category":
+                ax.tickangle = 0
+        else:
+            span = (d[1] - d[0]) * plot_h
+            ax.nticks = max(3, min(8, int(span / (2.2 * font))))
+
+
 def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None = None) -> go.Figure:
     """A copy of ``fig`` with the ``dpworkbench`` template, its size from the panel grid and a print-legible font.
 
@@ -204,6 +224,8 @@ def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None 
         lines = str(out.layout.title.text).lower().count("<br") + 1
         out.update_layout(margin_t=int(font * (1.6 * lines + (1.2 if g.rows * g.cols > 1 else 0.6))), title_y=1.0,
                           title_yanchor="top", title_yref="container", title_pad_t=int(font * 0.4))
+    if g.rows * g.cols > 1:
+        _calm_ticks(out, font)
     for ann in out.layout.annotations or ():
         # make_subplots' shared x_title / y_title sit a fixed 30/40 px off the plot: move them past tick labels
         # of the chosen font, and give them the margin they need.
