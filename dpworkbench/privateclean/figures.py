@@ -55,7 +55,7 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
             c = COLORS.get(m)
             name = METHOD_NAMES.get(m, str(m))
             fig.add_trace(go.Scatter(x=list(t[x]) + list(t[x])[::-1], y=list(100 * t["q75"]) + list(100 * t["q25"])[::-1],
-                                     fill="toself", line=dict(width=0, color=c), fillcolor=c, opacity=0.15, name=name,
+                                     mode="lines", fill="toself", line=dict(width=0, color=c), fillcolor=c, opacity=0.15, name=name,
                                      legendgroup=name, showlegend=False, hoverinfo="skip"), row=1, col=j)
             fig.add_trace(go.Scatter(x=t[x], y=100 * t["mean"], mode="lines+markers", name=name, legendgroup=name,
                                      line=dict(color=c), showlegend=name not in shown), row=1, col=j)
