@@ -37,7 +37,7 @@ def laplace_figure(true_value: float, neighbour_value: float, *, epsilon: float,
     scale = sensitivity / epsilon
     xs = np.linspace(min(true_value, neighbour_value) - 6 * scale, max(true_value, neighbour_value) + 6 * scale, 400)
     dens = lambda mu: np.exp(-np.abs(xs - mu) / scale) / (2 * scale)  # noqa: E731
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("output densities", "log density ratio (privacy loss)"))
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("outputs on two neighbours", "privacy loss (dashed: ±ε)"))
     fig.add_trace(go.Histogram(x=a, histnorm="probability density", name=f"f(x)={true_value:g}", opacity=0.5, nbinsx=80), 1, 1)
     fig.add_trace(go.Histogram(x=b, histnorm="probability density", name=f"f(x')={neighbour_value:g}", opacity=0.5, nbinsx=80), 1, 1)
     fig.add_trace(go.Scatter(x=xs, y=dens(true_value), name="density x", line=dict(color="#1f77b4")), 1, 1)
@@ -46,7 +46,10 @@ def laplace_figure(true_value: float, neighbour_value: float, *, epsilon: float,
     fig.add_trace(go.Scatter(x=xs, y=ratio, name="ln f_x/f_x'", line=dict(color="black")), 1, 2)
     for s in (+1, -1):
         fig.add_hline(y=s * epsilon, line_dash="dash", line_color="gray", row=1, col=2)
-    fig.update_layout(barmode="overlay", template="plotly_white", title=f"Laplace mechanism, ε={epsilon:g}, Δ={sensitivity:g}, scale={scale:.3g}")
+    fig.update_xaxes(title_text="released value")
+    fig.update_yaxes(title_text="density", row=1, col=1)
+    fig.update_yaxes(title_text="ln f(x) / f(x′)", row=1, col=2)
+    fig.update_layout(barmode="overlay", title=f"Laplace mechanism, ε={epsilon:g}, Δ={sensitivity:g}, scale Δ/ε={scale:.3g}")
     return fig
 
 
@@ -133,7 +136,7 @@ def selection_figure(acc: pd.DataFrame) -> go.Figure:
                                  error_y=dict(type="data", array=1.96 * sub["se"], visible=bool(sub["se"].any()))))
     fig.update_xaxes(type="log", title="ε")
     fig.update_yaxes(title="expected utility loss u* − u(r)")
-    fig.update_layout(template="plotly_white", title="Selection accuracy: EM vs permute-and-flip vs report-noisy-max")
+    fig.update_layout(title="Selection accuracy: EM, permute-and-flip, report-noisy-max")
     return fig
 
 
@@ -215,8 +218,10 @@ def rr_bias_figure(n: int, domain_size: int, *, epsilon: float, skew: float, rep
     from ..plots import bar
 
     res = rr_estimation_experiment(n, int(domain_size), [epsilon], skew=skew, repetitions=repetitions, seed=seed)
-    return bar(summarize(res, ["estimator"], "top_value_error"), "estimator", "mean",
-               title=f"Bias of the most frequent value's share (ε={epsilon:g}, N={int(domain_size)})")
+    fig = bar(summarize(res, ["estimator"], "top_value_error"), "estimator", "mean",
+              title=f"Bias of the most frequent value's share (ε={epsilon:g}, N={int(domain_size)})")
+    fig.update_yaxes(title_text="estimated − true share")
+    return fig
 
 
 def svt_figure(queries: Sequence[float], threshold: float, *, epsilon: float, repetitions: int, seed: int = 0) -> go.Figure:
