@@ -27,8 +27,8 @@ from ..graphs import CSRGraph
 from .joininfo import JoinInfo
 from ..mechanisms.backends import RngLike, check_rng
 from .mechanisms import research_generator, tau_grid
-from .patterns import _check_query, count
-from .model import SolverError, _highs, _pass_rowwise, _solve
+from .patterns import check_query, count
+from .model import SolverError, highs_model, pass_rowwise, solve_optimal
 
 _INF = math.inf
 
@@ -51,7 +51,7 @@ def quartic_noise(gen: np.random.Generator, size: int | None = None) -> np.ndarr
 
 def restricted_sensitivity(query: str, theta: float) -> float:
     """Pattern count sensitivity on graphs of max degree θ (the authors' NT/SDE constants, spec 3.3 step 4)."""
-    _check_query(query)
+    check_query(query)
     t = float(theta)
     return {"edge": t, "triangle": t * (t - 1) / 2, "path2": 3 * t * (t - 1) / 2, "rectangle": t * (t - 1) ** 2 / 2}[query]
 
@@ -176,10 +176,10 @@ def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: fl
     xe = sp.csr_matrix((np.ones(2 * m), (np.tile(np.arange(m), 2), np.concatenate([e[:, 0], e[:, 1]]))), shape=(m, n))
     rows2 = -sp.hstack([xe, sp.identity(m, format="csr")], format="csr")
     A = sp.vstack([rows1, rows2], format="csr")
-    h = _highs()
-    _pass_rowwise(h, np.concatenate([np.ones(n), np.zeros(m)]), np.zeros(n + m), np.ones(n + m),
+    h = highs_model()
+    pass_rowwise(h, np.concatenate([np.ones(n), np.zeros(m)]), np.zeros(n + m), np.ones(n + m),
                   np.full(n + m, -_INF), np.concatenate([np.full(n, float(theta)), -np.ones(m)]), A, maximize=False)
-    opt = _solve(h, "SDE distance LP")
+    opt = solve_optimal(h, "SDE distance LP")
     x = np.asarray(h.getSolution().col_value[:n])
     d_hat = 4 * opt
     keep = np.flatnonzero(x < 0.25)
@@ -198,7 +198,7 @@ def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: fl
 # ---------------------------------------------------------------------------------
 # RM: recursive mechanism, the authors' LP variant (toy sizes only)
 # ---------------------------------------------------------------------------------
-class _RMLPs:
+class RMLPs:
     def __init__(self, info: JoinInfo):
         self.info = info
         n, m = info.n, info.m
@@ -225,11 +225,16 @@ class _RMLPs:
             cost = np.concatenate([np.zeros(n + m), [1.0]])
             lo = np.concatenate([np.full(m, -_INF), [k], np.full(n, -_INF)])
             hi = np.concatenate([(info.sizes - 1).astype(float), [k], np.zeros(n)])
-        h = _highs()
-        _pass_rowwise(h, cost, np.zeros(n + m + 1), np.concatenate([np.ones(n), np.full(m + 1, _INF)]), lo, hi, A, maximize=False)
-        v = _solve(h, f"RM {kind}({k})")
+        h = highs_model()
+        pass_rowwise(h, cost, np.zeros(n + m + 1), np.concatenate([np.ones(n), np.full(m + 1, _INF)]), lo, hi, A, maximize=False)
+        v = solve_optimal(h, f"RM {kind}({k})")
         self._cache[key] = v
         return v
+
+    @property
+    def solved_count(self) -> int:
+        """How many of RM's LPs were solved so far (they are shared across runs)."""
+        return len(self._cache)
 
     def H(self, k):
         return self._solve(float(k), "H")
@@ -239,7 +244,7 @@ class _RMLPs:
 
 
 def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = None, max_results: int = 5000,
-       accountant: AccountantLike | None = None, note: str = "", lps: "_RMLPs | None" = None) -> BaselineRelease:
+       accountant: AccountantLike | None = None, note: str = "", lps: "RMLPs | None" = None) -> BaselineRelease:
     """Recursive mechanism, authors' simplified LP variant (spec 3.5). Spends ε (ε/2 per phase). Toy sizes only.
 
     Both noisy values go through ``backend.add_laplace`` (``rng=None``: the release back-end).
@@ -257,7 +262,7 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = Non
     backend = check_rng(rng)
     eps1 = epsilon / 2
     beta_rm = eps1 / math.log2(1 / delta)
-    lps = lps if lps is not None else _RMLPs(info)  # LP values are non-private: shareable across runs
+    lps = lps if lps is not None else RMLPs(info)  # LP values are non-private: shareable across runs
     N = info.n
 
     def ok(i):
@@ -292,7 +297,7 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = Non
     value = float(backend.add_laplace(X, delta_hat / eps1))
     return BaselineRelease(value=value, ledger=acc.entries_since(mark), mechanism="rm",
                            public={"epsilon": epsilon, "delta": delta}, details={"delta_hat": delta_hat},
-                           exact={"X": X, "i_star": i_star, "lps": len(lps._cache)})
+                           exact={"X": X, "i_star": i_star, "lps": lps.solved_count})
 
 
 # ---------------------------------------------------------------------------------
@@ -383,5 +388,42 @@ def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accoun
                            exact={"q_hat": q_hat})
 
 
-__all__ = ["BaselineRelease", "ls", "nt", "privacy_cost_ls", "privacy_cost_nt", "privacy_cost_rm", "privacy_cost_sde",
-           "quartic_noise", "restricted_sensitivity", "rm", "sde"]
+# ---------------------------------------------------------------------------------
+# repetitions over cached non-private parts (experiments: only the noise is redrawn)
+# ---------------------------------------------------------------------------------
+def nt_from_count(g: CSRGraph, query: str, theta: float, f: float, epsilon: float, gen: np.random.Generator) -> float:
+    """NT's output given the exact truncated count ``f`` at θ (same law as :func:`nt` with θ given; research only)."""
+    epsilon = check_epsilon(epsilon)
+    deg = g.degrees
+    beta_s = epsilon / 10
+    dmax = int(deg.max())
+    hist = np.bincount(deg, minlength=dmax + 1)
+    cum = np.concatenate([[0], np.cumsum(hist)])
+    upto = max(dmax, int(theta))
+    i = np.arange(upto)
+    lo = np.clip(theta - i, 0, dmax + 1).astype(int)
+    hi = np.clip(theta + i + 1, -1, dmax).astype(int)
+    cnt = np.where(hi >= lo, cum[np.minimum(hi + 1, dmax + 1)] - cum[lo], 0)
+    ss = restricted_sensitivity(query, theta) * float(np.max(np.exp(-beta_s * i) * (cnt + i + 1)))
+    return f + 10 * ss / epsilon * quartic_noise(gen)
+
+
+def sde_parts(g: CSRGraph, query: str, theta: float) -> tuple[float, float]:
+    """SDE's exact (distance to max degree θ, projected count): the non-private part of :func:`sde`, NOT PRIVATE."""
+    res = sde(g, query, epsilon=1.0, degree_bound=int(theta), theta=theta, rng=np.random.default_rng(0))
+    return res["distance"], res["projected_count"]
+
+
+def sde_from_parts(query: str, theta: float, d_hat: float, f: float, epsilon: float, gen: np.random.Generator) -> float:
+    """SDE's output given :func:`sde_parts` (same law as :func:`sde` with θ given; research only)."""
+    epsilon = check_epsilon(epsilon)
+    beta_s = epsilon / 10
+    cands = [math.ceil(d_hat), math.floor(4 / beta_s - 2.5), math.ceil(4 / beta_s - 2.5)]
+    rs = restricted_sensitivity(query, 2 * theta)
+    ok = [d for d in cands if d >= d_hat]
+    s = max(math.exp(-beta_s / 4 * (d - d_hat)) * (2 * d + 5) * rs for d in ok) if ok else (2 * d_hat + 5) * rs
+    return f + 10 * s / epsilon * quartic_noise(gen)
+
+
+__all__ = ["BaselineRelease", "ls", "nt", "nt_from_count", "sde_from_parts", "sde_parts", "privacy_cost_ls", "privacy_cost_nt", "privacy_cost_rm", "privacy_cost_sde",
+           "quartic_noise", "restricted_sensitivity", "rm", "RMLPs", "sde"]

@@ -159,8 +159,8 @@ def _print(rel, backend, args, input_exact: dict | None = None) -> int:
     floor = rel.details.get("winner_tau") is None
     if args.json:
         out = release_json(rel, noise=noise, show_exact=args.show_exact, label="estimate")
-        if floor:
-            out["private"]["note"] = "no τ candidate exceeded 0: the estimate is R2T's floor Q(I, 0) = 0"
+        if floor:  # follows from winner_tau = null (private); kept out of "private", which holds released values only
+            out["notes"] = ["no τ candidate exceeded 0: the estimate is R2T's floor Q(I, 0) = 0"]
         if args.show_exact and input_exact:
             out.setdefault("NOT_PRIVATE", {})["input"] = input_exact
         print_json(out)

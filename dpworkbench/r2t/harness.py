@@ -18,12 +18,14 @@ Outputs are the private value and, where released, the selected τ.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dpworkbench.accounting import ledger_epsilon
+from dpworkbench.cache import cached_call, fingerprint
 from dpworkbench.testing.harness import EntryPoint, InProcessCLI, node_neighbours, scratch_dir
 
 from . import baselines as B
@@ -53,14 +55,14 @@ EXEMPT = {
     "privacy_cost_laplace": "pure privacy plan of naive_laplace / fixed_tau / random_tau; spends nothing",
 }
 
-_TMP: dict[str, Path] = {}
-_CACHE: dict = {}
-
-
 def _tmpdir() -> Path:
-    if "dir" not in _TMP:
-        _TMP["dir"] = scratch_dir("r2t")
-    return _TMP["dir"]
+    return scratch_dir("r2t")  # one folder per process (scratch_dir keeps it), removed at exit
+
+
+def _memo(kind: str, key: tuple, compute):
+    """Non-private per-input work (join information, Q(I,τ)/F̂ solvers, F values, RM LPs), content-keyed in
+    :mod:`dpworkbench.cache`: the harness calls a release thousands of times on each input."""
+    return cached_call("r2t.harness", (kind, key), compute)
 
 
 def _seed(rng) -> int:
@@ -80,7 +82,7 @@ def _graph_inputs(rng):
 
 def _graph_key(x) -> tuple:
     n, e = x
-    return (int(n), tuple(map(tuple, np.asarray(e, dtype=np.int64).reshape(-1, 2).tolist())))
+    return (int(n), np.ascontiguousarray(np.asarray(e, dtype=np.int64).reshape(-1, 2)).tobytes())
 
 
 def _info(x, query="edge"):
@@ -88,18 +90,13 @@ def _info(x, query="edge"):
     from ..graphs import from_edge_array
     from .patterns import graph_joininfo
 
-    key = ("info", query, _graph_key(x))
-    if key not in _CACHE:
-        n, e = x
-        _CACHE[key] = graph_joininfo(from_edge_array(np.asarray(e, dtype=np.int64).reshape(-1, 2), n=n), query)
-    return _CACHE[key]
+    n, e = x
+    return _memo("info", (query, _graph_key(x)),
+                 lambda: graph_joininfo(from_edge_array(np.asarray(e, dtype=np.int64).reshape(-1, 2), n=n), query))
 
 
 def _trunc(x, query="edge") -> Truncation:
-    key = ("trunc", query, _graph_key(x))
-    if key not in _CACHE:
-        _CACHE[key] = Truncation(_info(x, query))
-    return _CACHE[key]
+    return _memo("trunc", (query, _graph_key(x)), lambda: Truncation(_info(x, query)))
 
 
 def _q_tau_stats(trunc_of, grid):
@@ -128,12 +125,12 @@ def _r2t_api():
                         public=("gs (GS_Q)", "base", "rounding", "beta", "epsilon"))
 
 
+def _fhat(x) -> FHat:
+    return _memo("fhat", _graph_key(x), lambda: FHat(_info(x)))
+
+
 def _opt2_stats(x):
-    info = _info(x)
-    key = ("fhat", _graph_key(x))
-    if key not in _CACHE:
-        _CACHE[key] = FHat(info)
-    fh = _CACHE[key]
+    fh = _fhat(x)
     out = {f"Ĝ(I,{2 ** lv})": float(fh.g(2.0 ** lv)) for lv in range(1, 4)}
     out.update({f"Q(I,{2 ** lv})": float(_trunc(x).value(2.0 ** lv)) for lv in range(1, 4)})
     return out
@@ -144,21 +141,14 @@ _OPT2_SENS = {**{f"Ĝ(I,{2 ** lv})": 1.0 for lv in range(1, 4)}, **{f"Q(I,{2 ** 
 
 def _opt2_api():
     def release(x, rng):
-        key = ("fhat", _graph_key(x))
-        if key not in _CACHE:
-            _CACHE[key] = FHat(_info(x))
-        res = opt2(_info(x), epsilon=EPS, beta=BETA, rng=rng, fhat=_CACHE[key], truncation=_trunc(x))
+        res = opt2(_info(x), epsilon=EPS, beta=BETA, rng=rng, fhat=_fhat(x), truncation=_trunc(x))
         return {"value": res.value, "tau": res.tau}
     return _graph_entry("r2t.opt2", release, claimed=ledger_epsilon(privacy_cost_opt2(EPS)), public=("beta", "epsilon"),
                         stats=_opt2_stats, sens=_OPT2_SENS)
 
 
 def _exact_f(x) -> dict:
-    key = ("F", _graph_key(x))
-    if key not in _CACHE:
-        info = _info(x)
-        _CACHE[key] = {2.0 ** lv: float(f_exact(info, 2.0 ** lv)) for lv in range(1, 7)}
-    return _CACHE[key]
+    return _memo("F", _graph_key(x), lambda: {2.0 ** lv: float(f_exact(_info(x), 2.0 ** lv)) for lv in range(1, 7)})
 
 
 def _exp_opt2_stats(x):
@@ -206,10 +196,8 @@ def _random_tau_api():
 
 def _rm_api():
     def release(x, rng):
-        key = ("rm", _graph_key(x))
-        if key not in _CACHE:
-            _CACHE[key] = B._RMLPs(_info(x))  # the LP values are non-private and shareable across runs
-        return B.rm(_info(x), epsilon=EPS, rng=rng, lps=_CACHE[key]).value
+        lps = _memo("rm", _graph_key(x), lambda: B.RMLPs(_info(x)))  # the LP values are non-private and shareable
+        return B.rm(_info(x), epsilon=EPS, rng=rng, lps=lps).value
     return _graph_entry("r2t.baselines.rm", release, claimed=ledger_epsilon(B.privacy_cost_rm(EPS)),
                         public=("delta", "epsilon"), stats=lambda x: {"Q(I)": float(_info(x).answer)},
                         sens={"Q(I)": float(N_NODES - 1)}, n_samples=3000,
@@ -266,15 +254,17 @@ def _sql_info(x):
 
     from .sql import extract
 
-    key = ("sqlinfo", _sql_key(x))
-    if key not in _CACHE:
+    def compute() -> Truncation:
         cust, orders = x
         con = duckdb.connect()
         con.register("cust", cust)
         con.register("orders", orders)
-        _CACHE[key] = Truncation(extract(con, SQL, [("c", "id")]).info)
-        con.close()
-    return _CACHE[key]
+        try:
+            return Truncation(extract(con, SQL, [("c", "id")]).info)
+        finally:
+            con.close()
+
+    return _memo("sqlinfo", _sql_key(x), compute)
 
 
 def _sql_entry(name, kind, release, *, claimed, public, n_samples=3000, pilot=2000):
@@ -294,7 +284,7 @@ def _ls_api():
 
 
 def _sql_files(x) -> tuple[Path, Path]:
-    key = "_".join(map(str, [len(k) for k in _sql_key(x)])) + "_" + str(abs(hash(_sql_key(x))))
+    key = fingerprint(_sql_key(x))[:20]
     c, o = _tmpdir() / f"cust_{key}.csv", _tmpdir() / f"orders_{key}.csv"
     if not c.exists():
         x[0].to_csv(c, index=False)
@@ -304,11 +294,15 @@ def _sql_files(x) -> tuple[Path, Path]:
 
 def _run_cli(argv) -> dict:
     """Run the CLI subcommand's handler in-process on ``argv`` and parse its ``--json`` output."""
-    if "cli" not in _CACHE:
-        from .cli import register
+    return _cli()(argv)
 
-        _CACHE["cli"] = InProcessCLI(register)
-    return _CACHE["cli"](argv)
+
+@functools.lru_cache(maxsize=1)
+def _cli() -> InProcessCLI:
+    """One in-process CLI runner per process (a parser, not data)."""
+    from .cli import register
+
+    return InProcessCLI(register)
 
 
 def _cli_components(out: dict) -> dict:
@@ -329,7 +323,7 @@ def _sql_cli():
 
 def _graph_file(x) -> Path:
     n, e = x
-    key = str(abs(hash(_graph_key(x))))
+    key = fingerprint(_graph_key(x))[:20]
     p = _tmpdir() / f"g_{key}.txt"
     if not p.exists():
         e = np.asarray(e, dtype=np.int64).reshape(-1, 2)

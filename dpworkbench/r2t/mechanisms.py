@@ -548,6 +548,27 @@ def opt2_samples(g_values: dict, truncated: dict, *, epsilon: float, beta: float
     return qt + rng.laplace(0.0, 1.0, size) * 3.0 * tau / epsilon, tau
 
 
+def fixed_tau_samples(truncated: float, tau: float, *, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` independent outputs of the LP mechanism at a fixed τ given the exact Q(I, τ) (same law as :func:`fixed_tau`)."""
+    epsilon = check_epsilon(epsilon)
+    return float(truncated) + rng.laplace(0.0, float(tau) / epsilon, size)
+
+
+def random_tau_samples(truncated: np.ndarray, taus: np.ndarray, *, epsilon: float, size: int,
+                       rng: np.random.Generator) -> np.ndarray:
+    """``size`` outputs of the LP mechanism with τ uniform on ``taus`` (Table 2's LP baseline; same law as :func:`random_tau`)."""
+    epsilon = check_epsilon(epsilon)
+    taus = np.asarray(taus, dtype=float)
+    k = rng.integers(taus.size, size=size)
+    return np.asarray(truncated, dtype=float)[k] + rng.laplace(0.0, 1.0, size) * taus[k] / epsilon
+
+
+def naive_laplace_samples(answer: float, *, gs: float, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` outputs of the Laplace mechanism with the global sensitivity GS (same law as :func:`naive_laplace`)."""
+    epsilon = check_epsilon(epsilon)
+    return float(answer) + rng.laplace(0.0, float(gs) / epsilon, size)
+
+
 def opt2_cache(info: JoinInfo, fhat: FHat | None = None, trunc: Truncation | None = None) -> tuple[dict, dict]:
     """Ĝ(I, 2^ℓ) for ℓ ≤ L and Q(I, 2^ℓ) for ℓ ≤ L+1 (non-private values for :func:`opt2_samples`)."""
     fh = fhat or FHat(info)

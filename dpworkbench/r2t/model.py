@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,7 +25,10 @@ from numba import njit
 from scipy.sparse.csgraph import connected_components
 
 from .._validation import check_options
-from .joininfo import JoinInfo
+from ..cache import cached
+from ..graphs import CSRGraph
+from .joininfo import JoinInfo, from_lists
+from .patterns import count, graph_joininfo
 
 _INF = math.inf
 
@@ -126,7 +130,7 @@ def sja_bounds(info: JoinInfo, tau: float) -> tuple[float, float]:
 # ---------------------------------------------------------------------------------
 # HiGHS models
 # ---------------------------------------------------------------------------------
-def _highs(time_limit: float | None = None):
+def highs_model(time_limit: float | None = None):
     import highspy
 
     h = highspy.Highs()
@@ -137,7 +141,7 @@ def _highs(time_limit: float | None = None):
     return h
 
 
-def _pass_rowwise(h, cost, col_lo, col_hi, row_lo, row_hi, A: sp.csr_matrix, maximize: bool = True) -> None:
+def pass_rowwise(h, cost, col_lo, col_hi, row_lo, row_hi, A: sp.csr_matrix, maximize: bool = True) -> None:
     import highspy
 
     lp = highspy.HighsLp()
@@ -162,7 +166,7 @@ def _pass_rowwise(h, cost, col_lo, col_hi, row_lo, row_hi, A: sp.csr_matrix, max
         raise SolverError("HiGHS rejected the model")
 
 
-def _solve(h, what: str) -> float:
+def solve_optimal(h, what: str) -> float:
     import highspy
 
     h.run()
@@ -253,6 +257,14 @@ class Truncation:
         self.log.append(SolveRecord(tau, v, how, time.perf_counter() - t0))
         return v
 
+    def solved(self) -> dict[float, float]:
+        """The Q(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
+        return dict(self._cache)
+
+    def adopt(self, values: dict[float, float]) -> None:
+        """Reuse values solved by another :class:`Truncation` of the same instance (skips re-solving them)."""
+        self._cache.update(values)
+
     def bounds(self, tau: float) -> tuple[float, float]:
         tau = _check_tau(tau)
         if tau in self._cache:
@@ -287,10 +299,10 @@ class Truncation:
     # -- LP ---------------------------------------------------------------------------
     def _build(self):
         info = self.info
-        h = _highs(self.time_limit)
+        h = highs_model(self.time_limit)
         A = info.incidence  # n × M
         if not info.is_spja:
-            _pass_rowwise(h, np.ones(info.m), np.zeros(info.m), info.psi, np.full(info.n, -_INF), np.full(info.n, 1.0), A)
+            pass_rowwise(h, np.ones(info.m), np.zeros(info.m), info.psi, np.full(info.n, -_INF), np.full(info.n, 1.0), A)
             self._rows = np.arange(info.n, dtype=np.int32)
         else:
             L = info.psi_proj.size
@@ -301,7 +313,7 @@ class Truncation:
             M = sp.vstack([top, bottom], format="csr")
             cost = np.concatenate([np.zeros(info.m), np.ones(L)])
             hi = np.concatenate([info.psi, info.psi_proj])
-            _pass_rowwise(h, cost, np.zeros(info.m + L), hi, np.full(L + info.n, -_INF),
+            pass_rowwise(h, cost, np.zeros(info.m + L), hi, np.full(L + info.n, -_INF),
                           np.concatenate([np.zeros(L), np.ones(info.n)]), M)
             self._rows = np.arange(L, L + info.n, dtype=np.int32)
         return h
@@ -314,7 +326,7 @@ class Truncation:
         if self.time_limit is not None:  # HiGHS's clock accumulates over runs: budget per solve
             h.setOptionValue("time_limit", h.getRunTime() + float(self.time_limit))
         h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
-        v = _solve(h, f"LP truncation at τ={tau:g}")
+        v = solve_optimal(h, f"LP truncation at τ={tau:g}")
         self.log_iterations = int(h.getInfo().simplex_iteration_count)
         return min(v, self.info.answer)
 
@@ -605,6 +617,14 @@ class FHat:
     def upper_bound(self, tau: float) -> float:
         return self._cache.get(float(tau), float(self.info.n))
 
+    def solved(self) -> dict[float, float]:
+        """The F̂(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
+        return dict(self._cache)
+
+    def adopt(self, values: dict[float, float]) -> None:
+        """Reuse values solved by another :class:`FHat` of the same instance."""
+        self._cache.update(values)
+
     def _build(self):
         info = self.info
         n, m = info.n, info.m
@@ -613,9 +633,9 @@ class FHat:
         top = sp.hstack([Dt, -sp.identity(m, format="csr")], format="csr")
         bottom = sp.hstack([sp.csr_matrix((n, n)), info.incidence.multiply(info.psi[None, :]).tocsr()], format="csr")
         A = sp.vstack([top, bottom], format="csr")
-        h = _highs(self.time_limit)
+        h = highs_model(self.time_limit)
         cost = np.concatenate([np.ones(n), np.zeros(m)])
-        _pass_rowwise(h, cost, np.zeros(n + m), np.ones(n + m), np.full(m + n, -_INF),
+        pass_rowwise(h, cost, np.zeros(n + m), np.ones(n + m), np.full(m + n, -_INF),
                       np.concatenate([(info.sizes - 1).astype(float), np.ones(n)]), A)
         self._rows = np.arange(m, m + n, dtype=np.int32)
         return h
@@ -627,7 +647,7 @@ class FHat:
         if self.time_limit is not None:
             self._h.setOptionValue("time_limit", self._h.getRunTime() + float(self.time_limit))
         self._h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
-        return min(_solve(self._h, f"F̂ LP at τ={tau:g}"), float(self.info.n))
+        return min(solve_optimal(self._h, f"F̂ LP at τ={tau:g}"), float(self.info.n))
 
 
 def _components(info: JoinInfo) -> list[JoinInfo]:
@@ -696,4 +716,125 @@ def f_exact(info: JoinInfo, tau: float, *, decompose: bool = True, time_limit: f
     return float(round(-res.fun))
 
 
-__all__ = ["FHat", "SolverError", "Truncation", "clip_value", "f_exact", "naive_value", "sja_bounds"]
+
+
+# ---------------------------------------------------------------------------------
+# instances: a dataset × query with its non-private state (spec 4, 5.5)
+# ---------------------------------------------------------------------------------
+GS_EXPONENT = {"edge": 1, "path2": 2, "triangle": 2, "rectangle": 3}
+
+
+@cached("r2t.graph_joininfo", key=lambda g, query, *, name="": (g.fingerprint, query, name))
+def graph_joininfo_cached(g: CSRGraph, query: str, *, name: str = "") -> JoinInfo:
+    """:func:`dpworkbench.r2t.patterns.graph_joininfo`, cached by the graph's content (one enumeration per graph × query)."""
+    return graph_joininfo(g, query, name=name)
+
+
+@cached("r2t.pattern_count", key=lambda g, query: (g.fingerprint, query))
+def pattern_count(g: CSRGraph, query: str) -> int:
+    """:func:`dpworkbench.r2t.patterns.count`, cached by the graph's content."""
+    return count(g, query)
+
+
+@dataclass
+class Instance:
+    """One (dataset, query) pair with its non-private state: join information, Q(I,τ) and F̂(I,τ) solvers.
+
+    Everything here is exact and NOT PRIVATE; mechanisms in :mod:`.mechanisms` and
+    :mod:`.baselines` turn it into releases. ``cache`` memoises per-instance baseline work
+    (NT/SDE truncated counts, RM LPs) for repetitions that only redraw noise.
+    """
+
+    dataset: str
+    query: str
+    info: JoinInfo
+    gs: float
+    source: str
+    graph: CSRGraph | None = None
+    degree_bound: int | None = None
+    extract_seconds: float = 0.0
+    sql_seconds: float = 0.0
+    trunc: Truncation | None = None
+    fhat: FHat | None = None
+    cache: dict = field(default_factory=dict)
+    oversize: int = 0  # > 0: join results not materialised (count only); LP-based mechanisms report OT
+
+    def __post_init__(self):
+        self.trunc = self.trunc or Truncation(self.info)
+        self.fhat = self.fhat or FHat(self.info)
+
+    @property
+    def answer(self) -> float:
+        return float(self.oversize) if self.oversize else self.info.answer
+
+    @property
+    def ds(self) -> float:
+        return float("nan") if self.oversize else self.info.DS
+
+    @cached_property
+    def key(self) -> str:
+        """Content-derived identity (dataset, query, GS and a data fingerprint): a run_grid cell parameter, so a
+        resumed run never reuses results computed on other data."""
+        from ..cache import fingerprint
+
+        i = self.info
+        data = fingerprint(self.graph.fingerprint if self.graph is not None else None, i.psi, i.ptr, i.ids, i.n, i.proj, i.psi_proj)
+        return f"{self.dataset}|{self.query}|GS={self.gs:g}|D={self.degree_bound}|{data[:16]}|{self.oversize}"
+
+
+def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int = 0, prefer: str = "real",
+                   degree_bound: int | None = None, max_m: int | None = None) -> Instance:
+    """One graph dataset × pattern query as an :class:`Instance` (non-private; join results cached by content).
+
+    Parameters
+    ----------
+    dataset : str
+        A key of :data:`dpworkbench.r2t.datasets.GRAPHS` (stand-in or real graph).
+    query : {"edge", "path2", "triangle", "rectangle"}
+        The pattern (Q1-, Q2-, Q△, Q□ of the paper).
+    n, seed, prefer
+        Passed to :func:`dpworkbench.r2t.datasets.load_graph`.
+    degree_bound : int, optional
+        D of the utility assumption (default: the dataset's); GS_Q = D^k with k from :data:`GS_EXPONENT`.
+    max_m : int, optional
+        Instances with more join results are counted but not materialised (``oversize``).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §8.1 (graph pattern counting under node-DP, Table 1).
+    """
+    from .datasets import load_graph
+
+    ds, D = load_graph(dataset, n=n, seed=seed, prefer=prefer)
+    D = degree_bound or D
+    if max_m is not None:
+        c = pattern_count(ds.data, query)
+        if c > max_m:
+            return Instance(dataset, query, from_lists([], []), float(D) ** GS_EXPONENT[query], ds.source, ds.data, D, oversize=c)
+    t0 = time.perf_counter()
+    info = graph_joininfo_cached(ds.data, query, name=f"{dataset}/{query}")
+    return Instance(dataset, query, info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
+                    extract_seconds=time.perf_counter() - t0)
+
+
+def tpch_instance(con, name: str, *, gs: float = 1e6, sf: float | None = None) -> Instance:
+    """One TPC-H query (:data:`dpworkbench.r2t.tpch.QUERIES`) as an :class:`Instance`; the join extraction is
+    checked against the plain SQL answer.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §8.2 (TPC-H queries, Table 5, Figs. 8–9).
+    """
+    from . import tpch
+
+    ex = tpch.extract_query(con, name)
+    ans, sql_s = tpch.answer(con, name)
+    inst = Instance(f"TPC-H SF{sf:g}" if sf else "TPC-H", name, ex.info, gs, "generated (tpchgen-cli)",
+                    extract_seconds=ex.seconds, sql_seconds=sql_s)
+    if abs(ans - ex.info.answer) > 1e-6 * max(1.0, abs(ans)):
+        raise AssertionError(f"{name}: reporting query gives {ex.info.answer}, SQL gives {ans}")
+    return inst
+
+
+__all__ = ["FHat", "GS_EXPONENT", "Instance", "SolverError", "Truncation", "clip_value", "f_exact", "graph_instance",
+           "graph_joininfo_cached", "naive_value", "pattern_count", "sja_bounds", "tpch_instance"]

@@ -33,7 +33,7 @@ SQL = {
 }
 
 
-def _check_query(query: str) -> str:
+def check_query(query: str) -> str:
     if query not in QUERIES:
         raise ValueError(f"unknown graph query {query!r}; choose one of {QUERIES}")
     return query
@@ -161,7 +161,7 @@ def _paths2(g: CSRGraph) -> np.ndarray:
 
 def occurrences(g: CSRGraph, query: str) -> np.ndarray:
     """(M, arity) int64 array of pattern occurrences, rows in the SQL's column order (r1, r2, ...)."""
-    _check_query(query)
+    check_query(query)
     if query == "edge":
         return _edges(g)
     if query == "path2":
@@ -181,7 +181,7 @@ def occurrences(g: CSRGraph, query: str) -> np.ndarray:
 
 def count(g: CSRGraph, query: str) -> int:
     """Number of occurrences without materialising them (triangles, 4-cycles); 2-paths Σ C(d,2)."""
-    _check_query(query)
+    check_query(query)
     if query == "edge":
         return g.num_edges
     if query == "path2":
@@ -219,7 +219,7 @@ def sql_occurrences(g: CSRGraph, query: str, con=None) -> np.ndarray:
     """Occurrences via the spec's SQL in DuckDB (reporting query: the keys of the node atoms)."""
     import duckdb
 
-    _check_query(query)
+    check_query(query)
     node, edge = graph_tables(g)
     own = con is None
     con = con or duckdb.connect()

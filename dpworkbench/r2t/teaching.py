@@ -1,29 +1,54 @@
-"""Figures for the teaching notebook ``learn_race_to_the_top`` (non-private parts cached)."""
+"""Widget views of the teaching notebooks ``learn_race_to_the_top`` and ``learn_theorem_bounds`` (spec 5.7).
+
+Each view takes the knobs of one widget section and returns (figure, table). The non-private
+instance (graph → join information → Q(I,τ) / F̂(I,τ) solvers) is cached by
+:mod:`dpworkbench.cache`, so moving ε, β or the seed only redraws noise. Figures come from
+:mod:`.figures`; noise from the vectorised research samplers of :mod:`.mechanisms` and :mod:`.baselines`
+(seeded: these are teaching runs, not releases).
+
+References
+----------
+Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024: §5 (R2T, Algorithm 1 and Theorem 5.1), §6 (OPT², the
+sparse-vector test and Theorem 6.8), §7 (LS lower bound); spec ``r2t.md`` §5.7 (teaching widget knobs).
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
-from .figures import COLORS, race_figure
-from .mechanisms import opt2_cache, opt2_samples, r2t, r2t_samples, tau_grid
+from .._validation import check_options
+from ..cache import cached
+from .baselines import nt_from_count
+from .figures import bounds_histograms, opt2_figure, output_histograms, race_figure
+from .mechanisms import (naive_laplace_samples, opt2, opt2_bound, opt2_cache, opt2_samples, r2t, r2t_bound, r2t_samples,
+                         random_tau_samples, tau_grid, fixed_tau_samples)
 from .model import FHat, Truncation
 
+GENERATORS = ("road", "social", "tpch-Q12", "tpch-Q3", "tpch-Q20", "fig2")
+GRAPH_GENERATORS = ("road", "social", "fig2")
+ERROR_PANEL_MECHANISMS = ("R2T", "OPT2", "fixed τ", "LP random τ", "NT", "naive Laplace")
 
-@lru_cache(maxsize=16)
-def instance(generator: str, query: str, size: int, seed: int):
-    """(JoinInfo, Truncation, FHat, label) for a teaching instance; cached (non-private work only)."""
+
+@cached("r2t.teaching_instance")
+def instance(generator: str, query: str, size: int, seed: int, degree_cap: int = 1024):
+    """(JoinInfo, graph or None, label) for a teaching instance (non-private; cached by its parameters).
+
+    ``generator``: ``"road"`` (thinned grid, ≈ ``size`` nodes), ``"social"`` (Holme–Kim power-law graph on
+    ``size`` nodes, degrees capped at ``degree_cap``), ``"fig2"`` (the paper's Fig. 2 graph) or
+    ``"tpch-Q3|Q12|Q20"`` (TPC-H at SF 0.01).
+    """
     from ..graphs import degree_capped, holme_kim, thinned_grid
     from .patterns import graph_joininfo
 
+    check_options(generator, "generator", GENERATORS)
+    g = None
     if generator == "fig2":
-        from .example import fig2_joininfo
+        from .example import fig2_graph
 
-        info = fig2_joininfo()
-        label = "Fig. 2 example (edges)"
+        g = fig2_graph()
+        info = graph_joininfo(g, query)
+        label = f"Fig. 2 example graph, {query}"
     elif generator.startswith("tpch-"):
         from . import tpch
 
@@ -32,40 +57,64 @@ def instance(generator: str, query: str, size: int, seed: int):
         label = f"TPC-H SF 0.01 {generator[5:]}"
     elif generator == "road":
         side = max(int(np.sqrt(size)), 4)
-        info = graph_joininfo(thinned_grid(side, side, keep=0.73, diagonal=0.08, seed=seed), query)
+        g = thinned_grid(side, side, keep=0.73, diagonal=0.08, seed=seed)
+        info = graph_joininfo(g, query)
         label = f"road-like grid ({side}×{side}), {query}"
-    elif generator == "social":
-        info = graph_joininfo(degree_capped(holme_kim(size, 3, 0.5, seed=seed), 1024, seed=seed), query)
-        label = f"power-law graph (n={size}), {query}"
     else:
-        raise ValueError(f"unknown generator {generator!r}")
-    return info, Truncation(info), FHat(info), label
+        g = degree_capped(holme_kim(size, 3, 0.5, seed=seed), int(degree_cap), seed=seed)
+        info = graph_joininfo(g, query)
+        label = f"power-law graph (n={size}, D≤{int(degree_cap)}), {query}"
+    return info, g, label
 
 
-def race_panel(*, epsilon: float, beta: float, log2_gs: int, base: float, generator: str, query: str, seed: int, size: int):
-    info, tr, _, label = instance(generator, query, size, int(seed))
+@cached("r2t.teaching_solvers")
+def _solvers(generator: str, query: str, size: int, seed: int, degree_cap: int = 1024) -> tuple[Truncation, FHat]:
+    """The Q(I,τ) / F̂(I,τ) solvers of a teaching instance; they memoise solved τ values (non-private)."""
+    info, _, _ = instance(generator, query, size, seed, degree_cap)
+    return Truncation(info), FHat(info)
+
+
+def race_panel(*, epsilon: float, beta: float, log2_gs: int, base: float, generator: str, query: str, seed: int, size: int,
+               degree_cap: int = 1024):
+    """R2T's race to the top on one instance: Q(I,τ), the noisy shifted candidates and the winner (Algorithm 1)."""
+    info, _, label = instance(generator, query, int(size), int(seed), int(degree_cap))
+    tr, _ = _solvers(generator, query, int(size), int(seed), int(degree_cap))
     gs = 2.0 ** int(log2_gs)
     res = r2t(tr, epsilon=epsilon, beta=beta, gs=gs, base=float(base), rng=np.random.default_rng(int(seed) + 1), prune=False)
-    fig = race_figure(res, info.answer, info.DS, title=f"R2T on {label}")
-    note = "" if gs >= info.DS else " — GS < DS: the utility assumption fails (biased, still ε-DP)"
-    fig.update_layout(title=fig.layout.title.text + note)
+    title = f"R2T on {label}"
+    if gs < info.DS:
+        title += "<br><sup>GS < DS: the utility assumption fails (biased, still ε-DP)</sup>"
+    fig = race_figure(res, info.answer, info.DS, title=title)
     table = pd.DataFrame({"τ": res.taus, "Q(I,τ)": res.truncated, "noise": res.noise, "penalty": res.penalty, "candidate": res.candidates})
     return fig, table
 
 
-ERROR_PANEL_MECHANISMS = ("R2T", "OPT2", "fixed τ", "LP random τ", "naive Laplace")
-_PANEL_COLORS = {"fixed τ": COLORS.get("LP"), "LP random τ": "#17becf", "naive Laplace": "#7f7f7f"}
+def opt2_panel(*, epsilon: float, beta: float, generator: str, query: str, seed: int, size: int, degree_cap: int = 1024):
+    """OPT²'s sparse-vector test on one instance: Ĝ(I,τ) against the noisy threshold T̃, the stop and τ̃ (§6)."""
+    info, _, label = instance(generator, query, int(size), int(seed), int(degree_cap))
+    tr, fh = _solvers(generator, query, int(size), int(seed), int(degree_cap))
+    res = opt2(info, epsilon=epsilon, beta=beta, rng=np.random.default_rng(int(seed) + 3), prune=False, fhat=fh, truncation=tr)
+    fig = opt2_figure(res, info.n, title=f"OPT² on {label}")
+    levels = sorted(res.g_values)
+    table = pd.DataFrame({"τ": [2.0**lv for lv in levels], "Ĝ(I,τ)": [res.g_values[lv] for lv in levels]})
+    return fig, table
 
 
 def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, size: int, runs: int, beta: float, seed: int,
-                log2_gs: int = 16, mechanisms=("R2T", "OPT2", "fixed τ", "naive Laplace")):
-    """Histogram of output − Q(I) over ``runs`` runs of each selected mechanism (toggles: ``mechanisms``)."""
+                log2_gs: int = 16, mechanisms=("R2T", "OPT2", "fixed τ", "naive Laplace"), degree_cap: int = 1024):
+    """Histogram of output − Q(I) over ``runs`` runs of each selected mechanism (toggles: ``mechanisms``).
+
+    The x-axis covers the 1–99 % range of R2T, OPT² and fixed τ, so a wide mechanism (naive Laplace with a loose
+    GS) does not squeeze the others into one bar. NT needs a graph generator.
+    """
     mechanisms = tuple(mechanisms)
     unknown = [m for m in mechanisms if m not in ERROR_PANEL_MECHANISMS]
     if unknown or not mechanisms:
         raise ValueError(f"mechanisms must be a non-empty subset of {ERROR_PANEL_MECHANISMS}, got {mechanisms!r}")
-    info, tr, fh, label = instance(generator, query, size, int(seed))
+    info, g, label = instance(generator, query, int(size), int(seed), int(degree_cap))
+    tr, fh = _solvers(generator, query, int(size), int(seed), int(degree_cap))
     gs = 2.0 ** int(log2_gs)
+    runs = int(runs)
     taus = tau_grid(gs)
     vals = np.array([tr.value(t) for t in taus])
     tau = 2.0 ** int(log2_tau)
@@ -77,50 +126,61 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
         if name == "R2T":
             outs[name] = r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=sub)
         elif name == "OPT2":
-            g, q = opt2_cache(info, fh, tr)
-            outs[name] = opt2_samples(g, q, epsilon=epsilon, beta=beta, size=runs, rng=sub)[0]
+            gv, q = opt2_cache(info, fh, tr)
+            outs[name] = opt2_samples(gv, q, epsilon=epsilon, beta=beta, size=runs, rng=sub)[0]
         elif name == "fixed τ":
-            outs[name] = tr.value(tau) + sub.laplace(0, tau / epsilon, runs)
+            outs[name] = fixed_tau_samples(tr.value(tau), tau, epsilon=epsilon, size=runs, rng=sub)
         elif name == "LP random τ":  # Table 2's LP baseline: τ uniform on the grid {2, 4, ..., GS}, data independent
-            k = sub.integers(taus.size, size=runs)
-            outs[name] = vals[k] + sub.laplace(0.0, 1.0, runs) * taus[k] / epsilon
+            outs[name] = random_tau_samples(vals, taus, epsilon=epsilon, size=runs, rng=sub)
+        elif name == "NT":
+            if g is None:
+                continue  # TPC-H has no graph: NT is a graph baseline
+            outs[name] = _nt_samples(g, query, int(degree_cap), epsilon, runs, sub)
         else:
-            outs[name] = info.answer + sub.laplace(0, gs / epsilon, runs)
-    fig = go.Figure()
-    for name, v in outs.items():
-        fig.add_trace(go.Histogram(x=v - info.answer, name=name, opacity=0.55, nbinsx=60, marker_color=COLORS.get(name, _PANEL_COLORS.get(name))))
-    fig.add_vline(x=0, line=dict(color="black", dash="dash"))  # linear axis: data coordinates
-    fig.update_layout(barmode="overlay", template="plotly_white", xaxis_title="output − Q(I)",
-                      title=f"{label}: {runs} runs at ε={epsilon:g} (Q(I)={info.answer:,.0f}, DS={info.DS:g}, fixed τ={tau:g})")
+            outs[name] = naive_laplace_samples(info.answer, gs=gs, epsilon=epsilon, size=runs, rng=sub)
+    fig = output_histograms(outs, info.answer, focus=[k for k in ("R2T", "OPT2", "fixed τ") if k in outs],
+                            title=f"Errors over {runs} runs at ε={epsilon:g}<br><sup>{label}</sup><br><sup>Q(I)={info.answer:,.0f}, "
+                                  f"DS={info.DS:g}, fixed τ={tau:g}, GS=2^{int(log2_gs)}</sup>")
     stats = pd.DataFrame({k: {"median |error|": float(np.median(np.abs(v - info.answer))), "share ≤ Q": float(np.mean(v <= info.answer))}
                           for k, v in outs.items()}).T
     return fig, stats
 
 
-__all__ = ["ERROR_PANEL_MECHANISMS", "error_panel", "instance", "race_panel"]
+def _nt_samples(g, query: str, degree_bound: int, epsilon: float, runs: int, gen: np.random.Generator) -> np.ndarray:
+    """NT over ``runs`` runs: θ uniform on {2, 4, ..., D} with D the public degree bound (the degree-cap knob)."""
+    from .patterns import count
+
+    grid = tau_grid(max(int(degree_bound), 2))
+    thetas = grid[gen.integers(grid.size, size=runs)]
+    counts = {}
+    for th in np.unique(thetas):
+        counts[th] = _truncated_count(g, query, float(th), count)
+    return np.array([nt_from_count(g, query, float(th), counts[th], epsilon, gen) for th in thetas])
+
+
+def _truncated_count(g, query, theta, count) -> float:
+    keep = np.flatnonzero(g.degrees <= theta)
+    return float(count(g.induced_subgraph(keep), query))
 
 
 def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", query: str = "edge", size: int = 1000,
-                 runs: int = 2000, seed: int = 0):
+                 runs: int = 2000, seed: int = 0, log2_gs: int = 10):
     """|error| distributions of R2T and OPT² against the Theorem 5.1 / 6.8 bounds (noise redrawn per call)."""
-    from .mechanisms import opt2_bound, r2t_bound
-
-    info, tr, fh, label = instance(generator, query, size, int(seed))
-    gs = 2.0**10
+    info, _, label = instance(generator, query, int(size), int(seed))
+    tr, fh = _solvers(generator, query, int(size), int(seed))
+    gs = 2.0 ** int(log2_gs)
     taus = tau_grid(gs)
     vals = np.array([tr.value(t) for t in taus])
     gen = np.random.default_rng(int(seed) + 11)
     r2 = np.abs(r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=gen) - info.answer)
-    g, q = opt2_cache(info, fh, tr)
-    op = np.abs(opt2_samples(g, q, epsilon=epsilon, beta=beta, size=runs, rng=gen)[0] - info.answer)
+    gv, q = opt2_cache(info, fh, tr)
+    op = np.abs(opt2_samples(gv, q, epsilon=epsilon, beta=beta, size=runs, rng=gen)[0] - info.answer)
     b1, b2 = r2t_bound(info.DS, epsilon=epsilon, beta=beta, gs=gs), opt2_bound(info.DS, epsilon=epsilon, beta=beta)
-    fig = go.Figure()
-    fig.add_trace(go.Histogram(x=r2, name="R2T |error|", opacity=0.6, marker_color=COLORS["R2T"]))
-    fig.add_trace(go.Histogram(x=op, name="OPT² |error|", opacity=0.6, marker_color=COLORS["OPT2"]))
-    fig.add_vline(x=b1, line=dict(color=COLORS["R2T"], dash="dash"), annotation_text="Thm 5.1")
-    fig.add_vline(x=b2, line=dict(color=COLORS["OPT2"], dash="dash"), annotation_text="Thm 6.8")
-    fig.update_layout(barmode="overlay", template="plotly_white", xaxis_title="|output − Q(I)|",
-                      title=f"{label}: ε={epsilon:g}, β={beta:g}, DS={info.DS:g}")
+    fig = bounds_histograms(r2, op, b1, b2, title=f"{label}<br><sup>ε={epsilon:g}, β={beta:g}, GS=2^{int(log2_gs)}, DS={info.DS:g}</sup>")
     stats = pd.DataFrame({"R2T": {"quantile 1−β": float(np.quantile(r2, 1 - beta)), "bound": b1},
                           "OPT2": {"quantile 1−β": float(np.quantile(op, 1 - beta)), "bound": b2}}).T
     return fig, stats
+
+
+__all__ = ["ERROR_PANEL_MECHANISMS", "GENERATORS", "GRAPH_GENERATORS", "bounds_panel", "error_panel", "instance", "opt2_panel",
+           "race_panel"]

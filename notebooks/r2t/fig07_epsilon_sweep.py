@@ -31,46 +31,32 @@ from IPython.display import display, Markdown
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import experiments as X, figures as F, reference as REF
+from dpworkbench.r2t import claims, experiments, figures, model, reference
 ctx = NotebookContext("r2t/fig07_epsilon_sweep", profile=profile, output_dir=output_dir, seed=seed)
 n = pick(profile, ci=600, quick=6000, paper=1_000_000)
-eps_grid = pick(profile, ci=[0.1, 0.8, 12.8], quick=list(REF.FIG7_EPS), paper=list(REF.FIG7_EPS))
+eps_grid = pick(profile, ci=[0.1, 0.8, 12.8], quick=list(reference.FIG7_EPS), paper=list(reference.FIG7_EPS))
 repetitions = pick(profile, ci=3, quick=10, paper=20)
 limits = pick(profile, ci={"opt2_max_m": 4000, "rm_max_m": 250, "lp_time_limit": 10, "sde_max_edges": 20000},
               quick={"opt2_max_m": 20000, "rm_max_m": 400, "lp_time_limit": 20, "sde_max_edges": 100000},
               paper={"opt2_max_m": 10**7, "rm_max_m": 3000, "lp_time_limit": 21600, "sde_max_edges": 10**8})
-instances = [X.graph_instance("roadnet_pa", q, n=n, seed=seed) for q in ["edge", "path2", "triangle", "rectangle"]]
+instances = [model.graph_instance("roadnet_pa", q, n=n, seed=seed) for q in ["edge", "path2", "triangle", "rectangle"]]
 print("data:", instances[0].source, "RoadnetPA stand-in;", [(i.query, i.info.m, i.ds) for i in instances])
 
 # %%
 runs = []
 for inst in instances:
     mechs = ["R2T", "OPT2", "LP", "NT", "SDE"] + (["RM"] if inst.query in ("triangle", "rectangle") else [])
-    r, _ = X.evaluate([inst], mechs, eps_grid, repetitions=repetitions, beta=beta, seed=seed, limits=limits, timing_epsilon=None)
+    r, _ = experiments.evaluate([inst], mechs, eps_grid, repetitions=repetitions, beta=beta, seed=seed, limits=limits, timing_epsilon=None, results_dir=ctx.results_dir)
     runs.append(r)
 runs = pd.concat(runs)
-summary = X.summarize_runs(runs)
+summary = experiments.summarize_runs(runs)
 ctx.save_table(summary, "fig07_summary")
-paper = {q: {m: (REF.FIG7_EPS, ys) for m, ys in REF.FIG7[q].items() if m in ("R2T", "LP", "RM")} for q in REF.FIG7}
-fig = F.sweep_panels(summary, x="epsilon", facet="query", answers={i.query: i.answer for i in instances}, paper=paper,
+paper = {q: {m: (reference.FIG7_EPS, ys) for m, ys in reference.FIG7[q].items() if m in ("R2T", "LP", "RM")} for q in reference.FIG7}
+fig = figures.sweep_panels(summary, x="epsilon", facet="query", answers={i.query: i.answer for i in instances}, paper=paper,
                      x_title="ε (log)", title="Fig. 7: error vs ε, RoadnetPA stand-in")
 ctx.save_figure(fig, "fig07_error_vs_epsilon")
 fig
 
 # %%
-s = summary.set_index(["query", "mechanism", "epsilon"])["error"]
-lo, hi = min(eps_grid), max(eps_grid)
-for q in ["edge", "triangle", "rectangle"]:
-    if (q, "R2T", lo) in s.index:
-        ctx.claims.add(f"{q}: R2T error falls with ε (error(ε={lo}) / error(ε={hi}))", paper="> 10",
-                       ours=float(s[(q, "R2T", lo)] / s[(q, "R2T", hi)]), verdict="pass" if s[(q, "R2T", lo)] / s[(q, "R2T", hi)] > 10 else "differs")
-ratio = float(s[("edge", "LP", lo)] / s[("edge", "LP", hi)])
-ctx.claims.add("edge: LP error does not fall with ε (random-τ bias dominates)", paper="< 3", ours=ratio, verdict="pass" if ratio < 3 else "differs",
-               note="paper RoadnetPA: 32,694 → 41,020")
-ans = {i.query: i.answer for i in instances}
-nt_over = [s[(q, m, 0.8 if 0.8 in eps_grid else lo)] > ans[q] for q in ans for m in ("NT", "SDE") if (q, m, 0.8 if 0.8 in eps_grid else lo) in s.index]
-ctx.claims.add("NT and SDE errors exceed the query result at ε = 0.8", paper=1.0, ours=float(np.mean(nt_over)), atol=0.25)
-r2t_08 = s.get(("edge", "R2T", 0.8), np.nan)
-ctx.claims.add("edge: R2T absolute error at ε = 0.8 (RoadnetPA; DS 9 in the paper)", paper=176, ours=float(r2t_08), rtol=1.0,
-               note=f"stand-in DS = {instances[0].ds:g}; within a factor 2")
+claims.fig07_epsilon_sweep(ctx.claims, summary, {i.query: i.answer for i in instances}, eps_grid=eps_grid, stand_in_ds=instances[0].ds)
 ctx.finish()

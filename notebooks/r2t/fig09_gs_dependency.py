@@ -32,12 +32,12 @@ from IPython.display import display, Markdown
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import experiments as X, figures as F, reference as REF
+from dpworkbench.r2t import claims, experiments, figures, model, reference
 from dpworkbench.r2t import tpch
 from dpworkbench.r2t.mechanisms import r2t_bound, ls_lower_bound
 ctx = NotebookContext("r2t/fig09_gs_dependency", profile=profile, output_dir=output_dir, seed=seed)
 sf = pick(profile, ci=0.01, quick=0.125, paper=1.0)
-gs_grid = pick(profile, ci=[1e4, 1e7, 1e11], quick=list(REF.FIG9_GS), paper=list(REF.FIG9_GS))
+gs_grid = pick(profile, ci=[1e4, 1e7, 1e11], quick=list(reference.FIG9_GS), paper=list(reference.FIG9_GS))
 repetitions = pick(profile, ci=3, quick=10, paper=20)
 queries = ["Q3", "Q12", "Q20"]
 con = tpch.connect(sf)
@@ -45,35 +45,23 @@ print(f"data: TPC-H SF {sf} (tpchgen-cli)")
 
 # %%
 rows = []
-base = {q: X.tpch_instance(con, q, gs=1e6, sf=sf) for q in queries}
+base = {q: model.tpch_instance(con, q, gs=1e6, sf=sf) for q in queries}
 for gs in gs_grid:
     for q, b in base.items():
-        inst = X.Instance(f"GS={gs:g}", q, b.info, gs, b.source, trunc=b.trunc, fhat=b.fhat)
-        r, _ = X.tpch_evaluate(inst, ["R2T", "R2T-5.5", "OPT2", "LS"], [epsilon], repetitions=repetitions, beta=beta, seed=seed, timing=False)
+        inst = model.Instance(f"GS={gs:g}", q, b.info, gs, b.source, trunc=b.trunc, fhat=b.fhat)
+        r, _ = experiments.tpch_evaluate(inst, ["R2T", "R2T-5.5", "OPT2", "LS"], [epsilon], repetitions=repetitions, beta=beta, seed=seed, timing=False, results_dir=ctx.results_dir)
         rows.append(r.assign(gs=gs))
 runs = pd.concat(rows)
-summary = X.summarize_runs(runs).assign(gs=lambda d: d.dataset.str[3:].astype(float))
+summary = experiments.summarize_runs(runs).assign(gs=lambda d: d.dataset.str[3:].astype(float))
 ctx.save_table(summary, "fig09_summary")
 theory = {q: {"Thm 5.1 bound (R2T)": (gs_grid, [r2t_bound(base[q].ds, epsilon=epsilon, beta=beta, gs=g) for g in gs_grid]),
               "LS lower bound (§7)": (gs_grid, [ls_lower_bound(g, epsilon=epsilon) for g in gs_grid])} for q in queries}
-paper = {q: {m: (REF.FIG9_GS, REF.FIG9[q][m]) for m in ("R2T", "LS")} for q in queries}
-fig = F.sweep_panels(summary, x="gs", facet="query", answers={q: base[q].answer for q in queries}, paper=paper, theory=theory,
+paper = {q: {m: (reference.FIG9_GS, reference.FIG9[q][m]) for m in ("R2T", "LS")} for q in queries}
+fig = figures.sweep_panels(summary, x="gs", facet="query", answers={q: base[q].answer for q in queries}, paper=paper, theory=theory,
                      x_title="GS_Q (log)", title=f"Fig. 9: error vs GS_Q (SF {sf})")
 ctx.save_figure(fig, "fig09_error_vs_gs")
 fig
 
 # %%
-e = summary.set_index(["query", "mechanism", "gs"])["error"]
-lo, hi = min(gs_grid), max(gs_grid)
-for q in queries:
-    o = [e[(q, "OPT2", g)] for g in gs_grid]
-    ctx.claims.add(f"{q}: OPT² error independent of GS (max/min over the grid)", paper="1 (no GS input)", ours=float(max(o) / min(o)),
-                   verdict="pass" if max(o) / min(o) < 3 else "differs", note="differences are Monte-Carlo noise only")
-    r = float(e[(q, "R2T", hi)] / e[(q, "R2T", lo)])
-    ctx.claims.add(f"{q}: R2T error grows slowly with GS (error(GS={hi:g}) / error(GS={lo:g}))", paper=float(REF.FIG9[q]["R2T"][-1] / REF.FIG9[q]["R2T"][0]),
-                   ours=r, verdict="pass" if 1 <= r <= 10 else "differs", note="paper ≈ 3×; pass between 1× and 10×")
-    ctx.claims.add(f"{q}: LS error exceeds the query result at GS = {hi:g}", paper="yes", ours=bool(e[(q, "LS", hi)] > base[q].answer),
-                   verdict="pass" if e[(q, "LS", hi)] > base[q].answer else "differs")
-    best = all(e[(q, "OPT2", g)] <= min(e[(q, "R2T", g)], e[(q, "LS", g)]) * 1.5 for g in gs_grid)
-    ctx.claims.add(f"{q}: OPT² has the smallest error at every GS (within noise, 1.5×)", paper="yes", ours=bool(best), verdict="pass" if best else "differs")
+claims.fig09_gs_dependency(ctx.claims, summary, {q: base[q].answer for q in queries}, gs_grid=gs_grid, queries=queries)
 ctx.finish()

@@ -30,8 +30,8 @@ from IPython.display import display, Markdown
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import experiments as X, figures as F, reference as REF
-from dpworkbench.r2t import datasets as DS, patterns as P
+from dpworkbench.r2t import claims, experiments, figures, model, reference
+from dpworkbench.r2t import datasets, patterns
 ctx = NotebookContext("r2t/tab01_datasets", profile=profile, output_dir=output_dir, seed=seed)
 n_social = pick(profile, ci=400, quick=5000, paper=50000)
 n_road = pick(profile, ci=600, quick=20000, paper=200000)
@@ -39,43 +39,28 @@ n_real = pick(profile, ci=300, quick=8000, paper=None)
 
 # %%
 rows, loaded = [], {}
-for name, (label, D, kind) in DS.GRAPHS.items():
+for name, (label, D, kind) in datasets.GRAPHS.items():
     n = n_real if name in ("enron", "github") else (n_road if kind == "road" else n_social)
-    ds, D = DS.load_graph(name, n=n, seed=seed)
+    ds, D = datasets.load_graph(name, n=n, seed=seed)
     loaded[name] = ds
     g = ds.data
     row = {"dataset": name, "paper counterpart": label, "source": ds.source, "nodes": g.n, "edges": g.num_edges,
            "max degree (= DS of Q1-)": g.max_degree, "degree bound D": D}
-    if name in REF.TABLE1_MAX_DEGREE:
-        pn, pe, pd_ = DS.PAPER_TABLE1[name]
+    if name in reference.TABLE1_MAX_DEGREE:
+        pn, pe, pd_ = datasets.PAPER_TABLE1[name]
         row.update({"paper nodes": pn, "paper edges": pe, "paper max degree": pd_})
-    row["triangles"] = P.count(g, "triangle")
-    row["length-2 paths"] = P.count(g, "path2")
+    row["triangles"] = patterns.count(g, "triangle")
+    row["length-2 paths"] = patterns.count(g, "path2")
     rows.append(row)
 table1 = pd.DataFrame(rows)
 ctx.save_table(table1, "table1")
 table1
 
 # %%
-import plotly.graph_objects as go
-fig = go.Figure()
-for name, ds in loaded.items():
-    deg = ds.data.degrees
-    vals, cnt = np.unique(deg[deg > 0], return_counts=True)
-    fig.add_trace(go.Scatter(x=vals, y=cnt, mode="markers", name=f"{name} ({ds.source})"))
-fig.update_xaxes(type="log", title="degree"); fig.update_yaxes(type="log", title="nodes")
-fig.update_layout(title="Degree distributions of the datasets used", template="plotly_white")
+fig = figures.degree_distributions(loaded)
 ctx.save_figure(fig, "tab01_degree_distributions")
 fig
 
 # %%
-for _, r in table1.iterrows():
-    ctx.claims.add(f"{r.dataset}: max degree ≤ degree bound D (utility assumption, spec 2.2)", paper=f"≤ {r['degree bound D']}",
-                   ours=int(r["max degree (= DS of Q1-)"]), verdict="pass" if r["max degree (= DS of Q1-)"] <= r["degree bound D"] else "differs")
-    if r.dataset in REF.TABLE1_MAX_DEGREE:
-        ctx.claims.add(f"{r.dataset}: stand-in vs paper node count", paper=r["paper nodes"], ours=int(r.nodes), verdict="not-comparable",
-                       note="synthetic stand-in at laptop scale")
-road = table1[table1.dataset.isin(["roadnet_pa", "roadnet_ca"])]
-ctx.claims.add("road stand-ins: max degree in the paper's range (9–12; D = 16)", paper="≤ 16", ours=int(road["max degree (= DS of Q1-)"].max()),
-               verdict="pass" if road["max degree (= DS of Q1-)"].max() <= 16 else "differs")
+claims.tab01_datasets(ctx.claims, table1)
 ctx.finish()

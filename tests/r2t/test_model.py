@@ -1,4 +1,5 @@
-"""Sensitivity claims by brute force over all neighbours of small random instances (spec 2.2, 2.9, 5.5)."""
+"""The non-private model: truncation sensitivity by brute force over all neighbours of small random instances
+(spec 2.2, 2.9, 5.5), LP/flow agreement, bounds and solver checks."""
 
 import networkx as nx
 import numpy as np
@@ -8,6 +9,12 @@ from dpworkbench.graphs import from_networkx
 from dpworkbench.r2t import FHat, Truncation, from_lists, naive_value
 from dpworkbench.r2t.patterns import QUERIES, graph_joininfo
 from dpworkbench.testing import brute_force_sensitivity, graph_node_neighbours, random_small_graph
+import math
+
+from dpworkbench.graphs import erdos_renyi, holme_kim, thinned_grid
+from dpworkbench.r2t import baselines as B
+from dpworkbench.r2t import fixed_tau, naive_laplace, opt2, r2t, random_tau
+from dpworkbench.r2t.mechanisms import opt2_cache, opt2_samples, r2t_samples, tau_grid
 
 
 def _info(g: nx.Graph, query: str):
@@ -110,3 +117,80 @@ def test_spja_ghat_sensitivity_and_opt2_runs():
         res = opt2(info, epsilon=1.0, rng=0)
         assert res.truncated == pytest.approx(Truncation(info, "lp", shortcut=False).value(res.tau), abs=1e-7)
         assert res.truncated <= info.answer + 1e-9
+
+@pytest.fixture(scope="module")
+def social():
+    return graph_joininfo(holme_kim(400, 3, 0.5, seed=1), "edge")
+
+
+def test_flow_equals_lp(social):
+    lp, fl = Truncation(social, "lp", shortcut=False), Truncation(social, "flow", shortcut=False)
+    for tau in (1, 2, 4, 8, 16, 0.25):
+        assert fl.value(tau) == pytest.approx(lp.value(tau), abs=1e-6)
+    bip = from_lists(np.ones(30), [[i % 5, 5 + (i * 7) % 6] for i in range(30)], n=11)
+    bip.tags = np.array(["s"] * 5 + ["c"] * 6, dtype=object)
+    for tau in (1, 2, 3):
+        assert Truncation(bip, "flow").value(tau) == pytest.approx(Truncation(bip, "lp").value(tau), abs=1e-7)
+
+def test_bounds_bracket_the_lp(social):
+    lp = Truncation(social, "lp", shortcut=False)
+    for tau in (1, 2, 4, 8, 16, 32):
+        lb, ub = lp.bounds(tau)
+        v = lp.value(tau)
+        assert lb - 1e-7 <= v <= ub + 1e-7
+
+def test_non_optimal_solver_status_is_refused():
+    from dpworkbench.r2t import SolverError
+    info = graph_joininfo(holme_kim(1500, 4, 0.5, seed=4), "triangle")
+    with pytest.raises(SolverError, match="not optimal"):
+        Truncation(info, "lp", shortcut=False, time_limit=1e-9).value(2)
+    with pytest.raises(SolverError):
+        FHat(info, shortcut=False, time_limit=1e-9).value(2)
+
+def test_flow_refuses_sum_weights():
+    """Integer capacities only: rounding SUM weights would silently change Q(I, τ); 'auto' picks the LP instead."""
+    info = from_lists([1.5, 2.25, 0.5], [[0, 1], [1, 2], [0, 2]], n=3)
+    with pytest.raises(ValueError, match="integer weights"):
+        Truncation(info, "flow")
+    assert Truncation(info).method == "lp"
+    assert Truncation(info).value(1.0) == pytest.approx(1.5, abs=1e-9)  # LP optimum: u = 1/2 on each edge of the triangle
+
+def test_push_relabel_equals_scipy_max_flow():
+    """The numba push-relabel engine of the flow truncation against SciPy's max-flow on random networks."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import maximum_flow
+    from dpworkbench.r2t.model import maxflow_value, network_from_arcs
+
+    rng = np.random.default_rng(11)
+    for trial in range(800):  # includes parallel arcs, arcs into s and out of t
+        size = int(rng.integers(2, 25 if trial < 600 else 200))
+        m = int(rng.integers(1, 70 if trial < 600 else 1500))
+        src, dst, cap = rng.integers(0, size, m), rng.integers(0, size, m), rng.integers(0, 7, m)
+        keep = src != dst
+        src, dst, cap = src[keep], dst[keep], cap[keep]
+        if not src.size:
+            continue
+        g = sp.csr_matrix((cap.astype(np.int32), (src, dst)), shape=(size, size))
+        g.sum_duplicates()
+        want = maximum_flow(g, 0, size - 1).flow_value
+        net = network_from_arcs(size, src, dst, 0, size - 1)
+        assert maxflow_value(net, cap) == want
+        assert maxflow_value(net, cap) == want  # capacities are copied: the network is reusable across τ
+    with pytest.raises(ValueError):
+        maxflow_value(network_from_arcs(3, [0, 1], [1, 2], 0, 2), [1])
+
+def test_flow_engine_reuses_its_network_across_tau(social):
+    fl = Truncation(social, "flow", shortcut=False)
+    lp = Truncation(social, "lp", shortcut=False)
+    vals = [fl.value(t) for t in (2, 4, 8, 0.5)]
+    net = fl._fg
+    assert net is not None and [fl.value(t) for t in (3,)] and fl._fg is net
+    np.testing.assert_allclose(vals, [lp.value(t) for t in (2, 4, 8, 0.5)], atol=1e-6)
+
+def test_warm_started_lp_equals_cold_lp():
+    """One HiGHS model re-solved across τ (only the row bounds change) gives the same optimum as a fresh model per τ."""
+    info = graph_joininfo(holme_kim(200, 4, 0.5, seed=21), "triangle")
+    warm, cold = Truncation(info, "lp", shortcut=False), Truncation(info, "lp", shortcut=False, warm_start=False)
+    for tau in (64, 8, 2, 16, 1, 32):
+        assert warm.value(tau) == pytest.approx(cold.value(tau), rel=1e-9, abs=1e-6)
+    assert warm._h is not None

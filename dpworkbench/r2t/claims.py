@@ -1,0 +1,283 @@
+"""The R2T paper's claims as code: paper value, tolerance and the rule that derives each verdict.
+
+One function per notebook of ``notebooks/r2t/``. A notebook computes its values with package
+functions and hands them here; every verdict comes from a rule of
+:mod:`dpworkbench.experiments.claims` (``close``, ``at_least``, ``at_most``, ``between``,
+``equals``, ``not_comparable``), so every claim can come out "differs" (``tests/test_claims_flip.py``).
+Where the paper gives a number, the rule is stated against that number; a large difference is
+reported as "differs", not hidden behind a looser bar.
+
+References
+----------
+Dong, Fang, Yi, Tao, Machanavajjhala, "Instance-optimal Truncation for Differentially Private
+Query Evaluation with Foreign Keys", ACM TODS 49(4), 2024 (seed 001); spec ``../shared/spec/r2t.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..experiments.claims import Claims, at_least, at_most, between, close, equals, not_comparable
+from . import example, reference
+
+# Table 3's ratios of R2T / OPT² error to the best fixed-τ error (Amazon2, ε = 0.8), from reference.TABLE3
+TABLE3_R2T_OVER_BEST = {q: reference.TABLE3[q]["R2T"] / min(reference.TABLE3[q]["fixed"]) for q in reference.TABLE3}
+TABLE3_OPT2_OVER_BEST = {q: reference.TABLE3[q]["OPT2"] / min(reference.TABLE3[q]["fixed"]) for q in reference.TABLE3}
+
+
+def _ratio(a: float, b: float) -> float:
+    return float(a) / float(b) if b else float("nan")
+
+
+def fig02_worked_example(claims: Claims, table: pd.DataFrame, runs: Mapping, *, r2t_share_below: float, beta: float) -> None:
+    """Fig. 2 / Examples 5.2, 6.3, 6.7: Q(I,τ), F̂(I,τ), F(I,τ) and the scripted-noise outputs.
+
+    ``table`` is :func:`dpworkbench.r2t.example.value_table`, ``runs`` :func:`~dpworkbench.r2t.example.scripted_runs`,
+    ``r2t_share_below`` the share of seeded R2T runs with output ≤ Q(I).
+    """
+    for tau in example.TAUS:
+        row = table[table.tau == tau].iloc[0]
+        claims.add(f"Q(I,τ={tau}) by LP truncation", paper=example.Q_TAU[tau], ours=float(row["Q(I,τ) LP"]),
+                   rule=close(example.Q_TAU[tau], atol=1e-6))
+        claims.add(f"F̂(I,τ={tau}) (OPT² LP proxy, spec 1.5)", paper=example.FHAT_TAU[tau], ours=float(row["F̂(I,τ)"]),
+                   rule=close(example.FHAT_TAU[tau], rtol=1e-6))  # relative: claims.json keeps 6 significant digits
+        claims.add(f"F(I,τ={tau}) exact vs Ex. 6.3 as printed", paper=example.F_TAU_PRINTED[tau], ours=float(row["F(I,τ) exact"]),
+                   rule=equals(example.F_TAU_PRINTED[tau]),
+                   note=f"paper's Ex. 6.3 is wrong (spec 6.1 #8); corrected value {example.F_TAU_CORRECT[tau]}")
+    claims.add("R2T output with scripted noise (Ex. 5.2)", paper=9440, ours=round(runs["r2t"].value), rule=close(9440, atol=0.5))
+    claims.add("OPT² τ̃ with scripted noise (Ex. 6.7)", paper=8, ours=float(runs["opt2"].tau), rule=equals(8))
+    claims.add("OPT² output with scripted noise (Ex. 6.7)", paper=9912, ours=float(runs["opt2"].value), rule=close(9912, atol=1e-6))
+    claims.add("ExpOPT² τ̃ (Ex. 6.3, paper's printed F)", paper=16, ours=float(runs["exp_opt2_printed"].tau), rule=equals(16),
+               note="reproduces the paper's arithmetic with its wrong F values")
+    claims.add("ExpOPT² τ̃ with the correct F", paper=16, ours=float(runs["exp_opt2_correct"].tau), rule=equals(16),
+               note="expected to differ: correct F gives τ̃ = 8 → 9912 (spec 2.8); the paper's 16 → 10024 rests on the wrong F")
+    claims.add("R2T never overestimates (fraction ≤ Q over seeded runs)", paper=f"≥ {1 - beta:g}", ours=float(r2t_share_below),
+               rule=at_least(1 - beta), note="Theorem 5.1: output ≤ Q(I) with probability ≥ 1 − β")
+
+
+def fig07_epsilon_sweep(claims: Claims, summary: pd.DataFrame, answers: Mapping[str, float], *, eps_grid: Sequence[float],
+                        stand_in_ds: float) -> None:
+    """Fig. 7 (RoadnetPA, error vs ε): R2T's error falls with ε, LP's does not, NT/SDE exceed Q, R2T's level."""
+    s = summary.set_index(["query", "mechanism", "epsilon"])["error"]
+    lo, hi = min(eps_grid), max(eps_grid)
+    paper_eps = list(reference.FIG7_EPS)
+    for q in ["edge", "triangle", "rectangle"]:
+        if (q, "R2T", lo) in s.index and (q, "R2T", hi) in s.index:
+            paper = reference.FIG7[q]["R2T"][paper_eps.index(lo)] / reference.FIG7[q]["R2T"][paper_eps.index(hi)] \
+                if lo in paper_eps and hi in paper_eps else float("nan")
+            claims.add(f"{q}: R2T error falls with ε (error(ε={lo:g}) / error(ε={hi:g}))", paper=round(paper, 1),
+                       ours=_ratio(s[(q, "R2T", lo)], s[(q, "R2T", hi)]), rule=at_least(10, strict=True),
+                       note="pass when > 10 (the noise scale alone falls by ε_max/ε_min)")
+    if ("edge", "LP", lo) in s.index and ("edge", "LP", hi) in s.index:
+        claims.add("edge: LP error does not fall with ε (random-τ bias dominates)",
+                   paper=round(reference.FIG7["edge"]["LP"][0] / reference.FIG7["edge"]["LP"][-1], 2),
+                   ours=_ratio(s[("edge", "LP", lo)], s[("edge", "LP", hi)]), rule=at_most(3, strict=True),
+                   note="error(ε_min) / error(ε_max); paper RoadnetPA: 32,694 → 41,020; pass when < 3")
+    e08 = 0.8 if 0.8 in eps_grid else lo
+    over = [s[(q, m, e08)] > answers[q] for q in answers for m in ("NT", "SDE") if (q, m, e08) in s.index]
+    claims.add(f"NT and SDE errors exceed the query result at ε = {e08:g} (share of cases)", paper=1.0,
+               ours=float(np.mean(over)) if over else float("nan"), rule=close(1.0, atol=0.25))
+    claims.add("edge: R2T absolute error at ε = 0.8 (RoadnetPA; DS 9 in the paper)", paper=176,
+               ours=float(s.get(("edge", "R2T", 0.8), np.nan)), rule=close(176, rtol=1.0),
+               note=f"stand-in DS = {stand_in_ds:g}; pass within ±100 % of 176")
+
+
+def fig08_scalability(claims: Claims, summary: pd.DataFrame, timing: pd.DataFrame, *, sf_grid: Sequence[float],
+                      queries: Sequence[str]) -> None:
+    """Fig. 8 (TPC-H, error and time over the scale factor)."""
+    e = summary.set_index(["query", "mechanism", "sf"])["error"]
+    lo, hi = min(sf_grid), max(sf_grid)
+    paper_sf = list(reference.FIG8_SF)
+    plo, phi = (lo, hi) if lo in paper_sf and hi in paper_sf else (paper_sf[0], paper_sf[-1])
+    for q in queries:
+        paper = reference.FIG8[q]["R2T"][paper_sf.index(phi)] / reference.FIG8[q]["R2T"][paper_sf.index(plo)]
+        claims.add(f"{q}: R2T error barely changes with scale (error(SF {hi:g}) / error(SF {lo:g}))", paper=round(paper, 3),
+                   ours=_ratio(e[(q, "R2T", hi)], e[(q, "R2T", lo)]), rule=between(paper / 4, paper * 4),
+                   note=f"paper's ratio over SF {plo:g} → {phi:g}; pass within a factor 4 of it (trimmed means of few runs)")
+    paper_ls = reference.FIG8["Q3"]["LS"][paper_sf.index(phi)] / reference.FIG8["Q3"]["LS"][paper_sf.index(plo)]
+    claims.add("Q3: LS error grows with scale (error(SF max) / error(SF min))", paper=round(paper_ls, 2),
+               ours=_ratio(e[("Q3", "LS", hi)], e[("Q3", "LS", lo)]), rule=at_least(1, strict=True),
+               note=f"paper's ratio over SF {plo:g} → {phi:g}; pass when > 1")
+    t = timing[timing.mechanism == "R2T"].groupby("sf").seconds.sum()
+    claims.add("R2T time grows with scale (sum over queries, time(SF max) / time(SF min))", paper=f"linear: {hi / lo:g}",
+               ours=_ratio(t.loc[hi], t.loc[lo]), rule=at_least(1, strict=True),
+               note=f"pass when > 1; the SF ratio is {hi / lo:g}")
+
+
+def fig09_gs_dependency(claims: Claims, summary: pd.DataFrame, answers: Mapping[str, float], *, gs_grid: Sequence[float],
+                        queries: Sequence[str]) -> None:
+    """Fig. 9 (TPC-H, error vs the assumed GS_Q).
+
+    The former claim "OPT² error independent of GS" is gone: OPT² never reads GS, so it could not
+    fail (issue 13); ``tests/r2t/test_mechanisms.py`` checks that OPT²'s seeded output has no GS input.
+    """
+    e = summary.set_index(["query", "mechanism", "gs"])["error"]
+    lo, hi = min(gs_grid), max(gs_grid)
+    paper_gs = list(reference.FIG9_GS)
+    for q in queries:
+        p_r2t = reference.FIG9[q]["R2T"]
+        paper = p_r2t[paper_gs.index(hi)] / p_r2t[paper_gs.index(lo)] if hi in paper_gs and lo in paper_gs else p_r2t[-1] / p_r2t[0]
+        claims.add(f"{q}: R2T error grows slowly with GS (error(GS={hi:g}) / error(GS={lo:g}))", paper=round(paper, 2),
+                   ours=_ratio(e[(q, "R2T", hi)], e[(q, "R2T", lo)]), rule=between(paper / 3, paper * 3),
+                   note="pass within a factor 3 of the paper's ratio (Thm 5.1: ∝ log GS · ln(log GS / β))")
+        p_ls = reference.FIG9[q]["LS"][paper_gs.index(hi)] / reference.TABLE5[q][0] if hi in paper_gs else float("nan")
+        claims.add(f"{q}: LS error exceeds the query result at GS = {hi:g} (LS error / Q(I))", paper=round(p_ls, 1),
+                   ours=_ratio(e[(q, "LS", hi)], answers[q]), rule=at_least(1, strict=True),
+                   note="paper at SF 1; pass when > 1")
+        wins = [e[(q, "OPT2", g)] <= min(e[(q, "R2T", g)], e[(q, "LS", g)]) * 1.5 for g in gs_grid]
+        claims.add(f"{q}: OPT² has the smallest error at every GS (share of GS values, within 1.5×)", paper=1.0,
+                   ours=float(np.mean(wins)), rule=at_least(1.0))
+
+
+def tab01_datasets(claims: Claims, table1: pd.DataFrame) -> None:
+    """Table 1 (graph datasets).
+
+    "max degree ≤ D" is claimed only for real graphs: a stand-in is capped at D by construction, so
+    there it could not fail (issue 13). Road stand-ins are compared with the paper's max degree
+    (the generator is capped at 16, not calibrated to 9 or 12).
+    """
+    for _, r in table1.iterrows():
+        md = int(r["max degree (= DS of Q1-)"])
+        if r.source == "real":
+            claims.add(f"{r.dataset} (real): max degree ≤ degree bound D (utility assumption, spec 2.2)",
+                       paper=f"≤ {int(r['degree bound D'])}", ours=md, rule=at_most(float(r["degree bound D"])))
+        elif r.dataset in reference.TABLE1_MAX_DEGREE and r.dataset.startswith("roadnet"):
+            paper = reference.TABLE1_MAX_DEGREE[r.dataset]
+            claims.add(f"{r.dataset} stand-in: max degree vs the paper's", paper=paper, ours=md, rule=close(paper, rtol=0.5),
+                       note="thinned grid capped at 16; pass within ±50 % of the paper's max degree")
+        if r.dataset in reference.TABLE1_MAX_DEGREE and r.source != "real":
+            claims.add(f"{r.dataset}: stand-in vs paper node count", paper=r.get("paper nodes"), ours=int(r.nodes),
+                       rule=not_comparable("synthetic stand-in at laptop scale"))
+
+
+def tab02_graph_queries(claims: Claims, summary: pd.DataFrame, *, datasets: Sequence[str], queries: Sequence[str]) -> None:
+    """Table 2 (graph pattern counting, ε = 0.8)."""
+    ok = summary[summary.status == "ok"].set_index(["dataset", "query", "mechanism"])["error"]
+    pairs = [(d, q) for d in datasets for q in queries if (d, q, "R2T") in ok.index and (d, q, "OPT2") in ok.index]
+    claims.add("OPT² error ≤ R2T error (share of finished cases)", paper=1.0,
+               ours=float(np.mean([ok[(d, q, "OPT2")] <= ok[(d, q, "R2T")] for d, q in pairs])) if pairs else float("nan"),
+               rule=close(1.0, atol=0.25), note="paper: OPT² always better when it finishes; pass when ≥ 0.75 (noise on small stand-ins)")
+    beats = [ok[(d, q, "R2T")] < min(ok.get((d, q, "NT"), np.inf), ok.get((d, q, "SDE"), np.inf))
+             for d in datasets for q in queries if (d, q, "R2T") in ok.index]
+    claims.add("R2T beats NT and SDE in every case (share)", paper=1.0, ours=float(np.mean(beats)) if beats else float("nan"),
+               rule=close(1.0, atol=0))
+    ratio = summary.set_index(["dataset", "query", "mechanism"])["error_over_DS"]
+    for k, d in enumerate(reference.DATASETS):
+        for mech, label in (("R2T", "R2T"), ("OPT2", "OPT²")):
+            if (d, "edge", mech) in ok.index:
+                paper = reference.ERR_OVER_DS_EDGE[mech][k]
+                claims.add(f"Q1- {label} error/DS on {d} (scale-free, spec 5.3)", paper=paper, ours=float(ratio[(d, "edge", mech)]),
+                           rule=close(paper, rtol=1.0), note="pass within ±100 % of the paper's error/DS")
+    nt = summary[(summary.mechanism == "NT") & (summary.status == "ok")]
+    paper_nt = [v for q in reference.TABLE2_REL_ERR for v in reference.TABLE2_REL_ERR[q]["NT"] if v is not None]
+    claims.add("NT error exceeds the query result (relative error > 100 %): share of cases", paper=round(float(np.mean(np.array(paper_nt) > 100)), 2),
+               ours=float(np.mean(nt.rel_error_pct > 100)) if len(nt) else float("nan"), rule=at_least(0.5, strict=True),
+               note="pass when more than half of the cases")
+
+
+def tab03_fixed_tau(claims: Claims, fixed: pd.DataFrame, mech_error: pd.Series, *, queries: Sequence[str]) -> None:
+    """Table 3 (LP mechanism with a fixed τ vs R2T/OPT², Amazon2). ``mech_error`` is indexed by (query, mechanism)."""
+    fixed = fixed.reset_index(drop=True)  # one row per (query, k): concatenated tables repeat index labels
+    best = fixed.loc[fixed.groupby("query").error.idxmin()].set_index("query")
+    paper_best_k = {q: int(np.argmin(reference.TABLE3[q]["fixed"])) + 1 for q in reference.TABLE3}
+    claims.add("no single fixed τ is best for all queries (number of distinct best k)", paper=len(set(paper_best_k.values())),
+               ours=int(best.k.nunique()), rule=at_least(2), note="pass when ≥ 2")
+    for q in queries:
+        for mech, label, paper in (("R2T", "R2T", TABLE3_R2T_OVER_BEST[q]), ("OPT2", "OPT²", TABLE3_OPT2_OVER_BEST[q])):
+            v = _ratio(mech_error.get((q, mech), np.nan), best.loc[q, "error"])
+            if mech == "OPT2" and not math.isfinite(v):
+                continue
+            claims.add(f"{q}: {label} error / best fixed-τ error", paper=round(paper, 2), ours=v, rule=between(paper / 2, paper * 2),
+                       note="pass within a factor 2 of the paper's ratio")
+
+
+def tab04_early_stop(claims: Claims, table4: pd.DataFrame) -> None:
+    """Table 4 (early stop).
+
+    "R2T early stop never solves more LPs" is gone: pruning only skips LPs, so it could not fail
+    (issue 13). It is replaced by "early stop skips LPs" (it can skip none), and the speed-up is
+    judged against the paper's 4.9–99× instead of "≥ 1".
+    """
+    ok = table4[table4.status == "ok"]
+    claims.add("early stop changes no output (runs identical to the unpruned run)", paper=len(table4),
+               ours=int(table4.identical_output.sum()), rule=equals(len(table4)), note=f"{len(table4)} runs")
+    r2t_rows = ok[ok.mechanism == "R2T"]
+    claims.add("R2T early stop skips LPs (smallest LPs-with / LPs-without over datasets)", paper="< 1",
+               ours=float((r2t_rows.LPs_with / r2t_rows.LPs_without).min()) if len(r2t_rows) else float("nan"),
+               rule=at_most(1, strict=True))
+    social = r2t_rows[r2t_rows.dataset.isin(["deezer", "amazon1", "amazon2"])]
+    with_t, without_t = reference.TABLE4["R2T"]["with"][:3], reference.TABLE4["R2T"]["without"][:3]
+    paper = [w / v for v, w in zip(with_t, without_t)]
+    claims.add("R2T speed-up from early stop on social graphs (largest over datasets)", paper=f"{min(paper):.2g}–{max(paper):.2g}×",
+               ours=float(social.speedup.max()) if len(social) else float("nan"), rule=between(min(paper), max(paper)),
+               note="paper: CPLEX dual simplex stopped early; ours: exact bound pruning with HiGHS (spec 2.7)")
+
+
+def tab05_tpch(claims: Claims, summary: pd.DataFrame, *, sf: float, queries: Sequence[str]) -> None:
+    """Table 5 (TPC-H at the profile's scale factor)."""
+    e = summary.set_index(["query", "mechanism"])["error"]
+    for name in ("Q3", "Q12", "Q20"):
+        claims.add(f"{name}: R2T beats LS by orders of magnitude (LS / R2T error)",
+                   paper=round(reference.TABLE5[name][3] / reference.TABLE5[name][1], 1),
+                   ours=_ratio(e[(name, "LS")], e[(name, "R2T")]), rule=at_least(10, strict=True), note="pass when > 10")
+        if sf in reference.FIG8_SF:
+            ref = reference.FIG8[name]["R2T"][reference.FIG8_SF.index(sf)]
+            claims.add(f"{name}: R2T (base 5.5 as in the authors' code) absolute error at SF {sf:g} (Fig. 8 / Table 5 data)",
+                       paper=ref, ours=float(e[(name, "R2T-5.5")]), rule=close(ref, rtol=0.5))
+        else:
+            claims.add(f"{name}: R2T (base 5.5) absolute error (paper at SF 1)", paper=reference.TABLE5_ABS_R2T[name],
+                       ours=float(e[(name, "R2T-5.5")]), rule=not_comparable(f"ours at SF {sf:g}, the paper's at SF 1"))
+    both = [(n, e[(n, "OPT2")] <= e[(n, "R2T")]) for n in queries if (n, "OPT2") in e.index and np.isfinite(e[(n, "OPT2")])]
+    claims.add("OPT² error ≤ R2T error on every query where it ran (share)", paper=1.0,
+               ours=float(np.mean([b for _, b in both])) if both else float("nan"), rule=close(1.0, atol=0.1))
+
+
+def tab05_headline(claims: Claims, head: pd.DataFrame, *, sf: float, epsilon: float, repetitions: int) -> None:
+    """Table 5's relative errors of Q3 and Q12 at SF 1 (R2T-5.5, the authors' base); not comparable at other SFs."""
+    hs = head.set_index(["query", "mechanism"])["rel_error_pct"]
+    for name in ("Q3", "Q12"):
+        paper = reference.TABLE5[name][1]
+        note = f"SF {sf:g}, {repetitions} runs, trimmed mean; base-2 R2T: {float(hs[(name, 'R2T')]):.4g} %"
+        if sf == 1.0:
+            claims.add(f"Table 5: {name} R2T relative error % at SF 1, ε = {epsilon:g} (R2T-5.5, the authors' base)", paper=paper,
+                       ours=float(hs[(name, "R2T-5.5")]), rule=close(paper, rtol=0.5), note=note)
+        else:
+            claims.add(f"Table 5: {name} R2T relative error % (paper at SF 1)", paper=paper, ours=float(hs[(name, "R2T-5.5")]),
+                       rule=not_comparable(f"{note}; Q is ~{1 / sf:g}× smaller than at SF 1"))
+
+
+def learn_race_to_the_top(claims: Claims, stats: pd.DataFrame, *, beta: float, log2_gs: int) -> None:
+    """Teaching notebook: R2T against naive Laplace (GS/ε) and R2T's one-sidedness over many seeded runs."""
+    claims.add(f"R2T median |error| / naive Laplace (GS/ε) median |error| at GS = 2^{log2_gs}", paper="≪ 1",
+               ours=_ratio(stats.loc["R2T", "median |error|"], stats.loc["naive Laplace", "median |error|"]),
+               rule=at_most(1, strict=True),
+               note="pass when < 1; a well-chosen fixed τ can beat R2T on one instance, but no fixed τ is good for all (Table 3)")
+    claims.add("R2T never overestimates (share of runs ≤ Q)", paper=f"≥ {1 - beta:g}", ours=float(stats.loc["R2T", "share ≤ Q"]),
+               rule=at_least(1 - beta))
+
+
+def learn_theorem_bounds(claims: Claims, bounds: pd.DataFrame, *, beta: float, ls_share: float, tau: float, jump_naive: float,
+                         jump_lp: float) -> None:
+    """Teaching notebook: Theorems 5.1 / 6.8, §7's LS lower bound and Example 1.2."""
+    n = len(bounds)
+    claims.add("R2T error within Thm 5.1 bound at level 1−β (instances)", paper=n,
+               ours=int((bounds["R2T err quantile 1-β"] <= bounds["Thm 5.1 bound"]).sum()), rule=equals(n), note=f"{n} instances")
+    claims.add("OPT² error within Thm 6.8 bound at level 1−β (instances)", paper=n,
+               ours=int((bounds["OPT² err quantile 1-β"] <= bounds["Thm 6.8 bound"]).sum()), rule=equals(n), note=f"{n} instances")
+    claims.add("R2T one-sided: P[output ≤ Q] ≥ 1−β (smallest over instances)", paper=1 - beta,
+               ours=float(bounds["R2T P[out ≤ Q]"].min()), rule=at_least(1 - beta))
+    lb = 1 / (8 * math.e**2)
+    claims.add("LS: P[error ≥ GS/(6ε ln(4e GS))] ≥ 1/(8e²)", paper=lb, ours=float(ls_share), rule=at_least(lb))
+    claims.add("Ex. 1.2: naive truncation changes by more than τ on neighbours", paper=f"> {tau:g}", ours=float(jump_naive),
+               rule=at_least(tau, strict=True))
+    claims.add("LP truncation changes by at most τ on the same neighbours", paper=f"≤ {tau:g}", ours=float(jump_lp),
+               rule=at_most(tau + 1e-9))
+
+
+__all__ = ["fig02_worked_example", "fig07_epsilon_sweep", "fig08_scalability", "fig09_gs_dependency", "learn_race_to_the_top",
+           "learn_theorem_bounds", "tab01_datasets", "tab02_graph_queries", "tab03_fixed_tau", "tab04_early_stop", "tab05_headline",
+           "tab05_tpch"]

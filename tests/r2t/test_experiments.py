@@ -1,0 +1,68 @@
+"""R2T experiment drivers run through run_grid: per-cell streams, resume, OT handling, summaries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpworkbench.experiments import trimmed_mean
+from dpworkbench.r2t import experiments, model
+
+LIMITS = {"rm_max_m": 200, "opt2_max_m": 2000, "lp_time_limit": 10}
+
+
+@pytest.fixture(scope="module")
+def instances():
+    return [model.graph_instance("roadnet_pa", q, n=150, seed=0) for q in ("edge", "triangle")]
+
+
+def test_evaluate_resumes_with_identical_results_and_one_stream_per_cell(instances, tmp_path):
+    kw = dict(repetitions=3, seed=0, limits=LIMITS, timing_epsilon=None, results_dir=tmp_path, progress=False)
+    runs, timings = experiments.evaluate(instances, ["R2T", "LP", "NT"], [0.8, 3.2], **kw)
+    assert timings.empty and len(runs) == 2 * 3 * 2 * 3
+    assert runs.cell_id.is_unique and set(runs.status) == {"ok"}
+    again, _ = experiments.evaluate(instances, ["R2T", "LP", "NT"], [0.8, 3.2], **kw)  # resumed from the parts
+    pd.testing.assert_series_equal(runs.sort_values("cell_id").estimate.reset_index(drop=True),
+                                   again.sort_values("cell_id").estimate.reset_index(drop=True))
+    other, _ = experiments.evaluate(instances, ["R2T", "LP", "NT"], [0.8, 3.2], **{**kw, "seed": 1, "results_dir": tmp_path / "s1"})
+    assert not np.allclose(runs.sort_values("cell_id").estimate.to_numpy(), other.sort_values("cell_id").estimate.to_numpy())
+    # a subset of the grid reuses the same cells: the stream of a cell does not depend on the other cells
+    sub, _ = experiments.evaluate(instances[:1], ["R2T"], [0.8], **{**kw, "results_dir": tmp_path / "sub"})
+    merged = sub.merge(runs, on="cell_id", suffixes=("", "_full"))
+    assert len(merged) == 3 and np.allclose(merged.estimate, merged.estimate_full)
+
+
+def test_over_the_limit_is_reported_as_ot_and_timed_once(instances, tmp_path):
+    runs, timings = experiments.evaluate(instances[:1], ["R2T", "RM"], [0.8], repetitions=2, seed=0,
+                                         limits={**LIMITS, "rm_max_m": 1}, results_dir=tmp_path, progress=False)
+    assert dict(zip(timings.mechanism, timings.status)) == {"R2T": "ok", "RM": "OT"}
+    assert set(runs[runs.mechanism == "RM"].status) == {"OT"} and runs[runs.mechanism == "RM"].estimate.isna().all()
+    s = experiments.summarize_runs(runs)
+    assert s.set_index("mechanism").loc["RM", "status"] == "OT"
+
+
+def test_summarize_runs_is_the_20_percent_trimmed_mean():
+    errs = np.array([1.0, 2, 3, 4, 5, 6, 7, 8, 9, 100])
+    runs = pd.DataFrame({"dataset": "d", "query": "edge", "mechanism": "R2T", "epsilon": 0.8, "abs_error": errs, "answer": 50.0,
+                         "DS": 5.0, "source": "synthetic", "status": "ok"})
+    s = experiments.summarize_runs(runs).iloc[0]
+    assert s.error == pytest.approx(np.mean(errs[2:8])) == trimmed_mean(errs, proportion=0.2)
+    assert s.rel_error_pct == pytest.approx(100 * s.error / 50) and s.error_over_DS == pytest.approx(s.error / 5)
+
+
+def test_fixed_tau_errors_and_early_stop(instances, tmp_path):
+    fixed = experiments.fixed_tau_errors(instances[0], range(1, 4), epsilon=0.8, repetitions=20, results_dir=tmp_path, progress=False)
+    assert list(fixed.k) == [1, 2, 3] and list(fixed.label_printed) == ["GS/8^0", "GS/8^1", "GS/8^2"]
+    assert (fixed.bias >= 0).all() and (fixed.tau == instances[0].gs / 8.0 ** fixed.k).all()
+    table = experiments.early_stop_timing(instances[1], epsilon=0.8, results_dir=tmp_path, progress=False)
+    assert list(table.mechanism) == ["R2T", "OPT2"] and table.identical_output.all()
+    assert (table.LPs_with <= table.LPs_without).all()
+
+
+def test_instance_key_follows_the_data():
+    a = model.graph_instance("roadnet_pa", "edge", n=150, seed=0)
+    b = model.graph_instance("roadnet_pa", "edge", n=150, seed=1)
+    c = model.graph_instance("roadnet_pa", "edge", n=150, seed=0)
+    assert a.key == c.key and a.key != b.key
+    assert model.Instance(a.dataset, a.query, a.info, 2 * a.gs, a.source, a.graph, a.degree_bound).key != a.key
