@@ -178,6 +178,10 @@ def load(name: str, *, prefer: str = "real", seed: int = 0, **kwargs: Any) -> Da
                 return Dataset(name, out, "real", spec.description, path)
         elif spec.real_path is not None:
             note = f"real file {spec.real_path} absent under the data directory"
+    if prefer == "real" and spec.real_path is None:
+        note = "no real copy of this dataset is available: synthetic only"
+    elif prefer == "synthetic":
+        note = "stand-in requested (prefer='synthetic')"
     data = spec.generate(seed=seed, **kwargs)
     stats = {}
     if isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], dict):

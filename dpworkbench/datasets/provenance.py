@@ -111,7 +111,10 @@ def provenance_table(report_dir: Path | str) -> pd.DataFrame:
         except (OSError, json.JSONDecodeError) as exc:
             raise ValueError(f"{f}: unreadable datasets.json ({exc})") from None
         for e in entries:
-            rows.append({"notebook": notebook, **{k: e.get(k, "") for k in COLUMNS[1:]}})
+            row = {"notebook": notebook, **{k: e.get(k, "") for k in COLUMNS[1:]}}
+            if e.get("note"):  # why a stand-in was used, or which subset of the real data (kept with the path)
+                row["path_or_generator"] = f"{row['path_or_generator']} ({e['note']})"
+            rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -271,6 +271,7 @@ def calibration(name: str, *, rows: int = 10000, alpha: float = 0.01, seed: int 
     if prefer == "synthetic":
         df, stats = GENERATORS[name](seed=seed, rows=rows)
         source = "synthetic"
+        provenance.record(f"inconsistency.{name}", "synthetic", f"generate_{name.lower()}(seed={seed}, rows={rows}) (calibration)", len(df))
     else:
         ds = load_table(name, rows=rows, seed=seed, prefer=prefer)
         df, stats, source = ds.data, {}, ds.source

@@ -36,7 +36,7 @@ def test_record_prints_one_line_and_drops_duplicates(capsys):
 
 def test_datasets_json_and_table(tmp_path):
     provenance.record("a", "real", "f.csv [seed=1]", 3, "00" * 32)
-    provenance.record("b", "synthetic", "gen(seed=0)", 7)
+    provenance.record("b", "synthetic", "gen(seed=0)", 7, note="real file absent")
     provenance.write_json(tmp_path / "inconsistency" / "tab05" / "datasets.json")
     provenance.clear()
     provenance.record("c", "real", "g.txt", 9, "11" * 32)
@@ -45,6 +45,7 @@ def test_datasets_json_and_table(tmp_path):
     assert list(table.columns) == ["notebook", "dataset", "source", "path_or_generator", "rows_or_nodes", "sha256"]
     assert table.notebook.tolist() == ["inconsistency/tab05", "inconsistency/tab05", "r2t/tab01"]
     assert table.source.tolist() == ["real", "synthetic", "real"] and table.rows_or_nodes.tolist() == [3, 7, 9]
+    assert table.path_or_generator.tolist()[1] == "gen(seed=0) (real file absent)"  # the reason travels with the path
     path = provenance.write_provenance_csv(tmp_path)
     assert pd.read_csv(path).shape == (3, 6)
     (tmp_path / "x" / "y").mkdir(parents=True)
@@ -155,8 +156,11 @@ def test_load_records_real_fallback_and_absent(tmp_path, monkeypatch, capsys):
     (tmp_path / "toy.csv").unlink()
     absent = datasets.load("toy_provenance", rows=3)
     assert absent.source == "synthetic"
+    datasets.register("toy_no_real", paper="test", description="toy", generate=lambda seed=0, **kw: pd.DataFrame({"a": [1]}))
+    datasets.load("toy_no_real")
     used = provenance.used()
-    assert [u.source for u in used] == ["real", "synthetic", "synthetic"]
+    assert [u.source for u in used] == ["real", "synthetic", "synthetic", "synthetic"]
+    assert "synthetic only" in used[3].note
     assert used[0].path_or_generator == "toy.csv [rows=2, seed=4]" and len(used[0].sha256) == 64
     assert "3 rows, 10 requested" in used[1].note and "absent" in used[2].note
-    assert capsys.readouterr().out.count("[data] toy_provenance") == 3
+    assert capsys.readouterr().out.count("[data] toy_") == 4
