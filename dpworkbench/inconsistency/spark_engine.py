@@ -1,9 +1,10 @@
 """Conflict graphs on Apache Spark (issue 14): the same graph as the in-memory engines, built as Spark SQL self-joins.
 
-Per DC, one self-join of the table with itself, blocked on the DC's same-attribute ``=`` predicates (Spark
-hash-partitions both sides on them and sort-merges within a block; the remaining predicates — order comparisons,
-``!=``, constants — are the join's residual filter). A DC equal to its own mirror (every FD, every symmetric DC)
-joins only ``t1.rid < t2.rid``: each unordered pair once. Each DC's pairs are kept as ``(least, greatest)``;
+Per DC, one self-join blocked on the DC's same-attribute ``=`` predicates, over the table collapsed to its distinct
+combinations of the DC's attributes (see :func:`dc_pairs_sql`: Spark hash-partitions the combinations on the ``=``
+attributes; order comparisons, ``!=`` and constants are the join's residual filter; violating combination pairs
+expand to their member tuples). A DC equal to its own mirror (every FD, every symmetric DC) keeps each unordered
+pair once. Each DC's pairs are kept as ``(least, greatest)``;
 the union over DCs is deduplicated and written as Parquet partitioned by node range (``blk = u div block``), so
 a driver streams it back in (u, v) order one range at a time. The non-private statistics — edge count,
 non-isolated nodes, degrees, maximum degree and the FD degree bounds (Thm 3: largest block minus one) — are Spark
@@ -93,17 +94,36 @@ def _null_cols(dc: DC, columns: Sequence[str], null_policy: str) -> list[str]:
 
 
 def dc_pairs_sql(dc: DC, table: str, kinds: dict[str, str], null_policy: str = "sql") -> str:
-    """Spark SQL giving each violating pair of ``dc`` once as ``(u, v)`` with u < v (row ids ``__rid``)."""
-    side = {1: "t1", 2: "t2"}
-    on = [f"{_operand(p.left, side)} {'<>' if p.op == '!=' else p.op} {_operand(p.right, side)}" for p in dc.predicates]
-    cols = _null_cols(dc, list(kinds), null_policy)
-    on += [_present(a, c, kinds[c]) for c in cols for a in ("t1", "t2")]
-    symmetric = dc.key() == dc.mirror_key()
-    on.append(f"t1.{RID} < t2.{RID}" if symmetric else f"t1.{RID} <> t2.{RID}")
-    pair = (f"t1.{RID} AS u, t2.{RID} AS v" if symmetric else
-            f"LEAST(t1.{RID}, t2.{RID}) AS u, GREATEST(t1.{RID}, t2.{RID}) AS v")
-    distinct = "" if symmetric else "DISTINCT "  # a symmetric DC meets each pair once (t1 < t2)
-    return f"SELECT {distinct}{pair} FROM {table} t1 JOIN {table} t2 ON " + " AND ".join(on)
+    """Spark SQL giving each violating pair of ``dc`` once as ``(u, v)`` with u < v (row ids ``__rid``).
+
+    The in-memory engine's combination partitioning, in SQL: rows collapse to their distinct combinations of the
+    DC's attributes (``GROUP BY``, members kept as a list of row ids); combinations join on the ``=`` attributes
+    (hash-partitioned blocks) with the other predicates as the join's residual filter (order predicates compare
+    within a block); each violating pair of combinations expands to its member pairs. The join costs
+    Σ_blocks c_b² combinations, not rows², and the expansion costs the output."""
+    eq = [p.left.attr for p in dc.predicates if p.is_same_attr_pair and p.op == "="]
+    rest = [p for p in dc.predicates if not (p.is_same_attr_pair and p.op == "=")]
+    cols: list[str] = []
+    for a in eq + [a for p in rest for a in p.attributes]:
+        if a not in cols:
+            cols.append(a)
+    alias = {a: f"a{i}" for i, a in enumerate(cols)}
+    present = [_present("t", c, kinds[c]) for c in _null_cols(dc, list(kinds), null_policy)]
+    combos = (f"SELECT {', '.join(f't.{_q(a)} AS {alias[a]}' for a in cols)}, collect_list(t.{RID}) AS m "
+              f"FROM {table} t WHERE {' AND '.join(present) or 'TRUE'} GROUP BY {', '.join(f't.{_q(a)}' for a in cols)}")
+
+    def side(o) -> str:
+        if o.is_const:
+            return _operand(o, {})
+        return f"c{o.tuple}.{alias[o.attr]}"
+
+    on = [f"c1.{alias[a]} = c2.{alias[a]}" for a in eq]
+    on += [f"{side(p.left)} {'<>' if p.op == '!=' else p.op} {side(p.right)}" for p in rest]
+    joined = (f"SELECT c1.m AS m1, c2.m AS m2 FROM ({combos}) c1 JOIN ({combos}) c2 ON {' AND '.join(on) or 'TRUE'}")
+    expand = f"({joined}) j LATERAL VIEW explode(j.m1) e1 AS a LATERAL VIEW explode(j.m2) e2 AS b"
+    if dc.key() == dc.mirror_key():  # symmetric: each unordered pair appears as (a, b) and (b, a); keep one
+        return f"SELECT a AS u, b AS v FROM {expand} WHERE a < b"
+    return f"SELECT DISTINCT LEAST(a, b) AS u, GREATEST(a, b) AS v FROM {expand} WHERE a <> b"
 
 
 def unary_sql(dc: DC, table: str, kinds: dict[str, str], null_policy: str = "sql") -> str:
