@@ -206,10 +206,27 @@ def _start_png_server() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             kaleido.start_sync_server(silence_warnings=True)
-        atexit.register(kaleido.stop_sync_server, silence_warnings=True)
+        atexit.register(_stop_png_server)
         _PNG_STATE["server"] = True
     except Exception:  # noqa: BLE001 - fall back to one browser per export
         _PNG_STATE["server"] = False
+
+
+def _stop_png_server() -> None:
+    """Stop the shared Chromium at exit and give it a moment to finish writing its temporary profile.
+
+    Without the pause, tempfile's own exit clean-up of that profile sometimes races the exiting browser and
+    prints an OSError traceback ("Directory not empty: 'Default'") at the user after an otherwise clean run.
+    """
+    import time
+
+    import kaleido
+
+    try:
+        kaleido.stop_sync_server(silence_warnings=True)
+    except Exception:  # noqa: BLE001 - nothing useful to report at interpreter exit
+        return
+    time.sleep(0.5)
 
 
 def write_plotlyjs(path: Path) -> Path:

@@ -34,9 +34,10 @@ def _build_template() -> go.layout.Template:
     t = go.layout.Template(base)
     t.layout.font = dict(family=FONT_FAMILY, size=14, color="#222")
     t.layout.colorway = PALETTE
-    t.layout.title = dict(x=0.0, xanchor="left", xref="paper", font=dict(size=16))
+    # Title at the top of the figure with room below it for a grid's subplot titles (the default sits on them).
+    t.layout.title = dict(x=0.0, xanchor="left", xref="paper", y=0.985, yanchor="top", yref="container", font=dict(size=16))
     t.layout.legend = dict(bgcolor="rgba(255,255,255,0.6)")
-    t.layout.margin = dict(l=70, r=20, t=60, b=60)
+    t.layout.margin = dict(l=70, r=20, t=90, b=60)
     for ax in ("xaxis", "yaxis"):
         t.layout[ax].update(automargin=True, showline=True, linecolor="#444", ticks="outside", title=dict(standoff=6))
     return t
@@ -190,12 +191,12 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
         d = ax.domain if ax.domain is not None else (0.0, 1.0)
         if name.startswith("x"):
             span = (d[1] - d[0]) * plot_w
-            ax.nticks = max(3, min(8, int(span / (4.5 * font))))
+            ax.nticks = max(4, min(8, int(span / (3.2 * font))))
             if ax.tickangle is None and ax.type != "category":
                 ax.tickangle = 0
         else:
             span = (d[1] - d[0]) * plot_h
-            ax.nticks = max(3, min(8, int(span / (2.2 * font))))
+            ax.nticks = max(4, min(8, int(span / (2.2 * font))))
 
 
 def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None = None) -> go.Figure:

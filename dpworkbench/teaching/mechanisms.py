@@ -49,7 +49,7 @@ def laplace_figure(true_value: float, neighbour_value: float, *, epsilon: float,
     fig.update_xaxes(title_text="released value")
     fig.update_yaxes(title_text="density", row=1, col=1)
     fig.update_yaxes(title_text="ln f(x) / f(x′)", row=1, col=2)
-    fig.update_layout(barmode="overlay", title=f"Laplace mechanism, ε={epsilon:g}, Δ={sensitivity:g}, scale Δ/ε={scale:.3g}")
+    fig.update_layout(barmode="overlay", title=f"Laplace mechanism, ε={epsilon:.3g}, Δ={sensitivity:.3g}, scale Δ/ε={scale:.3g}")
     return fig
 
 
@@ -210,7 +210,7 @@ def selection_probability_figure(utilities: Sequence[float], *, epsilon: float) 
     from ..plots import bar
 
     return bar(selection_probabilities(utilities, epsilon=epsilon), "candidate", "probability", color="mechanism",
-               title=f"Selection probabilities, ε={epsilon:g}")
+               title=f"Selection probabilities, ε={epsilon:.3g}")
 
 
 def rr_bias_figure(n: int, domain_size: int, *, epsilon: float, skew: float, repetitions: int, seed: int = 0) -> go.Figure:
@@ -219,7 +219,7 @@ def rr_bias_figure(n: int, domain_size: int, *, epsilon: float, skew: float, rep
 
     res = rr_estimation_experiment(n, int(domain_size), [epsilon], skew=skew, repetitions=repetitions, seed=seed)
     fig = bar(summarize(res, ["estimator"], "top_value_error"), "estimator", "mean",
-              title=f"Bias of the most frequent value's share (ε={epsilon:g}, N={int(domain_size)})")
+              title=f"Bias of the most frequent value's share (ε={epsilon:.3g}, N={int(domain_size)})")
     fig.update_yaxes(title_text="estimated − true share")
     return fig
 
@@ -228,7 +228,7 @@ def svt_figure(queries: Sequence[float], threshold: float, *, epsilon: float, re
     from ..plots import bar
 
     res = svt_experiment(queries, threshold, [epsilon], repetitions=repetitions, seed=seed)
-    return bar(res.astype({"index": str}), "index", "frequency", title=f"Index returned by AboveThreshold, ε={epsilon:g}, T={threshold:g}")
+    return bar(res.astype({"index": str}), "index", "frequency", title=f"Index returned by AboveThreshold, ε={epsilon:.3g}, T={threshold:g}")
 
 
 def svt_localisation_error(res: pd.DataFrame, queries: Sequence[float], threshold: float) -> pd.DataFrame:
