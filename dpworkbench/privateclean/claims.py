@@ -91,7 +91,7 @@ def fig02_privacy(claims: Claims, tab: pd.DataFrame, tab_b: pd.DataFrame, df_b: 
                rule=at_least(0.0, strict=True))
     w = worst_ratio(tab, "p")
     claims.add("Fig. 2: PrivateClean at least as accurate as Direct at every p (no data errors; worst PC/Direct error ratio)",
-               paper="≤ 1", ours=round(w, 3), value=w, rule=at_most(1.1), note="pass when ≤ 1.1 (10 % Monte-Carlo allowance)")
+               paper="≤ 1", ours=round(w, 3), value=w, rule=at_most(1.0))
     c = tab_b[(tab_b["agg"] == "count") & (tab_b["method"] == "privateclean")]["mean"]
     pval = _kruskal_p(df_b, "count", "privateclean", "b")
     claims.add("Fig. 2c: count error does not depend on b (Kruskal–Wallis p-value over b of PrivateClean's count errors)",
@@ -112,7 +112,7 @@ def fig03_selectivity(claims: Claims, tab: pd.DataFrame) -> None:
     """Fig. 3: error vs selectivity l."""
     w = worst_ratio(tab, "l")
     claims.add("Fig. 3: PrivateClean more accurate than Direct at every selectivity (worst PC/Direct error ratio)", paper="≤ 1",
-               ours=round(w, 3), value=w, rule=at_most(1.1), note="pass when ≤ 1.1 (10 % Monte-Carlo allowance)")
+               ours=round(w, 3), value=w, rule=at_most(1.0))
     lo, hi = tab["l"].min(), tab["l"].max()
     g = [value(tab, "count", "direct", "l", v) - value(tab, "count", "privateclean", "l", v) for v in (lo, hi)]
     claims.add("Fig. 3: the gap shrinks at higher selectivity (count gap at the largest l − at the smallest)", paper="shrinks",
@@ -162,7 +162,7 @@ def fig06_merge_rate(claims: Claims, tab: pd.DataFrame, diff: pd.DataFrame, bias
     """Fig. 6: error vs merge rate; ``diff`` and ``bias`` from :func:`~dpworkbench.privateclean.experiments.merge_rate_paired`."""
     w = worst_ratio(tab, "merge_rate")
     claims.add("Fig. 6: PrivateClean ≤ Direct at every merge rate (worst PC/Direct error ratio)", paper="≤ 1", ours=round(w, 3),
-               value=w, rule=at_most(1.1), note="pass when ≤ 1.1 (10 % Monte-Carlo allowance)")
+               value=w, rule=at_most(1.0))
     sd = slope(tab, "count", "direct", "merge_rate")
     claims.add("Fig. 6: Direct more sensitive to merges (slope of Direct's count error)", paper="Direct error grows with merge rate",
                ours=f"slope {sd:.3f}", value=sd, rule=at_least(0.0, strict=True),
@@ -256,7 +256,7 @@ def fig10_intel_like(claims: Claims, tab: pd.DataFrame, *, scale: object) -> Non
                rule=at_most(ref.ERROR_BAR, strict=True), note=f"intel_like stand-in, scale={scale}")
     wa = worst_ratio(tab[tab.p <= 0.3], "p", aggs=("avg",))
     claims.add("Fig. 10: PrivateClean more accurate than Direct (avg, p ≤ 0.3; worst PC/Direct error ratio)", paper="≤ 1",
-               ours=round(wa, 3), value=wa, rule=at_most(1.1), note="pass when ≤ 1.1 (10 % Monte-Carlo allowance)")
+               ours=round(wa, 3), value=wa, rule=at_most(1.0))
     wc = worst_ratio(tab, "p", aggs=("count",))
     claims.add("Fig. 10: PrivateClean more accurate than Direct (count, every p; worst PC/Direct error ratio)", paper="≤ 1",
                ours=round(wc, 3), value=wc, rule=at_most(1.0))
@@ -277,7 +277,7 @@ def fig11_mcafe_like(claims: Claims, tab: pd.DataFrame, *, source: str) -> None:
     """Fig. 11: MCAFE stand-in (the cars table), error vs p (count, avg)."""
     wc = worst_ratio(tab, "p", aggs=("count",))
     claims.add("Fig. 11: PrivateClean more accurate than Direct for count (worst PC/Direct error ratio)", paper="≤ 1", ours=round(wc, 3),
-               value=wc, rule=at_most(1.1), note=f"pass when ≤ 1.1 (10 % Monte-Carlo allowance); data: cars table ({source})")
+               value=wc, rule=at_most(1.0), note=f"data: cars table ({source})")
     lo = tab[(tab.p <= 0.1) & (tab.method == "privateclean")]
     worst = float(lo["mean"].max())
     claims.add("Fig. 11: PrivateClean under 10% error (count and avg, p ≤ 0.1)", paper=ref.ERROR_BAR, ours=round(worst, 4), value=worst,

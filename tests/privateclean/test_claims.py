@@ -228,3 +228,14 @@ def test_learn_privateclean_and_theory():
     pc_claims.learn_theory_and_tuning(c, example4=300.0, example3={0.05: 482.8, 0.01: 643.8}, lemma1=2.4, exact_n50=4.0,
                                       tuned_p=0.7, tradeoff=trade, sim=sim.assign(simulated=[0.2, 0.9]))
     assert verdicts(c) == ["differs"] * 7
+
+
+def test_never_worse_claims_use_the_papers_bar():
+    """'PrivateClean at least as accurate as Direct': a worst PC/Direct ratio of 1.05 differs (no Monte-Carlo
+    allowance hides it)."""
+    ls = [2, 25]
+    tab = make_tab("l", ls, {("count", "direct"): [0.20, 0.10], ("count", "privateclean"): [0.10, 0.105],
+                             ("sum", "direct"): [0.2, 0.1], ("sum", "privateclean"): [0.1, 0.05]})
+    c = Claims()
+    pc_claims.fig03_selectivity(c, tab)
+    assert by_text(c, "every selectivity").value == pytest.approx(1.05) and by_text(c, "every selectivity").verdict == "differs"
