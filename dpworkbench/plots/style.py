@@ -191,12 +191,12 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
         d = ax.domain if ax.domain is not None else (0.0, 1.0)
         if name.startswith("x"):
             span = (d[1] - d[0]) * plot_w
-            ax.nticks = max(4, min(8, int(span / (3.2 * font))))
+            ax.nticks = max(3, min(8, int(span / (4.2 * font))))
             if ax.tickangle is None and ax.type != "category":
                 ax.tickangle = 0
         else:
             span = (d[1] - d[0]) * plot_h
-            ax.nticks = max(4, min(8, int(span / (2.2 * font))))
+            ax.nticks = max(3, min(8, int(span / (2.2 * font))))
 
 
 def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None = None) -> go.Figure:
