@@ -1,11 +1,26 @@
 """R2T and OPT² (Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024; seed 001).
 
-Instance-optimal truncation for DP query evaluation with foreign keys: join
-information from DuckDB or graph enumerators (:mod:`.joininfo`, :mod:`.sql`,
-:mod:`.patterns`), truncations and LP proxies solved exactly with HiGHS or
-max-flow (:mod:`.model`), the mechanisms (:mod:`.mechanisms`), baselines
-(:mod:`.baselines`) and the experiments behind every table and figure.
+Instance-optimal truncation for DP query evaluation with foreign keys. The modules, in the
+roles every paper of the workbench shares:
+
+* :mod:`.model` — the non-private side: truncations Q(I,τ) (LP with HiGHS, max-flow,
+  clipping), the OPT² proxies F̂(I,τ) and F(I,τ), and :class:`~.model.Instance` (a dataset ×
+  query with its solvers; join information cached by content). Join information comes from
+  :mod:`.joininfo`, :mod:`.sql` (DuckDB), :mod:`.patterns` (graph enumerators) and :mod:`.tpch`.
+* :mod:`.mechanisms` — everything that spends ε (R2T, OPT², ExpOPT², the Laplace/fixed-τ/random-τ
+  baselines), returning :class:`dpworkbench.accounting.Release`; :mod:`.baselines` holds NT,
+  SDE, RM and LS (also Releases).
+* :mod:`.datasets`, :mod:`.experiments` (drivers through ``run_grid``), :mod:`.figures`,
+  :mod:`.teaching` (widget views), :mod:`.reference` (the paper's numbers), :mod:`.claims`
+  (claim rules per notebook), :mod:`.cli`; :mod:`.example` (Fig. 2) and :mod:`.harness`
+  (privacy-harness entry points) beside them.
+
 Spec: ``../shared/spec/r2t.md``.
+
+References
+----------
+Dong, Fang, Yi, Tao, Machanavajjhala, "Instance-optimal Truncation for Differentially Private Query
+Evaluation with Foreign Keys", ACM Transactions on Database Systems 49(4), 2024.
 """
 
 from .joininfo import JoinInfo, from_arrays, from_frame, from_info_file, from_lists

@@ -114,6 +114,10 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
     degree_bound : D, the public degree bound (θ's grid {2, 4, ..., D})
     theta : θ when given (must not be chosen from the data)
     epsilon : ε
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (NT of Kasiviswanathan et al.); spec 3.3.
     """
     epsilon = check_epsilon(epsilon)
     gen = research_generator(rng, "NT", _SMOOTH_WHY)
@@ -160,6 +164,10 @@ def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: fl
     degree_bound : D, the public degree bound (θ's grid {2, 4, ..., D})
     theta : θ when given (must not be chosen from the data)
     epsilon : ε
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (SDE of Blocki et al.); spec 3.4.
     """
     epsilon = check_epsilon(epsilon)
     gen = research_generator(rng, "SDE", _SMOOTH_WHY)
@@ -254,6 +262,10 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = Non
     delta : δ of the recursive mechanism (sets β = ε₁ / log₂(1/δ))
     epsilon : ε
     max_results : the size cap (refusal depends on the join size; raise it explicitly for larger toys)
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (RM of Chen and Zhou, the authors' LP variant); spec 3.5.
     """
     epsilon = check_epsilon(epsilon)
     if info.m > max_results:
@@ -331,6 +343,10 @@ def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accoun
     -----------------
     gs : GS_Q, the top of the SVT scan and Q̂'s truncation (must not be chosen from the data)
     epsilon : ε
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §7 (LS of Tao et al.); spec 3.6.
     """
     epsilon = check_epsilon(epsilon)
     gs = check_positive(gs, "gs")

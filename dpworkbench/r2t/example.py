@@ -23,7 +23,12 @@ F_TAU_PRINTED = {2: 6333, 4: 7555, 8: 7999, 16: 8087, 32: 8103}  # Ex. 6.3 as pr
 
 
 def fig2_graph(triangles: int = 1000, cliques4: int = 1000, stars: dict | None = None) -> CSRGraph:
-    """1000 triangles, 1000 4-cliques, 100 8-stars, 10 16-stars and 1 32-star, all disjoint (N = 8103)."""
+    """1000 triangles, 1000 4-cliques, 100 8-stars, 10 16-stars and 1 32-star, all disjoint (N = 8103).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Fig. 2.
+    """
     stars = {8: 100, 16: 10, 32: 1} if stars is None else stars
     edges = []
     nxt = 0
@@ -41,12 +46,22 @@ def fig2_graph(triangles: int = 1000, cliques4: int = 1000, stars: dict | None =
 
 
 def fig2_joininfo() -> JoinInfo:
-    """Edge counting under node-DP on the Fig. 2 graph (Q = 9992, DS = 32)."""
+    """Edge counting under node-DP on the Fig. 2 graph (Q = 9992, DS = 32).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Fig. 2 and Example 5.2.
+    """
     return graph_joininfo(fig2_graph(), "edge", name="Fig. 2 edge counting")
 
 
 def value_table(info: JoinInfo | None = None, *, exact_f: bool = True) -> pd.DataFrame:
-    """Q(I,τ) (LP and flow), F̂(I,τ), exact F(I,τ) per τ, next to the paper's printed values."""
+    """Q(I,τ) (LP and flow), F̂(I,τ), exact F(I,τ) per τ, next to the paper's printed values.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Examples 5.2, 6.3, 6.7; spec 1.5.
+    """
     info = info or fig2_joininfo()
     lp = Truncation(info, "lp", shortcut=False)
     flow = Truncation(info, "flow", shortcut=False)
@@ -64,7 +79,12 @@ def value_table(info: JoinInfo | None = None, *, exact_f: bool = True) -> pd.Dat
 
 
 def scripted_runs(info: JoinInfo | None = None) -> dict:
-    """The three mechanisms with the paper's scripted unit noise −1, +1, −1, ... (ε = 1, β = 0.1, GS = 2^10)."""
+    """The three mechanisms with the paper's scripted unit noise −1, +1, −1, ... (ε = 1, β = 0.1, GS = 2^10).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Examples 5.2, 6.3, 6.7; spec 1.5.
+    """
     info = info or fig2_joininfo()
     out = {}
     out["r2t"] = r2t(info, epsilon=EPSILON, beta=BETA, gs=GS, rng=ScriptedNoise(alternate_from=-1.0), prune=False)

@@ -34,7 +34,12 @@ TRIM = 0.2  # spec 4.1: drop 20 % of the runs on each side
 
 
 class OutOfTime(Exception):
-    """A run over this profile's size or time limit (reported as "OT", as the paper's 6 h limit)."""
+    """A run over this profile's size or time limit (reported as "OT", as the paper's 6 h limit).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (the 6 h limit, reported as OT).
+    """
 
 
 _LP_BASED = ("R2T", "OPT2", "LP", "RM")
@@ -85,6 +90,10 @@ def timed_full_run(inst: Instance, mech: str, epsilon: float, beta: float, gen: 
     """Seconds of one uncached run (extraction + mechanism on fresh solver objects).
 
     The solved values are handed to ``inst`` afterwards: they are the same non-private numbers.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (times include extraction); spec 2.13.
     """
     fresh = Instance(inst.dataset, inst.query, inst.info, inst.gs, inst.source, inst.graph, inst.degree_bound,
                      trunc=Truncation(inst.info, time_limit=limits.get("lp_time_limit")),

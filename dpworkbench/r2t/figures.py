@@ -16,7 +16,12 @@ COLORS = {"R2T": "#1f77b4", "OPT2": "#d62728", "LP": "#2ca02c", "NT": "#9467bd",
 
 
 def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top") -> go.Figure:
-    """Q(I,τ) vs τ, each noisy shifted candidate with its noise scale as error bar, and the winner."""
+    """Q(I,τ) vs τ, each noisy shifted candidate with its noise scale as error bar, and the winner.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (the race to the top, Fig. 1's intuition).
+    """
     taus = res.taus
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=taus, y=res.truncated, mode="lines+markers", name="Q(I,τ) (truncated answer)", line=dict(color="#444")))
@@ -42,6 +47,12 @@ def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top"
 
 
 def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over Ĝ(I, 2^ℓ)") -> go.Figure:
+    """Ĝ(I,τ) per level, its noisy values, the threshold T and noisy threshold T̃, and the chosen τ̃ of one OPT² run.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6 (the sparse-vector test of OPT²).
+    """
     levels = sorted(res.g_values)
     g = np.array([res.g_values[lv] for lv in levels]) if levels else np.zeros(0)
     fig = go.Figure()
@@ -69,7 +80,12 @@ def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over �
 def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: str = "query", x: str = "dataset",
                  color: str = "mechanism", title: str = "", log_y: bool = True, y_title: str = "", x_title: str = "") -> go.Figure:
     """``value`` per ``x`` and ``color`` (one panel per ``facet``): grouped bars on a linear axis, grouped dots on a
-    log axis (a bar's base cannot be drawn on a log scale, so its length would mean nothing)."""
+    log axis (a bar's base cannot be drawn on a log scale, so its length would mean nothing).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Tables 2 and 5.
+    """
     facets = list(dict.fromkeys(summary[facet]))
     fig = make_subplots(rows=1, cols=len(facets), subplot_titles=[str(f) for f in facets], shared_yaxes=True)
     shown = set()
@@ -96,7 +112,12 @@ def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, pa
                  x_title: str = "", title: str = "", theory: dict | None = None, y: str = "error",
                  y_title: str = "absolute error (trimmed mean, log)") -> go.Figure:
     """Log–log panels of ``y`` vs ``x`` per mechanism, the query-result line (black dashed, in the legend),
-    optional paper curves (dashed, the mechanism's colour) and theory curves (dotted)."""
+    optional paper curves (dashed, the mechanism's colour) and theory curves (dotted).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Figs. 7–9.
+    """
     facets = list(dict.fromkeys(summary[facet]))
     fig = make_subplots(rows=1, cols=len(facets), subplot_titles=[str(f) for f in facets])
     shown = set()
@@ -134,11 +155,16 @@ def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, pa
 
 
 def output_histograms(outputs: dict[str, np.ndarray], answer: float, *, title: str, signed: bool = True,
-                      focus: Sequence[str] = ()) -> go.Figure:
+                      focus: Sequence[str] = (), labels: dict[str, str] | None = None) -> go.Figure:
     """Overlaid histograms of each mechanism's output − Q(I) (``signed``) or |output − Q(I)|, with one shared binning.
 
     ``focus``: mechanisms whose 1–99 % range sets the x-axis (others, e.g. naive Laplace, may run off it; the
     title says how many runs are off-axis), so outliers of a wide mechanism do not hide the narrow ones.
+    ``labels`` renames legend entries (colours stay those of the mechanism keys).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5–6 (output distributions); spec 5.7.
     """
     err = {k: (np.asarray(v, dtype=float) - answer) if signed else np.abs(np.asarray(v, dtype=float) - answer) for k, v in outputs.items()}
     keys = [k for k in focus if k in err] or list(err)
@@ -155,11 +181,15 @@ def output_histograms(outputs: dict[str, np.ndarray], answer: float, *, title: s
     off = 0
     for name, e in err.items():
         off += int(np.sum((e < lo) | (e > hi)))
-        fig.add_trace(go.Histogram(x=e, name=name, opacity=0.55, xbins=dict(start=lo, end=hi, size=size),
+        fig.add_trace(go.Histogram(x=e, name=(labels or {}).get(name, name), opacity=0.55, xbins=dict(start=lo, end=hi, size=size),
                                    marker_color=COLORS.get(name, "#7f7f7f")))
     fig.add_vline(x=0.0, line=dict(color="black", dash="dash"), annotation_text="no error")  # linear axis: data coordinates
     total = sum(e.size for e in err.values())
-    note = f"<br><sup>{off} of {total} runs outside the axis range</sup>" if off else ""
+    if off and title.endswith("</sup>"):  # the note joins the last subtitle line (a fourth line is too many)
+        title = title[: -len("</sup>")] + f"; {off} of {total} runs off the axis</sup>"
+    elif off:
+        title += f"<br><sup>{off} of {total} runs outside the axis range</sup>"
+    note = ""
     fig.update_xaxes(range=[lo, hi], title="output − Q(I) (count)" if signed else "|output − Q(I)| (count)")
     fig.update_yaxes(title="runs")
     fig.update_layout(barmode="overlay", template="plotly_white", title=title + note)
@@ -167,7 +197,12 @@ def output_histograms(outputs: dict[str, np.ndarray], answer: float, *, title: s
 
 
 def bounds_histograms(r2t_err: np.ndarray, opt2_err: np.ndarray, bound_r2t: float, bound_opt2: float, *, title: str) -> go.Figure:
-    """|error| histograms of R2T and OPT² with the Theorem 5.1 / 6.8 bounds as dashed lines (in the legend)."""
+    """|error| histograms of R2T and OPT² with the Theorem 5.1 / 6.8 bounds as dashed lines (in the legend).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Theorems 5.1 and 6.8.
+    """
     hi = max(float(np.quantile(r2t_err, 0.995)), float(np.quantile(opt2_err, 0.995)), bound_r2t, bound_opt2) * 1.05
     size = hi / 60
     fig = go.Figure()
@@ -183,7 +218,12 @@ def bounds_histograms(r2t_err: np.ndarray, opt2_err: np.ndarray, bound_r2t: floa
 
 
 def bounds_bars(bounds: pd.DataFrame, *, epsilon: float, beta: float) -> go.Figure:
-    """Empirical (1−β)-quantile errors of R2T and OPT² (dots) next to the Theorem 5.1 / 6.8 bounds (dashes), divided by DS."""
+    """Empirical (1−β)-quantile errors of R2T and OPT² (dots) next to the Theorem 5.1 / 6.8 bounds (dashes), divided by DS.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Theorems 5.1 and 6.8.
+    """
     lab = bounds.dataset + " " + bounds["query"]
     fig = go.Figure()
     for col, name, colour, symbol in [("R2T err quantile 1-β", "R2T empirical (1−β quantile)", COLORS["R2T"], "circle"),
@@ -201,7 +241,12 @@ def bounds_bars(bounds: pd.DataFrame, *, epsilon: float, beta: float) -> go.Figu
 
 
 def degree_distributions(graphs: dict) -> go.Figure:
-    """Degree histogram (log–log) of each loaded graph dataset; ``graphs`` maps name → dataset with ``.data`` and ``.source``."""
+    """Degree histogram (log–log) of each loaded graph dataset; ``graphs`` maps name → dataset with ``.data`` and ``.source``.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Table 1.
+    """
     fig = go.Figure()
     for name, ds in graphs.items():
         deg = ds.data.degrees
@@ -214,7 +259,12 @@ def degree_distributions(graphs: dict) -> go.Figure:
 
 
 def fixed_tau_figure(fixed: pd.DataFrame, mech_error: pd.Series, queries: Sequence[str]) -> go.Figure:
-    """Table 3: the LP mechanism's error at τ = GS/8^k (one panel per query) with R2T's and OPT²'s errors as lines."""
+    """Table 3: the LP mechanism's error at τ = GS/8^k (one panel per query) with R2T's and OPT²'s errors as lines.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Table 3.
+    """
     fig = make_subplots(rows=1, cols=len(queries), subplot_titles=list(queries))
     shown = set()
     for c, q in enumerate(queries, start=1):
@@ -236,7 +286,12 @@ def fixed_tau_figure(fixed: pd.DataFrame, mech_error: pd.Series, queries: Sequen
 
 
 def early_stop_figure(table4: pd.DataFrame, *, query: str) -> go.Figure:
-    """Table 4: seconds with (filled) and without (open) early stop per dataset and mechanism, on a log axis."""
+    """Table 4: seconds with (filled) and without (open) early stop per dataset and mechanism, on a log axis.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Table 4.
+    """
     fig = go.Figure()
     for mech in ("R2T", "OPT2"):
         t = table4[table4.mechanism == mech]

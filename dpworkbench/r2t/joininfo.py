@@ -27,6 +27,10 @@ class JoinInfo:
     Build with :func:`from_lists`, :func:`from_arrays` or :func:`from_frame`.
     ``psi_proj`` (SPJA) holds ψ(p_k) per projected key k = 0..L-1, ``proj`` the key of each row.
     ``tags`` (optional, length n) names the primary relation of each tuple (multiple R_P, spec 2.12).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §2 and §5 ((ψ_j, D_j) per join result; DS_Q, IS_Q); spec 2.0.
     """
 
     psi: np.ndarray
@@ -164,7 +168,12 @@ def _check_psi(psi: Any) -> np.ndarray:
 
 def from_lists(psi: Sequence[float], lists: Sequence[Sequence[int]], *, n: int | None = None, proj: Any = None,
                psi_proj: Any = None, name: str = "") -> JoinInfo:
-    """JoinInfo from ψ_j and Python lists D_j of primary-tuple ids 0..n-1 (deduplicated). Ids are kept as given."""
+    """JoinInfo from ψ_j and Python lists D_j of primary-tuple ids 0..n-1 (deduplicated). Ids are kept as given.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §2; spec 2.0.
+    """
     psi = _check_psi(psi)
     if len(lists) != psi.size:
         raise ValueError(f"psi has {psi.size} entries but {len(lists)} reference lists were given")
@@ -205,6 +214,10 @@ def from_arrays(psi: Any, keys: np.ndarray | Sequence[np.ndarray], *, tags: Sequ
     same relation, as in graph self-joins). Keys of different relations are kept apart
     (relation-tagged, spec 2.12); a join result referencing the same tuple twice counts it once.
     ``n_primary`` (optional) is |I(R_P)| including tuples in no join result.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §2, §8 (multiple primary private relations); spec 2.0, 2.12.
     """
     psi = _check_psi(psi)
     cols = [np.asarray(c) for c in (keys if isinstance(keys, (list, tuple)) else [keys[:, c] for c in range(np.asarray(keys).shape[1])])]
@@ -260,7 +273,12 @@ def pd_isnull(a: np.ndarray) -> np.ndarray:
 
 def from_frame(df, *, psi: str, keys: Sequence[str], tags: Sequence[str] | None = None, proj: str | None = None,
                n_primary: int | None = None, name: str = "") -> JoinInfo:
-    """JoinInfo from a reporting-query result (one row per join result: ψ, primary keys[, projection key])."""
+    """JoinInfo from a reporting-query result (one row per join result: ψ, primary keys[, projection key]).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §2; spec 2.0.
+    """
     for c in [psi, *keys, *([proj] if proj else [])]:
         if c not in df.columns:
             raise ValueError(f"column {c!r} not in the reporting-query result (columns: {list(df.columns)})")
@@ -269,7 +287,12 @@ def from_frame(df, *, psi: str, keys: Sequence[str], tags: Sequence[str] | None 
 
 
 def from_info_file(path, *, name: str = "") -> JoinInfo:
-    """Read the authors' information-file format: one line per join result, ``ψ id id ...``."""
+    """Read the authors' information-file format: one line per join result, ``ψ id id ...``.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §2; spec 2.0.
+    """
     psi, lists = [], []
     with open(path) as fh:
         for line in fh:

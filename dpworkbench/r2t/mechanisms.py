@@ -37,7 +37,12 @@ RELATION = ("delete or add one tuple of the primary private relation together wi
 
 
 class ScriptedNoise:
-    """A noise back-end replaying unit Laplace values (the paper's "−1, +1, ..." examples); not private."""
+    """A noise back-end replaying unit Laplace values (the paper's "−1, +1, ..." examples); not private.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Examples 5.2 and 6.7 (the scripted unit Laplace draws −1, +1, −1, …).
+    """
 
     name = "scripted"
     seeded = True
@@ -119,7 +124,12 @@ def research_generator(rng: RngLike, mechanism: str, why: str) -> np.random.Gene
 # helpers
 # ---------------------------------------------------------------------------------
 def tau_grid(gs: float, base: float = 2.0, *, rounding: str = "ceil") -> np.ndarray:
-    """τ^(i) = base^i, i = 1..K with K = ⌈log_base GS⌉ (spec 6.1 #2; ``rounding="floor"`` = authors' code)."""
+    """τ^(i) = base^i, i = 1..K with K = ⌈log_base GS⌉ (spec 6.1 #2; ``rounding="floor"`` = authors' code).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (τ_i = 2^i, i = 1..log GS_Q); spec 2.6 and 6.1 #2 (the authors' base 5.5).
+    """
     gs = check_positive(gs, "gs")
     base = float(base)
     if not base > 1:
@@ -183,6 +193,25 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
     bound plus offset cannot beat the running maximum are never solved; the output is identical. On the
     release back-end every τ is solved (the noise cannot be drawn apart from the value).
 
+    Parameters
+    ----------
+    q : JoinInfo or Truncation
+        The instance (its join information) or a :class:`~dpworkbench.r2t.model.Truncation` of it (reuses solved τ).
+    epsilon, beta, gs, base, rounding
+        See "Treated as public".
+    rng : seed, Generator or back-end, optional
+        ``None`` is a release (OpenDP back-end); a seed or Generator is research noise.
+    prune : bool
+        Exact bound pruning (research back-ends only).
+    accountant : Accountant, optional
+        Records the spend before any noise is drawn.
+
+    Returns
+    -------
+    R2TResult
+        A :class:`~dpworkbench.accounting.Release`: ``value`` (private), ``winner_tau`` in ``details`` (private),
+        the ledger, and the exact per-τ values only behind ``exact`` (NOT PRIVATE).
+
     Treated as public
     -----------------
     gs : GS_Q
@@ -192,6 +221,10 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
     beta : β, in the penalty K ln(K/β) τ_i/ε
     epsilon : ε
     The query and the primary private relation (the join information's schema) are public too.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T, eqs. 8–9; Theorem 5.1); spec 2.6, 2.7 (pruning, §9.1 Algorithm 3).
     """
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta, "beta")
@@ -381,11 +414,35 @@ def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: RngLike = No
     ``prune=True``: Algorithm 4's early stop made exact (identical output; research back-ends only, the
     release back-end runs Algorithm 2's sequential SVT).
 
+    Parameters
+    ----------
+    info : JoinInfo
+        The instance's join information.
+    epsilon, beta
+        See "Treated as public".
+    rng : seed, Generator or back-end, optional
+        ``None`` is a release (OpenDP back-end).
+    prune : bool
+        Algorithm 4's exact early stop (research back-ends only).
+    fhat, truncation : FHat, Truncation, optional
+        Solvers of the same instance to reuse (non-private values they already solved).
+    accountant : Accountant, optional
+        Records the spend before any noise is drawn.
+
+    Returns
+    -------
+    OPT2Result
+        A :class:`~dpworkbench.accounting.Release` with the private ``value`` and chosen ``tau``.
+
     Treated as public
     -----------------
     beta : β, in the threshold T = −9 ln(4/β)/ε
     epsilon : ε
     The τ levels 2^ℓ (ℓ ≤ 64), the query and the primary private relation. No GS_Q.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (OPT², Algorithm 2 with Ĝ; Theorem 6.8), §6.3 (SPJA), Algorithm 4 (early stop); spec 2.9–2.11.
     """
     fh = fhat or FHat(info)
     tr = truncation or Truncation(info)
@@ -404,6 +461,10 @@ def exp_opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: RngLike 
     -----------------
     beta, epsilon : as in :func:`opt2`
     f_values : when given, fixed numbers (not computed from the data)
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.1 (ExpOPT², Algorithm 2; Theorem 6.4; Example 6.3); spec 2.8.
     """
     tr = truncation or Truncation(info)
 
@@ -432,6 +493,10 @@ def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = N
     -----------------
     gs : GS_Q, the noise scale's sensitivity; ε-DP only on instance classes where it holds (spec 1.4).
     epsilon : ε
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §1 (the Laplace mechanism with GS_Q); spec 3.1.
     """
     epsilon = check_epsilon(epsilon)
     gs = check_positive(gs, "gs")
@@ -450,6 +515,10 @@ def fixed_tau(q: JoinInfo | Truncation, tau: float, *, epsilon: float, rng: RngL
     -----------------
     tau : τ, the truncation threshold and sensitivity; must be chosen without looking at the data.
     epsilon : ε
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 3 (the LP mechanism at a fixed τ); spec 3.2.
     """
     epsilon = check_epsilon(epsilon)
     tau = check_positive(tau, "tau")
@@ -472,6 +541,10 @@ def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: RngL
     -----------------
     gs : GS_Q, the top of the τ grid {2, 4, ..., GS}
     epsilon : ε
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 2 (the LP baseline with τ uniform on the grid); spec 3.2.
     """
     taus = tau_grid(gs, 2.0)
     backend = check_rng(rng)  # τ and the noise come from the same back-end (a release back-end stays one)
@@ -486,18 +559,33 @@ def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: RngL
 # theory (spec 2.14)
 # ---------------------------------------------------------------------------------
 def r2t_bound(ds: float, *, epsilon: float, beta: float, gs: float, base: float = 2.0) -> float:
-    """Theorem 5.1 error bound with τ* = DS: 4 log(GS) ln(log(GS)/β) τ*/ε (base b: 2b instead of 4)."""
+    """Theorem 5.1 error bound with τ* = DS: 4 log(GS) ln(log(GS)/β) τ*/ε (base b: 2b instead of 4).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Theorem 5.1.
+    """
     K = tau_grid(gs, base).size
     return 2 * base * K * math.log(K / beta) * ds / epsilon
 
 
 def opt2_bound(ds: float, *, epsilon: float, beta: float) -> float:
-    """Theorem 6.8: 24 DS/ε · ln(4 log2(2DS)/β)."""
+    """Theorem 6.8: 24 DS/ε · ln(4 log2(2DS)/β).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Theorem 6.8.
+    """
     return 24 * ds / epsilon * math.log(4 * math.log2(max(2 * ds, 2.0)) / beta)
 
 
 def ls_lower_bound(gs: float, *, epsilon: float) -> float:
-    """§7: LS (Tao et al.) error ≥ GS/(6ε ln(4e GS)) with probability ≥ 1/(8e²) on every instance."""
+    """§7: LS (Tao et al.) error ≥ GS/(6ε ln(4e GS)) with probability ≥ 1/(8e²) on every instance.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §7 (the lower bound for LS of Tao et al.).
+    """
     return gs / (6 * epsilon * math.log(4 * math.e * gs))
 
 
@@ -511,7 +599,12 @@ __all__ = ["OPT2Result", "R2TResult", "RELATION", "ScriptedNoise", "exp_opt2", "
 # ---------------------------------------------------------------------------------
 def r2t_samples(truncated: np.ndarray, taus: np.ndarray, *, epsilon: float, beta: float, size: int,
                 rng: np.random.Generator) -> np.ndarray:
-    """``size`` independent R2T outputs given the exact Q(I, τ_i) values (same law as :func:`r2t`)."""
+    """``size`` independent R2T outputs given the exact Q(I, τ_i) values (same law as :func:`r2t`).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T's output law); used for repetitions over cached Q(I,τ).
+    """
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta, "beta")
     taus = np.asarray(taus, dtype=float)
@@ -527,6 +620,10 @@ def opt2_samples(g_values: dict, truncated: dict, *, epsilon: float, beta: float
 
     ``truncated`` maps ℓ → Q(I, 2^ℓ) and must cover every level up to L+1 (larger levels use Q(I)).
     Returns (values, chosen τ̃).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (OPT²'s output law); used for repetitions over cached Ĝ and Q.
     """
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta, "beta")
@@ -549,14 +646,24 @@ def opt2_samples(g_values: dict, truncated: dict, *, epsilon: float, beta: float
 
 
 def fixed_tau_samples(truncated: float, tau: float, *, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
-    """``size`` independent outputs of the LP mechanism at a fixed τ given the exact Q(I, τ) (same law as :func:`fixed_tau`)."""
+    """``size`` independent outputs of the LP mechanism at a fixed τ given the exact Q(I, τ) (same law as :func:`fixed_tau`).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 3; spec 3.2.
+    """
     epsilon = check_epsilon(epsilon)
     return float(truncated) + rng.laplace(0.0, float(tau) / epsilon, size)
 
 
 def random_tau_samples(truncated: np.ndarray, taus: np.ndarray, *, epsilon: float, size: int,
                        rng: np.random.Generator) -> np.ndarray:
-    """``size`` outputs of the LP mechanism with τ uniform on ``taus`` (Table 2's LP baseline; same law as :func:`random_tau`)."""
+    """``size`` outputs of the LP mechanism with τ uniform on ``taus`` (Table 2's LP baseline; same law as :func:`random_tau`).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 2 (LP baseline); spec 3.2.
+    """
     epsilon = check_epsilon(epsilon)
     taus = np.asarray(taus, dtype=float)
     k = rng.integers(taus.size, size=size)
@@ -564,13 +671,23 @@ def random_tau_samples(truncated: np.ndarray, taus: np.ndarray, *, epsilon: floa
 
 
 def naive_laplace_samples(answer: float, *, gs: float, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
-    """``size`` outputs of the Laplace mechanism with the global sensitivity GS (same law as :func:`naive_laplace`)."""
+    """``size`` outputs of the Laplace mechanism with the global sensitivity GS (same law as :func:`naive_laplace`).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §1; spec 3.1.
+    """
     epsilon = check_epsilon(epsilon)
     return float(answer) + rng.laplace(0.0, float(gs) / epsilon, size)
 
 
 def opt2_cache(info: JoinInfo, fhat: FHat | None = None, trunc: Truncation | None = None) -> tuple[dict, dict]:
-    """Ĝ(I, 2^ℓ) for ℓ ≤ L and Q(I, 2^ℓ) for ℓ ≤ L+1 (non-private values for :func:`opt2_samples`)."""
+    """Ĝ(I, 2^ℓ) for ℓ ≤ L and Q(I, 2^ℓ) for ℓ ≤ L+1 (non-private values for :func:`opt2_samples`).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (Ĝ(I,τ) = F̂(I,τ) − N, Lemma 6.6).
+    """
     fh = fhat or FHat(info)
     tr = trunc or Truncation(info)
     L = 0

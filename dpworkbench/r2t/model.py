@@ -34,7 +34,12 @@ _INF = math.inf
 
 
 class SolverError(RuntimeError):
-    """The LP solver did not certify optimality; the value would void the sensitivity argument."""
+    """The LP solver did not certify optimality; the value would void the sensitivity argument.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5.1 (privacy rests on the exact LP optimum); spec 2.4.
+    """
 
 
 def _check_tau(tau: float) -> float:
@@ -48,7 +53,12 @@ def _check_tau(tau: float) -> float:
 # self-join-free truncations (spec 2.3)
 # ---------------------------------------------------------------------------------
 def clip_value(info: JoinInfo, tau: float) -> float:
-    """LP truncation for SJF queries in closed form: Σ_i min(τ, S_i). Exact; O(N)."""
+    """LP truncation for SJF queries in closed form: Σ_i min(τ, S_i). Exact; O(N).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5.1 (self-join-free truncation); spec 2.3.
+    """
     tau = _check_tau(tau)
     if not info.self_join_free:
         raise ValueError("clipping is the LP optimum only for self-join-free queries (every |D_j| = 1)")
@@ -61,6 +71,10 @@ def naive_value(info: JoinInfo, tau: float, *, allow_self_joins: bool = False) -
     Valid (sensitivity ≤ τ) only for self-join-free queries; ``allow_self_joins=True``
     computes the graph version (drop nodes of degree > τ and count what is left), which
     is NOT τ-sensitive (spec Ex. 1.2) and exists for the negative demonstration only.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Example 1.2 (naive truncation is not τ-sensitive with self-joins); spec 2.3.
     """
     tau = _check_tau(tau)
     if info.self_join_free:
@@ -110,6 +124,10 @@ def sja_bounds(info: JoinInfo, tau: float) -> tuple[float, float]:
 
     UB = τ|H| + Σ_{j: D_j ∩ H = ∅} ψ_j for H = {i : S_i > τ} (dual feasible);
     LB = Σ_j ψ_j min(1, τ / max_{i∈D_j} S_i) (primal feasible).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §9.1 (bounds used by the early stop); spec 2.7.
     """
     tau = _check_tau(tau)
     if info.m == 0:
@@ -192,6 +210,10 @@ class Truncation:
     else the LP), ``"lp"`` (always HiGHS), ``"flow"``, ``"clip"`` or ``"naive"`` (SJF only).
     ``shortcut``: return Q(I) for τ ≥ DS (resp. IS) without solving (exact, Lemma 5.3/5.7).
     ``warm_start``: keep one HiGHS model and only change the row bounds between τ values.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5.1 (LP truncation for SJA, Lemma 5.3), §5.2 (SPJA, Lemma 5.7); spec 2.3–2.5 (max-flow and clipping).
     """
 
     def __init__(self, info: JoinInfo, method: str = "auto", *, shortcut: bool = True, warm_start: bool = True,
@@ -580,6 +602,10 @@ class FHat:
     SJF instances use the exact closed form Σ_i min(1, τ/S_i). For τ ≥ DS, F̂ = n (Lemma 6.5).
     ``decompose=True`` solves connected components separately and reuses the value of
     identical components (exact: the LP separates over components).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (the LP relaxation F̂ of the max sub-instance, Lemmas 6.5–6.6); spec 2.9.
     """
 
     def __init__(self, info: JoinInfo, *, shortcut: bool = True, decompose: bool = False, time_limit: float | None = None):
@@ -693,7 +719,12 @@ def _by_components(info: JoinInfo, fn) -> float:
 
 
 def f_exact(info: JoinInfo, tau: float, *, decompose: bool = True, time_limit: float = 60.0) -> float:
-    """Exact F(I, τ) (eq. 13) over the active tuples via the ILP of spec 2.9 (NP-hard: tiny inputs only)."""
+    """Exact F(I, τ) (eq. 13) over the active tuples via the ILP of spec 2.9 (NP-hard: tiny inputs only).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.1 (F(I,τ), Example 6.3); spec 2.8.
+    """
     tau = _check_tau(tau)
     if info.m == 0 or tau >= info.DS:
         return float(info.n)
@@ -743,6 +774,10 @@ class Instance:
     Everything here is exact and NOT PRIVATE; mechanisms in :mod:`.mechanisms` and
     :mod:`.baselines` turn it into releases. ``cache`` memoises per-instance baseline work
     (NT/SDE truncated counts, RM LPs) for repetitions that only redraw noise.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (the experiments' dataset × query instances); spec 5.5 (non-private work cached).
     """
 
     dataset: str

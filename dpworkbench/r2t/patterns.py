@@ -180,7 +180,12 @@ def occurrences(g: CSRGraph, query: str) -> np.ndarray:
 
 
 def count(g: CSRGraph, query: str) -> int:
-    """Number of occurrences without materialising them (triangles, 4-cycles); 2-paths Σ C(d,2)."""
+    """Number of occurrences without materialising them (triangles, 4-cycles); 2-paths Σ C(d,2).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 2 (Q1-, Q2-, Q△, Q□); spec 4.2.
+    """
     check_query(query)
     if query == "edge":
         return g.num_edges
@@ -195,7 +200,12 @@ def count(g: CSRGraph, query: str) -> int:
 
 
 def graph_joininfo(g: CSRGraph, query: str, *, name: str = "") -> JoinInfo:
-    """Join information of a pattern query under node-DP (fast enumerator)."""
+    """Join information of a pattern query under node-DP (fast enumerator).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §1.3 (graphs under node-DP as join results); spec 1.3.
+    """
     occ = occurrences(g, query)
     return _from_occurrences(occ, g.n, name or query)
 

@@ -37,6 +37,10 @@ def instance(generator: str, query: str, size: int, seed: int, degree_cap: int =
     ``generator``: ``"road"`` (thinned grid, ≈ ``size`` nodes), ``"social"`` (Holme–Kim power-law graph on
     ``size`` nodes, degrees capped at ``degree_cap``), ``"fig2"`` (the paper's Fig. 2 graph) or
     ``"tpch-Q3|Q12|Q20"`` (TPC-H at SF 0.01).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024; spec 5.7 (dataset generator knobs).
     """
     from ..graphs import degree_capped, holme_kim, thinned_grid
     from .patterns import graph_joininfo
@@ -76,7 +80,12 @@ def _solvers(generator: str, query: str, size: int, seed: int, degree_cap: int =
 
 def race_panel(*, epsilon: float, beta: float, log2_gs: int, base: float, generator: str, query: str, seed: int, size: int,
                degree_cap: int = 1024):
-    """R2T's race to the top on one instance: Q(I,τ), the noisy shifted candidates and the winner (Algorithm 1)."""
+    """R2T's race to the top on one instance: Q(I,τ), the noisy shifted candidates and the winner (Algorithm 1).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (Algorithm of R2T, Theorem 5.1); spec 5.7.
+    """
     info, _, label = instance(generator, query, int(size), int(seed), int(degree_cap))
     tr, _ = _solvers(generator, query, int(size), int(seed), int(degree_cap))
     gs = 2.0 ** int(log2_gs)
@@ -90,7 +99,12 @@ def race_panel(*, epsilon: float, beta: float, log2_gs: int, base: float, genera
 
 
 def opt2_panel(*, epsilon: float, beta: float, generator: str, query: str, seed: int, size: int, degree_cap: int = 1024):
-    """OPT²'s sparse-vector test on one instance: Ĝ(I,τ) against the noisy threshold T̃, the stop and τ̃ (§6)."""
+    """OPT²'s sparse-vector test on one instance: Ĝ(I,τ) against the noisy threshold T̃, the stop and τ̃ (§6).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (OPT²'s sparse-vector test); spec 5.7.
+    """
     info, _, label = instance(generator, query, int(size), int(seed), int(degree_cap))
     tr, fh = _solvers(generator, query, int(size), int(seed), int(degree_cap))
     res = opt2(info, epsilon=epsilon, beta=beta, rng=np.random.default_rng(int(seed) + 3), prune=False, fhat=fh, truncation=tr)
@@ -106,6 +120,10 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
 
     The x-axis covers the 1–99 % range of R2T, OPT² and fixed τ, so a wide mechanism (naive Laplace with a loose
     GS) does not squeeze the others into one bar. NT needs a graph generator.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Tables 2–3; spec 5.7 (error histogram).
     """
     mechanisms = tuple(mechanisms)
     unknown = [m for m in mechanisms if m not in ERROR_PANEL_MECHANISMS]
@@ -139,8 +157,10 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
         else:
             outs[name] = naive_laplace_samples(info.answer, gs=gs, epsilon=epsilon, size=runs, rng=sub)
     fig = output_histograms(outs, info.answer, focus=[k for k in ("R2T", "OPT2", "fixed τ") if k in outs],
-                            title=f"Errors over {runs} runs at ε={epsilon:g}<br><sup>{label}</sup><br><sup>Q(I)={info.answer:,.0f}, "
-                                  f"DS={info.DS:g}, fixed τ={tau:g}, GS=2^{int(log2_gs)}</sup>")
+                            labels={"fixed τ": f"fixed τ = {tau:g}", "naive Laplace": f"naive Laplace (GS = 2^{int(log2_gs)})",
+                                    "LP random τ": f"LP random τ ≤ 2^{int(log2_gs)}", "NT": f"NT (θ ≤ D = {int(degree_cap)})"},
+                            title=f"Errors over {runs} runs at ε={epsilon:g}<br><sup>{label}</sup>"
+                                  f"<br><sup>Q(I)={info.answer:,.0f}, DS={info.DS:g}</sup>")
     stats = pd.DataFrame({k: {"median |error|": float(np.median(np.abs(v - info.answer))), "share ≤ Q": float(np.mean(v <= info.answer))}
                           for k, v in outs.items()}).T
     return fig, stats
@@ -165,7 +185,12 @@ def _truncated_count(g, query, theta, count) -> float:
 
 def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", query: str = "edge", size: int = 1000,
                  runs: int = 2000, seed: int = 0, log2_gs: int = 10):
-    """|error| distributions of R2T and OPT² against the Theorem 5.1 / 6.8 bounds (noise redrawn per call)."""
+    """|error| distributions of R2T and OPT² against the Theorem 5.1 / 6.8 bounds (noise redrawn per call).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Theorems 5.1 and 6.8.
+    """
     info, _, label = instance(generator, query, int(size), int(seed))
     tr, fh = _solvers(generator, query, int(size), int(seed))
     gs = 2.0 ** int(log2_gs)

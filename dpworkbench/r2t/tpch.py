@@ -75,7 +75,12 @@ def _sf_dir(sf: float) -> Path:
 
 
 def ensure_tpch(sf: float, *, quiet: bool = True) -> Path:
-    """Parquet TPC-H at scale factor ``sf`` (generated once with ``tpchgen-cli``; atomic)."""
+    """Parquet TPC-H at scale factor ``sf`` (generated once with ``tpchgen-cli``; atomic).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (TPC-H at SF 0.125–8); spec 4.10.
+    """
     sf = float(sf)
     if not sf > 0:
         raise ValueError(f"scale factor must be > 0, got {sf}")
@@ -96,7 +101,12 @@ def ensure_tpch(sf: float, *, quiet: bool = True) -> Path:
 
 
 def connect(sf: float, *, threads: int = 2):
-    """DuckDB connection with one view per TPC-H table at scale factor ``sf``."""
+    """DuckDB connection with one view per TPC-H table at scale factor ``sf``.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (TPC-H experiments, Table 5); spec 4.10.
+    """
     import duckdb
 
     d = ensure_tpch(sf)
@@ -115,7 +125,12 @@ def primary_sizes(con, query: TPCHQuery) -> int:
 
 
 def extract_query(con, name: str) -> Extraction:
-    """Reporting query + join information of a Table 5 query."""
+    """Reporting query + join information of a Table 5 query.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Figs. 3–4 (the system pipeline); spec 2.13.
+    """
     if name not in QUERIES:
         raise ValueError(f"unknown TPC-H query {name!r}; choose from {list(QUERIES)}")
     q = QUERIES[name]
@@ -123,7 +138,12 @@ def extract_query(con, name: str) -> Extraction:
 
 
 def answer(con, name: str) -> tuple[float, float]:
-    """(true answer, plain SQL seconds) of a Table 5 query."""
+    """(true answer, plain SQL seconds) of a Table 5 query.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 5; spec 4.10.
+    """
     return timed_sql(con, QUERIES[name].sql)
 
 
