@@ -259,15 +259,23 @@ def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: M
                    ours=f"smallest margin {margin:+.2f}", value=margin, rule=at_least(0.0, strict=True), note="PSQL values quoted, not rerun")
 
 
-def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame) -> None:
-    """Teaching notebook: on the Fig. 9c graph SLD puts more mass on the top node than EM (Example 4.2.1's ordering).
+def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame, privacy_loss: pd.DataFrame | None = None) -> None:
+    """Teaching notebook: on the Fig. 9c graph SLD puts more mass on the top node than EM (Example 4.2.1's ordering),
+    and (``privacy_loss`` given) every mechanism with the admissible box δ keeps its privacy loss ≤ ε on the tiny universe.
 
-    ``probabilities`` = :func:`~dpworkbench.dampening.teaching.teaching_probabilities` on ``"fig9c"``.
+    ``probabilities`` = :func:`~dpworkbench.dampening.teaching.teaching_probabilities` on ``"fig9c"``;
+    ``privacy_loss`` = :func:`~dpworkbench.dampening.teaching.privacy_loss_check` (exact enumeration of neighbours).
 
     References
     ----------
-    de Farias 2021, Examples 3.6.1 and 4.2.1.
+    de Farias 2021, Examples 3.6.1 and 4.2.1; Thm 3.5.1 (LD) and Thm 4.3.1 (SLD) for the privacy check.
     """
     top = probabilities[probabilities.node == "a"].set_index("method").probability
     claims.add("on Fig. 9c, SLD puts more mass on the top node than EM (P_SLD[a] − P_EM[a] > 0)", paper="SLD > EM",
                ours=f"SLD {top['SLD']:.3f}, EM {top['EM']:.3f}", value=float(top["SLD"] - top["EM"]), rule=at_least(0.0, strict=True))
+    if privacy_loss is not None:
+        ratio = privacy_loss["max privacy loss over neighbours"] / privacy_loss["ε"]
+        worst = privacy_loss.loc[ratio.idxmax()]
+        claims.add("EM, PF, LD and SLD (box δ) are ε-DP on a tiny universe: largest privacy loss / ε over all neighbours ≤ 1",
+                   paper="≤ 1 (Thms 3.5.1, 4.3.1)", ours=f"{ratio.max():.3f} ({worst.mechanism})", value=float(ratio.max()),
+                   rule=at_most(1.0 + 1e-9), note="exact enumeration of every substitution neighbour, independent of the proofs")

@@ -177,6 +177,15 @@ def test_learn_claim_both_sides():
         assert c.rows[0].verdict == want
 
 
+def test_learn_privacy_check_both_sides():
+    probs = pd.DataFrame({"node": ["a", "a"], "method": ["SLD", "EM"], "probability": [0.4, 0.22]})
+    for loss, want in ((0.4, "pass"), (1.3, "differs")):
+        tab = pd.DataFrame({"mechanism": ["EM", "LD"], "max privacy loss over neighbours": [0.2, loss], "ε": [1.0, 1.0]})
+        c = Claims()
+        claims.learn_local_dampening(c, probs, tab)
+        assert c.rows[1].verdict == want and "(LD)" in c.rows[1].our_value
+
+
 def test_every_claim_can_flip():
     """Each rule names a value that flips its verdict (the check tests/test_claims_flip.py runs on notebook outputs)."""
     from dpworkbench.experiments.claims import Rule

@@ -40,3 +40,37 @@ def test_teaching_dampening_figure_curve_and_breakpoint(t, gs):
 def test_teaching_dampening_figure_rejects_negative_distance():
     with pytest.raises(ValueError, match="non-negative"):
         teaching.teaching_dampening_figure(-1, 10.0)
+
+
+def test_privacy_loss_check_enumerates_neighbours_and_stays_below_epsilon_with_the_box():
+    tab = teaching.privacy_loss_check(1.0, "box (admissible)")
+    assert list(tab.mechanism) == ["EM", "PF", "LD", "SLD"]
+    assert (tab["max privacy loss over neighbours"] > 0).all() and tab["ε-DP here"].all()
+    # EM on the median utility with Δu = Λ: the loss is at most ε (Thm of the EM) and grows with ε
+    big = teaching.privacy_loss_check(4.0, "box (admissible)").set_index("mechanism")["max privacy loss over neighbours"]
+    assert big["EM"] > tab.set_index("mechanism").loc["EM", "max privacy loss over neighbours"]
+    with pytest.raises(ValueError, match="delta_kind"):
+        teaching.privacy_loss_check(1.0, "nonsense")
+
+
+def test_flat_delta_is_the_elementwise_maximum_and_colours_follow_the_mechanism():
+    x, u, box, lam = teaching._teaching_median(0.5, "box (admissible)")
+    _, _, flat, _ = teaching._teaching_median(0.5, "flat: max over elements")
+    np.testing.assert_allclose(flat, np.broadcast_to(box.max(axis=0), box.shape))
+    for m in ("EM", "LD"):
+        fig = teaching.median_teaching_figure(1.0, mechanism=m)
+        assert fig.data[0].marker.color == teaching.METHOD_COLOURS[m]
+
+
+def test_topk_degree_bound_and_id3_criterion_knobs():
+    f1, acc1 = teaching.teaching_topk("karate", 0.5, 3, runs=50, max_degree_factor=1)
+    f5, acc5 = teaching.teaching_topk("karate", 0.5, 3, runs=50, max_degree_factor=5)
+    em = lambda f: max(t.y.max() for t in f.data if t.name == "EM")  # noqa: E731
+    assert em(f5) < em(f1)        # a looser public bound Δ: larger ΔEBC, flatter EM
+    assert "Δ ≤ 85" in f5.layout.title.text and "Δ ≤ 17" in f1.layout.title.text
+    fig, best = teaching.teaching_id3(1.0, 2, 64, "gini", rows=500)
+    assert list(best.method) == ["Global (EM)"]
+    fig, best = teaching.teaching_id3(1.0, 2, 64, "ig", rows=500)
+    assert list(best.method) == ["Global (EM)", "Local (LD)", "Shifted (SLD)"]
+    with pytest.raises(ValueError, match="criterion"):
+        teaching.teaching_id3(1.0, 2, 64, "entropy")
