@@ -32,7 +32,7 @@ from IPython.display import display, Markdown
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model, reference
+from dpworkbench.r2t import claims, figures
 from dpworkbench.r2t import example, tau_grid
 from dpworkbench.r2t.mechanisms import r2t_samples, opt2_cache, opt2_samples
 ctx = NotebookContext("r2t/fig02_worked_example", profile=profile, output_dir=output_dir, seed=seed)

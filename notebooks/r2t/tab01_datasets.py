@@ -30,7 +30,7 @@ from IPython.display import display, Markdown
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model, reference
+from dpworkbench.r2t import claims, figures, reference
 from dpworkbench.r2t import datasets, patterns
 ctx = NotebookContext("r2t/tab01_datasets", profile=profile, output_dir=output_dir, seed=seed)
 n_social = pick(profile, ci=400, quick=5000, paper=50000)

@@ -32,7 +32,7 @@ from IPython.display import display, Markdown
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model, reference
+from dpworkbench.r2t import claims, experiments, figures, model
 ctx = NotebookContext("r2t/tab03_fixed_tau", profile=profile, output_dir=output_dir, seed=seed)
 n = pick(profile, ci=300, quick=1000, paper=50000)
 repetitions = pick(profile, ci=5, quick=20, paper=20)

@@ -33,7 +33,7 @@ from IPython.display import display, Markdown
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model, reference
+from dpworkbench.r2t import claims, experiments, figures, model
 ctx = NotebookContext("r2t/tab04_early_stop", profile=profile, output_dir=output_dir, seed=seed)
 datasets = pick(profile, ci=["amazon2", "roadnet_pa"], quick=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca"],
                 paper=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca"])
