@@ -362,3 +362,46 @@ def learn_theory_and_tuning(claims: Claims, *, example4: float, example3: dict[f
 __all__ = ["coverage_floor", "fig01_running_example", "fig02_privacy", "fig03_selectivity", "fig04_skew",
            "fig05_error_rate", "fig06_merge_rate", "fig07_multiattr", "fig08_tpcds", "fig09_distinct_fraction",
            "fig10_intel_like", "fig11_mcafe_like", "learn_ci_coverage", "learn_privateclean", "learn_theory_and_tuning"]
+
+
+# ---------------------------------------------------------------------------------------------- raha_cleaning (issue 13)
+def raha_cleaning(claims: Claims, summ: pd.DataFrame, preps: dict) -> None:
+    """raha_cleaning notebook (no paper figure): the expectations written before the first run
+    (:data:`dpworkbench.privateclean.raha.EXPECTATIONS`), each checked by a rule.
+
+    ``summ`` = :func:`dpworkbench.privateclean.raha.summary` of the runs, ``preps`` = {dataset:
+    :class:`~dpworkbench.privateclean.raha.Prepared`} (cleaning residuals). There is no paper value: the "paper"
+    column shows the expectation.
+    """
+    from .raha import EXPECTATIONS
+
+    def med(d, p, agg, method):
+        r = summ[(summ.dataset == d) & (summ.p == p) & (summ["agg"] == agg) & (summ.method == method)]
+        return float(r["median"].iloc[0]) if len(r) else math.nan
+
+    p_hi, p_lo = float(summ.p.max()), float(summ.p.min())
+    if "beers" in preps:
+        claims.add(EXPECTATIONS["residual_beers"], paper="0 (expected)", ours=round(preps["beers"].residual["count"], 4),
+                   rule=close(0.0, atol=1e-9), note="no paper value: a pre-registered expectation")
+    if "flights" in preps:
+        claims.add(EXPECTATIONS["residual_flights"], paper="≥ 0.05 (expected)", ours=round(preps["flights"].residual["count"], 4),
+                   rule=at_least(0.05), note="no paper value: a pre-registered expectation")
+    for d in preps:
+        pc, direct = med(d, p_hi, "count", "privateclean"), med(d, p_hi, "count", "direct")
+        claims.add(f"{d}: " + EXPECTATIONS["pc_beats_direct"], paper="Direct − PrivateClean > 0 (expected)",
+                   ours=f"{pc:.3f} vs {direct:.3f}", value=round(direct - pc, 4), rule=at_least(0.0, strict=True),
+                   note=f"value = Direct − PrivateClean median relative error at p = {p_hi}; no paper value. PrivateClean removes "
+                        f"the privacy bias, not the cleaning error: the cleaning residual of this COUNT is {preps[d].residual['count']:.3f}")
+    if "beers" in preps:
+        pc, nop = med("beers", p_hi, "count", "privateclean"), med("beers", p_hi, "count", "pc_noprov")
+        claims.add(EXPECTATIONS["pc_beats_noprov_beers"], paper="no-provenance − PrivateClean > 0 (expected)",
+                   ours=f"{pc:.3f} vs {nop:.3f}", value=round(nop - pc, 4), rule=at_least(0.0, strict=True),
+                   note=f"value = no-provenance − PrivateClean median relative error at p = {p_hi}")
+        claims.add(EXPECTATIONS["pc_small_beers"], paper="≤ 0.05 (expected)", ours=round(med("beers", p_lo, "count", "privateclean"), 4),
+                   rule=at_most(0.05), note=f"p = {p_lo}")
+        cov = summ[(summ.dataset == "beers") & (summ["agg"] == "count") & (summ.method == "privateclean")]
+        claims.add(EXPECTATIONS["coverage_beers"], paper="≥ 0.80 (expected; nominal 0.95)", ours=round(float(cov.coverage.min()), 3),
+                   rule=at_least(0.80), note="the lowest coverage over the p grid")
+
+
+__all__ += ["raha_cleaning"]

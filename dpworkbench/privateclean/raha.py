@@ -273,36 +273,10 @@ def figure(summ: pd.DataFrame, residual: dict[str, dict[str, float]] | None = No
 
 
 def raha_claims(claims, summ: pd.DataFrame, preps: dict[str, Prepared]) -> None:
-    """Add the pre-registered expectations (:data:`EXPECTATIONS`) as claims; each verdict comes from a rule."""
-    from dpworkbench.experiments.claims import at_least, at_most, close
+    """The pre-registered expectations as claims: :func:`dpworkbench.privateclean.claims.raha_cleaning`."""
+    from .claims import raha_cleaning
 
-    def med(d, p, agg, method):
-        r = summ[(summ.dataset == d) & (summ.p == p) & (summ["agg"] == agg) & (summ.method == method)]
-        return float(r["median"].iloc[0]) if len(r) else math.nan
-
-    p_hi, p_lo = float(summ.p.max()), float(summ.p.min())
-    if "beers" in preps:
-        claims.add(EXPECTATIONS["residual_beers"], paper="0 (expected)", ours=round(preps["beers"].residual["count"], 4),
-                   rule=close(0.0, atol=1e-9), note="no paper value: a pre-registered expectation")
-    if "flights" in preps:
-        claims.add(EXPECTATIONS["residual_flights"], paper="≥ 0.05 (expected)", ours=round(preps["flights"].residual["count"], 4),
-                   rule=at_least(0.05), note="no paper value: a pre-registered expectation")
-    for d in preps:
-        pc, direct = med(d, p_hi, "count", "privateclean"), med(d, p_hi, "count", "direct")
-        claims.add(f"{d}: " + EXPECTATIONS["pc_beats_direct"], paper="ratio ≥ 1 (expected)",
-                   ours=f"{pc:.3f} vs {direct:.3f}", value=round(direct / pc, 3) if pc > 0 else math.inf, rule=at_least(1.0),
-                   note=f"value = Direct / PrivateClean median relative error at p = {p_hi}; no paper value. PrivateClean removes "
-                        f"the privacy bias, not the cleaning error: the cleaning residual of this COUNT is {preps[d].residual['count']:.3f}")
-    if "beers" in preps:
-        pc, nop = med("beers", p_hi, "count", "privateclean"), med("beers", p_hi, "count", "pc_noprov")
-        claims.add(EXPECTATIONS["pc_beats_noprov_beers"], paper="ratio ≥ 1 (expected)", ours=f"{pc:.3f} vs {nop:.3f}",
-                   value=round(nop / pc, 3) if pc > 0 else math.inf, rule=at_least(1.0),
-                   note=f"value = no-provenance / PrivateClean median relative error at p = {p_hi}")
-        claims.add(EXPECTATIONS["pc_small_beers"], paper="≤ 0.05 (expected)", ours=round(med("beers", p_lo, "count", "privateclean"), 4),
-                   rule=at_most(0.05), note=f"p = {p_lo}")
-        cov = summ[(summ.dataset == "beers") & (summ["agg"] == "count") & (summ.method == "privateclean")]
-        claims.add(EXPECTATIONS["coverage_beers"], paper="≥ 0.80 (expected; nominal 0.95)", ours=round(float(cov.coverage.min()), 3),
-                   rule=at_least(0.80), note="the lowest coverage over the p grid")
+    raha_cleaning(claims, summ, preps)
 
 
 __all__ = ["DATASETS", "EXPECTATIONS", "METHODS", "Prepared", "RahaSpec", "SPECS", "cleaning_residual", "load_pair", "prepare",

@@ -31,7 +31,7 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 from IPython.display import display
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.privateclean import raha
+from dpworkbench.privateclean import claims, raha
 
 ctx = NotebookContext("privateclean/raha_cleaning", profile=profile, output_dir=output_dir, seed=seed)
 grid = {"dataset": list(raha.DATASETS), "p": pick(profile, ci=[0.1, 0.5], quick=[0.05, 0.1, 0.25, 0.5], paper=[0.05, 0.1, 0.2, 0.3, 0.4, 0.5])}
@@ -62,6 +62,6 @@ fig
 # ## Expectations (written before the first run) against the results
 
 # %%
-raha.raha_claims(ctx.claims, summ, preps)
+claims.raha_cleaning(ctx.claims, summ, preps)
 ctx.finish()
 display(ctx.claims.to_frame())

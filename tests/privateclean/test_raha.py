@@ -73,6 +73,11 @@ def test_claims_follow_the_results():
     c = Claims()
     raha.raha_claims(c, good, preps)
     assert all(r.verdict == "pass" for r in c.rows), [(r.claim, r.verdict) for r in c.rows]
+    from dpworkbench.experiments.claims import flip_value, reevaluate
+
+    for r in c.rows:  # every claim can come out the other way
+        d = {"rule": r.rule, "value": r.value, "our_value": r.our_value}
+        assert reevaluate(d, flip_value(d)) != r.verdict, r.claim
     bad = good.copy()
     bad.loc[bad.method == "privateclean", "median"] = 0.5  # worse than Direct and no-provenance, above 5 %
     bad["coverage"] = 0.5
