@@ -17,6 +17,7 @@ admissible δ), the SLD score (u − S_r)/Δu by 1 (Thm 4.3.1 in closed form), c
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 from pathlib import Path
 
@@ -39,13 +40,9 @@ K = 2
 ID3_BOUND = 40     # public size bound N behind ΔIG
 ID3_DOMAINS = [2, 2]
 
-_TMP: dict[str, Path] = {}
-
-
+@functools.cache  # one scratch folder per process (removed at exit by scratch_dir); holds no data
 def _tmpdir() -> Path:
-    if "dir" not in _TMP:
-        _TMP["dir"] = scratch_dir("dampening")
-    return _TMP["dir"]
+    return scratch_dir("dampening")
 
 
 # ------------------------------------------------------------------ median (substitution)
@@ -112,13 +109,16 @@ def _csv_for(x) -> Path:
     return p
 
 
+@functools.cache  # the parser is built once per process
+def _cli() -> InProcessCLI:
+    from .cli import register
+
+    return InProcessCLI(register)
+
+
 def _run_cli(argv) -> dict:
     """Parse ``argv`` with the real parser, run the subcommand's handler in-process, parse its ``--json`` output."""
-    if "cli" not in _TMP:
-        from .cli import register
-
-        _TMP["cli"] = InProcessCLI(register)
-    return _TMP["cli"](argv)
+    return _cli()(argv)
 
 
 def _median_cli():
