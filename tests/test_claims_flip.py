@@ -18,9 +18,11 @@ def test_rules_flip_and_hand_verdicts_are_caught():
     c.add("b", paper=100, ours=250, rule=at_least(100))
     c.add("c", paper=1, ours=2, rule=not_comparable("ci grid"))
     assert claim_flip_problems(_rows(c)) == []
-    c.add("d", paper=1, ours=1, verdict="pass")  # legacy: a verdict nobody derived
     rows = _rows(c)
+    rows.append({"claim": "d", "paper_value": 1, "our_value": 1, "verdict": "pass", "note": "", "rule": None, "value": None})
     assert len(claim_flip_problems(rows)) == 1 and "written by hand" in claim_flip_problems(rows)[0]
+    with __import__("pytest").raises(ValueError, match="derived by a rule"):
+        c.add("d", paper=1, ours=1, verdict="pass")  # a verdict nobody derived is refused
     stale = _rows(c)[:1]
     stale[0]["verdict"] = "differs"
     assert "its rule gives 'pass'" in claim_flip_problems(stale)[0]

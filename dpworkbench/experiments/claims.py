@@ -296,10 +296,8 @@ class Claims:
         if verdict is not None:
             check_options(verdict, "verdict", VERDICTS)
             if verdict != "not-comparable":
-                # TODO(issue 12, this session): refuse once every notebook's claims moved to <paper>/claims.py.
-                c = Claim(claim, _fmt(paper), _fmt(ours), verdict, note, None, None)
-                self.rows.append(c)
-                return c
+                raise ValueError(f"claim {claim!r}: a verdict is derived by a rule, not given; use rule=... "
+                                 "(close, at_least, at_most, between, equals)")
             if rule is None:
                 rule = not_comparable(note or "not comparable")
         if rule is None:
