@@ -204,8 +204,8 @@ class EdgeListScan:
         if self.header is not None:
             shown = self.header if len(self.header) <= 60 else self.header[:57] + "..."
             out.append(f"first line read as a header: {shown!r}")
-        out.append("self-loops and repeated edges (either direction) are dropped; how many is NOT PRIVATE "
-                   "(shown only with --show-exact)")
+        out.append("self-loops and repeated edges (either direction) are dropped (how many is an exact count "
+                   "of the data: shown only with --show-exact)")
         return out
 
 

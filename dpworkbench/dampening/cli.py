@@ -68,15 +68,10 @@ def _emit(release, args, *, label: str, header: list[str]) -> None:
 
 
 def _median(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from dpworkbench._validation import check_epsilon
-    from dpworkbench.accounting import Accountant
-    from dpworkbench.mechanisms.backends import cli_backend, noise_label
+    from dpworkbench.cli.common import Stages, read_csv, warn_epsilon
 
     from . import median as M
-
-    from dpworkbench.cli.common import read_csv, warn_epsilon
 
     path = Path(args.csv)
     eps = check_epsilon(args.epsilon, "--epsilon")
@@ -86,7 +81,27 @@ def _median(args: argparse.Namespace) -> int:
     if not args.upper > args.lower:
         raise ValueError("--upper must be larger than --lower (public domain bounds)")
     warn_epsilon(eps)
-    df = read_csv(path, "CSV")
+    with Stages(args, ["read CSV", "select"], "dampening median") as st:
+        st.next("read CSV")
+        df = read_csv(path, "CSV")
+        st.next("select")
+        rel = _median_release(df, path, eps, args)
+    _emit(rel, args, label="row", header=[
+        f"{path}: column {args.column!r}; {args.mechanism} median selection releases a row position (0-based data "
+        "row), not a value", f"neighbouring relation: {M.RELATION}",
+        f"values outside [--lower, --upper] = [{args.lower:g}, {args.upper:g}] are clipped into it (how many is an "
+        "exact count of the data: shown only with --show-exact)"])
+    return 0
+
+
+def _median_release(df, path: Path, eps: float, args: argparse.Namespace):
+    import pandas as pd
+
+    from dpworkbench.accounting import Accountant
+    from dpworkbench.mechanisms.backends import cli_backend, noise_label
+
+    from . import median as M
+
     if len(df) == 0:  # n is public under the substitution relation: refusing an empty column leaks nothing
         raise ValueError(f"CSV {path} has a header but no rows: there is no median to select")
     if args.column not in df.columns:
@@ -94,14 +109,13 @@ def _median(args: argparse.Namespace) -> int:
     col = pd.to_numeric(df[args.column], errors="coerce")
     if col.isna().any():
         raise ValueError(f"column {args.column!r} has {int(col.isna().sum())} missing or non-numeric values")
+    values = col.to_numpy(float)
+    # the utility uses the values clipped into the public range; how many were clipped is a count of the data
+    args._input_exact = {"values_clipped_into_bounds": int(((values < args.lower) | (values > args.upper)).sum())}
     backend = cli_backend(args.seed)
     args._noise = noise_label(backend)
-    rel = M.select_median(col.to_numpy(float), lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism,
-                          horizon=args.horizon, rng=backend, accountant=Accountant(eps))
-    _emit(rel, args, label="row", header=[
-        f"{path}: column {args.column!r}; {args.mechanism} median selection releases a row position (0-based data "
-        "row), not a value", f"neighbouring relation: {M.RELATION}"])
-    return 0
+    return M.select_median(values, lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism,
+                           horizon=args.horizon, rng=backend, accountant=Accountant(eps))
 
 
 def _read_graph(path: Path, nodes_path: Path | None):

@@ -75,8 +75,9 @@ def _split(s: str | None) -> list[str]:
     return [v.strip() for v in s.split(",")] if s else []
 
 
-def query_release(args: argparse.Namespace):
-    """Run the query; returns (Release of the PrivateClean answer, the grr release, noise label, warnings)."""
+def query_release(args: argparse.Namespace, progress=None):
+    """Run the query; returns (Release of the PrivateClean answer, the grr release, noise label, warnings).
+    ``progress`` (a ``cli.common.Stages``) is told each stage."""
     import numpy as np
     import pandas as pd
 
@@ -105,6 +106,8 @@ def query_release(args: argparse.Namespace):
         notes += epsilon_warnings(check_epsilon(args.value_epsilon, "--value-epsilon"), "--value-epsilon")
     if args.save_private:  # checked before any budget is spent: a failed write must not waste a release
         check_output_path(args.save_private, "--save-private")
+    if progress is not None:
+        progress.next("read CSV")
     df = read_csv(path, "CSV", dtype={args.attr: str}, keep_default_na=True)
     if len(df) == 0:  # the number of rows is public here (substitution relation): refusing leaks nothing
         raise ValueError(f"CSV {path} has a header but no rows: nothing to privatise")
@@ -145,6 +148,8 @@ def query_release(args: argparse.Namespace):
         cols.append(args.value_col)
     domain = _split(args.domain) or None
     backend = cli_backend(args.seed)
+    if progress is not None:
+        progress.next("privatise (GRR + Laplace)")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         N = len(domain) if domain else df[args.attr].nunique(dropna=False)
@@ -159,6 +164,8 @@ def query_release(args: argparse.Namespace):
         old, new = m.split("=", 1)
         mapping[old] = new if new != "" else None
     # --- post-processing of V (and public inputs) only ---------------------------------------------------------
+    if progress is not None:
+        progress.next("clean and estimate")
     crel = CleanedRelation.start(rel)
     if mapping:
         crel = crel.merge(args.attr, mapping, note="CLI merges")
@@ -195,7 +202,13 @@ def query_release(args: argparse.Namespace):
     vals = df[args.value_col].to_numpy(dtype=float) if args.value_col else np.ones(len(df))
     truth = {"count": float(sel.sum()), "sum": float(vals[sel].sum()),
              "avg": float(vals[sel].mean()) if sel.any() else float("nan")}[args.agg]
-    exact = {"true_answer": truth, "privateclean_error": pc.value - truth, "direct_error": d.value - truth,
+    if bounds is not None:  # --bounds clips the values before the Laplace noise; how many is a count of the data
+        lo, hi = bounds[args.value_col]
+        x = df[args.value_col].to_numpy(dtype=float)
+        clipped = {"values_clipped_into_bounds": int(((x < lo) | (x > hi)).sum())}
+    else:
+        clipped = {}
+    exact = {**clipped, "true_answer": truth, "privateclean_error": pc.value - truth, "direct_error": d.value - truth,
              "ci_covers_truth": bool(pc.lo <= truth <= pc.hi)}
     release = Release(pc.value, released.ledger, public=public, derived_public=tuple(derived),
                       details={"ci_lo": pc.lo, "ci_hi": pc.hi, "direct": d.value}, exact=exact,
@@ -207,7 +220,10 @@ def _query(args: argparse.Namespace) -> int:
     from dpworkbench.accounting import release_lines
     from dpworkbench.cli.common import print_json, release_json
 
-    release, _, noise, warns = query_release(args)
+    from dpworkbench.cli.common import Stages
+
+    with Stages(args, ["read CSV", "privatise (GRR + Laplace)", "clean and estimate"], "privateclean") as st:
+        release, _, noise, warns = query_release(args, progress=st)
     label = f"privateclean_{args.agg}"
     if args.json:
         out = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
