@@ -51,9 +51,8 @@ def read_table(path: Path | str, *, rename: Mapping[str, str] | None = None, req
         df = df.rename(columns=dict(rename))
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise ValueError(f"{p}: column {missing[0]!r} (used by a constraint) is missing"
-                         + (f", also {', '.join(missing[1:])}" if len(missing) > 1 else "")
-                         + f"; the file has {', '.join(map(str, df.columns))}")
+        raise ValueError(f"{p} lacks the columns the constraints use: {', '.join(map(repr, missing))} "
+                         f"(the file has {', '.join(map(str, df.columns))})")
     return df
 
 

@@ -118,7 +118,7 @@ def test_read_table_gzip_rename_and_clear_errors(tmp_path):
         fh.write("ZIPCode,CountryName,City\n1,A,x\n2,B,y\n")
     df = read_table(p, rename={"ZIPCode": "ZipCode", "CountryName": "CountyName"}, required=["ZipCode", "City"])
     assert list(df.columns) == ["ZipCode", "CountyName", "City"] and len(df) == 2
-    with pytest.raises(ValueError, match=r"t.csv.gz: column 'State' \(used by a constraint\) is missing"):
+    with pytest.raises(ValueError, match=r"t.csv.gz lacks the columns the constraints use: 'State'"):
         read_table(p, required=["City", "State"])
     with pytest.raises(ValueError, match=r"t.csv.gz: expected column 'StateAvg'"):
         read_table(p, rename={"StateAvg": "Stateavg"})

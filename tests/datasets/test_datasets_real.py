@@ -48,7 +48,7 @@ def test_user_file_with_raw_header_is_mapped(tmp_path):
     ds = load_table("Hospital", rows=100, path=tmp_path / "h.csv")
     assert {"ZipCode", "CountyName", "Stateavg"} <= set(ds.data.columns)
     raw.drop(columns=["PhoneNumber"]).to_csv(tmp_path / "bad.csv", index=False)
-    with pytest.raises(ValueError, match=r"bad.csv: column 'PhoneNumber'"):
+    with pytest.raises(ValueError, match=r"bad.csv lacks the columns the constraints use: 'PhoneNumber'"):
         load_table("Hospital", rows=100, path=tmp_path / "bad.csv")
 
 
