@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from .joininfo import JoinInfo, from_arrays
-from .sql import Extraction, _norm_private, reporting_query
+from .sql import Extraction, normalize_private, reporting_query
 
 _NUMERIC = ("Byte", "Short", "Integer", "Long", "Float", "Double", "Decimal")
 
@@ -60,7 +60,7 @@ def extract_spark(spark, sql: str, private, *, project: str | None = None, n_pri
     import pyarrow.parquet as pq
 
     rq, kind = reporting_query(sql, private, project=project)
-    privs = _norm_private(private)
+    privs = normalize_private(private)
     t0 = time.perf_counter()
     try:
         sdf = spark.sql(rq)

@@ -44,7 +44,13 @@ class Extraction:
     kind: str  # "count" | "sum" | "count_distinct"
 
 
-def _norm_private(private) -> list[PrivateRelation]:
+def normalize_private(private) -> list[PrivateRelation]:
+    """The primary private relation(s) as a list of :class:`PrivateRelation` (from one, a dict alias → key, or pairs).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §8 (multiple primary private relations); spec 2.12.
+    """
     if isinstance(private, PrivateRelation):
         return [private]
     if isinstance(private, dict):
@@ -85,7 +91,7 @@ def reporting_query(sql: str, private, *, project: str | None = None) -> tuple[s
     rest = m.group("rest")
     if re.search(r"\bgroup\s+by\b", rest, re.IGNORECASE):
         raise ValueError("GROUP BY is not supported (the paper removes all group-by clauses)")
-    privs = _norm_private(private)
+    privs = normalize_private(private)
     aliases = _from_aliases(rest)
     for p in privs:
         if p.alias.lower() not in aliases:
@@ -114,7 +120,7 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
     import duckdb
 
     rq, kind = reporting_query(sql, private, project=project)
-    privs = _norm_private(private)
+    privs = normalize_private(private)
     t0 = time.perf_counter()
     try:
         res = con.execute(rq)
