@@ -186,12 +186,22 @@ def g_fun(k: Any) -> np.ndarray:
 
 
 def global_sensitivity_ebc(max_degree: int) -> float:
-    """ΔEBC = max(Δ(Δ−1)/4, Δ) (Lemma 6.3.2)."""
+    """ΔEBC = max(Δ(Δ−1)/4, Δ) (Lemma 6.3.2).
+
+    References
+    ----------
+    de Farias 2021, Lemma 6.3.2.
+    """
     return float(g_fun(int(max_degree)))
 
 
 def delta_ebc(degrees: Any, t: int, *, max_degree_bound: int, floor: float = 1.0) -> np.ndarray:
-    """δ^EBC(G,t,v) = min(g(d_v+t), ΔEBC), floored at η=1 (admissible, spec §1.9, §4.4)."""
+    """δ^EBC(G,t,v) = min(g(d_v+t), ΔEBC), floored at η=1 (admissible, spec §1.9, §4.4).
+
+    References
+    ----------
+    de Farias 2021, Def. 6.3.1; spec §1.9, §4.4.
+    """
     gs = global_sensitivity_ebc(max_degree_bound)
     return np.maximum(np.minimum(g_fun(np.asarray(degrees) + t), gs), floor)
 
@@ -207,7 +217,12 @@ def _degrees_of(x) -> np.ndarray:
 def ebc_sensitivity(max_degree_bound: int, *, horizon: int | None = None, floor: float = 1.0):
     """δ^EBC (Def. 6.3.1) as a checkable ``SensitivityFunction``: x is a graph (networkx or CSR) or its degree array;
     δ(G,t,v) = min(g(d_v+t), ΔEBC) floored at η; ΔEBC from the public ``max_degree_bound``. The natural public horizon is
-    T = max_degree_bound (δ = ΔEBC from there on for every node)."""
+    T = max_degree_bound (δ = ΔEBC from there on for every node).
+
+    References
+    ----------
+    de Farias 2021, Def. 6.3.1.
+    """
     from .model import SensitivityFunction
 
     bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
@@ -239,7 +254,12 @@ def _check_bound(degrees, max_degree_bound):
 
 
 def ld_scores(ebc: Any, degrees: Any, *, max_degree_bound: int | None = None) -> np.ndarray:
-    """D_{EBC,δ^EBC}(G, v) by one searchsorted over the degree prefix sums (spec §4.4)."""
+    """D_{EBC,δ^EBC}(G, v) by one searchsorted over the degree prefix sums (spec §4.4).
+
+    References
+    ----------
+    de Farias 2021, Def. 3.3.1 on EBC; spec §4.4.
+    """
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
     Dm = _check_bound(degrees, max_degree_bound)
@@ -256,6 +276,10 @@ def sld_scores(ebc: Any, degrees: Any, *, max_degree_bound: int | None = None) -
     """Sensitivity-1 SLD score φ(d_v) + EBC(v)/ΔEBC with φ(d) = d − G(d)/ΔEBC (spec §4.4).
 
     Equals (EBC − S_v)/ΔEBC up to a constant, S_v = Σ_{t<Δ}(ΔEBC − δ^EBC(G,t,v)), horizon Δ public.
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1 on EBC; spec §4.4.
     """
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
@@ -266,7 +290,12 @@ def sld_scores(ebc: Any, degrees: Any, *, max_degree_bound: int | None = None) -
 
 
 def true_top_k(ebc: Any, k: int) -> np.ndarray:
-    """Deterministic true top-k (EBC desc, id asc)."""
+    """Deterministic true top-k (EBC desc, id asc).
+
+    References
+    ----------
+    de Farias 2021, §6.5 (accuracy against the true top-k).
+    """
     ebc = np.asarray(ebc, float)
     order = np.lexsort((np.arange(ebc.size), -ebc))
     return order[:k]
@@ -280,7 +309,12 @@ def privacy_cost_topk(epsilon: float, k: int, method: str = "SLD"):
     """The ledger of :func:`priv_top_k` (Alg. 3): k sequential draws with ε/k each (sequential composition).
 
     EM/LD/SLD draws are recorded as ``exponential`` (EM on EBC with ΔEBC, on D with sensitivity 1, on the SLD score
-    with sensitivity 1), PF draws as ``permute-and-flip``."""
+    with sensitivity 1), PF draws as ``permute-and-flip``.
+
+    References
+    ----------
+    de Farias 2021, Alg. 3.
+    """
     from dpworkbench.accounting import planned
 
     epsilon = check_epsilon(epsilon)
@@ -323,6 +357,10 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     -------
     Release
         ``value`` = the k selected node indices, in draw order; ``exact`` (NOT PRIVATE): the true top-k and the overlap.
+
+    References
+    ----------
+    de Farias 2021, Alg. 3 (PrivTopk), Lemma 6.3.2, Def. 6.3.1.
     """
     from dpworkbench.accounting import Release, open_ledger
 
@@ -505,7 +543,12 @@ def batch_priv_top_k_numpy(logits: np.ndarray, k: int, runs: int, *, method: str
 
 def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
                    max_degree_bound: int | None = None) -> float:
-    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once, noise drawn in one batch)."""
+    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once, noise drawn in one batch).
+
+    References
+    ----------
+    de Farias 2021, §6.5, Fig. 20.
+    """
     runs = check_int(runs, "runs", minimum=1)
     ebc = np.asarray(ebc, float)
     if k > ebc.size:
@@ -518,14 +561,24 @@ def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: st
 
 
 def topk_overlap_with_degree(ebc: Any, degrees: Any, k: int) -> int:
-    """|top-k by EBC ∩ top-k by degree| — diagnostic for SLD's advantage (spec §0.3)."""
+    """|top-k by EBC ∩ top-k by degree| — diagnostic for SLD's advantage (spec §0.3).
+
+    References
+    ----------
+    de Farias 2021, spec §0.3 (diagnostic, not in the thesis).
+    """
     a = set(true_top_k(ebc, k).tolist())
     b = set(true_top_k(np.asarray(degrees, float), k).tolist())
     return len(a & b)
 
 
 def bfs_sample(graph: CSRGraph, size: int, *, rng=None) -> CSRGraph:
-    """Table 1 sampling: random seed node, BFS until ``size`` nodes, induced subgraph."""
+    """Table 1 sampling: random seed node, BFS until ``size`` nodes, induced subgraph.
+
+    References
+    ----------
+    de Farias 2021, §6.5, Table 1.
+    """
     gen = as_generator(rng)
     n = graph.num_nodes
     for _ in range(100):

@@ -132,7 +132,12 @@ def privtopk_curves(ebc, degrees, ks: Sequence[int], eps_grid: Sequence[float], 
 
 
 def budget_to_reach(df: pd.DataFrame, level: float = 0.9) -> pd.DataFrame:
-    """Smallest ε of the grid with accuracy ≥ level, per (k, method) (NaN when never reached)."""
+    """Smallest ε of the grid with accuracy ≥ level, per (k, method) (NaN when never reached).
+
+    References
+    ----------
+    de Farias 2021, §6.5, Fig. 20.
+    """
     out = []
     for (k, m), g in df.groupby(["k", "method"]):
         ok = g[g.accuracy >= level].epsilon
@@ -156,7 +161,12 @@ def budget_gaps(budgets: pd.DataFrame, *, against: str = "SLD") -> dict[str, pd.
 
 def gap_range_text(gap: pd.Series) -> str:
     """Summary of log10 budget gaps (orders of magnitude): "min–max orders" over the non-NaN entries,
-    or "not reached on grid" when every entry is NaN (the baseline never reached the accuracy level)."""
+    or "not reached on grid" when every entry is NaN (the baseline never reached the accuracy level).
+
+    References
+    ----------
+    de Farias 2021, §6.5.
+    """
     g = pd.Series(gap, dtype=float)
     return f"{np.nanmin(g):.1f}–{np.nanmax(g):.1f} orders" if g.notna().any() else "not reached on grid"
 
@@ -167,6 +177,10 @@ def per_graph_gap_text(gap: pd.Series, sources: Mapping[str, str]) -> str:
     ``gap`` is indexed by (graph, k) (first level = graph name, in order of first appearance); ``sources``
     maps each graph name to its data source ("real" / "synthetic"). Graphs with NaN entries (k for which the
     baseline did not reach the accuracy level on the ε grid) say how many.
+
+    References
+    ----------
+    de Farias 2021, §6.5.
     """
     if not isinstance(gap.index, pd.MultiIndex):
         raise ValueError("gap must be indexed by (graph, k): a pandas MultiIndex")

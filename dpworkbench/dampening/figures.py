@@ -194,6 +194,10 @@ def graph_figure(G: nx.Graph, title: str, *, layout_seed: int = 1) -> go.Figure:
 
     Node positions come from ``networkx.spring_layout(G, seed=layout_seed)``; one grey line trace per edge
     (in ``G.edges`` order), then one marker trace with the node labels (in ``G.nodes`` order). Axes are hidden.
+
+    References
+    ----------
+    de Farias 2021, Figs. 2 and 3 / 9c / 15.
     """
     if not isinstance(G, nx.Graph):
         raise ValueError(f"G must be a networkx graph, got {type(G).__name__}")

@@ -45,7 +45,12 @@ def _selection_release(index: int, acc, mark, *, mechanism: str, public: dict, p
 
 def privacy_cost_selection(epsilon: float, mechanism: str = "local dampening", note: str = ""):
     """The ledger of one LD / SLD / EM selection: a single sequential spend of ε (no budget is spent on δ:
-    the data-dependent local sensitivity is covered by Thm 3.5.1 / 4.3.1)."""
+    the data-dependent local sensitivity is covered by Thm 3.5.1 / 4.3.1).
+
+    References
+    ----------
+    de Farias 2021, Thm 3.5.1 (LD), Thm 4.3.1 (SLD).
+    """
     from dpworkbench.accounting import planned
 
     return planned((mechanism_ledger_name(mechanism), check_epsilon(epsilon), note))
@@ -53,7 +58,12 @@ def privacy_cost_selection(epsilon: float, mechanism: str = "local dampening", n
 
 def mechanism_ledger_name(mechanism: str) -> str:
     """Ledger name of a selection: LD, SLD and EM are all recorded as an exponential-mechanism draw (on D with
-    sensitivity 1, on u − S with Δu, on u with Δu); PF as permute-and-flip."""
+    sensitivity 1, on u − S with Δu, on u with Δu); PF as permute-and-flip.
+
+    References
+    ----------
+    de Farias 2021, Def. 3.4.1, Def. 4.2.1.
+    """
     return "permute-and-flip" if mechanism in ("PF", "permute-and-flip") else "exponential"
 
 
@@ -79,6 +89,10 @@ def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float,
     Release
         ``value`` = the selected candidate's index (a label; no utility or data value is released).
         ``private`` is False when a δ marked ``privacy_unverified`` was allowed (``allow_unverified=True``).
+
+    References
+    ----------
+    de Farias 2021, Def. 3.4.1, Thm 3.5.1.
     """
     from dpworkbench.accounting import open_ledger
 
@@ -107,6 +121,10 @@ def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon
     -------
     Release
         ``value`` = the selected candidate's index; ``private`` is False for an allowed ``privacy_unverified`` δ.
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1, Thm 4.3.1.
     """
     from dpworkbench.accounting import open_ledger
 

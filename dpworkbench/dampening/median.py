@@ -40,6 +40,12 @@ def _order_stat(sx: np.ndarray, k, lam):
 
 
 def median_utility(x: Any, lam: float) -> np.ndarray:
+    """u(x, i) = −|x_m − x_i| per row on the values clipped to [0, Λ] (x_m the true median).
+
+    References
+    ----------
+    de Farias 2021, Ch. 5 (median selection).
+    """
     x = _sorted(x, lam)
     sx = np.sort(x, kind="stable")
     m = math.ceil(x.size / 2)
@@ -196,7 +202,12 @@ def ls0_bruteforce(x: np.ndarray, lam: int) -> np.ndarray:
 
 # ---------------------------------------------------------------- grouped (histograms)
 def histogram_groups(hist: Any) -> dict:
-    """Groups (bin, side) of a histogram over 0..Λ (Λ = bins−1) with multiplicities."""
+    """Groups (bin, side) of a histogram over 0..Λ (Λ = bins−1) with multiplicities.
+
+    References
+    ----------
+    de Farias 2021, §5.4; spec §2.2.
+    """
     h = np.asarray(hist)
     if h.ndim != 1 or np.any(h < 0):
         raise ValueError("hist must be a 1-D array of non-negative counts")
@@ -269,7 +280,12 @@ def grouped_logits(groups: dict, method: str, epsilon: float, *, horizon: int = 
 def expected_error(groups: dict, method: str, epsilon: float, *, runs: int = 10_000, rng=None, horizon: int = 32,
                    pf: str = "exact") -> float:
     """E|retrieved median value − true median value|: exact for EM/LD/SLD; PF exact by the grouped
-    integral (``pf="exact"``, default) or a grouped Monte-Carlo over ``runs`` runs (``pf="montecarlo"``, the thesis' protocol)."""
+    integral (``pf="exact"``, default) or a grouped Monte-Carlo over ``runs`` runs (``pf="montecarlo"``, the thesis' protocol).
+
+    References
+    ----------
+    de Farias 2021, §5.4, Fig. 17; spec §2.2.
+    """
     err = np.abs(groups["median_value"] - groups["bin"])
     if method != "PF":
         return float(np.exp(grouped_logits(groups, method, epsilon, horizon=horizon)) @ err)
@@ -393,6 +409,10 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     Release
         ``value`` = the selected row position (0-based); ``exact`` (NOT PRIVATE): the selected value, the true median
         value and the absolute error.
+
+    References
+    ----------
+    de Farias 2021, Ch. 5 (median selection), Lemma 5.2.2 (corrected); spec §3.4.
     """
     from dpworkbench.accounting import open_ledger
     from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip

@@ -33,7 +33,12 @@ __all__ = [
 
 
 def bound_delta(delta: Any, global_sensitivity: float, *, floor: float | None = None) -> np.ndarray:
-    """min(δ, Δu) (Lemma 3.2.2) and max(·, η) with a constant floor η ∈ (0, Δu] (admissible, spec §1.9)."""
+    """min(δ, Δu) (Lemma 3.2.2) and max(·, η) with a constant floor η ∈ (0, Δu] (admissible, spec §1.9).
+
+    References
+    ----------
+    de Farias 2021, Lemma 3.2.2 (min(δ, Δu)); spec §1.9 (constant floor η).
+    """
     gs = check_positive(global_sensitivity, "global_sensitivity")
     d = np.minimum(np.asarray(delta, dtype=float), gs)
     if floor is not None:
@@ -46,7 +51,12 @@ def bound_delta(delta: Any, global_sensitivity: float, *, floor: float | None = 
 
 @dataclass(frozen=True)
 class SensitivityMatrix:
-    """δ(x, t, r) for one database: ``values[r, t]`` for t < horizon, Δu beyond (bounded)."""
+    """δ(x, t, r) for one database: ``values[r, t]`` for t < horizon, Δu beyond (bounded).
+
+    References
+    ----------
+    de Farias 2021, Def. 1.8 (sensitivity function), Defs. 3.2.1–3.2.2 (admissible, bounded); spec §1.9 (public horizon).
+    """
 
     values: np.ndarray
     global_sensitivity: float
@@ -88,6 +98,10 @@ class SensitivityFunction:
     neighbours), ``assert_admissible`` (raises ``ValueError`` naming the violated condition), ``check_bounded``
     (Def. 3.2.2), ``monotonicity`` (Defs. 3.2.3–3.2.5). ``privacy_unverified=True`` marks a function known *not*
     to be admissible (the thesis' median Candidates); LD/SLD refuse it unless explicitly allowed.
+
+    References
+    ----------
+    de Farias 2021, Def. 1.8, Defs. 3.2.1–3.2.5; spec §1.9.
     """
 
     fn: Callable[[Any, int], Any]
@@ -171,7 +185,12 @@ def is_monotone(utilities: Any, delta: Any) -> str:
     """'flat', 'non-decreasing', 'non-increasing' or 'none' (Defs. 3.2.3–3.2.5), checked for every t (column).
 
     As defined: non-decreasing means u(r) ≥ u(r') ⇒ δ(r) ≥ δ(r') for all pairs, so elements with *equal* utility
-    must have equal δ (the thesis' "weak monotonicity" of Fig. 16 is not monotonicity)."""
+    must have equal δ (the thesis' "weak monotonicity" of Fig. 16 is not monotonicity).
+
+    References
+    ----------
+    de Farias 2021, Defs. 3.2.3–3.2.5.
+    """
     u = check_finite_array(utilities, "utilities").astype(float)
     d = np.atleast_2d(np.asarray(delta, dtype=float))
     if d.shape[0] == 1:
@@ -193,6 +212,10 @@ def dampen(utilities: Any, delta: SensitivityMatrix | Any, global_sensitivity: f
     """D_{u,δ}(x, r) (Def. 3.3.1), vectorised over r with prefix sums and a saturated Δu tail.
 
     Odd, continuous, strictly increasing in u; slope 1/δ(x,t,r) on |u| ∈ [b(t), b(t+1)).
+
+    References
+    ----------
+    de Farias 2021, Def. 3.3.1 and Lemma 3.3.1.
     """
     if not isinstance(delta, SensitivityMatrix):
         if global_sensitivity is None:
@@ -219,16 +242,33 @@ def dampen(utilities: Any, delta: SensitivityMatrix | Any, global_sensitivity: f
 
 
 def ld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float) -> np.ndarray:
-    """Log-weights ε·D/2 of local dampening (EM with sensitivity 1 on D)."""
+    """Log-weights ε·D/2 of local dampening (EM with sensitivity 1 on D).
+
+    References
+    ----------
+    de Farias 2021, Def. 3.4.1.
+    """
     return exponential_logits(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0)
 
 
 def sld_slack(delta: SensitivityMatrix) -> np.ndarray:
-    """S_r = Σ_{t<T} (Δu − δ(x,t,r)) ≥ 0 (spec §0.2)."""
+    """S_r = Σ_{t<T} (Δu − δ(x,t,r)) ≥ 0 (spec §0.2).
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1; spec §0.2 (closed form).
+    """
     return np.sum(delta.global_sensitivity - delta.values, axis=1)
 
 
 def sld_utility(utilities, delta: SensitivityMatrix, direction: str) -> np.ndarray:
+    """The shifted score u − S_r (``direction="non-decreasing"``) or u + S_r (``"non-increasing"``) on which shifted LD
+    runs the exponential mechanism with sensitivity Δu.
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1; spec §0.2 (closed form).
+    """
     u = check_finite_array(utilities, "utilities").astype(float)
     s = sld_slack(delta)
     if s.size == 1 and u.size > 1:
@@ -241,7 +281,12 @@ def sld_utility(utilities, delta: SensitivityMatrix, direction: str) -> np.ndarr
 
 
 def sld_logits(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing") -> np.ndarray:
-    """Closed form of shifted LD: ε(u ∓ S_r)/(2Δu) (spec §0.2). Never forms the thesis' shift s0."""
+    """Closed form of shifted LD: ε(u ∓ S_r)/(2Δu) (spec §0.2). Never forms the thesis' shift s0.
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1; spec §0.2 (closed form).
+    """
     return exponential_logits(sld_utility(utilities, delta, direction), epsilon=epsilon, sensitivity=delta.global_sensitivity)
 
 
@@ -249,6 +294,10 @@ def sld_logits_explicit_shift(utilities: Any, delta: SensitivityMatrix, *, epsil
     """The thesis' explicit path: D(u − s0) with s0 = TΔu + max u (or D(u + s0), s0 = TΔu − min u).
 
     Only for checking the closed form on small inputs: refuses when s0 exceeds 2^53.
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1 (explicit shift s0).
     """
     u = check_finite_array(utilities, "utilities").astype(float)
     gs = delta.global_sensitivity
@@ -276,6 +325,10 @@ def check_admissible_bruteforce(
 
     Condition 1: δ(x,0,r) ≥ LS(x,0,r). Condition 2: δ(x,t+1,r) ≥ δ(y,t,r) for y ~ x.
     ``delta(x, t)`` and ``local_sensitivity0(x)`` return arrays over the range R.
+
+    References
+    ----------
+    de Farias 2021, Def. 3.2.1.
     """
     bad: list[dict] = []
     for x in inputs:

@@ -35,7 +35,12 @@ TEACHING_DELTA_ROW = (1.0, 2.0, 4.0, 7.0)
 
 def teaching_dampening_figure(t: int, global_sensitivity: float, *, delta_row: Sequence[float] = TEACHING_DELTA_ROW) -> go.Figure:
     """The dampening-function panel of the teaching notebook: ``dampening_figure`` on the first ``t + 1``
-    entries of ``delta_row`` (at least 1, at most all), with the breakpoint b(x, t, r) marked."""
+    entries of ``delta_row`` (at least 1, at most all), with the breakpoint b(x, t, r) marked.
+
+    References
+    ----------
+    de Farias 2021, Def. 3.3.1, Fig. 14.
+    """
     t = int(t)
     if t < 0:
         raise ValueError(f"t must be a non-negative distance, got {t}")
@@ -121,7 +126,12 @@ def teaching_figure(generator: str = "fig9c", epsilon: float = 2.0, **kw) -> go.
 
 def shift_figure(shift: float = 0.0, epsilon: float = 2.0) -> go.Figure:
     """LD on D(u − s) over the Fig. 9c graph with the exact element LS: as s → s0 = TΔu + max u the law
-    converges to the shifted-LD closed form (Def. 4.2.1 / spec §0.2)."""
+    converges to the shifted-LD closed form (Def. 4.2.1 / spec §0.2).
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1; spec §0.2.
+    """
     from .worked_examples import NODES, fig9c_element_ls, fig9c_utilities
 
     u = fig9c_utilities()

@@ -11,12 +11,24 @@ NODES = ["a", "b", "v0", "v1", "v2", "v3", "v4", "v5"]
 
 
 def fig2_graph() -> nx.Graph:
+    """The thesis' Fig. 2 graph: a–b adjacent, both adjacent to v0..v5.
+
+    References
+    ----------
+    de Farias 2021, Fig. 2, Example 1.1.2.
+    """
     G = nx.Graph(); G.add_nodes_from(NODES)
     G.add_edges_from([("a", "b")] + [(x, f"v{i}") for x in "ab" for i in range(6)])
     return G
 
 
 def fig9c_graph() -> nx.Graph:
+    """The thesis' Fig. 3 / 9c / 15 graph (reconstructed from the worked examples; nodes in :data:`NODES` order).
+
+    References
+    ----------
+    de Farias 2021, Figs. 3, 9c and 15; spec §2.11 (reconstruction).
+    """
     G = nx.Graph(); G.add_nodes_from(NODES)
     G.add_edges_from([("a", "b"), ("a", "v0"), ("a", "v1"), ("a", "v2"), ("a", "v3"), ("b", "v2"), ("b", "v3"),
                       ("b", "v4"), ("b", "v5"), ("v0", "v1"), ("v4", "v5")])
@@ -24,16 +36,33 @@ def fig9c_graph() -> nx.Graph:
 
 
 def fig9c_utilities() -> np.ndarray:
+    """EBC of the Fig. 9c graph's nodes (the utilities of Examples 3.4.1, 3.6.1 and 4.2.1), in :data:`NODES` order.
+
+    References
+    ----------
+    de Farias 2021, Example 3.4.1.
+    """
     return np.array([6.5, 6.5, 0, 0, 0, 0, 0, 0], float)
 
 
 def fig9c_element_ls() -> np.ndarray:
-    """Exact LS(G,t,r), t=0..3, rows in NODES order (spec §2.11 table)."""
+    """Exact LS(G,t,r), t=0..3, rows in NODES order (spec §2.11 table).
+
+    References
+    ----------
+    de Farias 2021, Examples 3.1.1 and 4.2.1; spec §2.11 (table).
+    """
     ab, v0145, v23 = [3, 5, 5, 6], [2, 3, 4, 4], [1, 2, 3, 4]
     return np.array([ab, ab, v0145, v0145, v23, v23, v0145, v0145], float)
 
 
 def ebc_nx(G: nx.Graph) -> np.ndarray:
+    """EBC of every node of a networkx graph (in ``G.nodes`` order), by the package's CSR kernel without caching.
+
+    References
+    ----------
+    de Farias 2021, Def. 6.1.1.
+    """
     from .ebc import ebc_all
     from dpworkbench.graphs import from_networkx
 
@@ -54,7 +83,12 @@ def toggles(G: nx.Graph):
 
 
 def element_ls_bruteforce(G: nx.Graph, t_max: int = 1) -> np.ndarray:
-    """Exact LS^EBC(G,t,v) for t ≤ t_max by enumerating the t-ball of edge toggles (tiny graphs only)."""
+    """Exact LS^EBC(G,t,v) for t ≤ t_max by enumerating the t-ball of edge toggles (tiny graphs only).
+
+    References
+    ----------
+    de Farias 2021, Example 2.4.1, Example 3.1.1 / Fig. 11.
+    """
     def key(H):
         return frozenset(frozenset(e) for e in H.edges)
     ls0_cache = {}
