@@ -53,7 +53,7 @@ for name in ["PATENT", "HEPTH", "INCOME"]:
     fig = figures.median_figure(df, f"Fig. 17: {name} ({ds.source})")
     ctx.save_figure(fig, f"fig17_{name.lower()}")
     display(fig)
-table = pd.concat([r[1] for r in results.values()]); ctx.save_table(table, "fig17_median_errors")
+table = pd.concat([r[1] for r in results.values()]); _ = ctx.save_table(table, "fig17_median_errors")
 
 # %%
 fig = figures.median_sensitivity_figure(results["PATENT"][0].data); ctx.save_figure(fig, "median_sensitivity_patent"); fig

@@ -59,7 +59,7 @@ for name, ds in graphs.items():
     frames.append(df)
     fig = figures.privtopk_figure(df, f"Fig. 20: {name} ({ds.source}), ΔEBC = {ebc.global_sensitivity_ebc(int(deg.max())):,.1f}")
     ctx.save_figure(fig, f"fig20_{name.lower()}"); display(fig)
-res = pd.concat(frames); ctx.save_table(res, "fig20_privtopk")
+res = pd.concat(frames); _ = ctx.save_table(res, "fig20_privtopk")
 
 # %%
 level = reference.FIG20_LEVEL
