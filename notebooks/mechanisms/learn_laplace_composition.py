@@ -17,7 +17,7 @@
 # # The Laplace mechanism and sequential composition
 # What you will learn: how adding random noise to a count hides whether one person is in the data, and why asking more questions with the same privacy budget makes every answer noisier.
 #
-# **What to do:** choose *Run → Run All Cells*, wait until the figures appear, then move the **ε** slider under "Output distributions on two neighbours" and watch the two curves. Each section below has a **Try this** box.
+# **What to do:** in JupyterLab choose *Run → Run All Cells* (in the class app they have already run), wait until the figures appear, then move the **ε** slider under "Output distributions on two neighbours" and watch the two curves. Each section below has a **Try this** box.
 #
 # *Background (teaching notebook, shared DP core):* the Laplace mechanism adds Lap(Δ/ε) noise to a query with sensitivity Δ; k queries of ε/k each compose to ε (sequential composition). The query here is a count whose true answer is 100 on one database and 101 on its neighbour (one more person); no data set is loaded. Seeded noise here is for teaching and reproducibility; a real release uses `dpworkbench.mechanisms.release_backend()`.
 

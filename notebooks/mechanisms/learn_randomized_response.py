@@ -17,7 +17,7 @@
 # # Randomized response: estimation and its bias correction
 # What you will learn: how each person can protect their own answer by sometimes lying at random, and how the analyst can still estimate the true distribution by correcting for the known lying rate.
 #
-# **What to do:** choose *Run → Run All Cells*, then move the **ε** slider and change **N** (the number of possible answers) in the "Randomized response" panel, and compare the two bars: how far each estimator is from the true share of the most common answer.
+# **What to do:** in JupyterLab choose *Run → Run All Cells* (in the class app they have already run), then move the **ε** slider and change **N** (the number of possible answers) in the "Randomized response" panel, and compare the two bars: how far each estimator is from the true share of the most common answer.
 #
 # *Background (teaching notebook, shared DP core):* generalized randomized response (GRR) keeps the true value with probability p and otherwise reports a uniformly random one; it is the mechanism of PrivateClean (seed 002). Counting the reported values is biased towards uniform; inverting the known response matrix removes the bias. The GRR ε table shows PrivateClean's Lemma 1 (ln(3/p − 2)) next to the exact ln(1 + N(1−p)/p). Data: a synthetic Zipf-distributed population (seeded).
 

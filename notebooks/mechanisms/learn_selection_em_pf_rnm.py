@@ -17,7 +17,7 @@
 # # Private selection: exponential mechanism vs permute-and-flip vs report-noisy-max
 # What you will learn: how to pick the "best" option (the most frequent item, the best threshold) privately, and how three standard ways of doing it trade privacy for the chance of picking well.
 #
-# **What to do:** choose *Run → Run All Cells*, then move the **ε** slider in "Who gets selected?" and watch the probability mass move towards the best candidate (the right-most one).
+# **What to do:** in JupyterLab choose *Run → Run All Cells* (in the class app they have already run), then move the **ε** slider in "Who gets selected?" and watch the probability mass move towards the best candidate (the right-most one).
 #
 # *Background (teaching notebook, shared DP core):* the exponential mechanism (EM) picks candidate i with probability ∝ exp(ε·u_i/2Δ); permute-and-flip (PF) and report-noisy-max (RNM, Laplace noise 2Δ/ε) are the alternatives. EM and PF output laws are computed exactly (log-space); RNM by Monte-Carlo. PF is never worse than EM (McKenna & Sheldon 2020). Data: synthetic utility vectors (candidate i has utility i·gap); no paper figure.
 

@@ -17,7 +17,7 @@
 # # The sparse vector technique (AboveThreshold)
 # What you will learn: how to scan a long list of questions for the first one whose answer is above a threshold, paying the privacy cost only once, however many questions you ask.
 #
-# **What to do:** choose *Run → Run All Cells*, then move the **ε** slider in "Sparse vector" and watch where the returned index lands compared with 15, the first query that is truly above the threshold T = 10.
+# **What to do:** in JupyterLab choose *Run → Run All Cells* (in the class app they have already run), then move the **ε** slider in "Sparse vector" and watch where the returned index lands compared with 15, the first query that is truly above the threshold T = 10.
 #
 # *Background (teaching notebook, shared DP core):* AboveThreshold adds Lap(2/ε) noise to the threshold and Lap(4/ε) to each query, and stops at the first noisy query above the noisy threshold; it is exactly R2T's Algorithm 1 (seed 001). SVT pays ε once, however many queries fall below the threshold. Data: a synthetic increasing query sequence (30 queries from 0 to 20).
 

@@ -214,6 +214,9 @@ def test_voila_app_answers_the_slider(browser, tmp_path):
                                " return gds.length && JSON.stringify(gds.map(gd => JSON.stringify({title: (gd.layout.title && gd.layout.title.text) || '',"
                                " traces: (gd.data || []).map(t => [t.name, Array.from(t.x || []), Array.from(t.y || [])])}))) !== JSON.stringify(before); }",
                                arg=before, timeout=60_000)
+        # the screenshot shows the settled panel, not "computing…" of a later keypress
+        page.wait_for_function("() => !Array.from(document.querySelectorAll('.dpwb-status')).some(s => /computing/.test(s.textContent))",
+                               timeout=60_000)
         after = page.evaluate(JS_APP_FIGURES)
         assert readout.inner_text().strip() != eps_before
         assert after != before
