@@ -257,9 +257,18 @@ def _kernel_manager_class():
 
 
 def _plotly_html(data: dict, div_id: str) -> str:
+    import copy
+
     import plotly.io as pio
 
-    return pio.to_html(data, include_plotlyjs=False, full_html=False, div_id=div_id, config={"responsive": True})
+    # A width fixed in the notebook (often wider than the page) would cut the legend off: the page's figure takes
+    # the width of its cell instead (responsive), keeping the notebook's height.
+    data = copy.deepcopy(data)
+    layout = data.setdefault("layout", {})
+    layout.pop("width", None)
+    layout["autosize"] = True
+    return pio.to_html(data, include_plotlyjs=False, full_html=False, div_id=div_id, default_width="100%",
+                       config={"responsive": True})
 
 
 def notebook_html(executed: Path, plotlyjs: Path) -> str:
@@ -289,7 +298,7 @@ def notebook_html(executed: Path, plotlyjs: Path) -> str:
 
 
 # Marks pages written by :func:`notebook_html`; `dpworkbench report` re-renders pages without it (older runs).
-HTML_MARKER = "<!-- dpworkbench notebook page v2: plotly figures drawn -->"
+HTML_MARKER = "<!-- dpworkbench notebook page v3: plotly figures drawn, as wide as the page -->"
 
 
 def run_notebook(
