@@ -372,7 +372,7 @@ class Stages:
     st.next("read")``). ``add(n)`` grows the bar when a stage turns out to have n sub-steps (R2T's τ grid)."""
 
     def __init__(self, args: argparse.Namespace | None, names: list[str], desc: str):
-        from tqdm.auto import tqdm
+        from tqdm import tqdm  # the terminal bar: a CLI never runs inside a notebook front-end
 
         self._bar = tqdm(total=len(names), desc=desc, file=sys.stderr, disable=not progress_enabled(args),
                          leave=False, unit="step", dynamic_ncols=True)
