@@ -1,4 +1,4 @@
-"""``dpworkbench inconsistency CSV --dcs FILE [--epsilon E] [--n-bound N] [--id-column C] [--seed S] [--json]
+"""``dpworkbench inconsistency CSV --dcs FILE|--dc 'not(t1.A=t2.A&t1.B!=t2.B)' [--epsilon E] [--n-bound N] [--id-column C] [--seed S] [--json]
 [--show-exact]``.
 
 Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ 2·I_R,
@@ -38,7 +38,12 @@ def run_releases(df, dcs, *, epsilon: float, backend, n_bound: int | None = None
     from .model import Projector
 
     stage("build conflict graph")
-    g = build(df, dcs, engine=engine, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
+    if engine == "spark":  # issue 14: the same graph, built by Spark SQL self-joins (spark_engine)
+        from .spark_engine import build_spark
+
+        g = build_spark(df, dcs, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
+    else:
+        g = build(df, dcs, engine=engine, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
     acc = Accountant(epsilon)
     size = None
     per = epsilon / 3
@@ -96,6 +101,9 @@ def _run(args: argparse.Namespace) -> int:
         dcs = constraints_from_args(args.dcs, columns=list(df.columns))
         backend = cli_backend(args.seed)
         noise = noise_label(backend)
+        from ..spark import session_from_args
+
+        session_from_args(args)  # --engine spark: start/reach Spark now (one-line error when it cannot)
         rel, size, g = run_releases(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, id_column=args.id_column,
                                     engine=args.engine, null_policy=args.null_policy, unary_policy=args.unary_policy,
                                     order_seed=args.order_seed, progress=st)
@@ -203,8 +211,12 @@ def register(subparsers) -> None:
                         "(default: no seed = release with OpenDP's samplers)")
     p.add_argument("--show-exact", action="store_true",
                    help="also print the exact measures and graph size, each labelled NOT PRIVATE")
-    p.add_argument("--engine", choices=["fast", "duckdb", "bruteforce"], default="fast",
-                   help="conflict-graph builder; every engine gives the same graph (default fast)")
+    p.add_argument("--engine", choices=["fast", "duckdb", "bruteforce", "spark"], default="fast",
+                   help="conflict-graph builder; every engine gives the same graph (default fast; spark: Spark SQL "
+                        "self-joins, local[*] or the cluster of --spark-master/--spark-remote)")
+    from ..spark import add_spark_arguments
+
+    add_spark_arguments(p)
     p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
                    help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL column excludes the tuple")
     p.add_argument("--unary-policy", choices=["reject", "separate"], default="reject",

@@ -6,10 +6,11 @@ between pandas and Spark. The paper-specific Spark pipelines live in each paper'
 Importing this package does not import pyspark or start a JVM.
 """
 
-from .session import (MIN_JAVA, JavaInfo, SparkTarget, SparkUnavailable, default_conf, find_java, get_session,
-                      resolve_target, session_or, spark_errors, stop_sessions)
+from .session import (MIN_JAVA, JavaInfo, SparkTarget, SparkUnavailable, add_spark_arguments, default_conf, find_java,
+                      get_session, resolve_target, session_from_args, session_or, spark_errors, stop_sessions)
 from .frames import ENGINES, check_engine, to_pandas, to_spark
 
-__all__ = ["ENGINES", "MIN_JAVA", "JavaInfo", "SparkTarget", "SparkUnavailable", "check_engine", "default_conf",
+__all__ = ["ENGINES", "MIN_JAVA", "JavaInfo", "SparkTarget", "SparkUnavailable", "add_spark_arguments", "check_engine",
+           "default_conf", "session_from_args",
            "find_java", "get_session", "resolve_target", "session_or", "spark_errors", "stop_sessions", "to_pandas",
            "to_spark"]

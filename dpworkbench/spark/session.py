@@ -253,8 +253,37 @@ def stop_sessions() -> None:
 
 
 def session_or(spark=None, **kwargs):
-    """``spark`` when a session is given, else :func:`get_session` (``master``/``remote``/``memory`` kwargs)."""
-    return spark if spark is not None else get_session(**kwargs)
+    """``spark`` when a session is given; else the session this process already opened (e.g. the CLI's, from
+    ``--spark-master``/``--spark-remote``) when no target is named; else :func:`get_session` with ``kwargs``."""
+    if spark is not None:
+        return spark
+    if not kwargs.get("master") and not kwargs.get("remote"):
+        with _lock:
+            live = [s for s in _sessions.values() if _alive(s)]
+        if live:
+            return live[-1]
+    return get_session(**kwargs)
+
+
+def add_spark_arguments(parser) -> None:
+    """``--spark-master`` and ``--spark-remote`` for a subcommand that has ``--engine ... spark``."""
+    parser.add_argument("--spark-master", default=None, metavar="URL",
+                        help="with --engine spark: Spark master URL (local[*], spark://HOST:PORT, yarn, k8s://...); "
+                             "default: SPARK_MASTER / MASTER from the environment, else local[*]")
+    parser.add_argument("--spark-remote", default=None, metavar="sc://HOST:PORT",
+                        help="with --engine spark: a Spark Connect server instead of a master (default: SPARK_REMOTE)")
+
+
+def session_from_args(args):
+    """The session of a CLI run with ``--engine spark`` (one-line SparkUnavailable on any failure); None otherwise.
+    Naming a Spark target without ``--engine spark`` is refused (it would silently do nothing)."""
+    engine = getattr(args, "engine", None)
+    master, remote = getattr(args, "spark_master", None), getattr(args, "spark_remote", None)
+    if engine != "spark":
+        if master or remote:
+            raise ValueError("--spark-master/--spark-remote need --engine spark")
+        return None
+    return get_session(master, remote)
 
 
 def spark_errors(fn):
@@ -275,5 +304,5 @@ def spark_errors(fn):
     return wrapper
 
 
-__all__ = ["JavaInfo", "MIN_JAVA", "SparkTarget", "SparkUnavailable", "default_conf", "find_java", "get_session",
-           "resolve_target", "session_or", "spark_errors", "stop_sessions"]
+__all__ = ["JavaInfo", "MIN_JAVA", "SparkTarget", "SparkUnavailable", "add_spark_arguments", "default_conf", "find_java",
+           "get_session", "resolve_target", "session_from_args", "session_or", "spark_errors", "stop_sessions"]
