@@ -156,3 +156,29 @@ def test_index_notebook_executes(tmp_path):
     out = json.loads((tmp_path / "index.ipynb").read_text())
     html = [o for c in out["cells"] if c["cell_type"] == "code" for o in c.get("outputs", []) if "text/html" in o.get("data", {})]
     assert html and "dpwb-gallery" in "".join(html[0]["data"]["text/html"])
+
+
+def test_report_reviews_figures_and_draws_them_on_notebook_pages(tmp_path):
+    """build_report re-renders an executed notebook's page with its figure drawn and lists what a reviewer would
+    reject in that figure (here: no axis titles) in figure_review.csv and index.html."""
+    import json as _json
+
+    import nbformat
+    import plotly.graph_objects as go
+
+    from dpworkbench.experiments.nbtools import HTML_MARKER, new_notebook
+    from dpworkbench.experiments.report import build_report
+
+    nb = new_notebook([("md", "# t"), ("code", "fig")])
+    fig = go.Figure([go.Scatter(x=[1, 2], y=[3, 4], name="a"), go.Scatter(x=[1, 2], y=[4, 3], name="b")])
+    nb.cells[1].outputs = [nbformat.v4.new_output("display_data", data={"application/vnd.plotly.v1+json": _json.loads(fig.to_json())})]
+    run_dir = tmp_path / "ci" / "mechanisms" / "learn_sparse_vector"
+    run_dir.mkdir(parents=True)
+    nbformat.write(nb, str(run_dir / "learn_sparse_vector.ipynb"))
+    index = build_report(tmp_path / "ci", "ci")
+    page = (run_dir / "learn_sparse_vector.html").read_text()
+    assert HTML_MARKER in page and "Plotly.newPlot" in page and "../../_static/plotly.min.js" in page
+    review = (tmp_path / "ci" / "figure_review.csv").read_text()
+    assert "x axis has data but no title" in review and "mechanisms/learn_sparse_vector" in review
+    html_text = index.read_text()
+    assert "id='figure-review'" in html_text and "1 figure finding" not in html_text and "2 figure findings" in html_text

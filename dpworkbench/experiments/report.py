@@ -15,6 +15,7 @@ each, with a figure thumbnail where a report holds one.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import json
 import time
@@ -299,6 +300,19 @@ def _review_notebook(executed: Path) -> list[dict]:
     return rows
 
 
+@functools.lru_cache(maxsize=1)
+def _reviewer_version() -> str:
+    """Hash of the code that decides what a figure looks like and what is wrong with it: a change re-reviews."""
+    import hashlib
+
+    from .. import plots
+
+    h = hashlib.sha256()
+    for f in sorted(Path(plots.__file__).parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def figure_review(profile_dir: Path, infos: list[NotebookInfo]) -> pd.DataFrame:
     """What a reviewer would reject in every figure of the report (:func:`dpworkbench.plots.figure_problems`).
 
@@ -315,15 +329,17 @@ def figure_review(profile_dir: Path, infos: list[NotebookInfo]) -> pd.DataFrame:
         found = None
         if cache.exists() and cache.stat().st_mtime >= executed.stat().st_mtime:
             try:
-                found = json.loads(cache.read_text())
-            except ValueError:
+                cached = json.loads(cache.read_text())
+                if isinstance(cached, dict) and cached.get("reviewer") == _reviewer_version():
+                    found = cached["rows"]
+            except (ValueError, KeyError):
                 found = None
         if found is None:
             try:
                 found = _review_notebook(executed)
             except (OSError, ValueError):
                 continue
-            atomic_write_text(cache, json.dumps(found, indent=1))
+            atomic_write_text(cache, json.dumps({"reviewer": _reviewer_version(), "rows": found}, indent=1))
         rows += [{"notebook": info.name, **r} for r in found]
     return pd.DataFrame(rows, columns=["notebook", "figure", "title", "problem"])
 
