@@ -300,8 +300,9 @@ def grr(
         if key in domains:
             dom = np.asarray(list(domains[key]), dtype=object)
         else:
-            warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent (spec §7 item 8)",
-                          stacklevel=2)
+            # spec §7 item 8 (the reference stays in the code, not in what the user reads)
+            warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent; pass domains={{{key!r}: [...]}} "
+                          "with a public domain for a private release", stacklevel=2)
             dom = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object)
             derived.append(f"domain[{key}]")
         codes = pd.Series(_encode(vals, dom), dtype=np.int64)
@@ -335,7 +336,9 @@ def grr(
                 raise ValueError(f"declared Δ of {col!r} ({deltas[col]}) is smaller than its data range ({span:g}): the "
                                  f"ε = Δ/b claim would be false; pass bounds={{{col!r}: (lo, hi)}} to clip into a public range")
         if col not in deltas:
-            warnings.warn(f"Δ of {col!r} taken from the data range: data-dependent (spec §7 item 8)", stacklevel=2)
+            # spec §7 item 8 (the reference stays in the code, not in what the user reads)
+            warnings.warn(f"Δ of {col!r} taken from the data range: data-dependent; pass deltas={{{col!r}: Δ}} (a public range) for a private release",
+                          stacklevel=2)
             deltas[col] = float(np.nanmax(x) - np.nanmin(x)) or 1.0
             derived.append(f"delta[{col}]")
     plan = privacy_cost({k: (discrete[k], len(dom)) for k, (_, dom) in enc.items()},
