@@ -215,7 +215,9 @@ def edge_addition_grouped(u, v, n, theta, inv, ptr):
 
 def degrees(u, v, n):
     """Node degrees (int64): per-chunk counts (one chunk per thread on large graphs), then summed (exact)."""
-    return _degrees(u, v, np.int64(n), np.int64(1 if u.size < 1_000_000 else max(1, get_num_threads())))
+    if u.size < 1_000_000:  # one chunk: no parallel region to launch
+        return _degrees_serial(u, v, np.int64(n), np.int64(1))
+    return _degrees(u, v, np.int64(n), np.int64(max(1, get_num_threads())))
 
 
 @njit(cache=True, parallel=True)
@@ -233,3 +235,15 @@ def _degrees(u, v, n, chunks):
         for i in range(n):
             d[i] += part[c, i]
     return d
+
+
+# Serial twins of the parallel kernels, for small inputs: launching a parallel region costs tens of ms when the
+# cores are busy (measured ≈ 65 ms per bucket_fill call on the shared 2-core machine, so a 100-row Tax graph took
+# > 1 s to build and Fig. 8's smallest points were flat). Same code, compiled without threads: identical outputs.
+bucket_fill_serial = njit(cache=True)(bucket_fill.py_func)
+rank_bucket_fill_serial = njit(cache=True)(rank_bucket_fill.py_func)
+_degrees_serial = njit(cache=True)(_degrees.py_func)
+prefault_serial = njit(cache=True)(prefault.py_func)
+
+#: below this many items (pairs of combos, edges) the serial twins are used
+PARALLEL_MIN = 200_000

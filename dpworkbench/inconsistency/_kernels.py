@@ -125,19 +125,6 @@ def edge_addition(u, v, n, theta):
 
 
 @njit(cache=True)
-def edge_addition_mask(u, v, n, theta):
-    d = np.zeros(n, np.int64)
-    keep = np.zeros(u.size, np.bool_)
-    for k in range(u.size):
-        a, b = u[k], v[k]
-        if d[a] < theta and d[b] < theta:
-            d[a] += 1
-            d[b] += 1
-            keep[k] = True
-    return keep
-
-
-@njit(cache=True)
 def greedy_cover(u, v, n):
     """Algorithm 5 before noise: c = 2·|maximal matching| taken in the given edge order."""
     inc = np.zeros(n, np.bool_)

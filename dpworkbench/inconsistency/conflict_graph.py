@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .constraints import DC, unique_dcs, validate_dc
+from .constraints import DC, BoundConstraints, bind
 from . import _kernels as K
 from . import _fastkernels as FK
 
@@ -89,7 +89,12 @@ def _row_hashes(canon: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 def tuple_identity(df: pd.DataFrame, id_column: str | None = None) -> NodeIdentity:
     """The :class:`NodeIdentity` of every row of ``df`` (see there). ``id_column``: the user's key column;
-    duplicate or missing keys raise ``ValueError``."""
+    duplicate or missing keys raise ``ValueError``.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4, Definition 7 (stable orders).
+    """
     df = df.reset_index(drop=True)
     n = len(df)
     if id_column is not None:
@@ -146,7 +151,12 @@ class ConflictGraph:
 
     ``identity`` (see :class:`NodeIdentity`) is what the stable ``"rank"`` order uses: computed from the
     tuples' content (or the user's ``id_column``) when the graph is built from a table, node labels for an
-    explicit edge list (``None`` means labels)."""
+    explicit edge list (``None`` means labels).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2 (conflict graph of a database under denial constraints).
+    """
 
     n: int
     u: np.ndarray  # int32, u < v, sorted lexicographically
@@ -161,6 +171,21 @@ class ConflictGraph:
     @property
     def num_edges(self) -> int:
         return int(self.u.size)
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 of the graph's content (n, edges, unary violators, node identities): the key under which
+        :mod:`dpworkbench.cache` keeps per-graph work (graphs are not modified after they are built)."""
+        fp = self.__dict__.get("_fingerprint")
+        if fp is None:
+            from ..cache import fingerprint
+
+            parts = [int(self.n), np.asarray(self.u), np.asarray(self.v), np.asarray(self.unary)]
+            if self.identity is not None:
+                parts += [self.identity.key1, self.identity.key2, self.identity.tie, self.identity.occ]
+            fp = fingerprint(*parts)
+            self.__dict__["_fingerprint"] = fp
+        return fp
 
     def degrees(self) -> np.ndarray:
         return FK.degrees(np.asarray(self.u), np.asarray(self.v), np.int64(self.n))
@@ -200,7 +225,12 @@ class ConflictGraph:
 
 
 def from_edges(n: int, edges: Sequence[tuple[int, int]]) -> ConflictGraph:
-    """A ConflictGraph from an explicit edge list (toy graphs, tests)."""
+    """A ConflictGraph from an explicit edge list (toy graphs, tests).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2 (conflict graph).
+    """
     e = np.asarray(list(edges), dtype=np.int64).reshape(-1, 2)
     if e.size and (e.min() < 0 or e.max() >= n):
         raise ValueError(f"edge endpoints must lie in 0..{n - 1}")
@@ -320,12 +350,6 @@ def _dc_edges_fast(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy:
     return sorted_unique(keys, inplace=True)
 
 
-def _dc_edges_shift(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str,
-                    encoded: tuple[dict, dict], s: int) -> np.ndarray:
-    """The fast engine's per-DC edges: sorted distinct int64 keys (min << s) | max (same order as min·n+max)."""
-    return _sorted_shift_keys(_dc_combo_pairs(df, dc, kinds, null_policy, encoded), s)
-
-
 def _sorted_shift_keys(parts, s: int) -> np.ndarray:
     """Sorted distinct keys (min << s) | max of one DC's combination pairs (``None``: no edges)."""
     if parts is None:
@@ -342,7 +366,6 @@ def _dc_combo_pairs(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy
                     encoded: tuple[dict, dict] | None = None):
     """(member_ptr, members, pa, pb): the violating pairs of value combinations of one DC and their members
     (row positions, ascending within a combination); ``None`` when fewer than two rows can take part."""
-    validate_dc(dc, list(df.columns), kinds)
     valid = np.flatnonzero(_valid_rows(df, dc, null_policy))
     if valid.size < 2:
         return None
@@ -403,7 +426,6 @@ def _dc_combo_pairs(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy
 
 
 def _unary_violators(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
-    validate_dc(dc, list(df.columns), kinds)
     valid = _valid_rows(df, dc, null_policy)
     mask = np.asarray(valid, dtype=bool).copy()
     if not len(df):
@@ -420,7 +442,7 @@ def _unary_violators(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_polic
 
 def build(
     df: pd.DataFrame,
-    dcs: Sequence[DC],
+    dcs: Sequence[DC] | BoundConstraints,
     *,
     engine: str = "fast",
     null_policy: str = "sql",
@@ -442,12 +464,20 @@ def build(
     identical output), "duckdb" (SQL self-joins) or "bruteforce" (every pair in Python; small tables only, for
     tests). ``keep_per_dc=False`` drops the
     per-DC edge sets after the union (saves memory on very large graphs; ``union_of_first`` then fails).
+
+    ``dcs`` are checked against the table's schema once (:func:`~.constraints.bind`; or pass constraints already
+    bound to this schema); the engines receive the bound constraints and never re-validate.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2 and §3 (conflict graph); spec §3.2 (fast construction).
     """
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
-    dcs = list(dcs)
-    if not dcs:
-        raise ValueError("dcs is empty: give at least one denial constraint")
+    if not isinstance(dcs, BoundConstraints):
+        dcs = list(dcs)
+        if not dcs:
+            raise ValueError("dcs is empty: give at least one denial constraint")
     if unary_policy not in ("reject", "separate"):
         raise ValueError(f"unary_policy must be 'reject' or 'separate', got {unary_policy!r}")
     if engine not in ENGINES:
@@ -457,18 +487,17 @@ def build(
     kinds = column_kinds(df)
     t0 = time.perf_counter()
     n = len(df)
-    unary_dcs = [d for d in dcs if d.is_unary]
+    bound = bind(dcs, kinds)  # the one place a DC is checked against the schema
+    dcs = list(bound.dcs)
+    unary_dcs = list(bound.unary)
     if unary_dcs and unary_policy == "reject":
         d = unary_dcs[0]
-        raise ValueError(f"{d._where()}{d.text or d} is a single-tuple (unary) constraint; pass unary_policy='separate' "
+        raise ValueError(f"{d.where()}{d.text or d} is a single-tuple (unary) constraint; pass unary_policy='separate' "
                          "to count its violators separately (spec §1.3)")
-    pair_dcs = [d for d in dcs if not d.is_unary]
-    kept, rep = unique_dcs(pair_dcs)
+    kept, rep = list(bound.pairwise), list(bound.rep)
     if engine == "fast":
         return _build_fast(df, dcs, kept, rep, kinds, null_policy, unary_dcs, keep_per_dc, identity, t0)
     if engine == "reference":
-        for d in kept:
-            validate_dc(d, list(df.columns), kinds)
         encoded = _encode_all(df, kept, kinds)
         kept_keys = [_dc_edges_fast(df, d, kinds, null_policy, encoded) for d in kept]
     elif engine == "duckdb":
@@ -521,11 +550,13 @@ def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray
     bs = max(0, s - 7)  # ≤ 128 buckets of 2**bs node ids
     nb = ((n - 1) >> bs) + 1 if n > 0 else 1
     none = np.zeros(0, np.int64)
+    small = sum(p[2].size for p in parts) < FK.PARALLEL_MIN and n < FK.PARALLEL_MIN
+    fill = FK.bucket_fill_serial if small else FK.bucket_fill
     plans = []
     for mp, mem, pa, pb in parts:
         cuts = FK.pair_chunks(mp, pa, pb, 4 * threads)
         cnt = np.zeros((cuts.size - 1, nb), np.int64)
-        FK.bucket_fill(mp, mem, pa, pb, np.int64(s), np.int64(bs), cuts, cnt, none, False)
+        fill(mp, mem, pa, pb, np.int64(s), np.int64(bs), cuts, cnt, none, False)
         plans.append((cuts, cnt))
     per_bucket = sum(c.sum(axis=0) for _, c in plans) if plans else np.zeros(nb, np.int64)
     lo = np.concatenate([[0], np.cumsum(per_bucket)]).astype(np.int64)
@@ -534,7 +565,7 @@ def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray
         parts.clear()
         return np.zeros(0, np.int32), np.zeros(0, np.int32)
     buf = np.empty(total, np.int64)
-    FK.prefault(buf, np.int64(4 * threads))
+    (FK.prefault_serial if total < FK.PARALLEL_MIN else FK.prefault)(buf, np.int64(4 * threads))
     start = lo[:-1].copy()
     cursors = []
     for _, cnt in plans:  # bucket b: DC after DC, chunk after chunk
@@ -544,7 +575,7 @@ def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray
             start = start + cnt[c]
         cursors.append(cur)
     for (mp, mem, pa, pb), (cuts, _), cur in zip(parts, plans, cursors):
-        FK.bucket_fill(mp, mem, pa, pb, np.int64(s), np.int64(bs), cuts, cur, buf, True)
+        fill(mp, mem, pa, pb, np.int64(s), np.int64(bs), cuts, cur, buf, True)
     parts.clear()
 
     pairs = buf.view(np.int32)
@@ -572,8 +603,6 @@ def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray
 def _build_fast(df, dcs, kept, rep, kinds, null_policy, unary_dcs, keep_per_dc, identity, t0) -> ConflictGraph:
     n = len(df)
     s = FK.shift_for(n)
-    for d in kept:
-        validate_dc(d, list(df.columns), kinds)
     encoded = _encode_all(df, kept, kinds)
     all_parts = [_dc_combo_pairs(df, d, kinds, null_policy, encoded) for d in kept]
     per_dc_kept = None
@@ -615,7 +644,6 @@ def _sql_operand(o, side_names, kinds):
 def _dc_edges_duckdb(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
     import duckdb
 
-    validate_dc(dc, list(df.columns), kinds)
     n = len(df)
     cols = list(dc.attributes) if null_policy == "sql" else list(df.columns)
     tab = df[list(dict.fromkeys(list(dc.attributes) + cols))].copy()
@@ -640,7 +668,6 @@ def _dc_edges_duckdb(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_polic
 def _dc_edges_brute(df: pd.DataFrame, dc: DC, kinds: dict[str, str], null_policy: str) -> np.ndarray:
     import operator
 
-    validate_dc(dc, list(df.columns), kinds)
     ops = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
     rows = df.to_dict("records")
     valid = _valid_rows(df, dc, null_policy)

@@ -13,7 +13,7 @@ is given) and ``DC([P("A", "=", "A"), ...])``. Errors name the line and the prob
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -79,7 +79,12 @@ class Predicate:
 
 @dataclass(frozen=True)
 class DC:
-    """A denial constraint ¬(p1 ∧ … ∧ pk) over a pair of tuples (t1, t2)."""
+    """A denial constraint ¬(p1 ∧ … ∧ pk) over a pair of tuples (t1, t2).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2 (denial constraints).
+    """
 
     predicates: tuple[Predicate, ...]
     text: str = ""
@@ -87,10 +92,13 @@ class DC:
 
     def __post_init__(self):
         if not self.predicates:
-            raise ValueError(f"{self._where()}a denial constraint needs at least one predicate")
+            raise ValueError(f"{self.where()}a denial constraint needs at least one predicate")
 
-    def _where(self) -> str:
+    def where(self) -> str:
+        """'line N: ' when the constraint came from a file line, else '' (the prefix of every error about it)."""
         return f"line {self.line}: " if self.line is not None else ""
+
+    _where = where  # the earlier private name (spark_engine still uses it)
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -143,7 +151,12 @@ class DC:
 # Python API
 # ------------------------------------------------------------------------------------------------
 def P(left: str, op: str, right: Any, *, const: bool = False) -> Predicate:
-    """``P("A", "<", "B")`` = t1.A < t2.B; ``P("A", ">", 5, const=True)`` = t1.A > 5."""
+    """``P("A", "<", "B")`` = t1.A < t2.B; ``P("A", ">", 5, const=True)`` = t1.A > 5.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2 (predicates of a denial constraint).
+    """
     if op not in OPS:
         raise ValueError(f"unknown operator {op!r}; known: {', '.join(OPS)}")
     r = Operand(None, const=right) if const else Operand(2, str(right))
@@ -151,7 +164,12 @@ def P(left: str, op: str, right: Any, *, const: bool = False) -> Predicate:
 
 
 def FD(lhs: Sequence[str] | str, rhs: Sequence[str] | str) -> DC | list[DC]:
-    """Functional dependency X → Y as DC(s): one per attribute of Y (a list when Y has several)."""
+    """Functional dependency X → Y as DC(s): one per attribute of Y (a list when Y has several).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2 and §4.3 (functional dependencies as DCs).
+    """
     lhs = [lhs] if isinstance(lhs, str) else list(lhs)
     rhs_list = [rhs] if isinstance(rhs, str) else list(rhs)
     if not lhs:
@@ -246,7 +264,12 @@ def detect_syntax(text: str) -> str:
 
 
 def parse_dc(text: str, *, line: int | None = None, columns: Sequence[str] | None = None) -> DC:
-    """Parse one DC in either syntax; ``columns`` (if given) validates attribute names."""
+    """Parse one DC in either syntax; ``columns`` (if given) validates attribute names.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2; the artifact's dcs.txt syntax.
+    """
     where = f"line {line}: " if line is not None else ""
     t = text.strip()
     if not t:
@@ -273,8 +296,13 @@ def _detect_at(t: str, where: str) -> str:
 
 
 def validate_dc(dc: DC, columns: Sequence[str], dtypes: dict | None = None) -> None:
-    """Unknown attributes (listing the known ones) and, given ``dtypes``, incompatible comparisons."""
-    where = dc._where()
+    """Unknown attributes (listing the known ones) and, given ``dtypes``, incompatible comparisons.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2.
+    """
+    where = dc.where()
     known = list(columns)
     for a in dc.attributes:
         if a not in known:
@@ -293,7 +321,12 @@ def validate_dc(dc: DC, columns: Sequence[str], dtypes: dict | None = None) -> N
 
 
 def parse_dcs(text: str, *, columns: Sequence[str] | None = None) -> list[DC]:
-    """Parse a file's content: one DC per non-empty line; '#' starts a comment."""
+    """Parse a file's content: one DC per non-empty line; '#' starts a comment.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2.
+    """
     out = []
     for i, raw in enumerate(text.splitlines(), start=1):
         s = raw.split("#", 1)[0].strip() if not raw.strip().startswith("not(") else raw.strip()
@@ -306,6 +339,12 @@ def parse_dcs(text: str, *, columns: Sequence[str] | None = None) -> list[DC]:
 
 
 def load_dcs(path: str | Path, *, columns: Sequence[str] | None = None) -> list[DC]:
+    """The DCs of a file (one per line, either syntax; see :func:`parse_dcs`); ``columns`` checks attribute names.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2.
+    """
     p = Path(path)
     if not p.exists():
         raise ValueError(f"constraint file not found: {p}")
@@ -313,7 +352,12 @@ def load_dcs(path: str | Path, *, columns: Sequence[str] | None = None) -> list[
 
 
 def unique_dcs(dcs: Sequence[DC]) -> tuple[list[DC], list[int]]:
-    """Drop duplicates and mirrors; returns the kept DCs and, per input DC, the index of its representative."""
+    """Drop duplicates and mirrors; returns the kept DCs and, per input DC, the index of its representative.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2.
+    """
     kept: list[DC] = []
     rep: list[int] = []
     for dc in dcs:
@@ -327,9 +371,59 @@ def unique_dcs(dcs: Sequence[DC]) -> tuple[list[DC], list[int]]:
     return kept, rep
 
 
+@dataclass(frozen=True)
+class BoundConstraints:
+    """Denial constraints checked against one table's schema, once, where the data enters.
+
+    Made by :func:`bind`: every attribute exists, every comparison is between compatible kinds (``kinds`` maps
+    each column to "number" or "string"), duplicates and mirrors are merged. The graph engines take this object and
+    never look at the raw constraints or re-check them.
+    """
+
+    dcs: tuple[DC, ...]  # as given, in order (the per-DC edge sets follow it)
+    pairwise: tuple[DC, ...]  # the two-tuple DCs without duplicates or mirrors
+    rep: tuple[int, ...]  # per two-tuple input DC, the index of its representative in ``pairwise``
+    unary: tuple[DC, ...]  # single-tuple DCs
+    columns: tuple[str, ...]
+    kinds: tuple[tuple[str, str], ...]  # (column, "number" | "string"), in column order
+
+    def kind_map(self) -> dict[str, str]:
+        return dict(self.kinds)
+
+    def matches(self, columns: Sequence[str], kinds: dict[str, str]) -> bool:
+        """Whether a table with these columns and kinds is the schema these constraints were bound to."""
+        return tuple(map(str, columns)) == self.columns and {str(k): v for k, v in kinds.items()} == self.kind_map()
+
+
+def bind(dcs: Sequence[DC] | BoundConstraints, kinds: dict[str, str]) -> BoundConstraints:
+    """Check ``dcs`` against a table's schema (``kinds``: column → "number" | "string", in column order) and bind them.
+
+    Raises ``ValueError`` naming the constraint (and its line) on an unknown attribute or a comparison of
+    incompatible kinds. Already bound constraints are returned as they are when the schema matches.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §2; issue 12 item 5 (validate once where data enters).
+    """
+    if isinstance(dcs, BoundConstraints):
+        if not dcs.matches(list(kinds), kinds):
+            raise ValueError("the constraints were bound to another table's schema "
+                             f"(columns {', '.join(dcs.columns)}); bind them to this table")
+        return dcs
+    dcs = tuple(dcs)
+    if not dcs:
+        raise ValueError("dcs is empty: give at least one denial constraint")
+    columns = list(kinds)
+    for d in dcs:
+        validate_dc(d, columns, kinds)
+    pairwise, rep = unique_dcs([d for d in dcs if not d.is_unary])
+    return BoundConstraints(dcs, tuple(pairwise), tuple(rep), tuple(d for d in dcs if d.is_unary),
+                            tuple(map(str, columns)), tuple((str(c), kinds[c]) for c in columns))
+
+
 def fd_like(dcs: Sequence[DC]) -> list[DC]:
     return [d for d in dcs if d.is_fd_like]
 
 
-__all__ = ["DC", "FD", "OPS", "Operand", "P", "Predicate", "detect_syntax", "fd_like", "load_dcs", "make_dc",
+__all__ = ["DC", "FD", "OPS", "BoundConstraints", "Operand", "P", "Predicate", "bind", "detect_syntax", "fd_like", "load_dcs", "make_dc",
            "parse_dc", "parse_dcs", "unique_dcs", "validate_dc"]

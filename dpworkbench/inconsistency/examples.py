@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import pandas as pd
@@ -16,7 +15,12 @@ from .model import SQRT2, Projector, quality, theorem2_bound
 
 
 def capital_country(with_grey_row: bool = True) -> pd.DataFrame:
-    """Fig. 2: three consistent rows and the neighbouring grey row with a typo in Country (all Capital = Ottawa)."""
+    """Fig. 2: three consistent rows and the neighbouring grey row with a typo in Country (all Capital = Ottawa).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Fig. 2, Example 1.
+    """
     rows = [("Ottawa", "Canada"), ("Ottawa", "Canada"), ("Ottawa", "Canada")]
     if with_grey_row:
         rows.append(("Ottawa", "Canda"))
@@ -24,11 +28,22 @@ def capital_country(with_grey_row: bool = True) -> pd.DataFrame:
 
 
 def fig2_graph(with_grey_row: bool = True) -> ConflictGraph:
+    """The conflict graph of Fig. 2's table under Capital → Country (a star on the grey row when ``with_grey_row``).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Fig. 2.
+    """
     return build(capital_country(with_grey_row), [FD("Capital", "Country")])
 
 
 def table3(eps2: float = 1.0, thetas=(1, 2, 3)) -> pd.DataFrame:
-    """Example 2 / Table 3: bias, noise and quality per θ on the Fig. 2 star."""
+    """Example 2 / Table 3: bias, noise and quality per θ on the Fig. 2 star.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Example 2, Table 3.
+    """
     proj = Projector(fig2_graph(), rule="lex")
     F = {t: proj.f(t, "MI") for t in thetas}
     tm = max(thetas)
@@ -38,7 +53,12 @@ def table3(eps2: float = 1.0, thetas=(1, 2, 3)) -> pd.DataFrame:
 
 
 def table4(eps: float = 1.0, prune: str = "lt") -> pd.DataFrame:
-    """Example 4 / Table 4: one EM at ε vs two-step EM at ε/2 per step (Δ = 3), per step-1 outcome."""
+    """Example 4 / Table 4: one EM at ε vs two-step EM at ε/2 per step (Δ = 3), per step-1 outcome.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Example 4, Table 4.
+    """
     t3 = table3()
     q = t3["quality"].to_numpy()
     one = exponential_probabilities(q, epsilon=eps, sensitivity=3)
@@ -60,7 +80,12 @@ FIG3_EDGES = [("A", "B"), ("A", "C"), ("B", "C"), ("C", "D"), ("D", "E"), ("E", 
 
 
 def fig3_graphs() -> tuple[ConflictGraph, ConflictGraph]:
-    """G (without E) and G' (with E) on tids A..G = 0..6; E is isolated-and-absent in G."""
+    """G (without E) and G' (with E) on tids A..G = 0..6; E is isolated-and-absent in G.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Fig. 3, Examples 5–6.
+    """
     idx = {c: i for i, c in enumerate(FIG3_NAMES)}
     full = [(idx[a], idx[b]) for a, b in FIG3_EDGES]
     g = from_edges(7, [e for e in full if idx["E"] not in e])
@@ -69,7 +94,12 @@ def fig3_graphs() -> tuple[ConflictGraph, ConflictGraph]:
 
 
 def example6_trace() -> pd.DataFrame:
-    """Algorithm 5 on G and G' in the global lexicographic order: (c, c') after each of e1..e7 (spec §2.8)."""
+    """Algorithm 5 on G and G' in the global lexicographic order: (c, c') after each of e1..e7 (spec §2.8).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Example 6; spec §2.8.
+    """
     g, gp = fig3_graphs()
     E = {True: gp.edge_set(), False: g.edge_set()}
     cov = {True: set(), False: set()}
@@ -91,7 +121,12 @@ def example6_trace() -> pd.DataFrame:
 
 
 def example5_orders() -> pd.DataFrame:
-    """Greedy cover sizes over every edge order of G and G' (random orders can give 4 vs 6)."""
+    """Greedy cover sizes over every edge order of G and G' (random orders can give 4 vs 6).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Example 5.
+    """
     out = []
     for name, g in zip(("G", "G'"), fig3_graphs()):
         sizes = []
@@ -106,7 +141,12 @@ def example5_orders() -> pd.DataFrame:
 
 
 def fig10_curve(betas=None, corrected: bool = False) -> pd.DataFrame:
-    """Thm 2's bound for Example 1 (ε₁ = ε₂ = 1): 3.414 + 6·ln(6/β) (spec §2.5)."""
+    """Thm 2's bound for Example 1 (ε₁ = ε₂ = 1): 3.414 + 6·ln(6/β) (spec §2.5).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Theorem 2, Fig. 10; spec §2.5.
+    """
     betas = np.geomspace(1e-3, 0.99, 60) if betas is None else np.asarray(betas, dtype=float)
     t3 = table3()
     q_opt = float(t3["quality"].max())

@@ -26,11 +26,17 @@ def _order(datasets):
 
 
 def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
-    """Figs. 4/5: rows I_P, I_MI, I_R; columns datasets sparsest → densest; true value vs private mean ± std."""
+    """Figs. 4/5: rows I_P, I_MI, I_R; columns datasets sparsest → densest; true value vs private mean ± std.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6.2, Figs. 4 and 5.
+    """
     ds = _order(res["dataset"].unique())
     ms = [m for m in ("I_P", "I_MI", "I_R") if m in set(res["measure"])]
     fig = make_subplots(rows=len(ms), cols=len(ds), subplot_titles=[f"{m} — {d}" for m in ms for d in ds],
-                        horizontal_spacing=0.04, vertical_spacing=0.08)
+                        horizontal_spacing=0.04, vertical_spacing=0.08, x_title="noise injection iteration (checkpoint)",
+                        y_title="measure value (edges for I_MI, tuples for I_P, I_R)")
     for i, m in enumerate(ms, start=1):
         for j, d in enumerate(ds, start=1):
             sub = res[(res.dataset == d) & (res.measure == m)]
@@ -39,7 +45,8 @@ def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
             g["std"] = g["std"].fillna(0)
             show = i == 1 and j == 1
             fig.add_trace(go.Scatter(x=list(g.iteration) + list(g.iteration[::-1]), y=list(g["mean"] + g["std"]) + list((g["mean"] - g["std"])[::-1]),
-                                     fill="toself", fillcolor="rgba(31,119,180,0.18)", line=dict(width=0), showlegend=False, hoverinfo="skip"), i, j)
+                                     fill="toself", fillcolor="rgba(31,119,180,0.18)", mode="lines", line=dict(width=0), showlegend=False,
+                                     hoverinfo="skip"), i, j)
             fig.add_trace(go.Scatter(x=g.iteration, y=g["true"], name="True value" + (" (2·I_R^lin for I_R)" if show else ""),
                                      line=dict(color="#ff7f0e"), showlegend=show, legendgroup="t"), i, j)
             fig.add_trace(go.Scatter(x=g.iteration, y=g["mean"], name="Our approach (mean ± std)", line=dict(color="#1f77b4"),
@@ -53,11 +60,17 @@ def fig_true_vs_private(res: pd.DataFrame, title: str) -> go.Figure:
 
 
 def fig_strategies(res: pd.DataFrame, title: str) -> go.Figure:
-    """Fig. 6: rows I_P, I_MI; columns datasets; x = true value, y = mean relative error (log), five strategies."""
+    """Fig. 6: rows I_P, I_MI; columns datasets; x = true value, y = mean relative error (log), five strategies.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6.3, Fig. 6.
+    """
     ds = _order(res["dataset"].unique())
     ms = [m for m in ("I_P", "I_MI") if m in set(res["measure"])]
     colors = {"baseline_V": "#1f77b4", "baseline_dmax": "#ff7f0e", "em": "#2ca02c", "hier_em": "#d62728", "bound_hier": "#9467bd"}
-    fig = make_subplots(rows=len(ms), cols=len(ds), subplot_titles=[f"{m} — {d}" for m in ms for d in ds], horizontal_spacing=0.05)
+    fig = make_subplots(rows=len(ms), cols=len(ds), subplot_titles=[f"{m} — {d}" for m in ms for d in ds], horizontal_spacing=0.05,
+                        x_title="true value of the measure (count, per checkpoint)", y_title="mean relative error |I − M|/I (log)")
     ok = res[res["true"] > 0]
     for i, m in enumerate(ms, start=1):
         for j, d in enumerate(ds, start=1):
@@ -75,9 +88,15 @@ def fig_strategies(res: pd.DataFrame, title: str) -> go.Figure:
 
 
 def fig_epsilon(res: pd.DataFrame, title: str) -> go.Figure:
-    """Fig. 7: panels I_MI, I_P, I_R (log y); x = ε (categorical); mean relative error ± std per dataset."""
+    """Fig. 7: panels I_MI, I_P, I_R (log y); x = ε (categorical); mean relative error ± std per dataset.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6.4, Fig. 7.
+    """
     ms = [m for m in ("I_MI", "I_P", "I_R") if m in set(res["measure"])]
-    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=ms)
+    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=ms, x_title="ε (total privacy budget)",
+                        y_title="mean relative error |I − M|/I")
     ok = res[res["true"] > 0]
     palette = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#ff7f0e"]
     for j, m in enumerate(ms, start=1):
@@ -87,12 +106,17 @@ def fig_epsilon(res: pd.DataFrame, title: str) -> go.Figure:
                                      mode="lines+markers", line=dict(color=palette[k % 5]), showlegend=(j == 1), legendgroup=d), 1, j)
         if m == "I_R":
             fig.update_yaxes(type="log", row=1, col=j)
-    fig.update_layout(title=title, template="plotly_white", height=380, width=1100, xaxis_title="ε")
+    fig.update_layout(title=title, template="plotly_white", height=380, width=1100)
     return fig
 
 
 def draw_graph(g: ConflictGraph, *, labels=None, highlight=(), max_nodes: int = 300, title: str = "") -> go.Figure:
-    """Small graphs: spring layout; larger: only the non-isolated nodes up to ``max_nodes``."""
+    """Small graphs: spring layout; larger: only the non-isolated nodes up to ``max_nodes``.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Figs. 2 and 3.
+    """
     nodes = np.flatnonzero(g.degrees() > 0) if g.n > 30 else np.arange(g.n)
     nodes = nodes[:max_nodes]
     keep = set(nodes.tolist())

@@ -63,12 +63,25 @@ from . import _kernels as K
 
 # ---------------------------------------------------------------------------------------------------- θ selection (Algorithms 3 and 4, the noisy FD degree bound)
 def quality_sensitivity(theta_max: int, measure: str, ip_sensitivity: str) -> float:
+    """Δq of Eq. 2's quality for the exponential mechanism: θ_max for I_MI (Lemma 2), 2·θ_max for I_P ("safe"),
+    θ_max with ``ip_sensitivity="paper"`` (the paper's value; not proven private).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Lemma 2; spec §2.7 (corrected I_P sensitivity).
+    """
     if measure == "MI" or ip_sensitivity == "paper":
         return float(theta_max)
     return 2.0 * theta_max
 
 
 def laplace_sensitivity(theta: int, measure: str, ip_sensitivity: str) -> float:
+    """Δ of f∘π_θ for Algorithm 2's Laplace step: θ (Lemma 1), θ + 1 for I_P in the "safe" mode.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Lemma 1; spec §2.7.
+    """
     if measure == "P" and ip_sensitivity == "safe":
         return float(theta + 1)
     return float(theta)
@@ -81,7 +94,12 @@ def _check_mode(measure: str, ip_sensitivity: str) -> None:
 
 def em_step(proj: Projector, candidates: Sequence[int], theta_max: int, *, eps_em: float, eps2: float, measure: str,
             ip_sensitivity: str, no_bias_theta: int | None, rng: RngLike, accountant=None, note: str = "") -> dict:
-    """One exponential-mechanism draw over ``candidates`` (quality sensitivity from θ_max). Spends ``eps_em``."""
+    """One exponential-mechanism draw over ``candidates`` (quality sensitivity from θ_max). Spends ``eps_em``.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithm 3 (exponential mechanism over Θ).
+    """
     cands = sorted(set(int(c) for c in candidates))
     F = {t: proj.f(t, measure) for t in set(cands) | {theta_max}}
     q = np.array([quality(F, t, theta_max, eps2, no_bias=(t == no_bias_theta)) for t in cands])
@@ -95,7 +113,12 @@ def em_step(proj: Projector, candidates: Sequence[int], theta_max: int, *, eps_e
 
 def basic_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
              ip_sensitivity: str = "safe", rng: RngLike = None, accountant=None) -> dict:
-    """Algorithm 3: θ* ∝ exp(ε₁·q/(2Δq)) over Θ, Δq = max Θ. Spends ε₁."""
+    """Algorithm 3: θ* ∝ exp(ε₁·q/(2Δq)) over Θ, Δq = max Θ. Spends ε₁.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithm 3.
+    """
     _check_mode(measure, ip_sensitivity)
     eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
     if not len(thetas):
@@ -108,7 +131,12 @@ def basic_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: float
 
 def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: int, rng: RngLike = None, accountant=None,
                        minus_one: bool = True) -> dict:
-    """Σ_σ (d_bound(D, X_σ) + Lap(|Σ_FD|/ε₀)), rounded and clamped to [1, n] (post-processing). Spends ε₀."""
+    """Σ_σ (d_bound(D, X_σ) + Lap(|Σ_FD|/ε₀)), rounded and clamped to [1, n] (post-processing). Spends ε₀.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Lemma 3, Theorem 3, Algorithm 4 lines 1–5.
+    """
     eps0 = check_epsilon(eps0, "eps0")
     if not fds:
         raise ValueError("the degree bound needs at least one FD-like DC")
@@ -137,6 +165,10 @@ def optimized_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: f
     ε₀ = ``eps0_frac``·ε₁ for the bound (only when Σ has an FD-like DC and ``use_bound``), the rest split
     evenly over ``steps`` EM draws; candidates above each draw are pruned (``prune="le"`` keeps θ ≤ θ*, as
     Alg. 4; ``"lt"`` keeps θ < θ*, as Table 4, falling back to {θ*} when empty).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithm 4 and Table 4.
     """
     _check_mode(measure, ip_sensitivity)
     eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
@@ -188,7 +220,12 @@ def optimized_em(proj: Projector, thetas: Sequence[int], *, eps1: float, eps2: f
 
 # ---------------------------------------------------------------------------------------------------- Algorithm 2 (graph projection) and Algorithm 5 (DP vertex cover)
 def projected_value(proj: Projector, theta: int, measure: str) -> int:
-    """|U| + f(π_θ(G)): the value Algorithm 2 perturbs (|U| = tuples violating a unary DC, 0 without them)."""
+    """|U| + f(π_θ(G)): the value Algorithm 2 perturbs (|U| = tuples violating a unary DC, 0 without them).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithm 2; spec §1.3 (unary DCs).
+    """
     return int(proj.graph.unary.size) + proj.f(theta, measure)
 
 
@@ -220,7 +257,12 @@ NEIGHBOURS = ("add or remove one tuple (row) at any position; the conflict graph
 
 def private_size_bound(n: int, epsilon: float, *, beta: float = N_BETA, rng: RngLike = None, accountant=None) -> tuple[int, float]:
     """A private upper bound on the number of tuples: ⌈|D| + Lap(1/ε) + ln(1/(2β))/ε⌉ (≥ 1), which is ≥ |D|
-    with probability 1 − β. Spends ``epsilon`` (a Laplace count, sensitivity 1). Returns (bound, noisy count)."""
+    with probability 1 − β. Spends ``epsilon`` (a Laplace count, sensitivity 1). Returns (bound, noisy count).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: spec §1.5 (public information).
+    """
     noisy = float(laplace_mechanism(float(n), epsilon=epsilon, sensitivity=1.0, rng=rng, accountant=accountant,
                                     note="private size bound |D| (Laplace count + margin)"))
     return max(1, int(math.ceil(noisy + math.log(1.0 / (2.0 * beta)) / epsilon))), noisy
@@ -243,7 +285,12 @@ def graph_projection_cost(
 ) -> tuple[LedgerEntry, ...]:
     """The spends :func:`graph_projection` records, in order (pure; no data). Total ``epsilon`` (1.4·ε's
     Laplace share with ``artifact_compat``). The FD degree bound (``bound_hier``) is spent only when ``dcs``
-    has an FD-like DC; the size bound only when no public ``n_bound`` is given."""
+    has an FD-like DC; the size bound only when no public ``n_bound`` is given.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithms 2–4 (budget split); spec §2.9.
+    """
     epsilon = check_epsilon(epsilon)
     check_options(strategy, "strategy", STRATEGIES)
     plan: list[tuple] = []
@@ -317,6 +364,10 @@ def graph_projection(
     ``projector`` reuses memoised F(θ) across runs (same stable order on the same graph). ``clip``: "range"
     (default post-processing to [0, C(n_bound, 2)] for I_MI, [0, n_bound] for I_P), "artifact" (the reference
     code: I_MI clipped at 0, I_P not clipped) or "none".
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithm 2 with Algorithms 3–4; Lemmas 1–2.
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
@@ -407,7 +458,12 @@ def graph_projection(
 
 
 def dp_vertex_cover_cost(epsilon: float) -> tuple[LedgerEntry, ...]:
-    """The spend :func:`dp_vertex_cover` records: one Laplace step of ``epsilon`` (pure)."""
+    """The spend :func:`dp_vertex_cover` records: one Laplace step of ``epsilon`` (pure).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithm 5, Prop. 3.
+    """
     return planned(("laplace", check_epsilon(epsilon), "Alg. 5 vertex cover"))
 
 
@@ -439,6 +495,10 @@ def dp_vertex_cover(
     -----------------
     ``epsilon``, ``order``, ``order_seed``, Σ, and ``n_bound``: a public upper bound on the number of tuples,
     used only for the upper clip. Without it the output is clipped at 0 only (nothing depends on the true |D|).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §5, Algorithm 5 and Prop. 3.
     """
     t0 = time.perf_counter()
     epsilon = check_epsilon(epsilon)
@@ -470,7 +530,12 @@ def dp_vertex_cover(
 
 def run_record(release: Release, **extra) -> dict:
     """A flat run record for experiment tables: the release's record (private value, details, NOT PRIVATE exact
-    values), its public parameters, ``eps_per_step`` (as a string) and ``eps_total``."""
+    values), its public parameters, ``eps_per_step`` (as a string) and ``eps_total``.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6 (experiment records).
+    """
     rec = {k: v for k, v in release.public.items() if k in ("measure", "strategy", "epsilon", "ip_sensitivity")}
     rec.update(release.record())
     rec["eps_per_step"] = str(release.eps_per_step())

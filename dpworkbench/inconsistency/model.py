@@ -62,20 +62,42 @@ def _u(g: ConflictGraph) -> int:
 
 
 def i_d(g: ConflictGraph) -> int:
-    """Drastic measure: 1 iff the database violates Σ (the paper prints it reversed; spec §7.2)."""
+    """Drastic measure: 1 iff the database violates Σ (the paper prints it reversed; spec §7.2).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Definition 1 and Table 2 (drastic measure); spec §7.2.
+    """
     return int(g.num_edges > 0 or _u(g) > 0)
 
 
 def i_mi(g: ConflictGraph) -> int:
+    """I_MI: the number of minimal inconsistent subsets = edges of the conflict graph (+ |U| unary violators).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Definition 1, Table 2 (I_MI = |E|).
+    """
     return _u(g) + g.num_edges
 
 
 def i_p(g: ConflictGraph) -> int:
+    """I_P: the number of problematic tuples = non-isolated nodes of the conflict graph (+ |U| unary violators).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Definition 1, Table 2 (I_P = non-isolated tuples).
+    """
     return _u(g) + int(np.count_nonzero(g.degrees()))
 
 
 def i_r_lin(g: ConflictGraph) -> float:
-    """LP relaxation of minimum vertex cover = |maximum matching of the bipartite double cover| / 2."""
+    """LP relaxation of minimum vertex cover = |maximum matching of the bipartite double cover| / 2.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §5 (I_R^lin, LP relaxation of vertex cover); spec §1.7.
+    """
     from scipy.sparse.csgraph import maximum_bipartite_matching
 
     if g.num_edges == 0:
@@ -89,7 +111,12 @@ def i_r_lin(g: ConflictGraph) -> float:
 
 
 def i_r_lin_lp(g: ConflictGraph) -> float:
-    """The same LP solved by HiGHS (scipy.optimize.linprog); for checking i_r_lin."""
+    """The same LP solved by HiGHS (scipy.optimize.linprog); for checking i_r_lin.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §5, spec §1.7.
+    """
     from scipy.optimize import linprog
 
     if g.num_edges == 0:
@@ -122,7 +149,12 @@ def i_r_exact(g: ConflictGraph, *, max_nodes: int = MAX_EXACT_IR_NODES, max_edge
     """Minimum vertex cover size τ(G) by MILP (HiGHS). NP-hard: refuses graphs above the size guards.
 
     ``method``: "milp" (HiGHS), "enumerate" (all subsets; at most 12 non-isolated nodes) or "auto" (enumeration
-    for ≤ 12 non-isolated nodes — ~1000× faster there, used by the brute-force sensitivity sweeps — else MILP)."""
+    for ≤ 12 non-isolated nodes — ~1000× faster there, used by the brute-force sensitivity sweeps — else MILP).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Definition 1, Table 2 (I_R = minimum vertex cover, NP-hard).
+    """
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     if method not in ("auto", "milp", "enumerate"):
@@ -151,13 +183,23 @@ def i_r_exact(g: ConflictGraph, *, max_nodes: int = MAX_EXACT_IR_NODES, max_edge
 
 
 def i_r_2approx(g: ConflictGraph, *, rule: str = "lex", seed: int = 0) -> int:
-    """Both endpoints of a greedy maximal matching in a stable order (Algorithm 5 before noise)."""
+    """Both endpoints of a greedy maximal matching in a stable order (Algorithm 5 before noise).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §5, Algorithm 5 (before noise).
+    """
     u, v = order_edges(g.u, g.v, rule=rule, seed=seed, n=g.n, identity=g.identity)
     return _u(g) + int(K.greedy_cover(u, v, g.n))
 
 
 def i_mc(g: ConflictGraph, *, max_nodes: int = MAX_IMC_NODES) -> int:
-    """Number of maximal consistent subsets = maximal independent sets (#P-complete; tiny graphs only)."""
+    """Number of maximal consistent subsets = maximal independent sets (#P-complete; tiny graphs only).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Definition 1, Table 2 (I_MC, #P-complete).
+    """
     import networkx as nx
 
     if g.unary.size:
@@ -169,7 +211,12 @@ def i_mc(g: ConflictGraph, *, max_nodes: int = MAX_IMC_NODES) -> int:
 
 
 def max_maximal_independent_sets(n: int) -> int:
-    """Moon–Moser / Griggs et al.: the largest number of maximal independent sets of an n-vertex graph."""
+    """Moon–Moser / Griggs et al.: the largest number of maximal independent sets of an n-vertex graph.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Table 2 (I_MC's sensitivity); Moon–Moser.
+    """
     if n < 2:
         return 1
     q, r = divmod(n, 3)
@@ -177,7 +224,12 @@ def max_maximal_independent_sets(n: int) -> int:
 
 
 def all_measures(g: ConflictGraph, *, exact_ir: bool | None = None) -> dict:
-    """I_D, I_MI, I_P, I_R^lin, 2·I_R^lin, max degree and (when tractable) I_R exact."""
+    """I_D, I_MI, I_P, I_R^lin, 2·I_R^lin, max degree and (when tractable) I_R exact.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Definition 1, Table 2.
+    """
     out = {"n": g.n, "edges": g.num_edges, "max_degree": g.max_degree(), "I_D": i_d(g), "I_MI": i_mi(g), "I_P": i_p(g)}
     out["I_R_lin"] = i_r_lin(g)
     out["I_R_2approx"] = i_r_2approx(g)
@@ -191,7 +243,12 @@ _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def tid_rank(tids: np.ndarray, seed: int = 0) -> np.ndarray:
-    """Keyed splitmix64 hash of tuple ids: a data-independent pseudo-random rank per tid."""
+    """Keyed splitmix64 hash of tuple ids: a data-independent pseudo-random rank per tid.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4, Definition 7 (stable orders).
+    """
     with np.errstate(over="ignore"):
         z = np.asarray(tids, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15) * np.uint64(int(seed) % (2**63) + 1)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -202,7 +259,12 @@ def tid_rank(tids: np.ndarray, seed: int = 0) -> np.ndarray:
 
 def node_sequence(identity: NodeIdentity, seed: int = 0) -> np.ndarray:
     """inv[k] = the node at place k of the "rank" node sequence: sorted by the keyed hash of the identity, ties
-    by the identity's second hash, content tie-breaker and occurrence (never by row position)."""
+    by the identity's second hash, content tie-breaker and occurrence (never by row position).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4, Definition 7.
+    """
     r = tid_rank(identity.key1, seed)
     return np.lexsort((identity.occ, identity.tie, identity.key2, r)).astype(np.int64)
 
@@ -216,6 +278,10 @@ def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int =
     (later place, earlier place) — one int64 key per edge, sorted in place and decoded in place (8 bytes per
     edge at peak; the returned u and v are strided views of one interleaved int32 buffer).
     "lex": by (min position, max position).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4, Definition 7 and Algorithm 1.
     """
     u = np.asarray(u, dtype=np.int32)
     v = np.asarray(v, dtype=np.int32)
@@ -264,13 +330,14 @@ def _order_rank(u, v, n, identity, seed):
     cuts = (np.arange(chunks + 1, dtype=np.int64) * m) // chunks
     cnt = np.zeros((chunks, nb), np.int64)
     none = np.zeros(0, np.int64)
-    FK.rank_bucket_fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cnt, none, False)
+    fill = FK.rank_bucket_fill_serial if m < FK.PARALLEL_MIN else FK.rank_bucket_fill  # no thread launch for small graphs
+    fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cnt, none, False)
     per_bucket = cnt.sum(axis=0)
     lo = np.concatenate([[0], np.cumsum(per_bucket)]).astype(np.int64)
     cursor = lo[:-1] + np.concatenate([np.zeros((1, nb), np.int64), np.cumsum(cnt, axis=0)[:-1]])
     keys = np.empty(m, np.int64)
-    FK.prefault(keys, np.int64(4 * threads))
-    FK.rank_bucket_fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cursor, keys, True)
+    (FK.prefault_serial if m < FK.PARALLEL_MIN else FK.prefault)(keys, np.int64(4 * threads))
+    fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cursor, keys, True)
     del pos
     pairs = keys.view(np.int32)  # decoded in place: pair i takes the 8 bytes of key i
     per_place = np.zeros(n + 1, np.int64)
@@ -288,7 +355,12 @@ def _order_rank(u, v, n, identity, seed):
 
 
 def edge_addition_reference(edges: list[tuple[int, int]], n: int, theta: int) -> list[tuple[int, int]]:
-    """Pure-Python Algorithm 1 (for tests): the kept edges, in order."""
+    """Pure-Python Algorithm 1 (for tests): the kept edges, in order.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4, Algorithm 1 (edge addition).
+    """
     d = [0] * n
     kept = []
     for a, b in edges:
@@ -306,6 +378,10 @@ class Projector:
     ``rule="artifact_reorder"`` is a compatibility switch reproducing the reference code: a fresh uniformly
     random edge order on *every* call (no memo; each θ of the EM and the final projection see different
     orders). Equivalent in distribution to one random global order, but not what Algorithms 3/4 describe.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4, Algorithm 1 and Lemma 1.
     """
 
     graph: ConflictGraph
@@ -382,6 +458,10 @@ class Projector:
                 self._memo[t] = tuple(int(x) for x in FK.edge_addition_grouped(self.u, self.v, self.n, t, inv, ptr))
                 self.passes += 1
 
+    def forget(self) -> None:
+        """Drop the memoised F(θ) values (the next call pays for its own passes, e.g. to time one measure)."""
+        self._memo.clear()
+
     def cover_size(self) -> int:
         """Algorithm 5's c before noise: 2·|greedy maximal matching| in this order = 2·F_MI(1)."""
         if 1 not in self._memo and self.rule != "artifact_reorder":
@@ -397,31 +477,42 @@ class Projector:
             return pos
         raise ValueError(f"measure must be 'MI' or 'P', got {measure!r}")
 
-    def projected_degrees(self, theta: int) -> np.ndarray:
-        keep = K.edge_addition_mask(self.u, self.v, self.n, int(theta))
-        return np.bincount(self.u[keep], minlength=self.n) + np.bincount(self.v[keep], minlength=self.n)
-
 
 # ---------------------------------------------------------------------------------------------------- deterministic parts of θ selection (Eq. 2, Thm 3, Thm 2)
 SQRT2 = math.sqrt(2.0)
 
 
 def paper_candidates(n: int) -> list[int]:
-    """The paper's Θ scaled to n: [1, 5, 10, 100, 500] ∪ {k·n/10 : k = 1..9} (= the artifact's list at n = 10,000)."""
+    """The paper's Θ scaled to n: [1, 5, 10, 100, 500] ∪ {k·n/10 : k = 1..9} (= the artifact's list at n = 10,000).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6.1 (candidate set Θ of the artifact).
+    """
     base = [1, 5, 10, 100, 500]
     out = sorted({c for c in base if c < n} | {max(1, int(round(k * n / 10))) for k in range(1, 10)})
     return out or [1]
 
 
 def quality(F: dict, theta: int, theta_max: int, eps2: float, *, no_bias: bool = False) -> float:
-    """q_ε₂(G, θ) = −(F(θ_max) − F(θ)) − √2·θ/ε₂ (Eq. 2); the |V| candidate has no bias term."""
+    """q_ε₂(G, θ) = −(F(θ_max) − F(θ)) − √2·θ/ε₂ (Eq. 2); the |V| candidate has no bias term.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4.2, Eq. 2 and Example 2 / Table 3.
+    """
     if no_bias:
         return -SQRT2 * theta / eps2
     return -(F[theta_max] - F[theta]) - SQRT2 * theta / eps2
 
 
 def degree_bound(df: pd.DataFrame, fds: Sequence[DC]) -> tuple[int, list[int]]:
-    """Thm 3: d_bound(D, Σ_FD) = Σ_σ (max_{a_X} freq(D, a_X) − 1); also the per-FD terms (each of sensitivity 1)."""
+    """Thm 3: d_bound(D, Σ_FD) = Σ_σ (max_{a_X} freq(D, a_X) − 1); also the per-FD terms (each of sensitivity 1).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4.3, Lemma 3 and Theorem 3.
+    """
     terms = []
     for d in fds:
         if not d.is_fd_like:
@@ -453,6 +544,10 @@ def theorem2_bound(beta, *, q_opt_tilde: float, theta_max: float, n_candidates: 
     """Thm 2's error bound as printed: −q̃_opt + (2θ_max/ε₁)·ln(2|Θ|/(|Θ_opt|β)).
 
     ``corrected=True`` adds the Laplace-tail term max(0, ln(2/β) − √2)·θ*/ε₂ (spec §7.10).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4.2, Theorem 2 and Fig. 10; spec §7.10.
     """
     beta = np.asarray(beta, dtype=float)
     if np.any((beta <= 0) | (beta >= 1)):

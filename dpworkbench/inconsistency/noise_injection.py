@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_int, check_positive, check_probability
+from .._validation import as_generator, check_int, check_probability
 from .constraints import DC
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
@@ -32,7 +32,12 @@ def constrained_columns(df: pd.DataFrame, dcs: Sequence[DC]) -> list[str]:
 
 
 def typo(value, rng: np.random.Generator):
-    """The reference typo rules: strings get a random letter appended, numbers a digit ±1 (wrapping), dates a new part."""
+    """The reference typo rules: strings get a random letter appended, numbers a digit ±1 (wrapping), dates a new part.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6.1 (RNoise typos).
+    """
     if isinstance(value, (bool, np.bool_)):
         return not value
     if isinstance(value, (int, np.integer)):
@@ -86,6 +91,10 @@ def rnoise(
 
     With probability ``typo_prob`` a typo, else a value of the column's active domain (computed on the
     clean table) drawn with Zipf(``skew``) probabilities. Yields (iteration, copy) at checkpoints.
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6.1 (RNoise).
     """
     alpha = check_probability(alpha, "alpha", open_interval=False)
     typo_prob = check_probability(typo_prob, "typo_prob", open_interval=False)
@@ -142,7 +151,12 @@ def conoise(
     checkpoint_every: int = 10,
     rng=None,
 ) -> Iterator[tuple[int, pd.DataFrame]]:
-    """CONoise: each iteration makes a random pair violate a random DC (spec §4.3; fallbacks as the reference)."""
+    """CONoise: each iteration makes a random pair violate a random DC (spec §4.3; fallbacks as the reference).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §6.1 (CONoise).
+    """
     iterations = check_int(iterations, "iterations", minimum=0)
     checkpoint_every = check_int(checkpoint_every, "checkpoint_every", minimum=1)
     gen = as_generator(rng)

@@ -5,40 +5,61 @@ The non-private part (table, noise, conflict graph, F(θ)) is cached; moving the
 
 from __future__ import annotations
 
-import functools
-import math
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .. import cache
+from .._validation import check_options
 from .conflict_graph import build
 from .datasets import dcs_for, load_table
 from .figures import draw_graph
 from .mechanisms import dp_vertex_cover, graph_projection, optimized_em
 from .model import SQRT2, Projector, all_measures, paper_candidates
-from .noise_injection import rnoise
+from .noise_injection import conoise, rnoise
 
 
-@functools.lru_cache(maxsize=32)
-def noisy_table(dataset: str, rows: int, alpha: float, seed: int = 0, dc_count: int | None = None):
-    """(Dataset, dcs, noisy DataFrame, ConflictGraph, exact measures) — cached, independent of ε.
+def noisy_table(dataset: str, rows: int, alpha: float, seed: int = 0, dc_count: int | None = None, *,
+                noise: str = "rnoise", conoise_iters: int = 100):
+    """(Dataset, dcs, noisy DataFrame, ConflictGraph, exact measures — NOT PRIVATE), independent of ε.
 
-    ``dc_count``: use only the dataset's first k DCs (None = all); RNoise still targets every constrained column,
-    so the table is the same for every k and only the constraint set changes."""
+    Kept in :mod:`dpworkbench.cache` under the sampled table's content, the DCs and the noise parameters, so moving
+    the ε slider only redraws noise. ``dc_count``: use only the dataset's first k DCs (None = all); the injected
+    errors still target every constrained column, so the table is the same for every k and only the constraint set
+    changes. ``noise``: "rnoise" (random typos in a fraction ``alpha`` of the constrained cells) or "conoise"
+    (``conoise_iters`` iterations that each create a violation of a random DC).
+
+    References
+    ----------
+    Mohapatra et al. 2025, §6.1 (RNoise, CONoise); spec §5.4 (teaching widget).
+    """
+    check_options(noise, "noise", ("rnoise", "conoise"))
     ds = load_table(dataset, rows=rows, seed=seed)
     all_dcs = dcs_for(dataset)
     dcs = all_dcs[: _k(dc_count)]
-    *_, (_, df) = rnoise(ds.data, all_dcs, alpha, rng=seed, n_checkpoints=1)
-    g = build(df, dcs)
-    return ds, dcs, df, g, all_measures(g, exact_ir=g.num_edges <= 3000)
+
+    def compute():
+        if noise == "rnoise":
+            *_, (_, df) = rnoise(ds.data, all_dcs, alpha, rng=seed, n_checkpoints=1)
+        else:
+            *_, (_, df) = conoise(ds.data, all_dcs, conoise_iters, checkpoint_every=max(1, conoise_iters), rng=seed)
+        g = build(df, dcs)
+        return df, g, all_measures(g, exact_ir=g.num_edges <= 3000)
+
+    key = (ds.data, [d.text or str(d) for d in all_dcs], len(dcs), noise, alpha if noise == "rnoise" else conoise_iters, seed)
+    df, g, exact = cache.cached_call("inconsistency.teaching.noisy_table", key, compute)
+    return ds, dcs, df, g, exact
 
 
-@functools.lru_cache(maxsize=32)
-def projector(dataset: str, rows: int, alpha: float, seed: int = 0, dc_count: int | None = None) -> Projector:
-    return Projector(noisy_table(dataset, rows, alpha, seed, _k(dc_count))[3], rule="rank", seed=seed)
+def projector(dataset: str, rows: int, alpha: float, seed: int = 0, dc_count: int | None = None, *, order: str = "rank",
+              noise: str = "rnoise", conoise_iters: int = 100) -> Projector:
+    """The memoising :class:`~.model.Projector` (F(θ) per θ, in the stable ``order``: "rank" or "lex") of
+    :func:`noisy_table`'s graph, kept in :mod:`dpworkbench.cache` under the graph's content, the rule and the seed."""
+    check_options(order, "order", ("rank", "lex"))
+    g = noisy_table(dataset, rows, alpha, seed, _k(dc_count), noise=noise, conoise_iters=conoise_iters)[3]
+    return cache.cached_call("inconsistency.teaching.projector", (g, order, seed), lambda: Projector(g, rule=order, seed=seed))
 
 
 def _k(dc_count) -> int | None:
@@ -51,72 +72,143 @@ def _k(dc_count) -> int | None:
     return k
 
 
+def _thetas(thetas, n: int) -> list[int] | None:
+    """The θ candidate set Θ: None/"paper" = the paper's list scaled to n; a sequence or a comma-separated text = those."""
+    if thetas is None or (isinstance(thetas, str) and thetas.strip() in ("", "paper")):
+        return None
+    if isinstance(thetas, str):
+        from ..widgets import parse_candidates
+
+        thetas = parse_candidates(thetas)
+    out = sorted({int(round(t)) for t in thetas if t >= 1})
+    if not out:
+        raise ValueError("θ candidates: give at least one θ ≥ 1")
+    return [min(t, n) for t in out]
+
+
 def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: int = 0, repeats: int = 30,
-                  dc_count: int | None = None):
-    """Conflict-graph explorer: degree histogram, exact measures and the spread of their DP estimates at ε
-    (on the dataset's first ``dc_count`` DCs; None = all)."""
-    ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed, _k(dc_count))
-    proj = projector(dataset, rows, alpha, seed, _k(dc_count))
+                  dc_count: int | None = None, *, noise: str = "rnoise", conoise_iters: int = 100, order: str = "rank",
+                  eps1_frac: float = 0.4, eps0_frac: float = 0.25, ip_sensitivity: str = "safe", add_V: str = "if_general_DC",
+                  prune: str = "le", thetas=None):
+    """Conflict-graph explorer: degree distribution, and for I_MI, I_P and I_R the spread of ``repeats`` private
+    estimates at total ε next to the true value (on the dataset's first ``dc_count`` DCs; None = all).
+
+    The knobs are Algorithm 2/4's: ε₁ = ``eps1_frac``·ε for θ selection (of which ``eps0_frac`` for the FD degree
+    bound), the I_P sensitivity mode, the add-|V| policy, the pruning rule, the stable order and the candidate set Θ
+    (``thetas``: a list or comma-separated text; None = the paper's). Seeded: research/teaching, not a release.
+
+    References
+    ----------
+    Mohapatra et al. 2025, Algorithms 2, 4 and 5; spec §5.4.
+    """
+    ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed, _k(dc_count), noise=noise, conoise_iters=conoise_iters)
+    proj = projector(dataset, rows, alpha, seed, _k(dc_count), order=order, noise=noise, conoise_iters=conoise_iters)
+    cands = _thetas(thetas, len(df))
     rng = np.random.default_rng(seed + 1)
     est = {"I_MI": [], "I_P": [], "I_R": []}
     lin = exact["I_R_lin"]
+    kw = dict(df=df, dcs=dcs, projector=proj, n_bound=len(df), eps1_frac=eps1_frac, eps0_frac=eps0_frac, add_V=add_V,
+              prune=prune, order=order, order_seed=seed, thetas=cands)
+    cover = exact["I_R_2approx"] if order == "lex" else int(g.unary.size) + proj.cover_size()
     for _ in range(repeats):
         # the sample size is the explorer's public design parameter (n_bound); see graph_projection's docstring
-        est["I_MI"].append(graph_projection(g, "MI", epsilon, df=df, dcs=dcs, projector=proj, rng=rng, n_bound=len(df)).value)
-        est["I_P"].append(graph_projection(g, "P", epsilon, df=df, dcs=dcs, projector=proj, rng=rng, n_bound=len(df)).value)
-        est["I_R"].append(dp_vertex_cover(g, epsilon, cover_size=exact["I_R_2approx"], rng=rng, n_bound=len(df)).value)
+        est["I_MI"].append(graph_projection(g, "MI", epsilon, rng=rng, **kw).value)
+        est["I_P"].append(graph_projection(g, "P", epsilon, rng=rng, ip_sensitivity=ip_sensitivity, **kw).value)
+        est["I_R"].append(dp_vertex_cover(g, epsilon, cover_size=cover, order=order, order_seed=seed, rng=rng, n_bound=len(df)).value)
     truth = {"I_MI": exact["I_MI"], "I_P": exact["I_P"], "I_R": 2 * lin}
-    fig = make_subplots(rows=1, cols=4, subplot_titles=["degree distribution", "I_MI", "I_P", "I_R (vs 2·I_R^lin)"])
+    fig = make_subplots(rows=1, cols=4, subplot_titles=["degree distribution", "I_MI (edges)", "I_P (tuples)", "I_R vs 2·I_R^lin"])
     deg = g.degrees()
-    fig.add_trace(go.Histogram(x=deg[deg > 0], nbinsx=40, showlegend=False, marker_color="#7f7f7f"), 1, 1)
+    fig.add_trace(go.Histogram(x=deg[deg > 0], nbinsx=40, name="tuples per degree", showlegend=True, marker_color="#7f7f7f"), 1, 1)
     for j, m in enumerate(("I_MI", "I_P", "I_R"), start=2):
-        fig.add_trace(go.Box(y=est[m], name=f"DP ε={epsilon:.3g}", boxpoints="all", showlegend=False, marker_color="#1f77b4"), 1, j)
-        fig.add_trace(go.Scatter(x=[f"DP ε={epsilon:.3g}"], y=[truth[m]], mode="markers", marker=dict(symbol="x", size=14, color="#ff7f0e"),
-                                 name="true", showlegend=(j == 2)), 1, j)
+        fig.add_trace(go.Box(y=est[m], name=f"ε={epsilon:.3g}", boxpoints="all", legendgroup="dp", showlegend=(j == 2),
+                             marker_color="#1f77b4", line_color="#1f77b4"), 1, j)
+        fig.add_trace(go.Scatter(x=[f"ε={epsilon:.3g}"], y=[truth[m]], mode="markers", marker=dict(symbol="x", size=14, color="#ff7f0e"),
+                                 name="true value (NOT PRIVATE)", legendgroup="true", showlegend=(j == 2)), 1, j)
+        fig.update_yaxes(title_text="value (count)" if j == 2 else None, row=1, col=j)
+    fig.update_xaxes(title_text="degree in the conflict graph", row=1, col=1)
+    fig.update_yaxes(title_text="tuples", row=1, col=1)
+    for j in (2, 3, 4):
+        fig.update_xaxes(title_text=f"{repeats} releases", row=1, col=j)
     fig.update_layout(template="plotly_white", height=380,
-                      title=f"{dataset} ({ds.source}), {rows} rows, RNoise α={alpha}, {len(dcs)} DC(s), {g.num_edges} edges")
-    table = pd.DataFrame([{"measure": m, "true": truth[m], "DP mean": np.mean(est[m]), "DP std": np.std(est[m]),
+                      title=f"{dataset} ({ds.source}), {rows} rows, {noise}, {len(dcs)} DC(s), {g.num_edges} edges")
+    table = pd.DataFrame([{"measure": m, "true (NOT PRIVATE)": truth[m], "DP mean": np.mean(est[m]), "DP std": np.std(est[m]),
                            "mean rel. error": np.mean(np.abs(np.asarray(est[m]) - truth[m]) / truth[m]) if truth[m] else np.nan}
                           for m in truth])
     return fig, table
 
 
-def projection_view(dataset: str, rows: int, alpha: float, theta: int, epsilon: float, measure: str = "MI", seed: int = 0):
-    """θ explorer: f(π_θ(G)) vs θ (bias) against the Laplace noise std √2·Δ(θ)/ε — the trade-off Eq. 2 optimises."""
-    proj = projector(dataset, rows, alpha, seed)
-    n = proj.n
-    grid = sorted(set(np.unique(np.geomspace(1, n, 40).astype(int)).tolist()) | {int(theta)})
+def projection_view(dataset: str, rows: int, alpha: float, theta: int, epsilon: float, measure: str = "MI", seed: int = 0, *,
+                    eps1_frac: float = 0.4, order: str = "rank"):
+    """θ explorer: the truncation bias f(G) − f(π_θ(G)) against the Laplace noise scale √2·Δ(θ)/ε₂ (ε₂ = (1 −
+    ``eps1_frac``)·ε) over θ — the trade-off Eq. 2's quality optimises. The chosen θ is a dashed line at θ (data units
+    on the log axis, within [1, n]).
+
+    References
+    ----------
+    Mohapatra et al. 2025, Eq. 2, Example 2 / Table 3.
+    """
+    proj = projector(dataset, rows, alpha, seed, order=order)
+    n = max(proj.n, 1)
+    theta = int(min(max(int(theta), 1), n))
+    grid = sorted(set(np.unique(np.geomspace(1, n, 40).astype(int)).tolist()) | {theta})
     f = np.array([proj.f(t, measure) for t in grid], dtype=float)
     truth = proj.f(n, measure)
-    noise = SQRT2 * np.asarray(grid) / (0.6 * epsilon)
+    eps2 = (1 - eps1_frac) * epsilon
+    noise = SQRT2 * np.asarray(grid) / eps2
+    bias = truth - f
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=grid, y=truth - f, name="bias f(G) − f(G_θ)", mode="lines"))
-    fig.add_trace(go.Scatter(x=grid, y=noise, name="Laplace std √2·θ/ε₂ (ε₂ = 0.6ε)", mode="lines"))
-    fig.add_trace(go.Scatter(x=grid, y=truth - f + noise, name="bias + noise (−quality)", mode="lines", line=dict(dash="dot")))
-    fig.add_vline(x=theta, line_dash="dash", annotation_text=f"θ = {theta}")
-    fig.update_xaxes(type="log", title="θ")
-    fig.update_yaxes(type="log", title="absolute error scale")
+    # bias is 0 once θ reaches the maximum degree: drawn at the axis floor (a log axis cannot show 0)
+    floor = 0.5
+    fig.add_trace(go.Scatter(x=grid, y=np.maximum(bias, floor), name="bias f(G) − f(G_θ) (0 drawn at 0.5)", mode="lines",
+                             line=dict(color="#1f77b4")))
+    fig.add_trace(go.Scatter(x=grid, y=noise, name=f"noise scale √2·θ/ε₂ (ε₂ = {eps2:.3g})", mode="lines",
+                             line=dict(color="#d62728")))
+    fig.add_trace(go.Scatter(x=grid, y=bias + noise, name="bias + noise (= −quality, Eq. 2)", mode="lines",
+                             line=dict(dash="dot", color="#555555")))
+    top = float(max((bias + noise).max(), noise.max(), 1.0))
+    fig.add_trace(go.Scatter(x=[theta, theta], y=[floor, top], mode="lines", line=dict(dash="dash", color="#444"),
+                             name=f"chosen θ = {theta}"))
+    fig.update_xaxes(type="log", title="θ (degree cap of the projection)", range=[0, np.log10(n) if n > 1 else 1])
+    fig.update_yaxes(type="log", title=f"error scale (count of I_{measure})")
     fig.update_layout(template="plotly_white", height=380, title=f"I_{measure} on {dataset}: truncation bias vs noise (true value {truth})")
     return fig
 
 
-def em_view(dataset: str, rows: int, alpha: float, epsilon: float, measure: str = "MI", seed: int = 0, use_bound: bool = True):
-    """θ-selection explorer: EM candidate probabilities in each step of Algorithm 4 at total ε (0.4ε for selection)."""
+def em_view(dataset: str, rows: int, alpha: float, epsilon: float, measure: str = "MI", seed: int = 0, use_bound: bool = True, *,
+            eps1_frac: float = 0.4, eps0_frac: float = 0.25, steps: int = 2, prune: str = "le", add_V: str = "if_general_DC",
+            ip_sensitivity: str = "safe", order: str = "rank", thetas=None):
+    """θ-selection explorer: the exponential mechanism's candidate probabilities in each step of Algorithm 4 at total ε
+    (ε₁ = ``eps1_frac``·ε for selection, of which ``eps0_frac`` for the FD degree bound when ``use_bound``), with
+    ``steps`` EM draws, the pruning rule, the add-|V| policy, the I_P sensitivity mode, the stable order and the
+    candidate set (``thetas``: a list or comma-separated text; None = the paper's).
+
+    References
+    ----------
+    Mohapatra et al. 2025, Algorithms 3–4, Lemma 3 / Thm 3, Table 4.
+    """
     ds, dcs, df, g, exact = noisy_table(dataset, rows, alpha, seed)
-    proj = projector(dataset, rows, alpha, seed)
-    rec = optimized_em(proj, paper_candidates(len(df)), eps1=0.4 * epsilon, eps2=0.6 * epsilon, measure=measure, df=df,
-                       dcs=dcs, use_bound=use_bound, rng=seed, n_bound=len(df))  # public sample size
-    fig = make_subplots(rows=1, cols=len(rec["steps"]), subplot_titles=[f"step {i + 1}: ε={s['epsilon']:.3g}, Δq={s['sensitivity']:.0f}, θ*={s['theta']}"
-                                                                          for i, s in enumerate(rec["steps"])])
+    proj = projector(dataset, rows, alpha, seed, order=order)
+    cands = _thetas(thetas, len(df)) or paper_candidates(len(df))
+    rec = optimized_em(proj, cands, eps1=eps1_frac * epsilon, eps2=(1 - eps1_frac) * epsilon, measure=measure, df=df,
+                       dcs=dcs, use_bound=use_bound, steps=steps, prune=prune, add_V=add_V, eps0_frac=eps0_frac,
+                       ip_sensitivity=ip_sensitivity, rng=seed, n_bound=len(df))  # public sample size
+    fig = make_subplots(rows=1, cols=len(rec["steps"]),
+                        subplot_titles=[f"step {i + 1}: θ* = {s['theta']}" for i, s in enumerate(rec["steps"])],
+                        x_title="candidate θ", y_title="probability of being drawn")
     for i, s in enumerate(rec["steps"], start=1):
-        fig.add_trace(go.Bar(x=[str(c) for c in s["candidates"]], y=s["probabilities"], showlegend=False), 1, i)
-    fig.update_layout(template="plotly_white", height=360,
-                      title=f"Alg. 4 on {dataset}: noisy degree bound {rec['d_bound_noisy']} (true {rec['d_bound']}), final θ* = {rec['theta']}")
+        fig.add_trace(go.Bar(x=[str(c) for c in s["candidates"]], y=s["probabilities"], showlegend=False, marker_color="#1f77b4"), 1, i)
+    bound = f"degree bound {rec['d_bound_noisy']} (true {rec['d_bound']}), " if rec["d_bound_noisy"] is not None else ""
+    fig.update_layout(template="plotly_white", height=360, title=f"Alg. 4 on {dataset}: {bound}θ* = {rec['theta']}")
     return fig
 
 
 def vertex_cover_steps(order: str = "lex"):
-    """Algorithm 5 step by step on the paper's Fig. 3 graphs (G without E, G' with E)."""
+    """Algorithm 5 step by step on the paper's Fig. 3 graphs (G without E, G' with E).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Fig. 3, Example 6.
+    """
     from .examples import FIG3_NAMES, example6_trace, fig3_graphs
 
     g, gp = fig3_graphs()
@@ -129,7 +221,12 @@ __all__ = ["em_view", "explorer_view", "noisy_table", "projection_view", "vertex
 
 def vertex_cover_step_view(step: int, epsilon: float, seed: int = 0, samples: int = 2000):
     """Algorithm 5 on Fig. 3's G' after ``step`` iterations of the lexicographic order (covered nodes in red),
-    and the law of the released value c + Lap(2/ε) for G and G' (their pre-noise sizes differ by ≤ 2)."""
+    and the law of the released value c + Lap(2/ε) for G and G' (their pre-noise sizes differ by ≤ 2).
+
+    References
+    ----------
+    Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Algorithm 5, Prop. 3, Fig. 3.
+    """
     from .examples import FIG3_NAMES, example6_trace, fig3_graphs
 
     g, gp = fig3_graphs()
@@ -142,14 +239,15 @@ def vertex_cover_step_view(step: int, epsilon: float, seed: int = 0, samples: in
             covered |= {FIG3_NAMES.index(a), FIG3_NAMES.index(b)}
     left = draw_graph(gp, labels=FIG3_NAMES, highlight=sorted(covered), title="")
     rng = np.random.default_rng(seed)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=[f"G' after {step} of 7 edges (cover in red)",
-                                                        f"released c + Lap(2/ε), ε = {epsilon:.3g}"])
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[f"G' after {step}/7 edges", f"c + Lap(2/ε), ε = {epsilon:.3g}"])
     for tr_ in left.data:
         fig.add_trace(tr_, 1, 1)
     cg, cgp = int(tr.c.iloc[-1]), int(tr["c'"].iloc[-1])
     for name, c in (("G", cg), ("G'", cgp)):
         fig.add_trace(go.Histogram(x=c + rng.laplace(0, 2 / epsilon, samples), name=f"{name} (c={c})", opacity=0.6, nbinsx=60), 1, 2)
+    fig.update_xaxes(title_text="released cover size (noisy c)", row=1, col=2)
+    fig.update_yaxes(title_text=f"count of {samples} draws", row=1, col=2)
     fig.update_xaxes(visible=False, row=1, col=1)
     fig.update_yaxes(visible=False, row=1, col=1)
-    fig.update_layout(template="plotly_white", height=380, barmode="overlay")
+    fig.update_layout(template="plotly_white", height=380, barmode="overlay", title="Algorithm 5 on Fig. 3 (cover in red)")
     return fig, tr.head(step)

@@ -33,7 +33,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import examples, figures
+from dpworkbench.inconsistency import claims, examples, figures
 from dpworkbench.inconsistency.mechanisms import dp_vertex_cover
 from dpworkbench.inconsistency.model import i_r_exact
 from dpworkbench.inconsistency.teaching import vertex_cover_steps
@@ -59,12 +59,5 @@ rng = np.random.default_rng(seed)
 runs = pick(profile, ci=200, quick=2000, paper=20000)
 outs = pd.DataFrame([{"graph": name, "output": dp_vertex_cover(gr, epsilon, order="lex", rng=rng)["output"]} for name, gr in (("G", g), ("G'", gp)) for _ in range(runs)])
 display(outs.groupby("graph").output.describe())
-c = ctx.claims
-c.add("Example 6: c(G) with lexicographic order", paper=6, ours=int(trace.c.iloc[-1]), atol=0)
-c.add("Example 6: c(G')", paper=6, ours=int(trace["c'"].iloc[-1]), atol=0)
-c.add("Example 6: (c, c') trace", paper="(2,2)(2,2)(2,2)(4,4)(4,4)(4,6)(6,6)", ours="".join(f"({a},{b})" for a, b in zip(trace.c, trace["c'"])),
-      verdict="pass" if list(zip(trace.c, trace["c'"])) == [(2, 2), (2, 2), (2, 2), (4, 4), (4, 4), (4, 6), (6, 6)] else "differs")
-c.add("Example 5: random orders give 4 or 6 on G", paper="4 vs 6", ours=sorted(orders[orders.graph == "G"].cover_size.tolist()),
-      verdict="pass" if set(orders[orders.graph == "G"].cover_size) == {4, 6} else "differs")
-c.add("exact τ(G), τ(G') (2-approx. brackets)", paper="3, 4 (derived)", ours=f"{i_r_exact(g)}, {i_r_exact(gp)}", verdict="pass" if (i_r_exact(g), i_r_exact(gp)) == (3, 4) else "differs")
+claims.fig03_vertex_cover_toy(ctx.claims, trace=trace, orders=orders, tau=(i_r_exact(g), i_r_exact(gp)))
 ctx.finish()

@@ -43,7 +43,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments, figures, reference
+from dpworkbench.inconsistency import claims, experiments, figures
 from dpworkbench import comparisons
 fig_no = {"rnoise": 4, "conoise": 5}[noise]
 stem = f"fig{fig_no:02d}_true_vs_private_{noise}"
@@ -74,27 +74,7 @@ fig
 ours = res[res.algo != "r2t"]
 avg = experiments.error_summary(ours, by=("measure",)).set_index("measure")["mean"]
 per = experiments.error_summary(ours, by=("dataset", "measure")).set_index(["dataset", "measure"])["mean"]
-if r2t_series:
-    r2t_err = experiments.error_summary(res[res.algo == "r2t"], by=("measure",)).set_index("measure")["mean"]
-    ctx.claims.add("R2T is less accurate than ours for I_MI (average relative error)", paper="ours < R2T",
-                   ours=f"ours {avg['I_MI']:.3f}, R2T {float(r2t_err['I_MI']):.3f}",
-                   verdict="not-comparable" if profile == "ci" else ("pass" if avg["I_MI"] < float(r2t_err["I_MI"]) else "differs"),
-                   note="§6.2 / Table 1; R2T with the artifact's GS = n, β = 0.1, base 5.5")
-scale = "" if profile != "ci" else " (ci: tiny tables)"
-for m, p in reference.PAPER_AVG_ERROR.items():
-    ctx.claims.add(f"average relative error of {m} over datasets and checkpoints{scale}", paper=p, ours=float(avg[m]),
-                   rtol=0.5 if profile != "ci" else None, verdict="not-comparable" if profile == "ci" else None,
-                   note="paper text §6.2 (whether it averages Figs. 4 and 5 is not said); tolerance ±50%; per dataset (paper's worst: "
-                        "Stock for I_MI and I_R, Adult for I_P): " + ", ".join(f"{d} {float(per[(d, m)]):.3f}" for d in datasets if (d, m) in per.index))
-ctx.claims.add("I_R is the most accurate measure (sensitivity 2)", paper="I_R < I_MI, I_P", ours=f"I_R {avg['I_R']:.3f}, I_MI {avg['I_MI']:.3f}, I_P {avg['I_P']:.3f}",
-               verdict="pass" if avg["I_R"] < min(avg["I_MI"], avg["I_P"]) else "differs")
-if noise == "rnoise":  # the per-dataset I_MI claims (text §6.2, Table 1) belong to Fig. 4 only
-    for d, p in reference.PAPER_MI_ERROR_TEXT.items():
-        ctx.claims.add(f"I_MI relative error, {d} (ours, ε=1){scale}", paper=p, ours=float(per[(d, "I_MI")]),
-                       verdict="not-comparable" if profile == "ci" else ("pass" if float(per[(d, "I_MI")]) <= 2 * p else "differs"),
-                       note="pass = within 2× the paper's value (text §6.2); synthetic data except Adult")
-    for d, p in reference.PAPER_TAB1_OURS.items():
-        ctx.claims.add(f"Table 1 (this work): I_MI error, {d}{scale}", paper=p, ours=float(per[(d, "I_MI")]),
-                       verdict="not-comparable" if profile == "ci" else ("pass" if float(per[(d, "I_MI")]) <= 2 * p + 0.05 else "differs"),
-                       note="Table 1's noise setting is not stated; pass = within 2×+0.05")
+r2t_avg_mi = float(experiments.error_summary(res[res.algo == "r2t"], by=("measure",)).set_index("measure")["mean"]["I_MI"]) if r2t_series else None
+claims.fig04_fig05_true_vs_private(ctx.claims, avg=avg.to_dict(), per=per.to_dict(), noise=noise, profile=profile, datasets=datasets,
+                                   r2t_avg_mi=r2t_avg_mi)
 ctx.finish()

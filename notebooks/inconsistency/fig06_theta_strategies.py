@@ -36,7 +36,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments, figures
+from dpworkbench.inconsistency import claims, experiments, figures
 ctx = NotebookContext("inconsistency/fig06_theta_strategies", profile=profile, output_dir=output_dir, seed=seed)
 datasets = ["Stock", "Tax", "Hospital", "Flight", "Adult"]
 strategies = ["baseline_V", "baseline_dmax", "em", "hier_em", "bound_hier"]
@@ -55,24 +55,6 @@ fig = figures.fig_strategies(res, f"Fig. 6: θ strategies (RNoise α={alpha}, ε
 ctx.save_figure(fig, "fig06_strategies")
 fig
 
-# %%
-S = summary
-na = profile == "ci"
-ratio = float(min(S.loc[("Stock", m), a] for m in ("I_MI", "I_P") for a in ("baseline_V", "em")) / max(S.loc[("Stock", m), "bound_hier"] for m in ("I_MI", "I_P")))
-ctx.claims.add("Stock: non-pruned private strategies 10³–10⁴× worse than ours", paper="1e3–1e4", ours=f"{ratio:.3g}×",
-               verdict="not-comparable" if na else ("pass" if ratio >= 100 else "differs"), note="min over (θ=|V|, EM) and measures of error ratio vs ours; pass ≥ 100×")
-for d in ("Tax", "Hospital"):
-    best = S.loc[d].drop(columns="baseline_dmax").idxmin(axis=1)
-    ctx.claims.add(f"{d}: ours best among private strategies", paper="bound_hier", ours=", ".join(f"{m}: {best[m]}" for m in best.index),
-                   verdict="not-comparable" if na else ("pass" if all(b in ("bound_hier", "hier_em") for b in best) else "differs"),
-                   note="the paper also puts the red hierarchical EM within one order of magnitude; pass = bound_hier or hier_em best")
-for d in ("Flight", "Adult"):
-    mi_base_better = S.loc[(d, "I_MI"), "baseline_V"] <= S.loc[(d, "I_MI"), "bound_hier"]
-    ip_ours_better = min(S.loc[(d, "I_P"), "bound_hier"], S.loc[(d, "I_P"), "hier_em"]) <= S.loc[(d, "I_P"), "baseline_V"]
-    ctx.claims.add(f"{d} (dense): Baseline 1 beats ours for I_MI, ours/hier beat Baseline 1 for I_P", paper="yes / yes",
-                   ours=f"{'yes' if mi_base_better else 'no'} / {'yes' if ip_ours_better else 'no'}",
-                   verdict="not-comparable" if na else ("pass" if (mi_base_better and ip_ours_better) else "differs"))
-
 # %% [markdown]
 # ### The paper's version for I_P (labelled options; the sensitivity is not proven private)
 # The curves above use the corrected I_P sensitivities (Laplace (θ+1)/ε₂, quality 2θ_max) and clip every output to
@@ -87,8 +69,5 @@ res_p = experiments.noise_experiment("fig06_paper_ip", ["Flight", "Adult"], nois
 Sp = experiments.error_summary(res_p).pivot_table(index=["dataset", "measure"], columns="algo", values="mean")
 ctx.save_table(Sp.reset_index(), "error_by_strategy_paper_ip_sensitivity")
 display(Sp)
-for d in ("Flight", "Adult"):
-    better = min(Sp.loc[(d, "I_P"), "bound_hier"], Sp.loc[(d, "I_P"), "hier_em"]) <= Sp.loc[(d, "I_P"), "baseline_V"]
-    ctx.claims.add(f"{d}: ours/hier beat Baseline 1 for I_P in the paper's setting (θ sensitivity, unclipped I_P; not proven private)", paper="yes",
-                   ours="yes" if better else "no", verdict="not-comparable" if na else ("pass" if better else "differs"))
+claims.fig06_theta_strategies(ctx.claims, summary, profile=profile, paper_setting=Sp)
 ctx.finish()

@@ -32,7 +32,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments, figures
+from dpworkbench.inconsistency import claims, experiments, figures
 ctx = NotebookContext("inconsistency/fig07_epsilon_sweep", profile=profile, output_dir=output_dir, seed=seed)
 datasets = ["Stock", "Hospital", "Flight"]
 epsilons = [0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0]
@@ -50,12 +50,5 @@ ctx.save_figure(fig, "fig07_epsilon")
 fig
 
 # %%
-S = summary.set_index(["dataset", "measure", "eps"])["mean"]
-na = profile == "ci"
-for d, e in (("Stock", 3.0), ("Hospital", 0.1), ("Flight", 0.1)):
-    v = float(S[(d, "I_R", e)])
-    ctx.claims.add(f"I_R error ≤ 0.05 at ε={e} on {d}", paper=0.05, ours=v, verdict="not-comparable" if na else ("pass" if v <= 0.05 else "differs"))
-for m in ("I_MI", "I_P", "I_R"):
-    lo, hi = float(summary[(summary.measure == m) & (summary.eps == 0.1)]["mean"].mean()), float(summary[(summary.measure == m) & (summary.eps == 5.0)]["mean"].mean())
-    ctx.claims.add(f"{m}: error improves from ε=0.1 to ε=5", paper="decreasing", ours=f"{lo:.3g} → {hi:.3g}", verdict="pass" if hi < lo else "differs")
+claims.fig07_epsilon_sweep(ctx.claims, summary, profile=profile)
 ctx.finish()

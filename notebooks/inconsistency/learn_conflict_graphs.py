@@ -15,13 +15,32 @@
 
 # %% [markdown]
 # # Learn: conflict graphs and private inconsistency measures
-# Teaching notebook for Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree (the real tables are not available offline). Each table below has a `source` column saying which was used.
+# **What you will learn.** A table breaks a rule ("same zip code ⇒ same city") when two rows disagree. Draw every row
+# as a dot and join two dots when they break a rule together: that picture is the *conflict graph*. Counting its lines,
+# or the rows that touch one, measures how dirty the table is. You will see those counts, and what differential privacy
+# does to them: each private answer is the count plus random noise, and the less budget ε you spend, the wider the spread.
 #
-# Pick a dataset, which of its DCs to use (the first k; 0 = all), a table size and a noise level: the conflict graph and the exact measures are
-# computed once and cached; the ε slider only redraws the Laplace/EM randomness, so moving it is cheap.
-# Below: Algorithm 5 (DP vertex cover) step by step on the paper's Fig. 3 graph. Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema, the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which sets the candidate set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). Seeded noise is for reproducibility, not a private release.
+# **What to do.** Run → Run All, then move ε in the first panel and watch the blue boxes (private answers) widen or
+# shrink around the orange × (the true value).
 #
-# **What the stable order depends on.** Algorithm 1 and Algorithm 5 need one edge order that neighbouring databases share on their common edges. The default `order="rank"` ranks each tuple by a keyed hash of its *identity* — a hash of the tuple's own content, or the key column given with `build(..., id_column=...)` / `--id-column` — never by its row position: deleting a middle row shifts the positions of every later row, so a position-hashed order reshuffles the other tuples' edges (this happened before issue 11: on A = 0, B = [0,0,1,0,1,2] with A → B, deleting row 2 moved F_MI(1) by 2 and the cover by 4). Identical tuples are interchangeable, so they are ordered by occurrence. `order="lex"` sorts by row position and is stable too: a deletion keeps the relative order of the remaining rows.
+# **Paper words.** This is a teaching notebook for Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under
+# Differential Privacy* (SIGMOD'25; seeds 000/003). The rules are *denial constraints* (DCs); I_MI counts the conflict
+# graph's edges (minimal inconsistent subsets), I_P its non-isolated tuples (problematic tuples), I_R the fewest tuples to
+# delete (minimum vertex cover, approximated by Algorithm 5 against 2·I_R^lin). I_MI and I_P are released by graph
+# projection (Algorithms 1, 2 and 4). Data: the real tables (Hospital, Tax, Stock, Adult) when the data folder has them,
+# else seeded synthetic stand-ins with the paper's schemas and DCs (Flight is always synthetic); the explorer's title and
+# `source` say which (`real` or `synthetic`). Errors are injected with RNoise (random typos) or CONoise (one new
+# violation per iteration) — data errors, not DP noise.
+#
+# Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema,
+# the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which sets the candidate
+# set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). Seeded noise is for
+# reproducibility, not a private release; true values are NOT PRIVATE and shown only to teach.
+#
+# **What the stable order depends on.** Algorithm 1 and Algorithm 5 need one edge order that neighbouring databases share
+# on their common edges. The default `order="rank"` ranks each tuple by a keyed hash of its *identity* (its content, or a
+# key column given with `build(..., id_column=...)`), never by its row position. `order="lex"` sorts by row position and
+# is stable too: a deletion keeps the relative order of the remaining rows.
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
@@ -46,12 +65,36 @@ repeats = pick(profile, ci=10, quick=30, paper=100)
 for i, d in enumerate(dcs_for(dataset), start=1):
     print(f"{i:2d} " + ("FD-like  " if d.is_fd_like else "general  ") + str(d))
 
+# %% [markdown]
+# ## 1. The conflict-graph explorer
+# Left: how many conflicts each tuple has (its degree). Then, for each measure, the spread of private answers (blue box)
+# and the true value (orange ×).
+#
+# **Try this.** Move ε from 10 down to 0.1 and watch the boxes widen; I_R stays tight (its noise covers a change of 2,
+# whatever the data). Switch the noise to CONoise, or raise α, and watch the degrees grow. Use only the first DC (k = 1),
+# then all: more rules, more edges. Change the ε₁ share, the I_P sensitivity mode ("paper" is the paper's unproven
+# smaller noise), the add-|V| rule, the pruning rule or the order, and compare the I_MI / I_P boxes. Type your own θ
+# candidates (e.g. `1, 10, 100`) or `paper`.
+
 # %%
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
             "dataset": widgets.choice(list(NAMES), dataset, "dataset"),
+            "noise": widgets.choice(["rnoise", "conoise"], "rnoise", "noise"),
             "alpha": widgets.choice([0.001, 0.005, 0.01, 0.02], alpha, "RNoise α"),
-            "dc_count": widgets.choice(list(range(0, 14)), dc_count, "first k DCs (0 = all)")}
-panel = widgets.control_panel(lambda epsilon, dataset, alpha, dc_count: teaching.explorer_view(dataset, rows, alpha, epsilon, seed=seed, repeats=repeats, dc_count=dc_count),
+            "conoise_iters": widgets.choice([25, 50, 100, 200], 100, "CONoise iterations"),
+            "dc_count": widgets.choice(list(range(0, 14)), dc_count, "first k DCs (0 = all)"),
+            "eps1_frac": widgets.choice([0.2, 0.4, 0.6], 0.4, "ε₁ share"),
+            "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀ share of ε₁"),
+            "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P sensitivity"),
+            "add_V": widgets.choice(["if_general_DC", "always", "never"], "if_general_DC", "add |V|"),
+            "prune": widgets.choice(["le", "lt"], "le", "prune (≤ / <)"),
+            "order": widgets.choice(["rank", "lex"], "rank", "order"),
+            "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "θ candidates")}
+panel = widgets.control_panel(lambda epsilon, dataset, noise, alpha, conoise_iters, dc_count, eps1_frac, eps0_frac, ip_sensitivity, add_V, prune,
+                              order, thetas: teaching.explorer_view(dataset, rows, alpha, epsilon, seed=seed, repeats=repeats, dc_count=dc_count,
+                                                                   noise=noise, conoise_iters=conoise_iters, order=order, eps1_frac=eps1_frac,
+                                                                   eps0_frac=eps0_frac, ip_sensitivity=ip_sensitivity, add_V=add_V, prune=prune,
+                                                                   thetas=thetas),
                               controls, interactive=interactive, title="Conflict-graph explorer")
 panel if interactive else None
 
@@ -64,8 +107,12 @@ print(ds.describe()); display(exact); display(table)
 ctx.save_figure(figures.draw_graph(g, max_nodes=150, title="non-isolated part of the conflict graph (first 150 nodes)"), "graph")
 
 # %% [markdown]
-# ## Algorithm 5 step by step (Fig. 3, Example 6)
+# ## 2. Algorithm 5 step by step (Fig. 3, Example 6)
 # The global lexicographic order makes the two neighbouring graphs take the same decisions except along one chain: their cover sizes differ by at most 2. (Any order that ranks tuples by what they are — or by their relative row order — works; an order that hashes row positions does not, see above.)
+#
+# **Try this.** Step through the 7 edges and watch which tuples join the cover (red). The two histograms are the
+# private answers for G and for G' (one tuple more): at ε = 1 they overlap a lot — that overlap is the privacy. Raise ε
+# to 10 and they separate.
 
 # %%
 vc_controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
@@ -79,6 +126,5 @@ gfig, trace = teaching.vertex_cover_steps()
 ctx.save_figure(gfig, "fig3_graph")
 ctx.save_figure(teaching.vertex_cover_step_view(7, epsilon, seed=seed)[0], "vertex_cover_release")
 display(trace)
-ctx.claims.add("ε slider changes only noise (graph cached)", paper="cached", ours=f"{teaching.noisy_table.cache_info().hits} cache hits", verdict="pass" if teaching.noisy_table.cache_info().hits > 0 else "differs")
 ctx.finish()
 gfig

@@ -14,15 +14,27 @@
 # ---
 
 # %% [markdown]
-# # Learn: graph projection (θ) and private θ selection
-# Teaching notebook for Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree (the real tables are not available offline). Each table below has a `source` column saying which was used.
+# # Learn: how much to cut a conflict graph before adding noise (θ), and choosing θ privately
+# **What you will learn.** To publish "how many conflicts does this table have?" with differential privacy, we add random
+# noise. One tuple can take part in very many conflicts, so the noise would have to be huge. The fix: cap every tuple at
+# θ conflicts (cut the rest), then add noise that only needs to cover θ. A small θ cuts a lot (the answer is too low, a
+# *bias*); a large θ needs a lot of noise. Here you see that trade-off, and how the paper picks θ without looking at the
+# data in a way that leaks it.
 #
-# Edge addition (Algorithm 1) keeps an edge only if both endpoints still have degree < θ: a small θ truncates (bias) but the
-# Laplace noise scale θ/ε₂ is small; a large θ keeps everything but adds a lot of noise. Eq. 2's quality
-# q(θ) = −bias − √2θ/ε₂ trades the two; Algorithm 4 picks θ with the exponential mechanism, first pruning with a noisy FD
-# degree bound, then in two steps. F(θ) is memoised per graph, so the sliders only redo cheap work. Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema, the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which sets the candidate set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). Seeded noise is for reproducibility, not a private release.
+# **What to do.** Run → Run All, then move ε and θ in the first panel and watch the curves; then change the knobs of the
+# second panel (ε split, number of steps, pruning, candidates) and watch which θ gets picked.
 #
-# **What the stable order depends on.** Algorithm 1 and Algorithm 5 need one edge order that neighbouring databases share on their common edges. The default `order="rank"` ranks each tuple by a keyed hash of its *identity* — a hash of the tuple's own content, or the key column given with `build(..., id_column=...)` / `--id-column` — never by its row position: deleting a middle row shifts the positions of every later row, so a position-hashed order reshuffles the other tuples' edges (this happened before issue 11: on A = 0, B = [0,0,1,0,1,2] with A → B, deleting row 2 moved F_MI(1) by 2 and the cover by 4). Identical tuples are interchangeable, so they are ordered by occurrence. `order="lex"` sorts by row position and is stable too: a deletion keeps the relative order of the remaining rows.
+# **Paper words.** This is a teaching notebook for Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under
+# Differential Privacy* (SIGMOD'25; seeds 000/003): denial constraints define a conflict graph; I_MI counts its edges and
+# I_P its non-isolated tuples; *graph projection* (Algorithm 1, edge addition) caps degrees at θ; Eq. 2's quality
+# q(θ) = −bias − √2θ/ε₂ scores a θ; Algorithm 4 picks θ with the exponential mechanism, first pruning the candidates with a
+# noisy FD degree bound, in two steps. Data: the real tables (Hospital, Tax, Stock, Adult) when the data folder has them,
+# else seeded synthetic stand-ins with the paper's schemas and DCs (Flight is always synthetic); the explorer's title says
+# which (`real` or `synthetic`).
+#
+# Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema,
+# the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`). Seeded noise is for
+# reproducibility, not a private release; true values are NOT PRIVATE and shown only to teach.
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
@@ -45,35 +57,58 @@ ctx = NotebookContext("inconsistency/learn_projection_selection", profile=profil
 rows = pick(profile, ci=min(rows, 800), quick=rows, paper=rows)
 
 # %% [markdown]
-# ## Projection explorer: bias vs Laplace noise
+# ## 1. Cutting vs noise: pick θ yourself
+# The blue curve is how much the cut loses (bias), the red one how large the noise is (it grows with θ); the dotted one
+# is their sum, the error you would expect. The dashed line is your θ.
+#
+# **Try this.** Move θ from 1 to the largest value and find where the dotted curve is lowest. Then move ε from 0.1 to
+# 10: with more budget the noise curve drops and the best θ moves right (less cutting pays off). Switch the ε₁ share:
+# the noise uses the rest (ε₂ = (1 − ε₁ share)·ε).
 
 # %%
-import ipywidgets as w
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
             "theta": widgets.log_slider(theta, 1, rows, "θ"),
-            "measure": widgets.choice(["MI", "P"], measure, "measure")}
-panel = widgets.control_panel(lambda epsilon, theta, measure: teaching.projection_view(dataset, rows, alpha, int(theta), epsilon, measure, seed=seed),
-                              controls, interactive=interactive, title="θ: truncation bias vs noise")
+            "measure": widgets.choice(["MI", "P"], measure, "measure"),
+            "eps1_frac": widgets.choice([0.2, 0.4, 0.6], 0.4, "ε₁ share"),
+            "order": widgets.choice(["rank", "lex"], "rank", "order")}
+panel = widgets.control_panel(lambda epsilon, theta, measure, eps1_frac, order: teaching.projection_view(
+    dataset, rows, alpha, int(theta), epsilon, measure, seed=seed, eps1_frac=eps1_frac, order=order),
+    controls, interactive=interactive, title="θ: truncation bias vs noise")
 panel if interactive else None
 
 # %%
 ctx.save_figure(teaching.projection_view(dataset, rows, alpha, theta, epsilon, measure, seed=seed), "projection")
 
 # %% [markdown]
-# ## θ-selection explorer: EM probabilities per step of Algorithm 4
+# ## 2. Letting the mechanism pick θ (Algorithm 4)
+# Each bar is the probability that the exponential mechanism draws that candidate θ; step 2 only keeps the candidates
+# not above step 1's pick.
+#
+# **Try this.** Lower ε to 0.1: the bars flatten (the choice becomes a guess). Turn the FD bound off: large candidates
+# come back. Set the steps to 1, or pruning to "<", and see what step 2 may choose from. Type your own candidates
+# (e.g. `1, 2, 4, 8, 16, 32`) in the θ box, or `paper` for the paper's list. Switch the I_P sensitivity to "paper" with
+# measure P: the probabilities sharpen, because the paper's (unproven) sensitivity is smaller.
 
 # %%
-panel2 = widgets.control_panel(lambda epsilon, use_bound: teaching.em_view(dataset, rows, alpha, epsilon, measure, seed=seed, use_bound=use_bound),
-                               {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10), "use_bound": widgets.choice([True, False], True, "FD bound")},
-                               interactive=interactive, title="Algorithm 4")
+em_controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
+               "use_bound": widgets.choice([True, False], True, "FD bound"),
+               "eps1_frac": widgets.choice([0.2, 0.4, 0.6], 0.4, "ε₁ share"),
+               "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀ share of ε₁"),
+               "steps": widgets.choice([1, 2, 3], 2, "EM steps"),
+               "prune": widgets.choice(["le", "lt"], "le", "prune (≤ / <)"),
+               "add_V": widgets.choice(["if_general_DC", "always", "never"], "if_general_DC", "add |V|"),
+               "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P sensitivity"),
+               "measure": widgets.choice(["MI", "P"], measure, "measure"),
+               "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "θ candidates")}
+panel2 = widgets.control_panel(lambda epsilon, use_bound, eps1_frac, eps0_frac, steps, prune, add_V, ip_sensitivity, measure, thetas:
+                               teaching.em_view(dataset, rows, alpha, epsilon, measure, seed=seed, use_bound=use_bound,
+                                                eps1_frac=eps1_frac, eps0_frac=eps0_frac, steps=steps, prune=prune, add_V=add_V,
+                                                ip_sensitivity=ip_sensitivity, thetas=thetas),
+                               em_controls, interactive=interactive, title="Algorithm 4")
 panel2 if interactive else None
 
 # %%
 fig = teaching.em_view(dataset, rows, alpha, epsilon, measure, seed=seed)
 ctx.save_figure(fig, "em_steps")
-proj = teaching.projector(dataset, rows, alpha, seed)
-passes = proj.passes
-teaching.projection_view(dataset, rows, alpha, theta, epsilon * 2, measure, seed=seed)
-ctx.claims.add("changing ε reuses the memoised F(θ) (no new projection pass)", paper=passes, ours=proj.passes, atol=0)
 ctx.finish()
 fig

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench import comparisons
+from dpworkbench.inconsistency import claims
 ctx = NotebookContext("inconsistency/tab01_r2t_vs_projection", profile=profile, output_dir=output_dir, seed=seed)
 datasets = ["Adult", "Flight", "Stock"]
 rows = pick(profile, ci=800, quick=10000, paper=10000)
@@ -58,23 +59,7 @@ ctx.save_figure(fig, "tab01_r2t_vs_projection")
 fig
 
 # %%
-S = summary.set_index(["dataset", "algo"])
-na = profile == "ci"
-for d in ("Adult", "Flight"):
-    m = float(S.loc[(d, "R2T"), "mean"])
-    ctx.claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=comparisons.PAPER_TABLE1["R2T"][d][0], ours=m, verdict=comparisons.ratio_verdict(m, comparisons.PAPER_TABLE1["R2T"][d][0], comparable=not na),
-                   note=f"pass = within 0.5–2× of the paper; {S.loc[(d, 'R2T'), 'source']} data; R2T-ordered (artifact): {float(S.loc[(d, 'R2T-ordered'), 'mean']):.3f}")
-for d in datasets:
-    m = float(S.loc[(d, "ours"), "mean"])
-    p = comparisons.PAPER_TABLE1["ours"][d][0]
-    ctx.claims.add(f"Table 1 this work: I_MI relative error, {d}", paper=p, ours=m,
-                   verdict="not-comparable" if na else ("pass" if m <= 2 * p + 0.05 else "differs"), note="pass = at most 2× the paper + 0.05")
-better = [d for d in datasets if float(S.loc[(d, "ours"), "mean"]) < float(S.loc[(d, "R2T"), "mean"])]
-ctx.claims.add("this work beats R2T on every dataset", paper="Adult, Flight, Stock", ours=", ".join(better) or "none",
-               verdict="not-comparable" if na else ("pass" if len(better) == len(datasets) else "differs"))
-stock = float(S.loc[("Stock", "R2T"), "mean"]) / max(float(S.loc[("Stock", "ours"), "mean"]), 1e-9)
-ctx.claims.add("Stock (very few violations): R2T error far above ours", paper=f"{123.19 / 0.07:.0f}× (123.19 vs 0.07)", ours=f"{stock:.3g}×",
-               verdict="not-comparable" if na else ("pass" if stock >= 5 else "differs"),
-               note="R2T's output is max(…, 0), so its relative error is 1 when it releases 0; the paper's 123.19 means outputs ≈ 124× the "
-                    "true count, which a clipped R2T cannot produce unless the true count is tiny — we report our ratio")
+claims.tab01_r2t_vs_projection(ctx.claims, summary.set_index(["dataset", "algo"]),
+                               paper_r2t={d: v[0] for d, v in comparisons.PAPER_TABLE1["R2T"].items()},
+                               paper_ours={d: v[0] for d, v in comparisons.PAPER_TABLE1["ours"].items()}, profile=profile, datasets=datasets)
 ctx.finish()

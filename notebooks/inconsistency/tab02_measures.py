@@ -34,7 +34,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments
+from dpworkbench.inconsistency import claims, experiments
 ctx = NotebookContext("inconsistency/tab02_measures", profile=profile, output_dir=output_dir, seed=seed)
 n_graphs = pick(profile, ci=4, quick=20, paper=200)
 nn = pick(profile, ci=5, quick=n_nodes, paper=n_nodes + 1)
@@ -57,17 +57,5 @@ ctx.save_figure(fig, "tab02_sensitivities")
 fig
 
 # %%
-get = lambda m: float(sens.set_index("measure").loc[m, "measured_max"])
-ctx.claims.add("Δ I_D = 1", paper=1, ours=get("I_D"), atol=0)
-ctx.claims.add("Δ I_R = 1", paper=1, ours=get("I_R"), atol=0)
-ctx.claims.add(f"Δ I_MI = n (n = {nn})", paper=nn, ours=get("I_MI"), atol=0)
-ctx.claims.add(f"Δ I_P = n (n = {nn})", paper=nn, ours=get("I_P"), verdict="differs" if get("I_P") > nn else "pass",
-               note="measured n+1: going from n clean tuples to n+1 makes every tuple problematic (spec §1.6)")
-for t in (1, 2, 3):
-    ctx.claims.add(f"Lemma 1: Δ(f_MI∘π_θ) ≤ θ, θ={t}", paper=t, ours=get(f"f_MI∘π_θ, θ={t}"),
-                   verdict="pass" if get(f"f_MI∘π_θ, θ={t}") <= t else "differs")
-    ctx.claims.add(f"Lemma 1 for I_P: Δ(f_P∘π_θ) ≤ θ, θ={t}", paper=t, ours=get(f"f_P∘π_θ, θ={t}"),
-                   verdict="pass" if get(f"f_P∘π_θ, θ={t}") <= t else "differs",
-                   note="the paper's bound is θ; the correct bound is θ+1 (spec §2.7); we use θ+1 by default")
-ctx.claims.add("Prop. 3: Δc ≤ 2 for Alg. 5", paper=2, ours=get("Alg. 5 cover size c"), verdict="pass" if get("Alg. 5 cover size c") <= 2 else "differs")
+claims.tab02_measures(ctx.claims, sens, n=nn)
 ctx.finish()

@@ -33,7 +33,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import experiments
+from dpworkbench.inconsistency import claims, experiments
 from dpworkbench import plots
 ctx = NotebookContext("inconsistency/tab05_datasets", profile=profile, output_dir=output_dir, seed=seed)
 rows = pick(profile, ci=1500, quick=10000, paper=10000)
@@ -46,19 +46,7 @@ t5
 fig = plots.bar(t5.melt(id_vars="dataset", value_vars=["max_degree", "max_degree_paper"]), "dataset", "value", color="variable", log_y=True,
                 title=f"Max degree at 1% RNoise, {rows} rows: ours vs Table 5")
 ctx.save_figure(fig, "tab05_max_degree")
-for r in t5.itertuples():
-    if rows == 10000:
-        ctx.claims.add(f"Table 5: max degree, {r.dataset} 10k, 1% RNoise ({r.source})", paper=r.max_degree_paper, ours=r.max_degree,
-                       rtol=0.25 if r.dataset != "Stock" else None, atol=0 if r.dataset == "Stock" else None,
-                       note=("real data" if r.source == "real" else "synthetic generator calibrated to this value"))
-    else:
-        ctx.claims.add(f"Table 5: max degree, {r.dataset} (only {rows} rows in this profile)", paper=r.max_degree_paper, ours=r.max_degree,
-                       verdict="not-comparable", note="the paper uses 10k rows; run the quick profile")
-    ctx.claims.add(f"Table 5: #DCs (#FDs), {r.dataset}", paper=f"{r.dcs_paper} ({r.fds_paper})", ours=f"{r.dcs} ({r.fd_like})",
-                   verdict="pass" if (r.dcs, r.fd_like) == (r.dcs_paper, r.fds_paper) else "differs")
-order = t5.set_index("dataset").edges
-ctx.claims.add("density order Stock < Tax < Hospital < Flight < Adult (edges)", paper="Stock<Tax<Hospital<Flight<Adult",
-               ours="<".join(order.sort_values().index), verdict="pass" if list(order.sort_values().index) == ["Stock", "Tax", "Hospital", "Flight", "Adult"] else "differs")
+claims.tab05_datasets(ctx.claims, t5, rows=rows)
 fig
 
 # %% [markdown]

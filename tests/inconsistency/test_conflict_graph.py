@@ -1,71 +1,19 @@
-"""DC parsing, and the fast and DuckDB conflict-graph engines against a brute-force pairwise evaluation."""
+"""Conflict graphs: unary and NULL policies, engines against brute force, per-DC sets, tuple identity."""
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from dpworkbench.inconsistency import FD, P, build, parse_dc, parse_dcs
-from dpworkbench.inconsistency.constraints import DC, make_dc, unique_dcs
-from dpworkbench.inconsistency.datasets import dcs_for
-
-
-def test_both_syntaxes_parse_to_the_same_dc():
-    a = parse_dc("not(t1.A=t2.A&t1.B!=t2.B)")
-    b = parse_dc("t1&t2&EQ(t1.A,t2.A)&IQ(t1.B,t2.B)")
-    assert a.key() == b.key()
-    assert a.is_fd and a.is_fd_like and a.lhs == ("A",)
-    c = parse_dc("t1&t2&LT(t1.x,t2.x)&GTE(t1.y,t2.y)")
-    assert [p.op for p in c.predicates] == ["<", ">="] and not c.is_fd_like
-
-
-def test_python_api_and_fd_recognition():
-    fd = FD(["Capital"], "Country")
-    assert fd.is_fd and str(fd) == "not(t1.Capital=t2.Capital&t1.Country!=t2.Country)"
-    assert len(FD("A", ["B", "C"])) == 2
-    key = parse_dc("not(t1.Date=t2.Date&t1.Ticker=t2.Ticker)")
-    assert key.is_fd_like and not key.is_fd  # key constraint: FD-like (degree bound applies)
-    gl = parse_dc("not(t1.Gain<t2.Gain&t1.Loss<t2.Loss)")
-    assert not gl.is_fd_like
-    cross = make_dc([P("A", "=", "B"), P("C", "!=", "C")])
-    assert not cross.is_fd_like  # different attributes on the two sides
-    assert sum(d.is_fd_like for d in dcs_for("Tax")) == 7 and len(dcs_for("Tax")) == 9
-    assert sum(d.is_fd_like for d in dcs_for("Adult")) == 2
-
-
-def test_mirror_dcs_detected():
-    tax = dcs_for("Tax")
-    kept, rep = unique_dcs(tax)
-    assert len(kept) == 8 and rep[-1] == rep[-2]
-    assert parse_dc("not(t2.A<t1.A)").is_mirror_of(parse_dc("not(t1.A<t2.A)"))
-
-
-@pytest.mark.parametrize("text, fragment", [
-    ("not(t1.A==t2.A)", "operator"),
-    ("not(t1.A~t2.A)", "operator"),
-    ("not(t1.A=t2.A&)", "empty predicate"),
-    ("not(t1.A=t2.A", "closing"),
-    ("t1&t2&XX(t1.a,t2.a)", "unknown operator"),
-    ("hello", "syntax"),
-    ("not(t3.A=t1.A)", "only t1 and t2"),
-])
-def test_parse_errors_name_line_and_problem(text, fragment):
-    with pytest.raises(ValueError) as err:
-        parse_dcs("not(t1.A=t2.A)\n" + text)
-    assert "line 2" in str(err.value) and fragment in str(err.value)
-
-
-def test_unknown_attribute_lists_known_ones_and_incompatible_types():
-    df = pd.DataFrame({"A": [1, 2], "B": ["x", "y"]})
-    with pytest.raises(ValueError, match="unknown attribute 'Z'.*known attributes: A, B"):
-        parse_dcs("not(t1.Z=t2.Z)", columns=df.columns)
-    with pytest.raises(ValueError, match="incompatible types"):
-        build(df, [parse_dc("not(t1.A=t2.B)")])
-    with pytest.raises(ValueError, match="incompatible types"):
-        build(df, [parse_dc("not(t1.A<'x'&t1.B=t2.B)")])
+from dpworkbench.inconsistency import FD, P, build, from_edges, parse_dc
+from dpworkbench.inconsistency import conflict_graph as CG
+from dpworkbench.inconsistency.constraints import make_dc
+from dpworkbench.inconsistency.datasets import dcs_for, load_table
+from dpworkbench.inconsistency.model import node_sequence
+from dpworkbench.inconsistency.noise_injection import rnoise
 
 
 def test_unary_policy():
@@ -146,3 +94,42 @@ def test_per_dc_union_and_real_dcs_on_noisy_sample():
         assert csr.n == fast.n and np.array_equal(np.diff(csr.indptr), fast.degrees())
         if name == "Tax":  # the two Salary/Rate DCs are mirrors: evaluated once, one shared edge array
             assert fast.per_dc[-1] is fast.per_dc[-2]
+
+
+def test_id_column_must_be_a_key_and_present():
+    df = pd.DataFrame({"id": [1, 2, 2], "A": [0, 0, 0], "B": [0, 1, 2]})
+    with pytest.raises(ValueError, match="not a key"):
+        build(df, [FD("A", "B")], id_column="id")
+    with pytest.raises(ValueError, match="not a column"):
+        build(df, [FD("A", "B")], id_column="nope")
+    with pytest.raises(ValueError, match="missing"):
+        build(df.assign(id=[1, None, 3]), [FD("A", "B")], id_column="id")
+
+
+def test_identity_ignores_position_and_dtype():
+    df = pd.DataFrame({"A": [0, 0, 1], "B": [1.0, 2.0, np.nan], "C": ["x", "y", None]})
+    a = CG.tuple_identity(df)
+    b = CG.tuple_identity(df.iloc[[2, 0, 1]].reset_index(drop=True))
+    assert a.key1.tolist() == b.key1[[1, 2, 0]].tolist()
+    ints = CG.tuple_identity(pd.DataFrame({"A": [0, 1], "B": [1, 2]}))
+    floats = CG.tuple_identity(pd.DataFrame({"A": [0.0, 1.0], "B": [1.0, 2.0]}))
+    assert ints.key1.tolist() == floats.key1.tolist()  # a CSV re-read that changes int ↔ float keeps identities
+
+
+def test_identical_rows_tie_by_occurrence_and_collisions_by_content(monkeypatch):
+    df = pd.DataFrame({"A": [5, 5, 7, 5], "B": [1, 1, 2, 1]})
+    ident = CG.tuple_identity(df)
+    assert ident.occ.tolist() == [0, 1, 0, 2] and not ident.tie.any()
+    monkeypatch.setattr(CG, "_row_hashes", lambda canon: (np.zeros(len(canon), np.uint64),) * 2)
+    ident = CG.tuple_identity(df)  # every row collides: different contents are ordered by content
+    assert ident.tie.tolist() == [0, 0, 1, 0] and ident.occ.tolist() == [0, 1, 0, 2]
+    seq = node_sequence(ident)
+    assert seq.tolist() == [0, 1, 3, 2]
+
+
+def test_edge_list_graphs_use_labels():
+    g = from_edges(4, [(0, 1), (1, 2)])
+    assert g.identity is None
+    gt = build(pd.DataFrame({"A": [0, 0], "B": [1, 2]}), [FD("A", "B")])
+    assert gt.identity is not None and gt.identity.source == "content"
+    assert gt.union_of_first(1).identity is gt.identity

@@ -110,3 +110,19 @@ def test_fast_engine_and_order_do_not_depend_on_threads():
     u0, v0 = _reference_rank_order(ref, 3)
     assert np.array_equal(out[1][2], u0) and np.array_equal(out[1][3], v0)
     assert np.array_equal(out[1][4], np.bincount(ref.u, minlength=ref.n) + np.bincount(ref.v, minlength=ref.n))
+
+
+def test_serial_twins_for_small_inputs_give_identical_graphs_and_orders(monkeypatch):
+    """Small inputs use the serial twins of the parallel kernels (no thread launch); the output must not change."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+
+    df, dcs = _tax(3000)
+    serial = build(df, dcs)
+    ps = Projector(serial, rule="rank", seed=5)
+    monkeypatch.setattr(FKm, "PARALLEL_MIN", 0)  # force the parallel kernels
+    parallel = build(df, dcs)
+    pp = Projector(parallel, rule="rank", seed=5)
+    assert serial.num_edges > 0
+    assert np.array_equal(serial.u, parallel.u) and np.array_equal(serial.v, parallel.v)
+    assert np.array_equal(ps.u, pp.u) and np.array_equal(ps.v, pp.v)
+    assert np.array_equal(serial.degrees(), FKm._degrees(parallel.u, parallel.v, np.int64(parallel.n), np.int64(2)))

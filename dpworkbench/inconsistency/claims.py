@@ -1,0 +1,355 @@
+"""The inconsistency notebooks' claims: one function per notebook, each turning the values the notebook computed
+(through package functions) into rows of a :class:`~dpworkbench.experiments.claims.Claims` table.
+
+Every verdict comes from a rule (:func:`~dpworkbench.experiments.claims.close`, ``at_least``, ``at_most``,
+``between``, ``equals``, ``not_comparable``) applied to a number, so every claim can come out "differs"
+(``tests/test_claims_flip.py``). A qualitative finding ("I_R is the most accurate measure") is judged on the signed
+difference behind it; a stated range ("10³–10⁴× worse") is judged against that range; an error value is judged
+against the paper's value within a stated factor. The paper's numbers are in :mod:`dpworkbench.inconsistency.reference`.
+Runs of the ``ci`` profile use tiny tables: their experiment claims are ``not_comparable`` with that reason.
+
+References
+----------
+.. [1] Mohapatra, Gilad, He, Kimelfeld. "Differentially Private Inconsistency Measures", SIGMOD 2025: Figs. 2–10,
+   Tables 1–5, §6.2; spec /work/shared/spec/inconsistency.md §2.5, §2.7, §6 and §7.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..experiments.claims import Claims, at_least, at_most, between, close, equals, not_comparable
+from . import reference as ref
+
+#: an error value passes when it lies within this factor of the paper's (both ways: [p/F, F·p])
+ERROR_FACTOR = 2.0
+#: the average errors of §6.2 pass within ±50 % of the paper's value
+AVG_ERROR_RTOL = 0.5
+CI_REASON = "ci profile: tables of a few hundred rows and 2–3 runs, too small to compare with the paper's 10k rows"
+
+
+def _ci(profile: str) -> bool:
+    return profile == "ci"
+
+
+def _get(table, key, column=None) -> float:
+    """A value of a mapping / Series (``key``) or DataFrame (``key``, ``column``); NaN when absent (e.g. no checkpoint
+    with a non-zero true value in a small run) — a NaN never passes a rule, so a missing value reads "differs"."""
+    try:
+        v = table.loc[key, column] if column is not None else (table[key] if not hasattr(table, "loc") else table.loc[key])
+        return float(v)
+    except (KeyError, TypeError, ValueError):
+        return float("nan")
+
+
+def _within_factor(paper: float, factor: float = ERROR_FACTOR):
+    return between(paper / factor, paper * factor)
+
+
+def fig02_tab03_tab04_fig10_toy(claims: Claims, *, measures: Mapping[str, float], table3: pd.DataFrame,
+                                table4_strict: pd.DataFrame, degree_bound: int, fig10_at: Mapping[float, float],
+                                fig10_curve: pd.DataFrame) -> None:
+    """The toy table of Fig. 2: its measures, Tables 3–4, Example 3's degree bound and Fig. 10's bound (exact).
+
+    ``measures`` is :func:`~dpworkbench.inconsistency.model.all_measures` of the Fig. 2 graph; ``table3`` /
+    ``table4_strict`` come from :mod:`~dpworkbench.inconsistency.examples` (``table4(prune="lt")``); ``fig10_at``
+    maps β to Thm 2's bound; ``fig10_curve`` is the printed bound over a grid of β (second column).
+
+    References
+    ----------
+    Mohapatra et al. 2025, Fig. 2, Examples 1–4, Tables 3–4, Thm 2 / Fig. 10; spec §2.5.
+    """
+    for key, label in (("I_MI", "Fig. 2 / Ex. 1: I_MI"), ("I_P", "Fig. 2: I_P"), ("I_R_exact", "Fig. 2: I_R"),
+                       ("max_degree", "Fig. 2: max degree")):
+        p = ref.FIG2_MEASURES[key]
+        claims.add(label, paper=p, ours=measures[key], rule=close(p, atol=0))
+    for t, q in zip(table3["theta"], table3["quality"]):
+        p = ref.TABLE3_QUALITY[int(t)]
+        claims.add(f"Table 3: q(θ={t})", paper=p, ours=float(q), rule=close(p, atol=0.011),
+                   note="printed values are truncated to 2 decimals; pass within ±0.011")
+    em = table4_strict[table4_strict.scheme == "EM (ε)"]
+    for t, pr in zip(em.theta, em.probability):
+        p = ref.TABLE4_EM[int(t)]
+        claims.add(f"Table 4: EM Pr[θ={t}]", paper=p, ours=float(pr), rule=close(p, atol=0.0075),
+                   note="paper truncates (exact 0.3566); pass within ±0.0075")
+    s2 = table4_strict[(table4_strict.scheme == "2-EM step 2 (ε/2)") & (table4_strict.after == "θ3")]
+    for t, pr in zip(s2.theta, s2.probability):
+        p = ref.TABLE4_STEP2_AFTER_THETA3[int(t)]
+        claims.add(f"Table 4: 2-EM step 2 after θ3, Pr[θ={t}]", paper=p, ours=float(pr), rule=close(p, atol=0.005))
+    after2 = table4_strict[(table4_strict.scheme == "2-EM step 2 (ε/2)") & (table4_strict.after == "θ2")]
+    claims.add("Table 4: after θ2 step 2 returns θ1 w.p. 1 (strict pruning)", paper=1.0, ours=float(after2.probability.iloc[0]),
+               rule=close(1.0, atol=1e-9))
+    claims.add("Example 3: d_bound = freq(Ottawa) − 1", paper=ref.EXAMPLE3_DEGREE_BOUND, ours=int(degree_bound),
+               rule=close(ref.EXAMPLE3_DEGREE_BOUND, atol=0))
+    for b, v in ref.FIG10_BOUND.items():
+        claims.add(f"Fig. 10: bound at β={b}", paper=v, ours=float(fig10_at[b]), rule=close(v, atol=0.01),
+                   note="paper plots this curve; values derived in spec §2.5; pass within ±0.01")
+    steps = np.diff(np.asarray(fig10_curve.iloc[:, 1], dtype=float))
+    claims.add("Fig. 10: bound decreasing in β (largest step between grid points)", paper="< 0 (decreasing)",
+               ours=float(steps.max()), rule=at_most(0.0, strict=True))
+
+
+def fig03_vertex_cover_toy(claims: Claims, *, trace: pd.DataFrame, orders: pd.DataFrame, tau: Sequence[int]) -> None:
+    """Algorithm 5 on Fig. 3's G and G': Example 6's trace, Example 5's random orders and the exact covers.
+
+    ``trace`` is :func:`~dpworkbench.inconsistency.examples.example6_trace`, ``orders``
+    :func:`~dpworkbench.inconsistency.examples.example5_orders`, ``tau`` = (τ(G), τ(G')) by
+    :func:`~dpworkbench.inconsistency.model.i_r_exact`.
+
+    References
+    ----------
+    Mohapatra et al. 2025, Fig. 3, Examples 5–6, Prop. 3.
+    """
+    claims.add("Example 6: c(G) with lexicographic order", paper=ref.EXAMPLE6_TRACE[-1][0], ours=int(trace.c.iloc[-1]),
+               rule=close(ref.EXAMPLE6_TRACE[-1][0], atol=0))
+    claims.add("Example 6: c(G')", paper=ref.EXAMPLE6_TRACE[-1][1], ours=int(trace["c'"].iloc[-1]), rule=close(ref.EXAMPLE6_TRACE[-1][1], atol=0))
+    ours = tuple((int(a), int(b)) for a, b in zip(trace.c, trace["c'"]))
+    claims.add("Example 6: (c, c') trace", paper="".join(f"({a},{b})" for a, b in ref.EXAMPLE6_TRACE),
+               ours="".join(f"({a},{b})" for a, b in ours), value=ours, rule=equals(ref.EXAMPLE6_TRACE))
+    sizes = tuple(sorted({int(x) for x in orders[orders.graph == "G"].cover_size}))
+    claims.add("Example 5: random orders give 4 or 6 on G", paper="4 vs 6", ours=" vs ".join(map(str, sizes)), value=sizes,
+               rule=equals(ref.EXAMPLE5_COVER_SIZES_G))
+    t = tuple(int(x) for x in tau)
+    claims.add("exact τ(G), τ(G') (2-approx. brackets)", paper="3, 4 (derived)", ours=f"{t[0]}, {t[1]}", value=t, rule=equals(ref.FIG3_TAU))
+
+
+def tab02_measures(claims: Claims, sensitivities: pd.DataFrame, *, n: int) -> None:
+    """Table 2 / Prop. 2, Lemma 1, Prop. 3: brute-force node sensitivities on random n-node graphs against the paper.
+
+    ``sensitivities`` is :func:`~dpworkbench.inconsistency.experiments.measured_sensitivities` (column ``measured_max``).
+
+    References
+    ----------
+    Mohapatra et al. 2025, Table 2, Prop. 2, Lemma 1, Prop. 3; spec §1.6, §2.7.
+    """
+    s = sensitivities.set_index("measure")["measured_max"]
+
+    def get(m: str) -> float:
+        return float(s.loc[m])
+
+    claims.add("Δ I_D = 1", paper=1, ours=get("I_D"), rule=close(1, atol=0))
+    claims.add("Δ I_R = 1", paper=1, ours=get("I_R"), rule=close(1, atol=0))
+    claims.add(f"Δ I_MI = n (n = {n})", paper=n, ours=get("I_MI"), rule=close(n, atol=0))
+    claims.add(f"Δ I_P = n (n = {n})", paper=n, ours=get("I_P"), rule=at_most(n),
+               note=f"pass when ≤ {n}; measured n+1 is expected: going from n clean tuples to n+1 makes every tuple problematic (spec §1.6)")
+    for t in (1, 2, 3):
+        claims.add(f"Lemma 1: Δ(f_MI∘π_θ) ≤ θ, θ={t}", paper=t, ours=get(f"f_MI∘π_θ, θ={t}"), rule=at_most(t))
+        claims.add(f"Lemma 1 for I_P: Δ(f_P∘π_θ) ≤ θ, θ={t}", paper=t, ours=get(f"f_P∘π_θ, θ={t}"), rule=at_most(t),
+                   note=f"pass when ≤ {t}; the paper's bound is θ, the correct bound θ+1 (spec §2.7); we use θ+1 by default")
+    claims.add("Prop. 3: Δc ≤ 2 for Alg. 5", paper=ref.PROP3_COVER_SENSITIVITY, ours=get("Alg. 5 cover size c"),
+               rule=at_most(ref.PROP3_COVER_SENSITIVITY))
+
+
+def tab05_datasets(claims: Claims, table5: pd.DataFrame, *, rows: int) -> None:
+    """Table 5: dataset statistics at 1 % RNoise. ``table5`` is :func:`~dpworkbench.inconsistency.experiments.table5`.
+
+    A synthetic stand-in's maximum degree is not compared with the paper: the generator was calibrated to that very
+    value, so the comparison could not fail. Only real tables are judged (±25 %; Stock exactly), the others are
+    reported as not comparable (the stand-ins are shown next to the real tables by the calibration table).
+
+    References
+    ----------
+    Mohapatra et al. 2025, Table 5 and Fig. 9 (density order); spec §5.2.
+    """
+    for r in table5.itertuples():
+        paper = int(r.max_degree_paper)
+        if rows != 10000:
+            claims.add(f"Table 5: max degree, {r.dataset} (only {rows} rows in this profile)", paper=paper, ours=r.max_degree,
+                       rule=not_comparable("the paper uses 10k rows; run the quick profile"))
+        elif r.source != "real":
+            claims.add(f"Table 5: max degree, {r.dataset} 10k, 1% RNoise (synthetic stand-in)", paper=paper, ours=r.max_degree,
+                       rule=not_comparable("the stand-in generator was calibrated to this value; no real table to compare"))
+        else:
+            rule = close(paper, atol=0) if r.dataset == "Stock" else close(paper, rtol=0.25)
+            claims.add(f"Table 5: max degree, {r.dataset} 10k, 1% RNoise (real data)", paper=paper, ours=r.max_degree, rule=rule)
+        pair = (int(r.dcs), int(r.fd_like))
+        claims.add(f"Table 5: #DCs (#FDs), {r.dataset}", paper=f"{r.dcs_paper} ({r.fds_paper})", ours=f"{pair[0]} ({pair[1]})",
+                   value=pair, rule=equals((int(r.dcs_paper), int(r.fds_paper))))
+    order = tuple(table5.set_index("dataset").edges.sort_values().index)
+    claims.add("density order Stock < Tax < Hospital < Flight < Adult (edges)", paper="<".join(ref.DENSITY_ORDER),
+               ours="<".join(order), value=order, rule=equals(ref.DENSITY_ORDER))
+
+
+def fig04_fig05_true_vs_private(claims: Claims, *, avg: Mapping[str, float], per: Mapping[tuple, float], noise: str,
+                                profile: str, datasets: Sequence[str], r2t_avg_mi: float | None = None) -> None:
+    """Figs. 4/5: the relative errors of our approach (mean over datasets, checkpoints and runs) against §6.2.
+
+    ``avg[m]`` is the mean relative error of measure m, ``per[(dataset, m)]`` per dataset (both from
+    :func:`~dpworkbench.inconsistency.experiments.error_summary`); ``r2t_avg_mi`` the R2T series' mean I_MI error.
+
+    References
+    ----------
+    Mohapatra et al. 2025, §6.2, Figs. 4–5, Table 1.
+    """
+    ci = _ci(profile)
+    if r2t_avg_mi is not None:
+        gap = float(r2t_avg_mi) - _get(avg, "I_MI")
+        claims.add("R2T is less accurate than ours for I_MI (R2T − ours, average relative error)", paper="> 0 (ours < R2T)",
+                   ours=gap, rule=not_comparable(CI_REASON) if ci else at_least(0.0, strict=True),
+                   note=f"ours {_get(avg, 'I_MI'):.3f}, R2T {float(r2t_avg_mi):.3f}; §6.2 / Table 1; R2T with the artifact's GS = n, "
+                        "β = 0.1, base 5.5")
+    scale = " (ci: tiny tables)" if ci else ""
+    for m, p in ref.PAPER_AVG_ERROR.items():
+        spread = ", ".join(f"{d} {_get(per, (d, m)):.3f}" for d in datasets if (d, m) in per)
+        claims.add(f"average relative error of {m} over datasets and checkpoints{scale}", paper=p, ours=_get(avg, m),
+                   rule=not_comparable(CI_REASON) if ci else close(p, rtol=AVG_ERROR_RTOL),
+                   note=f"paper text §6.2 (whether it averages Figs. 4 and 5 is not said); pass within ±{AVG_ERROR_RTOL:.0%}; per dataset: {spread}")
+    ir_gap = min(_get(avg, "I_MI"), _get(avg, "I_P")) - _get(avg, "I_R")
+    claims.add("I_R is the most accurate measure (min(I_MI, I_P) − I_R, average relative error)", paper="> 0", ours=ir_gap,
+               rule=at_least(0.0, strict=True),
+               note=f"I_R {_get(avg, 'I_R'):.3f}, I_MI {_get(avg, 'I_MI'):.3f}, I_P {_get(avg, 'I_P'):.3f}; I_R's sensitivity is 2")
+    if noise != "rnoise":  # the per-dataset I_MI claims (text §6.2, Table 1) belong to Fig. 4 only
+        return
+    for d, p in ref.PAPER_MI_ERROR_TEXT.items():
+        claims.add(f"I_MI relative error, {d} (ours, ε=1){scale}", paper=p, ours=_get(per, (d, "I_MI")),
+                   rule=not_comparable(CI_REASON) if ci else _within_factor(p),
+                   note=f"text §6.2; pass within a factor {ERROR_FACTOR:g} of the paper's value")
+    for d, p in ref.PAPER_TAB1_OURS.items():
+        claims.add(f"Table 1 (this work): I_MI error, {d}{scale}", paper=p, ours=_get(per, (d, "I_MI")),
+                   rule=not_comparable(CI_REASON) if ci else _within_factor(p),
+                   note=f"Table 1's noise setting is not stated; pass within a factor {ERROR_FACTOR:g} of the paper's value")
+
+
+def fig06_theta_strategies(claims: Claims, summary: pd.DataFrame, *, profile: str,
+                           paper_setting: pd.DataFrame | None = None) -> None:
+    """Fig. 6: the five θ strategies' mean relative errors (``summary``: index (dataset, measure), one column per
+    strategy, from :func:`~dpworkbench.inconsistency.experiments.error_summary`); ``paper_setting`` the same for the
+    paper's I_P setting (``ip_sensitivity="paper"``, unclipped) on the dense datasets.
+
+    References
+    ----------
+    Mohapatra et al. 2025, §6.3, Fig. 6.
+    """
+    ci = _ci(profile)
+    S = summary
+    lo, hi = ref.FIG6_STOCK_RATIO
+    ratio = (min(_get(S, ("Stock", m), a) for m in ("I_MI", "I_P") for a in ("baseline_V", "em"))
+             / max(_get(S, ("Stock", m), "bound_hier") for m in ("I_MI", "I_P")))
+    claims.add("Stock: non-pruned private strategies 10³–10⁴× worse than ours", paper="1e3–1e4", ours=ratio,
+               rule=not_comparable(CI_REASON) if ci else between(lo, hi),
+               note="min over (θ=|V|, EM) and measures of the error ratio to ours; pass in the paper's range [10³, 10⁴]")
+    private_others = ["baseline_V", "em", "hier_em"]
+    for d in ("Tax", "Hospital"):
+        ratio_best = max(_get(S, (d, m), "bound_hier") / max(min(_get(S, (d, m), a) for a in private_others), 1e-12)
+                         for m in ("I_MI", "I_P"))
+        claims.add(f"{d}: ours best among private strategies (ours / best other private, worst measure)", paper="≤ 1",
+                   ours=ratio_best, rule=not_comparable(CI_REASON) if ci else at_most(1.0),
+                   note="the paper also puts the hierarchical EM (hier_em) within one order of magnitude of ours")
+    for d in ("Flight", "Adult"):
+        mi_gap = _get(S, (d, "I_MI"), "baseline_V") - _get(S, (d, "I_MI"), "bound_hier")
+        claims.add(f"{d} (dense): Baseline 1 beats ours for I_MI (Baseline 1 − ours)", paper="≤ 0", ours=mi_gap,
+                   rule=not_comparable(CI_REASON) if ci else at_most(0.0))
+        ip_gap = min(_get(S, (d, "I_P"), "bound_hier"), _get(S, (d, "I_P"), "hier_em")) - _get(S, (d, "I_P"), "baseline_V")
+        claims.add(f"{d} (dense): ours/hier beat Baseline 1 for I_P (min(ours, hier) − Baseline 1)", paper="≤ 0", ours=ip_gap,
+                   rule=not_comparable(CI_REASON) if ci else at_most(0.0))
+    if paper_setting is None:
+        return
+    for d in ("Flight", "Adult"):
+        gap = (min(_get(paper_setting, (d, "I_P"), "bound_hier"), _get(paper_setting, (d, "I_P"), "hier_em"))
+               - _get(paper_setting, (d, "I_P"), "baseline_V"))
+        claims.add(f"{d}: ours/hier beat Baseline 1 for I_P in the paper's setting (θ sensitivity, unclipped I_P; not proven private)",
+                   paper="≤ 0", ours=gap, rule=not_comparable(CI_REASON) if ci else at_most(0.0),
+                   note="min(ours, hier) − Baseline 1, mean relative error")
+
+
+def fig07_epsilon_sweep(claims: Claims, summary: pd.DataFrame, *, profile: str) -> None:
+    """Fig. 7: relative error against ε (``summary``: dataset, measure, eps, mean from
+    :func:`~dpworkbench.inconsistency.experiments.error_summary`).
+
+    References
+    ----------
+    Mohapatra et al. 2025, §6.4, Fig. 7.
+    """
+    ci = _ci(profile)
+    S = summary.set_index(["dataset", "measure", "eps"])["mean"]
+    for d, e in ref.FIG7_IR_POINTS:
+        claims.add(f"I_R error ≤ 0.05 at ε={e} on {d}", paper=ref.FIG7_IR_MAX_ERROR, ours=_get(S, (d, "I_R", e)),
+                   rule=not_comparable(CI_REASON) if ci else at_most(ref.FIG7_IR_MAX_ERROR))
+    for m in ("I_MI", "I_P", "I_R"):
+        lo = float(summary[(summary.measure == m) & (summary.eps == 0.1)]["mean"].mean())
+        hi = float(summary[(summary.measure == m) & (summary.eps == 5.0)]["mean"].mean())
+        claims.add(f"{m}: error improves from ε=0.1 to ε=5 (error at 5 − error at 0.1)", paper="< 0 (decreasing)", ours=hi - lo,
+                   rule=at_most(0.0, strict=True), note=f"{lo:.3g} → {hi:.3g}")
+
+
+def fig08_runtime(claims: Claims, *, tax_slope: float, edge_slope: float, flight: pd.DataFrame) -> None:
+    """Fig. 8: runtime against table size (log–log slope of the I_MI time on Tax, α = 0.005) and number of DCs
+    (``flight``: one row per DC count with I_MI_s, I_R_s, from
+    :func:`~dpworkbench.inconsistency.experiments.time_all_measures`; medians after a warm-up).
+
+    References
+    ----------
+    Mohapatra et al. 2025, §6.5, Fig. 8.
+    """
+    (n0, t0), (n1, t1) = sorted(ref.FIG8_TAX_SECONDS.items())
+    paper_slope = float(np.log10(t1 / t0) / np.log10(n1 / n0))
+    claims.add("runtime grows with table size (log–log slope, Tax α=0.005)", paper=round(paper_slope, 2), ours=float(tax_slope),
+               rule=not_comparable("our sizes (≤ 10⁵ rows in quick) and hardware differ from the paper's; only the trend is judged"),
+               note="paper: 1 ms at 10² nodes → 4,500 s at 10⁶ nodes (322 M edges)")
+    claims.add("runtime increases with size (log–log slope of I_MI time)", paper="> 0", ours=float(tax_slope), rule=at_least(0.0, strict=True))
+    claims.add("edges grow super-linearly with rows (paper: 'exponentially'; log–log slope)", paper="> 1", ours=float(edge_slope),
+               rule=at_least(1.0, strict=True))
+    first, last = float(flight.I_MI_s.iloc[0]), float(flight.I_MI_s.iloc[-1])
+    k0, k1 = sorted(ref.FIG8_FLIGHT_SECONDS)
+    claims.add(f"Flight: I_MI/I_P time, {k1} DCs vs {k0} DC", paper=ref.FIG8_FLIGHT_SECONDS[k1] / ref.FIG8_FLIGHT_SECONDS[k0], ours=last / first,
+               rule=not_comparable("the paper's times include networkx graph building on other hardware; ratio shown"),
+               note="paper: ≈5 s → 25 s")
+    claims.add("Flight: time increases with #DCs (time with all DCs / with one)", paper="> 1", ours=last / first,
+               rule=at_least(1.0, strict=True), note=f"{first:.3g}s → {last:.3g}s")
+    r = float(flight.I_R_s.mean()) / float(flight.I_MI_s.mean())
+    claims.add("I_R (Alg. 5) faster than I_MI/I_P (mean time ratio I_R / I_MI)", paper="< 1 (≤1 s vs 5 s with 1 DC)", ours=r,
+               rule=at_most(1.0, strict=True))
+
+
+def fig09_runtime_by_density(claims: Claims, runtimes: pd.DataFrame, *, spearman_rho: float) -> None:
+    """Fig. 9: runtime by dataset (``runtimes``: dataset, edges, I_MI_s); ``spearman_rho`` of edges vs I_MI time.
+
+    References
+    ----------
+    Mohapatra et al. 2025, §6.5, Fig. 9.
+    """
+    claims.add("runtime increases with density (Spearman ρ of edges vs I_MI time)", paper="> 0.5 (proportional)", ours=float(spearman_rho),
+               rule=at_least(0.5, strict=True), note="the paper gives no numbers; pass when ρ > 0.5")
+    densest = str(runtimes.set_index("dataset").edges.idxmax())
+    claims.add("densest dataset is Adult", paper=ref.DENSITY_ORDER[-1], ours=densest, rule=equals(ref.DENSITY_ORDER[-1]))
+
+
+def tab01_r2t_vs_projection(claims: Claims, summary: pd.DataFrame, *, paper_r2t: Mapping[str, float],
+                            paper_ours: Mapping[str, float], profile: str, datasets: Sequence[str]) -> None:
+    """Table 1: R2T vs this work for I_MI. ``summary`` is indexed by (dataset, algo) with ``mean`` and ``source``
+    (:func:`dpworkbench.comparisons.table1_summary`); ``paper_r2t`` / ``paper_ours`` the paper's mean errors per
+    dataset (the caller passes them: this package does not import :mod:`dpworkbench.comparisons`).
+
+    References
+    ----------
+    Mohapatra et al. 2025, Table 1 and §6.2.
+    """
+    ci = _ci(profile)
+    S = summary
+    for d in ("Adult", "Flight"):
+        m, p = _get(S, (d, "R2T"), "mean"), float(paper_r2t[d])
+        claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=p, ours=m, rule=not_comparable(CI_REASON) if ci else _within_factor(p),
+                   note=f"pass within a factor {ERROR_FACTOR:g} of the paper; {S.loc[(d, 'R2T'), 'source']} data; "
+                        f"R2T-ordered (artifact): {_get(S, (d, 'R2T-ordered'), 'mean'):.3f}")
+    for d in datasets:
+        m, p = _get(S, (d, "ours"), "mean"), float(paper_ours[d])
+        claims.add(f"Table 1 this work: I_MI relative error, {d}", paper=p, ours=m, rule=not_comparable(CI_REASON) if ci else _within_factor(p),
+                   note=f"pass within a factor {ERROR_FACTOR:g} of the paper's value")
+    better = [d for d in datasets if _get(S, (d, "ours"), "mean") < _get(S, (d, "R2T"), "mean")]
+    claims.add("this work beats R2T on every dataset (number of datasets)", paper=len(datasets), ours=len(better),
+               rule=not_comparable(CI_REASON) if ci else equals(len(datasets)), note="ours better on: " + (", ".join(better) or "none"))
+    stock = _get(S, ("Stock", "R2T"), "mean") / max(_get(S, ("Stock", "ours"), "mean"), 1e-9)
+    paper_ratio = ref.TABLE1_STOCK["R2T"] / ref.TABLE1_STOCK["ours"]
+    claims.add("Stock (very few violations): R2T error / ours", paper=round(paper_ratio), ours=stock,
+               rule=not_comparable(CI_REASON) if ci else _within_factor(paper_ratio),
+               note=f"paper {ref.TABLE1_STOCK['R2T']} vs {ref.TABLE1_STOCK['ours']}; pass within a factor {ERROR_FACTOR:g}. R2T's output is "
+                    "max(…, 0), so its relative error is 1 when it releases 0; the paper's 123.19 means outputs ≈ 124× the true count, "
+                    "which a clipped R2T cannot produce unless the true count is tiny — a large difference is expected here")
+
+
+__all__ = ["fig02_tab03_tab04_fig10_toy", "fig03_vertex_cover_toy", "fig04_fig05_true_vs_private", "fig06_theta_strategies",
+           "fig07_epsilon_sweep", "fig08_runtime", "fig09_runtime_by_density", "tab01_r2t_vs_projection", "tab02_measures",
+           "tab05_datasets"]

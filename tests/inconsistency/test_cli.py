@@ -1,0 +1,85 @@
+"""The inconsistency command line: JSON, errors, unary DCs, id column, ε spent exactly."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpworkbench.inconsistency import FD
+
+
+def test_cli_json_and_errors(tmp_path, capsys):
+    from dpworkbench.cli import main
+    from dpworkbench.inconsistency.examples import capital_country
+
+    csv = tmp_path / "t.csv"
+    capital_country().to_csv(csv, index=False)
+    dc = tmp_path / "dcs.txt"
+    dc.write_text("t1&t2&EQ(t1.Capital,t2.Capital)&IQ(t1.Country,t2.Country)\n")
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"private", "public"}  # exact values only with --show-exact
+    assert set(out["private"]) == {"n_bound", "I_MI", "I_P", "I_R"}
+    assert out["public"]["epsilon_spent"] == pytest.approx(1.0)
+    assert "research" in out["public"]["noise"] or "NOT a private release" in out["public"]["noise"]
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--json", "--show-exact",
+                 "--n-bound", "4"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    exact = out["NOT_PRIVATE"]["graph_and_exact_measures"]
+    assert {k: exact[k] for k in ("n", "edges", "max_degree", "I_MI", "I_P", "I_R_lin", "I_R_exact")} == \
+        {"n": 4, "edges": 3, "max_degree": 3, "I_MI": 3, "I_P": 4, "I_R_lin": 1.0, "I_R_exact": 1}
+    assert set(out["private"]) == {"I_MI", "I_P", "I_R"} and out["public"]["n_bound"] == 4
+    eps_sum = sum(sum(e["epsilon"] for e in out["public"]["releases"][k]["ledger"]) for k in ("I_MI", "I_P", "I_R"))
+    assert eps_sum == pytest.approx(1.0)
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--show-exact"]) == 0
+    text = capsys.readouterr().out
+    assert all(line.lstrip().startswith("NOT PRIVATE") for line in text.splitlines() if "exact" in line.lower()
+               or line.lstrip().startswith(("NOT PRIVATE",)))
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1"]) == 0
+    assert "NOT PRIVATE" not in capsys.readouterr().out
+    dc.write_text("not(t1.Capitol=t2.Capitol)\n")
+    assert main(["inconsistency", str(csv), "--dcs", str(dc)]) == 2
+    assert "unknown attribute 'Capitol'" in capsys.readouterr().err
+
+
+def test_cli_unary_dcs_and_release_backend_without_seed(tmp_path, capsys):
+    from dpworkbench.cli import main
+
+    csv = tmp_path / "t.csv"
+    pd.DataFrame({"Age": [-1, 30, 30, 40], "Zip": [1, 2, 3, 4]}).to_csv(csv, index=False)
+    dc = tmp_path / "dcs.txt"
+    dc.write_text("not(t1.Age<0)\nnot(t1.Age=t2.Age&t1.Zip!=t2.Zip)\n")
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--json"]) == 2
+    assert "unary" in capsys.readouterr().err
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--unary-policy", "separate", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "NOT_PRIVATE" not in out
+    assert "OpenDP" in out["public"]["noise"]  # no --seed: OpenDP samplers
+    assert out["public"]["epsilon_spent"] == pytest.approx(1.0)
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--unary-policy", "separate", "--json", "--show-exact"]) == 0
+    exact = json.loads(capsys.readouterr().out)["NOT_PRIVATE"]["graph_and_exact_measures"]
+    assert (exact["unary_violators"], exact["edges"], exact["I_MI"], exact["I_P"]) == (1, 1, 2, 3)
+
+
+def test_cli_id_column_must_be_a_key(tmp_path, capsys):
+    from dpworkbench.cli import main
+
+    csv = tmp_path / "t.csv"
+    pd.DataFrame({"id": [1, 2, 2], "A": [0, 0, 0], "B": [0, 1, 2]}).to_csv(csv, index=False)
+    dc = tmp_path / "dcs.txt"
+    dc.write_text("not(t1.A=t2.A&t1.B!=t2.B)\n")
+    assert main(["inconsistency", str(csv), "--dcs", str(dc), "--id-column", "id", "--seed", "0"]) == 2
+    assert "not a key" in capsys.readouterr().err
+
+
+def test_cli_run_releases_spends_exactly_epsilon():
+    from dpworkbench.inconsistency.cli import run_releases
+
+    df = pd.DataFrame({"A": [0, 0, 0, 1], "B": [0, 1, 2, 0]})
+    for n_bound in (None, 10):
+        rel, size, _ = run_releases(df, [FD("A", "B")], epsilon=0.9, backend=np.random.default_rng(0), n_bound=n_bound)
+        total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
+        assert total == pytest.approx(0.9) and (size is None) == (n_bound is not None)
