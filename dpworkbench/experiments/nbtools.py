@@ -242,6 +242,12 @@ def _kernel_manager_class():
             from jupyter_core.paths import jupyter_runtime_dir
 
             runtime = Path(jupyter_runtime_dir())
+            if len(str(runtime)) > 80:  # a Unix socket path must stay under ~107 bytes: use a short private dir
+                import os
+                import tempfile
+
+                runtime = Path(tempfile.gettempdir()) / f"dpwb-ipc-{os.getuid() if hasattr(os, 'getuid') else 0}"
+                runtime.mkdir(mode=0o700, exist_ok=True)
             runtime.mkdir(parents=True, exist_ok=True)
             self.ip = str(runtime / f"dpwb-{uuid.uuid4().hex[:12]}")
             QuietIPCKernelManager.socket_prefixes.append(self.ip)
