@@ -65,6 +65,22 @@ def _g(v: Any) -> str:
     return f"{_num(v):.6g}"
 
 
+def _exact(v: Any) -> Any:
+    """A JSON-friendly copy of ``v`` without rounding."""
+    try:
+        import numpy as np
+
+        if isinstance(v, np.generic):
+            return v.item()
+        if isinstance(v, np.ndarray):
+            return v.tolist()
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(v, (list, tuple)):
+        return [_exact(x) for x in v]
+    return v
+
+
 def _plain(v: Any) -> Any:
     """A JSON-friendly copy of ``v`` (tuples and arrays become lists, numpy scalars Python scalars)."""
     return _fmt(v) if not isinstance(v, float) else v
@@ -264,7 +280,7 @@ class Claim:
     verdict: str
     note: str = ""
     rule: dict | None = None
-    value: Any = None  # the value the rule was applied to, when it differs from the displayed our_value
+    value: Any = None  # the rule's input at full precision (our_value is for display)
 
 
 @dataclass
@@ -316,7 +332,9 @@ class Claims:
             note = f"pass when {rule.describe()}"
         elif rule.kind == "not_comparable" and not note:
             note = rule.reason
-        c = Claim(claim, _fmt(paper), _fmt(ours), v, note, rule.to_json(), None if value is None else _fmt(value))
+        # The rule's input is stored at full precision (our_value is rounded for display), so re-evaluating a stored
+        # claim gives the same verdict even under a tight tolerance.
+        c = Claim(claim, _fmt(paper), _fmt(ours), v, note, rule.to_json(), _exact(subject))
         self.rows.append(c)
         return c
 
