@@ -25,7 +25,7 @@
 # - **PrivateClean (seed 002)** — PrivateClean: a relation privatized once with generalized randomized response, then cleaned and queried; COUNT/SUM/AVG estimates corrected for the privacy noise and for the cleaning.
 # - **Local dampening (seed 004)** — Local dampening: the exponential mechanism with local instead of global sensitivity (LD and shifted LD) for the median, the top-k most influential nodes of a graph (egocentric betweenness), and private ID3 trees.
 #
-# Below: 49 notebooks (12 teaching notebooks marked 🎓), grouped by paper. Open one, then *Run → Run All Cells*;
+# Below: 50 notebooks (12 teaching notebooks marked 🎓), grouped by paper. Open one, then *Run → Run All Cells*;
 # teaching notebooks show widgets (move the ε slider, the figure redraws).
 
 # %% tags=["parameters"]
@@ -56,7 +56,7 @@ interactive = True
 # - [`tab02_measures`](inconsistency/tab02_measures.ipynb) — Table 2 — the inconsistency measures and their (measured) global sensitivities
 # - [`tab05_datasets`](inconsistency/tab05_datasets.ipynb) — Table 5 — datasets, constraints and the conflict graph at 1 % RNoise
 # - 🎓 [`learn_conflict_graphs`](inconsistency/learn_conflict_graphs.ipynb) — Learn: conflict graphs and private inconsistency measures
-# - 🎓 [`learn_projection_selection`](inconsistency/learn_projection_selection.ipynb) — Learn: graph projection (θ) and private θ selection
+# - 🎓 [`learn_projection_selection`](inconsistency/learn_projection_selection.ipynb) — Learn: how much to cut a conflict graph before adding noise (θ), and choosing θ privately
 
 # %% [markdown]
 # ## R2T and OPT² (seed 001)
@@ -71,8 +71,8 @@ interactive = True
 # - [`tab03_fixed_tau`](r2t/tab03_fixed_tau.ipynb) — Table 3 — the LP mechanism with a fixed τ vs R2T/OPT² (Amazon2)
 # - [`tab04_early_stop`](r2t/tab04_early_stop.ipynb) — Table 4 — running time of R2T and OPT² with and without early stop (Q□, 4-cycles)
 # - [`tab05_tpch`](r2t/tab05_tpch.ipynb) — Table 5 — TPC-H: R2T, OPT² and LS on ten queries
-# - 🎓 [`learn_race_to_the_top`](r2t/learn_race_to_the_top.ipynb) — Race to the top: how R2T picks its truncation threshold privately
-# - 🎓 [`learn_theorem_bounds`](r2t/learn_theorem_bounds.ipynb) — Theory check — Theorem 5.1 (R2T), Theorem 6.8 (OPT²), §7 (LS lower bound) and Example 1.2 (naive truncation is not DP with self-joins)
+# - 🎓 [`learn_race_to_the_top`](r2t/learn_race_to_the_top.ipynb) — Race to the top: counting privately when one person can own many rows
+# - 🎓 [`learn_theorem_bounds`](r2t/learn_theorem_bounds.ipynb) — Do the error guarantees hold? R2T's and OPT²'s theorems checked by simulation
 
 # %% [markdown]
 # ## PrivateClean (seed 002)
@@ -89,9 +89,10 @@ interactive = True
 # - [`fig09_distinct_fraction`](privateclean/fig09_distinct_fraction.ipynb) — PrivateClean (Krishnan et al., SIGMOD 2016) — Fig. 9: error vs distinct fraction N/S (sum, count)
 # - [`fig10_intel_like`](privateclean/fig10_intel_like.ipynb) — PrivateClean (Krishnan et al., SIGMOD 2016) — Fig. 10: IntelWireless — error vs privacy p (count, avg)
 # - [`fig11_mcafe_like`](privateclean/fig11_mcafe_like.ipynb) — PrivateClean (Krishnan et al., SIGMOD 2016) — Fig. 11: MCAFE stand-in — error vs privacy p (count, avg) with isEurope(make)
-# - 🎓 [`learn_ci_coverage`](privateclean/learn_ci_coverage.ipynb) — Learn PrivateClean: do the confidence intervals cover? (paper §5.3–5.6, corrected per spec §3.5–3.7)
+# - [`raha_cleaning`](privateclean/raha_cleaning.ipynb) — PrivateClean on real dirty data — raha's beers, flights and rayyan (no paper figure)
+# - 🎓 [`learn_ci_coverage`](privateclean/learn_ci_coverage.ipynb) — Learn PrivateClean: do the confidence intervals cover?
 # - 🎓 [`learn_privateclean`](privateclean/learn_privateclean.ipynb) — Learn PrivateClean: randomized response, de-biasing, and cleaning with provenance
-# - 🎓 [`learn_theory_and_tuning`](privateclean/learn_theory_and_tuning.ipynb) — PrivateClean (Krishnan et al., SIGMOD 2016) — theory: Lemma 1, Theorem 2 / Example 3, Example 4, Appendix E tuning
+# - 🎓 [`learn_theory_and_tuning`](privateclean/learn_theory_and_tuning.ipynb) — Learn PrivateClean: how much privacy does p buy, how many rows keep every value, and how to tune p
 
 # %% [markdown]
 # ## Local dampening (seed 004)
@@ -104,7 +105,7 @@ interactive = True
 # - [`fig20_privtopk`](dampening/fig20_privtopk.ipynb) — Fig. 20: private top-k nodes by egocentric betweenness (EM, PF, LD, SLD)
 # - [`fig23_fig24_fig25_id3`](dampening/fig23_fig24_fig25_id3.ipynb) — Figs. 23–25: private ID3 (GlobalDiffPID3 = EM, LocalDiffPID3 = LD, ShiftedLocalDiffPID3 = SLD)
 # - [`tab01_privtopk_vs_privatesql`](dampening/tab01_privtopk_vs_privatesql.ipynb) — Table 1: SLDPrivTopk (PTK) on 50-node BFS samples vs PrivateSQL (PSQL)
-# - 🎓 [`learn_local_dampening`](dampening/learn_local_dampening.ipynb) — Learn: exponential mechanism vs local dampening vs shifted local dampening
+# - 🎓 [`learn_local_dampening`](dampening/learn_local_dampening.ipynb) — Learn: choosing the best answer privately — exponential mechanism vs local dampening
 
 # %% [markdown]
 # ## Figure thumbnails from the latest report
