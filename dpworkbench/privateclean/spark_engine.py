@@ -65,6 +65,8 @@ def _partition_sampler(columns: list[str], discrete: dict[str, tuple[float, list
                 if c in discrete:
                     p, dom = discrete[c]
                     codes = index[c].get_indexer(batch[c])
+                    if (codes < 0).any():  # checked up front; a type mismatch (e.g. 1 vs '1') must not pass silently
+                        raise ValueError(f"value {batch[c][codes < 0].iloc[0]!r} of {c!r} is not in its declared domain")
                     new = grr_codes(codes.astype(np.int64), len(dom), p, gen, draw="replaced")
                     out[c] = np.asarray(dom, dtype=object)[new] if index[c].dtype == object else index[c].to_numpy()[new]
                 else:
@@ -131,6 +133,12 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
         if row[f"n{i}"]:
             raise ValueError(f"numeric attribute {c!r} has missing or non-finite values")
     rows = int(row["rows"])
+    from pyspark.sql.types import StringType
+
+    for c, (_, dom) in disc.items():  # Spark would cast 1 to '1' in the check above; the sampler would not
+        is_text = isinstance(sdf.schema[c].dataType, StringType)
+        if any(isinstance(v, str) != is_text for v in dom):
+            raise ValueError(f"domains[{c!r}] must hold values of the column's type ({'text' if is_text else 'numbers'})")
     backend = check_rng(rng)
     plan = privacy_cost({c: (p, len(dom)) for c, (p, dom) in disc.items()},
                         {c: (b, hi - lo) for c, (b, lo, hi) in num.items()})

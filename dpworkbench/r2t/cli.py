@@ -191,10 +191,23 @@ def _run_sql(args: argparse.Namespace) -> int:
     privs = [_private_arg(p) for p in args.private]
     with Stages(args, ["load tables", "extract join information"], "r2t sql") as st:
         st.next("load tables")
-        con = duckdb.connect()
-        _load_tables(con, args.table)
+        from ..spark import session_from_args
+
+        spark = session_from_args(args)  # --engine spark (issue 14): the same reporting SQL on Spark
+        if spark is None:
+            con = duckdb.connect()
+            _load_tables(con, args.table)
+        else:
+            from .spark_engine import register_tables
+
+            register_tables(spark, dict(_table_arg(t) for t in args.table))
         st.next("extract join information")
-        ex = extract(con, args.query, privs, project=args.project)
+        if spark is None:
+            ex = extract(con, args.query, privs, project=args.project)
+        else:
+            from .spark_engine import extract_spark
+
+            ex = extract_spark(spark, args.query, privs, project=args.project)
         extra = {"primary private": ", ".join(":".join(p) for p in privs),
                  "tables": ", ".join(_table_arg(t)[0] for t in args.table)}
         if args.project:
@@ -258,6 +271,12 @@ def register(subparsers) -> None:
                    help="primary private relation atom (alias in FROM, key column); repeatable")
     s.add_argument("--project", default=None, help="SPJA projection expression (set semantics)")
     _common(s)
+    s.add_argument("--engine", choices=["memory", "spark"], default="memory",
+                   help="where the join information is extracted: memory = DuckDB on this machine (default), spark = "
+                        "the same SQL on Spark (local[*] or --spark-master/--spark-remote); truncation stays here")
+    from ..spark import add_spark_arguments
+
+    add_spark_arguments(s)
     s.set_defaults(func=_run_sql)
     g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list",
                        formatter_class=fmt,
