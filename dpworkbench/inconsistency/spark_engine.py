@@ -186,7 +186,7 @@ def _edge_frames(spark, sdf, dcs: Sequence[DC], null_policy: str, unary_policy: 
     unary_dcs = [d for d in dcs if d.is_unary]
     if unary_dcs and unary_policy == "reject":
         d = unary_dcs[0]
-        raise ValueError(f"{d._where()}{d.text or d} is a single-tuple (unary) constraint; pass unary_policy='separate' "
+        raise ValueError(f"{d.where()}{d.text or d} is a single-tuple (unary) constraint; pass unary_policy='separate' "
                          "to count its violators separately (spec §1.3)")
     pair_dcs = [d for d in dcs if not d.is_unary]
     kept, rep = unique_dcs(pair_dcs)

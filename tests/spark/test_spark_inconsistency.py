@@ -129,3 +129,10 @@ def test_out_of_core_statistics_from_csv(spark, tmp_path):
                                                           mem.max_degree())
     assert np.array_equal(st.degrees, mem.degrees())
     assert any((tmp_path / "e" / "edges.parquet").glob("blk=*"))  # edges kept as Parquet by node range
+
+
+def test_public_build_engine_spark(spark):
+    """``conflict_graph.build(..., engine="spark")`` is the Spark engine behind the public API (same graph)."""
+    dcs = parse_dcs("not(t1.A=t2.A&t1.B!=t2.B)\nnot(t1.C<t2.C&t1.B>t2.B)")
+    g, mem = build(SMALL, dcs, engine="spark"), build(SMALL, dcs)
+    assert g.engine == "spark" and np.array_equal(g.u, mem.u) and np.array_equal(g.v, mem.v)
