@@ -72,10 +72,19 @@ def _k(dc_count) -> int | None:
     return k
 
 
+#: the spec's candidate-set presets (besides "paper" and a custom list)
+THETA_PRESETS = ("paper", "powers of 2", "log-spaced")
+
+
 def _thetas(thetas, n: int) -> list[int] | None:
-    """The θ candidate set Θ: None/"paper" = the paper's list scaled to n; a sequence or a comma-separated text = those."""
+    """The θ candidate set Θ: None/"paper" = the paper's list scaled to n; "powers of 2" = 1, 2, 4, … < n;
+    "log-spaced" = 12 log-spaced values in [1, n]; a sequence or a comma-separated text = those (capped at n)."""
     if thetas is None or (isinstance(thetas, str) and thetas.strip() in ("", "paper")):
         return None
+    if isinstance(thetas, str) and thetas.strip() == "powers of 2":
+        return [2 ** k for k in range(max(1, n).bit_length()) if 2 ** k <= max(n, 1)]
+    if isinstance(thetas, str) and thetas.strip() == "log-spaced":
+        return sorted({int(round(x)) for x in np.geomspace(1, max(n, 1), 12)})
     if isinstance(thetas, str):
         from ..widgets import parse_candidates
 

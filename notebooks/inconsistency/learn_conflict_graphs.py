@@ -74,11 +74,14 @@ for i, d in enumerate(dcs_for(dataset), start=1):
 # whatever the data). Switch the noise to CONoise, or raise α, and watch the degrees grow. Use only the first DC (k = 1),
 # then all: more rules, more edges. Change the ε₁ share, the I_P sensitivity mode ("paper" is the paper's unproven
 # smaller noise), the add-|V| rule, the pruning rule or the order, and compare the I_MI / I_P boxes. Type your own θ
-# candidates (e.g. `1, 10, 100`) or `paper`.
+# candidates (e.g. `1, 10, 100`), or a preset: `paper`, `powers of 2`, `log-spaced`. Change the rows (bigger tables take
+# longer the first time, then come from the cache) and the seed (another sample of the table and other errors).
 
 # %%
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
             "dataset": widgets.choice(list(NAMES), dataset, "dataset"),
+            "n_rows": widgets.choice(sorted({rows, 1000, 2000, 5000, 10000, 20000}), rows, "rows"),
+            "seed": widgets.seed_box(seed),
             "noise": widgets.choice(["rnoise", "conoise"], "rnoise", "noise"),
             "alpha": widgets.choice([0.001, 0.005, 0.01, 0.02], alpha, "RNoise α"),
             "conoise_iters": widgets.choice([25, 50, 100, 200], 100, "CONoise iterations"),
@@ -90,8 +93,8 @@ controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10)
             "prune": widgets.choice(["le", "lt"], "le", "prune (≤ / <)"),
             "order": widgets.choice(["rank", "lex"], "rank", "order"),
             "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "θ candidates")}
-panel = widgets.control_panel(lambda epsilon, dataset, noise, alpha, conoise_iters, dc_count, eps1_frac, eps0_frac, ip_sensitivity, add_V, prune,
-                              order, thetas: teaching.explorer_view(dataset, rows, alpha, epsilon, seed=seed, repeats=repeats, dc_count=dc_count,
+panel = widgets.control_panel(lambda epsilon, dataset, n_rows, seed, noise, alpha, conoise_iters, dc_count, eps1_frac, eps0_frac, ip_sensitivity, add_V,
+                              prune, order, thetas: teaching.explorer_view(dataset, n_rows, alpha, epsilon, seed=seed, repeats=repeats, dc_count=dc_count,
                                                                    noise=noise, conoise_iters=conoise_iters, order=order, eps1_frac=eps1_frac,
                                                                    eps0_frac=eps0_frac, ip_sensitivity=ip_sensitivity, add_V=add_V, prune=prune,
                                                                    thetas=thetas),

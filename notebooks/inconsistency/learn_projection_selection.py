@@ -86,7 +86,7 @@ ctx.save_figure(teaching.projection_view(dataset, rows, alpha, theta, epsilon, m
 #
 # **Try this.** Lower ε to 0.1: the bars flatten (the choice becomes a guess). Turn the FD bound off: large candidates
 # come back. Set the steps to 1, or pruning to "<", and see what step 2 may choose from. Type your own candidates
-# (e.g. `1, 2, 4, 8, 16, 32`) in the θ box, or `paper` for the paper's list. Switch the I_P sensitivity to "paper" with
+# (e.g. `1, 2, 4, 8, 16, 32`) in the θ box, or a preset: `paper` (the paper's list), `powers of 2`, `log-spaced`. Switch the I_P sensitivity to "paper" with
 # measure P: the probabilities sharpen, because the paper's (unproven) sensitivity is smaller.
 
 # %%
