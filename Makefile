@@ -29,7 +29,7 @@ install: $(STAMP)
 
 # Run every notebook headlessly in the quick profile; writes reports/quick/index.html.
 reproduce: $(STAMP)
-	$(PY) -m dpworkbench reproduce --profile $(PROFILE)
+	@$(PY) -m dpworkbench reproduce --profile $(PROFILE)
 
 # The full test suite (unit, privacy audits, notebooks in the ci profile, browser).
 test: $(STAMP)
