@@ -394,14 +394,22 @@ def run_many(
     infos = list(infos)
     results: list[RunResult] = []
     width = len(str(len(infos)))
+    import sys
+
+    live = progress and sys.stdout.isatty()  # on a terminal, a transient "running" line that the result overwrites
     for k, info in enumerate(infos, 1):
+        if live:
+            print(f"[{k:>{width}}/{len(infos)}] running       {info.name} …", end="\r", flush=True)
         try:
             r = run_notebook(info, profile=profile, output_root=output_root, parameters=parameters)
         except KeyboardInterrupt:
+            if live:
+                print("\x1b[2K", end="\r", flush=True)  # clear the transient line
             raise RunInterrupted(results, info.name) from None
         results.append(r)
         if progress:
-            print(f"[{k:>{width}}/{len(infos)}] {r.status:5s} {r.seconds:7.1f}s  {r.name}" + (f"  — {r.error}" if r.error else ""), flush=True)
+            line = f"[{k:>{width}}/{len(infos)}] {r.status:5s} {r.seconds:7.1f}s  {r.name}" + (f"  — {r.error}" if r.error else "")
+            print(("\x1b[2K" if live else "") + line, flush=True)
     return results
 
 
