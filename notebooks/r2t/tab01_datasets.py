@@ -15,7 +15,7 @@
 
 # %% [markdown]
 # # Table 1 — graph datasets (what we used)
-# Paper: R2T/OPT² (TODS 2024), Table 1 (SNAP: Deezer, Amazon1, Amazon2, RoadnetPA, RoadnetCA). Data: the SNAP graphs of the paper are **not available offline**, so every row is a **seeded synthetic stand-in** (spec 5.3: degree-capped Holme–Kim for social graphs, thinned grid for road networks), plus two **real** SNAP graphs we do have (Email-Enron, GitHub; BFS-subsampled in the ci/quick profiles). The `source` column says which.
+# Paper: R2T/OPT² (TODS 2024), Table 1 (SNAP: Deezer, Amazon1, Amazon2, RoadnetPA, RoadnetCA). Data: **Deezer is real** — the gemsec-Deezer graphs of Hungary and Romania as a disjoint union with relabelled ids, i.e. the **two-country subset** of the paper's HR ∪ HU ∪ RO (89,311 nodes / 348,713 edges vs 143,884 / 846,915; HR is not available); Amazon1/2 and RoadnetPA/CA are **not available offline**, so they are **seeded synthetic stand-ins** (spec 5.3: degree-capped Holme–Kim for social graphs, thinned grid for road networks) unless the published SNAP files are in the data directory (verified by size and sha256); Email-Enron and GitHub are **real** SNAP graphs not in the paper. Real graphs are BFS-subsampled in the ci/quick profiles. The `source` column says which.
 #
 # Stand-ins are far smaller than the originals; results are compared by error/DS (scale free), not absolute error. A user with the SNAP files can load them with `dpworkbench.r2t.datasets.load_snap`.
 
@@ -40,7 +40,7 @@ n_real = pick(profile, ci=300, quick=8000, paper=None)
 # %%
 rows, loaded = [], {}
 for name, (label, D, kind) in datasets.GRAPHS.items():
-    n = n_real if name in ("enron", "github") else (n_road if kind == "road" else n_social)
+    n = datasets.sample_size(name, {"social": n_social, "road": n_road, "real": n_real})
     ds, D = datasets.load_graph(name, n=n, seed=seed)
     loaded[name] = ds
     g = ds.data

@@ -15,7 +15,7 @@
 
 # %% [markdown]
 # # Table 2 — graph pattern counting under node-DP: R2T, OPT², LP, NT, SDE, RM
-# Paper: R2T/OPT² (TODS 2024), Table 2 (ε = 0.8, β = 0.1; relative error % and time). Data: **synthetic stand-ins** of the five SNAP graphs (spec 5.3) and the **real** Email-Enron and GitHub graphs (BFS-subsampled in ci/quick). Queries Q1- (edges), Q2- (length-2 paths), Q△ (triangles), Q□ (4-cycles); GS = D, D², D², D³.
+# Paper: R2T/OPT² (TODS 2024), Table 2 (ε = 0.8, β = 0.1; relative error % and time). Data: **Deezer is real** (gemsec-Deezer HU ∪ RO, the **two-country subset** of the paper's HR ∪ HU ∪ RO, disjoint union with relabelled ids), **synthetic stand-ins** of the other four SNAP graphs (spec 5.3; real when the published files are in the data directory, verified by size and sha256) and the **real** Email-Enron and GitHub graphs; real graphs are BFS-subsampled in ci/quick. Queries Q1- (edges), Q2- (length-2 paths), Q△ (triangles), Q□ (4-cycles); GS = D, D², D², D³.
 #
 # Relative errors on small stand-ins are larger than the paper's (Q is 50–100× smaller); the scale-free comparison is **error / DS** (spec 5.3). "OT" marks runs over this profile's size/time limits (the paper's 6 h limit becomes a per-LP limit). RM is run on toy-sized instances only. Times = extraction + one uncached mechanism run (HiGHS/max-flow here, CPLEX in the paper; not comparable in absolute terms).
 
