@@ -57,15 +57,18 @@ class NotebookContext:
         self.tables: list[str] = []
         self._t0 = time.perf_counter()
 
-    def save_figure(self, fig, name: str, *, png: bool = True, caption: str = "") -> dict:
-        """Save a plotly figure as HTML (and PNG where a headless Chromium exists)."""
+    def save_figure(self, fig, name: str, *, png: bool = True, caption: str = "") -> None:
+        """Save a plotly figure as HTML, PNG and SVG (the image formats where a headless Chromium exists).
+
+        Returns nothing, so a notebook cell ending in ``ctx.save_figure(...)`` prints nothing; the saved
+        paths are in ``ctx.figures``.
+        """
         from ..plots import save_figure
 
         # One shared plotly.min.js per report (reports/<profile>/_static) keeps reports small and offline.
         paths = save_figure(fig, self.figures_dir / name, png=png, plotlyjs=self.output_dir.parent.parent / "_static" / "plotly.min.js")
         entry = {"name": name, "caption": caption, **{k: str(Path(v).relative_to(self.output_dir)) for k, v in paths.items()}}
         self.figures = [f for f in self.figures if f["name"] != name] + [entry]
-        return entry
 
     def save_table(self, df, name: str) -> Path:
         """Save a table as CSV under the output directory (and the results directory)."""
