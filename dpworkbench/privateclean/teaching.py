@@ -102,10 +102,15 @@ def grr_panel(p: float, N: int = 50, z: float = 2.0, S: int = 1000, l: int = 5, 
 
 
 def p_slider(value: float = 0.1, description: str = "p"):
-    """Slider for the GRR replacement probability p ∈ [0, 0.95] (spec §6.5)."""
+    """Slider for the GRR replacement probability p, over [0, 0.95] by default.
+
+    The range is the slider's, not the mechanism's: a value set headlessly (``-p p 0.99``) widens
+    it instead of being clamped; the mechanism checks p itself.
+    """
     import ipywidgets as w
 
-    return w.FloatSlider(value=float(value), min=0.0, max=0.95, step=0.01, description=description, continuous_update=False)
+    p = float(value)
+    return w.FloatSlider(value=p, min=min(0.0, p), max=max(0.95, p), step=0.01, description=description, continuous_update=False)
 
 
 def provenance_figure(crel: CleanedRelation, col: str, pred=None, domain_source: str = "observed") -> go.Figure:
