@@ -15,7 +15,7 @@
 
 # %% [markdown]
 # # Figs. 4 and 5 — true vs private I_P, I_MI, I_R under RNoise (Fig. 4, α = 1 %) or CONoise (Fig. 5, 200 iterations), ε = 1
-# Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree (the real tables are not available offline). Each table below has a `source` column saying which was used.
+# Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Hospital (NADEEF's HospitalCompare rows), Tax (the BART tax table, clean version) and Stock (Kaggle) are real** too, sampled to 10k rows and mapped to the DC files' column names; **Flight is a SYNTHETIC seeded stand-in** (the BTS table is not available offline) with the paper's schema and DCs, calibrated to Table 5's maximum degree. Each run prints one `[data]` line per dataset saying which it used (the report's `datasets.csv` lists them). Each table below has a `source` column saying which was used.
 #
 # One notebook, two figures: the `noise` parameter picks the noise model, `"rnoise"` for Fig. 4 and `"conoise"` for Fig. 5
 # (`dpworkbench reproduce` runs it twice, as `fig04_true_vs_private_rnoise` and `fig05_true_vs_private_conoise`; see

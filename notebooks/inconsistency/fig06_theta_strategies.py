@@ -15,7 +15,7 @@
 
 # %% [markdown]
 # # Fig. 6 — strategies for θ: relative error (log) vs the true value, RNoise α = 1 %, ε = 1
-# Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree (the real tables are not available offline). Each table below has a `source` column saying which was used.
+# Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Hospital (NADEEF's HospitalCompare rows), Tax (the BART tax table, clean version) and Stock (Kaggle) are real** too, sampled to 10k rows and mapped to the DC files' column names; **Flight is a SYNTHETIC seeded stand-in** (the BTS table is not available offline) with the paper's schema and DCs, calibrated to Table 5's maximum degree. Each run prints one `[data]` line per dataset saying which it used (the report's `datasets.csv` lists them). Each table below has a `source` column saying which was used.
 #
 # Five strategies (spec §2.9): θ = |V| (Baseline 1: Laplace with global sensitivity n), θ = max degree (Baseline 2,
 # **non-private** oracle), exponential mechanism (Alg. 3; 0.4ε / 0.6ε), hierarchical EM (Alg. 4 without the bound;

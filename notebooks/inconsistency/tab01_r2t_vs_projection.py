@@ -15,7 +15,7 @@
 
 # %% [markdown]
 # # Table 1 — I_MI under DP: R2T vs graph projection (this work), ε = 1, Adult / Flight / Stock
-# Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Flight, Hospital, Stock and Tax are SYNTHETIC seeded stand-ins** with the paper's schemas and DCs, calibrated to Table 5's maximum degree (the real tables are not available offline). Each table below has a `source` column saying which was used.
+# Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Hospital (NADEEF's HospitalCompare rows), Tax (the BART tax table, clean version) and Stock (Kaggle) are real** too, sampled to 10k rows and mapped to the DC files' column names; **Flight is a SYNTHETIC seeded stand-in** (the BTS table is not available offline) with the paper's schema and DCs, calibrated to Table 5's maximum degree. Each run prints one `[data]` line per dataset saying which it used (the report's `datasets.csv` lists them). Each table below has a `source` column saying which was used.
 #
 # Both mechanisms estimate I_MI (the number of conflicting tuple pairs) under tuple-level DP with ε = 1. **R2T** (Dong et
 # al., SIGMOD'22) runs from `dpworkbench.r2t` through the cross-paper module `dpworkbench.comparisons` with the artifact's settings (GS = n, β = 0.1, log base 5.5, τ_i = 5.5^i up
