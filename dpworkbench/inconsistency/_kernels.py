@@ -125,6 +125,18 @@ def edge_addition(u, v, n, theta):
 
 
 @njit(cache=True)
+def edge_addition_degrees(u, v, n, theta):
+    """Algorithm 1 over edges already in the stable order: every node's degree in the projection π_θ(G)."""
+    d = np.zeros(n, np.int64)
+    for k in range(u.size):
+        a, b = u[k], v[k]
+        if d[a] < theta and d[b] < theta:
+            d[a] += 1
+            d[b] += 1
+    return d
+
+
+@njit(cache=True)
 def greedy_cover(u, v, n):
     """Algorithm 5 before noise: c = 2·|maximal matching| taken in the given edge order."""
     inc = np.zeros(n, np.bool_)

@@ -458,6 +458,11 @@ class Projector:
                 self._memo[t] = tuple(int(x) for x in FK.edge_addition_grouped(self.u, self.v, self.n, t, inv, ptr))
                 self.passes += 1
 
+    def projected_degrees(self, theta: int) -> np.ndarray:
+        """Every node's degree in π_θ(G) (one Algorithm 1 pass in this order; not memoised)."""
+        theta = check_int(theta, "theta", minimum=0)
+        return K.edge_addition_degrees(np.asarray(self.u), np.asarray(self.v), self.n, theta)
+
     def forget(self) -> None:
         """Drop the memoised F(θ) values (the next call pays for its own passes, e.g. to time one measure)."""
         self._memo.clear()

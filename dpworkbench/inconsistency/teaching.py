@@ -183,6 +183,28 @@ def projection_view(dataset: str, rows: int, alpha: float, theta: int, epsilon: 
     return fig
 
 
+def projection_degrees_view(dataset: str, rows: int, alpha: float, theta: int, seed: int = 0, *, order: str = "rank"):
+    """Degree distribution before and after the projection π_θ (Algorithm 1): every tuple keeps at most θ conflicts.
+
+    References
+    ----------
+    Mohapatra et al. 2025, Algorithm 1 (edge addition), Lemma 1; spec §5.4 (views).
+    """
+    proj = projector(dataset, rows, alpha, seed, order=order)
+    n = max(proj.n, 1)
+    theta = int(min(max(int(theta), 1), n))
+    before = proj.graph.degrees()
+    after = proj.projected_degrees(theta)
+    fig = go.Figure()
+    fig.add_trace(go.Histogram(x=before[before > 0], name="before: G", opacity=0.6, marker_color="#7f7f7f", nbinsx=40))
+    fig.add_trace(go.Histogram(x=after[after > 0], name=f"after: π_θ(G), θ = {theta}", opacity=0.6, marker_color="#1f77b4", nbinsx=40))
+    fig.update_xaxes(title="degree (conflicts of a tuple)")
+    fig.update_yaxes(title="tuples", type="log")
+    fig.update_layout(template="plotly_white", height=360, barmode="overlay",
+                      title=f"{dataset}: degrees before / after projection at θ = {theta}")
+    return fig
+
+
 def em_view(dataset: str, rows: int, alpha: float, epsilon: float, measure: str = "MI", seed: int = 0, use_bound: bool = True, *,
             eps1_frac: float = 0.4, eps0_frac: float = 0.25, steps: int = 2, prune: str = "le", add_V: str = "if_general_DC",
             ip_sensitivity: str = "safe", order: str = "rank", thetas=None):
@@ -225,7 +247,7 @@ def vertex_cover_steps(order: str = "lex"):
     return draw_graph(gp, labels=FIG3_NAMES, highlight=[4], title="G' (E in red is the added tuple)"), tr
 
 
-__all__ = ["em_view", "explorer_view", "noisy_table", "projection_view", "vertex_cover_steps"]
+__all__ = ["em_view", "projection_degrees_view", "explorer_view", "noisy_table", "projection_view", "vertex_cover_steps"]
 
 
 def vertex_cover_step_view(step: int, epsilon: float, seed: int = 0, samples: int = 2000):

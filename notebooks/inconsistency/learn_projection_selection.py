@@ -80,6 +80,21 @@ panel if interactive else None
 ctx.save_figure(teaching.projection_view(dataset, rows, alpha, theta, epsilon, measure, seed=seed), "projection")
 
 # %% [markdown]
+# ### What the cut does to each tuple
+# Grey: how many conflicts each tuple has; blue: how many it keeps after the cut at θ (never more than θ).
+#
+# **Try this.** Move θ down to 1: every tuple keeps at most one conflict (the blue bars pile up at 1). Move it up
+# past the largest grey degree: nothing is cut and the two histograms coincide.
+
+# %%
+deg_panel = widgets.control_panel(lambda theta: teaching.projection_degrees_view(dataset, rows, alpha, int(theta), seed=seed),
+                                  {"theta": widgets.log_slider(theta, 1, rows, "θ")}, interactive=interactive, title="degrees before / after")
+deg_panel if interactive else None
+
+# %%
+ctx.save_figure(teaching.projection_degrees_view(dataset, rows, alpha, theta, seed=seed), "projection_degrees")
+
+# %% [markdown]
 # ## 2. Letting the mechanism pick θ (Algorithm 4)
 # Each bar is the probability that the exponential mechanism draws that candidate θ; step 2 only keeps the candidates
 # not above step 1's pick.

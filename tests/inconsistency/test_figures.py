@@ -48,10 +48,11 @@ def test_a_figure_problem_is_caught():
 @pytest.mark.parametrize("view", [
     lambda: teaching.explorer_view("Stock", 200, 0.01, 1.0, repeats=3)[0],
     lambda: teaching.projection_view("Stock", 200, 0.01, 10, 1.0),
+    lambda: teaching.projection_degrees_view("Tax", 400, 0.01, 2),
     lambda: teaching.em_view("Stock", 200, 0.01, 1.0),
     lambda: teaching.vertex_cover_step_view(3, 1.0)[0],
     lambda: teaching.vertex_cover_steps()[0],
-], ids=["explorer", "projection", "em", "vertex_cover_step", "vertex_cover_graph"])
+], ids=["explorer", "projection", "projection_degrees", "em", "vertex_cover_step", "vertex_cover_graph"])
 def test_teaching_views_have_no_problems(view):
     assert figure_problems(view()) == []
 

@@ -30,3 +30,11 @@ def test_explorer_knobs_change_the_releases_and_the_table_is_cached():
     assert con.loc["I_MI", "true (NOT PRIVATE)"] != base.loc["I_MI", "true (NOT PRIVATE)"]
     em1 = teaching.em_view("Stock", 300, 0.01, 1.0, steps=1, thetas="powers of 2", use_bound=False)
     assert len(em1.data) == 1 and [int(x) for x in em1.data[0].x][:3] == [1, 2, 4]
+
+
+def test_projected_degrees_are_capped_and_match_algorithm_1_counts():
+    proj = teaching.projector("Tax", 400, 0.01, 0)
+    for theta in (1, 2, 5):
+        d = proj.projected_degrees(theta)
+        assert d.max() <= theta and d.sum() // 2 == proj.f(theta, "MI") and int((d > 0).sum()) == proj.f(theta, "P")
+    assert (proj.projected_degrees(proj.n) == proj.graph.degrees()).all()
