@@ -366,7 +366,9 @@ def sweep_source(name: str, sizes, prefer: str = "real") -> str:
         return "real"
     if prefer == "real":
         why = (f"the largest size {max(sizes):,} exceeds the {n_real:,} real rows" if n_real is not None else "no real file")
-        print(f"[data] inconsistency.{name} sweep over {len(list(sizes))} sizes: SYNTHETIC stand-in for every size ({why})", flush=True)
+        # recorded (and printed) once for the sweep, so datasets.csv says why every size below is the stand-in
+        provenance.record(f"inconsistency.{name}", "synthetic", f"size sweep {list(sizes)}: stand-in for every size",
+                          max(sizes), note=why)
     return "synthetic"
 
 
