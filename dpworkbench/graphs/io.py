@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .core import CSRGraph, from_edge_array
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
 
 
 def load_edge_list(path: str | Path, *, comment: str = "#", allow_empty: bool = False) -> CSRGraph:
@@ -23,7 +32,8 @@ def load_edge_list(path: str | Path, *, comment: str = "#", allow_empty: bool = 
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"edge list not found: {path}")
-    with path.open() as fh:
+    opener = gzip.open if path.suffix == ".gz" else open  # the Deezer graphs ship as .csv.gz
+    with opener(path, "rt") as fh:
         first = ""
         for line in fh:
             if line.strip() and not line.startswith(comment):
@@ -34,7 +44,11 @@ def load_edge_list(path: str | Path, *, comment: str = "#", allow_empty: bool = 
             return from_edge_array(np.zeros((0, 2), dtype=np.int64), n=0)
         raise ValueError(f"{path} has no edges")
     sep = "," if "," in first else r"\s+"
-    has_header = not first.replace(",", " ").split()[0].lstrip("-").isdigit()
+    token = first.replace(",", " ").split()[0]
+    # A first line is a header only when its first field is not a number: "1.5 2" is a bad edge, not a header.
+    has_header = not _is_number(token)
+    if not has_header and not token.lstrip("-").isdigit():
+        raise ValueError(f"{path}: node ids must be integers (first line {first.strip()!r})")
     df = pd.read_csv(
         path, sep=sep, comment=comment, header=0 if has_header else None, usecols=[0, 1], engine="c" if sep == "," else "python"
     ) if sep == "," else pd.read_csv(path, sep=r"\s+", comment=comment, header=0 if has_header else None, usecols=[0, 1])
