@@ -131,13 +131,15 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
     seconds = time.perf_counter() - t0
     psi = arr["__psi"]
     type_name = str(desc[0][1]).upper()
-    if not any(t in type_name for t in ("INT", "DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMERIC", "HUGEINT")):
-        raise ValueError(f"SUM weights must be numeric; the SUM expression has type {type_name}")
+    # An empty join has no weights: a header-only CSV sniffs as VARCHAR, and refusing it would make whether a
+    # release happens depend on whether the private table is empty (it neighbours a one-row table).
+    if psi.size and not any(t in type_name for t in ("INT", "DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMERIC", "HUGEINT")):
+        raise ValueError(f"SUM weights must be numeric; the SUM expression has type {type_name} "
+                         "(declare the column's type, e.g. CAST(x AS DOUBLE), so it does not depend on the rows)")
     psi = np.asarray(psi, dtype=float) if not np.ma.isMaskedArray(psi) else np.asarray(psi.filled(np.nan), dtype=float)
-    if psi.size and np.isnan(psi).any():
-        raise ValueError("SUM weights contain NULL")
-    if psi.size and psi.min() < 0:
-        raise ValueError(f"SUM weights must be non-negative (ψ ≥ 0); found {psi.min()}")
+    # A refusal that depends on one row's value would tell neighbours apart; the weights are mapped into the
+    # domain R2T assumes instead (NULL → 0, negative → 0), a rule that is public and applied to every row.
+    psi = np.where(np.isnan(psi), 0.0, np.maximum(psi, 0.0)) if psi.size else psi
     keys = [np.asarray(arr[f"__k{c}"]) for c in range(len(privs))]
     proj = np.asarray(arr["__p"]) if "__p" in arr else None
     n_tot = None

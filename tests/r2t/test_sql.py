@@ -57,13 +57,24 @@ def test_example_5_5_is_vs_ds():
     ("select count(*) from customer c where c.nosuchcol = 1", {"c": "ck"}, "DuckDB"),
     ("select count(*) from orders o", {"c": "ck"}, "does not reference"),
     ("select sum(o.tag) from customer c, orders o where c.ck = o.ck", {"c": "ck"}, "numeric"),
-    ("select sum(o.price) from customer c, orders o where c.ck = o.ck", {"c": "ck"}, "non-negative"),
     ("select count(*) from customer c group by c.name", {"c": "ck"}, "GROUP BY"),
     ("select max(ck) from customer c", {"c": "ck"}, "COUNT"),
 ])
 def test_bad_input(con, sql, private, msg):
     with pytest.raises(ValueError, match=msg):
         extract(con, sql, private)
+
+
+def test_sql_weights_are_mapped_not_refused(con):
+    # Privacy: refusing a query because one row's weight is negative (or because an empty table sniffs as text)
+    # would tell neighbouring tables apart; the weights are mapped into R2T's domain by a public rule instead.
+    ex = extract(con, "select sum(o.price) from customer c, orders o where c.ck = o.ck", {"c": "ck"})
+    assert ex.info.answer == 10.0  # 5 + 2 + max(-1, 0) + 3
+    c = duckdb.connect()
+    c.register("customer", pd.DataFrame({"ck": pd.Series([], dtype=object)}))
+    c.register("orders", pd.DataFrame({"ck": pd.Series([], dtype=object), "price": pd.Series([], dtype=object)}))
+    ex = extract(c, "select sum(o.price) from customer c, orders o where c.ck = o.ck", {"c": "ck"})
+    assert ex.info.answer == 0
 
 
 def test_negative_and_non_numeric_weights_in_lists():
