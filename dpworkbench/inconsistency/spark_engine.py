@@ -153,13 +153,24 @@ def _spark_kinds(sdf) -> dict[str, str]:
 
 
 def _with_row_ids(sdf):
-    """Row positions 0..n-1 in the frame's order (zipWithIndex: consecutive, unlike monotonically_increasing_id)."""
+    """Row positions 0..n-1 in the frame's order, computed in the JVM (no Python rows): a row's id is the number of
+    rows in earlier partitions plus its place in its own partition (``monotonically_increasing_id`` holds the
+    partition in its top bits). The frame is cached first so its partitioning is the same in both passes."""
     if RID in sdf.columns:
         return sdf
-    from pyspark.sql.types import LongType, StructField, StructType
+    from pyspark.sql import functions as F
 
-    schema = StructType(sdf.schema.fields + [StructField(RID, LongType(), False)])
-    return sdf.rdd.zipWithIndex().map(lambda r: (*r[0], r[1])).toDF(schema)
+    tagged = sdf.withColumn("__mid", F.monotonically_increasing_id()).withColumn("__pid", F.spark_partition_id()).cache()
+    counts = {r["__pid"]: r["c"] for r in tagged.groupBy("__pid").agg(F.count(F.lit(1)).alias("c")).collect()}
+    offsets, run = {}, 0
+    for pid in sorted(counts):
+        offsets[pid] = run
+        run += counts[pid]
+    off = F.create_map(*[x for pid, o in offsets.items() for x in (F.lit(pid), F.lit(o))]) if offsets else None
+    if off is None:
+        return tagged.drop("__mid", "__pid").withColumn(RID, F.lit(0).cast("long"))
+    rid = off[F.col("__pid")] + (F.col("__mid") - F.shiftleft(F.col("__pid").cast("long"), 33))
+    return tagged.withColumn(RID, rid.cast("long")).drop("__mid", "__pid")
 
 
 def read_table(spark, path: str | Path, *, header: bool = True):
