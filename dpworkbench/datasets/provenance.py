@@ -130,6 +130,11 @@ def write_provenance_csv(report_dir: Path | str) -> Path:
 
 
 # ------------------------------------------------------------------------------------------------ file hashes
+# A user's own file may be private: its exact hash lets anyone holding a candidate table confirm it, so the
+# provenance record keeps hashes of the published benchmark files only.
+USER_FILE_DIGEST = "withheld: user file (a hash of private data is not released)"
+
+
 def _sha256_uncached(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as fh:
@@ -147,5 +152,5 @@ def file_sha256(path: Path | str) -> str:
     return cache.cached_call("datasets.sha256", (p,), lambda: _sha256_uncached(p), disk=True, version="1")
 
 
-__all__ = ["COLUMNS", "DataUse", "clear", "display_path", "file_sha256", "provenance_table", "record", "set_printing",
+__all__ = ["USER_FILE_DIGEST", "COLUMNS", "DataUse", "clear", "display_path", "file_sha256", "provenance_table", "record", "set_printing",
            "used", "write_json", "write_provenance_csv"]

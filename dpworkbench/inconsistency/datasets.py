@@ -392,7 +392,7 @@ def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: st
         rename = {k: v for k, v in raw_names.items() if k in header}
         df = sample_rows(read_table(p, rename=rename, required=_dc_attributes(name)), rows, seed, what=str(p))
         provenance.record(f"inconsistency.{name}", "real", f"{provenance.display_path(p)} [rows={rows!r}, seed={seed}] (user file)",
-                          len(df), registry.file_sha256(p))
+                          len(df), provenance.USER_FILE_DIGEST)
         return registry.Dataset(name, df, "real", f"user file, {len(df)} rows", p)
     return registry.load(f"inconsistency.{name}", prefer=prefer, seed=seed, rows=rows)
 

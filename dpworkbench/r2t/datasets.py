@@ -112,7 +112,7 @@ def load_snap(path, *, max_degree: int | None = None, seed: int = 0, expected: s
     g = from_edge_array(inv.reshape(-1, 2), n=ids.size)
     provenance.record(f"r2t.snap:{expected or 'user'}", "real",
                       provenance.display_path(path) + (" (verified)" if expected else " (unverified user file)"),
-                      g.n, registry.file_sha256(path))
+                      g.n, registry.file_sha256(path) if expected else provenance.USER_FILE_DIGEST)
     return degree_capped(g, max_degree, seed=seed) if max_degree else g
 
 
