@@ -164,3 +164,17 @@ def test_load_records_real_fallback_and_absent(tmp_path, monkeypatch, capsys):
     assert used[0].path_or_generator == "toy.csv [rows=2, seed=4]" and len(used[0].sha256) == 64
     assert "3 rows, 10 requested" in used[1].note and "absent" in used[2].note
     assert capsys.readouterr().out.count("[data] toy_") == 4
+
+
+def test_a_users_own_file_gets_no_hash(tmp_path):
+    """Privacy: an exact hash of a user's private table would let anyone holding a candidate confirm it."""
+    from dpworkbench.datasets import provenance
+    from dpworkbench.inconsistency.datasets import load_table
+
+    src = load_table("Stock", rows=50, seed=1, prefer="synthetic").data
+    path = tmp_path / "mine.csv"
+    src.to_csv(path, index=False)
+    provenance.clear()
+    load_table("Stock", path=path, rows=20, seed=1)
+    uses = [u for u in provenance.used() if "user file" in u.path_or_generator]
+    assert uses and all(u.sha256 == provenance.USER_FILE_DIGEST for u in uses)
