@@ -56,7 +56,8 @@ def extract_spark(spark, sql: str, private, *, project: str | None = None, n_pri
                   name: str = "", out_dir: str | Path | None = None) -> Extraction:
     """:func:`~dpworkbench.r2t.sql.extract` on Spark: run the reporting query of ``sql`` on the session's views,
     write its rows as Parquet under ``out_dir`` (a temporary folder when not given) and build the JoinInfo from it.
-    Errors (unknown table/column, non-numeric or negative SUM weights) are one-line ``ValueError``s."""
+    Errors (unknown table/column, a non-numeric SUM expression) are one-line ``ValueError``s; NULL or negative SUM
+    weights become 0 (the DuckDB path's public rule)."""
     import pyarrow.parquet as pq
 
     rq, kind = reporting_query(sql, private, project=project)
@@ -67,8 +68,9 @@ def extract_spark(spark, sql: str, private, *, project: str | None = None, n_pri
         psi_type = type(sdf.schema["__psi"].dataType).__name__
     except Exception as exc:  # AnalysisException / ParseException: unknown table, column, syntax
         raise ValueError(f"query failed in Spark: {_one_line(exc)}") from None
-    if not any(psi_type.startswith(t) for t in _NUMERIC):
-        raise ValueError(f"SUM weights must be numeric; the SUM expression has type {psi_type.replace('Type', '').upper()}")
+    if not any(psi_type.startswith(t) for t in _NUMERIC):  # decided by the schema (the query's types), not the rows
+        raise ValueError(f"SUM weights must be numeric; the SUM expression has type {psi_type.replace('Type', '').upper()} "
+                         "(declare the column's type, e.g. CAST(x AS DOUBLE), so it does not depend on the rows)")
     from pyspark.sql import functions as F
 
     sdf = sdf.withColumn("__psi", F.col("__psi").cast("double"))
@@ -88,10 +90,9 @@ def extract_spark(spark, sql: str, private, *, project: str | None = None, n_pri
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     psi = table.column("__psi").to_numpy(zero_copy_only=False).astype(float) if table.num_rows else np.zeros(0)
-    if psi.size and np.isnan(psi).any():
-        raise ValueError("SUM weights contain NULL")
-    if psi.size and psi.min() < 0:
-        raise ValueError(f"SUM weights must be non-negative (ψ ≥ 0); found {psi.min()}")
+    # as the DuckDB path: a refusal that depends on one row's value would tell neighbours apart, so the weights are
+    # mapped into R2T's domain by a public rule applied to every row (NULL → 0, negative → 0)
+    psi = np.where(np.isnan(psi), 0.0, np.maximum(psi, 0.0)) if psi.size else psi
     keys = [table.column(f"__k{c}").to_numpy(zero_copy_only=False) for c in range(len(privs))]
     proj = table.column("__p").to_numpy(zero_copy_only=False) if "__p" in table.column_names else None
     n_tot = n_primary if isinstance(n_primary, int) else (int(sum(n_primary.values())) if isinstance(n_primary, dict) else None)
