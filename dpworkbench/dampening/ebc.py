@@ -22,7 +22,7 @@ METHODS = ("EM", "PF", "LD", "SLD")
 
 
 @numba.njit(cache=True)
-def _ebc_kernel(indptr, indices, nodes):
+def ebc_kernel(indptr, indices, nodes):
     """EBC of ``nodes`` (closed form of spec §4.1): per ego, mark the alters, build their local CSR adjacency, and for each
     alter i count common alters C_iv of every alter v > i by walking two-hop alter paths; adjacent pairs contribute 0,
     non-adjacent pairs 1/(1 + C_iv) (1 when C_iv = 0)."""
@@ -93,7 +93,7 @@ EBC_KERNEL_VERSION = 1  # part of the cache key: bump when the kernel's output c
 
 
 def _ebc_every_node(graph: CSRGraph) -> np.ndarray:
-    return _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64),
+    return ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64),
                        np.arange(graph.num_nodes, dtype=np.int64))
 
 
@@ -121,7 +121,7 @@ def ebc_nodes(graph: CSRGraph, nodes: Any) -> np.ndarray:
     nodes = np.asarray(nodes, np.int64)
     if nodes.ndim != 1 or (nodes.size and (nodes.min() < 0 or nodes.max() >= graph.num_nodes)):
         raise ValueError(f"nodes must be a 1-D array of node ids in 0..{graph.num_nodes - 1}")
-    return _ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64), nodes)
+    return ebc_kernel(np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64), nodes)
 
 
 def ebc_reference_networkx(G, nodes=None) -> dict:

@@ -38,11 +38,11 @@ def ebc_spark(graph: CSRGraph, *, spark=None, tasks: int | None = None, master: 
     shared = sc.broadcast((np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64)))
 
     def run(ranges):
-        from dpworkbench.dampening.ebc import _ebc_kernel
+        from dpworkbench.dampening.ebc import ebc_kernel
 
         indptr, indices = shared.value
         for lo, hi in ranges:
-            yield int(lo), _ebc_kernel(indptr, indices, np.arange(lo, hi, dtype=np.int64))
+            yield int(lo), ebc_kernel(indptr, indices, np.arange(lo, hi, dtype=np.int64))
 
     try:
         parts = (sc.parallelize([(int(cuts[i]), int(cuts[i + 1])) for i in range(tasks)], tasks)

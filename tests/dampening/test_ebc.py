@@ -178,8 +178,8 @@ def test_ebc_disk_cache_hit(tmp_path, monkeypatch):
     assert len(files) == 1 and str(tmp_path) in str(files[0])
     cache.clear("dampening.ebc", disk=False)   # a later process: nothing in memory
     calls = []
-    real = E._ebc_kernel
-    monkeypatch.setattr(E, "_ebc_kernel", lambda *a: calls.append(1) or real(*a))
+    real = E.ebc_kernel
+    monkeypatch.setattr(E, "ebc_kernel", lambda *a: calls.append(1) or real(*a))
     second = E.ebc_all(g)
     assert calls == []                       # served from the disk cache, kernel not called
     np.testing.assert_array_equal(first, second)
