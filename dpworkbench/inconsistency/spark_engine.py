@@ -33,6 +33,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from .conflict_graph import ConflictGraph, column_kinds, tuple_identity
 from .constraints import DC, unique_dcs, validate_dc
@@ -434,5 +435,205 @@ def build_spark(df: pd.DataFrame, dcs: Sequence[DC], *, spark=None, null_policy:
     return (g, stats) if return_stats else g
 
 
-__all__ = ["SparkGraphStats", "build_spark", "dc_pairs_sql", "fd_bound_sql", "read_edges", "read_table",
-           "spark_statistics", "unary_sql"]
+# --------------------------------------------------------------------------------------------------
+# out-of-core projection and matching: edges sorted by the stable order in Spark, streamed through numba
+# --------------------------------------------------------------------------------------------------
+def order_places(n: int, identity=None, *, rule: str = "rank", seed: int = 0) -> np.ndarray:
+    """pos[node] = the node's place in the stable order (int32, O(n) on the driver): for ``"rank"`` the place in
+    :func:`~.model.node_sequence` (keyed hash of the identity), for ``"lex"`` the row position itself."""
+    from .._validation import check_options
+    from .conflict_graph import label_identity
+    from .model import node_sequence
+
+    check_options(rule, "rule", ("rank", "lex"))
+    n = max(int(n), 1)
+    if rule == "lex":
+        return np.arange(n, dtype=np.int32)
+    if identity is None:
+        identity = label_identity(n)
+    if len(identity) != n:
+        raise ValueError(f"identity has {len(identity)} nodes, the graph {n}")
+    inv = node_sequence(identity, seed)
+    pos = np.empty(n, np.int32)
+    pos[inv] = np.arange(n, dtype=np.int32)
+    return pos
+
+
+def write_ordered_edges(spark, edges_path: str | Path, out_path: str | Path, pos: np.ndarray, *,
+                        rule: str = "rank") -> str:
+    """Sort the edge table at ``edges_path`` (columns u < v) by the stable-order key in Spark and write it as
+    Parquet in that order (columns ``a``, ``b``: files ``part-*`` and their row groups follow the key).
+
+    The key is the one :class:`~.model.Projector` scans: ``"rank"`` — (later place, earlier place) with
+    place = ``pos[node]``; ``"lex"`` — (u, v). Algorithm 1 and the greedy matching only compare nodes for
+    equality, so the stream carries places, not node ids (the same graph up to relabelling)."""
+    from pyspark.sql import functions as F
+
+    from .._validation import check_options
+
+    check_options(rule, "rule", ("rank", "lex"))
+    if not any(Path(edges_path).rglob("*.parquet")):  # no edges: an empty stream
+        Path(out_path).mkdir(parents=True, exist_ok=True)
+        return str(out_path)
+    e = spark.read.parquet(str(edges_path)).select("u", "v")
+    if rule == "lex":
+        keyed = e.select(F.col("u").cast("int").alias("a"), F.col("v").cast("int").alias("b"))
+    else:
+        pdf = pd.DataFrame({"x": np.arange(pos.size, dtype=np.int64), "p": pos.astype(np.int32)})
+        places = F.broadcast(spark.createDataFrame(pdf)) if pos.size <= 2_000_000 else spark.createDataFrame(pdf)
+        pu = places.select(F.col("x").alias("u"), F.col("p").alias("pu"))
+        pv = places.select(F.col("x").alias("v"), F.col("p").alias("pv"))
+        j = e.join(pu, "u").join(pv, "v")
+        keyed = j.select(F.greatest("pu", "pv").alias("a"), F.least("pu", "pv").alias("b"))
+    # orderBy range-partitions on the key: part i holds keys below part i+1's, each part sorted
+    keyed.orderBy("a", "b").write.mode("overwrite").parquet(str(out_path))
+    return str(out_path)
+
+
+@njit(cache=True)
+def _stream_batch(a, b, d, th, kept, last):
+    """Algorithm 1 for every θ in ``th`` at once over one batch of edges in the stable order: d[j, x] is node x's
+    degree in π_θj so far, kept[j] the kept edges. ``last[0]`` carries the previous key across batches; returns
+    False when the batch is out of order (the stream would not be the stable order)."""
+    k = th.size
+    for i in range(a.size):
+        x, y = a[i], b[i]
+        key = (np.int64(x) << 32) | np.int64(y)
+        if key <= last[0]:
+            return False
+        last[0] = key
+        for j in range(k):
+            t = th[j]
+            if d[j, x] < t and d[j, y] < t:
+                d[j, x] += 1
+                d[j, y] += 1
+                kept[j] += 1
+    return True
+
+
+def stream_counts(ordered_path: str | Path, n: int, thetas, *, batch_rows: int = 1 << 20) -> dict:
+    """One pass over an ordered edge table (:func:`write_ordered_edges`) in batches: F(θ) = (|E_θ|, |V_{>0}(G_θ)|)
+    of the projection π_θ(G) for every θ in ``thetas`` (capped at n, as :class:`~.model.Projector` does). Memory:
+    n × |thetas| int32 degrees plus one batch, never the edge table."""
+    import pyarrow.parquet as pq
+
+    n = max(int(n), 1)
+    ths = sorted({min(max(int(t), 0), n) for t in thetas})
+    th = np.asarray(ths, np.int64)
+    d = np.zeros((th.size, n), np.int32)
+    kept = np.zeros(th.size, np.int64)
+    last = np.full(1, -1, np.int64)
+    files = sorted(Path(ordered_path).glob("part-*.parquet"))
+    for f in files:
+        for batch in pq.ParquetFile(f).iter_batches(batch_size=batch_rows, columns=["a", "b"]):
+            a = batch.column(0).to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+            b = batch.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+            if not _stream_batch(a, b, d, th, kept, last):
+                raise ValueError(f"edge stream {ordered_path} is not sorted by the stable-order key (file {f.name})")
+    nonzero = np.count_nonzero(d, axis=1) if th.size else np.zeros(0, np.int64)
+    return {t: (int(kept[j]), int(nonzero[j])) for j, t in enumerate(ths)}
+
+
+class StreamedProjector:
+    """:class:`~.model.Projector`'s interface (``counts``, ``f``, ``cover_size``, ``prefetch``) over an ordered
+    Parquet edge stream: a miss computes the asked θ and the hinted candidates in one streaming pass.
+
+    ``graph`` is what the releases read besides F(θ) (n, unary violators, Σ): the out-of-core graph has no edge
+    arrays (:func:`edgeless_graph`)."""
+
+    def __init__(self, graph: ConflictGraph, ordered_path: str | Path, *, rule: str = "rank", seed: int = 0,
+                 hint: Any = "paper", batch_rows: int = 1 << 20):
+        self.graph, self.path, self.rule, self.seed, self.hint = graph, str(ordered_path), rule, seed, hint
+        self.n = graph.n
+        self.batch_rows = batch_rows
+        self.passes = 0
+        self._memo: dict = {}
+
+    def _hint(self) -> list:
+        from .model import paper_candidates
+
+        if isinstance(self.hint, str):
+            from .._validation import check_options
+
+            check_options(self.hint, "hint", ("paper",))
+            return [*paper_candidates(max(self.n, 1)), self.n]
+        return list(self.hint)
+
+    def prefetch(self, thetas) -> None:
+        from .._validation import check_int
+
+        cap = max(self.n, 1)
+        todo = {min(check_int(t, "theta", minimum=0), cap) for t in thetas} - set(self._memo)
+        if todo:
+            self._memo.update(stream_counts(self.path, self.n, todo | {1}, batch_rows=self.batch_rows))
+            self.passes += 1
+
+    def counts(self, theta: int) -> tuple[int, int]:
+        from .._validation import check_int
+
+        theta = min(check_int(theta, "theta", minimum=0), max(self.n, 1))
+        if theta not in self._memo:
+            self.prefetch([theta, *self._hint()])
+        return self._memo[theta]
+
+    def f(self, theta: int, measure: str) -> int:
+        from .._validation import check_options
+
+        check_options(measure, "measure", ("MI", "P"))
+        kept, pos = self.counts(theta)
+        return kept if measure == "MI" else pos
+
+    def cover_size(self) -> int:
+        """Algorithm 5's c before noise: 2·|greedy maximal matching| in the stream's order = 2·F_MI(1)."""
+        return 2 * self.counts(1)[0]
+
+
+def edgeless_graph(n: int, dcs: Sequence[DC] = (), unary: np.ndarray | None = None, identity=None) -> ConflictGraph:
+    """The public shape of an out-of-core conflict graph (n, Σ, unary violators, identity) without edge arrays:
+    its edges live in Parquet and reach the releases only through a :class:`StreamedProjector`."""
+    z = np.zeros(0, np.int32)
+    return ConflictGraph(int(n), z, z, [], list(dcs), np.zeros(0, np.int64) if unary is None else np.asarray(unary),
+                         0.0, "spark-stream", identity)
+
+
+def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: float, *, spark=None,
+                         dcs: Sequence[DC] = (), unary: np.ndarray | None = None, identity=None,
+                         df: pd.DataFrame | None = None, order: str = "rank", order_seed: int = 0,
+                         work_dir: str | Path | None = None, rng=None, accountant=None, **kw):
+    """A DP release of I_MI / I_P (Algorithm 2 with θ selection) or I_R (``measure="R"``, Algorithm 5) from an
+    edge table written by :func:`spark_statistics` / :func:`build_spark` (``edges_dir``), out of core: Spark sorts
+    the edges by the stable order, the driver streams them (:class:`StreamedProjector`; O(n × |Θ|) memory).
+
+    Same output as :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover` on the in-memory
+    graph with the same seed. ``identity``: the tuples' identities (:func:`~.conflict_graph.tuple_identity`) for
+    the ``"rank"`` order. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
+    ``strategy="baseline_dmax"`` (non-private, needs d_max) is refused. Other keywords go to the mechanism."""
+    from ..spark import session_or
+    from .._validation import check_options
+    from .mechanisms import dp_vertex_cover, graph_projection
+
+    check_options(measure, "measure", ("MI", "P", "R"))
+    if kw.get("strategy") == "baseline_dmax":
+        raise ValueError("strategy='baseline_dmax' needs d_max(G) (non-private); use spark_statistics for it")
+    if not Path(str(edges_path)).exists():
+        raise ValueError(f"edge table not found: {edges_path}")
+    spark = session_or(spark)
+    graph = edgeless_graph(n, dcs, unary, identity)
+    tmp = tempfile.mkdtemp(prefix="dpwb-ordered-", dir=None if work_dir is None else str(work_dir))
+    try:
+        ordered = write_ordered_edges(spark, edges_path, Path(tmp) / "ordered.parquet",
+                                      order_places(n, identity, rule=order, seed=order_seed), rule=order)
+        proj = StreamedProjector(graph, ordered, rule=order, seed=order_seed)
+        if measure == "R":
+            return dp_vertex_cover(graph, epsilon, order=order, order_seed=order_seed,
+                                   cover_size=int(graph.unary.size) + proj.cover_size(), rng=rng,
+                                   accountant=accountant, **kw)
+        return graph_projection(graph, measure, epsilon, df=df, dcs=dcs, order=order, order_seed=order_seed,
+                                projector=proj, rng=rng, accountant=accountant, **kw)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+__all__ = ["SparkGraphStats", "StreamedProjector", "build_spark", "dc_pairs_sql", "edgeless_graph", "fd_bound_sql",
+           "order_places", "read_edges", "read_table", "release_from_parquet", "spark_statistics", "stream_counts",
+           "unary_sql", "write_ordered_edges"]
