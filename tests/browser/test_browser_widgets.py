@@ -308,6 +308,54 @@ JS_DOM_ERRORS = """() => {
 }"""
 
 
+# Every drawn plotly figure on the page: each title (main title, subplot titles and other annotations) must lie
+# inside its figure's box, and every axis that carries a visible trace must be titled (its own title, or for
+# make_subplots' shared x_title/y_title a paper-anchored annotation below / left of the plot area).
+JS_FIGURE_LAYOUT = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map((gd, index) => {
+  const full = gd._fullLayout || {};
+  const svg = gd.querySelector('.main-svg');  // the drawn figure (the div around it may be wider)
+  const box = (svg || gd).getBoundingClientRect();
+  const texts = Array.from(gd.querySelectorAll('.gtitle, .annotation-text')).map(el => {
+    const r = el.getBoundingClientRect();
+    return {text: el.textContent, left: r.left - box.left, right: r.right - box.left, width: r.width};
+  }).filter(t => t.text.trim() !== '');
+  const anns = full.annotations || [];
+  const sharedX = anns.some(a => a.xref === 'paper' && a.yref === 'paper' && a.y <= 0 && a.yanchor === 'top' && (a.text || '').trim());
+  const sharedY = anns.some(a => a.xref === 'paper' && a.textangle === -90 && a.x <= 0 && (a.text || '').trim());
+  const used = new Set();
+  for (const t of (gd._fullData || [])) {
+    if (t.visible !== true || !t.xaxis || !t.yaxis) continue;  // pie, table, indicator: no cartesian axes
+    used.add(t.xaxis.replace(/^x/, 'xaxis')); used.add(t.yaxis.replace(/^y/, 'yaxis'));
+  }
+  const untitled = Array.from(used).filter(name => {
+    const ax = full[name];
+    if (!ax || ax.visible === false) return false;
+    // plotly fills an untitled axis with its editor placeholder ("Click to enter X axis title"): that is no title
+    const text = ax.title && ax.title.text ? String(ax.title.text).trim() : '';
+    const title = text === ((full._dfltTitle || {})[name[0]] || '') ? '' : text;
+    return !title && !(name.startsWith('x') ? sharedX : sharedY);
+  });
+  const mainTitle = full.title && full.title.text && full.title.text !== (full._dfltTitle || {}).plot ? full.title.text : '';
+  return {index, title: mainTitle, width: box.width, height: box.height, texts, untitled};
+})"""
+
+
+def _figure_layout_problems(page, where: str) -> list[str]:
+    """Titles wider than (or outside) their figure and axes with data but no title, over every drawn figure."""
+    problems = []
+    for fig in page.evaluate(JS_FIGURE_LAYOUT):
+        if fig["width"] <= 0 or fig["height"] <= 0:  # not laid out (a hidden tab): nothing a reader sees
+            continue
+        name = f"{where} figure {fig['index']} ({fig['title'][:60]!r})"
+        for t in fig["texts"]:
+            if t["left"] < -1 or t["right"] > fig["width"] + 1:  # 1 px: sub-pixel rounding
+                problems.append(f"{name}: title {t['text'][:80]!r} spans [{t['left']:.0f}, {t['right']:.0f}] px, "
+                                f"outside the figure's width {fig['width']:.0f} px")
+        if fig["untitled"]:
+            problems.append(f"{name}: axes {sorted(fig['untitled'])} have data but no title")
+    return problems
+
+
 def _wait(page, predicate_js: str, timeout_s: float, what: str, arg=None):
     deadline = time.monotonic() + timeout_s
     last = None
@@ -419,6 +467,8 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         state = page.evaluate(JS_STATE)
         errors = _cell_errors(state) + page.evaluate(JS_DOM_ERRORS)
         assert not errors, f"{rel}: error output after moving ε:\n" + "\n".join(errors)
+        layout = _figure_layout_problems(page, rel)
+        assert not layout, f"{rel}: figures a reader cannot read:\n" + "\n".join(layout)
 
         cell.evaluate("el => el.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(500)
@@ -438,6 +488,74 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         lab.shutdown_kernels()
         context.close()
     assert timings["total"] < 240, f"{rel}: took {timings['total']:.0f} s (budget 240 s per notebook)"
+
+
+# Figures whose x axis is θ: the axis range in data units (a log axis stores log10 of it), the θ values drawn on the
+# curves and the chosen-θ marker, read from the figure itself.
+JS_THETA_AXES = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => {
+  const full = gd._fullLayout || {};
+  const ax = full.xaxis;
+  const title = ax && ax.title && ax.title.text ? String(ax.title.text) : '';
+  if (!ax || !title.trim().startsWith('θ')) return null;
+  const num = v => Array.from(v || []).map(Number).filter(Number.isFinite);
+  const curves = [], markers = [];
+  for (const t of (gd._fullData || [])) (/chosen θ/.test(t.name || '') ? markers : curves).push(...num(t.x));
+  return {title, type: ax.type, range: Array.from(ax.range || []).map(Number), curves, markers,
+          figureTitle: full.title && full.title.text ? full.title.text : ''};
+}).filter(f => f !== null)"""
+
+PROJECTION_NOTEBOOK = ("inconsistency", "learn_projection_selection")
+
+
+@pytest.mark.timeout(600)
+def test_projection_selection_theta_axis(browser_env):
+    """issue 15: the θ axis of learn_projection_selection stays within [1, max θ] (it once ran to 10^55, the θ marker
+    being placed in log units), and every figure of the notebook keeps its titles inside and its axes titled."""
+    paper, stem = PROJECTION_NOTEBOOK
+    notebook = notebooks_dir() / paper / f"{stem}.ipynb"
+    if not notebook.exists():
+        pytest.skip(f"notebooks/{paper}/{stem}.ipynb is gone")
+    lab, browser = browser_env
+    rel = f"notebooks/{paper}/{notebook.name}"
+    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    page = context.new_page()
+    try:
+        page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
+        state = _run_all_and_wait(page)
+        errors = _cell_errors(state) + page.evaluate(JS_DOM_ERRORS)
+        assert not errors, f"{rel}: errors after Run All:\n" + "\n".join(errors)
+        _wait(page, "() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(gd => (gd.data || []).length > 0)", 60,
+              "a drawn plotly figure")
+        figs = _wait(page, "() => { const f = (" + JS_THETA_AXES + ")(); return f.length ? f : null; }", 30,
+                     "a figure whose x axis is titled θ")
+        for fig in figs:
+            where = f"{rel}: θ figure {fig['figureTitle'][:60]!r}"
+            assert fig["curves"], f"{where} draws no θ values"
+            max_theta = max(fig["curves"])  # the notebook's largest θ (the grid runs over [1, n])
+            assert min(fig["curves"]) >= 1, f"{where}: a curve is drawn at θ = {min(fig['curves'])} < 1"
+            lo, hi = fig["range"]
+            if fig["type"] == "log":  # plotly keeps a log axis's range in log10 units
+                lo, hi = 10.0 ** lo, 10.0 ** hi
+            else:
+                assert fig["type"] == "linear", f"{where}: θ axis of type {fig['type']!r}"
+            tol = 1e-6 * max_theta  # float round trip through log10, nothing more
+            assert 1 - 1e-6 <= lo < hi <= max_theta + tol, \
+                f"{where}: θ axis shows [{lo:.4g}, {hi:.4g}], not within [1, max θ = {max_theta:g}] ({fig['type']} axis, range {fig['range']})"
+            assert all(1 <= m <= max_theta for m in fig["markers"]), \
+                f"{where}: the chosen-θ marker sits at {fig['markers']}, outside [1, {max_theta:g}]"
+        layout = _figure_layout_problems(page, rel)
+        assert not layout, f"{rel}: figures a reader cannot read:\n" + "\n".join(layout)
+        page.screenshot(path=str(_screenshot_dir() / f"{paper}_{stem}_theta_axis.png"))
+    except BaseException:
+        try:
+            page.screenshot(path=str(_screenshot_dir() / f"{paper}_{stem}_theta_axis_FAILED.png"), full_page=True)
+        except Exception:  # noqa: BLE001 - the original failure matters more
+            pass
+        raise
+    finally:
+        lab.shutdown_kernels()
+        context.close()
 
 
 @pytest.mark.timeout(600)
