@@ -133,7 +133,9 @@ def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: i
                              marker_color="#1f77b4", line_color="#1f77b4"), 1, j)
         fig.add_trace(go.Scatter(x=[f"ε={epsilon:.3g}"], y=[truth[m]], mode="markers", marker=dict(symbol="x", size=14, color="#ff7f0e"),
                                  name="true value (NOT PRIVATE)", legendgroup="true", showlegend=(j == 2)), 1, j)
-        fig.update_yaxes(title_text="value (count)" if j == 2 else None, row=1, col=j)
+    # every panel names its own unit: the three measures count different things (a reader sees untitled axes otherwise)
+    for j, unit in ((2, "value (count of edges)"), (3, "value (count of tuples)"), (4, "value (tuples to remove)")):
+        fig.update_yaxes(title_text=unit, row=1, col=j)
     fig.update_xaxes(title_text="degree in the conflict graph", row=1, col=1)
     fig.update_yaxes(title_text="tuples", row=1, col=1)
     for j in (2, 3, 4):
