@@ -21,9 +21,20 @@ from .test_spark_inconsistency import HOSPITAL_NAMES, SMALL, TAX_NAMES, _real, _
 
 
 def _edges(df, dcs, spark, tmp_path, **kw):
-    """The edge table written by the out-of-core path (never collected) and the in-memory graph."""
+    """The edge table written by the out-of-core path (never collected; Parquet by node range) and the in-memory
+    graph: the end-to-end path, used on the small inputs (each Spark build costs seconds)."""
     spark_statistics(df, dcs, spark=spark, edges_dir=tmp_path / "e", **kw)
     return tmp_path / "e" / "edges.parquet", build(df, dcs, **kw)
+
+
+def _edges_of(mem, tmp_path):
+    """The in-memory graph's edges as an edge table (u < v), in a shuffled row order: the Spark sort must restore
+    the stable order (saves the Spark build already compared with the in-memory graph in test_spark_inconsistency)."""
+    perm = np.random.default_rng(0).permutation(mem.num_edges)
+    path = tmp_path / "mem_edges.parquet"
+    path.mkdir()
+    pd.DataFrame({"u": mem.u[perm].astype(np.int64), "v": mem.v[perm].astype(np.int64)}).to_parquet(path / "part-0.parquet")
+    return path
 
 
 def _same_counts(mem, edges, spark, tmp_path, rule, seed):
@@ -61,27 +72,21 @@ def test_small_streamed_counts(spark, tmp_path):
         _same_counts(mem, edges, spark, tmp_path, rule, seed)
 
 
-def test_unsorted_stream_refused(spark, tmp_path):
-    dcs = parse_dcs("not(t1.C<t2.C&t1.B>t2.B)\nnot(t1.A=t2.A&t1.B!=t2.B)")
-    edges, mem = _edges(SMALL, dcs, spark, tmp_path)
+def test_unsorted_stream_refused(tmp_path):
     bad = tmp_path / "bad"
     bad.mkdir()
     pd.DataFrame({"a": [3, 1], "b": [0, 0]}).astype(np.int32).to_parquet(bad / "part-00000.parquet")
     with pytest.raises(ValueError, match="not sorted"):
-        stream_counts(bad, mem.n, [1])
+        stream_counts(bad, 4, [1])
 
 
 def test_synthetic_tax_streamed(spark, tmp_path):
     df, dcs = _tax_synthetic(2000)
-    edges, mem = _edges(df, dcs, spark, tmp_path)
+    mem = build(df, dcs)
     assert mem.num_edges > 200
+    edges = _edges_of(mem, tmp_path)
     _same_releases(mem, _same_counts(mem, edges, spark, tmp_path, "rank", 0), df, dcs)
-
-
-def test_release_from_parquet(spark, tmp_path):
-    """The public out-of-core entry point (Spark sort + stream + mechanism) against the in-memory release."""
-    df, dcs = _tax_synthetic(600)
-    edges, mem = _edges(df, dcs, spark, tmp_path)
+    # the public out-of-core entry point (Spark sort + stream + mechanism) against the in-memory release
     a = graph_projection(mem, "MI", 1.0, df=df, dcs=dcs, projector=Projector(mem), rng=11)
     b = release_from_parquet(edges, mem.n, "MI", 1.0, spark=spark, dcs=dcs, unary=mem.unary, identity=mem.identity,
                              df=df, rng=11)
@@ -94,13 +99,15 @@ def test_release_from_parquet(spark, tmp_path):
 
 def test_real_tax_sample_streamed(spark, tmp_path):
     df, dcs = _real("inconsistency/Tax/tax_dirty_rows10001-50000.csv.gz", TAX_NAMES, "Tax", 2000)
-    edges, mem = _edges(df, dcs, spark, tmp_path)
+    mem = build(df, dcs)
     assert mem.num_edges > 0
+    edges = _edges_of(mem, tmp_path)
     _same_releases(mem, _same_counts(mem, edges, spark, tmp_path, "rank", 0), df, dcs)
 
 
 def test_real_hospital_sample_streamed(spark, tmp_path):
     df, dcs = _real("inconsistency/Hospital/hospital_nadeef_10k.csv.gz", HOSPITAL_NAMES, "Hospital", 1500)
-    edges, mem = _edges(df, dcs, spark, tmp_path)
+    mem = build(df, dcs)
     assert mem.num_edges > 0
+    edges = _edges_of(mem, tmp_path)
     _same_releases(mem, _same_counts(mem, edges, spark, tmp_path, "rank", 0), df, dcs)
