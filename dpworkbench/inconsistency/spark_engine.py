@@ -515,6 +515,11 @@ def stream_counts(ordered_path: str | Path, n: int, thetas, *, batch_rows: int =
     """One pass over an ordered edge table (:func:`write_ordered_edges`) in batches: F(θ) = (|E_θ|, |V_{>0}(G_θ)|)
     of the projection π_θ(G) for every θ in ``thetas`` (capped at n, as :class:`~.model.Projector` does). Memory:
     n × |thetas| int32 degrees plus one batch, never the edge table."""
+    return _stream(ordered_path, n, thetas, batch_rows)[0]
+
+
+def _stream(ordered_path, n, thetas, batch_rows):
+    """(F(θ) per θ, d_max(G) when θ = n is among ``thetas`` else None): π_n(G) = G, so its degrees give d_max."""
     import pyarrow.parquet as pq
 
     n = max(int(n), 1)
@@ -531,7 +536,8 @@ def stream_counts(ordered_path: str | Path, n: int, thetas, *, batch_rows: int =
             if not _stream_batch(a, b, d, th, kept, last):
                 raise ValueError(f"edge stream {ordered_path} is not sorted by the stable-order key (file {f.name})")
     nonzero = np.count_nonzero(d, axis=1) if th.size else np.zeros(0, np.int64)
-    return {t: (int(kept[j]), int(nonzero[j])) for j, t in enumerate(ths)}
+    dmax = int(d[-1].max()) if ths and ths[-1] == n else None
+    return {t: (int(kept[j]), int(nonzero[j])) for j, t in enumerate(ths)}, dmax
 
 
 class StreamedProjector:
@@ -548,6 +554,7 @@ class StreamedProjector:
         self.batch_rows = batch_rows
         self.passes = 0
         self._memo: dict = {}
+        self._dmax: int | None = None
 
     def _hint(self) -> list:
         from .model import paper_candidates
@@ -564,9 +571,17 @@ class StreamedProjector:
 
         cap = max(self.n, 1)
         todo = {min(check_int(t, "theta", minimum=0), cap) for t in thetas} - set(self._memo)
+        if self._dmax is not None:  # θ ≥ d_max(G) keeps every edge: F(θ) = F(n), no pass (as Projector.prefetch)
+            for t in [t for t in todo if t >= self._dmax]:
+                self._memo[t] = self._memo[cap]
+                todo.discard(t)
         if todo:
-            self._memo.update(stream_counts(self.path, self.n, todo | {1}, batch_rows=self.batch_rows))
+            # θ = n (the whole graph, hence d_max) and θ = 1 (the matching) ride along in every pass
+            got, dmax = _stream(self.path, self.n, todo | {1, cap}, self.batch_rows)
+            self._memo.update(got)
+            self._dmax = dmax
             self.passes += 1
+            self.prefetch(todo)  # now only memo look-ups
 
     def counts(self, theta: int) -> tuple[int, int]:
         from .._validation import check_int
@@ -605,8 +620,8 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
     the edges by the stable order, the driver streams them (:class:`StreamedProjector`; O(n × |Θ|) memory).
 
     Same output as :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover` on the in-memory
-    graph with the same seed. ``identity``: the tuples' identities (:func:`~.conflict_graph.tuple_identity`) for
-    the ``"rank"`` order. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
+    graph with the same seed. ``identity``: the tuples' identities (:func:`~.conflict_graph.tuple_identity`),
+    required for the ``"rank"`` order. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
     ``strategy="baseline_dmax"`` (non-private, needs d_max) is refused. Other keywords go to the mechanism."""
     from ..spark import session_or
     from .._validation import check_options
@@ -617,6 +632,9 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
         raise ValueError("strategy='baseline_dmax' needs d_max(G) (non-private); use spark_statistics for it")
     if not Path(str(edges_path)).exists():
         raise ValueError(f"edge table not found: {edges_path}")
+    if order == "rank" and identity is None:  # ranks of row positions are not a stable order (model.py, finding 1)
+        raise ValueError("order='rank' needs identity= (conflict_graph.tuple_identity(df) or the id column's): "
+                         "ranking row positions is not stable under adding/removing a tuple")
     spark = session_or(spark)
     graph = edgeless_graph(n, dcs, unary, identity)
     tmp = tempfile.mkdtemp(prefix="dpwb-ordered-", dir=None if work_dir is None else str(work_dir))

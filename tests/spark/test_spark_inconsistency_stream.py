@@ -60,6 +60,9 @@ def _same_releases(mem, sp, df, dcs):
             b = graph_projection(sp.graph, m, 1.0, df=df, dcs=dcs, strategy=strategy, projector=sp, rng=3)
             assert (a["output"], a["theta_star"]) == (b["output"], b["theta_star"])
             assert [(e.mechanism, e.epsilon) for e in a.ledger] == [(e.mechanism, e.epsilon) for e in b.ledger]
+    # Θ scaled to the private size bound is not the hinted Θ(n): its θ ≥ d_max need no pass; only a noisy FD bound
+    # below d_max and outside the first pass may cost one more pass per bound_hier release (2 here)
+    assert sp.passes <= 3, sp.passes
     c = int(sp.graph.unary.size) + sp.cover_size()
     assert dp_vertex_cover(mem, 1.0, rng=5)["output"] == dp_vertex_cover(sp.graph, 1.0, cover_size=c, rng=5)["output"]
 
@@ -94,7 +97,11 @@ def test_synthetic_tax_streamed(spark, tmp_path):
     with pytest.raises(ValueError, match="baseline_dmax"):
         release_from_parquet(edges, mem.n, "MI", 1.0, spark=spark, strategy="baseline_dmax", rng=1)
     with pytest.raises(ValueError, match="edge table not found"):
-        release_from_parquet(tmp_path / "nope", mem.n, "R", 1.0, spark=spark, rng=1)
+        release_from_parquet(tmp_path / "nope", mem.n, "R", 1.0, spark=spark, identity=mem.identity, rng=1)
+    with pytest.raises(ValueError, match="needs identity"):
+        release_from_parquet(edges, mem.n, "R", 1.0, spark=spark, rng=1)
+    c = release_from_parquet(edges, mem.n, "R", 1.0, spark=spark, order="lex", rng=5)  # lex: positions are stable
+    assert c["output"] == dp_vertex_cover(mem, 1.0, order="lex", rng=5)["output"]
 
 
 def test_real_tax_sample_streamed(spark, tmp_path):
