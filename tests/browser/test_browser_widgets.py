@@ -5,7 +5,11 @@ token over a temporary copy of ``notebooks/``, drives headless Chromium (Debian'
 ``chromium``) through Playwright for Python, and for ONE teaching notebook
 (``learn_*.ipynb``) per paper directory: runs all cells from the Run menu, waits for
 the kernel, moves the ε slider with the keyboard, and checks that the plotly figure
-bound to it changed and that no cell shows an error. A screenshot per notebook goes
+bound to it changed and that no cell shows an error; then, for every drawn plotly figure,
+that each title (main, subplot, annotation) lies within the figure's drawn width and that
+every axis carrying data has a title. ``learn_projection_selection`` is also run for its
+θ axis: the range (log10 units on a log axis, converted) must lie within [1, max θ], max θ
+being the largest θ the figure's own curves draw. A screenshot per notebook goes
 to ``reports/screenshots/<paper>_<stem>.png`` (override: ``DPWB_SCREENSHOTS``).
 
 What it needs and installs when missing: the ``playwright`` Python package (pip, into
