@@ -494,13 +494,17 @@ def write_ordered_edges(spark, edges_path: str | Path, out_path: str | Path, pos
 def _stream_batch(a, b, d, th, kept, last):
     """Algorithm 1 for every θ in ``th`` at once over one batch of edges in the stable order: d[j, x] is node x's
     degree in π_θj so far, kept[j] the kept edges. ``last[0]`` carries the previous key across batches; returns
-    False when the batch is out of order (the stream would not be the stable order)."""
+    1 when the batch is out of order (the stream would not be the stable order), 2 when a node is outside
+    0..n-1 (numba does not bounds-check: checked here), else 0."""
     k = th.size
+    n = d.shape[1]
     for i in range(a.size):
         x, y = a[i], b[i]
+        if x < 0 or y < 0 or x >= n or y >= n:
+            return 2
         key = (np.int64(x) << 32) | np.int64(y)
         if key <= last[0]:
-            return False
+            return 1
         last[0] = key
         for j in range(k):
             t = th[j]
@@ -508,7 +512,7 @@ def _stream_batch(a, b, d, th, kept, last):
                 d[j, x] += 1
                 d[j, y] += 1
                 kept[j] += 1
-    return True
+    return 0
 
 
 def stream_counts(ordered_path: str | Path, n: int, thetas, *, batch_rows: int = 1 << 20) -> dict:
@@ -530,11 +534,17 @@ def _stream(ordered_path, n, thetas, batch_rows):
     last = np.full(1, -1, np.int64)
     files = sorted(Path(ordered_path).glob("part-*.parquet"))
     for f in files:
-        for batch in pq.ParquetFile(f).iter_batches(batch_size=batch_rows, columns=["a", "b"]):
-            a = batch.column(0).to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
-            b = batch.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
-            if not _stream_batch(a, b, d, th, kept, last):
-                raise ValueError(f"edge stream {ordered_path} is not sorted by the stable-order key (file {f.name})")
+        # the reader is held open for the whole iteration (a ParquetFile freed mid-iteration crashes the reader)
+        with pq.ParquetFile(f) as reader:
+            for batch in reader.iter_batches(batch_size=batch_rows, columns=["a", "b"]):
+                a = np.ascontiguousarray(batch.column(0).to_numpy(zero_copy_only=False), dtype=np.int32)
+                b = np.ascontiguousarray(batch.column(1).to_numpy(zero_copy_only=False), dtype=np.int32)
+                bad = _stream_batch(a, b, d, th, kept, last)
+                if bad == 1:
+                    raise ValueError(f"edge stream {ordered_path} is not sorted by the stable-order key (file {f.name})")
+                if bad == 2:
+                    raise ValueError(f"edge stream {ordered_path} has a node outside 0..{n - 1} (file {f.name}): "
+                                     "wrong n for this edge table")
     nonzero = np.count_nonzero(d, axis=1) if th.size else np.zeros(0, np.int64)
     dmax = int(d[-1].max()) if ths and ths[-1] == n else None
     return {t: (int(kept[j]), int(nonzero[j])) for j, t in enumerate(ths)}, dmax

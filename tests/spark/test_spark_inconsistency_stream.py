@@ -81,6 +81,8 @@ def test_unsorted_stream_refused(tmp_path):
     pd.DataFrame({"a": [3, 1], "b": [0, 0]}).astype(np.int32).to_parquet(bad / "part-00000.parquet")
     with pytest.raises(ValueError, match="not sorted"):
         stream_counts(bad, 4, [1])
+    with pytest.raises(ValueError, match="outside 0..2"):  # numba does not bounds-check: the stream does
+        stream_counts(bad, 3, [1])
 
 
 def test_synthetic_tax_streamed(spark, tmp_path):
