@@ -476,6 +476,9 @@ def write_ordered_edges(spark, edges_path: str | Path, out_path: str | Path, pos
         Path(out_path).mkdir(parents=True, exist_ok=True)
         return str(out_path)
     e = spark.read.parquet(str(edges_path)).select("u", "v")
+    lo, hi = e.agg(F.min("u"), F.max("v")).collect()[0]  # the join below would silently drop unknown nodes
+    if lo < 0 or hi >= pos.size:
+        raise ValueError(f"edge table {edges_path} has nodes {lo}..{hi}, outside 0..{pos.size - 1}: wrong n for it")
     if rule == "lex":
         keyed = e.select(F.col("u").cast("int").alias("a"), F.col("v").cast("int").alias("b"))
     else:

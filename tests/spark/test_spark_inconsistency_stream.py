@@ -73,6 +73,8 @@ def test_small_streamed_counts(spark, tmp_path):
     assert mem.num_edges > 3
     for rule, seed in (("rank", 0), ("rank", 7), ("lex", 0)):
         _same_counts(mem, edges, spark, tmp_path, rule, seed)
+    with pytest.raises(ValueError, match="wrong n"):  # a too small n would drop edges in the join
+        write_ordered_edges(spark, edges, tmp_path / "o_bad", order_places(mem.n - 1))
 
 
 def test_unsorted_stream_refused(tmp_path):
