@@ -20,9 +20,12 @@ $(STAMP): pyproject.toml
 	      || echo "warning: could not install openjdk-17-jre-headless; Spark tests will be skipped"; \
 	  else echo "warning: no Java 17+ (install openjdk-17-jre-headless); Spark tests will be skipped"; fi; \
 	fi
-	$(PY) -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
-	$(PY) -m pip install --quiet -e ".[dev]" 2>&1 | grep -v "is ignored" || true
-	$(PY) -c "import dpworkbench, papermill, duckdb, numba, opendp, highspy" 
+	@# pip's and setuptools' build chatter goes to a log (a normal run prints progress and results only); on failure
+	@# the log's tail is shown and make stops.
+	@echo "installing the pinned dependencies into $(VENV) (log: $(VENV)/install.log)"
+	@$(PY) -m pip install --quiet --upgrade pip > $(VENV)/install.log 2>&1 || true
+	@$(PY) -m pip install --quiet -e ".[dev]" >> $(VENV)/install.log 2>&1 || (tail -40 $(VENV)/install.log; exit 1)
+	@$(PY) -c "import dpworkbench, papermill, duckdb, numba, opendp, highspy, pyspark" 
 	@touch $(STAMP)
 
 install: $(STAMP)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import numpy as np
 
 from dpworkbench.bench import row, timed, timeit
 from dpworkbench.inconsistency.conflict_graph import build

@@ -4,8 +4,6 @@ ci profile (papermill, interactive=False) and writes its outputs under its run n
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 

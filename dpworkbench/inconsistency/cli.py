@@ -77,7 +77,6 @@ def _exact(g) -> dict:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import pandas as pd
 
     from ..accounting import release_lines, release_payload
     from ..mechanisms.backends import cli_backend, noise_label

@@ -586,7 +586,7 @@ def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray
     pairs = buf.view(np.int32)
 
     def sort_bucket(b):
-        seg = buf[lo[b]:lo[b + 1]]
+        seg = buf[lo[b]:lo[b + 1]]  # noqa: F821 - the closure runs before `del buf` below
         seg.sort(kind="quicksort")  # numpy's (SIMD) sort, GIL released
         return FK.compact_decode(seg, pairs[2 * lo[b]:2 * lo[b + 1]], np.int64(s))
 

@@ -209,7 +209,7 @@ def run_batch(cell: dict, rng) -> list[dict]:
 
 
 def ci_coverage(ps=(0.1, 0.3, 0.5), reps: int = 1000, *, seed: int = 0, query_mode: str = "random",
-                aggs=("count", "sum", "avg"), **cell) -> "pd.DataFrame":
+                aggs=("count", "sum", "avg"), **cell) -> "pandas.DataFrame":  # noqa: F821 - pandas imported lazily
     """Empirical coverage of the nominal-95 % intervals over ``reps`` seeded releases per p (spec §3.5–3.7):
     the corrected per-row CLT / delta-method intervals (default of :func:`estimate`) vs the paper's forms."""
     import pandas as pd

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from dpworkbench._validation import check_int, check_positive, check_probability, check_options
+from dpworkbench._validation import check_int, check_positive, check_options
 from .mechanisms import epsilon_grr
 
 

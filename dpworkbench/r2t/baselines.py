@@ -15,7 +15,6 @@ of falling back to numpy noise.
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,7 @@ from .joininfo import JoinInfo
 from ..mechanisms.backends import RngLike, check_rng
 from .mechanisms import research_generator, tau_grid
 from .patterns import check_query, count
-from .model import SolverError, highs_model, pass_rowwise, solve_optimal
+from .model import highs_model, pass_rowwise, solve_optimal
 
 _INF = math.inf
 

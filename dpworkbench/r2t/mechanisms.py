@@ -627,7 +627,6 @@ def opt2_samples(g_values: dict, truncated: dict, *, epsilon: float, beta: float
     """
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta, "beta")
-    L = max(g_values) if g_values else 0
     levels = OPT2_MAX_LEVELS
     g = np.zeros(levels)
     for lv, val in g_values.items():

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

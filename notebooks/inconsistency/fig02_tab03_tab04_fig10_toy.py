@@ -30,9 +30,8 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 
 # %%
 from IPython.display import display
-import numpy as np
 import pandas as pd
-from dpworkbench.experiments import NotebookContext, pick
+from dpworkbench.experiments import NotebookContext
 from dpworkbench.inconsistency import claims, examples, figures, model, reference
 from dpworkbench.inconsistency.model import all_measures
 from dpworkbench import plots

@@ -33,7 +33,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import claims, examples, figures
+from dpworkbench.inconsistency import claims, examples
 from dpworkbench.inconsistency.mechanisms import dp_vertex_cover
 from dpworkbench.inconsistency.model import i_r_exact
 from dpworkbench.inconsistency.teaching import vertex_cover_steps

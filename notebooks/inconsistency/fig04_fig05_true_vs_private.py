@@ -40,7 +40,6 @@ r2t_series = True      # add R2T (I_MI) as in the paper's Figs. 4b/5b
 
 # %%
 from IPython.display import display
-import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import claims, experiments, figures

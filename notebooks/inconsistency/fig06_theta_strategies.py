@@ -33,8 +33,6 @@ ip_sensitivity = "safe"
 
 # %%
 from IPython.display import display
-import numpy as np
-import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import claims, experiments, figures
 ctx = NotebookContext("inconsistency/fig06_theta_strategies", profile=profile, output_dir=output_dir, seed=seed)

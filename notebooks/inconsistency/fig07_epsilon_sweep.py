@@ -28,9 +28,6 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 alpha = 0.005
 
 # %%
-from IPython.display import display
-import numpy as np
-import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import claims, experiments, figures
 ctx = NotebookContext("inconsistency/fig07_epsilon_sweep", profile=profile, output_dir=output_dir, seed=seed)

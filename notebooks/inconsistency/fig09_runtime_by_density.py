@@ -27,8 +27,6 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 alpha = 0.001
 
 # %%
-from IPython.display import display
-import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import claims, experiments

@@ -49,7 +49,6 @@ theta = 50
 measure = "MI"
 
 # %%
-from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import teaching
 from dpworkbench import widgets

@@ -36,9 +36,6 @@ epsilon = 1.0
 base = 5.5             # the artifact's R2T log base (the R2T paper uses 2)
 
 # %%
-from IPython.display import display
-import numpy as np
-import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench import comparisons
 from dpworkbench.inconsistency import claims

@@ -31,7 +31,6 @@ n_nodes = 6
 
 # %%
 from IPython.display import display
-import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import claims, experiments

@@ -29,9 +29,6 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 alpha = 0.01
 
 # %%
-from IPython.display import display
-import numpy as np
-import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.inconsistency import claims, experiments
 from dpworkbench import plots

@@ -34,7 +34,7 @@ n_queries = 5
 # %%
 from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick, summarize
-from dpworkbench.accounting import Accountant, BudgetExceededError
+from dpworkbench.accounting import BudgetExceededError
 from dpworkbench.mechanisms import laplace_mechanism
 from dpworkbench.teaching import mechanisms as teaching
 from dpworkbench import widgets, plots

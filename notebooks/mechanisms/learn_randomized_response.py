@@ -35,7 +35,7 @@ from IPython.display import display
 import numpy as np
 from dpworkbench.experiments import NotebookContext, pick, summarize
 from dpworkbench.accounting import Accountant
-from dpworkbench.mechanisms import randomized_response, randomized_response_keep_probability
+from dpworkbench.mechanisms import randomized_response
 from dpworkbench.teaching import mechanisms as teaching
 from dpworkbench import widgets, plots
 

@@ -38,7 +38,7 @@ from dpworkbench.accounting import Accountant
 from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip, report_noisy_max
 from dpworkbench.teaching import mechanisms as teaching
 from dpworkbench.testing import audit_mechanism
-from dpworkbench import widgets, plots
+from dpworkbench import widgets
 
 ctx = NotebookContext("mechanisms/learn_selection_em_pf_rnm", profile=profile, output_dir=output_dir, seed=seed)
 repetitions = pick(profile, ci=100, quick=1000, paper=10000)

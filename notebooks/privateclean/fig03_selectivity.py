@@ -27,7 +27,6 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 fixed = {}
 
 # %%
-from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.privateclean import claims, experiments, figures
 

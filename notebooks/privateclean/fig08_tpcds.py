@@ -29,7 +29,6 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 fixed = {'source': None}
 
 # %%
-from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.privateclean import claims, experiments, figures
 

@@ -27,7 +27,6 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 fixed = {"ensure_coverage": True, "error_rate": 0.05}
 
 # %%
-from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.privateclean import claims, experiments, figures
 

@@ -28,7 +28,7 @@ noise_mode = "scripted"   # scripted | random
 epsilon = 1.0
 
 # %%
-from IPython.display import display, Markdown
+from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick

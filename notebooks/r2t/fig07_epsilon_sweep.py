@@ -27,8 +27,6 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 beta = 0.1
 
 # %%
-from IPython.display import display, Markdown
-import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, experiments, figures, model, reference

@@ -29,8 +29,6 @@ beta = 0.1
 gs = 1e6
 
 # %%
-from IPython.display import display, Markdown
-import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, experiments, figures, model, reference

@@ -28,8 +28,6 @@ epsilon = 0.8
 beta = 0.1
 
 # %%
-from IPython.display import display, Markdown
-import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, experiments, figures, model, reference

@@ -30,12 +30,12 @@ epsilon = 0.8
 beta = 0.1
 
 # %%
-from IPython.display import display, Markdown
+from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, figures, model
-from dpworkbench.r2t import Truncation, FHat, naive_value, from_lists, tau_grid
+from dpworkbench.r2t import Truncation, naive_value, from_lists, tau_grid
 from dpworkbench.r2t.mechanisms import r2t_samples, opt2_cache, opt2_samples, r2t_bound, opt2_bound, ls_lower_bound
 from dpworkbench.r2t import baselines
 ctx = NotebookContext("r2t/learn_theorem_bounds", profile=profile, output_dir=output_dir, seed=seed)

@@ -26,8 +26,6 @@ interactive = True     # papermill runs pass False and still get every figure
 output_dir = ""        # set by dpworkbench reproduce; empty means reports/interactive/...
 
 # %%
-from IPython.display import display, Markdown
-import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, figures, reference

@@ -28,8 +28,7 @@ epsilon = 0.8
 beta = 0.1
 
 # %%
-from IPython.display import display, Markdown
-import numpy as np
+from IPython.display import display
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, experiments, figures, model, reference

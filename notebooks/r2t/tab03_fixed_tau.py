@@ -28,7 +28,7 @@ epsilon = 0.8
 beta = 0.1
 
 # %%
-from IPython.display import display, Markdown
+from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick

@@ -27,7 +27,7 @@ beta = 0.1
 gs = 1e6
 
 # %%
-from IPython.display import display, Markdown
+from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick

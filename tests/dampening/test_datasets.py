@@ -1,6 +1,5 @@
 """dampening.datasets: the ID3 loaders (class column, Adult's public bins)."""
 
-import numpy as np
 import pytest
 
 

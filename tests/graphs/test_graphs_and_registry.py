@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dpworkbench import datasets
-from dpworkbench.graphs import CSRGraph, from_edge_array, from_networkx, load_edge_list
+from dpworkbench.graphs import from_edge_array, from_networkx, load_edge_list
 from dpworkbench.graphs.generators import degree_capped, erdos_renyi, holme_kim
 
 

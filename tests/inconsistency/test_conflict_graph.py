@@ -78,8 +78,6 @@ def test_fast_and_duckdb_equal_bruteforce(case):
 
 
 def test_per_dc_union_and_real_dcs_on_noisy_sample():
-    from dpworkbench.inconsistency.datasets import load_table
-    from dpworkbench.inconsistency.noise_injection import rnoise
 
     for name in ("Adult", "Tax", "Hospital"):
         ds = load_table(name, rows=150, seed=1)

@@ -12,7 +12,7 @@ from dpworkbench.inconsistency import model as M
 from dpworkbench.inconsistency.datasets import dcs_for, load_table
 from dpworkbench.inconsistency.mechanisms import basic_em, noisy_degree_bound, optimized_em
 from dpworkbench.inconsistency.model import paper_candidates
-from dpworkbench.inconsistency.noise_injection import rnoise, typo
+from dpworkbench.inconsistency.noise_injection import rnoise
 from dpworkbench.testing import audit_mechanism
 
 
@@ -20,8 +20,6 @@ from dpworkbench.testing import audit_mechanism
 @pytest.mark.parametrize("strategy", ["baseline_V", "baseline_dmax", "em", "hier_em", "bound_hier"])
 @pytest.mark.parametrize("measure", ["MI", "P"])
 def test_records_and_budget_sum(strategy, measure):
-    from dpworkbench.inconsistency.datasets import dcs_for, load_table
-    from dpworkbench.inconsistency.noise_injection import rnoise
 
     ds = load_table("Hospital", rows=400, seed=0, prefer="synthetic")
     dcs = dcs_for("Hospital")
@@ -185,7 +183,6 @@ def test_audit_ip_corrected_sensitivity_passes_and_the_papers_is_flagged():
 
 def test_unary_violators_enter_every_release_with_the_same_sensitivity(rng):
     """|U| + f(π_θ(G[V∖U])) and |U| + c: brute force over appended/removed tuples (tids stay stable)."""
-    from dpworkbench.inconsistency import parse_dc
     from dpworkbench.inconsistency.mechanisms import projected_value
 
     dcs = [parse_dc("not(t1.A<0)"), FD("A", "B")]

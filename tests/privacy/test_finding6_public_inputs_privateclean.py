@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import warnings
 
-import numpy as np
 import pandas as pd
 
 from dpworkbench.cli import main

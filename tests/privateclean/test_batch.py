@@ -2,7 +2,6 @@
 import json
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pandas as pd

@@ -1,5 +1,4 @@
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -61,7 +60,6 @@ def test_unbiased_and_direct_bias():
     pred = set(range(5))
     c_true = int(df["cat"].isin(pred).sum())
     h_true = float(df["val"][df["cat"].isin(pred)].sum())
-    dom = np.arange(N)
     codes = df["cat"].to_numpy(dtype=np.int64)
     gen = np.random.default_rng(0)
     R = 5000

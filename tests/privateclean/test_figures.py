@@ -3,7 +3,6 @@ inputs, has no problem that dpworkbench.plots.figure_problems finds: axis titles
 drawn, titles that fit. Also checks the legend/colour fixes of issue 15 item 4 directly."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 

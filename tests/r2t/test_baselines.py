@@ -5,13 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from dpworkbench.accounting import Accountant, BudgetExceededError
+from dpworkbench.accounting import Accountant
 from dpworkbench.graphs import erdos_renyi, holme_kim, thinned_grid
-from dpworkbench.r2t import FHat, Truncation, fixed_tau, from_lists, naive_laplace, opt2, r2t, random_tau
+from dpworkbench.r2t import from_lists
 from dpworkbench.r2t import baselines as B
-from dpworkbench.r2t.mechanisms import opt2_cache, opt2_samples, r2t_samples, tau_grid
 from dpworkbench.r2t.patterns import graph_joininfo
-from dpworkbench.testing import audit_mechanism
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,5 @@
 """Dataset registry: stand-ins always, real graphs when the data directory has them, SNAP loader."""
 
-import numpy as np
 import pytest
 
 from dpworkbench import datasets as registry

@@ -9,12 +9,9 @@ from dpworkbench.graphs import from_networkx
 from dpworkbench.r2t import FHat, Truncation, from_lists, naive_value
 from dpworkbench.r2t.patterns import QUERIES, graph_joininfo
 from dpworkbench.testing import brute_force_sensitivity, graph_node_neighbours, random_small_graph
-import math
 
-from dpworkbench.graphs import erdos_renyi, holme_kim, thinned_grid
-from dpworkbench.r2t import baselines as B
-from dpworkbench.r2t import fixed_tau, naive_laplace, opt2, r2t, random_tau
-from dpworkbench.r2t.mechanisms import opt2_cache, opt2_samples, r2t_samples, tau_grid
+from dpworkbench.graphs import holme_kim
+from dpworkbench.r2t import opt2
 
 
 def _info(g: nx.Graph, query: str):
@@ -105,7 +102,6 @@ def test_clip_is_lp_optimum_for_sjf():
 
 def test_spja_ghat_sensitivity_and_opt2_runs():
     """OPT² for SPJA (spec 2.10): Ĝ on the pre-projection results keeps sensitivity 1; the final truncation is LP-SPJA."""
-    from dpworkbench.r2t import opt2
     rng = np.random.default_rng(9)
     for _ in range(4):
         m = 14

@@ -1,17 +1,10 @@
 """Teaching views: cached non-private work, mechanism toggles, figures without review problems."""
 
-import math
 
-import numpy as np
 import pytest
 
-from dpworkbench.accounting import Accountant, BudgetExceededError
-from dpworkbench.graphs import erdos_renyi, holme_kim, thinned_grid
-from dpworkbench.r2t import FHat, Truncation, fixed_tau, from_lists, naive_laplace, opt2, r2t, random_tau
-from dpworkbench.r2t import baselines as B
-from dpworkbench.r2t.mechanisms import opt2_cache, opt2_samples, r2t_samples, tau_grid
+from dpworkbench.graphs import holme_kim
 from dpworkbench.r2t.patterns import graph_joininfo
-from dpworkbench.testing import audit_mechanism
 
 
 @pytest.fixture(scope="module")
