@@ -20,7 +20,6 @@ import shutil
 import tempfile
 import time
 
-import numpy as np
 
 from dpworkbench.bench import row, timed
 

@@ -178,3 +178,19 @@ def test_a_band_with_an_unset_mode_draws_dots_and_is_flagged():
     fig.data[-1].mode = "lines"
     fig.data[-1].line.width = 0
     assert figure_problems(fig) == []
+
+
+def test_shared_axis_titles_are_not_subplot_titles():
+    from plotly.subplots import make_subplots
+    import plotly.graph_objects as go
+
+    from dpworkbench.plots import figure_problems
+
+    fig = make_subplots(rows=1, cols=3, subplot_titles=("a", "b", "c"),
+                        x_title="noise injection iteration (checkpoint), a long shared axis title", y_title="value (count)")
+    for c in (1, 2, 3):
+        fig.add_trace(go.Scatter(x=[1, 2], y=[1, 2], name="s", showlegend=c == 1, line_color="#1f77b4"), row=1, col=c)
+    fig.update_layout(title="t")
+    assert not [p for p in figure_problems(fig) if "subplot title" in p]
+    fig.layout.annotations[1].text = "a subplot title far too long for its one-third-wide panel, much longer than the panel is"
+    assert [p for p in figure_problems(fig) if "subplot title" in p]

@@ -85,7 +85,7 @@ def fig_table1(summary: pd.DataFrame, title: str) -> go.Figure:
         fig.add_bar(x=s.dataset, y=s["paper_mean"].clip(lower=1e-4), name=f"{algo} (paper Table 1)",
                     marker_color=colors[algo], opacity=0.35)
     fig.update_layout(title=title, barmode="group", template="plotly_white", yaxis_type="log",
-                      yaxis_title="relative error of I_MI (log)", height=450, width=800)
+                      xaxis_title="dataset", yaxis_title="relative error of I_MI (log)", height=450, width=800)
     return fig
 
 

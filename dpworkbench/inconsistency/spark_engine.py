@@ -23,7 +23,6 @@ NaN counts as NULL (pandas' missing value); strings compare by code point (Spark
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import time

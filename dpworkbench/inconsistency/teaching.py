@@ -231,7 +231,7 @@ def em_view(dataset: str, rows: int, alpha: float, epsilon: float, measure: str 
     for i, s in enumerate(rec["steps"], start=1):
         fig.add_trace(go.Bar(x=[str(c) for c in s["candidates"]], y=s["probabilities"], showlegend=False, marker_color="#1f77b4"), 1, i)
     bound = f"degree bound {rec['d_bound_noisy']} (true {rec['d_bound']}), " if rec["d_bound_noisy"] is not None else ""
-    fig.update_layout(template="plotly_white", height=360, title=f"Alg. 4 on {dataset}: {bound}θ* = {rec['theta']}")
+    fig.update_layout(template="plotly_white", height=360, title=f"{dataset}: {bound}θ* = {rec['theta']}")
     return fig
 
 

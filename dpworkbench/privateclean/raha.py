@@ -258,7 +258,7 @@ def figure(summ: pd.DataFrame, residual: dict[str, dict[str, float]] | None = No
                 if t.empty:
                     continue
                 c = COLORS[m]
-                fig.add_trace(go.Scatter(x=list(t.p) + list(t.p)[::-1], y=list(100 * t.q75) + list(100 * t.q25)[::-1], fill="toself",
+                fig.add_trace(go.Scatter(x=list(t.p) + list(t.p)[::-1], y=list(100 * t.q75) + list(100 * t.q25)[::-1], fill="toself", mode="lines",
                                          line=dict(width=0), fillcolor=c, opacity=0.15, showlegend=False, hoverinfo="skip"), row=i, col=j)
                 fig.add_trace(go.Scatter(x=t.p, y=100 * t["median"], mode="lines+markers", name=m, line=dict(color=c),
                                          legendgroup=m, showlegend=(i == 1 and j == 1)), row=i, col=j)

@@ -11,7 +11,7 @@ from plotly.subplots import make_subplots
 
 COLORS = {"R2T": "#1f77b4", "OPT2": "#d62728", "LP": "#2ca02c", "NT": "#9467bd", "SDE": "#8c564b", "RM": "#ff7f0e",
           "LS": "#17becf", "R2T-5.5": "#aec7e8", "naive Laplace": "#7f7f7f", "R2T (paper)": "#1f77b4", "LS (paper)": "#17becf",
-          "fixed τ": "#2ca02c", "LP random τ": "#bcbd22", "OPT²": "#d62728"}
+          "fixed τ": "#2ca02c", "LP random τ": "#bcbd22", "OPT²": "#d62728", "plain SQL": "#555555"}
 
 
 def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top") -> go.Figure:

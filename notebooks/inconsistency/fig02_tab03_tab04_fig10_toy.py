@@ -53,7 +53,7 @@ display(t4); display(t4_le)
 curve = examples.fig10_curve(corrected=True)
 ctx.save_table(curve, "fig10_bound")
 fig = plots.line_with_band(curve.melt(id_vars="beta", var_name="bound", value_name="value"), "beta", "value", color="bound", band=None,
-                           log_x=True, title="Fig. 10: Theorem 2's error bound vs β (Example 1, ε₁ = ε₂ = 1)", x_title="β", y_title="bound on |o − a|")
+                           log_x=True, title="Fig. 10: Theorem 2 bound vs β (Ex. 1, ε₁ = ε₂ = 1)", x_title="β", y_title="bound on |o − a|")
 ctx.save_figure(fig, "fig10_bound_vs_beta")
 fig
 

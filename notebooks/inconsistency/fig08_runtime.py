@@ -59,7 +59,7 @@ tax
 long = tax.melt(id_vars=["alpha", "rows"], value_vars=["I_MI_s", "I_P_s", "I_R_s"], var_name="measure", value_name="seconds")
 long["series"] = long.measure.str[:-2] + ", α=" + long.alpha.astype(str)
 fig = plots.line_with_band(long, "rows", "seconds", color="series", band=None, log_x=True, log_y=True,
-                           title=f"Fig. 8 (left/center): runtime vs number of rows, Tax ({tax_source})")
+                           title=f"Fig. 8: runtime vs rows, Tax ({tax_source})")
 ctx.save_figure(fig, "fig08_tax_runtime")
 slopes = {a: experiments.loglog_slope(tax[tax.alpha == a].rows, tax[tax.alpha == a].I_MI_s) for a in (0.005, 0.01)}
 edge_slope = experiments.loglog_slope(tax[tax.alpha == 0.005].rows, tax[tax.alpha == 0.005].edges)

@@ -51,7 +51,7 @@ ctx.save_table(summary, "table1")
 summary
 
 # %%
-fig = comparisons.fig_table1(summary, f"Table 1: relative error of I_MI at ε = {epsilon} (RNoise α = {alpha}, {rows} rows, {repeats} runs)")
+fig = comparisons.fig_table1(summary, f"Table 1: I_MI relative error, ε = {epsilon}, RNoise α = {alpha}")
 ctx.save_figure(fig, "tab01_r2t_vs_projection")
 fig
 

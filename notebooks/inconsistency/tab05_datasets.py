@@ -41,7 +41,7 @@ t5
 
 # %%
 fig = plots.bar(t5.melt(id_vars="dataset", value_vars=["max_degree", "max_degree_paper"]), "dataset", "value", color="variable", log_y=True,
-                title=f"Max degree at 1% RNoise, {rows} rows: ours vs Table 5")
+                title="Max degree at 1% RNoise: ours vs Table 5")
 ctx.save_figure(fig, "tab05_max_degree")
 claims.tab05_datasets(ctx.claims, t5, rows=rows)
 fig
