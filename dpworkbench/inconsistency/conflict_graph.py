@@ -626,15 +626,22 @@ def _build_fast(df, dcs, kept, rep, kinds, null_policy, unary_dcs, keep_per_dc, 
         if unary.size and u.size:
             bad = np.isin(u, unary) | np.isin(v, unary)
             u, v = u[~bad], v[~bad]
-    per_dc = []
+    per_dc = edges_per_dc(dcs, rep, per_dc_kept, keep_per_dc)
+    return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, "fast", identity)
+
+
+def edges_per_dc(dcs, rep, per_kept, keep_per_dc: bool) -> list[np.ndarray]:
+    """One edge-index array per DC in ``dcs`` order: unary DCs have none; binary DC ``i`` gets ``per_kept[rep[i]]``
+    (DCs with the same pair predicate share one representative) when ``keep_per_dc``, else an empty array."""
+    out = []
     it = iter(rep)
     for d in dcs:
         if d.is_unary:
-            per_dc.append(np.zeros(0, np.int64))
+            out.append(np.zeros(0, np.int64))
         else:
             r = next(it)
-            per_dc.append(per_dc_kept[r] if keep_per_dc else np.zeros(0, np.int64))
-    return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, "fast", identity)
+            out.append(per_kept[r] if keep_per_dc else np.zeros(0, np.int64))
+    return out
 
 
 # --------------------------------------------------------------------------------------------------

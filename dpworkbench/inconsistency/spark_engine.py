@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from .conflict_graph import ConflictGraph, column_kinds, tuple_identity
+from .conflict_graph import ConflictGraph, column_kinds, edges_per_dc, tuple_identity
 from .constraints import DC, unique_dcs, validate_dc
 
 RID = "__rid"
@@ -422,14 +422,7 @@ def build_spark(df: pd.DataFrame, dcs: Sequence[DC], *, spark=None, null_policy:
             stats.edges_path = str(Path(edges_dir) / "edges.parquet") if edges_dir is not None else None
     finally:
         spark.catalog.dropTempView(view)
-    per_dc = []
-    it = iter(rep)
-    for d in dcs:
-        if d.is_unary:
-            per_dc.append(np.zeros(0, np.int64))
-        else:
-            r = next(it)
-            per_dc.append(per_kept[r] if keep_per_dc else np.zeros(0, np.int64))
+    per_dc = edges_per_dc(dcs, rep, per_kept, keep_per_dc)
     g = ConflictGraph(n, u, v, per_dc, list(dcs), unary, time.perf_counter() - t0, "spark", identity)
     return (g, stats) if return_stats else g
 

@@ -59,6 +59,18 @@ class PrivateRelation:
         return int(len(self.domains[col]))
 
 
+def _apply_per_distinct(data: pd.DataFrame, cols: list[str], fn: Callable[..., Any]) -> tuple[list, dict]:
+    """``fn`` over the rows' value tuples of ``cols``, called once per distinct tuple (cleaning functions act on
+    values, and the provenance maps need the value → result table): the per-row results and that table."""
+    cache: dict = {}
+    res = []
+    for v in zip(*(data[c].to_numpy(dtype=object) for c in cols)):
+        if v not in cache:
+            cache[v] = fn(*v)
+        res.append(cache[v])
+    return res, cache
+
+
 @dataclass
 class CleanedRelation:
     """Row-aligned cleaned relation: ``data`` = C(V), ``private`` = V, ``sources`` = clean col → source col.
@@ -133,13 +145,7 @@ class CleanedRelation:
         for c in cols:
             self._check(c)
         out = self._copy()
-        vals = list(zip(*(self.data[c].to_numpy(dtype=object) for c in cols)))
-        cache: dict = {}
-        res = []
-        for v in vals:
-            if v not in cache:
-                cache[v] = fn(*v)
-            res.append(cache[v])
+        res, cache = _apply_per_distinct(self.data, cols, fn)
         out.data[new_col] = pd.Series(res, index=self.data.index, dtype=object)
         src = cols[0]
         out.sources[new_col] = self.sources.get(src, src)
@@ -166,13 +172,7 @@ class CleanedRelation:
         for c in cols:
             self._check(c)
         out = self._copy()
-        vals = list(zip(*(self.data[c].to_numpy(dtype=object) for c in cols)))
-        cache: dict = {}
-        res = []
-        for v in vals:
-            if v not in cache:
-                cache[v] = tuple(fn(*v))
-            res.append(cache[v])
+        res, cache = _apply_per_distinct(self.data, cols, lambda *v: tuple(fn(*v)))
         for j, c in enumerate(cols):
             out.data[c] = pd.Series([r[j] for r in res], index=self.data.index, dtype=object)
             out.mappings.pop(c, None)
