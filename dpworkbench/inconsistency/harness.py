@@ -47,6 +47,11 @@ FINDING1 = pd.DataFrame({"A": [0] * 6, "B": [0, 0, 1, 0, 1, 2]})
 EXEMPT: dict[str, str] = {
     "graph_projection_cost": "pure privacy_cost plan of graph_projection: takes ε as a number, spends nothing",
     "dp_vertex_cover_cost": "pure privacy_cost plan of dp_vertex_cover: takes ε as a number, spends nothing",
+    # Not sampled by this harness (each call starts Spark jobs): the out-of-core twin of the harness-tested releases.
+    "spark_engine.release_from_parquet": "out-of-core twin of graph_projection and dp_vertex_cover (harness-tested): the same mechanisms fed "
+                                         "by StreamedProjector; tests/spark/test_spark_inconsistency_stream.py checks "
+                                         "that seeded outputs and ledgers equal the in-memory path's (a KNOWN GAP: not "
+                                         "sampled on neighbours)",
 }
 
 

@@ -41,6 +41,15 @@ def _spending_api(paper: str) -> set[str]:
             params = set(inspect.signature(obj).parameters)
             if params & SPENDING_PARAMS:
                 out.add(name)
+    # The Spark engine's release paths are public API too (not in the package's __all__).
+    try:
+        spark = importlib.import_module(f"dpworkbench.{paper}.spark_engine")
+    except ImportError:
+        return out
+    for name, obj in vars(spark).items():
+        if (inspect.isfunction(obj) and obj.__module__ == spark.__name__ and not name.startswith("_")
+                and set(inspect.signature(obj).parameters) & SPENDING_PARAMS):
+            out.add(f"spark_engine.{name}")
     return out
 
 
