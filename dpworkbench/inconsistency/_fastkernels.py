@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import get_num_threads, njit, prange
 
+from ._kernels import compact_sorted
+
 
 def shift_for(n: int) -> int:
     """Bits needed for a node id in 0..n-1 (at least 1)."""
@@ -115,24 +117,13 @@ def bucket_fill(member_ptr, members, pa, pb, s, bs, cuts, cursor, out, write):
                             cursor[c, by] += 1
 
 
-@njit(cache=True, nogil=True)
-def compact_sorted_nogil(keys):
-    """Move the distinct values of a sorted array to its front; returns how many there are (GIL released)."""
-    if keys.size == 0:
-        return 0
-    m = 1
-    for i in range(1, keys.size):
-        if keys[i] != keys[m - 1]:
-            keys[m] = keys[i]
-            m += 1
-    return m
 
 
 @njit(cache=True, nogil=True)
 def compact_decode(keys, pairs, s):
     """Keep the distinct sorted keys at the front and decode them in place into node pairs:
     ``pairs`` is the int32 view of ``keys`` (pair i takes the 8 bytes of key i). Returns how many."""
-    m = compact_sorted_nogil(keys)
+    m = compact_sorted(keys)  # _kernels' kernel, compiled with nogil for the bucket threads
     mask = (np.int64(1) << s) - 1
     for i in range(m):
         k = keys[i]

@@ -150,7 +150,7 @@ def greedy_cover(u, v, n):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: the fast engine's bucket threads call it in parallel
 def compact_sorted(keys):
     """Move the distinct values of a sorted array to its front; returns how many there are."""
     if keys.size == 0:

@@ -25,6 +25,7 @@ notebooks' parameters cell so the run stays within the time budget;
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -396,6 +397,23 @@ def _cell_errors(state: dict) -> list[str]:
     return errs
 
 
+@contextlib.contextmanager
+def _closing_page(lab, context, page, name: str):
+    """Run a browser check; on failure keep a full-page screenshot (the first thing to look at), and always shut the
+    lab's kernels down and close the browser context."""
+    try:
+        yield
+    except BaseException:
+        try:
+            page.screenshot(path=str(_screenshot_dir() / f"{name}_FAILED.png"), full_page=True)
+        except Exception:  # noqa: BLE001 - the original failure matters more
+            pass
+        raise
+    finally:
+        lab.shutdown_kernels()
+        context.close()
+
+
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("paper,notebook", CASES, ids=[f"{p}/{nb.stem if nb else 'no-teaching-notebook'}" for p, nb in CASES])
 def test_teaching_notebook_in_jupyterlab(browser_env, paper, notebook):
@@ -413,7 +431,7 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
     console_errors: list[str] = []
     page.on("pageerror", lambda exc: console_errors.append(str(exc)))
     timings = {}
-    try:
+    with _closing_page(lab, context, page, f"{paper}_{notebook.stem}"):
         page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
         page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
         timings["open"] = time.monotonic() - t0
@@ -481,16 +499,6 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         assert shot.stat().st_size > 10_000
         timings["total"] = time.monotonic() - t0
         _record_timing(f"{paper}/{notebook.stem}", timings, eps_before, eps_after, what, console_errors)
-    except BaseException:
-        # Keep what the browser showed when it failed: the first thing to look at.
-        try:
-            page.screenshot(path=str(_screenshot_dir() / f"{paper}_{notebook.stem}_FAILED.png"), full_page=True)
-        except Exception:  # noqa: BLE001 - the original failure matters more
-            pass
-        raise
-    finally:
-        lab.shutdown_kernels()
-        context.close()
     assert timings["total"] < 240, f"{rel}: took {timings['total']:.0f} s (budget 240 s per notebook)"
 
 
@@ -523,7 +531,7 @@ def test_projection_selection_theta_axis(browser_env):
     rel = f"notebooks/{paper}/{notebook.name}"
     context = browser.new_context(viewport={"width": 1400, "height": 1100})
     page = context.new_page()
-    try:
+    with _closing_page(lab, context, page, f"{paper}_{stem}_theta_axis"):
         page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
         page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
         state = _run_all_and_wait(page)
@@ -551,15 +559,6 @@ def test_projection_selection_theta_axis(browser_env):
         layout = _figure_layout_problems(page, rel)
         assert not layout, f"{rel}: figures a reader cannot read:\n" + "\n".join(layout)
         page.screenshot(path=str(_screenshot_dir() / f"{paper}_{stem}_theta_axis.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(_screenshot_dir() / f"{paper}_{stem}_theta_axis_FAILED.png"), full_page=True)
-        except Exception:  # noqa: BLE001 - the original failure matters more
-            pass
-        raise
-    finally:
-        lab.shutdown_kernels()
-        context.close()
 
 
 @pytest.mark.timeout(600)
