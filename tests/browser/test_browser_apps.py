@@ -210,9 +210,8 @@ def test_voila_app_answers_the_slider(browser, tmp_path):
         handle.focus()
         for _ in range(3):
             handle.press("ArrowRight")
-        page.wait_for_function("(before) => { const gds = Array.from(document.querySelectorAll('.js-plotly-plot'));"
-                               " return gds.length && JSON.stringify(gds.map(gd => JSON.stringify({title: (gd.layout.title && gd.layout.title.text) || '',"
-                               " traces: (gd.data || []).map(t => [t.name, Array.from(t.x || []), Array.from(t.y || [])])}))) !== JSON.stringify(before); }",
+        # The same serialiser as `before` (a different one compared unequal at once, racing the update).
+        page.wait_for_function("(before) => JSON.stringify((" + JS_APP_FIGURES + ")()) !== JSON.stringify(before)",
                                arg=before, timeout=60_000)
         # the screenshot shows the settled panel, not "computing…" of a later keypress
         page.wait_for_function("() => !Array.from(document.querySelectorAll('.dpwb-status')).some(s => /computing/.test(s.textContent))",
