@@ -31,8 +31,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Run every notebook headlessly in the quick profile; writes reports/quick/index.html.
+# The paper profile resumes by default (RESUME=0 to start over): notebooks that finished with unchanged code are kept.
+RESUME ?= $(if $(filter paper,$(PROFILE)),1,0)
+TIMEOUT ?= 1800
 reproduce: $(STAMP)
-	@$(PY) -m dpworkbench reproduce --profile $(PROFILE)
+	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) --timeout $(TIMEOUT) $(if $(filter 1,$(RESUME)),--resume,)
 
 # The full test suite (unit, privacy audits, notebooks in the ci profile, browser).
 test: $(STAMP)

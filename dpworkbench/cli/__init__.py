@@ -103,19 +103,27 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     out_root = reports_dir() / args.profile
     from ..experiments.nbtools import RunInterrupted
 
-    print(f"reproducing {len(infos)} notebooks in the {args.profile!r} profile -> {out_root}", flush=True)
+    if args.timeout is not None and args.timeout <= 0:
+        print(f"--timeout must be a positive number of seconds, got {args.timeout}", file=sys.stderr)
+        return 2
+    how = " (keeping finished runs whose code is unchanged: --resume)" if args.resume else ""
+    print(f"reproducing {len(infos)} notebooks in the {args.profile!r} profile -> {out_root}{how}", flush=True)
+    out_root.mkdir(parents=True, exist_ok=True)
     try:
-        results = run_many(infos, profile=args.profile, output_root=out_root)
+        # runs.csv is rewritten after every notebook, so a crash or a lost machine costs at most the one in progress
+        results = run_many(infos, profile=args.profile, output_root=out_root, timeout=int(args.timeout), resume=args.resume,
+                           on_result=lambda r: write_runs(out_root, [r]))
     except RunInterrupted as stop:  # Ctrl-C: keep what finished, drop the notebook in progress, no traceback
-        write_runs(out_root, stop.results)
         index = build_report(out_root, args.profile)
         print(f"stopped (Ctrl-C) during {stop.current}: {len(stop.results)} of {len(infos)} notebooks finished and kept; "
               f"report: {index}. Run again to continue (finished experiment cells are cached).", file=sys.stderr)
         return 130
-    write_runs(out_root, results)
     index = build_report(out_root, args.profile)
     failed = [r for r in results if r.status != "ok"]
-    print(f"{len(results) - len(failed)} ok, {len(failed)} failed; report: {index}")
+    kept = sum(r.kept for r in results)
+    total = sum(r.seconds for r in results)
+    print(f"{len(results) - len(failed)} ok ({kept} kept from earlier runs), {len(failed)} failed; "
+          f"{total / 60:.1f} min of notebook time in all (timing.md); report: {index}")
     return 1 if failed else 0
 
 
@@ -238,6 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="run every notebook and build reports/<profile>/index.html")
     p.add_argument("--profile", choices=PROFILES, default="quick")
     p.add_argument("--only", help="regular expression on <paper>/<notebook>")
+    p.add_argument("--resume", action="store_true", help="keep runs that finished ok and whose notebook and reachable "
+                   "package code are unchanged (runs.csv's code_version); run the rest")
+    p.add_argument("--timeout", type=float, default=1800, help="seconds any one cell may run before the notebook is "
+                   "stopped and recorded as 'timeout' (default 1800)")
     p.set_defaults(func=cmd_reproduce)
 
     p = sub.add_parser("report", help="rebuild reports/<profile>/index.html from existing outputs")

@@ -9,6 +9,7 @@ runs is a list of *runs*: one per notebook, except where ``notebooks/manifest.to
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import re
 import time
@@ -189,10 +190,14 @@ def new_notebook(cells: Sequence[tuple[str, str]]) -> dict:
 @dataclass
 class RunResult:
     name: str
-    status: str  # "ok" or "error"
+    status: str  # "ok", "error", or "timeout" (did not finish within the run's time limit)
     seconds: float
     output_dir: Path
     error: str = ""
+    code_version: str = ""  # run_code_version(info) when it ran: `reproduce --resume` keeps the run while it matches
+    commit: str = ""  # git commit it ran at
+    finished: str = ""  # UTC time it finished
+    kept: bool = False  # True when `--resume` kept an earlier run instead of running it again
 
 
 def notebook_parameters(path: Path) -> dict[str, Any]:
@@ -329,6 +334,7 @@ def run_notebook(
 
     out_dir = output_root / info.paper / info.stem
     out_dir.mkdir(parents=True, exist_ok=True)
+    version = run_code_version(info)  # before running: an edit made while it runs must not be credited to this run
     params = {"profile": profile, "interactive": False, "output_dir": str(out_dir)}
     params.update(dict(info.parameters))
     params.update(parameters or {})
@@ -358,6 +364,8 @@ def run_notebook(
     except Exception as exc:  # record and continue with the other notebooks
         status = "error"
         err = f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
+        if isinstance(exc, TimeoutError):  # nbclient's CellTimeoutError: a cell ran past `timeout` seconds
+            status, err = "timeout", f"a cell ran longer than the {timeout} s limit (finished grid cells are kept for a rerun)"
         atomic_write_text(out_dir / "error.txt", traceback.format_exc())
     finally:
         km_class.log_path = None
@@ -380,14 +388,32 @@ def run_notebook(
             atomic_write_text(out_dir / f"{info.stem}.html", notebook_html(executed, js))
         except Exception as exc:  # noqa: BLE001 - HTML is a convenience; never fail the run for it
             atomic_write_text(out_dir / "html-error.txt", f"{type(exc).__name__}: {exc}")
-    return RunResult(info.name, status, secs, out_dir, err)
+    return RunResult(info.name, status, secs, out_dir, err, code_version=version, commit=git_commit(),
+                     finished=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+
+
+def kept_run(info: NotebookInfo, output_root: Path, previous: dict[str, dict]) -> RunResult | None:
+    """The earlier run of ``info`` that ``reproduce --resume`` keeps: finished "ok" with the same
+    :func:`run_code_version`, its executed notebook still there. ``previous`` maps run names to ``runs.csv`` rows."""
+    row = previous.get(info.name)
+    out_dir = output_root / info.paper / info.stem
+    if not row or row.get("status") != "ok" or not (out_dir / f"{info.stem}.ipynb").exists():
+        return None
+    if str(row.get("code_version") or "") != run_code_version(info):
+        return None
+    return RunResult(info.name, "ok", float(row.get("seconds") or 0.0), out_dir, "", code_version=str(row["code_version"]),
+                     commit=str(row.get("commit") or ""), finished=str(row.get("finished") or ""), kept=True)
 
 
 def run_many(
-    infos: Iterable[NotebookInfo], *, profile: str, output_root: Path, parameters: dict[str, Any] | None = None, progress: bool = True
+    infos: Iterable[NotebookInfo], *, profile: str, output_root: Path, parameters: dict[str, Any] | None = None,
+    progress: bool = True, timeout: int | None = 1800, resume: bool = False, on_result=None,
 ) -> list[RunResult]:
     """Run notebooks one after another, printing one line per notebook as it finishes.
 
+    ``resume`` keeps earlier runs that :func:`kept_run` accepts (from ``output_root/runs.csv``) instead of running them
+    again. ``on_result(result)`` is called after each notebook (``reproduce`` writes ``runs.csv`` there, so a stopped
+    or crashed run loses at most the notebook in progress). ``timeout`` is the limit per cell, in seconds.
     On Ctrl-C the notebook in progress is dropped (no partial file) and :class:`RunInterrupted` carries the
     results of the finished ones.
     """
@@ -396,19 +422,32 @@ def run_many(
     width = len(str(len(infos)))
     import sys
 
+    previous: dict[str, dict] = {}
+    if resume and (Path(output_root) / "runs.csv").exists():
+        import pandas as pd
+
+        runs = pd.read_csv(Path(output_root) / "runs.csv", dtype={"code_version": str, "commit": str})
+        previous = {r["notebook"]: r for r in runs.to_dict("records")}
     live = progress and sys.stdout.isatty()  # on a terminal, a transient "running" line that the result overwrites
     for k, info in enumerate(infos, 1):
-        if live:
-            print(f"[{k:>{width}}/{len(infos)}] running       {info.name} …", end="\r", flush=True)
-        try:
-            r = run_notebook(info, profile=profile, output_root=output_root, parameters=parameters)
-        except KeyboardInterrupt:
+        r = kept_run(info, output_root, previous) if resume else None
+        if r is None:
             if live:
-                print("\x1b[2K", end="\r", flush=True)  # clear the transient line
-            raise RunInterrupted(results, info.name) from None
+                print(f"[{k:>{width}}/{len(infos)}] running       {info.name} …", end="\r", flush=True)
+            try:
+                r = run_notebook(info, profile=profile, output_root=output_root, parameters=parameters, timeout=timeout)
+            except KeyboardInterrupt:
+                if live:
+                    print("\x1b[2K", end="\r", flush=True)  # clear the transient line
+                raise RunInterrupted(results, info.name) from None
         results.append(r)
+        if on_result is not None:
+            on_result(r)
         if progress:
-            line = f"[{k:>{width}}/{len(infos)}] {r.status:5s} {r.seconds:7.1f}s  {r.name}" + (f"  — {r.error}" if r.error else "")
+            status = "kept" if r.kept else r.status
+            line = f"[{k:>{width}}/{len(infos)}] {status:7s} {r.seconds:8.1f}s  {r.name}" + (f"  — {r.error}" if r.error else "")
+            if r.kept:
+                line += f"  (finished {r.finished} at {r.commit}; unchanged since)"
             print(("\x1b[2K" if live else "") + line, flush=True)
     return results
 
@@ -420,3 +459,111 @@ class RunInterrupted(Exception):
         super().__init__(f"interrupted during {current}")
         self.results = results
         self.current = current
+
+
+# The paper subpackages: a run's code version includes one of them only when the notebook's imports reach it.
+PAPER_PACKAGES = ("inconsistency", "r2t", "privateclean", "dampening")
+# Modules over several papers (the CLI, cross-paper comparisons, the privacy harness): likewise only when reached.
+INTEGRATION_MODULES = ("cli", "comparisons", "privacy_harness", "__main__", "bench")
+
+
+def _module_imports(path: Path, module: str) -> set[str]:
+    """The ``dpworkbench`` modules a source file imports (anywhere in it, including inside functions)."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError):
+        return set()
+    pkg = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "dpworkbench"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg.split(".")
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "dpworkbench":
+                continue
+            found.add(target)
+            found |= {f"{target}.{a.name}" for a in node.names}  # `from pkg import module` imports a module
+    return found
+
+
+def _package_files() -> dict[str, Path]:
+    root = project_root() / "dpworkbench"
+    files = {}
+    for f in sorted(root.rglob("*.py")):
+        rel = f.relative_to(root.parent).with_suffix("")
+        parts = list(rel.parts[:-1]) if rel.name == "__init__" else list(rel.parts)
+        files[".".join(parts)] = f
+    return files
+
+
+def _notebook_source(info: NotebookInfo) -> bytes:
+    py = info.path.with_suffix(".py")
+    return (py if py.exists() else info.path).read_bytes()
+
+
+def run_code_version(info: NotebookInfo) -> str:
+    """A hash of everything that decides a run's output: the notebook, its manifest parameters, and the package code
+    it can reach, and the data directory.
+
+    ``reproduce --resume`` keeps a finished run only when this is unchanged. The package part is every core module
+    (shared by all) plus the paper subpackages and integration modules that the notebook's static import closure
+    reaches: papers know no other paper (the import contract), so an edit in ``r2t`` does not void a finished
+    ``dampening`` run, while an edit in a core voids all of them.
+    """
+    files = _package_files()
+    todo = [m for m in files if m.split(".")[1:2] and m.split(".")[1] not in PAPER_PACKAGES + INTEGRATION_MODULES]
+    src = _notebook_source(info)
+    import ast
+
+    try:
+        nb_tree = ast.parse(src.decode("utf-8"))
+        for node in ast.walk(nb_tree):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names if a.name.split(".")[0] == "dpworkbench"]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "dpworkbench":
+                todo += [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+    except (SyntaxError, UnicodeDecodeError):
+        todo += list(files)  # cannot tell: depend on everything
+    reached: set[str] = set()
+    while todo:
+        m = todo.pop()
+        while m and m not in files and "." in m:  # `from a.b import name`: name is not a module, a.b is
+            m = m.rpartition(".")[0]
+        if m in reached or m not in files:
+            continue
+        reached.add(m)
+        parts = m.split(".")
+        todo += [".".join(parts[:k]) for k in range(1, len(parts))]  # importing a.b.c runs a/__init__, a/b/__init__
+        todo += sorted(_module_imports(files[m], m))
+    h = hashlib.sha256(src)
+    h.update(json.dumps(info.parameters, sort_keys=True, default=str).encode())
+    from ..paths import data_dir  # another DPWB_DATA may hold other (real or absent) files
+
+    data = data_dir()
+    h.update(str(Path(data).resolve() if data else "no data directory").encode())
+    for m in sorted(reached):
+        h.update(m.encode())
+        h.update(files[m].read_bytes())
+    return h.hexdigest()[:12]
+
+
+def git_commit() -> str:
+    """The project's commit (``<sha>+dirty`` with uncommitted changes; ``""`` outside git)."""
+    import subprocess
+
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=project_root(), capture_output=True, text=True,
+                             timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "dpworkbench", "notebooks"], cwd=project_root(),
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return sha + ("+dirty" if sha and dirty else "")

@@ -358,6 +358,7 @@ def build_report(profile_dir: Path, profile: str) -> Path:
 
     datasets_used = provenance_table(profile_dir)
     atomic_write_csv(datasets_used, profile_dir / "datasets.csv")
+    atomic_write_text(profile_dir / "timing.md", timing_markdown(profile_dir, infos))
     status = {r.notebook: r for r in runs.itertuples()} if len(runs) else {}
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>dpworkbench report — "
@@ -437,13 +438,60 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     return index
 
 
+RUNS_COLUMNS = ["notebook", "status", "seconds", "error", "claims_pass", "claims_differs", "claims_not_comparable",
+                "code_version", "commit", "finished"]
+
+
+def _claim_counts(out_dir: Path) -> dict[str, int | None]:
+    path = Path(out_dir) / "claims.json"
+    if not path.exists():
+        return {"claims_pass": None, "claims_differs": None, "claims_not_comparable": None}
+    verdicts = [str(c.get("verdict", "")) for c in json.loads(path.read_text())]
+    return {"claims_pass": verdicts.count("pass"), "claims_differs": verdicts.count("differs"),
+            "claims_not_comparable": verdicts.count("not comparable")}
+
+
 def write_runs(profile_dir: Path, results: list) -> Path:
-    """Merge this run's results into ``runs.csv`` (a partial ``--only`` run keeps the others)."""
+    """Merge this run's results into ``runs.csv`` (a partial ``--only`` run keeps the others).
+
+    One row per run: status, seconds, its claims' verdict counts, the code version and commit it ran at, and when it
+    finished (``reproduce --resume`` keeps a run while its code version is unchanged)."""
     path = Path(profile_dir) / "runs.csv"
-    new = pd.DataFrame([{"notebook": r.name, "status": r.status, "seconds": round(r.seconds, 2), "error": r.error} for r in results])
+    rows = []
+    for r in results:
+        counts = _claim_counts(r.output_dir) if r.status == "ok" else _claim_counts(Path("/nonexistent"))
+        rows.append({"notebook": r.name, "status": r.status, "seconds": round(r.seconds, 2), "error": r.error, **counts,
+                     "code_version": getattr(r, "code_version", ""), "commit": getattr(r, "commit", ""),
+                     "finished": getattr(r, "finished", "")})
+    new = pd.DataFrame(rows, columns=RUNS_COLUMNS)
     if path.exists():
-        old = pd.read_csv(path)
+        old = pd.read_csv(path, dtype={"code_version": str, "commit": str})
         old = old[~old["notebook"].isin(new["notebook"])]
-        new = pd.concat([old, new], ignore_index=True)
+        new = pd.concat([old.reindex(columns=RUNS_COLUMNS), new], ignore_index=True)
     atomic_write_csv(new, path)
     return path
+
+
+def timing_markdown(profile_dir: Path, infos: list[NotebookInfo] | None = None) -> str:
+    """``runs.csv`` as a Markdown table in notebook order: minutes, status, claim verdicts, the commit it ran at; then
+    the total. ``reproduce`` writes it to ``<profile>/timing.md`` (the README quotes the paper profile's)."""
+    path = Path(profile_dir) / "runs.csv"
+    if not path.exists():
+        return "(no runs yet)\n"
+    runs = pd.read_csv(path, dtype={"code_version": str, "commit": str}).reindex(columns=RUNS_COLUMNS)
+    order = {i.name: k for k, i in enumerate(infos if infos is not None else discover_notebooks())}
+    runs = runs[runs["notebook"].isin(order)].assign(_k=lambda d: d["notebook"].map(order)).sort_values("_k")
+    lines = ["| notebook | status | minutes | claims pass / differs / n-c | commit |", "|---|---|---:|---|---|"]
+
+    def count(v) -> str:
+        return "–" if pd.isna(v) else str(int(v))
+
+    for r in runs.itertuples():
+        claims = " / ".join(count(v) for v in (r.claims_pass, r.claims_differs, r.claims_not_comparable))
+        lines.append(f"| {r.notebook} | {r.status} | {r.seconds / 60:.1f} | {claims} | {'' if pd.isna(r.commit) else r.commit} |")
+    ok = runs["status"].eq("ok")
+    total = runs["seconds"].sum()
+    lines.append(f"| **total ({int(ok.sum())} ok of {len(runs)})** | | **{total / 60:.1f}** "
+                 f"({total / 3600:.2f} h) | {int(runs['claims_pass'].sum())} / {int(runs['claims_differs'].sum())} / "
+                 f"{int(runs['claims_not_comparable'].sum())} | |")
+    return "\n".join(lines) + "\n"
