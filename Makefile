@@ -34,8 +34,10 @@ install: $(STAMP)
 # The paper profile resumes by default (RESUME=0 to start over): notebooks that finished with unchanged code are kept.
 RESUME ?= $(if $(filter paper,$(PROFILE)),1,0)
 TIMEOUT ?= 1800
+# The paper profile runs two notebooks side by side (one kernel each: the 2 cores of the machine it is timed on).
+JOBS ?= $(if $(filter paper,$(PROFILE)),2,1)
 reproduce: $(STAMP)
-	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) --timeout $(TIMEOUT) $(if $(filter 1,$(RESUME)),--resume,)
+	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) --timeout $(TIMEOUT) --jobs $(JOBS) $(if $(filter 1,$(RESUME)),--resume,)
 
 # The full test suite (unit, privacy audits, notebooks in the ci profile, browser).
 test: $(STAMP)

@@ -407,13 +407,15 @@ def kept_run(info: NotebookInfo, output_root: Path, previous: dict[str, dict]) -
 
 def run_many(
     infos: Iterable[NotebookInfo], *, profile: str, output_root: Path, parameters: dict[str, Any] | None = None,
-    progress: bool = True, timeout: int | None = 1800, resume: bool = False, on_result=None,
+    progress: bool = True, timeout: int | None = 1800, resume: bool = False, on_result=None, jobs: int = 1,
 ) -> list[RunResult]:
     """Run notebooks one after another, printing one line per notebook as it finishes.
 
     ``resume`` keeps earlier runs that :func:`kept_run` accepts (from ``output_root/runs.csv``) instead of running them
     again. ``on_result(result)`` is called after each notebook (``reproduce`` writes ``runs.csv`` there, so a stopped
     or crashed run loses at most the notebook in progress). ``timeout`` is the limit per cell, in seconds.
+    ``jobs`` > 1 runs that many notebooks side by side (one kernel each), longest first by their last ``runs.csv``
+    time, and returns the results in the order given.
     On Ctrl-C the notebook in progress is dropped (no partial file) and :class:`RunInterrupted` carries the
     results of the finished ones.
     """
@@ -423,11 +425,14 @@ def run_many(
     import sys
 
     previous: dict[str, dict] = {}
-    if resume and (Path(output_root) / "runs.csv").exists():
+    if (resume or jobs > 1) and (Path(output_root) / "runs.csv").exists():
         import pandas as pd
 
         runs = pd.read_csv(Path(output_root) / "runs.csv", dtype={"code_version": str, "commit": str})
         previous = {r["notebook"]: r for r in runs.to_dict("records")}
+    if jobs > 1:
+        return _run_parallel(infos, jobs, previous, profile=profile, output_root=output_root, parameters=parameters,
+                             progress=progress, timeout=timeout, resume=resume, on_result=on_result)
     live = progress and sys.stdout.isatty()  # on a terminal, a transient "running" line that the result overwrites
     for k, info in enumerate(infos, 1):
         r = kept_run(info, output_root, previous) if resume else None
@@ -450,6 +455,65 @@ def run_many(
                 line += f"  (finished {r.finished} at {r.commit}; unchanged since)"
             print(("\x1b[2K" if live else "") + line, flush=True)
     return results
+
+
+def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict], *, profile, output_root, parameters,
+                  progress, timeout, resume, on_result) -> list[RunResult]:
+    """``run_many`` with ``jobs`` notebooks at a time. Each notebook is its own kernel process, so threads only wait.
+
+    Longest-first (by the last recorded time; never-run notebooks first, as they may be long) keeps the two lanes
+    even. ``on_result`` and the progress lines run in this thread, one at a time.
+    """
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    results: dict[str, RunResult] = {}
+    width = len(str(len(infos)))
+    todo, kept = [], []
+    for info in infos:
+        earlier = kept_run(info, output_root, previous) if resume else None
+        (todo if earlier is None else kept).append(earlier or info)
+
+    def last_seconds(info: NotebookInfo) -> float:
+        v = previous.get(info.name, {}).get("seconds")
+        try:
+            return float(v) if v is not None and v == v else float("inf")
+        except (TypeError, ValueError):
+            return float("inf")
+
+    todo.sort(key=last_seconds, reverse=True)
+
+    def report(r: RunResult) -> None:
+        results[r.name] = r
+        if on_result is not None:
+            on_result(r)
+        if progress:
+            status = "kept" if r.kept else r.status
+            line = f"[{len(results):>{width}}/{len(infos)}] {status:7s} {r.seconds:8.1f}s  {r.name}" + (f"  — {r.error}" if r.error else "")
+            if r.kept:
+                line += f"  (finished {r.finished} at {r.commit}; unchanged since)"
+            print(line, flush=True)
+
+    for r in kept:
+        report(r)
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="notebook")
+    running: dict = {}
+    try:
+        queue = list(todo)
+        while queue or running:
+            while queue and len(running) < jobs:
+                info = queue.pop(0)
+                running[pool.submit(run_notebook, info, profile=profile, output_root=output_root, parameters=parameters,
+                                    timeout=timeout)] = info
+            done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for fut in done:
+                running.pop(fut)
+                report(fut.result())
+    except KeyboardInterrupt:  # the kernels got the terminal's SIGINT too: their notebooks end as errors, not kept
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise RunInterrupted([results[i.name] for i in infos if i.name in results],
+                             ", ".join(i.name for i in running.values()) or "(between notebooks)") from None
+    pool.shutdown(wait=True)
+    return [results[i.name] for i in infos]
 
 
 class RunInterrupted(Exception):

@@ -94,9 +94,17 @@ def ensure_tpch(sf: float, *, quiet: bool = True) -> Path:
     tmp.mkdir(parents=True, exist_ok=True)
     subprocess.run([exe, "parquet", "-s", f"{sf:g}", "--output-dir", str(tmp)], check=True,
                    stdout=subprocess.DEVNULL if quiet else None, stderr=subprocess.DEVNULL if quiet else None)
+    # Two notebooks run side by side (`reproduce --jobs 2`) may both generate: the first complete copy wins and
+    # is never replaced under a reader; an incomplete one (a killed run) is replaced.
+    if all((out / f"{t}.parquet").exists() for t in TABLES):
+        shutil.rmtree(tmp, ignore_errors=True)
+        return out
     if out.exists():
         shutil.rmtree(out)
-    tmp.rename(out)
+    try:
+        tmp.rename(out)
+    except OSError:  # the other run renamed its copy in between
+        shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 

@@ -121,3 +121,25 @@ def test_a_cell_past_the_timeout_is_recorded_as_timeout_and_not_kept(tmp_path, m
     assert pd.read_csv(root / "runs.csv").iloc[0].status == "timeout"
     assert "| timeout |" in timing_markdown(root, [info])
     assert nbtools.kept_run(info, root, {info.name: {"status": "timeout", "code_version": run_code_version(info)}}) is None
+
+
+@pytest.mark.notebook
+def test_two_jobs_run_side_by_side_and_return_results_in_order(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "rt"))
+    infos = []
+    for k in range(3):
+        nb = new_notebook([("params", "profile = 'ci'\ninteractive = True\noutput_dir = ''"),
+                           ("code", "import time\ntime.sleep(4)")])
+        path = tmp_path / "nbs" / "mechanisms" / f"learn_t{k}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, str(path))
+        infos.append(NotebookInfo(path, "mechanisms", f"learn_t{k}", "t", ""))
+    root = tmp_path / "reports"
+    t0 = time.perf_counter()
+    res = run_many(infos, profile="ci", output_root=root, jobs=2, on_result=lambda r: write_runs(root, [r]))
+    wall = time.perf_counter() - t0
+    assert [r.name for r in res] == [i.name for i in infos] and {r.status for r in res} == {"ok"}
+    assert wall < sum(r.seconds for r in res) - 3, f"no overlap: {wall:.1f}s wall for {[r.seconds for r in res]}"
+    assert len(pd.read_csv(root / "runs.csv")) == 3
+    again = run_many(infos, profile="ci", output_root=root, jobs=2, resume=True)
+    assert all(r.kept for r in again)
