@@ -473,8 +473,16 @@ def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict
         earlier = kept_run(info, output_root, previous) if resume else None
         (todo if earlier is None else kept).append(earlier or info)
 
+    estimates = dict(previous)
+    if not estimates:  # a first run: the other profiles' times order the notebooks (roughly) as well
+        import pandas as pd
+
+        for other in sorted(Path(output_root).parent.glob("*/runs.csv")):
+            for row in pd.read_csv(other).to_dict("records"):
+                estimates.setdefault(row["notebook"], row)
+
     def last_seconds(info: NotebookInfo) -> float:
-        v = previous.get(info.name, {}).get("seconds")
+        v = estimates.get(info.name, {}).get("seconds")
         try:
             return float(v) if v is not None and v == v else float("inf")
         except (TypeError, ValueError):
