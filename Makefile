@@ -36,8 +36,10 @@ RESUME ?= $(if $(filter paper,$(PROFILE)),1,0)
 TIMEOUT ?= 1800
 # The paper profile runs two notebooks side by side (one kernel each: the 2 cores of the machine it is timed on).
 JOBS ?= $(if $(filter paper,$(PROFILE)),2,1)
+# Each kernel may use 90% of the RAM divided among the jobs; past it the notebook is stopped and recorded as "memory".
+MAX_MEMORY ?= $(shell awk '/MemTotal/ {printf "%.1f", $$2 / 1048576 * 0.9 / $(JOBS)}' /proc/meminfo 2>/dev/null)
 reproduce: $(STAMP)
-	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) --timeout $(TIMEOUT) --jobs $(JOBS) $(if $(filter 1,$(RESUME)),--resume,)
+	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) --timeout $(TIMEOUT) --jobs $(JOBS) $(if $(filter 1,$(RESUME)),--resume,) $(if $(MAX_MEMORY),--max-memory $(MAX_MEMORY),)
 
 # The full test suite (unit, privacy audits, notebooks in the ci profile, browser).
 test: $(STAMP)

@@ -103,6 +103,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     out_root = reports_dir() / args.profile
     from ..experiments.nbtools import RunInterrupted
 
+    if args.max_memory is not None and args.max_memory <= 0:
+        print(f"--max-memory must be a positive number of GB, got {args.max_memory}", file=sys.stderr)
+        return 2
     if args.jobs < 1:
         print(f"--jobs must be at least 1, got {args.jobs}", file=sys.stderr)
         return 2
@@ -115,6 +118,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     try:
         # runs.csv is rewritten after every notebook, so a crash or a lost machine costs at most the one in progress
         results = run_many(infos, profile=args.profile, output_root=out_root, timeout=int(args.timeout), resume=args.resume, jobs=args.jobs,
+                           max_memory_gb=args.max_memory,
                            on_result=lambda r: write_runs(out_root, [r]))
     except RunInterrupted as stop:  # Ctrl-C: keep what finished, drop the notebook in progress, no traceback
         index = build_report(out_root, args.profile)
@@ -253,6 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "package code are unchanged (runs.csv's code_version); run the rest")
     p.add_argument("--jobs", type=int, default=1, help="notebooks run side by side, one kernel each (default 1; "
                    "the paper profile uses 2 on a 2-core machine), longest first by the last recorded time")
+    p.add_argument("--max-memory", type=float, default=None, metavar="GB", help="stop a notebook whose kernel's resident "
+                   "memory passes GB and record it as 'memory' (default: no limit; make reproduce: 45%% of RAM per job)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds any one cell may run before the notebook is "
                    "stopped and recorded as 'timeout' (default 1800)")
     p.set_defaults(func=cmd_reproduce)

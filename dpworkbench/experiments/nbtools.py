@@ -190,7 +190,7 @@ def new_notebook(cells: Sequence[tuple[str, str]]) -> dict:
 @dataclass
 class RunResult:
     name: str
-    status: str  # "ok", "error", or "timeout" (did not finish within the run's time limit)
+    status: str  # "ok", "error", "timeout" (a cell ran past the time limit) or "memory" (past the memory limit)
     seconds: float
     output_dir: Path
     error: str = ""
@@ -236,6 +236,7 @@ def _kernel_manager_class():
     class QuietIPCKernelManager(AsyncKernelManager):
         log_path: Path | None = None
         socket_prefixes: list[str] = []  # removed by run_notebook once the kernel is gone
+        kernel_pids: list[int] = []  # watched by run_notebook's memory limit
 
         def __init__(self, **kw: Any) -> None:
             super().__init__(**kw)
@@ -263,6 +264,9 @@ def _kernel_manager_class():
                 kw.setdefault("stderr", log)
                 kw.setdefault("stdout", log)
             await super()._async_launch_kernel(kernel_cmd, **kw)
+            process = getattr(self.provisioner, "process", None)
+            if process is not None:
+                QuietIPCKernelManager.kernel_pids.append(process.pid)
 
     return QuietIPCKernelManager
 
@@ -320,11 +324,14 @@ def run_notebook(
     parameters: dict[str, Any] | None = None,
     timeout: int | None = 1800,
     html: bool = True,
+    max_memory_gb: float | None = None,
 ) -> RunResult:
     """Execute one notebook headlessly with papermill (``interactive=False``).
 
     The executed ``.ipynb`` and ``.html`` appear only complete (written under a temporary name, then
-    renamed); a success removes a previous run's ``error.txt``. Ctrl-C (KeyboardInterrupt) stops the
+    renamed); a success removes a previous run's ``error.txt``. A kernel whose resident memory passes ``max_memory_gb``
+    is stopped and the run recorded as "memory" (two notebooks side by side must not take the machine down). Ctrl-C
+    (KeyboardInterrupt) stops the
     kernel, removes the partial notebook and propagates, so the caller can stop quietly.
     """
     import papermill as pm
@@ -346,6 +353,7 @@ def run_notebook(
     km_class.log_path = kernel_log
     t0 = time.perf_counter()
     status, err = "ok", ""
+    watchdog = _MemoryWatch(km_class.kernel_pids, max_memory_gb) if max_memory_gb else None
     try:
         pm.execute_notebook(
             str(info.path),
@@ -369,6 +377,12 @@ def run_notebook(
         atomic_write_text(out_dir / "error.txt", traceback.format_exc())
     finally:
         km_class.log_path = None
+        if watchdog is not None:
+            watchdog.stop()
+            if watchdog.killed_at:  # the kernel died because we stopped it: say so instead of "kernel died"
+                status = "memory"
+                err = (f"the kernel grew past the {max_memory_gb:g} GB memory limit (at {watchdog.killed_at / 2**30:.1f} GB "
+                       "RSS) and was stopped")
         for prefix in km_class.socket_prefixes:  # the kernel has exited: its socket files are litter
             for sock in Path(prefix).parent.glob(Path(prefix).name + "-*"):
                 sock.unlink(missing_ok=True)
@@ -392,6 +406,36 @@ def run_notebook(
                      finished=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
 
 
+class _MemoryWatch:
+    """Polls the kernels' resident memory every second; kills a kernel that passes ``limit_gb``."""
+
+    def __init__(self, pids: list[int], limit_gb: float):
+        import threading
+
+        self.pids, self.limit = pids, float(limit_gb) * 2**30
+        self.killed_at = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True, name="kernel-memory")
+        self._thread.start()
+
+    def _watch(self) -> None:
+        import psutil
+
+        while not self._stop.wait(1.0):
+            for pid in list(self.pids):
+                try:
+                    rss = psutil.Process(pid).memory_info().rss
+                    if rss > self.limit:
+                        self.killed_at = rss
+                        psutil.Process(pid).kill()
+                except psutil.Error:
+                    continue
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
 def kept_run(info: NotebookInfo, output_root: Path, previous: dict[str, dict]) -> RunResult | None:
     """The earlier run of ``info`` that ``reproduce --resume`` keeps: finished "ok" with the same
     :func:`run_code_version`, its executed notebook still there. ``previous`` maps run names to ``runs.csv`` rows."""
@@ -408,6 +452,7 @@ def kept_run(info: NotebookInfo, output_root: Path, previous: dict[str, dict]) -
 def run_many(
     infos: Iterable[NotebookInfo], *, profile: str, output_root: Path, parameters: dict[str, Any] | None = None,
     progress: bool = True, timeout: int | None = 1800, resume: bool = False, on_result=None, jobs: int = 1,
+    max_memory_gb: float | None = None,
 ) -> list[RunResult]:
     """Run notebooks one after another, printing one line per notebook as it finishes.
 
@@ -432,7 +477,8 @@ def run_many(
         previous = {r["notebook"]: r for r in runs.to_dict("records")}
     if jobs > 1:
         return _run_parallel(infos, jobs, previous, profile=profile, output_root=output_root, parameters=parameters,
-                             progress=progress, timeout=timeout, resume=resume, on_result=on_result)
+                             progress=progress, timeout=timeout, resume=resume, on_result=on_result,
+                             max_memory_gb=max_memory_gb)
     live = progress and sys.stdout.isatty()  # on a terminal, a transient "running" line that the result overwrites
     for k, info in enumerate(infos, 1):
         r = kept_run(info, output_root, previous) if resume else None
@@ -440,7 +486,8 @@ def run_many(
             if live:
                 print(f"[{k:>{width}}/{len(infos)}] running       {info.name} …", end="\r", flush=True)
             try:
-                r = run_notebook(info, profile=profile, output_root=output_root, parameters=parameters, timeout=timeout)
+                r = run_notebook(info, profile=profile, output_root=output_root, parameters=parameters, timeout=timeout,
+                                 max_memory_gb=max_memory_gb)
             except KeyboardInterrupt:
                 if live:
                     print("\x1b[2K", end="\r", flush=True)  # clear the transient line
@@ -458,7 +505,7 @@ def run_many(
 
 
 def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict], *, profile, output_root, parameters,
-                  progress, timeout, resume, on_result) -> list[RunResult]:
+                  progress, timeout, resume, on_result, max_memory_gb) -> list[RunResult]:
     """``run_many`` with ``jobs`` notebooks at a time. Each notebook is its own kernel process, so threads only wait.
 
     Longest-first (by the last recorded time; never-run notebooks first, as they may be long) keeps the two lanes
@@ -511,7 +558,7 @@ def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict
             while queue and len(running) < jobs:
                 info = queue.pop(0)
                 running[pool.submit(run_notebook, info, profile=profile, output_root=output_root, parameters=parameters,
-                                    timeout=timeout)] = info
+                                    timeout=timeout, max_memory_gb=max_memory_gb)] = info
             done, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for fut in done:
                 running.pop(fut)

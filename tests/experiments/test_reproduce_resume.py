@@ -143,3 +143,16 @@ def test_two_jobs_run_side_by_side_and_return_results_in_order(tmp_path, monkeyp
     assert len(pd.read_csv(root / "runs.csv")) == 3
     again = run_many(infos, profile="ci", output_root=root, jobs=2, resume=True)
     assert all(r.kept for r in again)
+
+
+@pytest.mark.notebook
+def test_a_kernel_past_the_memory_limit_is_stopped_and_recorded(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "rt"))
+    info = _tiny(tmp_path, "import numpy as np, time\nx = np.ones(100_000_000)  # 800 MB\ntime.sleep(20)")
+    root = tmp_path / "reports"
+    res = run_many([info], profile="ci", output_root=root, max_memory_gb=0.4, on_result=lambda r: write_runs(root, [r]))
+    assert res[0].status == "memory" and "0.4 GB" in res[0].error, res[0]
+    assert res[0].seconds < 18, "the kernel was not stopped"
+    assert pd.read_csv(root / "runs.csv").iloc[0].status == "memory"
+    fine = run_many([_tiny(tmp_path, "x = 1")], profile="ci", output_root=root, max_memory_gb=0.4)
+    assert fine[0].status == "ok"
