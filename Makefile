@@ -20,6 +20,16 @@ $(STAMP): pyproject.toml
 	      || echo "warning: could not install openjdk-17-jre-headless; Spark tests will be skipped"; \
 	  else echo "warning: no Java 17+ (install openjdk-17-jre-headless); Spark tests will be skipped"; fi; \
 	fi
+	@# The browser tests drive Debian's chromium and check that an emoji draws in colour (Noto Color Emoji): installed
+	@# here when missing (root + apt only; the tests also try, and skip with the reason when they cannot).
+	@if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "Noto Color Emoji"; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing chromium and fonts-noto-color-emoji for the browser tests (apt)"; \
+	    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-noto-color-emoji >/dev/null 2>&1 \
+	      || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-noto-color-emoji >/dev/null)) \
+	      || echo "warning: could not install chromium/fonts-noto-color-emoji; the browser tests will try again or skip"; \
+	  else echo "warning: no chromium or Noto Color Emoji (install chromium fonts-noto-color-emoji); browser tests may skip"; fi; \
+	fi
 	@# pip's and setuptools' build chatter goes to a log (a normal run prints progress and results only); on failure
 	@# the log's tail is shown and make stops.
 	@echo "installing the pinned dependencies into $(VENV) (log: $(VENV)/install.log)"
