@@ -252,9 +252,12 @@ def vertex_cover_steps(order: str = "lex"):
 __all__ = ["em_view", "projection_degrees_view", "explorer_view", "noisy_table", "projection_view", "vertex_cover_steps"]
 
 
-def vertex_cover_step_view(step: int, epsilon: float, seed: int = 0, samples: int = 2000):
+def vertex_cover_step_view(step: int, epsilon: float):
     """Algorithm 5 on Fig. 3's G' after ``step`` iterations of the lexicographic order (covered nodes in red),
     and the law of the released value c + Lap(2/ε) for G and G' (their pre-noise sizes differ by ≤ 2).
+
+    The law is drawn as its exact density: nothing is sampled, so this view spends no privacy budget and needs
+    no ledger (the toy graphs are public anyway).
 
     References
     ----------
@@ -271,16 +274,18 @@ def vertex_cover_step_view(step: int, epsilon: float, seed: int = 0, samples: in
             a, b = r["edge"].split("=")[1].strip("()").split(",")
             covered |= {FIG3_NAMES.index(a), FIG3_NAMES.index(b)}
     left = draw_graph(gp, labels=FIG3_NAMES, highlight=sorted(covered), title="")
-    rng = np.random.default_rng(seed)
     fig = make_subplots(rows=1, cols=2, subplot_titles=[f"G' after {step}/7 edges", f"c + Lap(2/ε), ε = {epsilon:.3g}"])
     for tr_ in left.data:
         fig.add_trace(tr_, 1, 1)
     cg, cgp = int(tr.c.iloc[-1]), int(tr["c'"].iloc[-1])
+    scale = 2 / float(epsilon)
+    x = np.linspace(min(cg, cgp) - 6 * scale, max(cg, cgp) + 6 * scale, 400)
     for name, c in (("G", cg), ("G'", cgp)):
-        fig.add_trace(go.Histogram(x=c + rng.laplace(0, 2 / epsilon, samples), name=f"{name} (c={c})", opacity=0.6, nbinsx=60), 1, 2)
+        fig.add_trace(go.Scatter(x=x, y=np.exp(-np.abs(x - c) / scale) / (2 * scale), name=f"{name} (c={c})", mode="lines",
+                                 fill="tozeroy", opacity=0.6), 1, 2)
     fig.update_xaxes(title_text="released cover size (noisy c)", row=1, col=2)
-    fig.update_yaxes(title_text=f"count of {samples} draws", row=1, col=2)
+    fig.update_yaxes(title_text="density", row=1, col=2)
     fig.update_xaxes(visible=False, row=1, col=1)
     fig.update_yaxes(visible=False, row=1, col=1)
-    fig.update_layout(template="plotly_white", height=380, barmode="overlay", title="Algorithm 5 on Fig. 3 (cover in red)")
+    fig.update_layout(template="plotly_white", height=380, title="Algorithm 5 on Fig. 3 (cover in red)")
     return fig, tr.head(step)

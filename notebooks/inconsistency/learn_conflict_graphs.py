@@ -120,14 +120,14 @@ ctx.save_figure(figures.draw_graph(g, max_nodes=150, title="non-isolated part of
 # %%
 vc_controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
                "step": widgets.choice(list(range(8)), 7, "iterations")}
-vc_panel = widgets.control_panel(lambda epsilon, step: teaching.vertex_cover_step_view(step, epsilon, seed=seed), vc_controls,
+vc_panel = widgets.control_panel(lambda epsilon, step: teaching.vertex_cover_step_view(step, epsilon), vc_controls,
                                  interactive=interactive, title="Algorithm 5 step by step")
 vc_panel if interactive else None
 
 # %%
 gfig, trace = teaching.vertex_cover_steps()
 ctx.save_figure(gfig, "fig3_graph")
-ctx.save_figure(teaching.vertex_cover_step_view(7, epsilon, seed=seed)[0], "vertex_cover_release")
+ctx.save_figure(teaching.vertex_cover_step_view(7, epsilon)[0], "vertex_cover_release")
 display(trace)
 ctx.finish()
 gfig

@@ -38,3 +38,23 @@ def test_projected_degrees_are_capped_and_match_algorithm_1_counts():
         d = proj.projected_degrees(theta)
         assert d.max() <= theta and d.sum() // 2 == proj.f(theta, "MI") and int((d > 0).sum()) == proj.f(theta, "P")
     assert (proj.projected_degrees(proj.n) == proj.graph.degrees()).all()
+
+
+def test_vertex_cover_view_draws_the_exact_laplace_law_without_sampling(monkeypatch):
+    """The view shows c + Lap(2/ε) as its density (area 1, peak 1/(2b) at c), and draws no noise at all."""
+    import numpy as np
+
+    from dpworkbench.inconsistency import teaching
+
+    def no_sampling(*a, **k):
+        raise AssertionError("the view sampled noise")
+
+    monkeypatch.setattr(np.random, "default_rng", no_sampling)
+    fig, _ = teaching.vertex_cover_step_view(7, 0.5)
+    curves = [t for t in fig.data if t.type == "scatter" and "c=" in str(t.name)]
+    assert len(curves) == 2
+    for t in curves:
+        x, y = np.asarray(t.x), np.asarray(t.y)
+        c = int(t.name.split("c=")[1].rstrip(")"))
+        assert abs(np.trapezoid(y, x) - 1) < 0.01 and x[np.argmax(y)] == pytest.approx(c, abs=0.1)
+        assert y.max() == pytest.approx(1 / (2 * 4.0), rel=0.02)  # b = 2/ε = 4
