@@ -408,11 +408,13 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     n_ok = int((runs["status"] == "ok").sum()) if len(runs) else 0
     n_err = int((runs["status"] != "ok").sum()) if len(runs) else 0
     verdicts = claims["verdict"].value_counts().to_dict() if len(claims) else {}
+    total_s = float(runs["seconds"].sum()) if len(runs) else 0.0
     parts.append(
-        f"<p><b>{n_ok}</b> notebooks executed without error, <b>{n_err}</b> with errors, "
-        f"{len(infos) - len(runs)} not run. Claims: "
+        f"<p><b>{n_ok}</b> notebooks executed without error, <b>{n_err}</b> with errors (or past a time or memory "
+        f"limit), {len(infos) - len(runs)} not run; {total_s / 60:.1f} min of notebook time. Claims: "
         + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items()))
-        + " — <a href='claims.csv'>claims.csv</a>, <a href='runs.csv'>runs.csv</a></p>"
+        + " — <a href='claims.csv'>claims.csv</a>, <a href='runs.csv'>runs.csv</a>, "
+        "<a href='timing.md'>timing.md</a> (time and verdicts per notebook)</p>"
     )
     if len(claims):
         parts.append("<h2>Reproduction table</h2><table><tr><th>notebook</th><th>claim</th><th>paper</th><th>ours</th><th>verdict</th><th>note</th></tr>")
