@@ -109,6 +109,9 @@ def test_report_index_starts_with_the_gallery_and_keeps_its_outputs(tmp_path):
     assert list(claims["notebook"]) == [first.name]
     runs = pd.read_csv(profile_dir / "runs.csv")
     assert list(runs["status"]) == ["ok"]
+    assert (runs["claims_pass"].tolist(), runs["claims_differs"].tolist()) == ([1], [0])  # read from its claims.json
+    timing = (profile_dir / "timing.md").read_text()
+    assert f"| {first.name} | ok | 0.0 | 1 / 0 / 0 |" in timing and "timing.md" in page
     # a second partial run keeps the first one's row
     if rest:
         write_runs(profile_dir, [RunResult(rest[0].name, "error", 2.0, profile_dir, "boom")])
