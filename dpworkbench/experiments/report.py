@@ -470,6 +470,8 @@ def write_runs(profile_dir: Path, results: list) -> Path:
         old = pd.read_csv(path, dtype={"code_version": str, "commit": str})
         old = old[~old["notebook"].isin(new["notebook"])]
         new = pd.concat([old.reindex(columns=RUNS_COLUMNS), new], ignore_index=True)
+    for col in ("claims_pass", "claims_differs", "claims_not_comparable"):  # counts, blank when there is no claims.json
+        new[col] = pd.to_numeric(new[col], errors="coerce").astype("Int64")
     atomic_write_csv(new, path)
     return path
 
