@@ -244,3 +244,20 @@ def test_rules_reject_bad_notebooks(tmp_path):
     executed["cells"][2].update(outputs=[{"output_type": "stream", "name": "stdout", "text": "1"}], execution_count=1)
     with pytest.raises(AssertionError):
         test_no_stored_outputs(write(executed))
+
+
+def test_papermill_parses_every_parameters_line(caplog):
+    """papermill must read every line of each `parameters` cell (an "=" inside a comment made it warn
+    "Unable to parse line" on the user's terminal and drop that parameter from `dpworkbench run -p` checks)."""
+    import logging
+
+    import papermill as pm
+
+    from dpworkbench.experiments.nbtools import notebook_files
+
+    caplog.set_level(logging.WARNING, logger="papermill")
+    for path in notebook_files():
+        caplog.clear()
+        pm.inspect_notebook(str(path))
+        bad = [r.getMessage() for r in caplog.records if "Unable to parse" in r.getMessage()]
+        assert not bad, f"{path.relative_to(path.parents[2])}: {bad}"

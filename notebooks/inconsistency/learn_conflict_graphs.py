@@ -48,7 +48,7 @@ seed = 0
 interactive = True     # papermill runs pass False and still get every figure
 output_dir = ""        # set by dpworkbench reproduce; empty means reports/interactive/...
 dataset = "Tax"
-dc_count = 0           # 0 = all of the dataset's DCs; k = only its first k
+dc_count = 0           # 0: all DCs of the dataset; k: only its first k
 rows = 2000
 alpha = 0.01
 epsilon = 1.0
