@@ -248,11 +248,27 @@ def run_intel_batch(cell, rng) -> list[dict]:
     truth = {"count": float(ok.sum()), "avg": float(temp[ok].mean())}
     okd = codes != null
     dirty = {"count": float(okd.sum()), "avg": float(temp[okd].mean())}
-    Vcat = grr_codes(np.broadcast_to(codes, (R, codes.size)), len(dom), p, gen)
-    Vval = temp[None, :] + gen.laplace(0.0, b, size=(R, codes.size))
-    est = estimate_batch(Vcat, Vval, np.broadcast_to(cmap, (R, len(dom))), np.broadcast_to(sel, (R, len(dom))), p)
-    est["dirty_nonprivate"] = dirty
-    return _batch_rows(est, truth, ("count", "avg"), ("direct", "privateclean", "dirty_nonprivate"), R)
+    out = []
+    for start, r in _chunks(R, codes.size):  # the full Intel table (2.3M rows) × 100 instances at once is > 11 GB
+        Vcat = grr_codes(np.broadcast_to(codes, (r, codes.size)), len(dom), p, gen)
+        Vval = temp[None, :] + gen.laplace(0.0, b, size=(r, codes.size))
+        est = estimate_batch(Vcat, Vval, np.broadcast_to(cmap, (r, len(dom))), np.broadcast_to(sel, (r, len(dom))), p)
+        del Vcat, Vval
+        est["dirty_nonprivate"] = dirty
+        rows = _batch_rows(est, truth, ("count", "avg"), ("direct", "privateclean", "dirty_nonprivate"), r)
+        out += [{**row, "instance": row["instance"] + start} for row in rows]
+    return out
+
+
+# Instances × rows drawn at once by the vectorised runners: 240 MB per float array, and the estimators hold about
+# ten such arrays. Inputs under it (ci, quick) take one chunk, so their seeded draws are those of the unchunked code.
+CHUNK_ELEMENTS = 3 * 10**7
+
+
+def _chunks(R: int, n: int) -> list[tuple[int, int]]:
+    """(first instance, instances) blocks of ``R`` instances of ``n`` rows, each ≤ ``CHUNK_ELEMENTS`` (≥ 1 instance)."""
+    per = max(1, CHUNK_ELEMENTS // max(int(n), 1))
+    return [(s, min(per, R - s)) for s in range(0, R, per)]
 
 
 CARS_CLEANER = {"chevy": "chevrolet", "chevroelt": "chevrolet", "maxda": "mazda", "toyouta": "toyota",
