@@ -580,11 +580,6 @@ class RunInterrupted(Exception):
         self.current = current
 
 
-# The paper subpackages: a run's code version includes one of them only when the notebook's imports reach it.
-PAPER_PACKAGES = ("inconsistency", "r2t", "privateclean", "dampening")
-# Modules over several papers (the CLI, cross-paper comparisons, the privacy harness): likewise only when reached.
-INTEGRATION_MODULES = ("cli", "comparisons", "privacy_harness", "__main__", "bench")
-
 
 def _module_imports(path: Path, module: str) -> set[str]:
     """The ``dpworkbench`` modules a source file imports (anywhere in it, including inside functions)."""
@@ -632,13 +627,14 @@ def run_code_version(info: NotebookInfo) -> str:
     """A hash of everything that decides a run's output: the notebook, its manifest parameters, and the package code
     it can reach, and the data directory.
 
-    ``reproduce --resume`` keeps a finished run only when this is unchanged. The package part is every core module
-    (shared by all) plus the paper subpackages and integration modules that the notebook's static import closure
-    reaches: papers know no other paper (the import contract), so an edit in ``r2t`` does not void a finished
-    ``dampening`` run, while an edit in a core voids all of them.
+    ``reproduce --resume`` keeps a finished run only when this is unchanged. The package part is every module in the
+    static import closure of the notebook's ``dpworkbench`` imports (imports inside functions included): papers know
+    no other paper (the import contract), so an edit in ``r2t`` does not void a finished ``dampening`` run, and an edit
+    of the runner or the report (which no kernel imports) voids none, while an edit in a core the notebook uses voids
+    it. Modules loaded by name at run time are not seen; the datasets registry loads only the paper's own module.
     """
     files = _package_files()
-    todo = [m for m in files if m.split(".")[1:2] and m.split(".")[1] not in PAPER_PACKAGES + INTEGRATION_MODULES]
+    todo: list[str] = []
     src = _notebook_source(info)
     import ast
 

@@ -16,12 +16,13 @@ from dpworkbench.experiments.report import timing_markdown, write_runs
 
 
 def _mini_project(root: Path) -> dict[str, Path]:
-    """A package with one core module and two papers, r2t reaching the core, plus an r2t notebook."""
+    """A package with two core modules and two papers, r2t reaching one core, plus an r2t notebook."""
     files = {
         "core": root / "dpworkbench" / "core.py",
         "r2t": root / "dpworkbench" / "r2t" / "model.py",
         "dampening": root / "dpworkbench" / "dampening" / "model.py",
         "cli": root / "dpworkbench" / "cli" / "__init__.py",
+        "report": root / "dpworkbench" / "report.py",
         "notebook": root / "notebooks" / "r2t" / "tab01_x.py",
     }
     texts = {
@@ -29,6 +30,7 @@ def _mini_project(root: Path) -> dict[str, Path]:
         "r2t": "from ..core import X\nY = X\n",
         "dampening": "Z = 3\n",
         "cli": "from dpworkbench.dampening import model\n",  # integration code over papers: not reached from r2t
+        "report": "from .core import X\n",  # runner-side core code that no notebook imports
         "notebook": "# %%\nfrom dpworkbench.r2t import model\nprint(model.Y)\n",
     }
     for key, path in files.items():
@@ -39,7 +41,7 @@ def _mini_project(root: Path) -> dict[str, Path]:
     return files
 
 
-def test_code_version_covers_the_notebook_the_cores_and_only_the_papers_it_reaches(tmp_path, monkeypatch):
+def test_code_version_covers_the_notebook_and_only_the_modules_it_reaches(tmp_path, monkeypatch):
     files = _mini_project(tmp_path)
     monkeypatch.setattr(nbtools, "project_root", lambda: tmp_path)
     info = NotebookInfo(files["notebook"].with_suffix(".ipynb"), "r2t", "tab01_x", "x", "")
@@ -47,7 +49,8 @@ def test_code_version_covers_the_notebook_the_cores_and_only_the_papers_it_reach
     assert run_code_version(info) == v0, "not deterministic"
     files["dampening"].write_text("Z = 4\n")
     files["cli"].write_text("from dpworkbench.dampening import model  # edited\n")
-    assert run_code_version(info) == v0, "an edit in another paper (or the CLI) voided an r2t run"
+    files["report"].write_text("from .core import X  # edited\n")
+    assert run_code_version(info) == v0, "an edit in another paper, the CLI or the report voided an r2t run"
     changed = {}
     for key, edit in (("r2t", "from ..core import X\nY = X + 1\n"), ("core", "X = 2\n"),
                       ("notebook", "# %%\nfrom dpworkbench.r2t import model\nprint(model.Y, 1)\n")):
