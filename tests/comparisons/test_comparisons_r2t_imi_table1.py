@@ -99,3 +99,14 @@ def test_the_inconsistency_runner_refuses_the_r2t_strategy_and_points_to_compari
 
     with pytest.raises(ValueError, match="dpworkbench.comparisons.r2t_noise_experiment"):
         X.run_measures(from_edges(3, [(0, 1)]), None, [], epsilon=1.0, repeats=1, rng=0, strategies=("bound_hier", "r2t"))
+
+
+def test_table1_summary_leaves_zero_truth_checkpoints_out_of_the_relative_error():
+    """A checkpoint with true I_MI = 0 has no relative error (∞ for any nonzero release): counted, not averaged."""
+    import pandas as pd
+
+    res = pd.DataFrame({"dataset": ["Stock"] * 4, "algo": ["ours"] * 4, "source": ["real"] * 4, "edges": [0, 0, 5, 5],
+                        "true": [0, 0, 5, 5], "rel_error": [np.inf, 0.0, 0.2, 0.4]})
+    row = table1_summary(res).iloc[0]
+    assert row["mean"] == pytest.approx(0.3) and row["runs"] == 2 and row["zero_truth_runs"] == 2
+    assert np.isfinite(row["std"])
