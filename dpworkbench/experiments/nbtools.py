@@ -496,12 +496,18 @@ def run_many(
         if on_result is not None:
             on_result(r)
         if progress:
-            status = "kept" if r.kept else r.status
-            line = f"[{k:>{width}}/{len(infos)}] {status:7s} {r.seconds:8.1f}s  {r.name}" + (f"  — {r.error}" if r.error else "")
-            if r.kept:
-                line += f"  (finished {r.finished} at {r.commit}; unchanged since)"
-            print(("\x1b[2K" if live else "") + line, flush=True)
+            print(("\x1b[2K" if live else "") + _result_line(k, len(infos), r), flush=True)
     return results
+
+
+def _result_line(k: int, n: int, r: RunResult) -> str:
+    """``[k/n] status seconds name`` (+ the error, or where a kept run came from): one line per notebook."""
+    line = f"[{k:>{len(str(n))}}/{n}] {'kept' if r.kept else r.status:7s} {r.seconds:8.1f}s  {r.name}"
+    if r.error:
+        line += f"  — {r.error}"
+    if r.kept:
+        line += f"  (finished {r.finished} at {r.commit}; unchanged since)"
+    return line
 
 
 def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict], *, profile, output_root, parameters,
@@ -514,7 +520,6 @@ def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     results: dict[str, RunResult] = {}
-    width = len(str(len(infos)))
     todo, kept = [], []
     for info in infos:
         earlier = kept_run(info, output_root, previous) if resume else None
@@ -542,11 +547,7 @@ def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict
         if on_result is not None:
             on_result(r)
         if progress:
-            status = "kept" if r.kept else r.status
-            line = f"[{len(results):>{width}}/{len(infos)}] {status:7s} {r.seconds:8.1f}s  {r.name}" + (f"  — {r.error}" if r.error else "")
-            if r.kept:
-                line += f"  (finished {r.finished} at {r.commit}; unchanged since)"
-            print(line, flush=True)
+            print(_result_line(len(results), len(infos), r), flush=True)
 
     for r in kept:
         report(r)
