@@ -153,6 +153,27 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
 # ---------------------------------------------------------------------------------
 # SDE: smooth distance estimator (Blocki et al.)
 # ---------------------------------------------------------------------------------
+def sde_projection(g: CSRGraph, theta: float, *, time_limit: float | None = None) -> tuple[float, np.ndarray]:
+    """SDE's distance LP (spec 3.4): (LP optimum, nodes kept by the projection x < 1/4). Depends on (G, θ) only. NOT PRIVATE.
+
+    ``time_limit`` (seconds) makes a slow solve raise :class:`~dpworkbench.r2t.model.SolverError` (reported as "OT").
+    """
+    e = g.edge_array().astype(np.int64)
+    n, m = g.n, e.shape[0]
+    # variables [x (n) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e ≤ θ ; −(w_e + x_u + x_v) ≤ −1
+    inc = sp.csr_matrix((np.ones(2 * m), (np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2))), shape=(n, m))
+    rows1 = sp.hstack([sp.csr_matrix((n, n)), inc], format="csr")
+    xe = sp.csr_matrix((np.ones(2 * m), (np.tile(np.arange(m), 2), np.concatenate([e[:, 0], e[:, 1]]))), shape=(m, n))
+    rows2 = -sp.hstack([xe, sp.identity(m, format="csr")], format="csr")
+    A = sp.vstack([rows1, rows2], format="csr")
+    h = highs_model(time_limit)
+    pass_rowwise(h, np.concatenate([np.ones(n), np.zeros(m)]), np.zeros(n + m), np.ones(n + m),
+                  np.full(n + m, -_INF), np.concatenate([np.full(n, float(theta)), -np.ones(m)]), A, maximize=False)
+    opt = solve_optimal(h, "SDE distance LP")
+    x = np.asarray(h.getSolution().col_value[:n])
+    return opt, np.flatnonzero(x < 0.25)
+
+
 def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: RngLike = None,
         accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
     """SDE (spec 3.4): one LP of size |V| + |E| for the distance to max degree θ, projection, smooth noise. Spends ε.
@@ -175,21 +196,8 @@ def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: fl
     if theta is None:
         grid = tau_grid(degree_bound, 2.0)
         theta = float(grid[gen.integers(grid.size)])
-    e = g.edge_array().astype(np.int64)
-    n, m = g.n, e.shape[0]
-    # variables [x (n) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e ≤ θ ; −(w_e + x_u + x_v) ≤ −1
-    inc = sp.csr_matrix((np.ones(2 * m), (np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2))), shape=(n, m))
-    rows1 = sp.hstack([sp.csr_matrix((n, n)), inc], format="csr")
-    xe = sp.csr_matrix((np.ones(2 * m), (np.tile(np.arange(m), 2), np.concatenate([e[:, 0], e[:, 1]]))), shape=(m, n))
-    rows2 = -sp.hstack([xe, sp.identity(m, format="csr")], format="csr")
-    A = sp.vstack([rows1, rows2], format="csr")
-    h = highs_model()
-    pass_rowwise(h, np.concatenate([np.ones(n), np.zeros(m)]), np.zeros(n + m), np.ones(n + m),
-                  np.full(n + m, -_INF), np.concatenate([np.full(n, float(theta)), -np.ones(m)]), A, maximize=False)
-    opt = solve_optimal(h, "SDE distance LP")
-    x = np.asarray(h.getSolution().col_value[:n])
+    opt, keep = sde_projection(g, theta)
     d_hat = 4 * opt
-    keep = np.flatnonzero(x < 0.25)
     f = count(g.induced_subgraph(keep), query)
     beta_s = epsilon / 10
     cands = [math.ceil(d_hat), math.floor(4 / beta_s - 2.5), math.ceil(4 / beta_s - 2.5)]
@@ -423,10 +431,14 @@ def nt_from_count(g: CSRGraph, query: str, theta: float, f: float, epsilon: floa
     return f + 10 * ss / epsilon * quartic_noise(gen)
 
 
-def sde_parts(g: CSRGraph, query: str, theta: float) -> tuple[float, float]:
-    """SDE's exact (distance to max degree θ, projected count): the non-private part of :func:`sde`, NOT PRIVATE."""
-    res = sde(g, query, epsilon=1.0, degree_bound=int(theta), theta=theta, rng=np.random.default_rng(0))
-    return res["distance"], res["projected_count"]
+def sde_parts(g: CSRGraph, query: str, theta: float, *, projection: tuple[float, np.ndarray] | None = None,
+              time_limit: float | None = None) -> tuple[float, float]:
+    """SDE's exact (distance to max degree θ, projected count): the non-private part of :func:`sde`, NOT PRIVATE.
+
+    ``projection`` reuses :func:`sde_projection` of the same (G, θ) (the LP does not depend on the query).
+    """
+    opt, keep = projection if projection is not None else sde_projection(g, theta, time_limit=time_limit)
+    return 4 * opt, count(g.induced_subgraph(keep), query)
 
 
 def sde_from_parts(query: str, theta: float, d_hat: float, f: float, epsilon: float, gen: np.random.Generator) -> float:

@@ -43,6 +43,8 @@ class OutOfTime(Exception):
 
 
 _LP_BASED = ("R2T", "OPT2", "LP", "RM")
+# SDE's distance LP per (graph, θ), shared by the queries of one graph (the graph object is kept alive with it)
+_SDE_PROJECTIONS: dict[tuple[int, float], tuple[object, tuple[float, np.ndarray] | None]] = {}
 
 
 def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.random.Generator, limits: dict) -> float:
@@ -75,7 +77,18 @@ def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.ran
         if inst.graph.num_edges > limits.get("sde_max_edges", 10**9):
             raise OutOfTime("SDE LP too large for this profile")
         if key not in inst.cache:
-            inst.cache[key] = baselines.sde_parts(inst.graph, inst.query, theta)
+            pkey = (id(inst.graph), theta)  # the distance LP depends on (G, θ) only: shared by the four queries
+            known_ot = pkey in _SDE_PROJECTIONS and _SDE_PROJECTIONS[pkey][1] is None  # same LP already over the limit
+            if not known_ot and (pkey not in _SDE_PROJECTIONS or inst.cache.get("uncached")):  # a timed run solves its own LP
+                t_lim = limits.get("run_time_limit")
+                try:
+                    _SDE_PROJECTIONS[pkey] = (inst.graph, baselines.sde_projection(inst.graph, theta, time_limit=t_lim))
+                except SolverError:
+                    _SDE_PROJECTIONS[pkey] = (inst.graph, None)
+            proj = _SDE_PROJECTIONS[pkey][1]
+            if proj is None:
+                raise OutOfTime("SDE distance LP over the run-time limit")
+            inst.cache[key] = baselines.sde_parts(inst.graph, inst.query, theta, projection=proj)
         d_hat, f = inst.cache[key]
         return baselines.sde_from_parts(inst.query, theta, d_hat, f, epsilon, gen)
     if mech == "RM":
@@ -98,12 +111,19 @@ def timed_full_run(inst: Instance, mech: str, epsilon: float, beta: float, gen: 
     fresh = Instance(inst.dataset, inst.query, inst.info, inst.gs, inst.source, inst.graph, inst.degree_bound,
                      trunc=Truncation(inst.info, time_limit=limits.get("lp_time_limit")),
                      fhat=FHat(inst.info, time_limit=limits.get("lp_time_limit")), oversize=inst.oversize)
+    fresh.cache["uncached"] = True
     t0 = time.perf_counter()
+    run_limit = limits.get("run_time_limit")
+    if run_limit is not None:  # the paper's per-run limit (6 h there): every LP of this run shares one deadline
+        fresh.trunc.deadline = fresh.fhat.deadline = t0 + float(run_limit) - inst.extract_seconds
     _run_one(fresh, mech, epsilon, beta, gen, limits)
+    if run_limit is not None and time.perf_counter() - t0 + inst.extract_seconds > float(run_limit):
+        raise OutOfTime(f"{mech} took longer than the run-time limit of {run_limit:g} s")
     inst.trunc.adopt(fresh.trunc.solved())
     inst.fhat.adopt(fresh.fhat.solved())
     for k, v in fresh.cache.items():
-        inst.cache.setdefault(k, v)
+        if k != "uncached":
+            inst.cache.setdefault(k, v)
     return time.perf_counter() - t0 + inst.extract_seconds
 
 
@@ -129,8 +149,9 @@ def evaluate(instances: Sequence[Instance], mechanisms: Sequence[str], epsilons:
     repetitions : int
         Runs per (instance, mechanism, ε); each is a cell with its own stream.
     limits : dict, optional
-        Profile limits (``max_m``, ``opt2_max_m``, ``rm_max_m``, ``lp_time_limit``, ``sde_max_edges``);
-        a run over a limit is reported as ``status="OT"``.
+        Profile limits (``max_m``, ``opt2_max_m``, ``rm_max_m``, ``lp_time_limit``, ``sde_max_edges``,
+        ``run_time_limit``); a run over a limit is reported as ``status="OT"``. ``run_time_limit`` (seconds) is
+        the paper's per-run limit (6 h there): it bounds the timed uncached run and each repetition's new LP solves.
     timing_epsilon : float or None
         ε of the one uncached timed run per (instance, mechanism); None skips timing.
     results_dir, experiment
@@ -169,11 +190,16 @@ def evaluate(instances: Sequence[Instance], mechanisms: Sequence[str], epsilons:
         inst, mech = by_key[c["instance"]], c["mechanism"]
         row = {**_base(inst, mech), "rep": c["repetition"]}
         if (c["instance"], mech) not in ot:
+            run_limit = limits.get("run_time_limit")
+            if run_limit is not None:  # a repetition may need LPs the timed run skipped: same per-run limit
+                inst.trunc.deadline = inst.fhat.deadline = time.perf_counter() + float(run_limit)
             try:
                 est = _run_one(inst, mech, c["epsilon"], beta, gen, limits)
                 return {**row, "estimate": est, "abs_error": abs(est - inst.answer), "status": "ok"}
             except (OutOfTime, SolverError):
                 ot.add((c["instance"], mech))  # the later repetitions would hit the same limit
+            finally:
+                inst.trunc.deadline = inst.fhat.deadline = None
         return {**row, "estimate": np.nan, "abs_error": np.nan, "status": "OT"}
 
     runs = run_grid(experiment, cell, {"instance": list(by_key), "mechanism": list(mechanisms), "epsilon": list(epsilons)},
@@ -205,8 +231,11 @@ def summarize_runs(runs: pd.DataFrame) -> pd.DataFrame:
 # Table 3: fixed τ = GS/8^k
 # ---------------------------------------------------------------------------------
 def fixed_tau_errors(inst: Instance, ks: Sequence[int], *, epsilon: float, repetitions: int, seed: int = 0,
-                     results_dir: str | Path | None = None, progress: bool = True) -> pd.DataFrame:
+                     results_dir: str | Path | None = None, progress: bool = True,
+                     run_time_limit: float | None = None) -> pd.DataFrame:
     """Trimmed-mean error of the LP mechanism at τ = GS/8^k for each k (one run_grid cell per k).
+
+    ``run_time_limit`` (seconds) bounds each Q(I, τ) solve; a τ over it has ``error`` NaN and ``status`` "OT".
 
     References
     ----------
@@ -215,14 +244,25 @@ def fixed_tau_errors(inst: Instance, ks: Sequence[int], *, epsilon: float, repet
     def cell(c: dict, gen: np.random.Generator) -> dict:
         k = int(c["k"])
         tau = inst.gs / 8.0**k
-        q = inst.trunc.value(tau)
+        base = {"dataset": inst.dataset, "query": inst.query, "tau": tau, "label_printed": f"GS/8^{k - 1}"}
+        if run_time_limit is not None:
+            inst.trunc.deadline = time.perf_counter() + float(run_time_limit)
+        try:
+            q = inst.trunc.value(tau)
+        except SolverError:
+            return {**base, "Q(I,tau)": np.nan, "bias": np.nan, "error": np.nan, "status": "OT"}
+        finally:
+            inst.trunc.deadline = None
         est = fixed_tau_samples(q, tau, epsilon=epsilon, size=repetitions, rng=gen)
-        return {"dataset": inst.dataset, "query": inst.query, "tau": tau, "label_printed": f"GS/8^{k - 1}",
-                "Q(I,tau)": q, "bias": inst.answer - q, "error": trimmed_mean(np.abs(est - inst.answer), proportion=TRIM)}
+        return {**base, "Q(I,tau)": q, "bias": inst.answer - q, "error": trimmed_mean(np.abs(est - inst.answer), proportion=TRIM),
+                "status": "ok"}
 
+    fixed = {"epsilon": epsilon, "runs": repetitions}
+    if run_time_limit is not None:
+        fixed["run_time_limit"] = run_time_limit
     out = run_grid("r2t_fixed_tau", cell, {"instance": [inst.key], "k": [int(k) for k in ks]}, seed=seed,
-                   fixed={"epsilon": epsilon, "runs": repetitions}, results_dir=results_dir, progress=progress)
-    return out[["dataset", "query", "k", "tau", "label_printed", "Q(I,tau)", "bias", "error"]]
+                   fixed=fixed, results_dir=results_dir, progress=progress)
+    return out[["dataset", "query", "k", "tau", "label_printed", "Q(I,tau)", "bias", "error", "status"]]
 
 
 # ---------------------------------------------------------------------------------
@@ -276,8 +316,11 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
 # ---------------------------------------------------------------------------------
 def tpch_evaluate(inst: Instance, mechanisms: Sequence[str], epsilons: Sequence[float], *, repetitions: int, beta: float = 0.1,
                   seed: int = 0, timing: bool = True, results_dir: str | Path | None = None,
-                  progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+                  progress: bool = True, run_time_limit: float | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """R2T (base 2 and the authors' 5.5), OPT² and LS on one TPC-H instance through run_grid; returns (runs, timings).
+
+    ``run_time_limit`` (seconds; the paper's 6 h per run) bounds the LPs of the timed run and of each repetition;
+    a mechanism over it is reported as ``status="OT"`` (no estimate).
 
     References
     ----------
@@ -289,38 +332,64 @@ def tpch_evaluate(inst: Instance, mechanisms: Sequence[str], epsilons: Sequence[
     supported = [m for m in mechanisms if not (m == "LS" and not QUERIES[inst.query].ls_supported)]
     trows = [{**_base(inst, m), "seconds": np.nan, "status": "n/s"} for m in mechanisms if m not in supported]
     timings = pd.DataFrame(trows)
+    limit = {} if run_time_limit is None else {"run_time_limit": float(run_time_limit)}
+    ot: set[str] = set()
     if timing and supported:
         def time_cell(c: dict, gen: np.random.Generator) -> dict:
             t0 = time.perf_counter()
-            _tpch_one(inst, c["mechanism"], 0.8, beta, gen, fresh=True)
-            return {**_base(inst, c["mechanism"]), "seconds": time.perf_counter() - t0 + inst.extract_seconds, "status": "ok",
+            deadline = None if run_time_limit is None else t0 + float(run_time_limit) - inst.extract_seconds
+            try:
+                _tpch_one(inst, c["mechanism"], 0.8, beta, gen, fresh=True, deadline=deadline)
+                secs = time.perf_counter() - t0 + inst.extract_seconds
+                status = "ok" if run_time_limit is None or secs <= float(run_time_limit) else "OT"
+            except SolverError:
+                status = "OT"
+            return {**_base(inst, c["mechanism"]), "seconds": secs if status == "ok" else np.nan, "status": status,
                     "sql_seconds": inst.sql_seconds, "extract_seconds": inst.extract_seconds}
 
         t = run_grid("r2t_tpch_timing", time_cell, {"instance": [inst.key], "mechanism": supported}, seed=seed,
-                     fixed={"beta": beta}, results_dir=results_dir, progress=progress)
+                     fixed={"beta": beta, **limit}, results_dir=results_dir, progress=progress)
+        ot.update(m for m, st in zip(t["mechanism"], t["status"]) if st == "OT")
         timings = pd.concat([t, timings], ignore_index=True) if len(timings) else t
     if not supported:
         return pd.DataFrame(), timings
 
     def cell(c: dict, gen: np.random.Generator) -> dict:
-        est = _tpch_one(inst, c["mechanism"], c["epsilon"], beta, gen)
-        return {**_base(inst, c["mechanism"]), "rep": c["repetition"], "estimate": est, "abs_error": abs(est - inst.answer),
-                "status": "ok"}
+        row = {**_base(inst, c["mechanism"]), "rep": c["repetition"]}
+        if c["mechanism"] not in ot:
+            if run_time_limit is not None:
+                inst.trunc.deadline = inst.fhat.deadline = time.perf_counter() + float(run_time_limit)
+            try:
+                est = _tpch_one(inst, c["mechanism"], c["epsilon"], beta, gen)
+                return {**row, "estimate": est, "abs_error": abs(est - inst.answer), "status": "ok"}
+            except SolverError:
+                ot.add(c["mechanism"])
+            finally:
+                inst.trunc.deadline = inst.fhat.deadline = None
+        return {**row, "estimate": np.nan, "abs_error": np.nan, "status": "OT"}
 
     runs = run_grid("r2t_tpch", cell, {"instance": [inst.key], "mechanism": supported, "epsilon": list(epsilons)},
-                    repetitions=repetitions, seed=seed, fixed={"beta": beta}, results_dir=results_dir, progress=progress)
+                    repetitions=repetitions, seed=seed, fixed={"beta": beta, **limit}, results_dir=results_dir, progress=progress)
     return runs, timings
 
 
-def _tpch_one(inst: Instance, mech: str, eps: float, beta: float, gen, fresh: bool = False) -> float:
+def _fresh_trunc(info, deadline: float | None) -> Truncation:
+    t = Truncation(info)
+    t.deadline = deadline
+    return t
+
+
+def _tpch_one(inst: Instance, mech: str, eps: float, beta: float, gen, fresh: bool = False, deadline: float | None = None) -> float:
     if mech == "R2T":
-        return r2t(Truncation(inst.info) if fresh else inst.trunc, epsilon=eps, beta=beta, gs=inst.gs, rng=gen).value
+        return r2t(_fresh_trunc(inst.info, deadline) if fresh else inst.trunc, epsilon=eps, beta=beta, gs=inst.gs, rng=gen).value
     if mech == "R2T-5.5":  # the authors' code: τ_i = 5.5^i, K = ⌊log_5.5 GS⌋ (spec 2.6); their reported numbers use it
-        return r2t(Truncation(inst.info) if fresh else inst.trunc, epsilon=eps, beta=beta, gs=inst.gs, base=5.5,
+        return r2t(_fresh_trunc(inst.info, deadline) if fresh else inst.trunc, epsilon=eps, beta=beta, gs=inst.gs, base=5.5,
                    rounding="floor", rng=gen).value
     if mech == "OPT2":
         if fresh:
-            return opt2(inst.info, epsilon=eps, beta=beta, rng=gen).value
+            fh = FHat(inst.info)
+            fh.deadline = deadline
+            return opt2(inst.info, epsilon=eps, beta=beta, rng=gen, fhat=fh, truncation=_fresh_trunc(inst.info, deadline)).value
         return opt2(inst.info, epsilon=eps, beta=beta, rng=gen, fhat=inst.fhat, truncation=inst.trunc).value
     if mech == "LS":
         return baselines.ls(inst.info, epsilon=eps, gs=inst.gs, rng=gen)["value"]

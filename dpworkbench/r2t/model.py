@@ -159,6 +159,22 @@ def highs_model(time_limit: float | None = None):
     return h
 
 
+def set_solve_budget(h, time_limit: float | None, deadline: float | None, what: str) -> None:
+    """Budget the next HiGHS solve: at most ``time_limit`` s and never past ``deadline`` (a ``time.perf_counter()`` value).
+
+    A run already past its deadline raises :class:`SolverError` (reported as "OT", over the profile's
+    run-time limit), as a HiGHS time-out does; HiGHS's clock accumulates over runs, hence ``getRunTime()``.
+    """
+    budget = _INF if time_limit is None else float(time_limit)
+    if deadline is not None:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise SolverError(f"{what}: over the run-time limit")
+        budget = min(budget, left)
+    if math.isfinite(budget):
+        h.setOptionValue("time_limit", h.getRunTime() + budget)
+
+
 def pass_rowwise(h, cost, col_lo, col_hi, row_lo, row_hi, A: sp.csr_matrix, maximize: bool = True) -> None:
     import highspy
 
@@ -244,6 +260,7 @@ class Truncation:
         self.shortcut = shortcut
         self.warm_start = warm_start
         self.time_limit = time_limit
+        self.deadline: float | None = None  # perf_counter() value; set by a timed run with a run-time limit
         self._cache: dict[float, float] = {}
         self._h = None
         self._fg = None
@@ -308,6 +325,8 @@ class Truncation:
             scale *= 2
             if scale > 2**20:
                 return self._lp(tau)
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SolverError(f"max-flow truncation at τ={tau:g}: over the run-time limit")
         if self._fg is None:
             self._fg = _flow_network(info)
         net = self._fg
@@ -345,8 +364,7 @@ class Truncation:
             self._h = self._build()
         h = self._h
         r = self._rows
-        if self.time_limit is not None:  # HiGHS's clock accumulates over runs: budget per solve
-            h.setOptionValue("time_limit", h.getRunTime() + float(self.time_limit))
+        set_solve_budget(h, self.time_limit, self.deadline, f"LP truncation at τ={tau:g}")
         h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
         v = solve_optimal(h, f"LP truncation at τ={tau:g}")
         self.log_iterations = int(h.getInfo().simplex_iteration_count)
@@ -611,6 +629,7 @@ class FHat:
     def __init__(self, info: JoinInfo, *, shortcut: bool = True, decompose: bool = False, time_limit: float | None = None):
         self.info = info
         self.time_limit = time_limit
+        self.deadline: float | None = None  # perf_counter() value; set by a timed run with a run-time limit
         self.shortcut = shortcut
         self.decompose = decompose
         self._cache: dict[float, float] = {}
@@ -670,8 +689,7 @@ class FHat:
         if self._h is None:
             self._h = self._build()
         r = self._rows
-        if self.time_limit is not None:
-            self._h.setOptionValue("time_limit", self._h.getRunTime() + float(self.time_limit))
+        set_solve_budget(self._h, self.time_limit, self.deadline, f"F̂ LP at τ={tau:g}")
         self._h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
         return min(solve_optimal(self._h, f"F̂ LP at τ={tau:g}"), float(self.info.n))
 

@@ -36,6 +36,7 @@ from dpworkbench.r2t import tpch
 ctx = NotebookContext("r2t/fig08_scalability", profile=profile, output_dir=output_dir, seed=seed)
 sf_grid = pick(profile, ci=[0.01, 0.02], quick=[0.125, 0.25, 0.5], paper=[0.125, 0.25, 0.5, 1.0, 2.0])
 repetitions = pick(profile, ci=3, quick=10, paper=20)
+run_time_limit = pick(profile, ci=None, quick=None, paper=60)  # s per run; the paper's 6 h limit (OT beyond)
 queries = ["Q3", "Q12", "Q20"]
 
 # %%
@@ -44,7 +45,7 @@ for sf in sf_grid:
     con = tpch.connect(sf)
     for name in queries:
         inst = model.tpch_instance(con, name, gs=gs, sf=sf)
-        r, t = experiments.tpch_evaluate(inst, ["R2T", "R2T-5.5", "OPT2", "LS"], [epsilon], repetitions=repetitions, beta=beta, seed=seed, results_dir=ctx.results_dir)
+        r, t = experiments.tpch_evaluate(inst, ["R2T", "R2T-5.5", "OPT2", "LS"], [epsilon], repetitions=repetitions, beta=beta, seed=seed, results_dir=ctx.results_dir, run_time_limit=run_time_limit)
         rows.append(r.assign(sf=sf)); times.append(t.assign(sf=sf, sql_seconds=inst.sql_seconds))
     con.close()
 runs = pd.concat(rows); timing = pd.concat(times)

@@ -37,6 +37,7 @@ ctx = NotebookContext("r2t/fig09_gs_dependency", profile=profile, output_dir=out
 sf = pick(profile, ci=0.01, quick=0.125, paper=1.0)
 gs_grid = pick(profile, ci=[1e4, 1e7, 1e11], quick=list(reference.FIG9_GS), paper=list(reference.FIG9_GS))
 repetitions = pick(profile, ci=3, quick=10, paper=20)
+run_time_limit = pick(profile, ci=None, quick=None, paper=60)  # s per run; the paper's 6 h limit (OT beyond)
 queries = ["Q3", "Q12", "Q20"]
 con = tpch.connect(sf)
 print(f"data: TPC-H SF {sf} (tpchgen-cli)")
@@ -47,7 +48,7 @@ base = {q: model.tpch_instance(con, q, gs=1e6, sf=sf) for q in queries}
 for gs in gs_grid:
     for q, b in base.items():
         inst = model.Instance(f"GS={gs:g}", q, b.info, gs, b.source, trunc=b.trunc, fhat=b.fhat)
-        r, _ = experiments.tpch_evaluate(inst, ["R2T", "R2T-5.5", "OPT2", "LS"], [epsilon], repetitions=repetitions, beta=beta, seed=seed, timing=False, results_dir=ctx.results_dir)
+        r, _ = experiments.tpch_evaluate(inst, ["R2T", "R2T-5.5", "OPT2", "LS"], [epsilon], repetitions=repetitions, beta=beta, seed=seed, timing=False, results_dir=ctx.results_dir, run_time_limit=run_time_limit)
         rows.append(r.assign(gs=gs))
 runs = pd.concat(rows)
 summary = experiments.summarize_runs(runs).assign(gs=lambda d: d.dataset.str[3:].astype(float))
