@@ -526,12 +526,11 @@ def _run_parallel(infos: list[NotebookInfo], jobs: int, previous: dict[str, dict
         (todo if earlier is None else kept).append(earlier or info)
 
     estimates = dict(previous)
-    if not estimates:  # a first run: the other profiles' times order the notebooks (roughly) as well
-        import pandas as pd
+    import pandas as pd
 
-        for other in sorted(Path(output_root).parent.glob("*/runs.csv")):
-            for row in pd.read_csv(other).to_dict("records"):
-                estimates.setdefault(row["notebook"], row)
+    for other in sorted(Path(output_root).parent.glob("*/runs.csv")):  # never run in this profile: another's time
+        for row in pd.read_csv(other).to_dict("records"):                # orders it (roughly) as well
+            estimates.setdefault(row["notebook"], row)
 
     def last_seconds(info: NotebookInfo) -> float:
         v = estimates.get(info.name, {}).get("seconds")
