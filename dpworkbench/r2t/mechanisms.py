@@ -141,6 +141,18 @@ def tau_grid(gs: float, base: float = 2.0, *, rounding: str = "ceil") -> np.ndar
     return base ** np.arange(1, k + 1, dtype=float)
 
 
+def _refuse_time_limits(backend, mechanism: str, *solvers: Any) -> None:
+    """A release runs every LP to optimality. With a time limit or deadline (the research tables' "OT" convention)
+    whether the release comes out at all would depend on how long the LPs take on the private data: refused on the
+    release back-end, before anything is spent."""
+    if _research(backend):
+        return
+    for s in solvers:
+        if s is not None and (getattr(s, "time_limit", None) is not None or getattr(s, "deadline", None) is not None):
+            raise ValueError(f"{mechanism}: a {type(s).__name__} with a time limit or deadline cannot make a release "
+                             "(whether it finishes would depend on the private data); build it without one")
+
+
 def _as_truncation(q: Any) -> Truncation:
     if isinstance(q, JoinInfo):
         return Truncation(q)
@@ -231,12 +243,13 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
     trunc = _as_truncation(q)
     taus = tau_grid(gs, base, rounding=rounding)
     K = taus.size
+    backend = check_rng(rng)
+    _refuse_time_limits(backend, "r2t", trunc)
     plan = privacy_cost_r2t(epsilon, gs, base, rounding)
     acc, mark = open_ledger(accountant)
     prefix = f"{note}: " if note else ""
     for e, t in zip(plan, taus):
         record_spend(acc, e.epsilon, e.mechanism, f"{prefix}R2T τ={t:g} (K={K}, base {base:g})")
-    backend = check_rng(rng)
     t0 = time.perf_counter()
     scales = K * taus / epsilon
     penalty = K * math.log(K / beta) * taus / epsilon
@@ -321,14 +334,16 @@ def privacy_cost_exp_opt2(epsilon: float) -> tuple[LedgerEntry, ...]:
     return privacy_cost_opt2(epsilon, "exp-opt2")
 
 
-def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, truncation, accountant, note, label) -> OPT2Result:
+def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, truncation, accountant, note, label,
+               solvers=()) -> OPT2Result:
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta, "beta")
+    backend = check_rng(rng)
+    _refuse_time_limits(backend, label, truncation, *solvers)
     acc, mark = open_ledger(accountant)
     prefix = f"{note}: " if note else ""
     for e in privacy_cost_opt2(epsilon, label):
         record_spend(acc, e.epsilon, e.mechanism, prefix + e.note)
-    backend = check_rng(rng)
     research = _research(backend)
     t0 = time.perf_counter()
     ds = info.DS
@@ -446,7 +461,7 @@ def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: RngLike = No
     """
     fh = fhat or FHat(info)
     tr = truncation or Truncation(info)
-    return _opt2_core(info, fh.g, 0.0, epsilon=epsilon, beta=beta, rng=rng, prune=prune, truncation=tr,
+    return _opt2_core(info, fh.g, 0.0, epsilon=epsilon, beta=beta, rng=rng, prune=prune, truncation=tr, solvers=(fh,),
                       accountant=accountant, note=note, label="opt2")
 
 

@@ -222,3 +222,28 @@ def test_opt2_takes_no_gs(social):
     with pytest.raises(TypeError):
         opt2(social, epsilon=1.0, rng=0, gs=64.0)
     assert opt2(social, epsilon=1.0, rng=3).value == opt2(social, epsilon=1.0, rng=3).value
+
+
+def test_a_release_refuses_time_limited_solvers_before_spending():
+    """The research tables stop LPs at a time limit and report "OT"; a release must not: whether it came out would
+    depend on how long the LPs take on the private data. Refused on the release back-end, nothing spent."""
+    info, _ = _tiny_pair()
+    for make, mechanism in ((lambda: r2t(Truncation(info, time_limit=30.0), epsilon=0.5, gs=8, rng=None, accountant=acc), "r2t"),
+                            (lambda: opt2(info, epsilon=0.5, truncation=Truncation(info, time_limit=30.0), rng=None,
+                                          accountant=acc), "opt2"),
+                            (lambda: opt2(info, epsilon=0.5, fhat=FHat(info, time_limit=30.0), rng=None, accountant=acc), "opt2")):
+        acc = Accountant(10.0)
+        with pytest.raises(ValueError, match=f"{mechanism}: a .* time limit or deadline cannot make a release"):
+            make()
+        assert acc.spent == 0.0
+    timed = Truncation(info)
+    timed.deadline = 1e18
+    with pytest.raises(ValueError, match="deadline"):
+        r2t(timed, epsilon=0.5, gs=8, rng=None)
+    # research noise (seeded) keeps the convention: the tables need it
+    acc = Accountant(10.0)
+    r2t(Truncation(info, time_limit=30.0), epsilon=0.5, gs=8, rng=1, accountant=acc)
+    opt2(info, epsilon=0.5, fhat=FHat(info, time_limit=30.0), rng=1, accountant=acc)
+    assert acc.spent == pytest.approx(1.0)
+    # and a release without limits runs
+    assert np.isfinite(r2t(info, epsilon=0.5, gs=8, rng=None).value)
