@@ -237,6 +237,7 @@ def _kernel_manager_class():
         log_path: Path | None = None
         socket_prefixes: list[str] = []  # removed by run_notebook once the kernel is gone
         kernel_pids: list[int] = []  # watched by run_notebook's memory limit
+        kernel_cwd: str | None = None  # the notebook's folder: the kernel starts there (no process-wide chdir)
 
         def __init__(self, **kw: Any) -> None:
             super().__init__(**kw)
@@ -259,6 +260,8 @@ def _kernel_manager_class():
             QuietIPCKernelManager.socket_prefixes.append(self.ip)
 
         async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            if QuietIPCKernelManager.kernel_cwd is not None:
+                kw["cwd"] = QuietIPCKernelManager.kernel_cwd
             if QuietIPCKernelManager.log_path is not None:
                 log = open(QuietIPCKernelManager.log_path, "ab")  # noqa: SIM115 - closed with the kernel process
                 kw.setdefault("stderr", log)
@@ -351,6 +354,9 @@ def run_notebook(
     kernel_log.unlink(missing_ok=True)
     km_class = _kernel_manager_class()
     km_class.log_path = kernel_log
+    # The kernel runs in the notebook's folder. papermill's own `cwd=` would chdir the whole process, which two
+    # notebooks run side by side (`--jobs 2`, threads) would race on.
+    km_class.kernel_cwd = str(info.path.parent)
     t0 = time.perf_counter()
     status, err = "ok", ""
     watchdog = _MemoryWatch(km_class.kernel_pids, max_memory_gb) if max_memory_gb else None
@@ -360,7 +366,6 @@ def run_notebook(
             str(partial),
             parameters=params,
             kernel_name="python3",
-            cwd=str(info.path.parent),
             progress_bar=False,
             execution_timeout=timeout,
             report_mode=False,

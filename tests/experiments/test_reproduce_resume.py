@@ -129,11 +129,14 @@ def test_a_cell_past_the_timeout_is_recorded_as_timeout_and_not_kept(tmp_path, m
 @pytest.mark.notebook
 def test_two_jobs_run_side_by_side_and_return_results_in_order(tmp_path, monkeypatch):
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "rt"))
+    import os
+
     infos = []
+    cwd = os.getcwd()
     for k in range(3):
         nb = new_notebook([("params", "profile = 'ci'\ninteractive = True\noutput_dir = ''"),
-                           ("code", "import time\ntime.sleep(4)")])
-        path = tmp_path / "nbs" / "mechanisms" / f"learn_t{k}.ipynb"
+                           ("code", "import os, time\nprint('cwd=' + os.getcwd())\ntime.sleep(4)")])
+        path = tmp_path / f"nbs{k}" / "mechanisms" / f"learn_t{k}.ipynb"  # each in its own folder
         path.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, str(path))
         infos.append(NotebookInfo(path, "mechanisms", f"learn_t{k}", "t", ""))
@@ -144,6 +147,11 @@ def test_two_jobs_run_side_by_side_and_return_results_in_order(tmp_path, monkeyp
     assert [r.name for r in res] == [i.name for i in infos] and {r.status for r in res} == {"ok"}
     assert wall < sum(r.seconds for r in res) - 3, f"no overlap: {wall:.1f}s wall for {[r.seconds for r in res]}"
     assert len(pd.read_csv(root / "runs.csv")) == 3
+    assert os.getcwd() == cwd, "the runner's own working directory changed (papermill's process-wide chdir)"
+    for info in infos:  # each kernel ran in its own notebook's folder, though two ran at once
+        executed = nbformat.read(str(root / "mechanisms" / info.stem / f"{info.stem}.ipynb"), as_version=4)
+        printed = "".join(o.get("text", "") for c in executed.cells for o in c.get("outputs", []))
+        assert f"cwd={info.path.parent}" in printed, printed
     again = run_many(infos, profile="ci", output_root=root, jobs=2, resume=True)
     assert all(r.kept for r in again)
 
