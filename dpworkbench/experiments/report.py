@@ -448,9 +448,14 @@ def _claim_counts(out_dir: Path) -> dict[str, int | None]:
     path = Path(out_dir) / "claims.json"
     if not path.exists():
         return {"claims_pass": None, "claims_differs": None, "claims_not_comparable": None}
+    from .claims import VERDICTS
+
     verdicts = [str(c.get("verdict", "")) for c in json.loads(path.read_text())]
-    return {"claims_pass": verdicts.count("pass"), "claims_differs": verdicts.count("differs"),
-            "claims_not_comparable": verdicts.count("not comparable")}
+    unknown = sorted(set(verdicts) - set(VERDICTS))
+    if unknown:  # a count under a misspelt name would silently read 0
+        raise ValueError(f"{path}: unknown verdicts {unknown} (known: {', '.join(VERDICTS)})")
+    passed, differs, not_comparable = (verdicts.count(v) for v in VERDICTS)
+    return {"claims_pass": passed, "claims_differs": differs, "claims_not_comparable": not_comparable}
 
 
 def write_runs(profile_dir: Path, results: list) -> Path:

@@ -75,8 +75,9 @@ def _tiny(tmp_path: Path, body: str) -> NotebookInfo:
     return NotebookInfo(path, "mechanisms", "learn_tiny", "Tiny", "")
 
 
-CLAIMS = ("from dpworkbench.experiments.claims import Claims, at_least\nimport json, pathlib\nc = Claims()\n"
+CLAIMS = ("from dpworkbench.experiments.claims import Claims, at_least, not_comparable\nimport json, pathlib\nc = Claims()\n"
           "c.add('a', paper='≥ 1', ours=2, rule=at_least(1))\nc.add('b', paper='≥ 3', ours=2, rule=at_least(3))\n"
+          "c.add('c', paper='x', ours=None, rule=not_comparable('no value'))\n"
           "from dataclasses import asdict\npathlib.Path(output_dir, 'claims.json').write_text(json.dumps([asdict(r) for r in c.rows], default=str))\n")
 
 
@@ -93,14 +94,14 @@ def test_resume_keeps_unchanged_runs_and_reruns_edited_or_failed_ones(tmp_path, 
     assert [(r.status, r.kept) for r in first] == [("ok", False)]
     runs = pd.read_csv(root / "runs.csv", dtype={"code_version": str})
     row = runs.iloc[0]
-    assert (row.claims_pass, row.claims_differs, row.claims_not_comparable) == (1, 1, 0)
+    assert (row.claims_pass, row.claims_differs, row.claims_not_comparable) == (1, 1, 1)
     assert row.code_version == run_code_version(info) and row.finished.endswith("Z")
     second = run_many([info], profile="ci", output_root=root, on_result=record, resume=True)
     assert [(r.status, r.kept) for r in second] == [("ok", True)]
     assert second[0].seconds == pytest.approx(row.seconds, abs=0.01), "a kept run must report its own measured time"
     assert "kept" in capsys.readouterr().out
     table = timing_markdown(root, [info])
-    assert "| mechanisms/learn_tiny | ok |" in table and "| 1 / 1 / 0 |" in table and "total (1 ok of 1)" in table
+    assert "| mechanisms/learn_tiny | ok |" in table and "| 1 / 1 / 1 |" in table and "total (1 ok of 1)" in table
     # an edit to the notebook voids the kept run
     nb = nbformat.read(str(info.path), as_version=4)
     nb.cells[-1].source += "\nprint('edited')"
