@@ -33,6 +33,7 @@ def sweep(ctx, name: str, x: str, values, *, repetitions: int, fixed: dict | Non
     kind = kind or ("multiattr" if multiattr else "synthetic")
     fn = KINDS[kind]
     fixed = dict(fixed or {})
+    record_data_source(kind, fixed, seed=seed)
     if kind in BATCHED:  # all repetitions of a cell drawn at once (vectorised; batch.py)
         fixed["batch"] = int(repetitions)
         repetitions = 1
@@ -66,6 +67,43 @@ def worst_ratio(tab: pd.DataFrame, x: str, *, better: str = "privateclean", than
                 aggs=("count", "sum")) -> float:
     """max over the x values and aggregates of ``better``'s mean error / ``than``'s (≤ 1: never worse)."""
     return float(max(value(tab, a, better, x, v) / value(tab, a, than, x, v) for a in aggs for v in tab[x].unique()))
+
+
+def record_data_source(kind: str, fixed: dict | None = None, *, seed: int = 0) -> None:
+    """Record in the run's provenance (``datasets.json`` → ``reports/<profile>/datasets.csv``) which data a sweep of
+    ``kind`` uses: the Appendix D generator, the IntelWireless stand-in, the cars table or TPC-DS customer_address."""
+    from ..datasets import provenance
+
+    fixed = dict(fixed or {})
+    if kind in ("synthetic", "synthetic_loop"):
+        provenance.record("privateclean.appendix_d", "synthetic", f"Appendix D generator (seed={seed}; N, S, l, z per cell; "
+                          "the paper's synthetic data are not published)", int(fixed.get("S", 1000)))
+    elif kind in ("multiattr", "multiattr_loop"):
+        provenance.record("privateclean.appendix_d_multiattr", "synthetic", f"Appendix D two-attribute generator (seed={seed})",
+                          int(fixed.get("S", 1000)))
+    elif kind in ("intel", "intel_loop"):
+        scale = float(fixed.get("scale", 0.1))
+        provenance.record("privateclean.intel_like", "synthetic", f"intel_like(scale={scale:g}) stand-in for IntelWireless "
+                          "(the real data are not available offline)", int(2_300_000 * scale))
+    elif kind == "cars":
+        from .standins import cars
+
+        df, source = cars(fixed.get("prefer", "real"))
+        provenance.record("privateclean.cars", source, "vega_datasets cars table (MCAFE stand-in)" if source == "real"
+                          else "synthetic copy of the cars table's make frequencies", len(df))
+    elif kind == "tpcds":
+        from .standins import tpcds_truth
+
+        df, source = tpcds_truth(fixed)
+        what = (f"TPC-DS customer_address (dsdgen, sf={float(fixed.get('sf', 1.0)):g})" if source == "real"
+                else f"customer_address stand-in (S={fixed.get('S')})")
+        provenance.record("privateclean.tpcds_customer_address", source, what, len(df))
+    elif kind == "mcafe":
+        from .standins import mcafe_like
+
+        data_seed = int(fixed.get("data_seed", 0))
+        provenance.record("privateclean.mcafe_like", "synthetic", f"mcafe_like(seed={data_seed}) stand-in for MCAFE",
+                          len(mcafe_like(data_seed)[0]))
 
 
 def data_source(kind: str, fixed: dict | None = None) -> str:

@@ -54,3 +54,20 @@ def test_sweep_cells_do_not_depend_on_the_source_code(monkeypatch, tmp_path):
 
     experiments.sweep(Ctx(), "t", "p", [0.1], repetitions=3, fixed={"S": 100})
     assert seen == {"S": 100, "batch": 3}
+
+
+@pytest.mark.parametrize("kind, fixed, source", [
+    ("synthetic", {}, "synthetic"), ("multiattr", {}, "synthetic"), ("intel", {"scale": 0.01}, "synthetic"),
+    ("mcafe", {}, "synthetic"), ("cars", {"prefer": "synthetic"}, "synthetic"),
+    ("tpcds", {"source": "synthetic", "S": 500}, "synthetic"),
+])
+def test_every_sweep_records_which_data_it_used(kind, fixed, source):
+    """datasets.csv must list the PrivateClean figures' data too (real or synthetic, generator, size)."""
+    from dpworkbench.datasets import provenance
+    from dpworkbench.privateclean.experiments import record_data_source
+
+    provenance.clear()
+    record_data_source(kind, fixed, seed=3)
+    uses = provenance.used()
+    assert len(uses) == 1 and uses[0].source == source and uses[0].rows_or_nodes > 0
+    assert uses[0].dataset.startswith("privateclean.")
