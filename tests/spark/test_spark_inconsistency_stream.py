@@ -108,16 +108,12 @@ def test_synthetic_tax_streamed(spark, tmp_path):
     assert c["output"] == dp_vertex_cover(mem, 1.0, order="lex", rng=5)["output"]
 
 
-def test_real_tax_sample_streamed(spark, tmp_path):
-    df, dcs = _real("inconsistency/Tax/tax_dirty_rows10001-50000.csv.gz", TAX_NAMES, "Tax", 2000)
-    mem = build(df, dcs)
-    assert mem.num_edges > 0
-    edges = _edges_of(mem, tmp_path)
-    _same_releases(mem, _same_counts(mem, edges, spark, tmp_path, "rank", 0), df, dcs)
-
-
-def test_real_hospital_sample_streamed(spark, tmp_path):
-    df, dcs = _real("inconsistency/Hospital/hospital_nadeef_10k.csv.gz", HOSPITAL_NAMES, "Hospital", 1500)
+@pytest.mark.parametrize("path, names, dataset, rows", [
+    ("inconsistency/Tax/tax_dirty_rows10001-50000.csv.gz", TAX_NAMES, "Tax", 2000),
+    ("inconsistency/Hospital/hospital_nadeef_10k.csv.gz", HOSPITAL_NAMES, "Hospital", 1500),
+], ids=["tax", "hospital"])
+def test_real_sample_streamed(spark, tmp_path, path, names, dataset, rows):
+    df, dcs = _real(path, names, dataset, rows)
     mem = build(df, dcs)
     assert mem.num_edges > 0
     edges = _edges_of(mem, tmp_path)
