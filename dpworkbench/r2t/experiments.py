@@ -16,6 +16,7 @@ Private Query Evaluation with Foreign Keys", ACM TODS 49(4), 2024, §8 (experime
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Sequence
@@ -45,6 +46,17 @@ class OutOfTime(Exception):
 _LP_BASED = ("R2T", "OPT2", "LP", "RM")
 # SDE's distance LP per (graph, θ), shared by the queries of one graph (the graph object is kept alive with it)
 _SDE_PROJECTIONS: dict[tuple[int, float], tuple[object, tuple[float, np.ndarray] | None]] = {}
+
+
+@contextlib.contextmanager
+def _run_deadline(inst: Instance, run_time_limit: float | None):
+    """One repetition's LPs share the profile's per-run limit (the paper's 6 h); cleared afterwards."""
+    if run_time_limit is not None:
+        inst.trunc.deadline = inst.fhat.deadline = time.perf_counter() + float(run_time_limit)
+    try:
+        yield
+    finally:
+        inst.trunc.deadline = inst.fhat.deadline = None
 
 
 def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.random.Generator, limits: dict) -> float:
@@ -190,16 +202,12 @@ def evaluate(instances: Sequence[Instance], mechanisms: Sequence[str], epsilons:
         inst, mech = by_key[c["instance"]], c["mechanism"]
         row = {**_base(inst, mech), "rep": c["repetition"]}
         if (c["instance"], mech) not in ot:
-            run_limit = limits.get("run_time_limit")
-            if run_limit is not None:  # a repetition may need LPs the timed run skipped: same per-run limit
-                inst.trunc.deadline = inst.fhat.deadline = time.perf_counter() + float(run_limit)
-            try:
-                est = _run_one(inst, mech, c["epsilon"], beta, gen, limits)
+            try:  # a repetition may need LPs the timed run skipped: same per-run limit
+                with _run_deadline(inst, limits.get("run_time_limit")):
+                    est = _run_one(inst, mech, c["epsilon"], beta, gen, limits)
                 return {**row, "estimate": est, "abs_error": abs(est - inst.answer), "status": "ok"}
             except (OutOfTime, SolverError):
                 ot.add((c["instance"], mech))  # the later repetitions would hit the same limit
-            finally:
-                inst.trunc.deadline = inst.fhat.deadline = None
         return {**row, "estimate": np.nan, "abs_error": np.nan, "status": "OT"}
 
     runs = run_grid(experiment, cell, {"instance": list(by_key), "mechanism": list(mechanisms), "epsilon": list(epsilons)},
@@ -246,14 +254,11 @@ def fixed_tau_errors(inst: Instance, ks: Sequence[int], *, epsilon: float, repet
         k = int(c["k"])
         tau = inst.gs / 8.0**k
         base = {"dataset": inst.dataset, "query": inst.query, "tau": tau, "label_printed": f"GS/8^{k - 1}"}
-        if run_time_limit is not None:
-            inst.trunc.deadline = time.perf_counter() + float(run_time_limit)
         try:
-            q = inst.trunc.value(tau)
+            with _run_deadline(inst, run_time_limit):
+                q = inst.trunc.value(tau)
         except SolverError:
             return {**base, "Q(I,tau)": np.nan, "bias": np.nan, "error": np.nan, "status": "OT"}
-        finally:
-            inst.trunc.deadline = None
         est = fixed_tau_samples(q, tau, epsilon=epsilon, size=repetitions, rng=gen)
         return {**base, "Q(I,tau)": q, "bias": inst.answer - q, "error": trimmed_mean(np.abs(est - inst.answer), proportion=TRIM),
                 "status": "ok"}
@@ -358,15 +363,12 @@ def tpch_evaluate(inst: Instance, mechanisms: Sequence[str], epsilons: Sequence[
     def cell(c: dict, gen: np.random.Generator) -> dict:
         row = {**_base(inst, c["mechanism"]), "rep": c["repetition"]}
         if c["mechanism"] not in ot:
-            if run_time_limit is not None:
-                inst.trunc.deadline = inst.fhat.deadline = time.perf_counter() + float(run_time_limit)
             try:
-                est = _tpch_one(inst, c["mechanism"], c["epsilon"], beta, gen)
+                with _run_deadline(inst, run_time_limit):
+                    est = _tpch_one(inst, c["mechanism"], c["epsilon"], beta, gen)
                 return {**row, "estimate": est, "abs_error": abs(est - inst.answer), "status": "ok"}
             except SolverError:
                 ot.add(c["mechanism"])
-            finally:
-                inst.trunc.deadline = inst.fhat.deadline = None
         return {**row, "estimate": np.nan, "abs_error": np.nan, "status": "OT"}
 
     runs = run_grid("r2t_tpch", cell, {"instance": [inst.key], "mechanism": supported, "epsilon": list(epsilons)},
