@@ -66,3 +66,20 @@ def test_instance_key_follows_the_data():
     c = model.graph_instance("roadnet_pa", "edge", n=150, seed=0)
     assert a.key == c.key and a.key != b.key
     assert model.Instance(a.dataset, a.query, a.info, 2 * a.gs, a.source, a.graph, a.degree_bound).key != a.key
+
+
+def test_a_run_past_the_run_time_limit_is_ot_and_the_deadline_is_cleared(tmp_path):
+    """The paper profile's per-run limit: an LP started past it raises, the cell is OT (no estimate), and the
+    instance's solvers carry no deadline afterwards (a later run without a limit must not inherit it)."""
+    inst = model.graph_instance("roadnet_pa", "triangle", n=150, seed=0)  # GS 256, DS 2: τ = GS/8^3 < DS needs the LP
+    fixed = experiments.fixed_tau_errors(inst, [3, 4], epsilon=0.8, repetitions=5, results_dir=tmp_path / "f",
+                                         progress=False, run_time_limit=-1.0)  # already past the deadline
+    assert set(fixed.status) == {"OT"} and fixed.error.isna().all()
+    assert inst.trunc.deadline is None and inst.fhat.deadline is None
+    social = model.graph_instance("amazon2", "edge", n=300, seed=0)  # τ = 2 < DS: R2T must solve (max-flow)
+    assert social.ds > 2
+    runs, _ = experiments.evaluate([social], ["R2T"], [0.8], repetitions=2, seed=0, timing_epsilon=None,
+                                   limits={**LIMITS, "run_time_limit": -1.0}, results_dir=tmp_path / "e", progress=False)
+    assert set(runs.status) == {"OT"} and social.trunc.deadline is None and social.fhat.deadline is None
+    ok = experiments.fixed_tau_errors(inst, [3, 4], epsilon=0.8, repetitions=5, results_dir=tmp_path / "g", progress=False)
+    assert set(ok.status) == {"ok"} and ok.error.notna().all()
