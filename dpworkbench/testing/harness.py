@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -109,17 +109,39 @@ def _sens(entry: EntryPoint, x: Any) -> Mapping[str, float]:
     return s(x) if callable(s) else s
 
 
+@dataclass(frozen=True)
+class _Refused:
+    message: str
+
+
+def _statistics_or_refusal(entry: EntryPoint, x: Any) -> Mapping[str, float] | _Refused:
+    """The entry's statistics, or the refusal (a ValueError: the one-line input error every entry point raises)."""
+    try:
+        return entry.statistics(x)
+    except ValueError as exc:
+        return _Refused(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
 def check_sensitivity(entry: EntryPoint, rng: np.random.Generator) -> SensitivityReport:
     """Brute force every claimed sensitivity over all neighbours of the entry's small random inputs."""
     pairs = 0
     worst, worst_stat, worst_pair = -1.0, "", None
     violations: list[str] = []
     for x in entry.make_inputs(rng):
-        fx = entry.statistics(x)
+        fx = _statistics_or_refusal(entry, x)
         sens = _sens(entry, x)
         for xp in entry.neighbours(x):
-            fxp = entry.statistics(xp)
+            fxp = _statistics_or_refusal(entry, xp)
             pairs += 1
+            if isinstance(fx, _Refused) or isinstance(fxp, _Refused):
+                # A release is a total function of the data: whether it happens may depend on public inputs only,
+                # which neighbours share. One side refusing and the other releasing is a violation (prob. 1 vs 0).
+                if isinstance(fx, _Refused) != isinstance(fxp, _Refused):
+                    which = fx if isinstance(fx, _Refused) else fxp
+                    violations.append(f"refuses on one neighbour and releases on the other ({which.message})")
+                    if worst < math.inf:
+                        worst, worst_stat, worst_pair = math.inf, "release happens", (x, xp)
+                continue
             for name, delta in sens.items():
                 if name not in fx and name not in fxp:
                     continue
@@ -252,6 +274,64 @@ def row_neighbours(df, universe=None) -> Iterable[Any]:
                                 ignore_index=True)
 
 
+def csv_line_neighbours(text: str, extra_lines: Sequence[str] = (), *, remove: bool = True, add: bool = True,
+                        substitute: bool = True) -> Iterable[str]:
+    """Every file-level neighbour of a CSV's text (header first): each data line removed; each of ``extra_lines``
+    inserted at every position; each data line replaced by each of ``extra_lines`` (the substitution relation).
+    The neighbours are where a user's data enters: the bytes of the file, read by the entry point's own loader."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    head, body = lines[:1], lines[1:]
+
+    def join(b: list[str]) -> str:
+        return "\n".join(head + b) + "\n"
+
+    if remove:
+        for i in range(len(body)):
+            yield join(body[:i] + body[i + 1:])
+    if add:
+        for extra in extra_lines:
+            for pos in range(len(body) + 1):
+                yield join(body[:pos] + [extra] + body[pos:])
+    if substitute:
+        for i in range(len(body)):
+            for extra in extra_lines:
+                if extra != body[i]:
+                    yield join(body[:i] + [extra] + body[i + 1:])
+
+
+def hostile_lines(text: str, rng: np.random.Generator | None = None, *, limit: int | None = 16,
+                  values: Sequence[str] = ("x", "", "n/a", "NaN", "inf", "1e9", "-1e9", "1.0", "zz_new")) -> list[str]:
+    """Lines a user's file may hold that a loader must not let change how *other* lines are read: for each
+    column, a copy of an existing line with that cell replaced by each of ``values`` (unparseable text, a blank,
+    NA spellings, out-of-range numbers, an integral float, a new category); a duplicate of an existing line
+    (duplicate key); a blank line; a line with one field too many; a line opening a quote it never closes.
+    ``limit`` keeps a random subset (``rng``), so the neighbour count stays small."""
+    lines = [ln for ln in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    header, body = lines[0].split(","), lines[1:]
+    base = body[0].split(",") if body else ["0"] * len(header)
+    if len(base) != len(header):
+        base = ["0"] * len(header)
+    out: list[str] = []
+    for j in range(len(header)):
+        for v in values:
+            row = list(base)
+            row[j] = v
+            out.append(",".join(row))
+    if body:
+        out.append(body[-1])
+    out += ["", ",".join(base + ["extra"]), ",".join(['"open'] + base[1:])]
+    out = list(dict.fromkeys(out))
+    if limit is not None and len(out) > limit:
+        gen = rng if rng is not None else np.random.default_rng(0)
+        keep = sorted(gen.choice(len(out), size=limit, replace=False).tolist())
+        out = [out[i] for i in keep]
+    return out
+
+
 def node_neighbours(n: int, edges: np.ndarray) -> Iterable[tuple[int, np.ndarray]]:
     """Every remove-one-node neighbour of a graph on 0..n-1: the node and its edges are removed and the
     remaining nodes relabelled 0..n-2 in order (as a re-read edge list with dense ids would be)."""
@@ -271,6 +351,8 @@ __all__ = [
     "audit_entry",
     "check_entry_point",
     "check_sensitivity",
+    "csv_line_neighbours",
+    "hostile_lines",
     "markdown_table",
     "node_neighbours",
     "row_neighbours",
