@@ -158,7 +158,7 @@ def _read_nodes(nodes_path: Path):
     return ids.astype(np.int64)
 
 
-def read_edge_lines(path: Path) -> tuple["np.ndarray", dict]:
+def read_edge_lines(path: Path) -> tuple:
     """An edge list by a rule under which **one line is at most one edge**, whatever the other lines hold.
 
     A line is an edge iff its first two fields (split on commas and white space) are integers; anything else — a
@@ -241,6 +241,7 @@ def _topk(args: argparse.Namespace) -> int:
         raise ValueError(f"--k must be >= 1, got {args.k}")
     if args.max_degree_bound is not None and args.max_degree_bound < 1:
         raise ValueError(f"--max-degree-bound must be >= 1, got {args.max_degree_bound}")
+    ids = _read_nodes(Path(args.nodes)) if args.nodes else None  # public input: checked (and quoted) freely
     # A release takes its public inputs from flags, before reading the data; only a research run may derive them.
     if args.seed is None:
         need = [f for f, v in (("--nodes", args.nodes), ("--max-degree-bound", args.max_degree_bound)) if v is None]
@@ -248,7 +249,6 @@ def _topk(args: argparse.Namespace) -> int:
             raise ValueError(f"a private release needs the public {' and '.join(need)} (the node set and the degree "
                              "bound are public inputs, never read off the graph); or add --seed for a research run "
                              "that derives them from the data (NOT a private release)")
-    ids = _read_nodes(Path(args.nodes)) if args.nodes else None
     if ids is not None and args.k > ids.size:  # public: the node set
         raise ValueError(f"--k {args.k} is larger than the number of nodes in --nodes ({ids.size})")
     warn_epsilon(eps)

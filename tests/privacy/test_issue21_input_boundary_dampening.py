@@ -132,23 +132,22 @@ def test_finding6_id3_maps_out_of_domain_codes_without_quoting_them():
 
 # ----------------------------------------------------------------------------------------------- finding 7
 def test_finding7_id3_split_utility_within_its_claim_when_rows_exceed_n_bound():
-    rng = np.random.default_rng(7)
     n_bound, domains = 10, [2, 2]
-    X = rng.integers(0, 2, (30, 2))
-    y = (X[:, 0] ^ (rng.random(30) < 0.1)).astype(int)
     universe = [(a, b, c) for a in range(2) for b in range(2) for c in range(2)]
+    counts = [39, 0, 31, 0, 39, 0, 0, 13]           # 122 rows; a row (0, 0, 1) moves the split utility by 7.7
+    rows = np.array([r for r, c in zip(universe, counts) for _ in range(c)])
+    rows = rows[np.random.default_rng(7).permutation(len(rows))]
+    X, y = rows[:, :2], rows[:, 2]
+    n = len(y)
+    rel = I.fit(X, y, domains, 2, depth=1, budget=1.0, method="Global", n_bound=n_bound, rng=0)
+    claim = rel.public.get("stability", 1) * rel.public["delta_ig"]   # main: one add/remove step, ΔIG(10) = 4.90
 
-    def claim_and_utility(X, y):
-        rel = I.fit(X, y, domains, 2, depth=1, budget=1.0, method="Global", n_bound=n_bound, rng=0)
-        stab = rel.public.get("stability", 1)       # main: no such field, one add/remove step claimed
-        used = I.rows_used(X, y, domains, 2, n_bound)[:2] if hasattr(I, "rows_used") else (X, y)
-        u = I.utilities_ig(I.contingencies(*used, [0, 1], domains, 2))
-        return stab * rel.public["delta_ig"], u
+    def utility(X, y):
+        used = I.rows_used(X, y, domains, 2, n_bound)[:2] if hasattr(I, "rows_used") else (X, y)  # main: every row
+        return I.utilities_ig(I.contingencies(*used, [0, 1], domains, 2))
 
-    claim, u0 = claim_and_utility(X, y)
-    worst = 0.0
-    neighbours = [(np.delete(X, i, 0), np.delete(y, i)) for i in range(len(y))]
-    neighbours += [(np.insert(X, pos, r[:2], 0), np.insert(y, pos, r[2])) for r in universe for pos in range(len(y) + 1)]
-    for Xn, yn in neighbours:
-        worst = max(worst, float(np.abs(claim_and_utility(Xn, yn)[1] - u0).max()))
+    u0 = utility(X, y)
+    neighbours = [(np.delete(X, i, 0), np.delete(y, i)) for i in range(n)]
+    neighbours += [(np.insert(X, pos, r[:2], 0), np.insert(y, pos, r[2])) for r in universe for pos in range(n + 1)]
+    worst = max(float(np.abs(utility(Xn, yn) - u0).max()) for Xn, yn in neighbours)
     assert worst <= claim + 1e-9, (worst, claim)
