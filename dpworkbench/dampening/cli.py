@@ -191,41 +191,28 @@ def read_edge_lines(path: Path) -> tuple:
     return raw, {"edge_lines_read": lines, "malformed_lines_dropped": malformed}
 
 
-def _read_graph(path: Path, ids, max_degree_bound: int | None):
-    """The simple graph on the node set, projected into the degree bound; node ids in dense order.
+def _read_graph(path: Path, ids):
+    """The edge list as dense indices into the node set, and that node set.
 
     ``ids`` is the public node set (``--nodes``) or ``None`` (a research run: the ids in the edge list, derived).
-    Public rules, line by line: a line naming a node outside the public set is dropped, a self-loop is dropped,
-    a repeated pair is one edge. Then :func:`ebc.project_max_degree` keeps the graph within ``max_degree_bound``
-    (the identity when the bound is derived from the data)."""
+    A line naming a node outside the public set is mapped to an index outside 0..n−1, so that
+    :func:`ebc.simple_graph_on` drops it (with the self-loops and repeats) — never quoted."""
     import numpy as np
-
-    from dpworkbench.graphs import from_edge_array
-
-    from . import ebc as E
 
     raw, exact = read_edge_lines(path)
     if ids is None:
         ids = np.unique(raw.ravel())
-        inside = np.ones(raw.shape[0], bool)
-    else:
-        pos = np.searchsorted(ids, raw.ravel()).clip(0, max(ids.size - 1, 0))
-        hit = (ids[pos] == raw.ravel()) if ids.size else np.zeros(raw.size, bool)
-        inside = hit.reshape(-1, 2).all(axis=1)
-    e = np.searchsorted(ids, raw[inside].ravel()).reshape(-1, 2)
-    loops = e[:, 0] == e[:, 1]
-    und = np.unique(np.sort(e[~loops], axis=1), axis=0) if (~loops).any() else np.zeros((0, 2), np.int64)
-    exact.update({"lines_outside_node_set_dropped": int((~inside).sum()), "self_loops_dropped": int(loops.sum()),
-                  "duplicate_edges_dropped": int((~loops).sum() - und.shape[0])})
-    deg = np.bincount(und.ravel(), minlength=ids.size)
-    bound = int(deg.max()) if max_degree_bound is None and und.size else (max_degree_bound or 1)
-    kept, dropped = E.project_max_degree(und, ids.size, bound)
-    exact["edges_dropped_by_degree_projection"] = dropped
-    return from_edge_array(kept, n=ids.size), ids, bound, exact
+    flat = raw.ravel()
+    pos = np.searchsorted(ids, flat).clip(0, max(ids.size - 1, 0))
+    hit = (ids[pos] == flat) if ids.size else np.zeros(flat.size, bool)
+    dense = np.where(hit, pos, -1).reshape(-1, 2)
+    return dense, ids, exact
 
 
 def _topk(args: argparse.Namespace) -> int:
     from dataclasses import replace
+
+    import numpy as np
 
     from dpworkbench._validation import check_epsilon
     from dpworkbench.accounting import Accountant
@@ -256,27 +243,37 @@ def _topk(args: argparse.Namespace) -> int:
         warn("every edge line is read on its own: a malformed line, a self-loop, a repeated edge or a line naming a "
              "node outside the node set is dropped, and the graph is projected into the degree bound (counts only "
              "with --show-exact)")
-    with Stages(args, ["read edge list", "egocentric betweenness", "select top-k"], "dampening topk") as st:
+    with Stages(args, ["read edge list", "project, EBC and select top-k"], "dampening topk") as st:
         st.next("read edge list")
-        g, ids, bound, exact_in = _read_graph(path, ids, args.max_degree_bound)
+        dense, ids, exact_in = _read_graph(path, ids)
         args._input_exact = exact_in
-        if args.k > g.num_nodes:  # research run only: the node set was derived from the data (reported as such)
-            raise ValueError(f"--k {args.k} is larger than the number of nodes ({g.num_nodes})")
-        st.next("egocentric betweenness")
-        e = E.ebc_all(g)  # cached on disk by graph hash
-        st.next("select top-k")
+        if args.k > ids.size:  # research run only: the node set was derived from the data (reported as such)
+            raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
+        bound = args.max_degree_bound
+        if bound is None:  # research run: the true max degree, derived (the projection is then the identity)
+            und, _ = E.simple_graph_on(dense, ids.size)
+            bound = max(int(np.bincount(und.ravel(), minlength=ids.size).max(initial=0)), 1)
+        st.next("project, EBC and select top-k")
         backend = cli_backend(args.seed)
         args._noise = noise_label(backend)
-        rel = E.priv_top_k(e, g.degrees, args.k, epsilon=eps, method=args.mechanism, max_degree_bound=bound,
-                           rng=backend, accountant=Accountant(eps), stability=E.PROJECTION_STABILITY)
+        rel = E.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, max_degree_bound=bound,
+                                 rng=backend, accountant=Accountant(eps))
+        exact_in.update({k: rel.exact[k] for k in ("self_loops_dropped", "duplicate_edges_dropped",
+                                                    "lines_outside_node_set_dropped",
+                                                    "edges_dropped_by_degree_projection")})
         if args.dump_scores:  # harness diagnostics (hidden flag): the pre-noise scores, NOT PRIVATE
+            from dpworkbench.graphs import from_edge_array
+
+            g = from_edge_array(E.project_max_degree(E.simple_graph_on(dense, ids.size)[0], ids.size, bound)[0],
+                                n=ids.size)
+            e = E.ebc_all(g)
             exact_in.update({"ebc": e.tolist(), "scores": E.sld_scores(e, g.degrees, max_degree_bound=bound).tolist(),
                              "ld_scores": E.ld_scores(e, g.degrees, max_degree_bound=bound).tolist()})
     derived = (() if args.max_degree_bound is not None else ("max_degree_bound",)) + (() if args.nodes else ("node set",))
     public = dict(rel.public)
     public["node set"] = f"{args.nodes} ({ids.size} nodes)" if args.nodes else f"ids in the edge list ({ids.size} nodes)"
     exact = {"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
-             "overlap_with_true_top_k": rel.exact["overlap_with_true_top_k"], "num_edges": int(g.num_edges)}
+             "overlap_with_true_top_k": rel.exact["overlap_with_true_top_k"], "num_edges": rel.exact["num_edges"]}
     out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
     _emit(out, args, label="nodes", header=[
         f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",

@@ -467,6 +467,49 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
                    exact={"true_top_k": truth.tolist(), "overlap_with_true_top_k": int(np.isin(got, truth).sum())})
 
 
+def simple_graph_on(edges: Any, num_nodes: int) -> tuple[np.ndarray, dict]:
+    """The simple undirected graph on the public node set 0..num_nodes−1, by public rules applied edge by edge:
+    a pair naming a node outside the set is dropped, a self-loop is dropped, a repeated pair is one edge. One raw
+    edge added or removed therefore adds or removes at most one edge. Returns the (m, 2) pairs (a < b, sorted) and
+    the NOT PRIVATE counts of what was dropped."""
+    e = np.asarray(edges, np.int64).reshape(-1, 2)
+    inside = ((e >= 0) & (e < num_nodes)).all(axis=1)
+    e = e[inside]
+    loops = e[:, 0] == e[:, 1]
+    und = np.unique(np.sort(e[~loops], axis=1), axis=0) if (~loops).any() else np.zeros((0, 2), np.int64)
+    return und, {"lines_outside_node_set_dropped": int((~inside).sum()), "self_loops_dropped": int(loops.sum()),
+                 "duplicate_edges_dropped": int((~loops).sum() - und.shape[0])}
+
+
+def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int,
+                     method: str = "SLD", rng: RngLike = None, accountant: Accountant | None = None):
+    """PrivTopk on a user's raw graph, total whatever the graph: the release entry point for an edge list.
+
+    The graph on the public node set 0..num_nodes−1 is made simple by :func:`simple_graph_on`, projected into the
+    public ``max_degree_bound`` by :func:`project_max_degree` (≤ 3 projected edges per raw edge), and PrivTopk runs
+    on the projection with ``stability=3`` (every draw calibrated to three edge steps). Nothing is refused because
+    of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
+
+    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound``.
+    Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
+
+    Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
+    """
+    from dataclasses import replace
+
+    from dpworkbench.graphs import from_edge_array
+
+    n = check_int(num_nodes, "num_nodes", minimum=1)
+    bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
+    und, dropped = simple_graph_on(edges, n)
+    kept, cut = project_max_degree(und, n, bound)
+    g = from_edge_array(kept, n=n)
+    rel = priv_top_k(ebc_all(g), g.degrees, k, epsilon=epsilon, method=method, max_degree_bound=bound, rng=rng,
+                     accountant=accountant, stability=PROJECTION_STABILITY)
+    exact = dict(rel.exact, **dropped, edges_dropped_by_degree_projection=cut, num_edges=int(g.num_edges))
+    return replace(rel, exact=exact)
+
+
 def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, max_degree_bound: int | None = None) -> np.ndarray:
     """Per-draw log-weights (ε/k per draw) of EM, LD or SLD; for PF the per-draw scale ε/(2kΔ)·(EBC − max)."""
     ebc = np.asarray(ebc, float)

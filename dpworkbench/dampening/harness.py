@@ -248,6 +248,49 @@ def _topk_api(method):
         release=release, tests="tests/privacy/test_harness_dampening.py", n_samples=3000)
 
 
+def _raw_edge_neighbours(edges):
+    """Edge-DP neighbours of a raw edge array: every pair toggled, and one raw row added that the public rules
+    absorb (a self-loop, a node outside the set, a repeated or reversed edge)."""
+    yield from _edge_toggles(edges)
+    e = np.asarray(edges, np.int64).reshape(-1, 2)
+    for row in ([3, 3], [0, 9], [-1, 2], e[0].tolist(), e[0][::-1].tolist()):
+        yield np.vstack([e, np.array([row], np.int64)])
+
+
+def _projected_stats(edges):
+    from dpworkbench.graphs import from_edge_array
+
+    und, _ = E.simple_graph_on(edges, N_NODES)
+    g = from_edge_array(E.project_max_degree(und, N_NODES, CLI_BOUND)[0], n=N_NODES)
+    e, d = E.ebc_all(g, cache=True, disk=False), np.asarray(g.degrees, np.int64)
+    out = {f"ebc[{v}]": x for v, x in enumerate(e)}
+    out.update({f"sld[{v}]": x for v, x in enumerate(E.sld_scores(e, d, max_degree_bound=CLI_BOUND))})
+    out.update({f"D[{v}]": x for v, x in enumerate(E.ld_scores(e, d, max_degree_bound=CLI_BOUND))})
+    return out
+
+
+def _projected_sens():
+    # project_max_degree's proof: one raw edge changes ≤ 3 projected edges, each a degree-≤D edge-DP step
+    stab = E.PROJECTION_STABILITY
+    sens = {f"ebc[{v}]": stab * E.global_sensitivity_ebc(CLI_BOUND) for v in range(N_NODES)}
+    sens.update({f"{n}[{v}]": float(stab) for v in range(N_NODES) for n in ("sld", "D")})
+    return sens
+
+
+def _topk_graph_api(method):
+    def release(edges, rng):
+        got = E.priv_top_k_graph(edges, N_NODES, K, epsilon=EPS, method=method, max_degree_bound=CLI_BOUND,
+                                 rng=rng).value
+        return {f"node_{j + 1}": float(v) for j, v in enumerate(got)}
+    return EntryPoint(
+        name=f"dampening.ebc.priv_top_k_graph(method={method!r})", kind="api", paper="dampening", relation=E.RELATION,
+        claimed_epsilon=ledger_epsilon(E.privacy_cost_topk(EPS, K, method)),
+        public_inputs=("num_nodes", "k", "epsilon", "method", "max_degree_bound"),
+        make_inputs=_graph_inputs, neighbours=_raw_edge_neighbours, statistics=_projected_stats,
+        sensitivities=_projected_sens(), release=release, tests="tests/privacy/test_harness_dampening.py",
+        n_samples=2000, note="raw graphs above the degree bound are projected (stable rule, ≤ 3 edges per edge)")
+
+
 def _generic_api(kind):
     f = local_dampening if kind == "LD" else shifted_local_dampening
 
@@ -303,14 +346,13 @@ def _topk_cli_argv(text):
 
 
 def _topk_cli():
-    stab = E.PROJECTION_STABILITY
-
     def release(text, rng):
         out = _run_cli(_topk_cli_argv(text) + ["--seed", str(_seed_of(rng)), "--json"])
         return {f"node_{j + 1}": float(v) for j, v in enumerate(out["private"]["nodes"])}
 
     def stats(text):
         exact = _run_cli(_topk_cli_argv(text) + ["--seed", "0", "--json", "--show-exact", "--dump-scores"])
+        # the real command's reader, projection and scores
         inp = exact["NOT_PRIVATE"]["input"]
         out = {f"ebc[{v}]": float(x) for v, x in enumerate(inp["ebc"])}
         out.update({f"sld[{v}]": float(x) for v, x in enumerate(inp["scores"])})
@@ -318,10 +360,7 @@ def _topk_cli():
         out["num_nodes"] = float(len(inp["ebc"]))
         return out
 
-    # project_max_degree's proof: one raw edge line changes ≤ 3 projected edges, each a degree-≤D edge-DP step
-    sens = {f"ebc[{v}]": stab * E.global_sensitivity_ebc(CLI_BOUND) for v in range(N_NODES)}
-    sens.update({f"{n}[{v}]": float(stab) for v in range(N_NODES) for n in ("sld", "D")})
-    sens["num_nodes"] = 0.0
+    sens = dict(_projected_sens(), num_nodes=0.0)
     return EntryPoint(
         name="dpworkbench dampening topk", kind="cli", paper="dampening", relation=E.RELATION,
         claimed_epsilon=ledger_epsilon(E.privacy_cost_topk(EPS, K, "SLD")),
@@ -428,6 +467,7 @@ def entry_points() -> list[EntryPoint]:
     return ([_median_api(m) for m in M.MECHANISMS]
             + [_generic_api("LD"), _generic_api("SLD")]
             + [_topk_api(m) for m in E.METHODS]
+            + [_topk_graph_api(m) for m in ("EM", "SLD")]
             + [_id3_api(m) for m in I.METHODS]
             + [_median_cli(), _topk_cli()])
 

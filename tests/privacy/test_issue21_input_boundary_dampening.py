@@ -100,6 +100,15 @@ def test_finding4_projection_changes_at_most_three_edges_per_raw_edge():
     assert worst == PROJECTION_STABILITY       # the proved bound, attained on these graphs
 
 
+def test_finding4_api_priv_top_k_graph_is_total():
+    from dpworkbench.dampening.ebc import priv_top_k_graph
+
+    star = np.array([[0, v] for v in range(1, 6)] + [[2, 2], [1, 0], [0, 9]])   # degree 5, a loop, a repeat, a stranger
+    rel = priv_top_k_graph(star, 6, 2, epsilon=1.0, max_degree_bound=2, rng=0)
+    assert len(rel.value) == 2 and rel.public["stability"] == 3 and rel.exact["num_edges"] == 2
+    assert rel.exact["edges_dropped_by_degree_projection"] == 3 and rel.exact["lines_outside_node_set_dropped"] == 1
+
+
 # ----------------------------------------------------------------------------------------------- finding 6
 def test_finding6_topk_never_echoes_ids_or_lines(tmp_path, capsys):
     nodes = tmp_path / "nodes.txt"
@@ -111,6 +120,13 @@ def test_finding6_topk_never_echoes_ids_or_lines(tmp_path, capsys):
                                        "--k", "1", "--seed", "0", *extra])
         assert code == 0, err
         assert "777" not in out + err and "secretid" not in out + err
+
+
+def test_finding6_select_median_api_maps_nan_and_inf():
+    from dpworkbench.dampening.median import select_median
+
+    rel = select_median(np.array([1.0, np.nan, 3.0, np.inf, 5.0]), lower=0, upper=10, epsilon=1.0, rng=0)
+    assert rel.public["n"] == 5    # NaN → the public missing value (lower), inf clipped: no refusal
 
 
 def test_finding6_median_never_echoes_counts_or_cells(tmp_path, capsys):
