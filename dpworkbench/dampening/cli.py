@@ -119,6 +119,8 @@ def _median_release(raw, path: Path, eps: float, missing: float, args: argparse.
     # Refusals below depend only on the header and the number of lines (public under substitution), never a cell.
     if args.column not in raw.columns:
         raise ValueError(f"column {args.column!r} not in {path} (columns: {', '.join(map(str, raw.columns))})")
+    if list(raw.columns).count(args.column) > 1:
+        raise ValueError(f"column {args.column!r} is named twice in the header of {path}")
     if len(raw) == 0:
         raise ValueError(f"CSV {path} has a header but no rows: there is no median to select")
     # The public rule, cell by cell: parse as a number, clip into [--lower, --upper], a NULL becomes --missing.
