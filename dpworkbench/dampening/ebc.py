@@ -305,6 +305,60 @@ RELATION = ("edge-DP: one edge added or removed between two nodes of a fixed, pu
             "the node set and the max-degree bound behind ΔEBC are public")
 
 
+PROJECTION_STABILITY = 3  # edges of the projected graph one raw edge change can change (proof in project_max_degree)
+
+
+def project_max_degree(edges: Any, n: int, max_degree_bound: int) -> tuple[np.ndarray, int]:
+    """Project a simple graph on the public node set 0..n-1 into max degree ≤ D by a public, stable rule.
+
+    **Rule.** Order the edges canonically by their node pair (a, b), a < b (lexicographic on the public node
+    labels: it does not depend on which other edges exist, nor on file order). For every node, rank its incident
+    edges in that order (0, 1, …). Keep an edge iff its rank is < D at *both* endpoints. Every node keeps ≤ D edges.
+
+    **Stability (edge-DP).** Let G' = G + e, e = (u, v). Ranks change only at u and v (no other node's list of
+    incident edges changes). At u, inserting e shifts the edges after it by one, so at most one edge f_u ≠ e
+    crosses from rank D−1 to rank D and loses its place; likewise at most one f_v at v; f_u ≠ f_v (an edge at both
+    u and v is e itself). The keep-decision of every other edge depends on its ranks alone, which did not move. So
+    π(G') = π(G) − {f_u, f_v} (+ e), a symmetric difference of at most 3 edges — no cascade, unlike greedy
+    projections. Removing e is the same pair read backwards.
+
+    **Composite sensitivity.** Walk π(G) → π(G) − f_u → π(G) − f_u − f_v → π(G'): every intermediate is a subgraph
+    of π(G) or of π(G'), so it is a graph of max degree ≤ D on the node set, and consecutive graphs are edge-DP
+    neighbours. Along this path of ≤ 3 steps EBC(v) moves by ≤ ΔEBC(D) per step (Lemma 6.3.2), the dampened
+    utility D(·, v) by ≤ 1 per step (Lemma 3.3.1 with δ^EBC admissible on degree-≤D graphs), and the SLD score
+    (EBC − S_v)/ΔEBC by ≤ 1 per step (Thm 4.3.1). Hence EBC∘π has sensitivity 3·ΔEBC(D) and the LD/SLD scores
+    of the projected graph sensitivity 3 under one raw edge added or removed: :func:`priv_top_k` with
+    ``stability=3`` (:data:`PROJECTION_STABILITY`) calibrates every draw to these and stays ε-DP for the raw
+    graph, whatever its degrees. The harness checks the bounds on brute-forced file-level edge neighbours.
+
+    Parameters
+    ----------
+    edges:
+        (m, 2) node indices in 0..n−1 (a simple graph: no self-loops, no repeated pair).
+    n, max_degree_bound:
+        The public node count and degree bound D.
+
+    Returns
+    -------
+    (kept edges as (m', 2) with a < b in canonical order, number of edges dropped — NOT PRIVATE).
+    """
+    D = check_int(max_degree_bound, "max_degree_bound", minimum=1)
+    e = np.sort(np.asarray(edges, np.int64).reshape(-1, 2), axis=1)
+    if e.shape[0] == 0:
+        return e, 0
+    e = e[np.lexsort((e[:, 1], e[:, 0]))]  # canonical order of node pairs
+    m = e.shape[0]
+    ends = e.ravel()  # endpoint occurrences, edge j at 2j and 2j+1
+    edge_of = np.repeat(np.arange(m), 2)
+    order = np.lexsort((edge_of, ends))  # by node, then by the edge's canonical position
+    node_sorted = ends[order]
+    start = np.searchsorted(node_sorted, node_sorted, side="left")
+    rank = np.empty(2 * m, np.int64)
+    rank[order] = np.arange(2 * m) - start
+    keep = (rank.reshape(m, 2) < D).all(axis=1)
+    return e[keep], int(m - keep.sum())
+
+
 def privacy_cost_topk(epsilon: float, k: int, method: str = "SLD"):
     """The ledger of :func:`priv_top_k` (Alg. 3): k sequential draws with ε/k each (sequential composition).
 
@@ -325,7 +379,7 @@ def privacy_cost_topk(epsilon: float, k: int, method: str = "SLD"):
 
 
 def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
-               rng: RngLike = None, accountant: Accountant | None = None):
+               rng: RngLike = None, accountant: Accountant | None = None, stability: int = 1):
     """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each. Spends ε in total (k ledger entries, recorded before the draws).
 
     EM/LD/SLD use one-shot Gumbel-top-k of the noise back-end (equal in law to k sequential draws without
@@ -341,6 +395,10 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
         Public bound Δ on the max degree (ΔEBC = g(Δ), δ^EBC saturates at t = Δ − d_v). ``None`` takes the graph's
         true max degree — *derived from the data* (as the thesis assumes it public); recorded in
         ``Release.derived_public``. Pass a data-independent bound for a strict release.
+    stability:
+        How many edges of the graph passed in can change when the user's graph gains or loses one edge: 1 for the
+        user's own graph; :data:`PROJECTION_STABILITY` (3) for a graph projected by :func:`project_max_degree`.
+        Every draw is calibrated to ``stability`` × its one-edge sensitivity.
     rng:
         ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
 
@@ -377,6 +435,7 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     derived = () if max_degree_bound is not None else ("max_degree_bound",)
     Dm = _check_bound(degrees, max_degree_bound)
     gs = global_sensitivity_ebc(Dm)
+    stab = check_int(stability, "stability", minimum=1)
     backend = check_rng(rng)
     acc, mark = open_ledger(accountant)
     plan = privacy_cost_topk(epsilon, k, method)
@@ -384,7 +443,7 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
         remaining = np.arange(ebc.size)
         chosen = []
         for entry in plan:
-            j = permute_and_flip(ebc[remaining], epsilon=entry.epsilon, sensitivity=gs, rng=backend, accountant=acc,
+            j = permute_and_flip(ebc[remaining], epsilon=entry.epsilon, sensitivity=stab * gs, rng=backend, accountant=acc,
                                  note=entry.note)
             chosen.append(int(remaining[j]))
             remaining = np.delete(remaining, j)
@@ -398,12 +457,57 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
             scores, sens = ld_scores(ebc, degrees, max_degree_bound=Dm), 1.0
         else:
             scores, sens = sld_scores(ebc, degrees, max_degree_bound=Dm), 1.0
-        got = np.asarray(exponential_top_k(scores, k, epsilon=epsilon, sensitivity=sens, rng=backend), dtype=np.int64)
+        got = np.asarray(exponential_top_k(scores, k, epsilon=epsilon, sensitivity=stab * sens, rng=backend),
+                         dtype=np.int64)
     truth = true_top_k(ebc, k)
     return Release(got, ledger=acc.entries_since(mark), mechanism=f"{method}PrivTopk", derived_public=derived,
                    public={"method": method, "k": k, "epsilon": epsilon, "epsilon_per_draw": epsilon / k,
-                           "max_degree_bound": Dm, "delta_ebc": gs, "num_nodes": int(ebc.size)},
+                           "max_degree_bound": Dm, "delta_ebc": gs, "num_nodes": int(ebc.size),
+                           **({"stability": stab} if stab != 1 else {})},
                    exact={"true_top_k": truth.tolist(), "overlap_with_true_top_k": int(np.isin(got, truth).sum())})
+
+
+def simple_graph_on(edges: Any, num_nodes: int) -> tuple[np.ndarray, dict]:
+    """The simple undirected graph on the public node set 0..num_nodes−1, by public rules applied edge by edge:
+    a pair naming a node outside the set is dropped, a self-loop is dropped, a repeated pair is one edge. One raw
+    edge added or removed therefore adds or removes at most one edge. Returns the (m, 2) pairs (a < b, sorted) and
+    the NOT PRIVATE counts of what was dropped."""
+    e = np.asarray(edges, np.int64).reshape(-1, 2)
+    inside = ((e >= 0) & (e < num_nodes)).all(axis=1)
+    e = e[inside]
+    loops = e[:, 0] == e[:, 1]
+    und = np.unique(np.sort(e[~loops], axis=1), axis=0) if (~loops).any() else np.zeros((0, 2), np.int64)
+    return und, {"lines_outside_node_set_dropped": int((~inside).sum()), "self_loops_dropped": int(loops.sum()),
+                 "duplicate_edges_dropped": int((~loops).sum() - und.shape[0])}
+
+
+def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int,
+                     method: str = "SLD", rng: RngLike = None, accountant: Accountant | None = None):
+    """PrivTopk on a user's raw graph, total whatever the graph: the release entry point for an edge list.
+
+    The graph on the public node set 0..num_nodes−1 is made simple by :func:`simple_graph_on`, projected into the
+    public ``max_degree_bound`` by :func:`project_max_degree` (≤ 3 projected edges per raw edge), and PrivTopk runs
+    on the projection with ``stability=3`` (every draw calibrated to three edge steps). Nothing is refused because
+    of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
+
+    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound``.
+    Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
+
+    Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
+    """
+    from dataclasses import replace
+
+    from dpworkbench.graphs import from_edge_array
+
+    n = check_int(num_nodes, "num_nodes", minimum=1)
+    bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
+    und, dropped = simple_graph_on(edges, n)
+    kept, cut = project_max_degree(und, n, bound)
+    g = from_edge_array(kept, n=n)
+    rel = priv_top_k(ebc_all(g), g.degrees, k, epsilon=epsilon, method=method, max_degree_bound=bound, rng=rng,
+                     accountant=accountant, stability=PROJECTION_STABILITY)
+    exact = dict(rel.exact, **dropped, edges_dropped_by_degree_projection=cut, num_edges=int(g.num_edges))
+    return replace(rel, exact=exact)
 
 
 def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, max_degree_bound: int | None = None) -> np.ndarray:

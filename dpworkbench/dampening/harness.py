@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from dpworkbench.accounting import ledger_epsilon
-from dpworkbench.testing.harness import EntryPoint, InProcessCLI, row_neighbours, scratch_dir
+from dpworkbench.testing.harness import (EntryPoint, InProcessCLI, csv_line_neighbours, hostile_lines, row_neighbours,
+                                        scratch_dir)
 
 from . import ebc as E
 from . import id3 as I
@@ -37,7 +38,8 @@ EPS = 1.0
 N_NODES = 6        # fixed public node set 0..5 of the small graphs
 BOUND = N_NODES - 1  # public max-degree bound (valid for every graph on 6 nodes)
 K = 2
-ID3_BOUND = 40     # public size bound N behind ΔIG
+ID3_BOUND = 5      # public size bound N behind ΔIG: the inputs (5 and 6 rows) and their neighbours cross it
+CLI_BOUND = 2      # the topk CLI's public degree bound: most small graphs exceed it and are projected
 ID3_DOMAINS = [2, 2]
 
 @functools.cache  # one scratch folder per process (removed at exit by scratch_dir); holds no data
@@ -101,11 +103,13 @@ def _median_api(mechanism, delta="box", expect=False):
         note="labelled thesis option: Alg. 2 Candidates under-estimate LS (spec §3.4)" if expect else "")
 
 
-def _csv_for(x) -> Path:
-    key = "m_" + "_".join(map(str, np.asarray(x).tolist()))
-    p = _tmpdir() / f"{key}.csv"
+def _file_for(text: str, suffix: str) -> Path:
+    """The bytes of one file-level input, written once per distinct content."""
+    import hashlib
+
+    p = _tmpdir() / f"f_{hashlib.sha1(text.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}{suffix}"
     if not p.exists():
-        p.write_text("val\n" + "\n".join(str(int(v)) for v in x) + "\n")
+        p.write_bytes(text.encode("utf-8", "surrogatepass"))
     return p
 
 
@@ -117,23 +121,64 @@ def _cli() -> InProcessCLI:
 
 
 def _run_cli(argv) -> dict:
-    """Parse ``argv`` with the real parser, run the subcommand's handler in-process, parse its ``--json`` output."""
+    """Parse ``argv`` with the real parser, run the subcommand's handler in-process, parse its ``--json`` output.
+    A refusal surfaces as the handler's ValueError (what the harness compares across a pair)."""
     return _cli()(argv)
 
 
+def _seed_of(rng) -> int:
+    return int(rng) if isinstance(rng, (int, np.integer)) else int(np.random.default_rng(rng).integers(2**31))
+
+
+# The median CLI starts from bytes: CSV texts whose neighbours substitute one line, at any position, by any line a
+# user's file may hold (a value, a blank, NA, text, ±inf, out-of-range numbers, an extra field, an open quote).
+def _median_csv_inputs(rng):
+    return ["val\n" + "\n".join(map(str, x)) + "\n" for x in _median_inputs(rng)] + [
+        "id,val\n" + "\n".join(f"{i},{v}" for i, v in enumerate(rng.integers(0, LAM + 1, 5))) + "\n"]
+
+
+def _median_csv_neighbours(text):
+    ncol = text.split("\n", 1)[0].count(",") + 1
+    values = [str(v) for v in range(LAM + 1)] + ["NA", "", "abc", "-3", "1e9", "2.5", "inf"]
+    extra = hostile_lines(text, np.random.default_rng(len(text)), limit=None) + [
+        ",".join(["7"] * (ncol - 1) + [v]) for v in values]
+    return csv_line_neighbours(text, list(dict.fromkeys(extra)), add=False, remove=False)
+
+
+def _median_cli_argv(text):
+    return ["dampening", "median", str(_file_for(text, ".csv")), "--column", "val", "--upper", str(LAM),
+            "--epsilon", str(EPS)]
+
+
+def _median_cli_values(text) -> np.ndarray:
+    """The values the real command selects on (read, parsed, clipped, defaults filled), via its NOT PRIVATE dump."""
+    out = _run_cli(_median_cli_argv(text) + ["--seed", "0", "--json", "--show-exact", "--dump-scores"])
+    return np.asarray(out["NOT_PRIVATE"]["input"]["values"], float)
+
+
 def _median_cli():
-    def release(x, rng):
-        seed = int(rng) if isinstance(rng, (int, np.integer)) else int(np.random.default_rng(rng).integers(2**31))
-        out = _run_cli(["dampening", "median", str(_csv_for(x)), "--column", "val", "--upper", str(LAM),
-                        "--epsilon", str(EPS), "--seed", str(seed), "--json"])
+    def release(text, rng):
+        out = _run_cli(_median_cli_argv(text) + ["--seed", str(_seed_of(rng)), "--json"])
         return float(out["private"]["row"])
+
+    def stats(text):
+        x = _median_cli_values(text)
+        out = _median_stats("LD")(x)
+        out["n"] = float(x.size)  # public under substitution: must not move
+        return out
+
+    def sens(text):
+        out = dict(_median_sens("LD")(_median_cli_values(text)))
+        out["n"] = 0.0
+        return out
     return EntryPoint(
         name="dpworkbench dampening median", kind="cli", paper="dampening", relation=M.RELATION,
         claimed_epsilon=ledger_epsilon(M.privacy_cost_median(EPS, "LD")),
-        public_inputs=("--lower", "--upper", "n", "--horizon", "--mechanism", "--epsilon"),
-        make_inputs=_median_inputs, neighbours=_substitutions, statistics=_median_stats("LD"),
-        sensitivities=_median_sens("LD"), release=release, n_samples=1000,
-        tests="tests/privacy/test_harness_dampening.py")
+        public_inputs=("--lower", "--upper", "--missing", "n", "--horizon", "--mechanism", "--epsilon"),
+        make_inputs=_median_csv_inputs, neighbours=_median_csv_neighbours, statistics=stats,
+        sensitivities=sens, release=release, n_samples=1000,
+        tests="tests/privacy/test_harness_dampening.py",
+        note="file-level: one CSV line substituted at any position by a value or a hostile line")
 
 
 # ------------------------------------------------------------------ EBC (edge-DP on a fixed node set)
@@ -203,6 +248,49 @@ def _topk_api(method):
         release=release, tests="tests/privacy/test_harness_dampening.py", n_samples=3000)
 
 
+def _raw_edge_neighbours(edges):
+    """Edge-DP neighbours of a raw edge array: every pair toggled, and one raw row added that the public rules
+    absorb (a self-loop, a node outside the set, a repeated or reversed edge)."""
+    yield from _edge_toggles(edges)
+    e = np.asarray(edges, np.int64).reshape(-1, 2)
+    for row in ([3, 3], [0, 9], [-1, 2], e[0].tolist(), e[0][::-1].tolist()):
+        yield np.vstack([e, np.array([row], np.int64)])
+
+
+def _projected_stats(edges):
+    from dpworkbench.graphs import from_edge_array
+
+    und, _ = E.simple_graph_on(edges, N_NODES)
+    g = from_edge_array(E.project_max_degree(und, N_NODES, CLI_BOUND)[0], n=N_NODES)
+    e, d = E.ebc_all(g, cache=True, disk=False), np.asarray(g.degrees, np.int64)
+    out = {f"ebc[{v}]": x for v, x in enumerate(e)}
+    out.update({f"sld[{v}]": x for v, x in enumerate(E.sld_scores(e, d, max_degree_bound=CLI_BOUND))})
+    out.update({f"D[{v}]": x for v, x in enumerate(E.ld_scores(e, d, max_degree_bound=CLI_BOUND))})
+    return out
+
+
+def _projected_sens():
+    # project_max_degree's proof: one raw edge changes ≤ 3 projected edges, each a degree-≤D edge-DP step
+    stab = E.PROJECTION_STABILITY
+    sens = {f"ebc[{v}]": stab * E.global_sensitivity_ebc(CLI_BOUND) for v in range(N_NODES)}
+    sens.update({f"{n}[{v}]": float(stab) for v in range(N_NODES) for n in ("sld", "D")})
+    return sens
+
+
+def _topk_graph_api(method):
+    def release(edges, rng):
+        got = E.priv_top_k_graph(edges, N_NODES, K, epsilon=EPS, method=method, max_degree_bound=CLI_BOUND,
+                                 rng=rng).value
+        return {f"node_{j + 1}": float(v) for j, v in enumerate(got)}
+    return EntryPoint(
+        name=f"dampening.ebc.priv_top_k_graph(method={method!r})", kind="api", paper="dampening", relation=E.RELATION,
+        claimed_epsilon=ledger_epsilon(E.privacy_cost_topk(EPS, K, method)),
+        public_inputs=("num_nodes", "k", "epsilon", "method", "max_degree_bound"),
+        make_inputs=_graph_inputs, neighbours=_raw_edge_neighbours, statistics=_projected_stats,
+        sensitivities=_projected_sens(), release=release, tests="tests/privacy/test_harness_dampening.py",
+        n_samples=2000, note="raw graphs above the degree bound are projected (stable rule, ≤ 3 edges per edge)")
+
+
 def _generic_api(kind):
     f = local_dampening if kind == "LD" else shifted_local_dampening
 
@@ -220,29 +308,66 @@ def _generic_api(kind):
         release=release, tests="tests/privacy/test_harness_dampening.py", n_samples=3000)
 
 
-def _graph_files(edges) -> tuple[Path, Path]:
-    key = "g_" + "_".join(f"{a}-{b}" for a, b in np.asarray(edges).tolist())
-    p, nodes = _tmpdir() / f"{key}.txt", _tmpdir() / "nodes.txt"
-    if not nodes.exists():
-        nodes.write_text("\n".join(str(v) for v in range(N_NODES)) + "\n")
-    if not p.exists():
-        p.write_text("\n".join(f"{a} {b}" for a, b in np.asarray(edges).tolist()) + "\n")
-    return p, nodes
+@functools.cache
+def _nodes_file() -> Path:
+    p = _tmpdir() / "nodes.txt"
+    p.write_text("\n".join(str(v) for v in range(N_NODES)) + "\n")
+    return p
+
+
+# The topk CLI starts from bytes: edge-list texts whose neighbours add or remove one line at any position — an edge
+# (new, repeated, reversed), a self-loop, a line naming a node outside --nodes, a header, a malformed line.
+def _edge_text_inputs(rng):
+    out = []
+    for j, e in enumerate(_graph_inputs(rng)):
+        lines = [f"{a} {b}" if (a + b) % 2 else f"{b},{a}" for a, b in e.tolist()]
+        out.append(("src dst\n" if j == 0 else "# a comment\n") + "\n".join(lines) + "\n")
+    return out
+
+
+_HOSTILE_EDGE_LINES = ("3 3", "0 9", "9 0", "7 8", "x y", "1.5 2", "", "# c", "-1 2", "2 1 0.5",
+                       "99999999999999999999 1", "\ufffd 1", '"0",1')
+
+
+def _edge_line_neighbours(text):
+    lines = text.split("\n")[:-1]
+    extra = [f"{a} {b}" for a, b in combinations(range(N_NODES), 2)] + [f"{b} {a}" for a, b in ((0, 1), (2, 4))]
+    extra += list(_HOSTILE_EDGE_LINES) + lines[1:2]  # a repeated line
+    for i in range(len(lines)):  # one line removed
+        yield "\n".join(lines[:i] + lines[i + 1:]) + "\n"
+    for x in dict.fromkeys(extra):  # one line added at every position
+        for pos in range(len(lines) + 1):
+            yield "\n".join(lines[:pos] + [x] + lines[pos:]) + "\n"
+
+
+def _topk_cli_argv(text):
+    return ["dampening", "topk", str(_file_for(text, ".txt")), "--nodes", str(_nodes_file()), "--k", str(K),
+            "--max-degree-bound", str(CLI_BOUND), "--epsilon", str(EPS)]
 
 
 def _topk_cli():
-    def release(edges, rng):
-        seed = int(rng) if isinstance(rng, (int, np.integer)) else int(np.random.default_rng(rng).integers(2**31))
-        p, nodes = _graph_files(edges)
-        out = _run_cli(["dampening", "topk", str(p), "--nodes", str(nodes), "--k", str(K), "--max-degree-bound",
-                        str(BOUND), "--epsilon", str(EPS), "--seed", str(seed), "--json"])
+    def release(text, rng):
+        out = _run_cli(_topk_cli_argv(text) + ["--seed", str(_seed_of(rng)), "--json"])
         return {f"node_{j + 1}": float(v) for j, v in enumerate(out["private"]["nodes"])}
+
+    def stats(text):
+        exact = _run_cli(_topk_cli_argv(text) + ["--seed", "0", "--json", "--show-exact", "--dump-scores"])
+        # the real command's reader, projection and scores
+        inp = exact["NOT_PRIVATE"]["input"]
+        out = {f"ebc[{v}]": float(x) for v, x in enumerate(inp["ebc"])}
+        out.update({f"sld[{v}]": float(x) for v, x in enumerate(inp["scores"])})
+        out.update({f"D[{v}]": float(x) for v, x in enumerate(inp["ld_scores"])})
+        out["num_nodes"] = float(len(inp["ebc"]))
+        return out
+
+    sens = dict(_projected_sens(), num_nodes=0.0)
     return EntryPoint(
         name="dpworkbench dampening topk", kind="cli", paper="dampening", relation=E.RELATION,
         claimed_epsilon=ledger_epsilon(E.privacy_cost_topk(EPS, K, "SLD")),
         public_inputs=("--nodes", "--k", "--epsilon", "--mechanism", "--max-degree-bound"),
-        make_inputs=_graph_inputs, neighbours=_edge_toggles, statistics=_ebc_stats("SLD"), sensitivities=_ebc_sens("SLD"),
-        release=release, n_samples=1000, tests="tests/privacy/test_harness_dampening.py")
+        make_inputs=_edge_text_inputs, neighbours=_edge_line_neighbours, statistics=stats, sensitivities=sens,
+        release=release, n_samples=1000, tests="tests/privacy/test_harness_dampening.py",
+        note="file-level: one edge line added or removed at any position; graphs above the bound are projected")
 
 
 # ------------------------------------------------------------------ ID3 (add/remove one row)
@@ -261,7 +386,9 @@ def _id3_universe():
 
 
 def _id3_xy(df):
-    return df[["a0", "a1"]].to_numpy(np.int64), df["y"].to_numpy(np.int64)
+    """The rows fit grows its tree on (its own public rule: domain filter, the first N rows)."""
+    X, y = df[["a0", "a1"]].to_numpy(np.int64), df["y"].to_numpy(np.int64)
+    return I.rows_used(X, y, ID3_DOMAINS, 2, ID3_BOUND)[:2]
 
 
 def _id3_stats(method):
@@ -293,12 +420,15 @@ def _id3_sens(method):
         X, y = _id3_xy(df)
         gs = I.delta_ig_global(ID3_BOUND)
         cnts = I.contingencies(X, y, [0, 1], ID3_DOMAINS, 2)
-        d0 = I.ig_delta_matrix(cnts, gs, 1024).values[:, 0]
+        dm = I.ig_delta_matrix(cnts, gs, 1024).values
+        # Rows beyond N are cut (fit's rule): a raw add/remove is ≤ 2 add/remove steps of the rows used (through a
+        # data set of ≤ N rows), so every one-step bound doubles — what fit calibrates to (stab = 2). A single count
+        # still moves by ≤ 1 (the two steps remove one row and add another).
         out = {k: 1.0 for k in _id3_stats("Global")(df) if k.startswith(("count", "class"))}
-        out.update({f"u_ig[{a}]": gs for a in range(2)})
-        out.update({f"u_by_delta0[{a}]": float(d0[a]) for a in range(2)})
+        out.update({f"u_ig[{a}]": 2 * gs for a in range(2)})
+        out.update({f"u_by_delta0[{a}]": float(dm[a, 0] + dm[a, 1]) for a in range(2)})
         if method != "Global":
-            out.update({f"{'D' if method == 'Local' else 'sld'}[{a}]": 1.0 for a in range(2)})
+            out.update({f"{'D' if method == 'Local' else 'sld'}[{a}]": 2.0 for a in range(2)})
         return out
     return sens
 
@@ -307,7 +437,7 @@ def _id3_api(method, budget=2.0, depth=1):
     points = np.array([[a, b] for a in range(2) for b in range(2)])
 
     def release(df, rng):
-        X, y = _id3_xy(df)
+        X, y = df[["a0", "a1"]].to_numpy(np.int64), df["y"].to_numpy(np.int64)  # all rows: fit applies its rule
         tree = I.fit(X, y, ID3_DOMAINS, 2, depth=depth, budget=budget, method=method, n_bound=ID3_BOUND, rng=rng).value
         pred = I.predict(tree, points)
         out = {"root_attribute": float(-1 if tree.attr is None else tree.attr)}
@@ -337,6 +467,7 @@ def entry_points() -> list[EntryPoint]:
     return ([_median_api(m) for m in M.MECHANISMS]
             + [_generic_api("LD"), _generic_api("SLD")]
             + [_topk_api(m) for m in E.METHODS]
+            + [_topk_graph_api(m) for m in ("EM", "SLD")]
             + [_id3_api(m) for m in I.METHODS]
             + [_median_cli(), _topk_cli()])
 

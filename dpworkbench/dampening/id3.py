@@ -286,16 +286,17 @@ class Node:
     children: list = field(default_factory=list)
 
 
-def _select(cnts, utils, method, eps, gs, backend, criterion, horizon):
+def _select(cnts, utils, method, eps, gs, backend, criterion, horizon, stab=1):
+    """One split selection; ``stab`` scales every sensitivity (2 when rows beyond a public N are cut, see fit)."""
     if method == "Global" or criterion != "ig":
         s = gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion]
-        return exponential_mechanism(utils, epsilon=eps, sensitivity=s, rng=backend)
+        return exponential_mechanism(utils, epsilon=eps, sensitivity=stab * s, rng=backend)
     dm = ig_delta_matrix(cnts, gs, horizon)
     if method == "Local":
-        return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=1.0, rng=backend)
+        return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=float(stab), rng=backend)
     if method == "Shifted":
         slack = np.sum(gs - dm.values, axis=1)
-        return exponential_mechanism(np.asarray(utils) - slack, epsilon=eps, sensitivity=gs, rng=backend)
+        return exponential_mechanism(np.asarray(utils) - slack, epsilon=eps, sensitivity=stab * gs, rng=backend)
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
@@ -327,6 +328,26 @@ def privacy_cost(budget: float, depth: int, method: str = "Shifted", criterion: 
     return tuple(out)
 
 
+def rows_used(X: np.ndarray, y: np.ndarray, domains: list[int], n_classes: int, n_bound: int | None):
+    """The rows :func:`fit` grows its tree on, by public rules applied to the user's rows (issue 21):
+
+    1. a row with an attribute or class code outside the public domains is dropped (a rule on the row alone, so one
+       row added or removed adds or removes at most that row; no refusal, no code quoted);
+    2. with a public ``n_bound`` N, only the first N rows in input order are kept (see :func:`fit` for why the
+       queries are then calibrated to twice their one-row sensitivity: ``stab`` = 2).
+
+    Returns ``(X, y, n_bound, stab, rows dropped, rows cut)``; the two counts are NOT PRIVATE."""
+    ok = (y >= 0) & (y < n_classes)
+    if X.shape[0]:
+        ok &= ((X >= 0) & (X < np.asarray(domains))).all(axis=1)
+    X, y = X[ok].astype(np.int64), y[ok].astype(np.int64)
+    if n_bound is None:  # derived (a research run): nothing is cut
+        n_bound, stab = check_int(max(X.shape[0], 1), "n_bound", minimum=1), 1
+    else:
+        n_bound, stab = check_int(n_bound, "n_bound", minimum=1), 2
+    return X[:n_bound], y[:n_bound], n_bound, stab, int((~ok).sum()), max(X.shape[0] - n_bound, 0)
+
+
 def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
         criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng: RngLike = None, accountant=None):
     """DiffPID3 family (Alg. 4): GlobalDiffPID3 (EM), LocalDiffPID3 (LD), ShiftedLocalDiffPID3 (SLD). Spends ``budget``.
@@ -346,8 +367,11 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
     method, criterion:
         ``"Global"``/``"Local"``/``"Shifted"``; ``"ig"`` (Gini / Max are EM-only).
     n_bound:
-        Public upper bound N on the data set size behind ΔIG = log2(N+1) + 1/ln 2. ``None`` uses the number of rows —
-        *derived from the data* (not public under add/remove; recorded in ``Release.derived_public``).
+        Public upper bound N on the data set size behind ΔIG = log2(N+1) + 1/ln 2. Rows beyond it are handled by a
+        public rule: the tree is grown on the first N rows in input order, and every query is calibrated to twice its
+        one-row sensitivity, so the release is ε-DP whatever the number of rows (proof in the code). ``None`` uses
+        the number of rows — *derived from the data* (not public under add/remove; recorded in
+        ``Release.derived_public``; a research run).
     horizon:
         Public horizon T of δ (δ = ΔIG from T on): must not depend on the data.
     rng:
@@ -377,17 +401,12 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
     if y is None:
         raise ValueError("class attribute missing: y (the class codes) is required")
     X = np.asarray(X); y = np.asarray(y)
-    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.size:
-        raise ValueError(f"X must be n×d and y must have n entries (class attribute missing?); got X {X.shape}, y {y.shape}")
-    if X.shape[0] == 0:
-        raise ValueError("empty training set")
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.size:  # shapes: the public column layout, not the rows
+        raise ValueError(f"X must be n×d and y must have n entries (class attribute missing?); got {X.ndim}-D X with "
+                         f"{X.shape[1] if X.ndim == 2 else '?'} columns and {y.ndim}-D y, or different row counts")
     if len(domains) != X.shape[1]:
         raise ValueError(f"domains must give one public domain size per attribute: {len(domains)} sizes for {X.shape[1]} attributes")
     n_classes = check_int(n_classes, "n_classes", minimum=2)
-    if y.min() < 0 or y.max() >= n_classes:
-        raise ValueError(f"class codes must lie in 0..n_classes−1 = 0..{n_classes - 1}, got {y.min()}..{y.max()}")
-    if X.min() < 0 or np.any(X.max(axis=0) >= np.asarray(domains)):
-        raise ValueError("attribute codes must lie in 0..domains[a]−1 (public domains)")
     depth = check_int(depth, "depth", minimum=1)
     budget = check_epsilon(budget, "budget")
     check_options(method, "method", METHODS)
@@ -395,7 +414,15 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
         raise ValueError("Gini and Max (Friedman & Schuster) are EM-only: use method='Global'")
     horizon = check_int(horizon, "horizon", minimum=1)
     derived = () if n_bound is not None else ("n_bound",)
-    n_bound = check_int(n_bound if n_bound is not None else X.shape[0], "n_bound", minimum=1)
+    # Rows beyond the public N (issue 21, finding 7): ΔIG(N) only holds for data sets of ≤ N rows, so the tree is
+    # grown on the FIRST N rows in input order, and every draw is calibrated for two add/remove steps (stab = 2).
+    # Proof: let D' = D + r (r at any position). If |D'| ≤ N nothing is cut. Otherwise the first N rows of D' are
+    # the first N of D, or those with r inserted and the N-th row of D pushed out: a substitution, reached by
+    # removing the pushed-out row (≤ N−1 rows) and then adding r (N rows). Both steps stay within N rows, where every
+    # query (NoisyCount, the split selection, the leaf counts) is (ε/2)-DP when calibrated to twice its one-step
+    # sensitivity; by group privacy the pair costs ε per query, as the ledger records. A derived N (None: the row
+    # count, a research run) cuts nothing and keeps stab = 1, so seeded research figures are unchanged.
+    X, y, n_bound, stab, rows_out_of_domain, rows_cut = rows_used(X, y, domains, n_classes, n_bound)
     backend = check_rng(rng)
     eps = budget / (2 * (depth + 1))
     gs = delta_ig_global(n_bound)
@@ -409,15 +436,15 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
 
     def build(idx, attrs, d):
         Xs, ys = X[idx], y[idx]
-        nt = laplace_mechanism(float(idx.size), epsilon=eps, sensitivity=1.0, rng=backend)
+        nt = laplace_mechanism(float(idx.size), epsilon=eps, sensitivity=float(stab), rng=backend)
         t_a = max(domains[a] for a in attrs) if attrs else 1  # max #values over the remaining attributes (public)
         if not attrs or d == 0 or nt / (t_a * n_classes) < math.sqrt(2) / eps:
             counts = np.bincount(ys, minlength=n_classes).astype(float)
-            noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=1.0, rng=backend) for c in counts]
+            noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=float(stab), rng=backend) for c in counts]
             return Node(label=int(np.argmax(noisy)))
         cnts = contingencies(Xs, ys, attrs, domains, n_classes)
         utils = utilities_ig(cnts) if criterion == "ig" else np.array([utility(c, criterion) for c in cnts])
-        a = attrs[_select(cnts, utils, method, eps, gs, backend, criterion, horizon)]
+        a = attrs[_select(cnts, utils, method, eps, gs, backend, criterion, horizon, stab)]
         rest = [b for b in attrs if b != a]
         col = Xs[:, a]
         return Node(attr=a, children=[build(idx[col == v], rest, d - 1) for v in range(domains[a])])
@@ -426,8 +453,10 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
     return Release(tree, ledger=acc.entries_since(mark), mechanism=f"{method}DiffPID3", derived_public=derived,
                    public={"method": method, "criterion": criterion, "depth": depth, "budget": budget,
                            "epsilon_per_query": eps, "domains": list(map(int, domains)), "n_classes": n_classes,
-                           "n_bound": n_bound, "delta_ig": gs, "horizon": horizon},
-                   exact={"n_rows": int(X.shape[0])})
+                           "n_bound": n_bound, "delta_ig": gs, "horizon": horizon, "stability": stab,
+                           "utility_sensitivity": stab * gs},
+                   exact={"n_rows": int(X.shape[0]), "rows_beyond_n_bound_cut": rows_cut,
+                          "rows_out_of_domain_dropped": rows_out_of_domain})
 
 
 def predict(tree: Node, X: Any) -> np.ndarray:

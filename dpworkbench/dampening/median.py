@@ -366,7 +366,8 @@ def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
 
 
 def select_median(values: Any, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD", horizon: int = 32,
-                  delta: str = "box", rng: RngLike = None, accountant=None, allow_unverified: bool = False):
+                  delta: str = "box", rng: RngLike = None, accountant=None, allow_unverified: bool = False,
+                  missing: float | None = None):
     """Private median *selection* (thesis Ch. 5): the label (row position) of an element close to the median.
 
     The mechanism's range is the set of row positions {0, …, n−1} and u(x, i) = −|x_m − x_i| on the values clipped
@@ -380,7 +381,10 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     values:
         The column (numbers); row positions are the labels.
     lower, upper:
-        Public bounds of the values (values outside are clipped).
+        Public bounds of the values (values outside, ±inf included, are clipped).
+    missing:
+        Public value a NaN (a missing value) takes, in [lower, upper]; default ``lower``. So the release is a total
+        function of the values: it never refuses because of what a row holds.
     epsilon:
         Budget (one selection with the full ε).
     mechanism:
@@ -427,10 +431,12 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     col = np.asarray(values, dtype=float)
     if col.ndim != 1 or col.size == 0:
         raise ValueError("values must be a non-empty 1-D array")
-    if not np.all(np.isfinite(col)):
-        raise ValueError("values contain NaN or inf")
+    missing = float(lower) if missing is None else float(missing)
+    if not (math.isfinite(missing) and lower <= missing <= upper):
+        raise ValueError("missing must be a finite number in [lower, upper] (the public value of a missing value)")
     lam = float(upper - lower)
-    x = np.clip(col, lower, upper) - lower
+    # Public rules, value by value: NaN → missing, ±inf and out-of-range values clipped into [lower, upper].
+    x = np.clip(np.where(np.isnan(col), missing, col), lower, upper) - lower
     u = median_utility(x, lam)
     backend = check_rng(rng)
     acc, mark = open_ledger(accountant)

@@ -47,8 +47,15 @@ def test_cli_topk_edge_list(tmp_path, capsys):
     nodes = out["private"]["nodes"]
     assert out["epsilon_spent"] == 1e4 and len(nodes) == 3 and set(nodes) <= set(H.nodes)
     assert len(truth & set(nodes)) >= 2
-    assert main(["dampening", "topk", str(p), "--k", "2", "--mechanism", "PF", "--epsilon", "1", "--json"]) == 0  # release back-end
+    nodes_file = tmp_path / "nodes.txt"
+    nodes_file.write_text("\n".join(str(v) for v in sorted(H.nodes)))
+    release = ["dampening", "topk", str(p), "--nodes", str(nodes_file), "--max-degree-bound", "50"]
+    assert main(release + ["--k", "2", "--mechanism", "PF", "--epsilon", "1", "--json"]) == 0  # release back-end
     out = _json(capsys)
     assert len(out["private"]["nodes"]) == 2 and out["noise"].startswith("OpenDP")
-    assert main(["dampening", "topk", str(p), "--k", "1000"]) == 2
-    assert "larger than the number of nodes" in capsys.readouterr().err
+    assert out["public_derived_from_data"] == [] and out["public"]["stability"] == 3
+    # a release takes the node set and the degree bound from flags, refused up front (same message for any graph)
+    assert main(["dampening", "topk", str(p), "--k", "2"]) == 2
+    assert "--nodes and --max-degree-bound" in capsys.readouterr().err
+    assert main(release + ["--k", "1000"]) == 2
+    assert "larger than the number of nodes in --nodes (300)" in capsys.readouterr().err

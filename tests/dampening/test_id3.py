@@ -159,8 +159,10 @@ def test_fit_input_errors():
         id3.fit(X, None, [2, 2], 2, depth=1, budget=1.0)
     with pytest.raises(ValueError, match="domains"):
         id3.fit(X, y, [2], 2, depth=1, budget=1.0)
-    with pytest.raises(ValueError, match="class codes"):
-        id3.fit(X, y + 5, [2, 2], 2, depth=1, budget=1.0)
+    # out-of-domain codes are dropped row by row (issue 21): no refusal, no code echoed; the release is total
+    rel = id3.fit(X, y + 5, [2, 2], 2, depth=1, budget=1.0, n_bound=20, rng=0)
+    assert rel.exact["rows_out_of_domain_dropped"] == 10 and rel.exact["n_rows"] == 0
+    id3.fit(np.zeros((0, 2), int), np.zeros(0, int), [2, 2], 2, depth=2, budget=1.0, n_bound=20, rng=0)
     with pytest.raises(ValueError, match="budget"):
         id3.fit(X, y, [2, 2], 2, depth=1, budget=0.0)
     with pytest.raises(ValueError, match="depth must be >= 1"):

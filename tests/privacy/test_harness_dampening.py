@@ -46,7 +46,10 @@ def test_installed_command(tmp_path):
     csv.write_text("val\n" + "\n".join(map(str, vals)))
     edges = tmp_path / "g.txt"
     edges.write_text("1 2\n2 3\n3 4\n1 3\n4 5\n5 1\n2 5\n")
-    runs = {"median": ["median", str(csv), "--column", "val", "--upper", "100"], "topk": ["topk", str(edges), "--k", "2"]}
+    nodes = tmp_path / "nodes.txt"
+    nodes.write_text("1\n2\n3\n4\n5\n")
+    runs = {"median": ["median", str(csv), "--column", "val", "--upper", "100"],
+            "topk": ["topk", str(edges), "--k", "2", "--nodes", str(nodes), "--max-degree-bound", "3"]}
     for name, argv in runs.items():
         seeded = _installed(*argv, "--seed", "1", "--json")
         assert seeded.returncode == 0, seeded.stderr
