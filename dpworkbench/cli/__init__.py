@@ -210,8 +210,6 @@ def lab_command(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
-    import subprocess
-
     cmd = lab_command(args)
     if args.print_command:
         print(" ".join(cmd))
@@ -222,21 +220,56 @@ def cmd_lab(args: argparse.Namespace) -> int:
         print("JupyterLab is not installed in this environment: run `make install` first", file=sys.stderr)
         return 2
     print("starting JupyterLab on notebooks/index.ipynb (Ctrl-C to stop)", flush=True)
+    return _serve(cmd)
+
+
+def _serve(cmd: list[str], env: dict[str, str] | None = None) -> int:
+    """Run a server (JupyterLab, Voilà) in the foreground until it ends, Ctrl-C or SIGTERM.
+
+    SIGTERM (``kill``, a service manager, a closed container) is passed on to the server and waited for: without
+    this the server outlived ``dpworkbench`` and kept holding its port. Ctrl-C reaches the server through the
+    terminal's process group by itself.
+    """
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(cmd, env=env)
+
+    def forward(signum, frame):  # noqa: ARG001 - signal handler signature
+        if proc.poll() is None:
+            proc.terminate()
+
+    previous = signal.signal(signal.SIGTERM, forward)
     try:
-        return subprocess.call(cmd)
-    except KeyboardInterrupt:
-        return 0
+        while True:
+            try:
+                code = proc.wait(timeout=30)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+            except KeyboardInterrupt:  # the server got the same Ctrl-C; give it time to shut its kernels down
+                try:
+                    proc.wait(timeout=30)
+                except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                    proc.kill()
+                    proc.wait()
+                return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return 0 if code == -signal.SIGTERM else code
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
     """Serve a teaching notebook as a Voilà app on localhost (widgets and figures, no code)."""
-    import subprocess
-
     from ..teaching.app import resolve_teaching_notebook, teach_environment, teaching_notebooks, voila_command
 
-    if args.list:
-        for p in teaching_notebooks():
-            print(f"{p.parent.name}/{p.stem}")
+    if args.list:  # name and title, as `dpworkbench list` shows them
+        from ..experiments.nbtools import describe_notebook
+
+        infos = [describe_notebook(p) for p in teaching_notebooks()]
+        width = max((len(i.notebook) for i in infos), default=0)
+        for i in infos:
+            print(f"{i.notebook:<{width}}  {i.title}")
         return 0
     notebook = resolve_teaching_notebook(args.notebook) if args.notebook else None  # ValueError: one line, exit 2
     cmd = voila_command(notebook, port=args.port, ip=args.ip, open_browser=not args.no_browser, extra=args.voila_args)
@@ -250,10 +283,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
         return 2
     what = f"{notebook.parent.name}/{notebook.stem}" if notebook else "the notebook tree"
     print(f"serving {what} as an app on http://{args.ip}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    try:
-        return subprocess.call(cmd, env=teach_environment())
-    except KeyboardInterrupt:
-        return 0
+    return _serve(cmd, env=teach_environment())
 
 
 def build_parser() -> argparse.ArgumentParser:

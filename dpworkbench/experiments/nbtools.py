@@ -318,20 +318,82 @@ def _plotly_html(data: dict, div_id: str) -> str:
                        config={"responsive": True})
 
 
+# The report page's template: nbconvert's "lab" page with every asset from the environment, none from a CDN.
+# require.js and the widget manager are left out: a report page has no kernel, so a widget on it would be a dead
+# control (notebook_html keeps its text form instead) and nothing else on the page loads AMD modules. MathJax comes
+# from jupyter-server-mathjax's files, copied beside plotly.min.js, and only onto pages that have math; mermaid
+# diagrams (none in the project) stay as their source text.
+_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{% block jupyter_widgets %}{% endblock jupyter_widgets %}
+{%- block html_head_js_mathjax -%}
+{%- if resources.dpwb_mathjax_url -%}{{ mathjax(resources.dpwb_mathjax_url) }}{%- endif -%}
+{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+_MATH_RE = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\begin\{")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def notebook_title(nb: dict, default: str) -> str:
+    """The notebook's title: its first markdown line without the ``#`` (the same title ``dpworkbench list`` shows)."""
+    lines = _markdown_lines(nb)
+    title = re.sub(r"[*_`]", "", lines[0].lstrip("#").strip()) if lines else ""
+    return title or default
+
+
+def _has_math(nb) -> bool:
+    for cell in nb.cells:
+        texts = [cell.source] if cell.cell_type == "markdown" else []
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if "text/latex" in data:
+                return True
+            texts += [str(data.get("text/markdown", ""))]
+        if any(_MATH_RE.search(t) for t in texts):
+            return True
+    return False
+
+
+def write_mathjax(static: Path) -> Path:
+    """MathJax (from the jupyter-server-mathjax package) under ``static/mathjax`` once; returns its ``MathJax.js``."""
+    import shutil
+
+    import jupyter_server_mathjax
+
+    target = Path(static) / "mathjax"
+    if not (target / "MathJax.js").exists():
+        src = Path(jupyter_server_mathjax.__file__).parent / "static"
+        tmp = target.with_name(f".mathjax.{time.time_ns()}.tmp")
+        shutil.copytree(src, tmp)
+        try:
+            tmp.rename(target)  # complete or absent, even with two pages written at once
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target / "MathJax.js"
+
+
 def notebook_html(executed: Path, plotlyjs: Path) -> str:
     """The executed notebook as one HTML page whose plotly figures are drawn (nbconvert alone shows nothing for
-    them: it cannot render plotly's JSON mimetype). Figures use the shared ``plotlyjs`` file by relative path."""
+    them: it cannot render plotly's JSON mimetype). Figures use the shared ``plotlyjs`` file by relative path.
+
+    The page is titled with the notebook's title and loads nothing from the network (:data:`_PAGE_TEMPLATE`): widget
+    outputs show their text form, MathJax comes from ``_static/mathjax`` beside ``plotlyjs``."""
     import os
 
+    import jinja2
     import nbformat
     from nbconvert import HTMLExporter
 
     nb = nbformat.read(str(executed), as_version=4)
     src = Path(os.path.relpath(plotlyjs, executed.parent)).as_posix()
     first, n = True, 0
+    nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             data = out.get("data", {})
+            data.pop(WIDGET_VIEW, None)  # no kernel behind the page: the widget's text form, not a dead control
             if "application/vnd.plotly.v1+json" in data:
                 n += 1
                 fig_html = _plotly_html(data["application/vnd.plotly.v1+json"], f"dpwb-fig-{n}")
@@ -340,12 +402,19 @@ def notebook_html(executed: Path, plotlyjs: Path) -> str:
                     first = False
                 data["text/html"] = fig_html
                 del data["application/vnd.plotly.v1+json"]
-    body, _ = HTMLExporter().from_notebook_node(nb)
+    nb.metadata["title"] = notebook_title(nb, executed.stem)
+    mathjax = ""
+    if _has_math(nb):
+        js = write_mathjax(Path(plotlyjs).parent)
+        mathjax = Path(os.path.relpath(js, executed.parent)).as_posix() + "?config=TeX-AMS-MML_HTMLorMML-full,Safe"
+    exporter = HTMLExporter(extra_loaders=[jinja2.DictLoader({"dpwb_page.html.j2": _PAGE_TEMPLATE})],
+                            template_file="dpwb_page.html.j2")
+    body, _ = exporter.from_notebook_node(nb, resources={"dpwb_mathjax_url": mathjax})
     return body.replace("<head>", f"<head>\n{HTML_MARKER}", 1)
 
 
 # Marks pages written by :func:`notebook_html`; `dpworkbench report` re-renders pages without it (older runs).
-HTML_MARKER = "<!-- dpworkbench notebook page v3: plotly figures drawn, as wide as the page -->"
+HTML_MARKER = "<!-- dpworkbench notebook page v4: plotly figures drawn, as wide as the page; titled; no CDN -->"
 
 
 def run_notebook(
