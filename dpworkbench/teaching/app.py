@@ -138,16 +138,18 @@ def write_voila_template(root: Path | None = None) -> Path:
         raise ValueError("Voilà's templates (share/jupyter/voila/templates) are not installed: run `make install`")
     voila_templates = found[0]
     fonts = tpl / "static" / "fontawesome"
-    if not (fonts / "webfonts").is_dir():
+    if not (fonts / "webfonts" / "fa-solid-900.woff2").exists() or not (fonts / "css" / "v4-shims.min.css").exists():
         for sub in ("css", "webfonts"):
             shutil.copytree(Path(fa.BASE_DIR) / sub, fonts / sub, dirs_exist_ok=True)
-    (tpl / "conf.json").write_text(json.dumps({"base_template": "lab"}))
-    (tpl / "index.html.j2").write_text(_INDEX)
+    from ..experiments.runner import atomic_write_text  # two apps starting at once never read half a template
+
+    atomic_write_text(tpl / "conf.json", json.dumps({"base_template": "lab"}))
+    atomic_write_text(tpl / "index.html.j2", _INDEX)
     # The tree and error pages: Voilà's lab page over a copy of its base page whose Font Awesome link is local.
     base_page = (voila_templates / "base" / "page.html").read_text()
-    (tpl / "dpwb_base_page.html").write_text(base_page.replace(_CDN_FA4, _local_fa_links("{{ base_url }}")))
+    atomic_write_text(tpl / "dpwb_base_page.html", base_page.replace(_CDN_FA4, _local_fa_links("{{ base_url }}")))
     lab_page = (voila_templates / "lab" / "page.html").read_text()
-    (tpl / "page.html").write_text(lab_page.replace("'voila/templates/base/page.html'", "'dpwb_base_page.html'"))
+    atomic_write_text(tpl / "page.html", lab_page.replace("'voila/templates/base/page.html'", "'dpwb_base_page.html'"))
     return share
 
 
