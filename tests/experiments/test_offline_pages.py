@@ -89,3 +89,42 @@ def test_the_data_line_is_printed_once_per_dataset_per_kernel(capsys):
         provenance.clear()
         provenance._RECORD.extend(before)
         provenance.set_printing(printing)
+
+
+def test_every_learn_notebooks_menu_instruction_is_rewritten_for_the_app(tmp_path):
+    """The app's script (run in node on each learn notebook's "What to do" paragraph, rendered as the app renders
+    markdown) drops the JupyterLab menu clause and leaves a sentence that starts with a capital."""
+    import json
+    import shutil
+    import subprocess
+
+    import pytest
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    from dpworkbench.experiments.nbtools import discover_notebooks
+    from dpworkbench.teaching import app
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = re.search(r"var runAll = (/.*?/i);", app._APP_TEXT_JS).group(1)
+    head = re.search(r"\.replace\((/\(What to do.*?/)\s*,", app._APP_TEXT_JS).group(1)
+    paragraphs = {}
+    for info in discover_notebooks():
+        if info.kind != "teaching":
+            continue
+        nb = nbformat.read(str(info.path), as_version=4)
+        for cell in nb.cells:
+            for par in cell.source.split("\n\n") if cell.cell_type == "markdown" else []:
+                if "Run All" in par:
+                    paragraphs[info.notebook] = markdown2html_mistune(par)
+    assert len(paragraphs) >= 10, paragraphs.keys()
+    js = (f"const runAll = {script}; const head = {head};\n"
+          f"const ps = {json.dumps(paragraphs)};\n"
+          "const out = {}; for (const [k, h] of Object.entries(ps)) { out[k] = h.replace(runAll, '').replace(head, "
+          "(m, a, c) => a + c.toUpperCase()); }\nconsole.log(JSON.stringify(out));")
+    out = json.loads(subprocess.run([node, "-e", js], capture_output=True, text=True, check=True, timeout=60).stdout)
+    for name, html in out.items():
+        text = re.sub(r"<[^>]+>", "", html)
+        assert "Run All" not in text and "Run →" not in text, (name, text)
+        assert re.search(r"What to do[.:]?:?\s+[A-Z]", text), (name, text)
