@@ -73,3 +73,40 @@ def test_unknown_parameter_fails_naming_the_parameters(tmp_path):
     assert "Traceback" not in res.stderr
     assert "'secondz'" in res.stderr and "seconds=60" in res.stderr
     assert not (tmp_path / "reports").exists() or not list((tmp_path / "reports").rglob("*.ipynb"))
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.timeout(180)
+def test_sigterm_to_lab_stops_jupyterlab_and_frees_its_port(tmp_path):
+    """`kill PID` (SIGTERM to dpworkbench alone, as a service manager sends it) must not leave JupyterLab behind."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "dpworkbench", "lab", "--no-browser", "--port", str(port), "--ip",
+                             "127.0.0.1", "--", "--ServerApp.token=", "--ServerApp.password="],
+                            env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not _listening(port):
+            assert proc.poll() is None and time.monotonic() < deadline, "JupyterLab did not start"
+            time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)  # to dpworkbench only, not its process group
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while _listening(port) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not _listening(port), "JupyterLab still holds the port after SIGTERM to `dpworkbench lab`"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the group: JupyterLab too, if the test failed
+        except ProcessLookupError:
+            pass

@@ -16,10 +16,16 @@ def test_teach_serves_a_learn_notebook_on_localhost_without_code(capsys):
     assert "--show_tracebacks=False" in cmd
 
 
-def test_teach_lists_and_refuses_unknown_notebooks(capsys):
+def test_teach_lists_names_with_titles_and_refuses_unknown_notebooks(capsys):
+    from dpworkbench.experiments.nbtools import discover_notebooks
+
     assert main(["teach", "--list"]) == 0
-    listed = capsys.readouterr().out.split()
+    lines = capsys.readouterr().out.splitlines()
+    listed = {ln.split()[0]: ln.split(None, 1)[1] if len(ln.split()) > 1 else "" for ln in lines}
     assert "mechanisms/learn_sparse_vector" in listed and all("/learn_" in n for n in listed)
+    titles = {i.notebook: i.title for i in discover_notebooks() if i.kind == "teaching"}
+    assert listed == {n: titles[n] for n in listed}, "each name must be followed by its notebook's title"
+    assert listed["mechanisms/learn_sparse_vector"] == "The sparse vector technique (AboveThreshold)"
     assert main(["teach", "learn_nothing_like_this"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "learn_nothing_like_this" in err and "mechanisms/learn_sparse_vector" in err

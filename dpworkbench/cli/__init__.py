@@ -49,6 +49,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plural(n: int, word: str) -> str:
+    """``1 notebook``, ``2 notebooks``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def resolve_run(notebook: str, params: dict):
     """The run ``dpworkbench run NOTEBOOK`` means: a manifest run name (``inconsistency/fig05_true_vs_private_conoise``),
     or a notebook path / ``<paper>/<stem>`` (the manifest run whose parameters ``params`` match, if any). None if not found."""
@@ -70,22 +75,37 @@ def resolve_run(notebook: str, params: dict):
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ..experiments.nbtools import check_parameters, run_notebook
+    from ..experiments.nbtools import (RUNNER_PARAMETERS, check_parameters, parameter_overrides, parameterised_dir,
+                                       run_notebook)
     from ..experiments.report import write_runs
 
     params = {k: _parse_value(v) for k, v in (args.parameter or [])}
+    runner_own = sorted(set(params) & set(RUNNER_PARAMETERS))
+    if runner_own:  # the runner sets these itself; a -p value would be silently overridden or misfile the run
+        print(f"-p {runner_own[0]} is set by the runner (use --profile for the profile)", file=sys.stderr)
+        return 2
     info = resolve_run(args.notebook, params)
     if info is None:
         print(f"notebook not found: {args.notebook} (try `dpworkbench list`)", file=sys.stderr)
         return 2
     check_parameters(info, params)  # an unknown -p name is a mistake, not a notice (ValueError: one line, exit 2)
-    out_root = reports_dir() / args.profile
+    overrides = parameter_overrides(info, params)
+    if overrides:
+        # Other parameters than the profile's: its own folder and runs.csv, never the reproduction's
+        out_root = reports_dir() / "runs"
+        out_dir = parameterised_dir(info, args.profile, overrides, out_root)
+        shown = ", ".join(f"{k}={v!r}" for k, v in sorted(overrides.items()))
+        print(f"parameterised run of {info.name} ({shown}, {args.profile} profile); "
+              f"the {args.profile} reproduction is left as it is", flush=True)
+    else:
+        out_root, out_dir = reports_dir() / args.profile, None
     try:
-        res = run_notebook(info, profile=args.profile, output_root=out_root, parameters=params)
+        res = run_notebook(info, profile=args.profile, output_root=out_root, parameters=params, out_dir=out_dir)
     except KeyboardInterrupt:
         print(f"stopped (Ctrl-C): {info.name} not written", file=sys.stderr)
         return 130
-    write_runs(out_root, [res])  # so `dpworkbench report` shows this run
+    # so `dpworkbench report` shows a profile run; parameterised runs are listed in reports/runs/runs.csv
+    write_runs(out_root, [res], key=("notebook", "parameters") if overrides else ("notebook",))
     print(f"{res.status} in {res.seconds:.1f}s -> {res.output_dir}")
     if res.error:
         print(res.error, file=sys.stderr)
@@ -113,7 +133,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         print(f"--timeout must be a positive number of seconds, got {args.timeout}", file=sys.stderr)
         return 2
     how = " (keeping finished runs whose code is unchanged: --resume)" if args.resume else ""
-    print(f"reproducing {len(infos)} notebooks in the {args.profile!r} profile -> {out_root}{how}", flush=True)
+    print(f"reproducing {_plural(len(infos), 'notebook')} in the {args.profile!r} profile -> {out_root}{how}", flush=True)
     out_root.mkdir(parents=True, exist_ok=True)
     try:
         # runs.csv is rewritten after every notebook, so a crash or a lost machine costs at most the one in progress
@@ -122,7 +142,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                            on_result=lambda r: write_runs(out_root, [r]))
     except RunInterrupted as stop:  # Ctrl-C: keep what finished, drop the notebook in progress, no traceback
         index = build_report(out_root, args.profile)
-        print(f"stopped (Ctrl-C) during {stop.current}: {len(stop.results)} of {len(infos)} notebooks finished and kept; "
+        print(f"stopped (Ctrl-C) during {stop.current}: {len(stop.results)} of {_plural(len(infos), 'notebook')} finished and kept; "
               f"report: {index}. Run again to continue (finished experiment cells are cached).", file=sys.stderr)
         return 130
     index = build_report(out_root, args.profile)
@@ -190,8 +210,6 @@ def lab_command(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
-    import subprocess
-
     cmd = lab_command(args)
     if args.print_command:
         print(" ".join(cmd))
@@ -202,21 +220,56 @@ def cmd_lab(args: argparse.Namespace) -> int:
         print("JupyterLab is not installed in this environment: run `make install` first", file=sys.stderr)
         return 2
     print("starting JupyterLab on notebooks/index.ipynb (Ctrl-C to stop)", flush=True)
+    return _serve(cmd)
+
+
+def _serve(cmd: list[str], env: dict[str, str] | None = None) -> int:
+    """Run a server (JupyterLab, Voilà) in the foreground until it ends, Ctrl-C or SIGTERM.
+
+    SIGTERM (``kill``, a service manager, a closed container) is passed on to the server and waited for: without
+    this the server outlived ``dpworkbench`` and kept holding its port. Ctrl-C reaches the server through the
+    terminal's process group by itself.
+    """
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(cmd, env=env)
+
+    def forward(signum, frame):  # noqa: ARG001 - signal handler signature
+        if proc.poll() is None:
+            proc.terminate()
+
+    previous = signal.signal(signal.SIGTERM, forward)
     try:
-        return subprocess.call(cmd)
-    except KeyboardInterrupt:
-        return 0
+        while True:
+            try:
+                code = proc.wait(timeout=30)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+            except KeyboardInterrupt:  # the server got the same Ctrl-C; give it time to shut its kernels down
+                try:
+                    proc.wait(timeout=30)
+                except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                    proc.kill()
+                    proc.wait()
+                return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return 0 if code == -signal.SIGTERM else code
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
     """Serve a teaching notebook as a Voilà app on localhost (widgets and figures, no code)."""
-    import subprocess
-
     from ..teaching.app import resolve_teaching_notebook, teach_environment, teaching_notebooks, voila_command
 
-    if args.list:
-        for p in teaching_notebooks():
-            print(f"{p.parent.name}/{p.stem}")
+    if args.list:  # name and title, as `dpworkbench list` shows them
+        from ..experiments.nbtools import describe_notebook
+
+        infos = [describe_notebook(p) for p in teaching_notebooks()]
+        width = max((len(i.notebook) for i in infos), default=0)
+        for i in infos:
+            print(f"{i.notebook:<{width}}  {i.title}")
         return 0
     notebook = resolve_teaching_notebook(args.notebook) if args.notebook else None  # ValueError: one line, exit 2
     cmd = voila_command(notebook, port=args.port, ip=args.ip, open_browser=not args.no_browser, extra=args.voila_args)
@@ -230,10 +283,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
         return 2
     what = f"{notebook.parent.name}/{notebook.stem}" if notebook else "the notebook tree"
     print(f"serving {what} as an app on http://{args.ip}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    try:
-        return subprocess.call(cmd, env=teach_environment())
-    except KeyboardInterrupt:
-        return 0
+    return _serve(cmd, env=teach_environment())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -246,7 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run one notebook headlessly (papermill)")
     p.add_argument("notebook", help="path, <paper>/<notebook> under notebooks/, or a run name from `dpworkbench list`")
-    p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"), help="papermill parameter (JSON value)")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                   help="papermill parameter (JSON value); a run with parameters other than the profile's goes to its "
+                   "own folder reports/runs/<paper>/<notebook>/<profile>-<hash>/, never replacing the reproduction")
     p.add_argument("--profile", choices=PROFILES, default="quick")
     p.set_defaults(func=cmd_run)
 

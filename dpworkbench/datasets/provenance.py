@@ -56,12 +56,16 @@ def display_path(path: Path | str) -> str:
 
 
 def record(dataset: str, source: str, path_or_generator: str, rows_or_nodes: int, sha256: str = "", note: str = "") -> DataUse:
-    """Add one use to the process record and print one line saying what was used."""
+    """Add one use to the process record and print one line saying what was used.
+
+    The line is printed the first time a use is recorded in this process (kernel) only: a notebook that loads the
+    same data in each of its panels says so once, not once per panel."""
     if source not in ("real", "synthetic"):
         raise ValueError(f"source must be 'real' or 'synthetic', got {source!r}")
     use = DataUse(dataset, source, path_or_generator, int(rows_or_nodes), sha256, note)
-    if use not in _RECORD:
-        _RECORD.append(use)
+    if use in _RECORD:
+        return use
+    _RECORD.append(use)
     if _PRINT:
         kind = "REAL data" if source == "real" else "SYNTHETIC stand-in"
         digest = f", sha256 {sha256[:12]}…" if sha256 and ";" not in sha256 else (", sha256 recorded" if sha256 else "")

@@ -35,6 +35,14 @@ def pick(profile: str, *, ci: Any, quick: Any, paper: Any) -> Any:
     return {"ci": ci, "quick": quick, "paper": paper}[profile]
 
 
+def _under(path: Path, root: Path) -> Path | None:
+    """``path`` relative to ``root``, or None when it is not inside it."""
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve())
+    except ValueError:
+        return None
+
+
 class NotebookContext:
     """Output locations and bookkeeping for one notebook run."""
 
@@ -49,6 +57,9 @@ class NotebookContext:
         self.output_dir = Path(output_dir) if output_dir else reports_dir() / "interactive" / self.paper / self.stem
         self.figures_dir = self.output_dir / "figures"
         self.results_dir = results_dir() / profile / self.paper / self.stem
+        parameterised = _under(self.output_dir, reports_dir() / "runs")
+        if parameterised is not None:  # `dpworkbench run -p`: its tables and grid caches apart from the profile's too
+            self.results_dir = results_dir() / "runs" / parameterised
         self.output_dir.mkdir(parents=True, exist_ok=True)
         self.figures_dir.mkdir(parents=True, exist_ok=True)
         self.results_dir.mkdir(parents=True, exist_ok=True)

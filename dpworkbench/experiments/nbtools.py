@@ -198,6 +198,35 @@ class RunResult:
     commit: str = ""  # git commit it ran at
     finished: str = ""  # UTC time it finished
     kept: bool = False  # True when `--resume` kept an earlier run instead of running it again
+    parameters: str = ""  # parameters_json(...) of the run: the manifest's and any `-p` values ("{}": none)
+
+
+def parameters_json(parameters: Any) -> str:
+    """A run's parameters as canonical JSON (sorted keys): what runs.csv, manifest.json and :func:`parameter_hash` use."""
+    return json.dumps(dict(parameters or {}), sort_keys=True, default=str, separators=(",", ":"))
+
+
+def parameter_overrides(info: "NotebookInfo", parameters: dict[str, Any] | None) -> dict[str, Any]:
+    """The given parameters that differ from the run's own (its manifest entry's): what makes a run *parameterised*."""
+    own = dict(info.parameters)
+    return {k: v for k, v in (parameters or {}).items() if k not in own or own[k] != v}
+
+
+def parameter_hash(profile: str, parameters: dict[str, Any]) -> str:
+    """Short hash of a profile and a run's full parameters: the folder name of a parameterised run."""
+    return hashlib.blake2b(f"{profile}\n{parameters_json(parameters)}".encode(), digest_size=5).hexdigest()
+
+
+def parameterised_dir(info: "NotebookInfo", profile: str, parameters: dict[str, Any], root: Path | None = None) -> Path:
+    """Where ``dpworkbench run NOTEBOOK -p ...`` writes: ``reports/runs/<paper>/<stem>/<profile>-<hash>/``.
+
+    Never the profile's own folder (``reports/<profile>/<paper>/<stem>``), so a run with other parameters can
+    neither replace a reproduction nor be kept by ``reproduce --resume`` in its place."""
+    from ..paths import reports_dir
+
+    base = reports_dir() / "runs" if root is None else Path(root)
+    full = {**dict(info.parameters), **parameters}
+    return base / info.paper / info.stem / f"{profile}-{parameter_hash(profile, full)}"
 
 
 def notebook_parameters(path: Path) -> dict[str, Any]:
@@ -289,20 +318,82 @@ def _plotly_html(data: dict, div_id: str) -> str:
                        config={"responsive": True})
 
 
+# The report page's template: nbconvert's "lab" page with every asset from the environment, none from a CDN.
+# require.js and the widget manager are left out: a report page has no kernel, so a widget on it would be a dead
+# control (notebook_html keeps its text form instead) and nothing else on the page loads AMD modules. MathJax comes
+# from jupyter-server-mathjax's files, copied beside plotly.min.js, and only onto pages that have math; mermaid
+# diagrams (none in the project) stay as their source text.
+_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{% block jupyter_widgets %}{% endblock jupyter_widgets %}
+{%- block html_head_js_mathjax -%}
+{%- if resources.dpwb_mathjax_url -%}{{ mathjax(resources.dpwb_mathjax_url) }}{%- endif -%}
+{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+_MATH_RE = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\begin\{")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def notebook_title(nb: dict, default: str) -> str:
+    """The notebook's title: its first markdown line without the ``#`` (the same title ``dpworkbench list`` shows)."""
+    lines = _markdown_lines(nb)
+    title = re.sub(r"[*_`]", "", lines[0].lstrip("#").strip()) if lines else ""
+    return title or default
+
+
+def _has_math(nb) -> bool:
+    for cell in nb.cells:
+        texts = [cell.source] if cell.cell_type == "markdown" else []
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if "text/latex" in data:
+                return True
+            texts += [str(data.get("text/markdown", ""))]
+        if any(_MATH_RE.search(t) for t in texts):
+            return True
+    return False
+
+
+def write_mathjax(static: Path) -> Path:
+    """MathJax (from the jupyter-server-mathjax package) under ``static/mathjax`` once; returns its ``MathJax.js``."""
+    import shutil
+
+    import jupyter_server_mathjax
+
+    target = Path(static) / "mathjax"
+    if not (target / "MathJax.js").exists():
+        src = Path(jupyter_server_mathjax.__file__).parent / "static"
+        tmp = target.with_name(f".mathjax.{time.time_ns()}.tmp")
+        shutil.copytree(src, tmp)
+        try:
+            tmp.rename(target)  # complete or absent, even with two pages written at once
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target / "MathJax.js"
+
+
 def notebook_html(executed: Path, plotlyjs: Path) -> str:
     """The executed notebook as one HTML page whose plotly figures are drawn (nbconvert alone shows nothing for
-    them: it cannot render plotly's JSON mimetype). Figures use the shared ``plotlyjs`` file by relative path."""
+    them: it cannot render plotly's JSON mimetype). Figures use the shared ``plotlyjs`` file by relative path.
+
+    The page is titled with the notebook's title and loads nothing from the network (:data:`_PAGE_TEMPLATE`): widget
+    outputs show their text form, MathJax comes from ``_static/mathjax`` beside ``plotlyjs``."""
     import os
 
+    import jinja2
     import nbformat
     from nbconvert import HTMLExporter
 
     nb = nbformat.read(str(executed), as_version=4)
     src = Path(os.path.relpath(plotlyjs, executed.parent)).as_posix()
     first, n = True, 0
+    nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             data = out.get("data", {})
+            data.pop(WIDGET_VIEW, None)  # no kernel behind the page: the widget's text form, not a dead control
             if "application/vnd.plotly.v1+json" in data:
                 n += 1
                 fig_html = _plotly_html(data["application/vnd.plotly.v1+json"], f"dpwb-fig-{n}")
@@ -311,12 +402,19 @@ def notebook_html(executed: Path, plotlyjs: Path) -> str:
                     first = False
                 data["text/html"] = fig_html
                 del data["application/vnd.plotly.v1+json"]
-    body, _ = HTMLExporter().from_notebook_node(nb)
+    nb.metadata["title"] = notebook_title(nb, executed.stem)
+    mathjax = ""
+    if _has_math(nb):
+        js = write_mathjax(Path(plotlyjs).parent)
+        mathjax = Path(os.path.relpath(js, executed.parent)).as_posix() + "?config=TeX-AMS-MML_HTMLorMML-full,Safe"
+    exporter = HTMLExporter(extra_loaders=[jinja2.DictLoader({"dpwb_page.html.j2": _PAGE_TEMPLATE})],
+                            template_file="dpwb_page.html.j2")
+    body, _ = exporter.from_notebook_node(nb, resources={"dpwb_mathjax_url": mathjax})
     return body.replace("<head>", f"<head>\n{HTML_MARKER}", 1)
 
 
 # Marks pages written by :func:`notebook_html`; `dpworkbench report` re-renders pages without it (older runs).
-HTML_MARKER = "<!-- dpworkbench notebook page v3: plotly figures drawn, as wide as the page -->"
+HTML_MARKER = "<!-- dpworkbench notebook page v4: plotly figures drawn, as wide as the page; titled; no CDN -->"
 
 
 def run_notebook(
@@ -328,6 +426,7 @@ def run_notebook(
     timeout: int | None = 1800,
     html: bool = True,
     max_memory_gb: float | None = None,
+    out_dir: Path | None = None,
 ) -> RunResult:
     """Execute one notebook headlessly with papermill (``interactive=False``).
 
@@ -342,12 +441,14 @@ def run_notebook(
     from ..plots import write_plotlyjs
     from .runner import atomic_write_text
 
-    out_dir = output_root / info.paper / info.stem
+    out_dir = Path(out_dir) if out_dir is not None else output_root / info.paper / info.stem
     out_dir.mkdir(parents=True, exist_ok=True)
-    version = run_code_version(info)  # before running: an edit made while it runs must not be credited to this run
+    overrides = parameter_overrides(info, parameters)
+    # before running: an edit made while it runs must not be credited to this run
+    version = run_code_version(info, overrides)
+    own = {**dict(info.parameters), **overrides}  # the run's parameters, as runs.csv and manifest.json record them
     params = {"profile": profile, "interactive": False, "output_dir": str(out_dir)}
-    params.update(dict(info.parameters))
-    params.update(parameters or {})
+    params.update(own)
     executed = out_dir / f"{info.stem}.ipynb"
     partial = out_dir / f".{info.stem}.partial.ipynb"
     kernel_log = out_dir / "kernel.log"
@@ -398,17 +499,35 @@ def run_notebook(
     if status == "ok":  # a stale failure must not outlive a successful rerun
         for stale in ("error.txt", "html-error.txt"):
             (out_dir / stale).unlink(missing_ok=True)
+        _record_parameters(out_dir / "manifest.json", profile, own, overrides, version)
     if kernel_log.exists() and (status == "ok" or kernel_log.stat().st_size == 0):
         kernel_log.unlink()
     secs = time.perf_counter() - t0
     if html and executed.exists():
         try:
-            js = write_plotlyjs(output_root / "_static" / "plotly.min.js")
+            # <root>/<paper>/<stem>/: the same shared file NotebookContext.save_figure uses
+            js = write_plotlyjs(out_dir.parent.parent / "_static" / "plotly.min.js")
             atomic_write_text(out_dir / f"{info.stem}.html", notebook_html(executed, js))
         except Exception as exc:  # noqa: BLE001 - HTML is a convenience; never fail the run for it
             atomic_write_text(out_dir / "html-error.txt", f"{type(exc).__name__}: {exc}")
     return RunResult(info.name, status, secs, out_dir, err, code_version=version, commit=git_commit(),
-                     finished=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                     finished=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), parameters=parameters_json(own))
+
+
+def _record_parameters(manifest: Path, profile: str, parameters: dict, overrides: dict, version: str) -> None:
+    """Add the run's parameters to the ``manifest.json`` its notebook wrote (the kernel does not know which of its
+    values came from ``-p``): ``parameters`` (all), ``overrides`` (those not the profile's) and ``code_version``."""
+    from .runner import atomic_write_text
+
+    data: dict = {}
+    if manifest.exists():  # a notebook without NotebookContext.finish() writes none: the runner's record stands alone
+        try:
+            data = json.loads(manifest.read_text())
+        except ValueError:
+            data = {}
+    data.update({"profile": profile, "parameters": json.loads(parameters_json(parameters)),
+                 "overrides": json.loads(parameters_json(overrides)), "code_version": version})
+    atomic_write_text(manifest, json.dumps(data, indent=2))
 
 
 class _MemoryWatch:
@@ -443,15 +562,20 @@ class _MemoryWatch:
 
 def kept_run(info: NotebookInfo, output_root: Path, previous: dict[str, dict]) -> RunResult | None:
     """The earlier run of ``info`` that ``reproduce --resume`` keeps: finished "ok" with the same
-    :func:`run_code_version`, its executed notebook still there. ``previous`` maps run names to ``runs.csv`` rows."""
+    :func:`run_code_version`, its executed notebook still there, and run with the profile's parameters (the row's
+    ``parameters`` equal the run's own; a row that does not record them is not kept). ``previous`` maps run names to
+    ``runs.csv`` rows."""
     row = previous.get(info.name)
     out_dir = output_root / info.paper / info.stem
     if not row or row.get("status") != "ok" or not (out_dir / f"{info.stem}.ipynb").exists():
         return None
+    if str(row.get("parameters")) != parameters_json(info.parameters):
+        return None
     if str(row.get("code_version") or "") != run_code_version(info):
         return None
     return RunResult(info.name, "ok", float(row.get("seconds") or 0.0), out_dir, "", code_version=str(row["code_version"]),
-                     commit=str(row.get("commit") or ""), finished=str(row.get("finished") or ""), kept=True)
+                     commit=str(row.get("commit") or ""), finished=str(row.get("finished") or ""), kept=True,
+                     parameters=parameters_json(info.parameters))
 
 
 def run_many(
@@ -478,7 +602,7 @@ def run_many(
     if (resume or jobs > 1) and (Path(output_root) / "runs.csv").exists():
         import pandas as pd
 
-        runs = pd.read_csv(Path(output_root) / "runs.csv", dtype={"code_version": str, "commit": str})
+        runs = pd.read_csv(Path(output_root) / "runs.csv", dtype={"code_version": str, "commit": str, "parameters": str})
         previous = {r["notebook"]: r for r in runs.to_dict("records")}
     if jobs > 1:
         return _run_parallel(infos, jobs, previous, profile=profile, output_root=output_root, parameters=parameters,
@@ -628,9 +752,9 @@ def _notebook_source(info: NotebookInfo) -> bytes:
     return (py if py.exists() else info.path).read_bytes()
 
 
-def run_code_version(info: NotebookInfo) -> str:
-    """A hash of everything that decides a run's output: the notebook, its manifest parameters, and the package code
-    it can reach, and the data directory.
+def run_code_version(info: NotebookInfo, overrides: dict[str, Any] | None = None) -> str:
+    """A hash of everything that decides a run's output: the notebook, its manifest parameters and any ``-p``
+    ``overrides``, the package code it can reach, and the data directory.
 
     ``reproduce --resume`` keeps a finished run only when this is unchanged. The package part is every module in the
     static import closure of the notebook's ``dpworkbench`` imports (imports inside functions included): papers know
@@ -665,6 +789,8 @@ def run_code_version(info: NotebookInfo) -> str:
         todo += sorted(_module_imports(files[m], m))
     h = hashlib.sha256(src)
     h.update(json.dumps(info.parameters, sort_keys=True, default=str).encode())
+    if overrides:  # a parameterised run never shares a version with the profile's run (empty: as before)
+        h.update(("overrides:" + parameters_json(overrides)).encode())
     from ..paths import data_dir  # another DPWB_DATA may hold other (real or absent) files
 
     data = data_dir()

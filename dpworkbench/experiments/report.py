@@ -440,8 +440,15 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     return index
 
 
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 RUNS_COLUMNS = ["notebook", "status", "seconds", "error", "claims_pass", "claims_differs", "claims_not_comparable",
-                "code_version", "commit", "finished"]
+                "code_version", "commit", "finished", "parameters", "output_dir"]
 
 
 def _claim_counts(out_dir: Path) -> dict[str, int | None]:
@@ -458,22 +465,26 @@ def _claim_counts(out_dir: Path) -> dict[str, int | None]:
     return {"claims_pass": passed, "claims_differs": differs, "claims_not_comparable": not_comparable}
 
 
-def write_runs(profile_dir: Path, results: list) -> Path:
+def write_runs(profile_dir: Path, results: list, *, key: tuple[str, ...] = ("notebook",)) -> Path:
     """Merge this run's results into ``runs.csv`` (a partial ``--only`` run keeps the others).
 
-    One row per run: status, seconds, its claims' verdict counts, the code version and commit it ran at, and when it
-    finished (``reproduce --resume`` keeps a run while its code version is unchanged)."""
+    One row per run: status, seconds, its claims' verdict counts, the code version and commit it ran at, when it
+    finished, its parameters (canonical JSON) and folder (``reproduce --resume`` keeps a run while its code version
+    and parameters are the profile's). A row replaces the earlier rows with the same ``key``: the notebook in a
+    profile's folder (one run each), ``("notebook", "parameters")`` for the parameterised runs of ``reports/runs``."""
     path = Path(profile_dir) / "runs.csv"
     rows = []
     for r in results:
         counts = _claim_counts(r.output_dir) if r.status == "ok" else _claim_counts(Path("/nonexistent"))
         rows.append({"notebook": r.name, "status": r.status, "seconds": round(r.seconds, 2), "error": r.error, **counts,
                      "code_version": getattr(r, "code_version", ""), "commit": getattr(r, "commit", ""),
-                     "finished": getattr(r, "finished", "")})
+                     "finished": getattr(r, "finished", ""), "parameters": getattr(r, "parameters", ""),
+                     "output_dir": _relative(r.output_dir, profile_dir)})
     new = pd.DataFrame(rows, columns=RUNS_COLUMNS)
     if path.exists():
-        old = pd.read_csv(path, dtype={"code_version": str, "commit": str})
-        old = old[~old["notebook"].isin(new["notebook"])]
+        old = pd.read_csv(path, dtype={"code_version": str, "commit": str, "parameters": str}).reindex(columns=RUNS_COLUMNS)
+        replaced = pd.MultiIndex.from_frame(new[list(key)].astype(str))
+        old = old[~pd.MultiIndex.from_frame(old[list(key)].astype(str)).isin(replaced)]
         new = pd.concat([old.reindex(columns=RUNS_COLUMNS), new], ignore_index=True)
     for col in ("claims_pass", "claims_differs", "claims_not_comparable"):  # counts, blank when there is no claims.json
         new[col] = pd.to_numeric(new[col], errors="coerce").astype("Int64")

@@ -48,19 +48,109 @@ def voila_command(notebook: Path | None, *, port: int = 8866, ip: str = "127.0.0
     """The Voilà command line: the notebook (or, with ``None``, the ``notebooks/`` tree) on ``ip:port``.
 
     Sources are stripped (students see outputs only) and tracebacks are not shown in the page (an error
-    shows as a short message; the details stay in the server log).
+    shows as a short message; the details stay in the server log). The page uses the project's template
+    (:data:`TEMPLATE`, found through :func:`teach_environment`'s ``JUPYTER_PATH``): every asset from this machine.
     """
     target = str(notebook) if notebook is not None else str(notebooks_dir())
     cmd = [sys.executable, "-m", "voila", target, f"--port={port}", f"--Voila.ip={ip}",
-           "--strip_sources=True", "--show_tracebacks=False"]
+           "--strip_sources=True", "--show_tracebacks=False", f"--template={TEMPLATE}",
+           f"--VoilaConfiguration.extension_denylist={APP_DENIED_EXTENSIONS!r}"]
     if not open_browser:
         cmd.append("--no-browser")
     return cmd + list(extra or [])
 
 
 def teach_environment() -> dict[str, str]:
-    """The app's environment: PNG export off (a class does not need report files; it keeps the app fast)."""
-    return {**os.environ, "DPWB_NO_PNG": os.environ.get("DPWB_NO_PNG", "1")}
+    """The app's environment: PNG export off (a class does not need report files; it keeps the app fast), and the
+    project's Voilà template (:func:`write_voila_template`) first on ``JUPYTER_PATH``."""
+    share = write_voila_template()
+    path = os.pathsep.join([str(share), *[p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]])
+    return {**os.environ, "DPWB_NO_PNG": os.environ.get("DPWB_NO_PNG", "1"), "JUPYTER_PATH": path}
 
 
-__all__ = ["resolve_teaching_notebook", "teach_environment", "teaching_notebooks", "voila_command"]
+# The app's Voilà template: Voilà's "lab" template with every asset served by the app itself. Voilà 0.5.13 links Font
+# Awesome from a CDN (lab/index.html.j2 and base/page.html, the tree and error pages); here the same stylesheets come
+# from the xstatic-font-awesome package, copied into the template's static folder. Nothing else on the page is
+# fetched from outside (tests/browser/test_browser_offline.py blocks the network and checks).
+TEMPLATE = "dpwb"
+
+# JupyterLab extensions the app does not load. Voilà brings its own widget manager (widgets-manager8); JupyterLab's
+# (@jupyter-widgets/jupyterlab-manager) and jupytext's editor extension are built against a newer JupyterLab than
+# Voilà 0.5.13's front end (4.2), which made ~20 "Unsatisfied version" console warnings and a failed module; neither
+# does anything in an app without menus or editors. anywidget and plotly (the live figures) stay.
+APP_DENIED_EXTENSIONS = ["jupyterlab-jupytext"]
+_CDN_FA5 = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/"
+_CDN_FA4 = '<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/font-awesome.min.css" type="text/css" />'
+_LOCAL_FA = "voila/templates/" + TEMPLATE + "/static/fontawesome/css/"
+
+# The notebooks' "What to do" line tells JupyterLab users to run all cells; the app has no menu and has already run
+# them. In the app that clause is dropped, so the line speaks to the student in front of the app.
+_APP_TEXT_JS = r"""<script>
+(function () {
+  var runAll = /(in JupyterLab )?(choose )?(<(em|strong)>)?Run → Run All( Cells)?(<\/(em|strong)>)?( \(in the class app they have already run\))?,\s*(then\s+)?/i;
+  function speakToTheApp() {
+    document.querySelectorAll('.jp-RenderedMarkdown p, .jp-RenderedHTMLCommon p').forEach(function (p) {
+      if (!runAll.test(p.innerHTML)) return;
+      p.innerHTML = p.innerHTML.replace(runAll, '').replace(/(What to do[.:]?<\/strong>:?\s*)([a-z])/,
+        function (m, head, c) { return head + c.toUpperCase(); });
+    });
+  }
+  function title() {  // the notebook's title, not its file name, on the browser tab
+    var h = document.querySelector('.jp-RenderedMarkdown h1');
+    var t = h && h.textContent.replace(/¶\s*$/, '').trim();
+    if (t && document.title !== t) document.title = t;  // only on change: setting it is itself a mutation
+  }
+  function update() { speakToTheApp(); title(); }
+  update();
+  new MutationObserver(update).observe(document.documentElement, {childList: true, subtree: true});
+})();
+</script>"""
+
+_INDEX = """{%- extends 'lab/index.html.j2' -%}
+{#- dpworkbench: Voilà's lab page with Font Awesome from this server, not a CDN (dpworkbench/teaching/app.py) -#}
+{%- block notebook_css -%}
+{{ super() | replace('""" + _CDN_FA5 + """', resources.base_url ~ '""" + _LOCAL_FA + """') }}
+""" + _APP_TEXT_JS + """
+{%- endblock notebook_css -%}
+"""
+
+
+def _local_fa_links(base: str) -> str:
+    return "".join(f'<link rel="stylesheet" href="{base}{_LOCAL_FA}{css}" type="text/css" />' for css in ("all.min.css", "v4-shims.min.css"))
+
+
+def write_voila_template(root: Path | None = None) -> Path:
+    """Write the ``dpwb`` Voilà template under ``root`` (default: the cache directory) and return the folder to put on
+    ``JUPYTER_PATH``. Rewritten on every start (a few small files), so it always matches the installed Voilà."""
+    import json
+    import shutil
+
+    import xstatic.pkg.font_awesome as fa
+
+    from ..paths import cache_dir
+
+    share = Path(root) if root is not None else cache_dir() / "voila-share"
+    tpl = share / "voila" / "templates" / TEMPLATE
+    from jupyter_core.paths import jupyter_path
+
+    found = [Path(p) for p in jupyter_path("voila", "templates") if (Path(p) / "lab" / "index.html.j2").exists()]
+    if not found:
+        raise ValueError("Voilà's templates (share/jupyter/voila/templates) are not installed: run `make install`")
+    voila_templates = found[0]
+    fonts = tpl / "static" / "fontawesome"
+    if not (fonts / "webfonts" / "fa-solid-900.woff2").exists() or not (fonts / "css" / "v4-shims.min.css").exists():
+        for sub in ("css", "webfonts"):
+            shutil.copytree(Path(fa.BASE_DIR) / sub, fonts / sub, dirs_exist_ok=True)
+    from ..experiments.runner import atomic_write_text  # two apps starting at once never read half a template
+
+    atomic_write_text(tpl / "conf.json", json.dumps({"base_template": "lab"}))
+    atomic_write_text(tpl / "index.html.j2", _INDEX)
+    # The tree and error pages: Voilà's lab page over a copy of its base page whose Font Awesome link is local.
+    base_page = (voila_templates / "base" / "page.html").read_text()
+    atomic_write_text(tpl / "dpwb_base_page.html", base_page.replace(_CDN_FA4, _local_fa_links("{{ base_url }}")))
+    lab_page = (voila_templates / "lab" / "page.html").read_text()
+    atomic_write_text(tpl / "page.html", lab_page.replace("'voila/templates/base/page.html'", "'dpwb_base_page.html'"))
+    return share
+
+
+__all__ = ["resolve_teaching_notebook", "teach_environment", "teaching_notebooks", "voila_command", "write_voila_template"]
