@@ -92,7 +92,9 @@ class _PreNoise(NumpyBackend):
 # --- entry 1: grr, discrete + numeric -------------------------------------------------------------------------
 DOM3 = ["a", "b", "c"]
 P3, LO, HI, B = 0.5, 0.0, 10.0, 10.0  # ε = ln(1 + 3·0.5/0.5) + 10/10 = ln 4 + 1
-UNIVERSE = pd.DataFrame({"cat": ["c", "a", "b"], "val": [HI, LO, 25.0]})  # 25 lies outside the public bounds
+# 25 lies outside the public bounds; "zz" outside the domain (replaced with probability 1) with a missing value (the
+# midpoint of the bounds): hostile records are substitutes too
+UNIVERSE = pd.DataFrame({"cat": ["c", "a", "b", "zz"], "val": [HI, LO, 25.0, np.nan]})
 
 
 def _grr_inputs(rng: np.random.Generator) -> list[pd.DataFrame]:
@@ -251,7 +253,8 @@ def _cli_neighbours(text: str) -> Iterable[str]:
 
 def entry_points() -> list[EntryPoint]:
     eps_grr = epsilon_grr(P3, len(DOM3)) + (HI - LO) / B
-    public_grr = ("domains", "bounds (Δ = hi − lo)", "p", "b", "number of rows")
+    public_grr = ("domains (+ the out-of-domain rule)", "bounds (clip; Δ = hi − lo)", "fill (default midpoint)", "p", "b",
+                  "number of rows")
     return [
         EntryPoint(
             name="privateclean.grr", kind="api", paper=PAPER, relation=RELATION, claimed_epsilon=eps_grr,
