@@ -171,7 +171,7 @@ def _nk(v: Any) -> Any:
     return v
 
 
-def _encode(vals: np.ndarray, dom: np.ndarray) -> np.ndarray:
+def domain_codes(vals: np.ndarray, dom: np.ndarray) -> np.ndarray:
     """Vectorised codes of ``vals`` in ``dom`` (hash join in C); None/NaN match a NULL domain entry; −1 = outside."""
     s = pd.Series(vals, dtype=object) if vals.dtype == object else pd.Series(vals)
     dnull = [i for i, v in enumerate(dom.tolist()) if _nk(v) is _NULL]
@@ -398,7 +398,7 @@ def grr(
                           "with a public domain for a private release", stacklevel=2)
             dom, target = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object), None
             derived.append(f"domain[{key}]")
-        codes = _encode(vals, dom)
+        codes = domain_codes(vals, dom)
         out = codes < 0
         exact["out_of_domain"][str(key)] = int(out.sum())
         if target is not None:

@@ -57,7 +57,7 @@ def _partition_sampler(columns: list[str], discrete: dict[str, tuple[float, list
 
         from ..mechanisms.backends import NumpyBackend, OpenDPBackend
         from ..mechanisms.core import grr_codes
-        from .mechanisms import _encode
+        from .mechanisms import domain_codes
 
         part = TaskContext.get().partitionId()
         backend = NumpyBackend(np.random.default_rng([root, part])) if root is not None else OpenDPBackend()
@@ -72,7 +72,7 @@ def _partition_sampler(columns: list[str], discrete: dict[str, tuple[float, list
                 if c in discrete:
                     p, _, target = discrete[c]
                     dom = doms[c]
-                    codes = _encode(batch[c].to_numpy(dtype=object), dom)
+                    codes = domain_codes(batch[c].to_numpy(dtype=object), dom)
                     oob = codes < 0
                     codes[oob] = 0 if target is None else target
                     new = grr_codes(codes.astype(np.int64), len(dom), p, gen, draw="replaced")
