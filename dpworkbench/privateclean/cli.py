@@ -167,6 +167,13 @@ def _public_plan(args: argparse.Namespace) -> SimpleNamespace:
             raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
         if args.b is not None and not (math.isfinite(args.b) and args.b > 0):
             raise ValueError(f"--b must be a positive number, got {args.b!r}")
+    if domain is not None:  # the predicate against the cleaned public domain: a public check, before any spend
+        from .mechanisms import out_of_domain_rule
+
+        released, _ = out_of_domain_rule(domain, args.other, declared=True)
+        cleaned = {mapping.get(v, v) for v in released.tolist()}
+        if not set(_split(args.equals)) & cleaned:
+            raise ValueError("--equals names no value of the cleaned domain (--domain after --merge)")
     if args.engine == "spark" and domain is None:
         raise ValueError("--engine spark needs a public --domain: the Spark engine never reads a domain off the data")
     return SimpleNamespace(notes=notes, mapping=mapping, domain=domain, bounds=bounds)
@@ -241,8 +248,9 @@ def query_release(args: argparse.Namespace, progress=None):
 
             # the Spark types are the declared schema, never inferred from the rows
             sschema = f"`{args.attr}` string" + (f", `{args.value_col}` double" if args.value_col else "")
-            frame = df[cols].astype(object).where(df[cols].notna(), None)
-            sdf = spark.createDataFrame(frame.values.tolist(), schema=sschema)
+            frame = df[cols].copy()
+            frame[args.attr] = frame[args.attr].astype(object).where(frame[args.attr].notna(), None)
+            sdf = spark.createDataFrame(frame, schema=sschema)
             released = grr_spark(sdf, {args.attr: p}, numeric, domains={args.attr: domain}, other=other_arg,
                                  bounds=bounds_arg, fill=fill_arg, rng=backend, spark=spark)
             released = dataclasses.replace(released, value=released.value.to_pandas())
