@@ -13,8 +13,11 @@ Where the workbench departs from the paper (corrected default first, the paper's
 
 * ε of GRR: exact ln(1 + N(1−p)/p) per discrete partition (``epsilon_grr(..., convention="exact")``); Lemma 1's
   ln(3/p − 2), exact only for N = 3, is ``convention="paper"`` and shown beside it in every ledger.
-* Domains and numeric ranges are declared (public); taking them from the data warns (data-dependent). Numeric
-  attributes take public ``bounds`` and are clipped, so Δ = hi − lo really bounds the sensitivity.
+* Domains and numeric bounds are public inputs (issue 21): a release without them is refused from the arguments
+  alone; only a seeded research run may read them off the data (warns, ``derived_public``, ``private=False``).
+  Numeric attributes are clipped into ``bounds`` (Δ = hi − lo; a Δ without bounds is refused: it bounds nothing) and a
+  missing number becomes ``fill``; a value outside the domain maps to ``other``/NULL (or is replaced with probability
+  1). The release is a total function of the rows, and no message names a cell or a count.
 * ``grr`` privatises every column it releases (an unlisted column is a ValueError: it would have ε = ∞) and never
   writes to its input. ``regenerate_until_domain_preserved`` (Theorem 2) is off by default and labelled in the ledger.
 * Theorem 2 / Example 3: the bound as stated gives 483 / 644 records (the paper prints 391 / 552).

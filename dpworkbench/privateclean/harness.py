@@ -13,8 +13,12 @@ Entries
   with p set so that Lemma 1 claims ε = 1; the true ε is ln(1 + 10(1−p)/p) ≈ 1.9, so the harness must flag it.
 * ``privateclean.grr(regenerate_until_domain_preserved=True)`` — the paper's Theorem-2 regeneration: a value
   present in R is never missing from V, so the acceptance event leaks (must be flagged).
-* ``dpworkbench privateclean query`` — the CLI handler, in process, on a small CSV written once per input, with
-  ``--seed <int> --json``; components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM).
+* ``dpworkbench privateclean query`` — the CLI handler, in process (:class:`~dpworkbench.testing.harness.InProcessCLI`),
+  on small CSV files: the neighbours substitute one *line* of the file at any position by another line, hostile ones
+  included (:func:`~dpworkbench.testing.harness.hostile_lines`: unparseable and non-finite numbers, blanks, a new
+  category, ±1e9, a blank line, an extra field, an open quote). Whether a release happens and its pre-noise
+  statistics (the CLI's NOT PRIVATE true SUM and COUNT, and the public row count) are compared on every pair;
+  components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM) with ``--seed <int> --json``.
 
 The pre-noise statistics are computed through the real ``grr`` code path (encoding against the public domain,
 clipping into the public bounds) on a back-end that replaces no row and adds no noise.
@@ -22,25 +26,22 @@ clipping into the public bounds) on a back-end that replaces no row and adds no 
 from __future__ import annotations
 
 import contextlib
-import io
-import json
 import math
-import tempfile
-import uuid
-from pathlib import Path
+import hashlib
 from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
 
-from dpworkbench.cache import cached_call
 from dpworkbench.mechanisms.backends import NumpyBackend
-from dpworkbench.testing.harness import EntryPoint
+from dpworkbench.testing.harness import EntryPoint, InProcessCLI, csv_line_neighbours, hostile_lines, scratch_dir
 
 from .mechanisms import epsilon_grr, grr, p_for_epsilon
 
 PAPER = "privateclean"
 RELATION = "substitute one record at any position (bounded DP; the row count is public)"
+FILE_RELATION = ("substitute one line of the CSV at any position, hostile lines included (bounded DP; the number of "
+                 "lines is public)")
 
 # Public functions with an ``epsilon`` parameter that spend nothing (pure parameter arithmetic).
 EXEMPT = {
@@ -91,7 +92,9 @@ class _PreNoise(NumpyBackend):
 # --- entry 1: grr, discrete + numeric -------------------------------------------------------------------------
 DOM3 = ["a", "b", "c"]
 P3, LO, HI, B = 0.5, 0.0, 10.0, 10.0  # ε = ln(1 + 3·0.5/0.5) + 10/10 = ln 4 + 1
-UNIVERSE = pd.DataFrame({"cat": ["c", "a", "b"], "val": [HI, LO, 25.0]})  # 25 lies outside the public bounds
+# 25 lies outside the public bounds; "zz" outside the domain (replaced with probability 1) with a missing value (the
+# midpoint of the bounds): hostile records are substitutes too
+UNIVERSE = pd.DataFrame({"cat": ["c", "a", "b", "zz"], "val": [HI, LO, 25.0, np.nan]})
 
 
 def _grr_inputs(rng: np.random.Generator) -> list[pd.DataFrame]:
@@ -181,78 +184,77 @@ def _quiet():
         yield
 
 
-# --- entry 4: the CLI ---------------------------------------------------------------------------------------------
-_CSV_DIR: tempfile.TemporaryDirectory | None = None
-_PARSER = None
+# --- entry 4: the CLI, from the bytes of the file -------------------------------------------------------------------
+# The user's data enters as a CSV file, so the neighbours are built at the file level: one line of the file
+# substituted, at any position, by another line — including hostile ones (unparseable and non-finite numbers, blanks,
+# NA spellings, a new category, out-of-range numbers, a blank line, a line with an extra field, an open quote). Whether
+# a release happens and its pre-noise statistics are compared across every pair, through the real handler.
+CLI_ARGS = ["--attr", "cat", "--p", str(P3), "--domain", ",".join(DOM3), "--value-col", "val", "--b", str(B),
+            "--bounds", f"{LO:g},{HI:g}", "--merge", "b=a", "--equals", "a"]
+# NULL joins the released domain (where values outside --domain go), so GRR's N is 4 here
+CLI_EPSILON = epsilon_grr(P3, len(DOM3) + 1) + (HI - LO) / B
 
 
-def _csv_dir() -> str:
-    global _CSV_DIR
-    if _CSV_DIR is None:
-        _CSV_DIR = tempfile.TemporaryDirectory(prefix="dpw_privateclean_harness_")
-    return _CSV_DIR.name
+def _cli() -> InProcessCLI:
+    from .cli import register
+
+    return InProcessCLI(register)
 
 
-def _write_csv(df: pd.DataFrame, folder: str) -> str:
-    path = Path(folder) / f"in-{uuid.uuid4().hex}.csv"
-    df.to_csv(path, index=False)
+_RUN = _cli()
+
+
+def _csv_path(text: str) -> str:
+    """The input as a file, written once per distinct content in this process's scratch folder."""
+    path = scratch_dir(PAPER) / f"in-{hashlib.sha1(text.encode()).hexdigest()}.csv"
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
     return str(path)
 
 
-def _csv_for(df: pd.DataFrame) -> str:
-    """The input written once as a CSV (the CLI reads a file, as a user's run does): one file per distinct content
-    and folder (:mod:`dpworkbench.cache`, memory only; the files live in this process's temporary folder)."""
-    folder = _csv_dir()
-    return cached_call("privateclean.harness.csv", (df, folder), lambda: _write_csv(df, folder))
-
-
-CLI_ARGS = ["--attr", "cat", "--p", str(P3), "--domain", ",".join(DOM3), "--value-col", "val", "--b", str(B),
-            "--bounds", f"{LO:g},{HI:g}", "--merge", "b=a", "--agg", "sum", "--equals", "a"]
-
-
 def run_cli(argv: list[str]) -> dict:
-    """Run ``dpworkbench <argv>`` in process (the real handler) and parse its JSON output."""
-    global _PARSER
-    if _PARSER is None:
-        from dpworkbench.cli import build_parser
-        _PARSER = build_parser()
-    args = _PARSER.parse_args(argv)
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf), _quiet():
-        rc = args.func(args)
-    if rc:
-        raise RuntimeError(f"dpworkbench {' '.join(argv)} exited with {rc}")
-    return json.loads(buf.getvalue())
+    """Run ``dpworkbench <argv>`` in process (the real parser and handler) and parse its JSON output."""
+    with _quiet():
+        return _RUN(argv)
 
 
-def _cli_release(df: pd.DataFrame, seed: Any) -> dict[str, float]:
-    out = run_cli(["privateclean", "query", _csv_for(df), *CLI_ARGS, "--seed", str(int(seed)), "--json"])
+def _query(text: str, *extra: str) -> dict:
+    return run_cli(["privateclean", "query", _csv_path(text), *CLI_ARGS, *extra])
+
+
+def _cli_release(text: str, seed: Any) -> dict[str, float]:
+    out = _query(text, "--agg", "sum", "--seed", str(int(seed)), "--json")
     return {k: (math.nan if v is None else float(v)) for k, v in out["private"].items()}
 
 
-def _cli_statistics(df: pd.DataFrame) -> dict[str, float]:
-    # the CLI's own NOT PRIVATE truth (same CSV → merges → predicate path); the universe lies in the bounds, so
-    # the true SUM is the pre-noise SUM
-    out = run_cli(["privateclean", "query", _csv_for(df), *CLI_ARGS, "--seed", "0", "--json", "--show-exact"])
-    return {"true_sum": float(out["NOT_PRIVATE"]["true_answer"])}
+def _cli_statistics(text: str) -> dict[str, float]:
+    # the CLI's own NOT PRIVATE truth on the pre-noise relation (the file read by the public schema, mapped into the
+    # domain and clipped into the bounds, then merged and filtered): the quantities the noise is added to
+    s = _query(text, "--agg", "sum", "--seed", "0", "--json", "--show-exact")
+    c = _query(text, "--agg", "count", "--seed", "0", "--json", "--show-exact")
+    return {"true_sum": float(s["NOT_PRIVATE"]["true_answer"]), "true_count": float(c["NOT_PRIVATE"]["true_answer"]),
+            "rows": float(s["public"]["rows"])}
 
 
-def _cli_inputs(rng: np.random.Generator) -> list[pd.DataFrame]:
+def _cli_inputs(rng: np.random.Generator) -> list[str]:
     out = []
     for n in (3, 4):
         cat = [DOM3[i] for i in rng.integers(0, 3, n)]
         val = list(np.round(rng.uniform(LO, HI, n), 2))
-        cat[0], val[0] = "c", LO  # substituting ("a", 10) at row 0 moves the true SUM by Δ
-        out.append(pd.DataFrame({"cat": cat, "val": np.asarray(val, dtype=float)}))
+        cat[0], val[0] = "a", LO  # the first line is the template of the hostile lines: ("a", 1e9) moves the SUM by Δ
+        out.append("cat,val\n" + "".join(f"{c},{v:g}\n" for c, v in zip(cat, val)))
     return out
 
 
-CLI_UNIVERSE = pd.DataFrame({"cat": ["a", "c", "b"], "val": [HI, LO, 5.0]})
+def _cli_neighbours(text: str) -> Iterable[str]:
+    """Every file-level substitution neighbour of ``text`` with the hostile lines (all of them: no random subset)."""
+    return csv_line_neighbours(text, hostile_lines(text, limit=None), remove=False, add=False)
 
 
 def entry_points() -> list[EntryPoint]:
     eps_grr = epsilon_grr(P3, len(DOM3)) + (HI - LO) / B
-    public_grr = ("domains", "bounds (Δ = hi − lo)", "p", "b", "number of rows")
+    public_grr = ("domains (+ the out-of-domain rule)", "bounds (clip; Δ = hi − lo)", "fill (default midpoint)", "p", "b",
+                  "number of rows")
     return [
         EntryPoint(
             name="privateclean.grr", kind="api", paper=PAPER, relation=RELATION, claimed_epsilon=eps_grr,
@@ -283,14 +285,15 @@ def entry_points() -> list[EntryPoint]:
             note="Theorem 2's regeneration: a value present in R is never missing from V",
         ),
         EntryPoint(
-            name="dpworkbench privateclean query", kind="cli", paper=PAPER, relation=RELATION,
-            claimed_epsilon=eps_grr,
-            public_inputs=("--domain", "--bounds/--delta", "--p/--epsilon", "--b/--value-epsilon", "--merge",
-                           "--equals", "number of rows"),
-            make_inputs=_cli_inputs, neighbours=lambda df: substitution_neighbours(df, CLI_UNIVERSE),
-            statistics=_cli_statistics, sensitivities={"true_sum": HI - LO},
+            name="dpworkbench privateclean query", kind="cli", paper=PAPER, relation=FILE_RELATION,
+            claimed_epsilon=CLI_EPSILON,
+            public_inputs=("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
+                           "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines"),
+            make_inputs=_cli_inputs, neighbours=_cli_neighbours, statistics=_cli_statistics,
+            sensitivities={"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0},
             release=_cli_release, n_samples=1000, tests="tests/privacy/test_harness_privateclean.py",
-            note="--agg sum --merge b=a --equals a, in process with --seed <int> --json",
+            note="--agg sum --merge b=a --equals a, in process with --seed <int> --json; file-level neighbours with "
+                 "hostile lines",
         ),
     ]
 

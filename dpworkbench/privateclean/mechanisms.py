@@ -171,7 +171,7 @@ def _nk(v: Any) -> Any:
     return v
 
 
-def _encode(vals: np.ndarray, dom: np.ndarray) -> np.ndarray:
+def domain_codes(vals: np.ndarray, dom: np.ndarray) -> np.ndarray:
     """Vectorised codes of ``vals`` in ``dom`` (hash join in C); None/NaN match a NULL domain entry; −1 = outside."""
     s = pd.Series(vals, dtype=object) if vals.dtype == object else pd.Series(vals)
     dnull = [i for i, v in enumerate(dom.tolist()) if _nk(v) is _NULL]
@@ -189,6 +189,38 @@ def _key_cols(key: Any) -> list[str]:
     return list(key) if isinstance(key, tuple) else [key]
 
 
+def _is_null(v: Any) -> bool:
+    return _nk(v) is _NULL
+
+
+def out_of_domain_rule(domain: Any, other: Any = _NULL, *, declared: bool = False) -> tuple[np.ndarray, int | None]:
+    """The public rule that makes GRR total on a declared domain (issue 21): the domain GRR draws from, and the code
+    an out-of-domain (or, when NULL is not a domain value, a missing) value maps to.
+
+    * ``other`` declared (``declared=True``): a value of the domain → that code; ``None`` (NULL) → the NULL entry of
+      the domain, appended at the end if the domain does not list NULL (the declared target joins the public domain);
+    * not declared and the domain lists NULL → the NULL entry;
+    * not declared and no NULL in the domain → ``None``: the value is *replaced with probability 1* (a uniform draw
+      from the domain, GRR's replacement law). That is ε-DP at GRR's ε: against an in-domain record the likelihood
+      ratio is at most max(N(1−p)+p, 1/p) ≤ 1 + N(1−p)/p.
+
+    Depends on public inputs only; never on the rows."""
+    dom = np.asarray(list(domain), dtype=object)
+    nulls = [i for i, v in enumerate(dom.tolist()) if _is_null(v)]
+    if declared:
+        if _is_null(other):
+            if not nulls:
+                dom = np.asarray(dom.tolist() + [None], dtype=object)
+                return dom, len(dom) - 1
+            return dom, nulls[0]
+        hits = [i for i, v in enumerate(dom.tolist()) if not _is_null(v) and v == other]
+        if not hits:
+            raise ValueError(f"other value {other!r} is not a value of its declared domain: declare it in the domain, or "
+                             "use None (NULL)")
+        return dom, hits[0]
+    return dom, (nulls[0] if nulls else None)
+
+
 def grr(
     df: pd.DataFrame,
     discrete: dict[Any, float],
@@ -197,6 +229,8 @@ def grr(
     domains: dict[Any, Any] | None = None,
     deltas: dict[str, float] | None = None,
     bounds: dict[str, tuple[float, float]] | None = None,
+    other: dict[Any, Any] | None = None,
+    fill: dict[str, float] | None = None,
     rng: RngLike = None,
     regenerate_until_domain_preserved: bool = False,
     max_tries: int = 100,
@@ -211,6 +245,11 @@ def grr(
     Every column of ``df`` must be privatised (listed in ``discrete`` or ``numeric``): a column passed
     through unmodified would have ε = ∞ (Theorem 1), so it is a ValueError rather than a silent leak.
 
+    The release is a **total** function of the rows: every refusal depends on the arguments only (and is raised
+    before a value is looked at), and no message names a cell or a count of the data. What the rules below changed
+    (out-of-domain values mapped, missing numbers filled, numbers clipped) is counted in ``Release.exact``: NOT
+    PRIVATE.
+
     Parameters
     ----------
     discrete:
@@ -221,15 +260,28 @@ def grr(
         {column: b}, the Laplace scale; noise is added by ``backend.add_laplace`` (under the OpenDP release
         back-end the library samples the noisy value itself: floating-point safe).
     domains:
-        Public domain per partition. If absent it is read off the data (warns; listed in
-        ``Release.derived_public``: data-dependent, outside the formal guarantee).
-    deltas, bounds:
-        ``bounds`` = public (lo, hi) per numeric column: values are clipped into it before the noise and
-        Δ = hi − lo (spec §7 item 8). A declared ``deltas`` entry without bounds must cover the data's range, else
-        ValueError (the ε = Δ/b claim would be false). Neither given: Δ is the data range (warns; derived_public).
+        Public domain per partition. Required for a release (the release back-end refuses without it, before the
+        data is read). Only a research run (a seed / Generator) may read it off the data: it warns, the name is
+        listed in ``Release.derived_public`` and the release is ``private=False`` (not ε-DP as claimed).
+    other:
+        {partition: value}: where a value outside the declared domain (and a missing one, if NULL is not a domain
+        value) goes: a value of the domain, or ``None`` = NULL (appended to the domain if it does not list NULL).
+        Not given: NULL if the domain lists NULL, else the row is replaced with probability 1 (a uniform draw
+        from the domain; see :func:`out_of_domain_rule` for why that keeps GRR's ε).
+    bounds:
+        Public ``(lo, hi)`` per numeric column: values are clipped into it before the noise and Δ = hi − lo
+        (spec §7 item 8). Required for a release. A research run without bounds uses the data's range (warns;
+        ``derived_public``; ``private=False``).
+    deltas:
+        Optional cross-check of ``bounds``: Δ = hi − lo. A Δ **without** bounds is refused: it does not bound a
+        substitution (a record may move from any value to any other, so no Δ covers it unless values are clipped
+        into a public interval of that width).
+    fill:
+        {column: value in the bounds}: what a missing or non-finite number (NaN, ±inf, a cell that is not a
+        number) becomes before the noise; default the midpoint (lo + hi)/2 of the bounds. A row-local public rule.
     rng:
         A seed / Generator (seeded numpy: research only) or a back-end such as
-        ``dpworkbench.mechanisms.release_backend()`` for a real release.
+        ``dpworkbench.mechanisms.release_backend()`` for a real release (``None``: the release back-end).
     accounting:
         ``"exact"`` (default): GRR spends ln(1 + N(1−p)/p). ``"paper_lemma1"``: the paper's Lemma 1,
         ln(3/p − 2) — a labelled option that understates ε for N > 3; the release is then ``private=False`` and
@@ -244,12 +296,13 @@ def grr(
     -----------------
     The schema (which columns, which are discrete/numeric), the number of rows S (the neighbouring relation
     substitutes one record, so S is revealed), p per partition and b per numeric column, the domain of each
-    partition (``domains``, or its data-derived stand-in), and the numeric bounds / ranges Δ.
+    partition and its out-of-domain rule (``domains``, ``other``), and the numeric bounds (``bounds``, ``fill``).
 
     Neighbouring relation
     ---------------------
-    Substitute one record (at any position): bounded DP. Each record is randomised independently (local DP per
-    record), so V is ε-DP for the ledger's ε with respect to changing any one record.
+    Substitute one record (at any position): bounded DP. Each record is mapped into the public domain / bounds by
+    a row-local rule and then randomised independently (local DP per record), so V is ε-DP for the ledger's ε with
+    respect to changing any one record — to any value, in or out of the declared domain and bounds.
 
     References
     ----------
@@ -259,36 +312,76 @@ def grr(
         raise ValueError("df must be a pandas DataFrame")
     check_options(accounting, "accounting", ACCOUNTING)
     numeric = dict(numeric or {})
-    user_domains = dict(domains or {})
-    domains = dict(user_domains)
+    domains = dict(domains or {})
     deltas = dict(deltas or {})
     bounds = dict(bounds or {})
+    other = dict(other or {})
+    fill = dict(fill or {})
     backend = check_rng(rng)
-    if backend.name == "opendp" and regenerate_until_domain_preserved:
+    release = backend.name == "opendp"
+    if release and regenerate_until_domain_preserved:
         raise ValueError("grr: regenerate_until_domain_preserved (the paper's Theorem 2 regeneration) cannot run on the "
                          "release back-end: whether a draw is accepted depends on the values present in R, so the "
                          "released V is not ε-DP at the ledger's ε (use a seed for a research run)")
     gen = backend.generator
     max_tries = check_int(max_tries, "max_tries", minimum=1)
+    # --- every check on public inputs, before any value of df is looked at -----------------------------------------
     for key, p in discrete.items():
         check_probability(p, f"p[{key!r}]")
         for c in _key_cols(key):
             if c not in df.columns:
                 raise ValueError(f"unknown discrete attribute {c!r}")
+        if key not in domains and release:
+            raise ValueError(f"grr: the domain of {key!r} is a public input: pass domains={{{key!r}: [...]}} (only a "
+                             "research run with a seed may read it off the data)")
     for col, b in numeric.items():
         check_positive(b, f"b[{col!r}]")
         if col not in df.columns:
             raise ValueError(f"unknown numeric attribute {col!r}")
+        if col in deltas and col not in bounds:
+            raise ValueError(f"grr: deltas[{col!r}] without bounds does not bound a substitution (one record may move "
+                             f"from any value to any other): pass bounds={{{col!r}: (lo, hi)}}; values are clipped into "
+                             "them and Δ = hi − lo")
+        if col not in bounds and release:
+            raise ValueError(f"grr: the bounds of {col!r} are a public input: pass bounds={{{col!r}: (lo, hi)}} (only a "
+                             "research run with a seed may read the range off the data)")
     listed = {c for key in discrete for c in _key_cols(key)} | set(numeric)
     unlisted = [c for c in df.columns if c not in listed]
     if unlisted:
         raise ValueError(f"columns {unlisted!r} of df are neither in discrete nor in numeric: they would be released "
                          f"unmodified (ε = ∞, which de-privatises the whole row, Theorem 1); privatise them or pass "
                          f"only the columns to release, e.g. df[{sorted(map(str, listed))!r}]")
+    rules: dict[Any, tuple[np.ndarray, int | None]] = {}
+    for key in discrete:
+        if key in domains:
+            rules[key] = out_of_domain_rule(domains[key], other.get(key), declared=key in other)
+        elif key in other:
+            raise ValueError(f"other[{key!r}] needs a declared domains[{key!r}]")
+    lohi: dict[str, tuple[float, float]] = {}
+    for col in numeric:
+        if col not in bounds:
+            if col in fill:
+                raise ValueError(f"fill[{col!r}] needs declared bounds[{col!r}]")
+            continue
+        try:
+            lo, hi = (float(v) for v in bounds[col])
+        except (TypeError, ValueError):
+            raise ValueError(f"bounds[{col!r}] must be (lo, hi), got {bounds[col]!r}") from None
+        if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
+            raise ValueError(f"bounds[{col!r}] must be finite (lo, hi) with hi > lo, got {bounds[col]!r}")
+        if col in deltas:
+            check_positive(deltas[col], f"deltas[{col!r}]")
+            if abs(deltas[col] - (hi - lo)) > 1e-12 * max(1.0, hi - lo):
+                raise ValueError(f"deltas[{col!r}] = {deltas[col]} disagrees with bounds[{col!r}] (Δ = hi − lo = {hi - lo})")
+        if col in fill and not (np.isfinite(float(fill[col])) and lo <= float(fill[col]) <= hi):
+            raise ValueError(f"fill[{col!r}] must be a finite number within bounds[{col!r}], got {fill[col]!r}")
+        lohi[col] = (lo, hi)
+    # --- the rows, each by a row-local public rule ---------------------------------------------------------------
     S = len(df)
     derived: list[str] = []
-    # encode every partition against its domain
+    exact: dict[str, dict[str, int]] = {"out_of_domain": {}, "numbers_missing_filled": {}, "numbers_clipped": {}}
     enc: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
+    forced: dict[Any, np.ndarray] = {}  # rows replaced with probability 1 (out of a domain without NULL or other)
     dom_out: dict[Any, np.ndarray] = {}
     for key in discrete:
         cols = _key_cols(key)
@@ -297,58 +390,60 @@ def grr(
         else:
             vals = np.empty(S, dtype=object)
             vals[:] = list(zip(*(df[c].to_numpy(dtype=object) for c in cols)))
-        if key in domains:
-            dom = np.asarray(list(domains[key]), dtype=object)
+        if key in rules:
+            dom, target = rules[key]
         else:
-            # spec §7 item 8 (the reference stays in the code, not in what the user reads)
+            # research run only (the release back-end refused above); spec §7 item 8
             warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent; pass domains={{{key!r}: [...]}} "
                           "with a public domain for a private release", stacklevel=2)
-            dom = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object)
+            dom, target = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object), None
             derived.append(f"domain[{key}]")
-        codes = pd.Series(_encode(vals, dom), dtype=np.int64)
-        if (codes < 0).any():
-            bad = pd.Series(vals, dtype=object)[(codes < 0).to_numpy()].iloc[0]
-            raise ValueError(f"value {bad!r} of {key!r} is outside the declared domain")
-        typed = np.asarray(dom.tolist()) if all(_nk(v) is not _NULL for v in dom.tolist()) else dom
+        codes = domain_codes(vals, dom)
+        out = codes < 0
+        exact["out_of_domain"][str(key)] = int(out.sum())
+        if target is not None:
+            codes[out] = target
+        else:
+            forced[key] = out
+            codes[out] = 0  # a placeholder: these rows are redrawn uniformly below
+        typed = np.asarray(dom.tolist()) if all(not _is_null(v) for v in dom.tolist()) else dom
         if typed.dtype.kind in "iufb":
             dom = typed  # homogeneous numeric domain: keep a numeric column (fast downstream)
-        enc[key] = (codes.to_numpy(dtype=np.int64), dom)
+        enc[key] = (codes.astype(np.int64), dom)
         dom_out[key] = dom
     clipped: dict[str, np.ndarray] = {}
     for col in numeric:
-        x = df[col].to_numpy(dtype=float)
-        if not np.isfinite(x).all():
-            raise ValueError(f"numeric attribute {col!r} has missing or non-finite values")
-        if col in bounds:
-            lo, hi = (float(v) for v in bounds[col])
-            if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
-                raise ValueError(f"bounds[{col!r}] must be finite (lo, hi) with hi > lo, got {bounds[col]!r}")
-            if col in deltas and abs(deltas[col] - (hi - lo)) > 1e-12 * max(1.0, hi - lo):
-                raise ValueError(f"deltas[{col!r}] = {deltas[col]} disagrees with bounds[{col!r}] (Δ = hi − lo = {hi - lo})")
-            deltas[col] = hi - lo
-            clipped[col] = np.clip(x, lo, hi)
-            continue
-        clipped[col] = x
-        if col in deltas:
-            check_positive(deltas[col], f"deltas[{col!r}]")
-            span = float(x.max() - x.min()) if x.size else 0.0
-            if span > deltas[col] * (1 + 1e-12):
-                raise ValueError(f"declared Δ of {col!r} ({deltas[col]}) is smaller than its data range ({span:g}): the "
-                                 f"ε = Δ/b claim would be false; pass bounds={{{col!r}: (lo, hi)}} to clip into a public range")
-        if col not in deltas:
-            # spec §7 item 8 (the reference stays in the code, not in what the user reads)
-            warnings.warn(f"Δ of {col!r} taken from the data range: data-dependent; pass deltas={{{col!r}: Δ}} (a public range) for a private release",
-                          stacklevel=2)
-            deltas[col] = float(np.nanmax(x) - np.nanmin(x)) or 1.0
+        # a cell that is not a number is missing: one row never changes how another is read
+        s = df[col]
+        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+            x = s.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            x = pd.to_numeric(pd.Series(s.to_numpy(), dtype=object), errors="coerce").to_numpy(dtype=float)
+        bad = ~np.isfinite(x)
+        if col in lohi:
+            lo, hi = lohi[col]
+        else:
+            # research run only: the range read off the data (spec §7 item 8)
+            warnings.warn(f"range of {col!r} taken from the data: data-dependent; pass bounds={{{col!r}: (lo, hi)}} "
+                          "(public) for a private release", stacklevel=2)
+            finite = x[~bad]
+            lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+            if hi <= lo:
+                hi = lo + 1.0
             derived.append(f"delta[{col}]")
+        deltas[col] = hi - lo
+        x = np.where(bad, float(fill.get(col, (lo + hi) / 2.0)), x)
+        exact["numbers_missing_filled"][col] = int(bad.sum())
+        exact["numbers_clipped"][col] = int(((x < lo) | (x > hi)).sum())
+        clipped[col] = np.clip(x, lo, hi)
     plan = privacy_cost({k: (discrete[k], len(dom)) for k, (_, dom) in enc.items()},
                         {c: (numeric[c], deltas[c]) for c in numeric}, accounting=accounting)
     understated = accounting == "paper_lemma1" and any(len(dom) > 3 for _, dom in enc.values())
-    if understated and backend.name == "opendp":
+    if understated and release:
         raise ValueError("grr: accounting='paper_lemma1' (the paper's Lemma 1) understates GRR's ε for domains larger "
                          "than 3 values, so it cannot be a release on the release back-end (use accounting='exact')")
     notes = {}
-    for col in bounds:
+    for col in lohi:
         if col in numeric:
             notes[col] = f"; clipped to public bounds {tuple(bounds[col])}"
     if regenerate_until_domain_preserved:
@@ -367,6 +462,9 @@ def grr(
         for key, (codes, dom) in enc.items():
             p = discrete[key]
             new = grr_codes(codes, len(dom), p, gen, draw="replaced")  # the core's GRR, in this module's draw order
+            f = forced.get(key)
+            if f is not None and f.any():  # replaced with probability 1: GRR's replacement law (a uniform code)
+                new[f] = gen.integers(0, len(dom), size=int(f.sum()))
             if regenerate_until_domain_preserved and not np.isin(np.unique(codes), new).all():
                 preserved = False
             cols = _key_cols(key)
@@ -375,7 +473,7 @@ def grr(
             else:
                 tup = dom[new]
                 for j, c in enumerate(cols):
-                    new_cols[c] = pd.Series([t[j] for t in tup], index=df.index, dtype=object)
+                    new_cols[c] = pd.Series([None if _is_null(t) else t[j] for t in tup], index=df.index, dtype=object)
         for col, b in numeric.items():
             noisy = backend.add_laplace(clipped[col], float(b)) if S else clipped[col].copy()
             new_cols[col] = pd.Series(np.asarray(noisy, dtype=float).reshape(S), index=df.index)
@@ -393,8 +491,15 @@ def grr(
                               "b": {str(k): float(v) for k, v in numeric.items()},
                               "domain": {str(k): dom.tolist() for k, dom in dom_out.items()},
                               "delta": {str(k): float(v) for k, v in deltas.items() if k in numeric},
-                              "bounds": {str(k): [float(v[0]), float(v[1])] for k, v in bounds.items() if k in numeric},
+                              "bounds": {str(k): [float(v[0]), float(v[1])] for k, v in lohi.items()},
                               "accounting": accounting}
+    if other:
+        public["other"] = {str(k): v for k, v in other.items()}
+    if fill:
+        public["fill"] = {str(k): float(v) for k, v in fill.items()}
     details = {"generations": tries} if regenerate_until_domain_preserved else {}
+    exact = {k: v for k, v in exact.items() if v}
+    # a value read off the data is outside the formal guarantee: never labelled private as claimed
+    private = not (understated or regenerate_until_domain_preserved or derived)
     return Release(rel, acc.entries_since(mark), public=public, derived_public=tuple(derived), details=details,
-                   private=not (understated or regenerate_until_domain_preserved), mechanism="privateclean.grr")
+                   exact=exact, private=private, mechanism="privateclean.grr")

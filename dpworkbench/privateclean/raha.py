@@ -20,7 +20,8 @@ No paper or artifact has this experiment (issue 13). For each dataset:
 What is public and what is private
 ----------------------------------
 * Public: the schema (A, B), the row count S, p and b, A's domain (here the distinct values of the dirty
-  column — data-derived: ``grr`` warns and lists it in ``derived_public``), B's bounds and parser, the query
+  column — read off the benchmark table, which only a research run may do; a release would take it as an
+  argument, and ``grr`` refuses a release without one), B's bounds and parser, the query
   predicates M_pred (fixed in :data:`SPECS` before running), and the repair map as the *analyst's cleaner*.
 * NOT private: the repair map is derived from the private dirty table and its ground truth (an oracle
   cleaner standing in for one an analyst would write by looking at V), and the ground-truth answers are exact.
@@ -177,7 +178,7 @@ def prepare(name: str) -> Prepared:
     a = spec.predicate_attr
     table = pd.DataFrame({a: dirty[a].to_numpy(dtype=object), spec.numeric_attr: numeric_column(spec, dirty[spec.numeric_attr])})
     mapping = repair_map(dirty[a], clean[a])
-    domain = sorted(dirty[a].unique().tolist())
+    domain = sorted(dirty[a].unique().tolist())  # data-derived (research only; see the module docstring)
     acc = float((dirty[a].map(mapping) == clean[a]).mean())
     stats = {"dataset": name, "rows": len(dirty), "A": a, "B": spec.numeric_attr, "A_error_rate": float((dirty[a] != clean[a]).mean()),
              "dirty_values": len(domain), "clean_values": int(clean[a].nunique()), "value_map_accuracy": acc,

@@ -45,48 +45,65 @@ class SparkPrivateRelation:
         return PrivateRelation(self.data.toPandas(), dict(self.p), dict(self.b), dict(self.domains), dict(self.deltas))
 
 
-def _partition_sampler(columns: list[str], discrete: dict[str, tuple[float, list]], numeric: dict[str, tuple[float, float, float]],
-                       root: int | None):
-    """The function every partition runs: its own stream, GRR codes via the core kernel, Laplace via the back-end."""
+def _partition_sampler(columns: list[str], discrete: dict[str, tuple[float, list, int | None]],
+                       numeric: dict[str, tuple[float, float, float, float]], root: int | None):
+    """The function every partition runs: its own stream, GRR codes via the core kernel, Laplace via the back-end.
+    Each row goes through the same public, row-local rules as :func:`~dpworkbench.privateclean.grr`: an out-of-domain
+    value maps to the declared target (or is replaced with probability 1), a missing number to ``fill``, and every
+    number is clipped into its bounds. Nothing here can refuse because of what a row holds."""
 
     def run(batches: Iterable[pd.DataFrame]) -> Iterable[pd.DataFrame]:
         from pyspark import TaskContext
 
         from ..mechanisms.backends import NumpyBackend, OpenDPBackend
         from ..mechanisms.core import grr_codes
+        from .mechanisms import domain_codes
 
         part = TaskContext.get().partitionId()
         backend = NumpyBackend(np.random.default_rng([root, part])) if root is not None else OpenDPBackend()
         gen = backend.generator
-        index = {c: pd.Index(dom) for c, (_, dom) in discrete.items()}
+        doms = {c: np.asarray(dom, dtype=object) for c, (_, dom, _) in discrete.items()}
+        # a homogeneous numeric domain is released as numbers (the column's declared Spark type)
+        typed = {c: (t if t.dtype.kind in "iuf" else d) for c, d in doms.items()
+                 for t in [np.asarray(d.tolist()) if all(v is not None for v in d.tolist()) else d]}
         for batch in batches:
             out = {}
             for c in columns:
                 if c in discrete:
-                    p, dom = discrete[c]
-                    codes = index[c].get_indexer(batch[c])
-                    if (codes < 0).any():  # checked up front; a type mismatch (e.g. 1 vs '1') must not pass silently
-                        raise ValueError(f"value {batch[c][codes < 0].iloc[0]!r} of {c!r} is not in its declared domain")
+                    p, _, target = discrete[c]
+                    dom = doms[c]
+                    codes = domain_codes(batch[c].to_numpy(dtype=object), dom)
+                    oob = codes < 0
+                    codes[oob] = 0 if target is None else target
                     new = grr_codes(codes.astype(np.int64), len(dom), p, gen, draw="replaced")
-                    out[c] = np.asarray(dom, dtype=object)[new] if index[c].dtype == object else index[c].to_numpy()[new]
+                    if target is None and oob.any():  # replaced with probability 1 (GRR's replacement law)
+                        new[oob] = gen.integers(0, len(dom), size=int(oob.sum()))
+                    out[c] = typed[c][new]
                 else:
-                    b, lo, hi = numeric[c]
-                    x = np.clip(batch[c].to_numpy(dtype=float), lo, hi)
+                    b, lo, hi, fill = numeric[c]
+                    x = pd.to_numeric(batch[c], errors="coerce").to_numpy(dtype=float)
+                    x = np.clip(np.where(np.isfinite(x), x, fill), lo, hi)
                     out[c] = np.asarray(backend.add_laplace(x, b), dtype=float).reshape(len(x)) if len(x) else x
             yield pd.DataFrame(out, columns=columns)
     return run
 
 
 def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | None = None, *,
-              domains: dict[str, Any], bounds: dict[str, tuple[float, float]] | None = None, rng: RngLike = None,
+              domains: dict[str, Any], bounds: dict[str, tuple[float, float]] | None = None,
+              other: dict[str, Any] | None = None, fill: dict[str, float] | None = None, rng: RngLike = None,
               spark=None, out_dir: str | None = None, accountant=None) -> Release:
     """GRR (+ Laplace for numeric columns) over a Spark DataFrame (or a pandas one, sent to Spark); see the module
     docstring. Every column must be privatised; ``domains`` for every discrete column and ``bounds`` for every
-    numeric one are required (public). Returns a ``Release`` whose value is a :class:`SparkPrivateRelation`."""
+    numeric one are required (public). ``other`` and ``fill`` are :func:`~dpworkbench.privateclean.grr`'s
+    out-of-domain and missing-number rules; like ``grr`` the release is total: it never refuses, or says anything,
+    because of what the rows hold. Returns a ``Release`` whose value is a :class:`SparkPrivateRelation`."""
     from ..spark import session_or, to_spark
+    from .mechanisms import out_of_domain_rule
 
     numeric = dict(numeric or {})
     bounds = dict(bounds or {})
+    other = dict(other or {})
+    fill = dict(fill or {})
     if isinstance(sdf, pd.DataFrame):
         sdf = to_spark(session_or(spark), sdf)
     columns = list(sdf.columns)
@@ -98,17 +115,20 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     for c in listed:
         if c not in columns:
             raise ValueError(f"unknown attribute {c!r}; columns: {', '.join(columns)}")
-    disc: dict[str, tuple[float, list]] = {}
+    disc: dict[str, tuple[float, list, int | None]] = {}
     for c, p in discrete.items():
         check_probability(p, f"p[{c!r}]")
         if c not in domains:
             raise ValueError(f"domains[{c!r}] is required on the Spark engine (a public domain; reading it off the data "
                              "would be data-dependent)")
         dom = list(domains[c])
-        if any(v is None or (isinstance(v, float) and v != v) for v in dom) or len(set(dom)) != len(dom):
-            raise ValueError(f"domains[{c!r}] must list distinct non-missing values")
-        disc[c] = (float(p), dom)
-    num: dict[str, tuple[float, float, float]] = {}
+        nulls = [v for v in dom if v is None or (isinstance(v, float) and v != v)]
+        if len(nulls) > 1 or len(set(v for v in dom if v not in nulls)) != len(dom) - len(nulls):
+            raise ValueError(f"domains[{c!r}] must list distinct values (NULL at most once)")
+        full, target = out_of_domain_rule(dom, other.get(c), declared=c in other)
+        disc[c] = (float(p), [None if (v is None or (isinstance(v, float) and v != v)) else v for v in full.tolist()],
+                   target)
+    num: dict[str, tuple[float, float, float, float]] = {}
     for c, b in numeric.items():
         check_positive(b, f"b[{c!r}]")
         if c not in bounds:
@@ -116,32 +136,20 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
         lo, hi = (float(v) for v in bounds[c])
         if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
             raise ValueError(f"bounds[{c!r}] must be finite (lo, hi) with hi > lo, got {bounds[c]!r}")
-        num[c] = (float(b), lo, hi)
-    # values outside a declared domain (or missing numbers) cannot be randomised: refuse before spending
-    from pyspark.sql import functions as F
-
-    checks = [F.sum(F.when(~F.col(c).isin(list(dom)) | F.col(c).isNull(), 1).otherwise(0)).alias(f"d{i}")
-              for i, (c, (_, dom)) in enumerate(disc.items())]
-    checks += [F.sum(F.when(F.col(c).isNull() | F.isnan(F.col(c)), 1).otherwise(0)).alias(f"n{i}")
-               for i, c in enumerate(num)]
-    checks.append(F.count(F.lit(1)).alias("rows"))
-    row = sdf.agg(*checks).collect()[0]
-    for i, c in enumerate(disc):
-        if row[f"d{i}"]:
-            raise ValueError(f"{row[f'd{i}']} value(s) of {c!r} lie outside the declared domain (or are missing)")
-    for i, c in enumerate(num):
-        if row[f"n{i}"]:
-            raise ValueError(f"numeric attribute {c!r} has missing or non-finite values")
-    rows = int(row["rows"])
+        f = float(fill.get(c, (lo + hi) / 2.0))
+        if not (math.isfinite(f) and lo <= f <= hi):
+            raise ValueError(f"fill[{c!r}] must be a finite number within bounds[{c!r}], got {fill[c]!r}")
+        num[c] = (float(b), lo, hi, f)
     from pyspark.sql.types import StringType
 
-    for c, (_, dom) in disc.items():  # Spark would cast 1 to '1' in the check above; the sampler would not
+    for c, (_, dom, _) in disc.items():  # Spark types are the frame's declared schema (public), never the rows
         is_text = isinstance(sdf.schema[c].dataType, StringType)
-        if any(isinstance(v, str) != is_text for v in dom):
+        if any(v is not None and isinstance(v, str) != is_text for v in dom):
             raise ValueError(f"domains[{c!r}] must hold values of the column's type ({'text' if is_text else 'numbers'})")
+    rows = int(sdf.count())  # the number of rows is public under the substitution relation
     backend = check_rng(rng)
-    plan = privacy_cost({c: (p, len(dom)) for c, (p, dom) in disc.items()},
-                        {c: (b, hi - lo) for c, (b, lo, hi) in num.items()})
+    plan = privacy_cost({c: (p, len(dom)) for c, (p, dom, _) in disc.items()},
+                        {c: (b, hi - lo) for c, (b, lo, hi, _) in num.items()})
     plan = tuple(LedgerEntry(e.mechanism, e.epsilon, e.note + (f"; clipped to public bounds {bounds[k]}" if k in num else ""))
                  for k, e in zip(list(disc) + list(num), plan))
     acc, mark = open_ledger(accountant)
@@ -150,19 +158,20 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     root = None if backend.name == "opendp" else int(backend.generator.integers(0, 2**63 - 1))
     from pyspark.sql.types import DoubleType, StructField, StructType
 
-    fields = [StructField(c, DoubleType(), False) if c in num else sdf.schema[c] for c in columns]
+    fields = [StructField(c, DoubleType(), False) if c in num else StructField(c, sdf.schema[c].dataType, True)
+              for c in columns]
     out = sdf.mapInPandas(_partition_sampler(columns, disc, num, root), StructType(fields))
     if out_dir is not None:  # materialise once: a later action must not redraw the noise
         out.write.mode("overwrite").parquet(str(out_dir))
         out = session_or(spark).read.parquet(str(out_dir))
     else:
         out = out.localCheckpoint(eager=True)
-    rel = SparkPrivateRelation(out, {c: p for c, (p, _) in disc.items()}, {c: b for c, (b, _, _) in num.items()},
-                               {c: np.asarray(dom, dtype=object) for c, (_, dom) in disc.items()},
-                               {c: hi - lo for c, (_, lo, hi) in num.items()}, rows)
-    public = {"rows": rows, "columns": columns, "p": {c: p for c, (p, _) in disc.items()},
-              "b": {c: b for c, (b, _, _) in num.items()}, "domain": {c: list(dom) for c, (_, dom) in disc.items()},
-              "bounds": {c: [lo, hi] for c, (_, lo, hi) in num.items()}, "accounting": "exact",
+    rel = SparkPrivateRelation(out, {c: p for c, (p, _, _) in disc.items()}, {c: b for c, (b, _, _, _) in num.items()},
+                               {c: np.asarray(dom, dtype=object) for c, (_, dom, _) in disc.items()},
+                               {c: hi - lo for c, (_, lo, hi, _) in num.items()}, rows)
+    public = {"rows": rows, "columns": columns, "p": {c: p for c, (p, _, _) in disc.items()},
+              "b": {c: b for c, (b, _, _, _) in num.items()}, "domain": {c: list(dom) for c, (_, dom, _) in disc.items()},
+              "bounds": {c: [lo, hi] for c, (_, lo, hi, _) in num.items()}, "accounting": "exact",
               "engine": "spark", "streams": "one per partition" + (" (seeded: research)" if root is not None else
                                                                    " (OpenDP back-end, OS entropy)")}
     return Release(rel, acc.entries_since(mark), public=public, mechanism="privateclean.grr")

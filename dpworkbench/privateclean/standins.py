@@ -189,7 +189,9 @@ def run_tpcds(cell, rng) -> list[dict]:
             idx = idx[R["ca_country"].to_numpy()[idx] != None]  # noqa: E711
             R.loc[idx, "ca_country"] = ["United States" + string.ascii_lowercase[j] for j in gen.integers(0, 26, idx.size)]
             col = "ca_country"
-        doms = {c: list(pd.unique(R[c])) for c in R.columns}  # released domains of the (corrupted) relation
+        # released domains of the (corrupted) relation, read off the simulated table: a research run only (seeded);
+        # a release would take them as public inputs (grr refuses a release without them)
+        doms = {c: list(pd.unique(R[c])) for c in R.columns}
         rel = grr(R, {c: p for c in R.columns}, None, domains=doms, rng=gen).value
         crel = CleanedRelation.start(rel)
         if panel == "a_state_fd":

@@ -175,11 +175,12 @@ def test_cli_query(tmp_path):
     pd.DataFrame({"major": ["Mech. Eng.", "Mechanical E.", "EE", "EE", "Math"] * 40,
                   "sat": [3, 4, 5, 4, 2] * 40}).to_csv(f, index=False)
     cmd = [sys.executable, "-m", "dpworkbench", "privateclean", "query", str(f), "--attr", "major", "--p", "0.2",
-           "--domain", "Mech. Eng.,Mechanical E.,EE,Math", "--value-col", "sat", "--b", "1", "--delta", "4",
+           "--domain", "Mech. Eng.,Mechanical E.,EE,Math", "--value-col", "sat", "--b", "1", "--bounds", "1,5",
            "--merge", "Mechanical E.=Mech. Eng.", "--agg", "count", "--equals", "Mech. Eng.", "--seed", "3", "--json"]
     out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     pub, priv = out["public"], out["private"]
-    assert pub["l"] == 2 and pub["N"] == 4 and priv["ci_lo"] <= priv["privateclean_count"] <= priv["ci_hi"]
+    # N = 5: the four declared values and NULL, where values outside --domain go (no --other)
+    assert pub["l"] == 2 and pub["N"] == 5 and pub["domain"]["major"][-1] is None and priv["ci_lo"] <= priv["privateclean_count"] <= priv["ci_hi"]
     assert out["epsilon_spent"] > pub["epsilon_paper_lemma1"] and "NOT_PRIVATE" not in out
     bad = subprocess.run(cmd[:7] + ["nope", "--p", "0.2", "--equals", "x"], capture_output=True, text=True)
     assert bad.returncode == 2 and "not in" in bad.stderr
@@ -203,7 +204,7 @@ def test_audit_flags_paper_epsilon_for_large_domain():
 
 def test_predicate_outside_domain_is_a_clear_error():
     df = pd.DataFrame({"c": ["a", "b", "b", "c"] * 10, "x": np.arange(40.0)})
-    rel = grr(df, {"c": 0.3}, {"x": 5.0}, domains={"c": ["a", "b", "c", "d"]}, deltas={"x": 40.0}, rng=0).value
+    rel = grr(df, {"c": 0.3}, {"x": 5.0}, domains={"c": ["a", "b", "c", "d"]}, bounds={"x": (0.0, 40.0)}, rng=0).value
     crel = CleanedRelation.start(rel).merge("c", {"c": "b"})
     for m in ("direct", "privateclean"):
         with pytest.raises(ValueError, match="outside the domain"):

@@ -36,7 +36,7 @@ def test_oracles():
 
 def test_sum_closed_form_matches_rowwise():
     df = generate(500, 20, 1.5, rng=3)
-    rel = grr(df, {"cat": 0.3}, {"val": 5.0}, domains={"cat": list(range(20))}, deltas={"val": 100}, rng=4).value
+    rel = grr(df, {"cat": 0.3}, {"val": 5.0}, domains={"cat": list(range(20))}, bounds={"val": (0.0, 100.0)}, rng=4).value
     crel = CleanedRelation.start(rel)
     pred = {0, 1, 2}
     est = estimate(crel, "sum", "cat", pred, "val")
@@ -101,9 +101,9 @@ def test_grr_does_not_mutate_and_errors():
     with pytest.raises(ValueError, match="p"):
         grr(df, {"cat": 1.5}, domains={"cat": range(5)})
     with pytest.raises(ValueError, match="b"):
-        grr(df, {"cat": 0.5}, {"val": 0.0}, domains={"cat": range(5)}, deltas={"val": 100})
-    with pytest.raises(ValueError, match="outside the declared domain"):
-        grr(df[["cat"]], {"cat": 0.5}, domains={"cat": [0, 1]})
+        grr(df, {"cat": 0.5}, {"val": 0.0}, domains={"cat": range(5)}, bounds={"val": (0, 100)})
+    # values outside the declared domain are mapped by a public rule, never refused (issue 21)
+    assert set(grr(df[["cat"]], {"cat": 0.5}, domains={"cat": [0, 1]}, rng=1).value.data["cat"]) <= {0, 1}
     with pytest.raises(ValueError, match=r"\['val'\].*neither"):
         grr(df, {"cat": 0.5}, domains={"cat": range(5)}, rng=1)  # a column left out would be released raw (ε = ∞)
     rel = grr(df, {"cat": 0.5}, {"val": 2.0}, domains={"cat": range(5)}, bounds={"val": (0.0, 100.0)}, rng=1).value

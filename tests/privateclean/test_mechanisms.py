@@ -12,6 +12,18 @@ from dpworkbench.testing import audit_mechanism
 DOM = list(range(50))
 
 
+class NoNoise:
+    """The real grr code path with the Laplace draw switched off (a NumpyBackend whose add_laplace is the identity)."""
+
+    def __new__(cls, seed):
+        from dpworkbench.mechanisms.backends import NumpyBackend
+
+        class _NoNoise(NumpyBackend):
+            def add_laplace(self, value, scale):
+                return np.asarray(value, dtype=float)
+        return _NoNoise(seed)
+
+
 def _grr_discrete(p):
     # rows are privatised independently, so n identical rows = n draws of the mechanism on one record
     def mech(x, rng, n):
@@ -46,17 +58,23 @@ def test_numeric_bounds_clip_and_audit():
     assert "clipped" in rel.ledger[0].note and rel.public["bounds"] == {"v": [lo, hi]}
 
 
-def test_declared_delta_must_cover_the_data():
+def test_declared_delta_needs_bounds_and_bad_numbers_are_filled():
+    """Issue 21, finding 2: a Δ without bounds bounds nothing (a record may move from 0 to 100), so it is refused for
+    every dataset alike; with bounds, a missing or non-numeric cell becomes the fill value (default the midpoint)."""
     df = pd.DataFrame({"v": [0.0, 30.0]})
-    with pytest.raises(ValueError, match="smaller than its data range"):
-        grr(df, {}, {"v": 1.0}, deltas={"v": 10.0}, rng=0)
+    for data in (df, pd.DataFrame({"v": [0.0, 5.0]})):
+        with pytest.raises(ValueError, match="without bounds does not bound a substitution"):
+            grr(data, {}, {"v": 1.0}, deltas={"v": 10.0}, rng=0)
     with pytest.raises(ValueError, match="bounds"):
         grr(df, {}, {"v": 1.0}, bounds={"v": (5.0, 5.0)}, rng=0)
     with pytest.raises(ValueError, match="disagrees"):
         grr(df, {}, {"v": 1.0}, bounds={"v": (0.0, 40.0)}, deltas={"v": 10.0}, rng=0)
-    with pytest.raises(ValueError, match="non-finite"):
-        grr(pd.DataFrame({"v": [0.0, np.nan]}), {}, {"v": 1.0}, deltas={"v": 10.0}, rng=0)
-    assert grr(df, {}, {"v": 1.0}, deltas={"v": 30.0}, rng=0).value.deltas["v"] == 30.0
+    with pytest.raises(ValueError, match="fill"):
+        grr(df, {}, {"v": 1.0}, bounds={"v": (0.0, 40.0)}, fill={"v": 50.0}, rng=0)
+    rel = grr(pd.DataFrame({"v": [0.0, np.nan, "x", np.inf]}, dtype=object), {}, {"v": 1.0}, bounds={"v": (0.0, 40.0)},
+              fill={"v": 7.0}, rng=NoNoise(0))
+    assert rel.value.data["v"].tolist() == [0.0, 7.0, 7.0, 7.0] and rel.exact["numbers_missing_filled"] == {"v": 3}
+    assert grr(df, {}, {"v": 1.0}, bounds={"v": (0.0, 30.0)}, deltas={"v": 30.0}, rng=0).value.deltas["v"] == 30.0
 
 
 def test_release_backend_and_accountant():
@@ -96,8 +114,8 @@ def test_cli_release_backend_and_bounds(tmp_path):
     out = json.loads(subprocess.run(base + ["--bounds", "1,5"], capture_output=True, text=True, check=True).stdout)
     assert "OpenDP" in out["noise"] and np.isfinite(out["private"]["privateclean_avg"])
     assert out["ledger"][1]["epsilon"] == pytest.approx(4.0)  # Δ = 5 − 1, b = 1; the 9s were clipped to 5
-    bad = subprocess.run(base + ["--delta", "4"], capture_output=True, text=True)
-    assert bad.returncode != 0 and "smaller than its data range" in bad.stderr
+    bad = subprocess.run(base + ["--delta", "4"], capture_output=True, text=True)  # a Δ alone bounds nothing
+    assert bad.returncode != 0 and "--bounds" in bad.stderr and "range (" not in bad.stderr
 
 
 def test_outlier_filter_finds_intel_spurious_ids_on_the_private_relation():

@@ -5,6 +5,7 @@ GRR holds (kept fraction 1 − p + p/N within 5 standard errors)."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -76,17 +77,63 @@ def test_grr_law_and_release_backend(spark):
     assert set(v["cat"]) <= set(DOM) and v["x"].notna().all()
 
 
-def test_refusals(spark):
+def test_refusals_are_on_public_inputs_only(spark):
     df = _table(100)
     sdf = to_spark(spark, df)
     with pytest.raises(ValueError, match="neither in discrete"):
         grr_spark(sdf, {"cat": 0.3}, domains={"cat": DOM}, spark=spark, rng=0)
     with pytest.raises(ValueError, match="domains\\['cat'\\] is required"):
         grr_spark(sdf, {"cat": 0.3}, {"x": 1.0}, domains={}, bounds={"x": (0, 100)}, spark=spark, rng=0)
-    with pytest.raises(ValueError, match="outside the declared domain"):
-        grr_spark(sdf, {"cat": 0.3}, {"x": 1.0}, domains={"cat": ["a"]}, bounds={"x": (0, 100)}, spark=spark, rng=0)
     acc = Accountant()
-    with pytest.raises(ValueError):
-        grr_spark(sdf, {"cat": 0.3}, {"x": 1.0}, domains={"cat": ["a"]}, bounds={"x": (0, 100)}, spark=spark, rng=0,
-                  accountant=acc)
+    with pytest.raises(ValueError, match="other"):
+        grr_spark(sdf, {"cat": 0.3}, {"x": 1.0}, domains={"cat": ["a"]}, other={"cat": "zz"}, bounds={"x": (0, 100)},
+                  spark=spark, rng=0, accountant=acc)
     assert acc.spent == 0  # refused before spending
+
+
+SECRET = "SECRET9137"
+
+
+def test_out_of_domain_and_missing_are_mapped_never_refused(spark):
+    """Issue 21 (findings 5, 6): before the fix a value outside the domain, or a missing number, made grr_spark refuse
+    with a count of such rows. Now the rows go through grr's public rules: out-of-domain → NULL (declared as the
+    target) or ``other``, a missing number → the fill value, clip — and the pre-noise relation equals grr's."""
+    from dpworkbench.privateclean import grr
+    from dpworkbench.privateclean.harness import _PreNoise
+
+    df = pd.DataFrame({"cat": ["a", SECRET, None, "b", "e"], "x": [1.0, np.nan, 250.0, -3.0, 50.0]})
+    sdf = spark.createDataFrame(df.astype(object).where(df.notna(), None).values.tolist(), schema="cat string, x double")
+    for other in ({"cat": None}, {"cat": "e"}):
+        rel = grr_spark(sdf, {"cat": 1e-12}, {"x": 1e-9}, domains={"cat": DOM}, other=other, bounds={"x": (0.0, 100.0)},
+                        rng=0, spark=spark)
+        v = rel.value.data.toPandas()
+        mem = grr(df, {"cat": 1e-12}, {"x": 1e-9}, domains={"cat": DOM}, other=other, bounds={"x": (0.0, 100.0)},
+                  rng=_PreNoise(0)).value.data
+        def cats(col):
+            return [None if pd.isna(c) else c for c in col.tolist()]
+        assert cats(v["cat"]) == cats(mem["cat"]) and SECRET not in cats(v["cat"])
+        assert np.allclose(v["x"].to_numpy(), mem["x"].to_numpy(), atol=1e-6)
+        assert v["x"].round(6).tolist() == [1.0, 50.0, 100.0, 0.0, 50.0]
+        assert rel.public["domain"]["cat"] == DOM + ([None] if other["cat"] is None else [])
+
+
+def test_cli_spark_engine_on_file_level_neighbours(spark, tmp_path, capsys):
+    """The CLI reads the file once (one line = one row, the flags' schema) for both engines: on every substitution of a
+    line by a hostile one the Spark engine releases, like the memory engine, with the same public row count."""
+    from dpworkbench.cli import main
+    from dpworkbench.testing.harness import csv_line_neighbours, hostile_lines
+
+    text = "cat,x\na,1\nb,2\na,3\n"
+    argv = ["--attr", "cat", "--p", "0.3", "--domain", "a,b", "--value-col", "x", "--b", "1", "--bounds", "0,5",
+            "--agg", "sum", "--equals", "a", "--seed", "1", "--json", "--engine", "spark"]
+    neighbours = list(csv_line_neighbours(text, hostile_lines(text, np.random.default_rng(0), limit=6),
+                                          remove=False, add=False))[::3]
+    for i, nb in enumerate(neighbours):
+        f = tmp_path / f"n{i}.csv"
+        f.write_text(nb)
+        code = main(["privateclean", "query", str(f), *argv])
+        out, err = capsys.readouterr()
+        assert code == 0, (nb, err)
+        doc = json.loads(out)
+        assert doc["public"]["rows"] == 3 and doc["public"]["engine"] == "spark"
+        assert SECRET not in out + err
