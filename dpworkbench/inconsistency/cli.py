@@ -84,6 +84,21 @@ def run_releases(df, dcs, *, epsilon: float, backend, n_bound: int | None = None
     return rel, size, g
 
 
+def public_inputs(path, *, schema, dcs, id_column):
+    """The subcommand's public inputs — (schema, constraints) — from its flags and the CSV's header alone, before
+    any row is read: every refusal here is the same for every dataset with this header. (The privacy harness reads
+    its file-level neighbours through this function and ``read_csv_public``, as the subcommand does.)"""
+    from .loaders import check_constraints, read_header, resolve_schema
+
+    header = read_header(path, "CSV")
+    schema = resolve_schema(header, schema, what=f"CSV {path}")
+    if id_column is not None and id_column not in header:
+        raise ValueError(f"--id-column {id_column!r} not in {path} (columns: {', '.join(header)})")
+    dcs = constraints_from_args(dcs, columns=header)
+    check_constraints(dcs, schema, flag="--schema")
+    return schema, dcs
+
+
 def _exact(g) -> dict:
     from .model import all_measures
 
@@ -102,7 +117,6 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..cli.common import Stages, warn_epsilon
     from ..datasets.public_schema import read_csv_public
-    from .loaders import check_constraints, read_header, resolve_schema
 
     path = Path(args.csv)
     eps = check_epsilon(args.epsilon, "--epsilon")
@@ -110,12 +124,7 @@ def _run(args: argparse.Namespace) -> int:
     warn_epsilon(eps)
     # Everything public is settled from the flags and the header alone, before a row is read; every refusal below
     # depends on nothing else, so it is the same for every dataset with this header (issue 21).
-    header = read_header(path, "CSV")
-    schema = resolve_schema(header, args.schema, what=f"CSV {path}")
-    if args.id_column is not None and args.id_column not in header:
-        raise ValueError(f"--id-column {args.id_column!r} not in {path} (columns: {', '.join(header)})")
-    dcs = constraints_from_args(args.dcs, columns=header)
-    check_constraints(dcs, schema, flag="--schema")
+    schema, dcs = public_inputs(path, schema=args.schema, dcs=args.dcs, id_column=args.id_column)
     names = ["read table", "build conflict graph", "release I_MI", "release I_P", "release I_R"]
     with Stages(args, names if n_bound is not None else names + ["private row bound"], "inconsistency") as st:
         st.next("read table")
