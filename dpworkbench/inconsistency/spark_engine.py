@@ -252,7 +252,7 @@ def read_table(spark, path: str | Path, *, header: bool = True, schema: Any = No
         check_constraints(list(dcs), sch, flag="schema=")
     k = len(names)
     lines = _with_row_ids(spark.read.text(p, lineSep="\n"))
-    body = lines.where(f"{RID} > 0").selectExpr(f"value", f"{RID} - 1 AS {RID}")
+    body = lines.where(f"{RID} > 0").selectExpr("value", f"{RID} - 1 AS {RID}")
     order = [names.index(c) for c in sch.names]
 
     def typed(batches):
