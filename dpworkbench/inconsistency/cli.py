@@ -7,7 +7,7 @@ and the conflict graph's size are NOT PRIVATE and appear only with ``--show-exac
 ``NOT PRIVATE`` (in ``--json`` under the key ``NOT_PRIVATE``; every other field sits under ``private`` or
 ``public``).
 
-Neighbouring relation: add or remove one line of the CSV (at any position): one physical line is one row. Public:
+Neighbouring relation: add or remove one row of the CSV at any position (one physical line is one row). Public:
 ε, the constraints, the schema (``--schema``; without it every column is text, a rule that reads the header
 only), the order seed, ``--n-bound`` when given and ``--id-column``'s name. Column types are never inferred from
 the rows: a cell that does not parse under its declared type is NULL, numbers clip into declared bounds, text out
