@@ -141,3 +141,18 @@ def test_harness_flags_a_loader_that_infers_types():
     assert check_sensitivity(bad, np.random.default_rng(0)).violations
     good = EntryPoint(**{**bad.__dict__, "statistics": base.statistics})
     assert not check_sensitivity(good, np.random.default_rng(0)).violations
+
+
+def test_finding5_baseline_dmax_is_research_only():
+    """θ = d_max(G) is read off the data: a seeded research run may use it (listed in derived_public); a release
+    (rng=None) refuses up front, before any spend."""
+    from dpworkbench.accounting import Accountant
+    from dpworkbench.inconsistency import FD, build, graph_projection
+
+    df = pd.DataFrame({"A": [0, 0, 0, 1], "B": [0, 1, 2, 0]})
+    g = build(df, [FD("A", "B")])
+    assert graph_projection(g, "MI", 1.0, strategy="baseline_dmax", rng=0, n_bound=10).derived_public
+    acc = Accountant(1.0)
+    with pytest.raises(ValueError, match="rng="):
+        graph_projection(g, "MI", 1.0, strategy="baseline_dmax", n_bound=10, accountant=acc)
+    assert acc.spent == 0
