@@ -1,8 +1,13 @@
 """The inconsistency paper's release entry points for the privacy harness (:mod:`dpworkbench.testing.harness`).
 
-Relation everywhere: add or remove one row of the table at any position (``row_neighbours`` with a small
-universe of rows). The pre-noise statistics are computed through the real path from the DataFrame
-(``build`` → stable order → projection / cover / degree bound):
+Relation everywhere: add or remove one row of the table at any position. The API entry points that take a
+DataFrame get ``row_neighbours`` with a small universe of rows. The entry points that read a file — the CLI
+(header-only rule; declared ``--schema`` with ``--id-column``) and the API loader ``loaders.load_csv`` feeding
+``cli.run_releases`` — get neighbours built from the bytes (issue 21): ``csv_line_neighbours`` with valid lines
+and ``hostile_lines`` (unparseable values, blanks, NA, ±1e9, inf, 1.0, a new category, a duplicate line = a
+duplicate key, an extra field, an open quote), read by the subcommand's own loader (``cli.public_inputs`` +
+``read_csv_public``); a refusal on one side of a pair only is a violation. The pre-noise statistics are
+computed through the real path (``build`` → stable order → projection / cover / degree bound):
 
 * ``F_MI(θ)``, ``F_P(θ)`` for θ = 1..8 (claimed sensitivity θ, and θ+1 for I_P with the safe option);
 * the EM's data-dependent quality part ``F(θ_max) − F(θ)`` for θ ≤ θ_max ∈ {2, 5} (claimed Δq);
