@@ -224,7 +224,8 @@ def _spark_type(spec) -> str:
 def read_table(spark, path: str | Path, *, header: bool = True, schema: Any = None, dcs: Sequence[DC] = ()):
     """A user's table as a Spark DataFrame with a ``__rid`` column (row positions 0..n-1).
 
-    Parquet (a file or folder): the types declared in the file's own schema. CSV (``.gz`` read directly): never
+    Parquet (a file or folder): the types declared in the file's own schema, or, given ``schema``, every value typed
+    cell by cell under it (as :meth:`PublicSchema.apply` types a pandas frame). CSV (``.gz`` read directly): never
     ``inferSchema`` (issue 21, finding 1: one row with text in a numeric column re-typed the column for every row).
     The first line is the header (public); every other physical line is read as one string and typed cell by cell
     under the public ``schema`` (a :class:`~dpworkbench.datasets.public_schema.PublicSchema`, its ``--schema``
@@ -238,7 +239,21 @@ def read_table(spark, path: str | Path, *, header: bool = True, schema: Any = No
     if not Path(p).exists() and "://" not in p:
         raise ValueError(f"table not found: {p}")
     if p.endswith(".parquet") or (Path(p).is_dir() and any(Path(p).glob("*.parquet"))):
-        return _with_row_ids(spark.read.parquet(p))
+        sdf = _with_row_ids(spark.read.parquet(p))
+        if schema is None:  # the file's own declared types (Parquet metadata, not read off the values)
+            return sdf
+        sch = resolve_schema([c for c in sdf.columns if c != RID], schema, what=f"Parquet {p}")
+        if dcs:
+            check_constraints(list(dcs), sch, flag="schema=")
+
+        def typed_parquet(batches):
+            for b in batches:
+                frame, _ = sch.apply(b[sch.names].astype(object))
+                frame[RID] = b[RID].to_numpy(dtype="int64")
+                yield frame
+
+        out = ", ".join(f"`{c.name}` {_spark_type(c)}" for c in sch.columns) + f", `{RID}` bigint"
+        return sdf.mapInPandas(typed_parquet, schema=out)
     if not header:
         raise ValueError("a CSV needs a header line naming its columns (header=True)")
     if "://" in p:  # not readable from here: the first line through Spark (the header only)

@@ -69,3 +69,15 @@ def test_spark_cli_stable_order_survives_a_text_row(spark, tmp_path):
                          "--n-bound", "40", "--json", "--show-exact"]) == 0
         covers.append(json.loads(buf.getvalue().strip().splitlines()[-1])["NOT_PRIVATE"]["releases"]["I_R"]["truncated"])
     assert abs(covers[1] - covers[0]) <= 2, covers  # the old reader: 8 → 4
+
+
+def test_spark_parquet_typed_by_a_declared_schema(spark, tmp_path):
+    """A Parquet file whose writer typed B as text (because one row held ``x``) is read under the declared schema,
+    cell by cell, as the in-memory rule types the same frame."""
+    from dpworkbench.inconsistency.loaders import type_frame
+
+    raw = pd.DataFrame({"A": ["0"] * 5, "B": ["1", "1.0", "x", None, "2"]})
+    raw.to_parquet(tmp_path / "t.parquet")
+    got = read_table(spark, tmp_path / "t.parquet", schema="A:int, B:float").toPandas().sort_values("__rid")
+    exp, _, _ = type_frame(raw, "A:int, B:float")
+    assert _norm(got.drop(columns="__rid")) == _norm(exp)
