@@ -733,7 +733,8 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
 
     Same output as :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover` on the in-memory
     graph with the same seed. ``identity``: the tuples' identities (:func:`~.conflict_graph.tuple_identity`),
-    required for the ``"rank"`` order. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
+    required for the ``"rank"`` order; compute it on the table as typed by its public schema
+    (:func:`~.loaders.load_csv`, the frame :func:`read_table` reads), never on a frame with inferred types. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
     ``strategy="baseline_dmax"`` (non-private, needs d_max) is refused. Other keywords go to the mechanism."""
     from ..spark import session_or
     from .._validation import check_options
