@@ -37,6 +37,17 @@ from ..r2t import Truncation, from_arrays, r2t
 from ..r2t.mechanisms import R2TResult
 
 
+def _research_only(rng: Any, flag: str, where: str) -> None:
+    """A value read off the data may stand in for a public one only in a research run (seeded noise, listed in
+    ``derived_public``); a release (``rng=None`` or the release back-end) refuses up front — before any spend — and
+    names the argument to give (issue 21, finding 5). Depends on the arguments only, never on the data."""
+    from ..mechanisms.backends import check_rng
+
+    if not check_rng(rng).seeded:
+        raise ValueError(f"{where}: a release needs {flag}; its default is read off the data (the number of tuples), "
+                         "allowed only in a research run with a seed (rng=<int>)")
+
+
 class IMIRelease(R2TResult):
     """The :class:`R2TResult` of :func:`r2t_imi`; ``release["value"|"true"|"DS"|"winner_tau"|"result"]`` read as the
     old result dict did (``true`` and ``DS`` are exact, NOT PRIVATE; ``result`` is the release itself)."""
@@ -81,11 +92,13 @@ def r2t_imi(edges: np.ndarray | None, n_tuples: int, *, epsilon: float, beta: fl
     Treated as public
     -----------------
     gs : GS_Q. When omitted it is ``n_tuples``, the database's size, which is **derived from the data** (one
-        tuple more or less changes it, and with it the τ grid): the release lists it in ``derived_public``;
-        pass ``gs`` (a public bound on the size) for a strict release.
+        tuple more or less changes it, and with it the τ grid): allowed only in a research run (a seeded ``rng``),
+        which lists it in ``derived_public``; a release (``rng=None``) without ``gs`` is refused up front.
     n_tuples : used only as that default (and to check the tuple ids)
     base, rounding, beta, epsilon : as in :func:`~dpworkbench.r2t.mechanisms.r2t`
     """
+    if gs is None:
+        _research_only(rng, "gs= (a public bound on GS_Q)", "r2t_imi")
     trunc = truncation if truncation is not None else imi_truncation(edges, n_tuples)
     info = trunc.info
     derived = () if gs is not None else ("GS_Q",)
@@ -133,6 +146,8 @@ class R2TIMI:
         Treated as public: ``epsilon``, β, the τ grid (base, rounding), GS and the clip bound (see ``__init__``).
         Neighbouring relation: add/remove one tuple (its node and its conflicting pairs)."""
         epsilon = check_epsilon(epsilon)
+        if self.derived:
+            _research_only(rng, "gs= or n_bound= (public bounds)", "R2TIMI.run")
         t0 = time.perf_counter()
         acc, mark = open_ledger(accountant)
         raw = r2t_imi(None, int(self.graph.n), epsilon=epsilon, beta=self.beta, gs=self.gs, base=self.base,

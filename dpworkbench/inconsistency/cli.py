@@ -1,5 +1,5 @@
-"""``dpworkbench inconsistency CSV --dcs FILE|--dc 'not(t1.A=t2.A&t1.B!=t2.B)' [--epsilon E] [--n-bound N] [--id-column C] [--seed S] [--json]
-[--show-exact]``.
+"""``dpworkbench inconsistency CSV --dcs FILE|--dc 'not(t1.A=t2.A&t1.B!=t2.B)' [--schema 'A:int, B:text'] [--epsilon E]
+[--n-bound N] [--id-column C] [--seed S] [--json] [--show-exact]``.
 
 Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ 2·I_R,
 Algorithm 5) for a table. By default only private values and public parameters are printed; the exact measures
@@ -7,8 +7,12 @@ and the conflict graph's size are NOT PRIVATE and appear only with ``--show-exac
 ``NOT PRIVATE`` (in ``--json`` under the key ``NOT_PRIVATE``; every other field sits under ``private`` or
 ``public``).
 
-Neighbouring relation: add or remove one row of the CSV (at any position). Public: ε, the constraints, the
-schema, the order seed, ``--n-bound`` when given and ``--id-column``'s name. Without ``--n-bound``, 5 % of ε buys
+Neighbouring relation: add or remove one row of the CSV at any position (one physical line is one row). Public:
+ε, the constraints, the schema (``--schema``; without it every column is text, a rule that reads the header
+only), the order seed, ``--n-bound`` when given and ``--id-column``'s name. Column types are never inferred from
+the rows: a cell that does not parse under its declared type is NULL, numbers clip into declared bounds, text out
+of a declared domain is NULL. The release is a total function of the file: it refuses only on the flags and the
+header, before any row is read. Without ``--n-bound``, 5 % of ε buys
 a private upper bound on the number of rows (shared by the three releases); the rest is split equally over the
 three releases. Without ``--seed`` the noise comes from OpenDP's floating-point-safe samplers (OS entropy): a
 release. With ``--seed`` it is reproducible numpy noise: a research run, not a private release.
@@ -24,10 +28,22 @@ HELP = __doc__
 
 def run_releases(df, dcs, *, epsilon: float, backend, n_bound: int | None = None, id_column: str | None = None,
                  engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0,
-                 progress=None):
+                 progress=None, schema=None):
     """The three releases of the subcommand on a table: (releases {name: Release}, size-bound release or None,
     graph). Spends ``epsilon`` in total (see the module docstring). ``progress`` (a ``cli.common.Stages``) is told
-    each stage."""
+    each stage.
+
+    ``schema`` (a :class:`~dpworkbench.datasets.public_schema.PublicSchema`, its ``--schema`` text or a mapping):
+    the table's public column types; ``df`` is then typed cell by cell under it (a cell that does not parse is
+    NULL), so one row cannot change how another is read, and the constraints are checked against it. Without it
+    the frame's own dtypes are taken as the caller's declaration: do not pass a frame whose dtypes were inferred
+    from its rows (``pandas.read_csv``); read a file with :func:`~.loaders.load_csv` instead."""
+    from .loaders import check_constraints, type_frame
+
+    if schema is not None:
+        df, declared, _ = type_frame(df, schema)
+        check_constraints(list(dcs), declared, flag="schema=")
+
     def stage(name: str) -> None:
         if progress is not None:
             progress.next(name)
@@ -68,6 +84,21 @@ def run_releases(df, dcs, *, epsilon: float, backend, n_bound: int | None = None
     return rel, size, g
 
 
+def public_inputs(path, *, schema, dcs, id_column):
+    """The subcommand's public inputs — (schema, constraints) — from its flags and the CSV's header alone, before
+    any row is read: every refusal here is the same for every dataset with this header. (The privacy harness reads
+    its file-level neighbours through this function and ``read_csv_public``, as the subcommand does.)"""
+    from .loaders import check_constraints, read_header, resolve_schema
+
+    header = read_header(path, "CSV")
+    schema = resolve_schema(header, schema, what=f"CSV {path}")
+    if id_column is not None and id_column not in header:
+        raise ValueError(f"--id-column {id_column!r} not in {path} (columns: {', '.join(header)})")
+    dcs = constraints_from_args(dcs, columns=header)
+    check_constraints(dcs, schema, flag="--schema")
+    return schema, dcs
+
+
 def _exact(g) -> dict:
     from .model import all_measures
 
@@ -84,20 +115,22 @@ def _run(args: argparse.Namespace) -> int:
     from .mechanisms import NEIGHBOURS
     from ..cli.common import print_json
 
-    from ..cli.common import Stages, read_csv, warn_epsilon
+    from ..cli.common import Stages, warn_epsilon
+    from ..datasets.public_schema import read_csv_public
 
     path = Path(args.csv)
     eps = check_epsilon(args.epsilon, "--epsilon")
     n_bound = check_int(args.n_bound, "--n-bound", minimum=1) if args.n_bound is not None else None
     warn_epsilon(eps)
+    # Everything public is settled from the flags and the header alone, before a row is read; every refusal below
+    # depends on nothing else, so it is the same for every dataset with this header (issue 21).
+    schema, dcs = public_inputs(path, schema=args.schema, dcs=args.dcs, id_column=args.id_column)
     names = ["read table", "build conflict graph", "release I_MI", "release I_P", "release I_R"]
     with Stages(args, names if n_bound is not None else names + ["private row bound"], "inconsistency") as st:
         st.next("read table")
-        # a header-only table is released like any other: under add/remove-one-row it neighbours a 1-row table
-        df = read_csv(path, "CSV")
-        if args.id_column is not None and args.id_column not in df.columns:
-            raise ValueError(f"--id-column {args.id_column!r} not in {path} (columns: {', '.join(map(str, df.columns))})")
-        dcs = constraints_from_args(args.dcs, columns=list(df.columns))
+        # one physical line = one row, typed cell by cell under the public schema (a cell that does not parse is
+        # NULL): the release is a total function of the file. A header-only table is released like any other.
+        df, schema, report = read_csv_public(path, schema)
         backend = cli_backend(args.seed)
         noise = noise_label(backend)
         from ..spark import session_from_args
@@ -109,14 +142,16 @@ def _run(args: argparse.Namespace) -> int:
     clamped = {k: c for k, r in rel.items() if (c := _clamp_note(r))}
     labels = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover size estimate (≈ 2·I_R)"}
     public = {"epsilon_total": eps, "noise": noise, "neighbours": NEIGHBOURS, "constraints": len(dcs),
-              "columns": list(map(str, df.columns)), "order": "rank", "order_seed": args.order_seed,
-              "tuple_identity": f"id_column {args.id_column!r}" if args.id_column else "content hash",
+              "columns": list(map(str, df.columns)), "schema": schema.to_public(), "order": "rank",
+              "order_seed": args.order_seed,
+              "tuple_identity": (f"id_column {args.id_column!r} (a repeated or NULL key: key + occurrence rank)"
+                                 if args.id_column else "content hash of the row as typed by the schema"),
               "n_bound": n_bound if n_bound is not None else "private estimate (5 % of ε)",
               "research_run": args.seed is not None}
     if args.json:
         out: dict = {"private": {}, "public": {**public, "releases": {}}}
         if args.show_exact:
-            out["NOT_PRIVATE"] = {"graph_and_exact_measures": _exact(g), "releases": {}}
+            out["NOT_PRIVATE"] = {"graph_and_exact_measures": _exact(g), "parse": report.total(), "releases": {}}
         if size is not None:
             out["private"]["n_bound"] = size.value
             out["public"]["releases"]["n_bound"] = {"ledger": [e.__dict__ for e in size.ledger],
@@ -133,6 +168,7 @@ def _run(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     print(f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: {NEIGHBOURS}")
+    print(f"schema ({schema.source}): {schema.describe()}")
     print(f"noise: {noise}")
     if size is not None:
         print(f"private upper bound on the number of rows (private): {size.value}  [ε={size.epsilon:.4g}]")
@@ -149,6 +185,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.show_exact:
         for k, v in _exact(g).items():
             print(f"NOT PRIVATE {k}: {v if v is not None else 'intractable (skipped)'}")
+        for k, v in report.total().items():
+            print(f"NOT PRIVATE cells {k.replace('_', ' ')} by the schema: {v}")
     return 0
 
 
@@ -201,9 +239,15 @@ def register(subparsers) -> None:
     p.add_argument("--n-bound", type=int, default=None,
                    help="PUBLIC upper bound on the number of rows (sets the candidate θs and the clip); default: "
                         "estimated privately with 5 %% of ε")
+    p.add_argument("--schema", default=None, metavar="SCHEMA",
+                   help="PUBLIC column types, e.g. 'A:int, B:float[0,100], C:text{x|y}' or @FILE (that text or "
+                        "JSON); a cell that does not parse is NULL, numbers clip into [LO,HI], text outside {..} is "
+                        "NULL (default: the header-only rule, every column text; then constraints with <, >, <=, >= "
+                        "or numeric constants are refused)")
     p.add_argument("--id-column", default=None,
-                   help="key column giving each tuple its identity in the stable edge order (must be unique); "
-                        "default: a hash of the tuple's content")
+                   help="key column giving each tuple its identity in the stable edge order; a repeated or empty "
+                        "key is told apart by its occurrence rank (public rule, never refused); default: a hash of "
+                        "the tuple's content")
     p.add_argument("--order-seed", type=int, default=0, help="public seed of the stable edge order (default 0)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for reproducible numpy noise: makes this a RESEARCH run, not a private release "

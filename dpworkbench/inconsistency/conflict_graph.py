@@ -38,10 +38,12 @@ class NodeIdentity:
     common edges of two neighbouring tables identically, so a tuple's place in it may depend only on the
     tuple itself, never on its row position (deleting a middle row shifts every later position). Identity is
 
-    * ``"id_column <name>"``: the user's key column (unique, no NULLs), hashed;
-    * ``"content"`` (default for tables): a deterministic hash of the tuple's values in every column (numbers
-      compared as float64, everything else as text, so re-reading a CSV whose dtype changes keeps the
-      identity). Identical tuples are interchangeable: ties among them are broken by occurrence, which is
+    * ``"id_column <name>"``: the user's key column, hashed; rows sharing a key (or a NULL key) are told apart by
+      their occurrence rank (see :func:`tuple_identity`: this keeps the order stable, so nothing is refused);
+    * ``"content"`` (default for tables): a deterministic hash of the tuple's values in every column as typed
+      (numbers as float64, everything else as text). The types are fixed by the table's public schema, never
+      inferred from the rows: with inferred types one added row with text in a numeric column re-typed the
+      column and changed *every* row's hash (issue 21, finding 1). Identical tuples are interchangeable: ties among them are broken by occurrence, which is
       safe because exchanging identical tuples maps the conflict graph onto itself. Two *different* tuples
       whose two 64-bit hashes both collide are ordered by their content (text form of the row);
     * ``"labels"``: node labels 0..n-1 (graphs given as explicit edge lists).
@@ -88,8 +90,22 @@ def _row_hashes(canon: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def tuple_identity(df: pd.DataFrame, id_column: str | None = None) -> NodeIdentity:
-    """The :class:`NodeIdentity` of every row of ``df`` (see there). ``id_column``: the user's key column;
-    duplicate or missing keys raise ``ValueError``.
+    """The :class:`NodeIdentity` of every row of ``df`` (see there). ``id_column``: the user's key column.
+
+    Whatever the key column holds, this never refuses and never quotes a value: whether a release happens must not
+    depend on the rows (issue 21, finding 6). Duplicate keys and missing keys (NULL is a key value like any other)
+    are handled by a public rule: a tuple's identity is **(key, occurrence rank)**, the rank counting earlier rows
+    of the file with the same key (the same rule as identical rows under the content hash).
+
+    Why the claimed sensitivities still hold: the releases need only that the node sequence of ``D`` is the
+    restriction of that of ``D' = D + t`` (Definition 7: common edges keep their order). Two rows of ``D`` with
+    different keys are ordered by their keyed hashes, which ``t`` does not change. Two rows with the same key are
+    ordered by occurrence rank, i.e. by row order; adding (or removing) ``t`` shifts the ranks of the later rows
+    with that key by one, all alike, so their relative order is kept. Hence every common edge keeps its place and
+    F(θ) moves by ≤ θ (I_MI) / ≤ θ+1 (I_P), the Alg. 5 cover by ≤ 2, exactly as with unique keys.
+
+    The hash reads the row *as typed*: a table read from a file is typed cell by cell under its public schema
+    (:mod:`dpworkbench.datasets.public_schema`), so one row can never change another row's identity.
 
     References
     ----------
@@ -98,16 +114,8 @@ def tuple_identity(df: pd.DataFrame, id_column: str | None = None) -> NodeIdenti
     df = df.reset_index(drop=True)
     n = len(df)
     if id_column is not None:
-        if id_column not in df.columns:
+        if id_column not in df.columns:  # the header is public: naming its columns leaks nothing
             raise ValueError(f"id_column {id_column!r} is not a column; columns: {', '.join(map(str, df.columns))}")
-        key = df[id_column]
-        if key.isna().any():
-            raise ValueError(f"id_column {id_column!r} has missing values: every tuple needs a key")
-        dup = key.duplicated(keep=False)
-        if dup.any():
-            ex = key[dup].iloc[0]
-            raise ValueError(f"id_column {id_column!r} is not a key: value {ex!r} occurs {int((key == ex).sum())} times "
-                             f"({int(dup.sum())} rows share a key)")
         frame, source = df[[id_column]], f"id_column {id_column!r}"
     else:
         frame, source = df, "content"

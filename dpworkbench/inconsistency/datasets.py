@@ -373,11 +373,16 @@ def sweep_source(name: str, sizes, prefer: str = "real") -> str:
 
 
 def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: str = "real",
-               path: str | Path | None = None):
+               path: str | Path | None = None, schema=None):
     """A :class:`dpworkbench.datasets.Dataset` for ``name`` (sampled to ``rows``), or a user CSV from ``path``.
 
     Real data are used whenever the data directory has them (Adult, Hospital, Tax, Stock); Flight, and any
     request larger than the real file, use the seeded stand-in. The choice is printed and recorded.
+
+    ``schema`` (with ``path``; the file's own header names): the public column types, each cell typed on its own
+    (:func:`~.loaders.load_csv`). Without it the user file's types are inferred by pandas from its rows, which is
+    acceptable for the research experiments this loader feeds but not for a release (issue 21): read a file for a
+    release with :func:`~.loaders.load_csv` or the CLI.
     """
     if name not in GENERATORS:
         raise ValueError(f"unknown dataset {name!r}; known: {', '.join(NAMES)}")
@@ -388,9 +393,21 @@ def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: st
         if not p.exists():
             raise ValueError(f"{name}: file not found: {p}")
         raw_names = REAL_FILES.get(name, ("", {}))[1]
-        header = read_table(p, rename=None).columns  # a user copy may keep the raw header (NADEEF's ZIPCode, raha's snake_case)
-        rename = {k: v for k, v in raw_names.items() if k in header}
-        df = sample_rows(read_table(p, rename=rename, required=_dc_attributes(name)), rows, seed, what=str(p))
+        if schema is not None:
+            from .loaders import load_csv, read_header
+
+            header = read_header(p)
+            rename = {k: v for k, v in raw_names.items() if k in header}
+            typed = load_csv(p, schema)[0].rename(columns=rename)
+            missing = [c for c in _dc_attributes(name) if c not in typed.columns]
+            if missing:
+                raise ValueError(f"{p} lacks the columns the constraints use: {', '.join(map(repr, missing))} "
+                                 f"(the file has {', '.join(map(str, typed.columns))})")
+            df = sample_rows(typed, rows, seed, what=str(p))
+        else:
+            header = read_table(p, rename=None).columns  # a user copy may keep the raw header (NADEEF's ZIPCode, raha's snake_case)
+            rename = {k: v for k, v in raw_names.items() if k in header}
+            df = sample_rows(read_table(p, rename=rename, required=_dc_attributes(name)), rows, seed, what=str(p))
         provenance.record(f"inconsistency.{name}", "real", f"{provenance.display_path(p)} [rows={rows!r}, seed={seed}] (user file)",
                           len(df), provenance.USER_FILE_DIGEST)
         return registry.Dataset(name, df, "real", f"user file, {len(df)} rows", p)

@@ -1,8 +1,13 @@
 """The inconsistency paper's release entry points for the privacy harness (:mod:`dpworkbench.testing.harness`).
 
-Relation everywhere: add or remove one row of the table at any position (``row_neighbours`` with a small
-universe of rows). The pre-noise statistics are computed through the real path from the DataFrame
-(``build`` → stable order → projection / cover / degree bound):
+Relation everywhere: add or remove one row of the table at any position. The API entry points that take a
+DataFrame get ``row_neighbours`` with a small universe of rows. The entry points that read a file — the CLI
+(header-only rule; declared ``--schema`` with ``--id-column``) and the API loader ``loaders.load_csv`` feeding
+``cli.run_releases`` — get neighbours built from the bytes (issue 21): ``csv_line_neighbours`` with valid lines
+and ``hostile_lines`` (unparseable values, blanks, NA, ±1e9, inf, 1.0, a new category, a duplicate line = a
+duplicate key, an extra field, an open quote), read by the subcommand's own loader (``cli.public_inputs`` +
+``read_csv_public``); a refusal on one side of a pair only is a violation. The pre-noise statistics are
+computed through the real path (``build`` → stable order → projection / cover / degree bound):
 
 * ``F_MI(θ)``, ``F_P(θ)`` for θ = 1..8 (claimed sensitivity θ, and θ+1 for I_P with the safe option);
 * the EM's data-dependent quality part ``F(θ_max) − F(θ)`` for θ ≤ θ_max ∈ {2, 5} (claimed Δq);
@@ -180,46 +185,135 @@ def run_cli_json(argv: list[str], parsed=None) -> dict:
     return json.loads(buf.getvalue())
 
 
-def _cli_entry() -> EntryPoint:
-    tmp = scratch_dir("inconsistency")
-    dcs_file = tmp / "dcs.txt"
+# --- file-level entry points: the user's bytes → the subcommand's own loader → graph → statistics --------------
+#: the finding-1 file (issue 21): B = 1 and 1.0, one number; a row with B = x once re-typed the whole column
+FINDING1_TYPES = "A,B\n" + "".join(f"0,{'1' if i % 2 else '1.0'}\n" for i in range(5))
+#: CSV lines that hold valid rows (add/remove-one-line neighbours besides the hostile lines)
+UNIVERSE_LINES = ("0,0", "0,5", "1,1")
+
+
+def _csv_text(df: pd.DataFrame) -> str:
+    return df.to_csv(index=False, lineterminator="\n")
+
+
+def _file_inputs(rng: np.random.Generator, id_column: bool) -> list[str]:
+    texts = [_csv_text(FINDING1), FINDING1_TYPES, _csv_text(make_inputs(rng)[1])]
+    if not id_column:
+        return texts
+    out = []
+    for t in texts:  # a key column, with a repeated key already in the file
+        lines = t.rstrip("\n").split("\n")
+        keys = [str(100 + i) for i in range(len(lines) - 1)]
+        keys[-1] = keys[0]
+        out.append("\n".join(["id," + lines[0]] + [f"{k},{ln}" for k, ln in zip(keys, lines[1:])]) + "\n")
+    return out
+
+
+def _file_neighbours(text: str, id_column: bool):
+    """Add or remove one CSV line at any position: valid rows, and the hostile lines of the core generator
+    (unparseable values, blanks, NA spellings, ±1e9, inf, 1.0, a new category, a duplicate line = a duplicate key,
+    an extra field, an open quote)."""
+    from ..testing.harness import csv_line_neighbours, hostile_lines
+
+    rng = np.random.default_rng(len(text))
+    extra = hostile_lines(text, rng, limit=14) + [("900," if id_column else "") + ln for ln in UNIVERSE_LINES]
+    return csv_line_neighbours(text, list(dict.fromkeys(extra)), substitute=False)
+
+
+class _Files:
+    """One scratch file per distinct CSV text (the CLI reads files)."""
+
+    def __init__(self, tag: str):
+        self.dir = scratch_dir(tag)
+        self.paths: dict[str, Path] = {}
+
+    def __call__(self, text: str) -> Path:
+        p = self.paths.get(text)
+        if p is None:
+            p = self.dir / f"t{len(self.paths)}.csv"
+            p.write_text(text, encoding="utf-8")
+            self.paths[text] = p
+        return p
+
+
+def _file_entry(via: str, schema: str | None, id_column: str | None) -> EntryPoint:
+    """``via="cli"``: ``dpworkbench inconsistency FILE`` run in-process (real parser and handler); ``via="api"``:
+    ``loaders.load_csv`` + ``cli.run_releases``. Statistics: the subcommand's own public checks and reader
+    (``cli.public_inputs`` + ``read_csv_public``), then the same build/projection as every entry; a refusal on one
+    side of a pair only is a violation (the release must be a total function of the file)."""
+    from ..datasets.public_schema import read_csv_public
+    from ..testing.harness import InProcessCLI
+    from . import cli as C
+
+    files = _Files(f"inconsistency-{via}-{'schema' if schema else 'text'}")
+    dcs_file = files.dir / "dcs.txt"
     dcs_file.write_text("not(t1.A=t2.A&t1.B!=t2.B)\n")
-    files: dict[int, tuple[pd.DataFrame, Path]] = {}
+    run_cli = InProcessCLI(C.register)
+    extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])
+    graphs: dict[str, Any] = {}
 
-    def csv_for(df):
-        hit = files.get(id(df))
-        if hit is None or hit[0] is not df:
-            path = tmp / f"t{len(files)}.csv"
-            df.to_csv(path, index=False)
-            hit = (df, path)
-            files[id(df)] = hit
-        return hit[1]
+    def loaded(text: str):
+        hit = graphs.get(text)
+        if hit is None:
+            path = files(text)
+            sch, dcs = C.public_inputs(path, schema=schema, dcs=[str(dcs_file)], id_column=id_column)
+            df, _, _ = read_csv_public(path, sch)
+            g = build(df, dcs, id_column=id_column)
+            hit = graphs[text] = (df, dcs, g)
+        return hit
 
-    parsed: dict[Path, Any] = {}
+    def stats(text: str) -> dict[str, float]:
+        df, dcs, g = loaded(text)
+        proj = Projector(g, rule="rank", seed=0)
+        out: dict[str, float] = {}
+        for m in ("MI", "P"):
+            for t in THETAS:
+                out[f"F_{m}({t})"] = float(proj.f(t, m))
+        out["cover"] = float(i_r_2approx(g, rule="rank", seed=0))
+        _, terms = degree_bound(df, dcs)
+        for i, t in enumerate(terms):
+            out[f"d_bound term {i}"] = float(t)
+        out["rows (private size bound)"] = float(len(df))
+        return out
 
-    def release(df, rng):
-        from ..cli import build_parser
-
+    def release(text, rng):
         seed = int(rng) if not isinstance(rng, np.random.Generator) else int(rng.integers(2**62))
-        path = csv_for(df)
-        if path not in parsed:  # argv parsed once per input by the real parser; the handler runs per draw
-            parsed[path] = build_parser().parse_args(["inconsistency", str(path), "--dcs", str(dcs_file),
-                                                      "--epsilon", str(EPS), "--seed", "0", "--json"])
-        args = parsed[path]
-        args.seed = seed
-        out = run_cli_json([], parsed=args)
+        path = files(text)
+        if via == "cli":
+            out = run_cli(["inconsistency", str(path), "--dcs", str(dcs_file), "--epsilon", str(EPS), "--seed",
+                           str(seed), "--json", *extra])["private"]
+        else:
+            from .loaders import load_csv
+
+            df, _, _ = load_csv(path, schema, dcs=DCS)
+            rel, size, _ = C.run_releases(df, list(DCS), epsilon=EPS, backend=seed, id_column=id_column)
+            out = {k: r.value for k, r in rel.items()} | {"n_bound": size.value}
         comps: dict = {}
-        _flatten("", out["private"], comps)
+        _flatten("", out, comps)
         return comps
 
+    flags = " ".join(f"{a} '{b}'" if " " in b else f"{a} {b}" for a, b in zip(extra[::2], extra[1::2]))
+    if via == "cli":
+        name = "dpworkbench inconsistency" + (f" {flags}" if flags else "")
+        public = ("--epsilon", "--dcs", "--schema (default: every column text, from the header)", "--order-seed",
+                  "--n-bound (when given)", "--id-column")
+    else:
+        name = "inconsistency.loaders.load_csv + cli.run_releases" + (f" (schema='{schema}')" if schema else "")
+        public = ("path's header", "schema (default: every column text)", "epsilon", "dcs", "n_bound (when given)",
+                  "id_column", "order_seed")
+    sens = sensitivities()
+    sens = {k: v for k, v in sens.items() if not k.startswith("q_")}
     return EntryPoint(
-        name="dpworkbench inconsistency", kind="cli", paper=PAPER, relation=RELATION, claimed_epsilon=EPS,
-        public_inputs=("--epsilon", "--dcs", "schema", "--order-seed", "--n-bound (when given)", "--id-column"),
-        make_inputs=make_inputs, neighbours=neighbours, statistics=statistics, sensitivities=sensitivities(),
-        release=release, n_samples=300, tests=TESTS,
-        note="the subcommand's handler run in-process with --seed <int> --json on a CSV written once per input "
-             "(arguments parsed once per input by the real parser)",
+        name=name, kind=via, paper=PAPER, relation=FILE_RELATION, claimed_epsilon=EPS, public_inputs=public,
+        make_inputs=lambda rng: _file_inputs(rng, id_column is not None),
+        neighbours=lambda text: _file_neighbours(text, id_column is not None), statistics=stats,
+        sensitivities=sens, release=release, n_samples=300, pilot_samples=300, tests=TESTS,
+        note="file-level neighbours (csv_line_neighbours + hostile_lines) read by the subcommand's own loader; "
+             "the handler run in-process with --seed <int> --json",
     )
+
+
+FILE_RELATION = "add or remove one line of the CSV file at any position (one physical line = one row, any bytes)"
 
 
 def entry_points() -> list[EntryPoint]:
@@ -227,7 +321,9 @@ def entry_points() -> list[EntryPoint]:
         _projection_entry("MI"),
         _projection_entry("P"),
         _cover_entry(),
-        _cli_entry(),
+        _file_entry("cli", None, None),
+        _file_entry("cli", "id:int, A:int, B:float", "id"),
+        _file_entry("api", None, None),
         _projection_entry("P", ip_sensitivity="paper", flagged=True),
         _cover_entry("typo", flagged=True),
     ]

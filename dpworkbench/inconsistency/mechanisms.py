@@ -358,8 +358,9 @@ def graph_projection(
       clip. When ``None`` (default), ``n_frac``·ε is spent on a private bound (:func:`private_size_bound`,
       recorded in the ledger) — nothing depends on the true |D|. A bound below |D| only costs accuracy;
     * ``thetas``: the candidate set Θ when given;
-    * ``strategy="baseline_dmax"`` uses θ = d_max(G), derived from the data: listed in ``derived_public`` and
-      the release is marked not private (the paper's non-private reference).
+    * ``strategy="baseline_dmax"`` uses θ = d_max(G), derived from the data: research runs only (a seeded
+      ``rng``; a release refuses up front), listed in ``derived_public`` and marked not private (the paper's
+      non-private reference).
 
     ``projector`` reuses memoised F(θ) across runs (same stable order on the same graph). ``clip``: "range"
     (default post-processing to [0, C(n_bound, 2)] for I_MI, [0, n_bound] for I_P), "artifact" (the reference
@@ -382,6 +383,9 @@ def graph_projection(
     else:
         check_probability(n_frac, "n_frac")
     gen = check_rng(rng)
+    if strategy == "baseline_dmax" and not gen.seeded:  # issue 21, finding 5: a derived value is research only
+        raise ValueError("strategy='baseline_dmax' uses θ = d_max(G), read off the data: allowed only in a research "
+                         "run with a seed (rng=<int>); for a release give thetas= or use strategy='bound_hier'")
     proj = projector if projector is not None else Projector(graph, rule=order, seed=order_seed)
     if proj.graph is not graph:
         raise ValueError("projector was built on another graph")

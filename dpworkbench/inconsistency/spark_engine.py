@@ -152,6 +152,34 @@ def _spark_kinds(sdf) -> dict[str, str]:
                      else "string") for f in sdf.schema.fields}
 
 
+def _frame_to_spark(spark, df: pd.DataFrame):
+    """A pandas table as a Spark frame with ``__rid``, typed by its dtypes (the public schema), never by its values:
+    nullable ``Int64`` → bigint, floats → double, everything else → string. (Letting Spark infer the type of an
+    object column would read the rows, and fails on a column whose cells are all NULL.)"""
+    from ..spark import to_spark
+
+    frame = df.reset_index(drop=True)
+    kinds = {}
+    for c in frame.columns:
+        s = frame[c]
+        if pd.api.types.is_bool_dtype(s):
+            kinds[c] = "boolean"
+        elif pd.api.types.is_integer_dtype(s):
+            kinds[c] = "bigint"
+            if isinstance(s.dtype, pd.api.extensions.ExtensionDtype):  # nullable Int64: NULL as None
+                frame[c] = s.astype(object).where(s.notna(), None)
+        elif pd.api.types.is_float_dtype(s):
+            kinds[c] = "double"
+        else:
+            kinds[c] = "string"
+            frame[c] = s.astype(object).where(s.notna(), None).map(lambda v: v if v is None or isinstance(v, str) else str(v))
+    if not len(frame):
+        return to_spark(spark, frame, row_id=RID)
+    frame[RID] = np.arange(len(frame), dtype=np.int64)
+    ddl = ", ".join(f"`{c}` {kinds[c]}" for c in df.columns) + f", `{RID}` bigint"
+    return spark.createDataFrame(frame, schema=ddl)
+
+
 def _with_row_ids(sdf):
     """Row positions 0..n-1 in the frame's order, computed in the JVM (no Python rows): a row's id is the number of
     rows in earlier partitions plus its place in its own partition (``monotonically_increasing_id`` holds the
@@ -173,14 +201,86 @@ def _with_row_ids(sdf):
     return tagged.withColumn(RID, rid.cast("long")).drop("__mid", "__pid")
 
 
-def read_table(spark, path: str | Path, *, header: bool = True):
-    """A CSV (header, types inferred; ``.gz`` read directly) or Parquet file/folder as a Spark DataFrame."""
+def _raw_rows(lines: Sequence[str], k: int) -> list[list[str | None]]:
+    """The data lines of a CSV as raw cells, by the rule of
+    :func:`~dpworkbench.datasets.public_schema.read_raw_lines` (one physical line = one row; a trailing ``\\r`` is
+    dropped; a blank line or a line whose field count differs from the header's is a row of NULLs; a quote is
+    parsed within its line). Each line's row depends on that line alone."""
+    import csv
+
+    empty: list[str | None] = [None] * k
+    out = []
+    for ln in lines:
+        ln = "" if ln is None else (ln[:-1] if ln.endswith("\r") else ln)
+        f = (ln.split(",") if '"' not in ln else next(csv.reader([ln]))) if ln else empty
+        out.append(f if len(f) == k else empty)
+    return out
+
+
+def _spark_type(spec) -> str:
+    return {"text": "string", "int": "bigint", "float": "double"}[spec.type]
+
+
+def read_table(spark, path: str | Path, *, header: bool = True, schema: Any = None, dcs: Sequence[DC] = ()):
+    """A user's table as a Spark DataFrame with a ``__rid`` column (row positions 0..n-1).
+
+    Parquet (a file or folder): the types declared in the file's own schema, or, given ``schema``, every value typed
+    cell by cell under it (as :meth:`PublicSchema.apply` types a pandas frame). CSV (``.gz`` read directly): never
+    ``inferSchema`` (issue 21, finding 1: one row with text in a numeric column re-typed the column for every row).
+    The first line is the header (public); every other physical line is read as one string and typed cell by cell
+    under the public ``schema`` (a :class:`~dpworkbench.datasets.public_schema.PublicSchema`, its ``--schema``
+    text or a mapping; default: the header-only rule, every column text), by the very function the in-memory reader
+    uses (:meth:`PublicSchema.apply`, per Arrow batch: the rule is per cell, so batches do not matter). The result
+    equals :func:`~dpworkbench.datasets.public_schema.read_csv_public` row for row. ``dcs`` are checked against the
+    schema first (public inputs only, before any row is read)."""
+    from .loaders import check_constraints, read_header, resolve_schema
+
     p = str(path)
     if not Path(p).exists() and "://" not in p:
         raise ValueError(f"table not found: {p}")
     if p.endswith(".parquet") or (Path(p).is_dir() and any(Path(p).glob("*.parquet"))):
-        return spark.read.parquet(p)
-    return spark.read.csv(p, header=header, inferSchema=True)
+        sdf = _with_row_ids(spark.read.parquet(p))
+        if schema is None:  # the file's own declared types (Parquet metadata, not read off the values)
+            return sdf
+        sch = resolve_schema([c for c in sdf.columns if c != RID], schema, what=f"Parquet {p}")
+        if dcs:
+            check_constraints(list(dcs), sch, flag="schema=")
+
+        def typed_parquet(batches):
+            for b in batches:
+                frame, _ = sch.apply(b[sch.names].astype(object))
+                frame[RID] = b[RID].to_numpy(dtype="int64")
+                yield frame
+
+        out = ", ".join(f"`{c.name}` {_spark_type(c)}" for c in sch.columns) + f", `{RID}` bigint"
+        return sdf.mapInPandas(typed_parquet, schema=out)
+    if not header:
+        raise ValueError("a CSV needs a header line naming its columns (header=True)")
+    if "://" in p:  # not readable from here: the first line through Spark (the header only)
+        first = spark.read.text(p, lineSep="\n").first()
+        names = next(__import__("csv").reader([(first[0] if first else "").lstrip("\ufeff").rstrip("\r")]))
+        names = [h.strip() for h in names]
+    else:
+        names = read_header(p, "CSV")
+    sch = resolve_schema(names, schema, what=f"CSV {p}")
+    if dcs:
+        check_constraints(list(dcs), sch, flag="schema=")
+    k = len(names)
+    lines = _with_row_ids(spark.read.text(p, lineSep="\n"))
+    body = lines.where(f"{RID} > 0").selectExpr("value", f"{RID} - 1 AS {RID}")
+    order = [names.index(c) for c in sch.names]
+
+    def typed(batches):
+        for b in batches:
+            raw = pd.DataFrame(_raw_rows(b["value"].tolist(), k), columns=names, dtype=object)
+            if not len(raw):
+                raw = pd.DataFrame(columns=names, dtype=object)
+            frame, _ = sch.apply(raw.iloc[:, order])
+            frame[RID] = b[RID].to_numpy(dtype="int64")
+            yield frame
+
+    out_schema = ", ".join(f"`{c.name}` {_spark_type(c)}" for c in sch.columns) + f", `{RID}` bigint"
+    return body.mapInPandas(typed, schema=out_schema)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -274,7 +374,7 @@ def _stats(spark, edges_path: str | None, n: int, unary_count: int, fd_bounds: l
                            edges_path, degrees, time.perf_counter() - t0)
 
 
-def spark_statistics(source: Any, dcs: Sequence[DC], *, spark=None, null_policy: str = "sql",
+def spark_statistics(source: Any, dcs: Sequence[DC], *, spark=None, schema: Any = None, null_policy: str = "sql",
                      unary_policy: str = "reject", edges_dir: str | Path | None = None,
                      block_nodes: int = DEFAULT_BLOCK_NODES, want_degrees: bool = False,
                      master: str | None = None, remote: str | None = None, memory: str | None = None) -> SparkGraphStats:
@@ -282,17 +382,24 @@ def spark_statistics(source: Any, dcs: Sequence[DC], *, spark=None, null_policy:
 
     ``source``: a pandas DataFrame, a Spark DataFrame or a CSV/Parquet path. The edges are written under
     ``edges_dir`` (Parquet, partitioned by node range; a temporary folder removed afterwards when not given).
-    ``want_degrees`` also collects the degree of every node (n int64 values) to the driver."""
+    ``want_degrees`` also collects the degree of every node (n int64 values) to the driver.
+
+    ``schema``: the table's public column types (see :func:`read_table`). A CSV path is never type-inferred: without
+    ``schema`` every column is text (the header-only rule), so a DC that orders a column is refused up front. A
+    pandas frame is typed cell by cell under ``schema`` when given (else its dtypes are the caller's declaration)."""
     from ..spark import session_or
 
     t0 = time.perf_counter()
     spark = session_or(spark, master=master, remote=remote, memory=memory)
     if isinstance(source, pd.DataFrame):
-        from ..spark import to_spark
+        from .loaders import check_constraints, type_frame
 
-        sdf = to_spark(spark, source, row_id=RID)
+        source, declared, _ = type_frame(source, schema)
+        if declared is not None:
+            check_constraints(list(dcs), declared, flag="schema=")
+        sdf = _frame_to_spark(spark, source)
     elif isinstance(source, (str, Path)):
-        sdf = _with_row_ids(read_table(spark, source))
+        sdf = read_table(spark, source, schema=schema, dcs=dcs)
     else:
         sdf = _with_row_ids(source)
     sdf = sdf.cache()
@@ -366,7 +473,7 @@ def build_spark(df: pd.DataFrame, dcs: Sequence[DC], *, spark=None, null_policy:
     :func:`read_edges`). Tuple identity (the stable order's input) is computed from ``df`` on the driver exactly as
     the in-memory engines do. ``return_stats=True`` also returns the :class:`SparkGraphStats` computed as Spark
     aggregations (degrees, edge count, non-isolated nodes, FD degree bounds), independently of the collected edges."""
-    from ..spark import session_or, to_spark
+    from ..spark import session_or
     from .conflict_graph import sorted_unique
 
     if not isinstance(df, pd.DataFrame):
@@ -378,7 +485,7 @@ def build_spark(df: pd.DataFrame, dcs: Sequence[DC], *, spark=None, null_policy:
     identity = tuple_identity(df, id_column)
     n = len(df)
     spark = session_or(spark, master=master, remote=remote, memory=memory)
-    sdf = to_spark(spark, df, row_id=RID)
+    sdf = _frame_to_spark(spark, df)
     kept, rep, unary_dcs, frames, unary_frames, kinds, view = _edge_frames(spark, sdf, dcs, null_policy, unary_policy)
     try:
         from functools import reduce
@@ -626,7 +733,8 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
 
     Same output as :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover` on the in-memory
     graph with the same seed. ``identity``: the tuples' identities (:func:`~.conflict_graph.tuple_identity`),
-    required for the ``"rank"`` order. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
+    required for the ``"rank"`` order; compute it on the table as typed by its public schema
+    (:func:`~.loaders.load_csv`, the frame :func:`read_table` reads), never on a frame with inferred types. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
     ``strategy="baseline_dmax"`` (non-private, needs d_max) is refused. Other keywords go to the mechanism."""
     from ..spark import session_or
     from .._validation import check_options

@@ -94,14 +94,21 @@ def test_per_dc_union_and_real_dcs_on_noisy_sample():
             assert fast.per_dc[-1] is fast.per_dc[-2]
 
 
-def test_id_column_must_be_a_key_and_present():
-    df = pd.DataFrame({"id": [1, 2, 2], "A": [0, 0, 0], "B": [0, 1, 2]})
-    with pytest.raises(ValueError, match="not a key"):
-        build(df, [FD("A", "B")], id_column="id")
+def test_id_column_duplicates_and_nulls_by_occurrence_rank():
+    """Issue 21, finding 6: duplicate or missing keys are not refused (a refusal depending on the rows, whose
+    message quoted the key); identity = (key, occurrence rank), and the node sequence of every neighbour is the
+    restriction of the larger table's (the stable-order property the sensitivities need)."""
+    df = pd.DataFrame({"id": [1, 2, 2, None, 2, None], "A": [0] * 6, "B": [0, 1, 2, 3, 4, 5]})
+    ident = CG.tuple_identity(df, "id")
+    assert ident.occ.tolist() == [0, 0, 1, 0, 2, 1]
     with pytest.raises(ValueError, match="not a column"):
         build(df, [FD("A", "B")], id_column="nope")
-    with pytest.raises(ValueError, match="missing"):
-        build(df.assign(id=[1, None, 3]), [FD("A", "B")], id_column="id")
+    seq = node_sequence(ident, 3).tolist()
+    for drop in range(len(df)):
+        sub = df.drop(index=drop).reset_index(drop=True)
+        keep = [i for i in range(len(df)) if i != drop]
+        got = [keep[i] for i in node_sequence(CG.tuple_identity(sub, "id"), 3).tolist()]
+        assert got == [i for i in seq if i != drop]
 
 
 def test_identity_ignores_position_and_dtype():
@@ -111,7 +118,7 @@ def test_identity_ignores_position_and_dtype():
     assert a.key1.tolist() == b.key1[[1, 2, 0]].tolist()
     ints = CG.tuple_identity(pd.DataFrame({"A": [0, 1], "B": [1, 2]}))
     floats = CG.tuple_identity(pd.DataFrame({"A": [0.0, 1.0], "B": [1.0, 2.0]}))
-    assert ints.key1.tolist() == floats.key1.tolist()  # a CSV re-read that changes int ↔ float keeps identities
+    assert ints.key1.tolist() == floats.key1.tolist()  # int and float columns hash alike (numbers as float64)
 
 
 def test_identical_rows_tie_by_occurrence_and_collisions_by_content(monkeypatch):

@@ -46,3 +46,18 @@ def test_synthetic_generators_are_calibrated_to_table5(name):
         assert cal["source"] == "synthetic" and cal["rows"] == 10000
         assert cal["within_25pct"], cal
         assert any(k.startswith("generator_") for k in cal)  # the generator reports its own statistics
+
+
+def test_user_csv_typed_by_a_public_schema(tmp_path):
+    """Issue 21: with ``schema=`` a user file's types come from the declaration, cell by cell (a text cell in a
+    numeric column is NULL for that row only), not from pandas' inference over the rows."""
+    p = tmp_path / "stock.csv"
+    df = load_table("Stock", rows=20, prefer="synthetic").data
+    df.to_csv(p, index=False)
+    with open(p, "a") as fh:
+        fh.write(",".join(["x"] * df.shape[1]) + "\n")
+    kinds = {c: ("float" if pd.api.types.is_numeric_dtype(df[c]) else "text") for c in df.columns}
+    user = load_table("Stock", rows=None, path=p, schema=kinds).data
+    num = [c for c, k in kinds.items() if k == "float"]
+    assert num and all(pd.api.types.is_float_dtype(user[c]) for c in num)
+    assert user[num].iloc[-1].isna().all() and not user[num].iloc[:-1].isna().any().any()

@@ -36,6 +36,7 @@ def test_cli_same_output_both_engines(spark, tmp_path, capsys):
     outs = {}
     for engine in ("fast", "spark"):
         code, out, _ = _run(capsys, ["inconsistency", str(csv), "--dcs", str(dcs), "--engine", engine, "--json", "--seed", "1",
+                                     "--schema", "Zip:int, City:int, Salary:int, Rate:int, State:text",
                                      "--show-exact"])
         assert code == 0
         outs[engine] = json.loads(out.strip().splitlines()[-1])

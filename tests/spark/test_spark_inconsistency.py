@@ -123,8 +123,13 @@ def test_out_of_core_statistics_from_csv(spark, tmp_path):
     df, dcs = _tax_synthetic(1000)
     csv = tmp_path / "tax.csv"
     df.to_csv(csv, index=False)
-    mem = build(pd.read_csv(csv), dcs)
-    st = spark_statistics(csv, dcs, spark=spark, edges_dir=tmp_path / "e", want_degrees=True)
+    from dpworkbench.datasets.public_schema import PublicSchema, read_csv_public
+
+    # the column types are public (the generator's dtypes), never inferred from the file (issue 21)
+    schema = PublicSchema.from_mapping({c: ("float" if pd.api.types.is_numeric_dtype(df[c]) else "text")
+                                        for c in df.columns})
+    mem = build(read_csv_public(csv, schema)[0], dcs)
+    st = spark_statistics(csv, dcs, spark=spark, schema=schema, edges_dir=tmp_path / "e", want_degrees=True)
     assert (st.edges, st.non_isolated, st.max_degree) == (mem.num_edges, int(np.count_nonzero(mem.degrees())),
                                                           mem.max_degree())
     assert np.array_equal(st.degrees, mem.degrees())
