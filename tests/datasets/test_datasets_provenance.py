@@ -28,7 +28,8 @@ def test_record_prints_one_line_and_drops_duplicates(capsys):
     provenance.record("toy", "real", "x/y.csv [rows=10, seed=3]", 10, "ab" * 32)
     provenance.record("toy2", "synthetic", "gen(seed=0)", 5, note="real file absent")
     out = capsys.readouterr().out.strip().splitlines()
-    assert len(out) == 3 and "REAL data" in out[0] and "SYNTHETIC stand-in" in out[2] and "real file absent" in out[2]
+    # a repeated use is recorded and printed once per process (issue 28: the [data] line repeated per panel)
+    assert len(out) == 2 and "REAL data" in out[0] and "SYNTHETIC stand-in" in out[1] and "real file absent" in out[1]
     assert [u.dataset for u in provenance.used()] == ["toy", "toy2"]
     with pytest.raises(ValueError, match="source"):
         provenance.record("toy", "maybe", "p", 1)
