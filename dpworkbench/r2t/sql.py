@@ -326,6 +326,12 @@ def complete(sql: str, private, *, catalog=None, project: str | None = None, gro
     dep = catalog.depends(set(pk)) if catalog is not None else {}
     eqs = _equalities(pq.where, aliases, catalog)
     added, edges = [], []
+    made_atoms: set[str] = set()
+
+    def ref(alias: str, c: str) -> str:
+        # a completion atom exposes its columns as <alias>_<column>: unqualified names of the query stay unambiguous
+        return f"{alias}.{alias}_{c}" if alias in made_atoms else f"{alias}.{c}"
+
     if catalog is not None:
         work = [a for a, r in aliases.items() if r is not None]
         made: dict[tuple[str, object], str] = {}
@@ -343,10 +349,14 @@ def complete(sql: str, private, *, catalog=None, project: str | None = None, gro
                     n += 1
                     target = f"__r{n}"
                     made[(a, fk)] = target
-                    aliases[target] = fk.ref_table
-                    from_items.append(f"{fk.ref_table} {target}")
-                    conjuncts.extend(f"{a}.{c} = {target}.{rc}" for c, rc in zip(fk.columns, fk.ref_columns))
-                    added.append(f"{fk.ref_table} {target} (via {fk.describe()})")
+                    rel = fk.ref_table
+                    need = list(dict.fromkeys([*fk.ref_columns, *pk.get(rel, ()),
+                                               *(c for f2 in catalog.fks_of(rel) if dep.get(f2.ref_table) for c in f2.columns)]))
+                    aliases[target] = rel
+                    from_items.append(f"(SELECT {', '.join(f'{c} AS {target}_{c}' for c in need)} FROM {rel}) AS {target}")
+                    conjuncts.extend(f"{ref(a, c)} = {target}.{target}_{rc}" for c, rc in zip(fk.columns, fk.ref_columns))
+                    made_atoms.add(target)
+                    added.append(f"{rel} {target} (via {fk.describe()})")
                     work.append(target)
                 edges.append((a, target))
         # foreign-key joins to public relations written in the query: they make a group key a function of the
@@ -363,8 +373,8 @@ def complete(sql: str, private, *, catalog=None, project: str | None = None, gro
             keys.append((f"{a}.{atom_tags[a][0]}", atom_tags[a][1]))
         elif r is not None and r in pk:
             cols = pk[r]
-            expr = f"{a}.{cols[0]}" if len(cols) == 1 else \
-                "CAST(to_json(list_value(" + ", ".join(f"CAST({a}.{c} AS VARCHAR)" for c in cols) + ")) AS VARCHAR)"
+            expr = ref(a, cols[0]) if len(cols) == 1 else \
+                "CAST(to_json(list_value(" + ", ".join(f"CAST({ref(a, c)} AS VARCHAR)" for c in cols) + ")) AS VARCHAR)"
             keys.append((expr, r))
     if not keys:
         raise ValueError("the query depends on no primary private relation: none of its tables is, or references "
