@@ -57,10 +57,11 @@ class Catalog:
             return None
         return tuple(v.replace("''", "'") for v in re.findall(r"'((?:[^']|'')*)'", m.group(1)))
 
-    def depends(self, private: set[str]) -> dict[str, bool]:
+    def depends(self, private: set[str], roots=None) -> dict[str, bool]:
         """Per table: whether it is, or references directly or transitively, a primary private relation.
 
-        Refuses a foreign-key cycle among the tables (R2T's individuals are undefined on one): public input only."""
+        Refuses a foreign-key cycle among the tables reachable from ``roots`` (default: all), on which R2T's
+        individuals are undefined: a decision on public inputs only."""
         state: dict[str, int] = {}
         dep: dict[str, bool] = {}
 
@@ -79,7 +80,7 @@ class Catalog:
             dep[t] = d
             return d
 
-        for t in list(self.columns):
+        for t in list(self.columns) if roots is None else [r.lower() for r in roots if r and r.lower() in self.columns]:
             visit(t, [])
         return dep
 
@@ -102,7 +103,7 @@ def catalog_from_duckdb(con, source: str = "DuckDB catalog") -> Catalog:
         cols = tuple(str(c).lower() for c in (cols or []))
         if kind == "PRIMARY KEY":
             cat.primary[t.lower()] = cols
-        elif kind == "FOREIGN KEY" and ref and str(text).upper().startswith("FOREIGN KEY"):
+        elif kind == "FOREIGN KEY" and ref:  # (a self-reference has an empty constraint_text)
             fk = ForeignKey(t.lower(), cols, str(ref).lower(), tuple(str(c).lower() for c in (ref_cols or [])))
             if fk not in seen:
                 seen.add(fk)

@@ -323,7 +323,7 @@ def complete(sql: str, private, *, catalog=None, project: str | None = None, gro
         if rel in pk and pk[rel] != (p.key.lower(),):
             raise ValueError(f"--private: relation {rel!r} is declared with two different keys")
         pk[rel] = (p.key.lower(),)
-    dep = catalog.depends(set(pk)) if catalog is not None else {}
+    dep = catalog.depends(set(pk), roots=[r for r in aliases.values() if r]) if catalog is not None else {}
     eqs = _equalities(pq.where, aliases, catalog)
     added, edges = [], []
     made_atoms: set[str] = set()
@@ -429,7 +429,8 @@ def group_domain(con, plan: Plan, catalog=None, groups: dict[str, list[str]] | N
     import itertools
 
     groups = {_norm(k): list(v) for k, v in (groups or {}).items()}
-    dep = catalog.depends({t for _, t in plan.keys}) if catalog is not None else {}
+    dep = catalog.depends({t for _, t in plan.keys}, roots=[r for r in plan.aliases.values() if r]) \
+        if catalog is not None else {}
     per = []
     for g in plan.parsed.group_by:
         if _norm(g) in groups:
