@@ -504,7 +504,7 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
     psi = np.asarray(psi.filled(np.nan) if np.ma.isMaskedArray(psi) else psi, dtype=float)
     # A refusal that depends on one row's value would tell neighbours apart; the weights are mapped into the
     # domain R2T assumes instead (NULL → 0, negative → 0), a rule that is public and applied to every row.
-    psi = np.where(np.isnan(psi), 0.0, np.maximum(psi, 0.0)) if psi.size else psi
+    psi = np.where(np.isfinite(psi), np.maximum(psi, 0.0), 0.0) if psi.size else psi  # NULL/NaN/±inf → 0 too
     keys = [_col(arr[f"__k{c}"]) for c in range(len(plan.keys))]
     # a join result whose private key is NULL references no individual: it is dropped (a row-local public rule)
     ok = np.ones(psi.size, dtype=bool)

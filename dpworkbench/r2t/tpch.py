@@ -126,6 +126,7 @@ def make_database(sf: float, path: str | Path | None = None) -> Path:
     tmp.unlink(missing_ok=True)
     con = duckdb.connect(str(tmp))
     try:
+        con.execute("SET enable_progress_bar = false")
         con.execute(DDL)
         for t in _DDL_ORDER:
             cols = [c[0] for c in con.execute(f"DESCRIBE {t}").fetchall()]
