@@ -299,7 +299,7 @@ def _release_groups(ex, args, what: str, relation: str, extra: dict, progress=No
     if k == 0:
         raise ValueError("the group domain is empty")
     per = eps if ex.parallel_groups else eps / k
-    out, exact, ledger, public_res = [], [], [], {}
+    out, exact, public_res = [], [], {}
 
     def run(info, g, accountant):
         res = r2t(Truncation(info, args.method), epsilon=per, beta=beta, gs=gs, base=base, rng=backend,
