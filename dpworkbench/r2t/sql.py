@@ -323,6 +323,7 @@ def complete(sql: str, private, *, catalog=None, project: str | None = None, gro
         if rel in pk and pk[rel] != (p.key.lower(),):
             raise ValueError(f"--private: relation {rel!r} is declared with two different keys")
         pk[rel] = (p.key.lower(),)
+    derived_keys = _complete_derived(pq, from_items, pk, catalog, {rel for _, rel in atom_tags.values()})
     dep = catalog.depends(set(pk), roots=[r for r in aliases.values() if r]) if catalog is not None else {}
     eqs = _equalities(pq.where, aliases, catalog)
     added, edges = [], []
@@ -367,7 +368,7 @@ def complete(sql: str, private, *, catalog=None, project: str | None = None, gro
                     continue
                 edges.extend((a, b) for b, rb in aliases.items() if rb == fk.ref_table and b != a and all(
                     frozenset(((a, c), (b, rc))) in eqs for c, rc in zip(fk.columns, fk.ref_columns)))
-    keys: list[tuple[str, str]] = []
+    keys: list[tuple[str, str]] = list(derived_keys)
     for a, r in aliases.items():
         if a in atom_tags:
             keys.append((f"{a}.{atom_tags[a][0]}", atom_tags[a][1]))
@@ -383,6 +384,45 @@ def complete(sql: str, private, *, catalog=None, project: str | None = None, gro
         project = project or pq.distinct
     parallel = bool(pq.group_by) and _group_determined(pq.group_by, aliases, keys, edges, set(pk), catalog)
     return Plan(pq, from_items, conjuncts, aliases, keys, added, parallel, project)
+
+
+_AGG_FN = re.compile(r"\b(count|sum|avg|min|max|list|string_agg|array_agg)\s*\(|\bdistinct\b|\bgroup\s+by\b", re.IGNORECASE)
+
+
+def _complete_derived(pq: ParsedQuery, from_items: list[str], pk: dict, catalog, other_private=frozenset()) -> list[tuple[str, str]]:
+    """Derived tables in FROM that contain a private relation are completed like the outer query, and expose the key
+    of every private atom inside as a column ``__d<k>``; the outer query keys its results by them. A derived table
+    that aggregates or de-duplicates private rows (one output row would mix individuals) is refused."""
+    keys = []
+    for i, it in enumerate(pq.items):
+        if it.subquery is None:
+            continue
+        inner = parse_query(it.subquery, aggregate=False)
+        mentions = any(x.relation in pk or x.relation in other_private for x in inner.items if x.relation) or any(
+            x.relation and catalog is not None and catalog.has(x.relation) and
+            catalog.depends(set(pk), roots=[x.relation]).get(x.relation) for x in inner.items)
+        if not mentions and catalog is None:
+            continue
+        # the inner FROM keeps its aliases
+        body = "SELECT COUNT(*) FROM " + ", ".join(
+            (x.relation if x.alias == x.relation else f"{x.relation} {x.alias}") if x.relation else f"({x.subquery}) AS {x.alias}"
+            for x in inner.items) + (f" WHERE {inner.where}" if inner.where else "")
+        try:
+            sub = complete(body, [PrivateRelation(relation=r) for r in pk] if catalog is not None else [], catalog=catalog)
+        except ValueError as exc:
+            if "depends on no primary private relation" in str(exc) or "declare at least one" in str(exc):
+                if mentions:
+                    raise ValueError(f"derived table {it.alias}: it reads a private relation; declare the keys "
+                                     "(--db or --schema) so it can be completed") from None
+                continue
+            raise
+        if inner.group_by or any(_AGG_FN.search(c) for c in inner.select_groups):
+            raise ValueError(f"derived table {it.alias}: it aggregates or de-duplicates rows of a private relation, so "
+                             "one of its rows can mix individuals; write the aggregate in the outer query")
+        cols = ", ".join([*inner.select_groups, *(f"{e} AS __d{len(keys) + c}" for c, (e, _) in enumerate(sub.keys))])
+        from_items[i] = f"(SELECT {cols} {sub._from_where()}) AS {it.alias}"
+        keys.extend((f"{it.alias}.__d{len(keys) + c}", t) for c, (_, t) in enumerate(sub.keys))
+    return keys
 
 
 def _group_determined(group_by, aliases, keys, edges, private, catalog) -> bool:

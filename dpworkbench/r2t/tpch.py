@@ -187,6 +187,7 @@ def connect(sf: float, *, threads: int = 2):
     d = ensure_tpch(sf)
     con = duckdb.connect()
     con.execute(f"SET threads = {int(threads)}")
+    con.execute("SET enable_progress_bar = false")
     for t in TABLES:
         con.execute(f"CREATE VIEW {t} AS SELECT * FROM read_parquet('{(d / f'{t}.parquet').as_posix()}')")
     return con

@@ -227,3 +227,26 @@ def test_tpch_table5_from_uncompleted_queries_same_join_information():
         if name == "Q5":
             assert Truncation(a.info).value(8) == pytest.approx(Truncation(b.info).value(8))
     assert np.isclose(tpch.extract_query(con, "Q3", completed=True).info.DS, 97)
+
+
+# ---------------------------------------------------------------- derived tables
+def test_derived_table_with_a_private_relation_is_completed(db, capsys):
+    out = _run(capsys, "SELECT SUM(d.amount) FROM (SELECT o.amount, o.pid FROM orders o WHERE o.amount > 1) AS d",
+               "--db", str(db), "--private", "person")
+    assert out["NOT_PRIVATE"]["answer"] == 16 and out["NOT_PRIVATE"]["DS"] == 12  # person 1: 5 + 7
+    # the derived table's person and the outer person atom are one relation: each person tagged once
+    out = _run(capsys, "SELECT COUNT(*) FROM (SELECT o.pid FROM orders o) d, person p WHERE d.pid = p.id",
+               "--db", str(db), "--private", "person")
+    assert out["NOT_PRIVATE"]["answer"] == 5 and out["NOT_PRIVATE"]["DS"] == 2
+    err = _refused(capsys, "SELECT COUNT(*) FROM (SELECT DISTINCT o.reg FROM orders o) d", "--db", str(db),
+                   "--private", "person")
+    assert "mix individuals" in err
+
+
+def test_derived_table_without_keys_is_refused(tmp_path, capsys):
+    (tmp_path / "person.csv").write_text("id\n1\n2\n")
+    (tmp_path / "knows.csv").write_text("a,b\n1,2\n")
+    err = _refused(capsys, "SELECT COUNT(*) FROM (SELECT p.id FROM person p) d, knows k WHERE d.id = k.a",
+                   "--table", f"person={tmp_path / 'person.csv'}", "--table", f"knows={tmp_path / 'knows.csv'}",
+                   "--private", "k:a:person")
+    assert "derived table d" in err
