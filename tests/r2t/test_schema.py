@@ -250,3 +250,10 @@ def test_derived_table_without_keys_is_refused(tmp_path, capsys):
                    "--table", f"person={tmp_path / 'person.csv'}", "--table", f"knows={tmp_path / 'knows.csv'}",
                    "--private", "k:a:person")
     assert "derived table d" in err
+
+
+def test_sum_over_projected_results_sets_psi(db, capsys):
+    # ψ of a projected result is the SUM expression (a function of the projected columns, §5.2): distinct (day, reg)
+    # are (1,x), (1,y), (2,x), so Q = 1 + 1 + 2
+    out = _run(capsys, "SELECT SUM(o.day) FROM orders o", "--db", str(db), "--private", "person", "--project", "o.day, o.reg")
+    assert out["NOT_PRIVATE"]["answer"] == 4
