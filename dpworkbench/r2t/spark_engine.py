@@ -113,9 +113,17 @@ def extract_spark(spark, sql: str, private, *, project: str | None = None, n_pri
     psi = table.column("__psi").to_numpy(zero_copy_only=False).astype(float) if table.num_rows else np.zeros(0)
     # as the DuckDB path: a refusal that depends on one row's value would tell neighbours apart, so the weights are
     # mapped into R2T's domain by a public rule applied to every row (NULL → 0, negative → 0)
-    psi = np.where(np.isnan(psi), 0.0, np.maximum(psi, 0.0)) if psi.size else psi
+    psi = np.where(np.isfinite(psi), np.maximum(psi, 0.0), 0.0) if psi.size else psi
     keys = [table.column(f"__k{c}").to_numpy(zero_copy_only=False) for c in range(len(plan.keys))]
     proj = table.column("__p").to_numpy(zero_copy_only=False) if "__p" in table.column_names else None
+    # as the DuckDB path: a result whose private key is NULL references no individual and is dropped (row-local)
+    import pandas as pd
+
+    ok = np.ones(psi.size, dtype=bool)
+    for k in keys:
+        ok &= ~np.asarray(pd.isnull(k), dtype=bool)
+    psi, keys = psi[ok], [k[ok] for k in keys]
+    proj = None if proj is None else proj[ok]
     n_tot = n_primary if isinstance(n_primary, int) else (int(sum(n_primary.values())) if isinstance(n_primary, dict) else None)
     info = from_arrays(psi, keys, tags=[t for _, t in plan.keys], proj=proj, n_primary=n_tot, name=name)
     return Extraction(info, rq, seconds, kind, plan.completed_sql)

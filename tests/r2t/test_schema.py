@@ -257,3 +257,13 @@ def test_sum_over_projected_results_sets_psi(db, capsys):
     # are (1,x), (1,y), (2,x), so Q = 1 + 1 + 2
     out = _run(capsys, "SELECT SUM(o.day) FROM orders o", "--db", str(db), "--private", "person", "--project", "o.day, o.reg")
     assert out["NOT_PRIVATE"]["answer"] == 4
+
+
+def test_unparseable_private_key_references_no_individual(tmp_path, capsys):
+    # a key cell that does not parse under its declared INT type is NULL: that row references no individual and is
+    # dropped by a row-local rule, where from_arrays would have refused the whole release
+    d = _na_files(tmp_path, False)
+    (d / "cust.csv").write_text("id\n1\nx\n2\n")
+    out = _run(capsys, "SELECT COUNT(*) FROM cust", "--table", f"cust={d / 'cust.csv'}", "--table",
+               f"orders={d / 'orders.csv'}", "--schema", str(d / "s.sql"), "--private", "cust")
+    assert out["NOT_PRIVATE"]["answer"] == 2 and "x" not in json.dumps(out["public"])
