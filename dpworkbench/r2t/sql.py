@@ -573,8 +573,12 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
 
 def _col(a) -> np.ndarray:
     if np.ma.isMaskedArray(a):
-        out = np.asarray(a.astype(object).filled(None), dtype=object) if a.dtype.kind not in "fc" else a.filled(np.nan)
-        return np.asarray(out)
+        if a.dtype.kind in "fc":
+            return np.asarray(a.filled(np.nan))
+        # (filled(None) would use numpy's default fill value, a string, not None)
+        out = np.asarray(a.data, dtype=object).copy()
+        out[np.ma.getmaskarray(a)] = None
+        return out
     return np.asarray(a)
 
 
