@@ -25,7 +25,7 @@
 # - **PrivateClean (seed 002)** — PrivateClean: a relation privatized once with generalized randomized response, then cleaned and queried; COUNT/SUM/AVG estimates corrected for the privacy noise and for the cleaning.
 # - **Local dampening (seed 004)** — Local dampening: the exponential mechanism with local instead of global sensitivity (LD and shifted LD) for the median, the top-k most influential nodes of a graph (egocentric betweenness), and private ID3 trees.
 #
-# Below: 50 notebooks (12 teaching notebooks marked 🎓), grouped by paper. Open one, then *Run → Run All Cells*;
+# Below: 51 notebooks (13 teaching notebooks marked 🎓), grouped by paper. Open one, then *Run → Run All Cells*;
 # teaching notebooks show widgets (move the ε slider, the figure redraws).
 
 # %% tags=["parameters"]
@@ -71,6 +71,7 @@ interactive = True
 # - [`tab03_fixed_tau`](r2t/tab03_fixed_tau.ipynb) — Table 3 — the LP mechanism with a fixed τ vs R2T/OPT² (Amazon2)
 # - [`tab04_early_stop`](r2t/tab04_early_stop.ipynb) — Table 4 — running time of R2T and OPT² with and without early stop (Q□, 4-cycles)
 # - [`tab05_tpch`](r2t/tab05_tpch.ipynb) — Table 5 — TPC-H: R2T, OPT² and LS on ten queries
+# - 🎓 [`learn_own_database`](r2t/learn_own_database.ipynb) — R2T on your own database
 # - 🎓 [`learn_race_to_the_top`](r2t/learn_race_to_the_top.ipynb) — Race to the top: counting privately when one person can own many rows
 # - 🎓 [`learn_theorem_bounds`](r2t/learn_theorem_bounds.ipynb) — Do the error guarantees hold? R2T's and OPT²'s theorems checked by simulation
 

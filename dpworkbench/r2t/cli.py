@@ -25,8 +25,10 @@ import argparse
 from pathlib import Path
 
 
-SQL_RELATION = ("delete (or add) one tuple of the primary private relation (--private) together with every tuple "
-                "referencing it through foreign keys")
+SQL_RELATION = ("delete (or add) one tuple of a primary private relation (--private) together with every tuple "
+                "referencing it, directly or transitively, through the declared foreign keys")
+SQL_RELATION_NO_SCHEMA = ("delete (or add) one tuple of a primary private relation (--private); no foreign keys are "
+                          "declared, so every other table is public")
 GRAPH_RELATION = "node-DP: delete (or add) one node together with all its edges"
 
 _EPILOG = """neighbouring relation: {relation}.
@@ -74,29 +76,43 @@ def _table_arg(text: str) -> tuple[str, Path]:
     return name, check_input_file(path, f"--table {name}")
 
 
-def _private_arg(text: str) -> tuple[str, ...]:
-    parts = tuple(t for t in text.split(":"))
+def _private_arg(text: str) -> str:
+    parts = text.split(":")
+    if len(parts) == 1 and parts[0].strip().isidentifier():
+        return parts[0].strip()  # --private RELATION: its key comes from the declared schema
     if len(parts) not in (2, 3) or not all(parts):
-        raise ValueError(f"--private must be ALIAS:KEY or ALIAS:KEY:RELATION, got {text!r}")
-    return parts
+        raise ValueError(f"--private must be RELATION, ALIAS:KEY or ALIAS:KEY:RELATION, got {text!r}")
+    return text
 
 
-def _load_tables(con, tables: list[str]) -> None:
+def _groups_arg(items: list[str] | None) -> dict[str, list[str]]:
+    out = {}
+    for text in items or []:
+        if "=" not in text:
+            raise ValueError(f"--groups must be EXPR=v1|v2|..., got {text!r}")
+        expr, vals = text.split("=", 1)
+        out[expr.strip()] = [v.strip() for v in vals.split("|")]
+    return out
+
+
+def _load_tables(con, tables: list[str], catalog=None) -> None:
     import duckdb
+
+    from .schema import load_csv_view, load_parquet_view
 
     for spec in tables:
         name, path = _table_arg(spec)
-        lit = str(path).replace("'", "''")
         suffix = path.suffix.lower()
-        if suffix in (".parquet", ".pq"):
-            sql = f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{lit}')"
-        elif suffix in (".csv", ".tsv", ".txt", ".gz"):
-            sql = f"CREATE VIEW {name} AS SELECT * FROM read_csv_auto('{lit}')"
-        else:
-            raise ValueError(f"--table {name}: unsupported file type {suffix!r} (CSV or Parquet)")
+        types = catalog.columns.get(name.lower()) if catalog is not None else None
         try:
-            con.execute(sql)
-        except duckdb.Error as exc:  # DuckDB's multi-line dump names neither the flag nor, always, the file
+            if suffix in (".parquet", ".pq"):
+                load_parquet_view(con, name, path, types)
+            elif suffix in (".csv", ".tsv", ".txt"):
+                # types from the declared schema, else every column text (the header-only rule); one line = one row
+                load_csv_view(con, name, path, types)
+            else:
+                raise ValueError(f"--table {name}: unsupported file type {suffix!r} (CSV or Parquet)")
+        except duckdb.Error as exc:  # Parquet metadata problems: DuckDB's dump names neither the flag nor the file
             raise ValueError(_duckdb_message(exc, f"--table {name} ({path})")) from None
 
 
@@ -156,15 +172,24 @@ def _print(rel, backend, args, input_exact: dict | None = None) -> int:
     noise = noise_label(backend)
     # R2T's estimate is the max over τ of the noisy candidates and Q(I, 0) = 0: when no τ beat 0 the output sits at
     # that floor. Saying so is post-processing of the private output (the winning τ), not a leak.
-    floor = rel.details.get("winner_tau") is None
+    grouped = "groups" in rel.details
+    floor = rel.details.get("winner_tau") is None and not grouped
     if args.json:
         out = release_json(rel, noise=noise, show_exact=args.show_exact, label="estimate")
+        if grouped:  # per group: {"group": [...], "estimate": ...}; the flat list of estimates would repeat them
+            out["private"].pop("estimate", None)
         if floor:  # follows from winner_tau = null (private); kept out of "private", which holds released values only
             out["notes"] = ["no τ candidate exceeded 0: the estimate is R2T's floor Q(I, 0) = 0"]
         if args.show_exact and input_exact:
             out.setdefault("NOT_PRIVATE", {})["input"] = input_exact
         print_json(out)
         return 0
+    if grouped:
+        fmt = (lambda v: "null" if v is None else f"{v:.6g}")
+        for g in rel.details["groups"]:
+            print(f"group {g['group']}: estimate (private) {fmt(g['estimate'])}, winner τ (private) {fmt(g['winner_tau'])}")
+        rel = type(rel)(value=f"{len(rel.details['groups'])} groups (above)", ledger=rel.ledger, public=rel.public,
+                        exact=rel.exact, mechanism=rel.mechanism)
     print("\n".join(release_lines(rel, noise=noise, show_exact=args.show_exact, label="estimate")))
     if floor:
         print("note (private): no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0")
@@ -177,43 +202,132 @@ def _print(rel, backend, args, input_exact: dict | None = None) -> int:
 def _run_sql(args: argparse.Namespace) -> int:
     import duckdb
 
-    from .sql import extract
+    from .sql import complete, extract
 
     if args.gs is None:
         raise ValueError("--gs is required for SQL queries (a public bound on the query's global sensitivity)")
-    if not args.table:
-        raise ValueError("declare at least one --table NAME=PATH")
+    if not args.table and not args.db:
+        raise ValueError("give --db FILE.duckdb or at least one --table NAME=PATH")
     if not args.private:
-        raise ValueError("declare at least one --private ALIAS:KEY")
-    from ..cli.common import Stages
+        raise ValueError("declare at least one --private RELATION (or ALIAS:KEY)")
+    from ..cli.common import Stages, check_input_file
 
     _warn_epsilon(args)
     privs = [_private_arg(p) for p in args.private]
+    groups = _groups_arg(args.groups)
+    catalog, con = None, None
+    # the schema (keys, types) is public and read before any row: from the DDL, or from the database's catalog
+    if args.schema:
+        from .schema import catalog_from_ddl
+
+        catalog = catalog_from_ddl(check_input_file(args.schema, "--schema"))
+    if args.db:
+        from .schema import catalog_from_duckdb
+
+        db = check_input_file(args.db, "--db")
+        try:
+            con = duckdb.connect(str(db), read_only=True)
+        except duckdb.Error:
+            raise ValueError(f"--db {db}: not a DuckDB database file") from None
+        if catalog is None:
+            catalog = catalog_from_duckdb(con, source=f"DuckDB catalog of {db.name}")
+    plan = complete(args.query, privs, catalog=catalog, project=args.project)  # refusals on public inputs, first
+    if plan.parsed.group_by and args.engine == "spark":
+        raise ValueError("GROUP BY runs on --engine memory only")
     with Stages(args, ["load tables", "extract join information"], "r2t sql") as st:
         st.next("load tables")
         from ..spark import session_from_args
 
         spark = session_from_args(args)  # --engine spark (issue 14): the same reporting SQL on Spark
         if spark is None:
-            con = duckdb.connect()
-            _load_tables(con, args.table)
+            con = con or duckdb.connect()
+            _load_tables(con, args.table or [], catalog)
         else:
             from .spark_engine import register_tables
 
-            register_tables(spark, dict(_table_arg(t) for t in args.table))
+            register_tables(spark, dict(_table_arg(t) for t in args.table or []), catalog)
         st.next("extract join information")
         if spark is None:
-            ex = extract(con, args.query, privs, project=args.project)
+            ex = extract(con, args.query, privs, project=args.project, catalog=catalog, groups=groups, plan=plan)
         else:
             from .spark_engine import extract_spark
 
-            ex = extract_spark(spark, args.query, privs, project=args.project)
-        extra = {"primary private": ", ".join(":".join(p) for p in privs),
-                 "tables": ", ".join(_table_arg(t)[0] for t in args.table)}
+            ex = extract_spark(spark, args.query, privs, project=args.project, catalog=catalog)
+        extra = {"primary private": ", ".join(privs), "completed query": ex.completed_sql or args.query}
+        if args.table:
+            extra["tables"] = ", ".join(_table_arg(t)[0] for t in args.table)
+        if catalog is not None:
+            extra["schema"] = catalog.source
+            extra["foreign keys"] = "; ".join(f.describe() for f in catalog.foreign) or "(none)"
+        else:
+            extra["schema"] = "none declared: CSV columns are text (header-only rule); no foreign keys"
         if args.project:
             extra["projection"] = args.project
-        rel, backend = _release(ex.info, args, f"SQL ({ex.kind})", SQL_RELATION, extra, progress=st)
+        if ex.groups is not None:
+            rel, backend = _release_groups(ex, args, f"SQL ({ex.kind}) GROUP BY", _relation(catalog), extra, st)
+        else:
+            rel, backend = _release(ex.info, args, f"SQL ({ex.kind})", _relation(catalog), extra, progress=st)
     return _print(rel, backend, args)
+
+
+def _relation(catalog) -> str:
+    if catalog is None:
+        return SQL_RELATION_NO_SCHEMA
+    return SQL_RELATION
+
+
+def _release_groups(ex, args, what: str, relation: str, extra: dict, progress=None):
+    """One R2T release per group of the public domain. Parallel composition (each group gets the whole ε) when the
+    group key is a function of the individual (the primary private tuple, through foreign keys to public
+    relations), so one individual's join results all sit in one group; otherwise ε is split evenly over the groups
+    (basic composition). Empty groups of the domain are released too."""
+    from ..accounting import Accountant, Release
+    from ..mechanisms.backends import cli_backend
+    from .._validation import check_epsilon, check_positive, check_probability
+    from .mechanisms import r2t
+    from .model import Truncation
+
+    eps = check_epsilon(args.epsilon, "--epsilon")
+    beta = check_probability(args.beta, "--beta")
+    gs = check_positive(args.gs, "--gs")
+    base = check_positive(args.base, "--base")
+    if base <= 1:
+        raise ValueError(f"--base must be > 1, got {base}")
+    backend = cli_backend(args.seed)
+    acc = Accountant(eps)
+    k = len(ex.groups)
+    if k == 0:
+        raise ValueError("the group domain is empty")
+    per = eps if ex.parallel_groups else eps / k
+    out, exact, public_res = [], [], {}
+
+    def run(info, g, accountant):
+        res = r2t(Truncation(info, args.method), epsilon=per, beta=beta, gs=gs, base=base, rng=backend,
+                  prune=not args.no_prune, accountant=accountant, note=f"R2T on {what}, group {list(g)}")
+        out.append({"group": list(g), "estimate": res.value, "winner_tau": res.details.get("winner_tau")})
+        exact.append({"group": list(g), "answer": float(info.answer), "DS": float(info.DS)})
+        public_res.update(res.public)
+        if progress is not None:
+            progress.tick(f"group {len(out)}/{k}")
+
+    if progress is not None:
+        progress.add(k)
+    if ex.parallel_groups:
+        with acc.parallel("GROUP BY: disjoint individuals per group") as block:
+            for info, g in zip(ex.group_infos, ex.groups):
+                with block.branch() as b:
+                    run(info, g, b)
+    else:
+        for info, g in zip(ex.group_infos, ex.groups):
+            run(info, g, acc)
+    public = {"query": what, "neighbouring relation": relation, **extra, **public_res, "truncation engine": args.method,
+              "group composition": ("parallel: every individual's join results fall in one group (the group key is a "
+                                    "function of the primary private tuple)") if ex.parallel_groups else
+                                   f"sequential: ε split evenly over the {k} groups",
+              "epsilon per group": per, "groups": k}
+    rel = Release(value=[o["estimate"] for o in out], ledger=tuple(acc.entries), public=public,
+                  details={"groups": out}, exact={"groups": exact, "join_results": int(ex.info.m)}, mechanism="r2t")
+    return rel, backend
 
 
 def _run_graph(args: argparse.Namespace) -> int:
@@ -263,13 +377,24 @@ def register(subparsers) -> None:
     s = sub.add_parser("sql", help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables",
                        formatter_class=fmt,
                        epilog=_EPILOG.format(relation=SQL_RELATION,
-                                             public="the query, the schema, the table names and the primary private "
-                                                    "relation(s) (--private), the SPJA projection (--project)"))
-    s.add_argument("query", help="aggregate SPJA query without GROUP BY")
+                                             public="the query and its completion, the schema (--db catalog or --schema "
+                                                    "DDL: column types, primary and foreign keys), the table names, the "
+                                                    "primary private relation(s) (--private), the group domain "
+                                                    "(--groups, ENUM or public relation), the projection (--project)"))
+    s.add_argument("query", help="aggregate SPJA query, optionally with GROUP BY over a public group domain")
+    s.add_argument("--db", default=None, metavar="FILE.duckdb",
+                   help="a DuckDB database: tables and their PRIMARY KEY / FOREIGN KEY constraints (read from its catalog)")
     s.add_argument("--table", action="append", metavar="NAME=PATH", help="a table (CSV or Parquet); repeatable")
-    s.add_argument("--private", action="append", metavar="ALIAS:KEY[:RELATION]",
-                   help="primary private relation atom (alias in FROM, key column); repeatable")
-    s.add_argument("--project", default=None, help="SPJA projection expression (set semantics)")
+    s.add_argument("--schema", default=None, metavar="FILE.sql",
+                   help="DDL (CREATE TABLE ... PRIMARY KEY ... REFERENCES ...) giving the --table files' column types and "
+                        "keys; a CSV cell that does not parse under its declared type is NULL")
+    s.add_argument("--private", action="append", metavar="RELATION | ALIAS:KEY[:RELATION]",
+                   help="primary private relation (with --db/--schema: its name; else alias in FROM and key column); "
+                        "repeatable")
+    s.add_argument("--groups", action="append", metavar="EXPR=v1|v2|...",
+                   help="the public domain of a GROUP BY expression (else: a public relation's column or an ENUM)")
+    s.add_argument("--project", default=None,
+                   help="SPJA projection: one expression or several separated by commas (set semantics)")
     _common(s)
     s.add_argument("--engine", choices=["memory", "spark"], default="memory",
                    help="where the join information is extracted: memory = DuckDB on this machine (default), spark = "

@@ -345,10 +345,232 @@ def _graph_cli():
         sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release, n_samples=600, tests=TESTS)
 
 
+# ------------------------------------------------------------------ SQL on a declared schema (issue 22), CLI --db
+#: Keys of the schema entries: nation is public (persons reference it), person and shop can be primary private;
+#: an order references one person and one shop; knows references two persons.
+SCHEMA_DDL = """
+CREATE TABLE nation(nk INTEGER PRIMARY KEY, name VARCHAR);
+CREATE TABLE person(id INTEGER PRIMARY KEY, nk INTEGER REFERENCES nation(nk));
+CREATE TABLE shop(sid INTEGER PRIMARY KEY);
+CREATE TABLE orders(oid INTEGER PRIMARY KEY, pid INTEGER REFERENCES person(id), sid INTEGER REFERENCES shop(sid),
+                    day INTEGER, reg VARCHAR);
+CREATE TABLE knows(a INTEGER REFERENCES person(id), b INTEGER REFERENCES person(id));
+"""
+SCHEMA_RELATION = ("delete/add one tuple of a primary private relation (--private) with every tuple referencing it "
+                   "through the declared foreign keys (orders, knows)")
+_TABLES = ("nation", "person", "shop", "orders", "knows")
+
+
+def _schema_inputs(rng):
+    out = []
+    for n_person in (3, 4):
+        person = tuple((i, int(rng.integers(0, 2))) for i in range(1, n_person + 1))
+        orders, oid = [], 1
+        for pid, _ in person:
+            for _ in range(MAX_ORDERS if pid == 1 else int(rng.integers(0, MAX_ORDERS + 1))):
+                orders.append((oid, pid, int(rng.integers(1, 3)), int(rng.integers(1, 3)), "xy"[int(rng.integers(0, 2))]))
+                oid += 1
+        knows = tuple((a, b) for a, _ in person for b, _ in person if a != b and rng.random() < 0.4)
+        out.append({"nation": ((0, "FR"), (1, "DE")), "person": person, "shop": ((1,), (2,)), "orders": tuple(orders),
+                    "knows": knows})
+    return out
+
+
+def _schema_neighbours(private: tuple[str, ...]):
+    """A primary private tuple removed with its dependants, or added with MAX_ORDERS orders (and a knows edge)."""
+    def neighbours(x):
+        if "person" in private:
+            for pid, _ in x["person"]:
+                yield {**x, "person": tuple(p for p in x["person"] if p[0] != pid),
+                       "orders": tuple(o for o in x["orders"] if o[1] != pid),
+                       "knows": tuple(k for k in x["knows"] if pid not in k)}
+            new = max(p[0] for p in x["person"]) + 1
+            start = max((o[0] for o in x["orders"]), default=0) + 1
+            for nk in (0, 1):
+                yield {**x, "person": x["person"] + ((new, nk),),
+                       # fresh (day, reg) pairs: the projection entry's Q(I,τ) can then move by the full τ
+                       "orders": x["orders"] + tuple((start + i, new, 1, 10 + i, "x") for i in range(MAX_ORDERS)),
+                       "knows": x["knows"] + ((new, 1), (1, new))}
+        if "shop" in private:
+            for (sid,) in x["shop"]:
+                yield {**x, "shop": tuple(s for s in x["shop"] if s[0] != sid),
+                       "orders": tuple(o for o in x["orders"] if o[2] != sid)}
+            new = max(s[0] for s in x["shop"]) + 1
+            start = max((o[0] for o in x["orders"]), default=0) + 1
+            yield {**x, "shop": x["shop"] + ((new,),),
+                   "orders": x["orders"] + tuple((start + i, 1, new, 2, "y") for i in range(MAX_ORDERS))}
+    return neighbours
+
+
+def _schema_key(x) -> tuple:
+    return tuple(x[t] for t in _TABLES)
+
+
+def _schema_db(x) -> Path:
+    """The input as a DuckDB file with the declared keys (written once per input)."""
+    import duckdb
+
+    p = _tmpdir() / f"db_{fingerprint(_schema_key(x))[:20]}.duckdb"
+    if not p.exists():
+        tmp = p.with_suffix(".tmp")
+        tmp.unlink(missing_ok=True)
+        con = duckdb.connect(str(tmp))
+        con.execute(SCHEMA_DDL)
+        for t in _TABLES:
+            if x[t]:
+                con.executemany(f"INSERT INTO {t} VALUES ({', '.join('?' * len(x[t][0]))})", [list(r) for r in x[t]])
+        con.close()
+        tmp.rename(p)
+    return p
+
+
+def _schema_extraction(x, query, private, groups=None, project=None):
+    import duckdb
+
+    from .schema import catalog_from_duckdb
+    from .sql import extract
+
+    def compute():
+        con = duckdb.connect(str(_schema_db(x)), read_only=True)
+        try:
+            return extract(con, query, list(private), catalog=catalog_from_duckdb(con), groups=groups, project=project)
+        finally:
+            con.close()
+
+    return _memo("schema-ex", (query, private, str(groups), project, _schema_key(x)), compute)
+
+
+def _schema_entry(name, query, private, *, groups=None, project=None, parallel=None, note=""):
+    """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics through the
+    same completion and extraction. GROUP BY: Q_g(I,τ) per group with sensitivity τ; with parallel composition also
+    Σ_g Q_g(I,τ) with sensitivity τ (one individual moves one group only, in one direction)."""
+    grid = tau_grid(GS_SQL)
+    flags = [a for g in (groups or {}).items() for a in ("--groups", f"{g[0]}={'|'.join(g[1])}")]
+    flags += ["--project", project] if project else []
+
+    def stats(x):
+        ex = _schema_extraction(x, query, private, groups, project)
+        if ex.groups is None:
+            tr = _memo("schema-tr", (query, private, project, _schema_key(x)), lambda: Truncation(ex.info))
+            return {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
+        out = {}
+        for g, info in zip(ex.groups, ex.group_infos):
+            tr = Truncation(info)
+            out.update({f"Q[{'/'.join(g)}](I,{t:g})": float(tr.value(t)) for t in grid})
+        if parallel:
+            for t in grid:
+                out[f"ΣQ_g(I,{t:g})"] = sum(v for k, v in out.items() if k.endswith(f"(I,{t:g})") and k.startswith("Q["))
+        return out
+
+    def sens(x):
+        return {k: float(k.rsplit(",", 1)[1].rstrip(")")) for k in stats(x)}
+
+    def release(x, rng):
+        out = _run_cli(["r2t", "sql", query, "--db", str(_schema_db(x)), *[a for p in private for a in ("--private", p)],
+                        *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"])
+        if "groups" in out["private"]:
+            return {f"estimate[{'/'.join(g['group'])}]": float(g["estimate"]) for g in out["private"]["groups"]}
+        return _cli_components(out)
+
+    return EntryPoint(
+        name=f"dpworkbench r2t sql --db ({name})", kind="cli", paper="r2t", relation=SCHEMA_RELATION,
+        claimed_epsilon=EPS, public_inputs=("query and its completion", "--db catalog (keys)", "--private", "--groups",
+                                            "--project", "--gs", "--epsilon"),
+        make_inputs=_schema_inputs, neighbours=_schema_neighbours(tuple(private)), statistics=stats, sensitivities=sens,
+        release=release, n_samples=400, pilot_samples=300, tests=TESTS, note=note)
+
+
+def _schema_entries() -> list[EntryPoint]:
+    return [
+        _schema_entry("completion", "SELECT COUNT(*) FROM orders", ("person",),
+                      note="orders is completed with person along orders.pid"),
+        _schema_entry("two primary private relations", "SELECT COUNT(*) FROM orders", ("person", "shop")),
+        _schema_entry("self-join", "SELECT COUNT(*) FROM person p1, knows k, person p2 WHERE p1.id = k.a AND k.b = p2.id",
+                      ("person",)),
+        _schema_entry("GROUP BY, parallel", "SELECT n.name, COUNT(*) FROM orders o, person p, nation n "
+                      "WHERE o.pid = p.id AND p.nk = n.nk GROUP BY n.name", ("person",), parallel=True),
+        _schema_entry("GROUP BY, ε split", "SELECT o.reg, COUNT(*) FROM orders o GROUP BY o.reg", ("person",),
+                      groups={"o.reg": ["x", "y"]}),
+        _schema_entry("projection", "SELECT COUNT(*) FROM orders o", ("person",), project="o.day, o.reg"),
+    ]
+
+
+# ------------------------------------------------------------------ SQL on CSV files typed by --schema DDL
+CSV_DDL = ("CREATE TABLE cust(id INTEGER PRIMARY KEY);\n"
+           "CREATE TABLE orders(oid INTEGER PRIMARY KEY, cid INTEGER REFERENCES cust(id), amount DOUBLE);\n")
+CSV_SQL = "SELECT SUM(amount) FROM orders"
+CSV_RELATION = ("a line of orders.csv removed, added or substituted at any position (unparseable, blank, NA, inf, "
+                "±1e9, duplicate, extra-field, open-quote lines): one customer's dependants change, or a line that "
+                "references none is added")
+
+
+def _csv_inputs(rng):
+    out = []
+    for n in (3, 4):
+        lines = [f"{i},{int(rng.integers(1, 4))},{int(rng.integers(0, 3))}" for i in range(1, n + 1)]
+        out.append("oid,cid,amount\n" + "\n".join(lines) + "\n")
+    return out
+
+
+def _csv_neighbours(text):
+    from dpworkbench.testing.harness import csv_line_neighbours, hostile_lines
+
+    extra = hostile_lines(text, np.random.default_rng(len(text)), limit=8) + ["99,2,1"]
+    yield from csv_line_neighbours(text, extra)
+
+
+def _csv_files(text) -> tuple[Path, Path, Path]:
+    d = _tmpdir()
+    key = fingerprint(text)[:20]
+    c, o, s = d / "csv_cust.csv", d / f"csv_orders_{key}.csv", d / "csv_schema.sql"
+    if not c.exists():
+        c.write_text("id\n1\n2\n3\n")
+        s.write_text(CSV_DDL)
+    if not o.exists():
+        o.write_text(text)
+    return c, o, s
+
+
+def _csv_entry():
+    grid = tau_grid(GS_SQL)
+
+    def stats(text):
+        import duckdb
+
+        from .schema import catalog_from_ddl, load_csv_view
+        from .sql import extract
+
+        def compute():
+            c, o, s = _csv_files(text)
+            cat = catalog_from_ddl(s)
+            con = duckdb.connect()
+            load_csv_view(con, "cust", c, cat.columns["cust"])
+            load_csv_view(con, "orders", o, cat.columns["orders"])
+            tr = Truncation(extract(con, CSV_SQL, ["cust"], catalog=cat).info)
+            return {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
+
+        return _memo("csv", (text,), compute)
+
+    def release(text, rng):
+        c, o, s = _csv_files(text)
+        return _cli_components(_run_cli(["r2t", "sql", CSV_SQL, "--table", f"cust={c}", "--table", f"orders={o}",
+                                         "--schema", str(s), "--private", "cust", "--gs", f"{GS_SQL:g}",
+                                         "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"]))
+
+    return EntryPoint(
+        name="dpworkbench r2t sql --schema (CSV lines)", kind="cli", paper="r2t", relation=CSV_RELATION,
+        claimed_epsilon=EPS, public_inputs=("query and its completion", "--schema DDL (types, keys)", "--private",
+                                            "--gs", "--epsilon"),
+        make_inputs=_csv_inputs, neighbours=_csv_neighbours, statistics=stats,
+        sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release, n_samples=400, pilot_samples=300,
+        tests=TESTS, note="a cell that does not parse under its declared type is NULL (weight 0 / no individual)")
+
+
 def entry_points() -> list[EntryPoint]:
     """Every public release entry point of the R2T / OPT² paper."""
     return [_r2t_api(), _opt2_api(), _exp_opt2_api(), _naive_api(), _fixed_tau_api(), _random_tau_api(),
-            _rm_api(), _ls_api(), _smooth_api("nt"), _smooth_api("sde"), _sql_cli(), _graph_cli()]
+            _rm_api(), _ls_api(), _smooth_api("nt"), _smooth_api("sde"), _sql_cli(), _graph_cli(), *_schema_entries(),
+            _csv_entry()]
 
 
 __all__ = ["EXEMPT", "RELATION", "entry_points"]

@@ -880,7 +880,7 @@ def tpch_instance(con, name: str, *, gs: float = 1e6, sf: float | None = None) -
     """
     from . import tpch
 
-    ex = tpch.extract_query(con, name)
+    ex = tpch.extract_query(con, name, completed=True)  # the query as written; keys from the TPC-H DDL (issue 22)
     ans, sql_s = tpch.answer(con, name)
     inst = Instance(f"TPC-H SF{sf:g}" if sf else "TPC-H", name, ex.info, gs, "generated (tpchgen-cli)",
                     extract_seconds=ex.seconds, sql_seconds=sql_s)

@@ -21,22 +21,41 @@ from typing import Sequence
 import numpy as np
 
 from .joininfo import JoinInfo, from_arrays
-from .sql import Extraction, normalize_private, reporting_query
+from .sql import Extraction, complete
 
 _NUMERIC = ("Byte", "Short", "Integer", "Long", "Float", "Double", "Decimal")
 
 
-def register_tables(spark, tables: dict[str, str | Path]) -> None:
-    """One temporary view per table, named as in the query, over a Parquet (or CSV with header) file."""
+def register_tables(spark, tables: dict[str, str | Path], catalog=None) -> None:
+    """One temporary view per table, named as in the query, over a Parquet (or CSV with header) file.
+
+    CSV columns are never typed from the rows: every column is read as text and, where the schema (``catalog``,
+    from ``--schema``/``--db``) declares a type, cast to it cell by cell (Spark's cast yields NULL on a cell that
+    does not parse), so one row cannot change how another is read (issue 21, finding 1)."""
+    from pyspark.sql import functions as F
+
     for name, path in tables.items():
         p = str(path)
         if not Path(p).exists() and "://" not in p:
             raise ValueError(f"table {name!r}: file not found: {p}")
         if p.endswith(".csv") or p.endswith(".csv.gz"):
-            df = spark.read.csv(p, header=True, inferSchema=True)
+            df = spark.read.csv(p, header=True, inferSchema=False)
+            types = catalog.columns.get(name.lower()) if catalog is not None else None
+            if types:
+                df = df.select(*[F.col(c).cast(_spark_type(types.get(c.lower(), "VARCHAR"))).alias(c) for c in df.columns])
         else:
             df = spark.read.parquet(p)
         df.createOrReplaceTempView(name)
+
+
+def _spark_type(duck: str) -> str:
+    t = duck.upper()
+    for k, v in (("BIGINT", "bigint"), ("HUGEINT", "decimal(38,0)"), ("INT", "int"), ("DOUBLE", "double"),
+                 ("FLOAT", "float"), ("REAL", "float"), ("DECIMAL", t.lower()), ("DATE", "date"),
+                 ("TIMESTAMP", "timestamp"), ("BOOL", "boolean")):
+        if t.startswith(k):
+            return v
+    return "string"
 
 
 def tpch_views(spark, sf: float) -> None:
@@ -53,15 +72,17 @@ def _one_line(exc: Exception) -> str:
 
 
 def extract_spark(spark, sql: str, private, *, project: str | None = None, n_primary: dict | int | None = None,
-                  name: str = "", out_dir: str | Path | None = None) -> Extraction:
+                  name: str = "", out_dir: str | Path | None = None, catalog=None) -> Extraction:
     """:func:`~dpworkbench.r2t.sql.extract` on Spark: run the reporting query of ``sql`` on the session's views,
     write its rows as Parquet under ``out_dir`` (a temporary folder when not given) and build the JoinInfo from it.
     Errors (unknown table/column, a non-numeric SUM expression) are one-line ``ValueError``s; NULL or negative SUM
     weights become 0 (the DuckDB path's public rule)."""
     import pyarrow.parquet as pq
 
-    rq, kind = reporting_query(sql, private, project=project)
-    privs = normalize_private(private)
+    plan = complete(sql, private, project=project, catalog=catalog)  # the same completion as the DuckDB path
+    if plan.parsed.group_by:
+        raise ValueError("GROUP BY runs on --engine memory only")
+    rq, kind = plan.reporting_sql(), plan.kind
     t0 = time.perf_counter()
     try:
         sdf = spark.sql(rq)
@@ -92,12 +113,20 @@ def extract_spark(spark, sql: str, private, *, project: str | None = None, n_pri
     psi = table.column("__psi").to_numpy(zero_copy_only=False).astype(float) if table.num_rows else np.zeros(0)
     # as the DuckDB path: a refusal that depends on one row's value would tell neighbours apart, so the weights are
     # mapped into R2T's domain by a public rule applied to every row (NULL → 0, negative → 0)
-    psi = np.where(np.isnan(psi), 0.0, np.maximum(psi, 0.0)) if psi.size else psi
-    keys = [table.column(f"__k{c}").to_numpy(zero_copy_only=False) for c in range(len(privs))]
+    psi = np.where(np.isfinite(psi), np.maximum(psi, 0.0), 0.0) if psi.size else psi
+    keys = [table.column(f"__k{c}").to_numpy(zero_copy_only=False) for c in range(len(plan.keys))]
     proj = table.column("__p").to_numpy(zero_copy_only=False) if "__p" in table.column_names else None
+    # as the DuckDB path: a result whose private key is NULL references no individual and is dropped (row-local)
+    import pandas as pd
+
+    ok = np.ones(psi.size, dtype=bool)
+    for k in keys:
+        ok &= ~np.asarray(pd.isnull(k), dtype=bool)
+    psi, keys = psi[ok], [k[ok] for k in keys]
+    proj = None if proj is None else proj[ok]
     n_tot = n_primary if isinstance(n_primary, int) else (int(sum(n_primary.values())) if isinstance(n_primary, dict) else None)
-    info = from_arrays(psi, keys, tags=[p.tag for p in privs], proj=proj, n_primary=n_tot, name=name)
-    return Extraction(info, rq, seconds, kind)
+    info = from_arrays(psi, keys, tags=[t for _, t in plan.keys], proj=proj, n_primary=n_tot, name=name)
+    return Extraction(info, rq, seconds, kind, plan.completed_sql)
 
 
 def extract_query_spark(spark, name: str, *, out_dir: str | Path | None = None) -> Extraction:

@@ -70,6 +70,73 @@ QUERIES: dict[str, TPCHQuery] = {q.name: q for q in [
 ]}
 
 
+#: TPC-H's declared keys (the specification's clause 1.4.2 constraints): what R2T's individuals follow (issue 22).
+DDL = """
+CREATE TABLE region(r_regionkey INTEGER PRIMARY KEY, r_name VARCHAR, r_comment VARCHAR);
+CREATE TABLE nation(n_nationkey INTEGER PRIMARY KEY, n_name VARCHAR, n_regionkey INTEGER REFERENCES region(r_regionkey),
+                    n_comment VARCHAR);
+CREATE TABLE part(p_partkey BIGINT PRIMARY KEY, p_name VARCHAR, p_mfgr VARCHAR, p_brand VARCHAR, p_type VARCHAR,
+                  p_size INTEGER, p_container VARCHAR, p_retailprice DECIMAL(15,2), p_comment VARCHAR);
+CREATE TABLE supplier(s_suppkey BIGINT PRIMARY KEY, s_name VARCHAR, s_address VARCHAR,
+                      s_nationkey INTEGER REFERENCES nation(n_nationkey), s_phone VARCHAR, s_acctbal DECIMAL(15,2),
+                      s_comment VARCHAR);
+CREATE TABLE partsupp(ps_partkey BIGINT REFERENCES part(p_partkey), ps_suppkey BIGINT REFERENCES supplier(s_suppkey),
+                      ps_availqty INTEGER, ps_supplycost DECIMAL(15,2), ps_comment VARCHAR,
+                      PRIMARY KEY (ps_partkey, ps_suppkey));
+CREATE TABLE customer(c_custkey BIGINT PRIMARY KEY, c_name VARCHAR, c_address VARCHAR,
+                      c_nationkey INTEGER REFERENCES nation(n_nationkey), c_phone VARCHAR, c_acctbal DECIMAL(15,2),
+                      c_mktsegment VARCHAR, c_comment VARCHAR);
+CREATE TABLE orders(o_orderkey BIGINT PRIMARY KEY, o_custkey BIGINT REFERENCES customer(c_custkey), o_orderstatus VARCHAR,
+                    o_totalprice DECIMAL(15,2), o_orderdate DATE, o_orderpriority VARCHAR, o_clerk VARCHAR,
+                    o_shippriority INTEGER, o_comment VARCHAR);
+CREATE TABLE lineitem(l_orderkey BIGINT REFERENCES orders(o_orderkey), l_partkey BIGINT REFERENCES part(p_partkey),
+                      l_suppkey BIGINT REFERENCES supplier(s_suppkey), l_linenumber INTEGER, l_quantity DECIMAL(15,2),
+                      l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2),
+                      l_returnflag VARCHAR, l_linestatus VARCHAR, l_shipdate DATE, l_commitdate DATE,
+                      l_receiptdate DATE, l_shipinstruct VARCHAR, l_shipmode VARCHAR, l_comment VARCHAR,
+                      PRIMARY KEY (l_orderkey, l_linenumber),
+                      FOREIGN KEY (l_partkey, l_suppkey) REFERENCES partsupp(ps_partkey, ps_suppkey));
+"""
+# creation order (referenced tables first)
+_DDL_ORDER = ("region", "nation", "part", "supplier", "partsupp", "customer", "orders", "lineitem")
+
+
+def catalog():
+    """The TPC-H schema with its declared primary and foreign keys (a public input)."""
+    from .schema import catalog_from_duckdb
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute(DDL)
+    try:
+        return catalog_from_duckdb(con, source="TPC-H DDL (declared keys)")
+    finally:
+        con.close()
+
+
+def make_database(sf: float, path: str | Path | None = None) -> Path:
+    """A DuckDB database file holding TPC-H at ``sf`` with its declared keys (``r2t sql --db``), built once."""
+    import duckdb
+
+    d = ensure_tpch(sf)
+    out = Path(path) if path is not None else _sf_dir(sf) / "tpch_keys.duckdb"
+    if out.exists():
+        return out
+    tmp = out.with_name(f".{out.name}.{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    con = duckdb.connect(str(tmp))
+    try:
+        con.execute("SET enable_progress_bar = false")
+        con.execute(DDL)
+        for t in _DDL_ORDER:
+            cols = [c[0] for c in con.execute(f"DESCRIBE {t}").fetchall()]
+            con.execute(f"INSERT INTO {t} SELECT {', '.join(cols)} FROM read_parquet('{(d / f'{t}.parquet').as_posix()}')")
+    finally:
+        con.close()
+    tmp.rename(out)
+    return out
+
+
 def _sf_dir(sf: float) -> Path:
     return cache_dir() / "tpch" / f"sf_{sf:g}"
 
@@ -120,6 +187,7 @@ def connect(sf: float, *, threads: int = 2):
     d = ensure_tpch(sf)
     con = duckdb.connect()
     con.execute(f"SET threads = {int(threads)}")
+    con.execute("SET enable_progress_bar = false")
     for t in TABLES:
         con.execute(f"CREATE VIEW {t} AS SELECT * FROM read_parquet('{(d / f'{t}.parquet').as_posix()}')")
     return con
@@ -132,8 +200,12 @@ def primary_sizes(con, query: TPCHQuery) -> int:
     return total
 
 
-def extract_query(con, name: str) -> Extraction:
+def extract_query(con, name: str, *, completed: bool = False) -> Extraction:
     """Reporting query + join information of a Table 5 query.
+
+    ``completed=True``: the query as written, with only the primary private relations named (``--private
+    customer``) and the TPC-H keys declared; :func:`~dpworkbench.r2t.sql.complete` adds the foreign-key joins. The
+    join information is the same as with the hand-written atoms (tested).
 
     References
     ----------
@@ -142,6 +214,9 @@ def extract_query(con, name: str) -> Extraction:
     if name not in QUERIES:
         raise ValueError(f"unknown TPC-H query {name!r}; choose from {list(QUERIES)}")
     q = QUERIES[name]
+    if completed:
+        return extract(con, q.sql, [rel for _, _, rel in q.private], project=q.project, catalog=catalog(),
+                       n_primary=primary_sizes(con, q), name=name)
     return extract(con, q.sql, list(q.private), project=q.project, n_primary=primary_sizes(con, q), name=name)
 
 
@@ -155,4 +230,5 @@ def answer(con, name: str) -> tuple[float, float]:
     return timed_sql(con, QUERIES[name].sql)
 
 
-__all__ = ["QUERIES", "REFERENCE_ANSWERS", "SF_GRID", "TPCHQuery", "answer", "connect", "ensure_tpch", "extract_query"]
+__all__ = ["DDL", "QUERIES", "REFERENCE_ANSWERS", "SF_GRID", "TPCHQuery", "answer", "catalog", "connect", "ensure_tpch",
+           "extract_query", "make_database"]

@@ -46,13 +46,17 @@ def test_sql_sum_on_csv_and_parquet(files, capsys):
     import pandas as pd
 
     pd.read_csv(files / "orders.csv").to_parquet(files / "orders.parquet")
-    q = "SELECT SUM(o.price) FROM cust c, orders o WHERE c.id=o.cid"
-    for orders in ("orders.csv", "orders.parquet"):
-        assert main(["r2t", "sql", q, "--table", f"cust={files / 'cust.csv'}", "--table", f"orders={files / orders}",
-                     "--private", "c:id", "--gs", "100", "--seed", "1", "--json", "--show-exact"]) == 0
-        out = _json(capsys)
-        assert out["NOT_PRIVATE"]["answer"] == 17.0 and out["NOT_PRIVATE"]["DS"] == 12.0
-        assert out["public"]["query"] == "SQL (sum)" and out["public"]["primary private"] == "c:id"
+    (files / "s.sql").write_text("CREATE TABLE cust(id INT PRIMARY KEY, name TEXT);\n"
+                                 "CREATE TABLE orders(oid INT PRIMARY KEY, cid INT REFERENCES cust(id), price DOUBLE);\n")
+    # without a schema every CSV column is text (header-only rule): the query casts; with --schema the DDL types it
+    for q, schema in (("SELECT SUM(CAST(o.price AS DOUBLE)) FROM cust c, orders o WHERE c.id=CAST(o.cid AS VARCHAR)", []),
+                      ("SELECT SUM(o.price) FROM cust c, orders o WHERE c.id=o.cid", ["--schema", str(files / "s.sql")])):
+        for orders in ("orders.csv", "orders.parquet"):
+            assert main(["r2t", "sql", q, "--table", f"cust={files / 'cust.csv'}", "--table", f"orders={files / orders}",
+                         "--private", "c:id", "--gs", "100", "--seed", "1", "--json", "--show-exact", *schema]) == 0
+            out = _json(capsys)
+            assert out["NOT_PRIVATE"]["answer"] == 17.0 and out["NOT_PRIVATE"]["DS"] == 12.0
+            assert out["public"]["query"] == "SQL (sum)" and out["public"]["primary private"] == "c:id"
 
 
 def test_text_output(files, capsys):

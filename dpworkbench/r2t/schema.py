@@ -1,0 +1,173 @@
+"""The public schema R2T's privacy model needs: primary keys, foreign keys and column types (issue 22).
+
+R2T's individual (seed 001 §3) is one tuple of a *primary private relation* together with every tuple that
+references it, directly or transitively, through declared foreign keys. Those keys are public (the schema is), so
+they are read from where the schema lives, never off the rows:
+
+* :func:`catalog_from_duckdb`: a DuckDB database file's catalog (``duckdb_constraints()``, ``duckdb_columns()``);
+* :func:`catalog_from_ddl`: a DDL script (``CREATE TABLE ... PRIMARY KEY ... REFERENCES ...``), parsed by DuckDB
+  itself in a scratch in-memory database that holds no data.
+
+:func:`load_csv_view` types a CSV by its declared column types with a row-local rule: the file is read one physical
+line per row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`, every cell text), and each cell is
+``TRY_CAST`` to its declared type, so a cell that does not parse is NULL and cannot change how any other row is read
+(issue 21, finding 1). Without a declared schema every CSV column is text (the header-only rule).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ForeignKey:
+    """``table(columns)`` references ``ref_table(ref_columns)``."""
+
+    table: str
+    columns: tuple[str, ...]
+    ref_table: str
+    ref_columns: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"{self.table}({', '.join(self.columns)}) → {self.ref_table}({', '.join(self.ref_columns)})"
+
+
+@dataclass
+class Catalog:
+    """Tables with their column types, primary keys and foreign keys (all lower-case names). Public."""
+
+    columns: dict[str, dict[str, str]] = field(default_factory=dict)  # table → column → SQL type
+    primary: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    foreign: list[ForeignKey] = field(default_factory=list)
+    source: str = ""
+
+    def has(self, table: str) -> bool:
+        return table.lower() in self.columns
+
+    def fks_of(self, table: str) -> list[ForeignKey]:
+        return [f for f in self.foreign if f.table == table.lower()]
+
+    def enum_values(self, table: str, column: str) -> tuple[str, ...] | None:
+        """The declared values of an ENUM column (a public domain), else None."""
+        t = self.columns.get(table.lower(), {}).get(column.lower(), "")
+        m = re.match(r"^\s*ENUM\s*\((.*)\)\s*$", t, re.IGNORECASE | re.DOTALL)
+        if not m:
+            return None
+        return tuple(v.replace("''", "'") for v in re.findall(r"'((?:[^']|'')*)'", m.group(1)))
+
+    def depends(self, private: set[str], roots=None) -> dict[str, bool]:
+        """Per table: whether it is, or references directly or transitively, a primary private relation.
+
+        Refuses a foreign-key cycle among the tables reachable from ``roots`` (default: all), on which R2T's
+        individuals are undefined: a decision on public inputs only."""
+        state: dict[str, int] = {}
+        dep: dict[str, bool] = {}
+
+        def visit(t: str, path: list[str]) -> bool:
+            if state.get(t) == 1:
+                cyc = path[path.index(t):] + [t]
+                raise ValueError("the declared foreign keys form a cycle (" + " → ".join(cyc) + "): R2T's individuals "
+                                 "(a private tuple with the tuples referencing it) are not defined; drop one key")
+            if state.get(t) == 2:
+                return dep[t]
+            state[t] = 1
+            d = t in private
+            for f in self.fks_of(t):
+                d = visit(f.ref_table, path + [t]) or d
+            state[t] = 2
+            dep[t] = d
+            return d
+
+        for t in list(self.columns) if roots is None else [r.lower() for r in roots if r and r.lower() in self.columns]:
+            visit(t, [])
+        return dep
+
+    def describe(self) -> dict:
+        return {"source": self.source,
+                "primary keys": {t: list(k) for t, k in sorted(self.primary.items())},
+                "foreign keys": [f.describe() for f in self.foreign]}
+
+
+def catalog_from_duckdb(con, source: str = "DuckDB catalog") -> Catalog:
+    """Primary/foreign keys and column types from a DuckDB connection's catalog (no row is read)."""
+    cat = Catalog(source=source)
+    for t, c, typ in con.execute("SELECT table_name, column_name, data_type FROM duckdb_columns() "
+                                 "WHERE NOT internal ORDER BY table_name, column_index").fetchall():
+        cat.columns.setdefault(t.lower(), {})[c.lower()] = str(typ)
+    rows = con.execute("SELECT table_name, constraint_type, constraint_column_names, referenced_table, "
+                       "referenced_column_names, constraint_text FROM duckdb_constraints()").fetchall()
+    seen = set()
+    for t, kind, cols, ref, ref_cols, text in rows:
+        cols = tuple(str(c).lower() for c in (cols or []))
+        if kind == "PRIMARY KEY":
+            cat.primary[t.lower()] = cols
+        elif kind == "FOREIGN KEY" and ref:  # (a self-reference has an empty constraint_text)
+            fk = ForeignKey(t.lower(), cols, str(ref).lower(), tuple(str(c).lower() for c in (ref_cols or [])))
+            if fk not in seen:
+                seen.add(fk)
+                cat.foreign.append(fk)
+    return cat
+
+
+def catalog_from_ddl(path: str | Path) -> Catalog:
+    """The catalog declared by a DDL script (``--schema FILE.sql``), parsed by DuckDB in an empty scratch database."""
+    import duckdb
+
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"--schema file not found: {p}")
+    text = p.read_text(encoding="utf-8", errors="replace")
+    scratch = duckdb.connect()
+    try:
+        scratch.execute(text)
+        return catalog_from_duckdb(scratch, source=f"DDL {p.name}")
+    except duckdb.Error as exc:  # the DDL is public: quoting DuckDB's message leaks nothing
+        raise ValueError(f"--schema {p}: not valid DDL: {str(exc).strip().splitlines()[0]}") from None
+    finally:
+        scratch.close()
+
+
+def load_csv_view(con, name: str, path: Path, types: dict[str, str] | None) -> None:
+    """Create view ``name`` over the CSV at ``path``: one physical line per row, each cell ``TRY_CAST`` to its
+    declared type (NULL when it does not parse), or text for every column when no type is declared."""
+    from ..datasets.public_schema import read_raw_lines
+
+    raw = read_raw_lines(path, what=f"--table {name} ({path})")
+    header = [str(h) for h in raw.columns]
+    if types is not None:
+        low = {h.lower(): h for h in header}
+        missing = [c for c in types if c not in low]
+        extra = [h for h in header if h.lower() not in types]
+        if missing or extra:
+            parts = ([f"schema columns not in the header: {', '.join(missing)}"] if missing else []) + \
+                    ([f"header columns not in the schema: {', '.join(extra)}"] if extra else [])
+            raise ValueError(f"--table {name} ({path}): the header does not match --schema ({'; '.join(parts)})")
+    raw_name = f"__raw_{name}"
+    con.register(raw_name, raw.astype(object).where(raw.notna(), None))
+    cols = []
+    for h in header:
+        q = '"' + h.replace('"', '""') + '"'
+        typ = None if types is None else types[h.lower()]
+        # TRY_CAST is per cell: an unparseable value is NULL in its own row only (issue 21, finding 1)
+        cols.append(f"TRY_CAST({q} AS {typ}) AS {q}" if typ and typ.upper() != "VARCHAR" else f"CAST({q} AS VARCHAR) AS {q}")
+    con.execute(f"CREATE VIEW {name} AS SELECT {', '.join(cols) or '*'} FROM {raw_name}")
+
+
+def load_parquet_view(con, name: str, path: Path, types: dict[str, str] | None) -> None:
+    """A Parquet file (its own declared column types), re-typed by ``TRY_CAST`` where a schema declares types."""
+    lit = str(path).replace("'", "''")
+    if types is None:
+        con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{lit}')")
+        return
+    have = [c[0] for c in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{lit}')").fetchall()]
+    low = {h.lower(): h for h in have}
+    missing = [c for c in types if c not in low]
+    if missing:
+        raise ValueError(f"--table {name} ({path}): schema columns not in the file: {', '.join(missing)}")
+    cols = [f'TRY_CAST("{low[c]}" AS {t}) AS "{low[c]}"' for c, t in types.items()]
+    con.execute(f"CREATE VIEW {name} AS SELECT {', '.join(cols)} FROM read_parquet('{lit}')")
+
+
+__all__ = ["Catalog", "ForeignKey", "catalog_from_ddl", "catalog_from_duckdb", "load_csv_view", "load_parquet_view"]
