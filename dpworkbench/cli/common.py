@@ -174,15 +174,18 @@ def write_csv_atomic(df, path: str | Path) -> None:
 
 # --- edge lists -------------------------------------------------------------------------------------------------------
 class EdgeListScan:
-    """What reading an edge list dropped or assumed. ``header`` is public (the file's format); the counts depend on
-    the graph, so a release command prints them only with ``--show-exact``, labelled NOT PRIVATE."""
+    """A user's edge list read line by line (:func:`dpworkbench.graphs.read_edge_lines`) and what the graph rule
+    dropped. The counts depend on the graph, so a release command prints them only with ``--show-exact``,
+    labelled NOT PRIVATE."""
 
-    def __init__(self, header: str | None, lines: int, self_loops: int, duplicate_edges: int, raw=None):
+    def __init__(self, raw, counts: dict[str, int]):
+        import numpy as np
+
         self.raw = raw  # the (lines, 2) int64 array of node ids as read
-        self.header = header
-        self.lines = lines
-        self.self_loops = self_loops
-        self.duplicate_edges = duplicate_edges
+        keep = raw[raw[:, 0] != raw[:, 1]]
+        und = np.sort(keep, axis=1)
+        self.counts = {**counts, "self_loops_dropped": int(raw.shape[0] - keep.shape[0]),
+                       "duplicate_edges_dropped": int(und.shape[0] - (np.unique(und, axis=0).shape[0] if und.size else 0))}
 
     def graph(self):
         """The simple undirected graph, node ids relabelled densely 0..n-1 (as ``load_edge_list`` builds it)."""
@@ -190,92 +193,31 @@ class EdgeListScan:
 
         from ..graphs import from_edge_array
 
-        raw = self.raw if self.raw is not None else np.zeros((0, 2), dtype=np.int64)
-        ids, inv = np.unique(raw.ravel(), return_inverse=True)
+        ids, inv = np.unique(self.raw.ravel(), return_inverse=True)
         return from_edge_array(inv.reshape(-1, 2), n=ids.size)
 
     def exact(self) -> dict:
-        return {"edge_lines_read": self.lines, "self_loops_dropped": self.self_loops,
-                "duplicate_edges_dropped": self.duplicate_edges}
+        return dict(self.counts)
 
-    def notes(self) -> list[str]:
-        """Public remarks: the header decision and the input rule (no counts)."""
-        out = []
-        if self.header is not None:
-            shown = self.header if len(self.header) <= 60 else self.header[:57] + "..."
-            out.append(f"first line read as a header: {shown!r}")
-        out.append("self-loops and repeated edges (either direction) are dropped (how many is an exact count "
-                   "of the data: shown only with --show-exact)")
-        return out
+    @staticmethod
+    def notes() -> list[str]:
+        """Public remarks: the input rule (no counts, no line)."""
+        return ["a line is an edge iff its first two fields are integer node ids; any other line (header, comment, "
+                "malformed) is dropped, and so are self-loops and repeated edges (how many is an exact count of the "
+                "data: shown only with --show-exact)"]
 
 
-def _is_number(tok: str) -> bool:
+def scan_edge_list(path: str | Path, what: str = "edge list") -> EdgeListScan:
+    """Read an edge list by the one-line-at-most-one-edge rule of :func:`dpworkbench.graphs.read_edge_lines`:
+    nothing a line holds causes a refusal or appears in a message (issue 21); only a missing or unreadable file is
+    refused, naming the path."""
+    from ..graphs import read_edge_lines
+
     try:
-        float(tok)
-    except ValueError:
-        return False
-    return True
-
-
-def _open_text(p: Path):
-    if p.suffix.lower() == ".gz":  # pandas (and the graph loader) read .gz transparently
-        import gzip
-
-        return gzip.open(p, "rt", encoding="utf-8")
-    return p.open(encoding="utf-8")
-
-
-def scan_edge_list(path: str | Path, what: str = "edge list", comment: str = "#") -> EdgeListScan:
-    """Check an edge list the way :func:`dpworkbench.graphs.load_edge_list` reads it and report what it drops.
-    A first line of numbers that are not all integers (``1.5 2``) is refused: the loader would silently take it
-    as a header and drop it. Non-UTF-8 text and non-integer ids are refused with the file named."""
-    import numpy as np
-    import pandas as pd
-
-    p = Path(path)
-    if not p.exists():
-        raise CLIInputError(f"{what} file not found: {p}")
-    if p.is_dir():
-        raise CLIInputError(f"{what} {p} is a folder, not a file")
-    first, lineno = "", 0
-    try:
-        with _open_text(p) as fh:
-            for lineno, line in enumerate(fh, 1):
-                if line.strip() and not line.startswith(comment):
-                    first = line.strip()
-                    break
-    except UnicodeDecodeError as exc:
-        raise CLIInputError(f"{what} {p} is not UTF-8 text (cannot decode byte at offset {exc.start}); "
-                            "re-save it as UTF-8") from None
-    if not first:
-        return EdgeListScan(None, 0, 0, 0, np.zeros((0, 2), dtype=np.int64))
-    tokens = first.replace(",", " ").split()
-    header = None
-    if not tokens[0].lstrip("-").isdigit():
-        if all(_is_number(t) for t in tokens[:2]):
-            raise CLIInputError(f"{what} {p} line {lineno}: {first!r} is neither a header nor integer node ids "
-                                "(node ids must be integers)")
-        header = first
-    sep = "," if "," in first else r"\s+"
-    try:
-        df = pd.read_csv(p, sep=sep, comment=comment, header=0 if header is not None else None, usecols=[0, 1],
-                         encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CLIInputError(f"{what} {p} is not UTF-8 text (cannot decode byte at offset {exc.start}); "
-                            "re-save it as UTF-8") from None
-    except (pd.errors.ParserError, ValueError) as exc:
-        raise CLIInputError(f"{what} {p} cannot be read as two columns of node ids: {_one_line(exc)}") from None
-    raw = df.to_numpy()
-    if raw.size and not np.issubdtype(raw.dtype, np.integer):
-        values = pd.to_numeric(pd.Series(raw.ravel()), errors="coerce")
-        bad = np.flatnonzero((values.isna() | (values % 1 != 0)).to_numpy())
-        example = f" (found {raw.ravel()[bad[0]]!r})" if bad.size else ""
-        raise CLIInputError(f"{what} {p}: node ids must be integers{example}")
-    raw = raw.astype(np.int64, copy=False)
-    loops = int((raw[:, 0] == raw[:, 1]).sum())
-    und = np.sort(raw[raw[:, 0] != raw[:, 1]], axis=1)
-    dups = int(und.shape[0] - (np.unique(und, axis=0).shape[0] if und.size else 0))
-    return EdgeListScan(header, int(raw.shape[0]), loops, dups, raw)
+        raw, counts = read_edge_lines(path)
+    except ValueError as exc:
+        raise CLIInputError(str(exc)) from None
+    return EdgeListScan(raw, counts)
 
 
 # --- ε ----------------------------------------------------------------------------------------------------------------

@@ -161,36 +161,14 @@ def _read_nodes(nodes_path: Path):
 
 
 def read_edge_lines(path: Path) -> tuple:
-    """An edge list by a rule under which **one line is at most one edge**, whatever the other lines hold.
-
-    A line is an edge iff its first two fields (split on commas and white space) are integers; anything else — a
-    header, a comment (``#``), a blank, a malformed or non-UTF-8 line, a non-integer id — is dropped, on its own.
-    Nothing is refused for what a line holds, and no message quotes a line. Returns the (m, 2) int64 ids and the
-    NOT PRIVATE counts of what was dropped."""
-    import re
-
-    import numpy as np
-
+    """An edge list by the one-line-at-most-one-edge rule (:func:`dpworkbench.graphs.read_edge_lines`): a header,
+    comment, blank, malformed or non-UTF-8 line, or a non-integer id, is dropped on its own; nothing is refused
+    for what a line holds and no message quotes a line. Returns the (m, 2) ids and the NOT PRIVATE counts."""
     from dpworkbench.cli.common import check_input_file
+    from dpworkbench.graphs import read_edge_lines as read
 
     check_input_file(path, "edge list")
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise ValueError(f"edge list {path} cannot be read ({exc.strerror})") from None
-    pat = re.compile(r"^\s*([+-]?\d+)[\s,]+([+-]?\d+)(?:[\s,].*)?$")
-    pairs, lines, malformed = [], 0, 0
-    for ln in text.splitlines():
-        if not ln.strip() or ln.lstrip().startswith("#"):
-            continue
-        lines += 1
-        m = pat.match(ln)
-        if m is None or max(len(m.group(1)), len(m.group(2))) > 18:  # > 18 digits would overflow int64
-            malformed += 1
-            continue
-        pairs.append((int(m.group(1)), int(m.group(2))))
-    raw = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-    return raw, {"edge_lines_read": lines, "malformed_lines_dropped": malformed}
+    return read(path)
 
 
 def _read_graph(path: Path, ids):

@@ -6,7 +6,7 @@ on :class:`CSRGraph`; non-private graph work is cached by :meth:`CSRGraph.finger
 
 from .core import CSRGraph, from_edge_array, from_networkx
 from .generators import degree_capped, erdos_renyi, holme_kim, thinned_grid
-from .io import load_edge_list
+from .io import load_edge_list, read_edge_lines
 
 __all__ = [
     "CSRGraph",
@@ -16,5 +16,6 @@ __all__ = [
     "from_networkx",
     "holme_kim",
     "load_edge_list",
+    "read_edge_lines",
     "thinned_grid",
 ]

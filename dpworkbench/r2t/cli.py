@@ -349,7 +349,7 @@ def _run_graph(args: argparse.Namespace) -> int:
     _warn_epsilon(args)
     with Stages(args, ["read edge list", f"enumerate {args.query} occurrences"], "r2t graph") as st:
         st.next("read edge list")
-        scan = scan_edge_list(args.edges)  # refuses a numeric non-integer first line instead of dropping it
+        scan = scan_edge_list(args.edges)  # one line is at most one edge: nothing a line holds is refused or quoted
         if not args.json:
             for note in scan.notes():
                 warn(note)

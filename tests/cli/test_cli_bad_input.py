@@ -78,9 +78,8 @@ def _cases(d: Path) -> list[tuple[list[str], list[str]]]:
         (["r2t", "sql", sql.replace("o.cid", "o.ck"), "--table", f"cust={d}/cust.csv", "--table",
           f"orders={d}/orders.csv", "--private", "c:id", "--gs", "10"], ["ck"]),
         (["r2t", "sql", sql, "--table", f"cust={d}/cust.csv", "--private", "c:id"], ["--gs"]),
-        (["r2t", "graph", f"{d}/float_first.txt", "--max-degree", "3"], ["float_first.txt", "1.5 2"]),
-        (["r2t", "graph", f"{d}/str_ids.csv", "--max-degree", "3"], ["str_ids.csv", "integers"]),
-        (["r2t", "graph", f"{d}/latin1.csv", "--max-degree", "3"], ["latin1.csv", "UTF-8"]),
+        # (an edge-list line that is not two integer ids — "1.5 2", text ids, non-UTF-8 — is dropped on its own, never
+        # refused or quoted: issue 21; tests/r2t/test_graph_edge_lines.py)
         (["r2t", "graph", f"{d}/nope.txt", "--max-degree", "3"], ["nope.txt"]),
         (["r2t", "graph", f"{d}/folder", "--max-degree", "3"], ["folder"]),
         (["r2t", "graph", f"{d}/g.txt", "--max-degree", "3", "--epsilon", "nan"], ["--epsilon"]),

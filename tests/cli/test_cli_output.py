@@ -132,7 +132,7 @@ def test_dropped_input_counts_only_behind_show_exact(d, capsys):
     assert "self_loops_dropped" not in json.dumps(doc)  # a count of the private graph: not without --show-exact
     assert main(base + ["--json", "--show-exact"]) == 0
     got = _strict_json(capsys.readouterr().out)["NOT_PRIVATE"]["input"]
-    assert got == {"edge_lines_read": 7, "self_loops_dropped": 1, "duplicate_edges_dropped": 2}
+    assert got == {"edge_lines_read": 7, "malformed_lines_dropped": 0, "self_loops_dropped": 1, "duplicate_edges_dropped": 2}
     assert main(base) == 0
     err = capsys.readouterr().err
     assert "self-loops and repeated edges" in err and "dropped" in err
@@ -140,9 +140,11 @@ def test_dropped_input_counts_only_behind_show_exact(d, capsys):
     assert "NOT PRIVATE self_loops_dropped: 1" in capsys.readouterr().out
 
 
-def test_header_line_reported(d, capsys):
+def test_header_line_dropped_by_the_line_rule_and_not_quoted(d, capsys):
+    # issue 21: a header is one more line that is not two integer ids; the rule is stated, no line is quoted
     assert main(["r2t", "graph", f"{d}/g_header.csv", "--max-degree", "3", "--seed", "0"]) == 0
-    assert "first line read as a header: 'node_1,node_2'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "first two fields are integer node ids" in err and "node_1" not in err
 
 
 def test_degenerate_interval_flagged(d, capsys):
