@@ -321,28 +321,78 @@ def _sql_cli():
                       n_samples=600, pilot=400)  # each run opens a DuckDB connection (~10–30 ms)
 
 
-def _graph_file(x) -> Path:
+def _graph_text(x) -> str:
     n, e = x
-    key = fingerprint(_graph_key(x))[:20]
-    p = _tmpdir() / f"g_{key}.txt"
+    e = np.asarray(e, dtype=np.int64).reshape(-1, 2)
+    # isolated nodes are absent from an edge list (they never matter: spec 2.0)
+    return "".join(f"{u}\t{v}\n" for u, v in e) or "# no edges\n"
+
+
+#: Lines a user's edge list may hold that are not edges: the one-line rule drops each on its own (issue 21), so
+#: inserting one anywhere is no change at all — a release that refused or moved on one would be caught here.
+HOSTILE_EDGE_LINES = ("1.5 2", "x y", "node_1,node_2", "7", "", "# comment", "\ufffd 3", "-", "1e3 4")
+
+
+def _graph_text_neighbours(text: str):
+    """File-level node-DP neighbours of an edge list: every line naming one node removed (the node with its edges),
+    and each hostile line inserted at the top and at the bottom."""
+    from ..graphs import read_edge_lines
+
+    lines = text.splitlines()
+    p = _tmpdir() / f"gt_{fingerprint(text)[:20]}.txt"
+    p.write_text(text)
+    raw, _ = read_edge_lines(p)
+    for v in np.unique(raw):
+        yield "".join(ln + "\n" for ln in lines if v not in _line_ids(ln)) or "# no edges\n"
+    for h in HOSTILE_EDGE_LINES:
+        yield h + "\n" + text
+        yield text + h + "\n"
+
+
+def _line_ids(line: str) -> set[int]:
+    parts = line.replace(",", " ").split()
+    try:
+        return {int(parts[0]), int(parts[1])}
+    except (IndexError, ValueError):
+        return set()
+
+
+def _graph_text_file(text: str) -> Path:
+    p = _tmpdir() / f"gt_{fingerprint(text)[:20]}.txt"
     if not p.exists():
-        e = np.asarray(e, dtype=np.int64).reshape(-1, 2)
-        # isolated nodes are absent from an edge list (they never matter: spec 2.0)
-        p.write_text("".join(f"{u}\t{v}\n" for u, v in e) or "# no edges\n")
+        p.write_text(text)
     return p
 
 
+def _graph_text_stats(grid):
+    """Q(I, τ) for the graph the CLI's own reader makes of the file (``scan_edge_list``, dense relabelling)."""
+    def stats(text):
+        from ..cli.common import scan_edge_list
+        from .patterns import graph_joininfo
+
+        def compute():
+            return Truncation(graph_joininfo(scan_edge_list(_graph_text_file(text)).graph(), "edge"))
+        tr = _memo("trunc-text", (fingerprint(text),), compute)
+        out = {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
+        out["Q(I)"] = float(tr.info.answer)
+        return out
+    return stats
+
+
 def _graph_cli():
-    def release(x, rng):
-        return _cli_components(_run_cli(["r2t", "graph", str(_graph_file(x)), "--query", "edge", "--gs", f"{GS_GRAPH:g}",
-                                         "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"]))
+    def release(text, rng):
+        return _cli_components(_run_cli(["r2t", "graph", str(_graph_text_file(text)), "--query", "edge", "--gs",
+                                         f"{GS_GRAPH:g}", "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"]))
     grid = tau_grid(GS_GRAPH)
     return EntryPoint(
-        name="dpworkbench r2t graph", kind="cli", paper="r2t", relation=GRAPH_RELATION,
+        name="dpworkbench r2t graph", kind="cli", paper="r2t",
+        relation=GRAPH_RELATION + "; at the file level: every line naming the node removed, and any line that is not "
+                 "two integer ids (dropped by the one-line rule) inserted anywhere",
         claimed_epsilon=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)),
         public_inputs=("--query", "--max-degree / --gs", "--base", "--beta", "--epsilon"),
-        make_inputs=_graph_inputs, neighbours=lambda x: node_neighbours(*x), statistics=_q_tau_stats(_trunc, grid),
-        sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release, n_samples=600, tests=TESTS)
+        make_inputs=lambda rng: [_graph_text(x) for x in _graph_inputs(rng)], neighbours=_graph_text_neighbours,
+        statistics=_graph_text_stats(grid), sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release,
+        n_samples=600, tests=TESTS)
 
 
 # ------------------------------------------------------------------ SQL on a declared schema (issue 22), CLI --db
