@@ -121,29 +121,51 @@ def fig16_ebc_correlation(claims: Claims, *, spearman_rho: float, overlap: pd.Da
                rule=not_comparable("the thesis gives no overlap; a high overlap explains SLD's large advantage (spec §0.3)"))
 
 
-def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]], source: str,
-                 spec_recomputation: pd.DataFrame | None = None) -> None:
-    """Fig. 17: LD's mean/max error reduction over min(EM, PF) per dataset, and (real data) the spec's recomputation.
+def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]], source: str | Mapping[str, str],
+                 spec_recomputation: pd.DataFrame | None = None, ranking: pd.DataFrame | None = None) -> None:
+    """Fig. 17 and §5.3 on every DPBench histogram given: LD's mean error reduction over min(EM, PF) per dataset against
+    the thesis' value (PATENT 18%, HEPTH 4% and max 12%, INCOME and "the other datasets" 0), two-sided, with the band
+    the thesis' whole-percent rounding (±0.5 pp) plus 3 Monte-Carlo SEs of our estimate; the ordering of the three
+    shown datasets; how LD and SLD rank against EM and PF across datasets (``ranking`` from
+    :func:`~dpworkbench.dampening.experiments.median_ranking`); and, on real data, the spec's recomputation.
 
-    ``reductions[name]`` = :func:`~dpworkbench.dampening.experiments.median_reduction`; ``spec_recomputation`` has
-    columns ``dataset, epsilon, em, ld`` (our exact expected errors at the spec's reference points), or None on stand-ins.
+    ``reductions[name]`` = :func:`~dpworkbench.dampening.experiments.median_reduction` (``se_mean``/``se_max``
+    default to 0: exact cells); ``source`` is one source for all datasets or one per dataset.
 
     References
     ----------
-    de Farias 2021, §5.4, Fig. 17 (d–f); spec §3.6 (independent recomputation [D]).
+    de Farias 2021, §5.3–5.4, Fig. 17 (d–f); spec §3.6 (independent recomputation [D]).
     """
-    paper = ref.MEDIAN_REDUCTION
-    claims.add("PATENT: LD reduces mean error vs EM/PF by ~18%", paper=paper["PATENT"], ours=reductions["PATENT"]["mean"],
-               rule=close(paper["PATENT"], rtol=0.5),
-               note=f"{source} data; mean over the ε grid of 1 − LD/min(EM,PF); Λ, δ used by the thesis unknown (spec §3.6)")
-    hep_note = (f"{source} data, Λ = 4095, corrected LS0 + admissible box bound. Our exact expected errors reproduce the spec's "
-                "independent recomputation (checked below to 2%), which also gives HEPTH ≈ 16% mean and 31–37% at ε = 10–100. The "
-                "thesis states neither Λ, n (subsampling?) nor the δ it used at t ≥ 1 (its Candidates δ is not admissible), so its "
-                "4% / 12% cannot be matched")
-    claims.add("HEPTH: mean reduction ~4%", paper=paper["HEPTH mean"], ours=reductions["HEPTH"]["mean"],
-               rule=close(paper["HEPTH mean"], atol=0.04), note=hep_note)
-    claims.add("HEPTH: max reduction ≤ 12%", paper=paper["HEPTH max"], ours=reductions["HEPTH"]["max"], rule=at_most(paper["HEPTH max"]),
-               note=hep_note)
+    src_of = (lambda name: source) if isinstance(source, str) else (lambda name: source[name])
+    why = ("the thesis states neither Λ, n (subsampling?) nor the δ it used at t ≥ 1 (its Candidates δ is not admissible, "
+           "spec §3.4); ours: Λ = 4095, corrected LS0 + admissible box bound, exact expected errors")
+
+    def band(red, key="se_mean"):
+        se = float(red.get(key, 0.0))
+        return ref.MEDIAN_ROUNDING + 3 * se, se
+
+    for name, red in reductions.items():
+        atol, se = band(red)
+        src = src_of(name)
+        common = (f"{src} data; mean over the ε grid of 1 − LD/min(EM, PF); band ±{atol:.4f} = the thesis' whole-percent "
+                  f"rounding (±0.5 pp) + 3 × Monte-Carlo SE ({se:.4f})")
+        if name in ref.MEDIAN_REDUCTION_THESIS_SHOWN:
+            paper = ref.MEDIAN_REDUCTION_THESIS_SHOWN[name]
+            text = (f"{name}: LD's mean error reduction vs EM/PF = {paper:.0%}" if paper
+                    else f"{name}: LD has the same accuracy as EM/PF (no mean reduction)")
+        else:
+            paper = ref.MEDIAN_REDUCTION_OTHERS
+            text = f"{name}: like INCOME, LD has the same accuracy as EM/PF (§5.3: the datasets not presented)"
+        c = claims.add(text, paper=paper, ours=red["mean"], rule=close(paper, atol=atol), note=common)
+        if c.verdict == "differs":
+            c.note += f". Differs: {why}"
+        if name == "HEPTH":
+            atol, se = band(red, "se_max")
+            c = claims.add("HEPTH: LD's largest error reduction vs EM/PF = 12%", paper=0.12, ours=red["max"],
+                           rule=close(0.12, atol=atol),
+                           note=f"{src} data; max over the ε grid; band ±{atol:.4f} (rounding + 3 SE)")
+            if c.verdict == "differs":
+                c.note += f". Differs: {why}"
     if spec_recomputation is not None:
         for r in spec_recomputation.itertuples(index=False):
             em_ref, ld_ref = ref.MEDIAN_SPEC_RECOMPUTATION[(r.dataset, r.epsilon)]
@@ -151,11 +173,29 @@ def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]
             claims.add(f"{r.dataset} ε={r.epsilon:g}: E|err| EM / LD (spec §3.6 recomputation, not the thesis): worst relative gap",
                        paper=f"{em_ref} / {ld_ref}", ours=f"{r.em:.0f} / {r.ld:.0f}", value=float(worst), rule=at_most(0.02),
                        note="cross-check of our exact computation against the spec author's independent script; pass when both are within 2%")
-    claims.add("INCOME: no reduction", paper=paper["INCOME"], ours=reductions["INCOME"]["mean"], rule=close(paper["INCOME"], atol=0.03))
     mean = {k: v["mean"] for k, v in reductions.items()}
-    claims.add("ordering PATENT > HEPTH > INCOME (smallest of the two gaps in mean reduction > 0)", paper="PATENT > HEPTH > INCOME",
-               ours=" > ".join(sorted(mean, key=lambda k: -mean[k])),
-               value=float(min(mean["PATENT"] - mean["HEPTH"], mean["HEPTH"] - mean["INCOME"])), rule=at_least(0.0, strict=True))
+    if {"PATENT", "HEPTH", "INCOME"} <= set(mean):
+        shown = {k: mean[k] for k in ("PATENT", "HEPTH", "INCOME")}
+        claims.add("ordering PATENT > HEPTH > INCOME (smallest of the two gaps in mean reduction > 0)",
+                   paper="PATENT > HEPTH > INCOME", ours=" > ".join(sorted(shown, key=lambda k: -shown[k])),
+                   value=float(min(mean["PATENT"] - mean["HEPTH"], mean["HEPTH"] - mean["INCOME"])),
+                   rule=at_least(0.0, strict=True))
+    if ranking is not None and len(ranking):
+        worst = ranking.loc[ranking["ratio_LD"].idxmax()]
+        claims.add(f"LD is never worse than EM/PF on any of the {len(ranking)} DPBench datasets (§5.4: it outperforms them "
+                   "where LS < GS, the same accuracy elsewhere): largest mean err_LD/min(EM, PF) − 1",
+                   paper=0.0, ours=f"{worst['ratio_LD'] - 1:+.4f} ({worst['dataset']})",
+                   value=float(worst["ratio_LD"] - 1), rule=at_most(ref.MEDIAN_ROUNDING),
+                   note="pass when LD's mean error ratio exceeds 1 by at most the thesis' rounding (0.5 pp) on every dataset")
+        gains = ranking.loc[ranking["reduction_LD"] > ref.MEDIAN_ROUNDING, "dataset"].tolist()
+        claims.add("datasets where LD gains over EM/PF (mean reduction > 0.5 pp)", paper="PATENT, HEPTH (the thesis reports "
+                   "two; 'many' of the others have LS near GS)", ours=f"{len(gains)}/{len(ranking)}: {', '.join(gains)}",
+                   rule=not_comparable("the thesis does not say how many of the datasets it tested gain, nor which"))
+        firsts = ranking["best"].value_counts().to_dict()
+        claims.add("which mechanism ranks first (lowest mean error ratio) per dataset — SLD for the median is an extension",
+                   paper="EM/PF/LD only (no SLD median in the thesis)",
+                   ours=", ".join(f"{m} {firsts.get(m, 0)}" for m in ("EM", "PF", "LD", "SLD")),
+                   rule=not_comparable("the thesis runs no SLD median selection and gives no per-dataset ranking"))
 
 
 def fig20_privtopk(claims: Claims, results: pd.DataFrame, budgets: pd.DataFrame, sources: Mapping[str, str], *,
@@ -279,3 +319,4 @@ def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame, privacy_l
         claims.add("EM, PF, LD and SLD (box δ) are ε-DP on a tiny universe: largest privacy loss / ε over all neighbours ≤ 1",
                    paper="≤ 1 (Thms 3.5.1, 4.3.1)", ours=f"{ratio.max():.3f} ({worst.mechanism})", value=float(ratio.max()),
                    rule=at_most(1.0 + 1e-9), note="exact enumeration of every substitution neighbour, independent of the proofs")
+

@@ -42,12 +42,14 @@ def median_curves(hist, eps_grid: Sequence[float], *, methods: Sequence[str] = (
     """Expected absolute error of median selection per (ε, method), through ``run_grid``.
 
     EM, LD and SLD are exact; PF is exact (``pf="exact"``, grouped integral) or the mean over ``pf_runs`` runs
-    (``"montecarlo"``, the thesis' protocol; the only cells that use their random stream).
+    (``"montecarlo"``, the thesis' protocol; the only cells that use their random stream). ``se`` is the Monte-Carlo
+    standard error of a cell: 0 for an exact cell; for a PF mean over R runs, sqrt(Var/R) with the variance of the
+    error under PF's exact law (so the SE is known, not itself estimated).
 
     Returns
     -------
     DataFrame
-        ``epsilon, method, error`` in grid order.
+        ``epsilon, method, error, se`` in grid order.
 
     References
     ----------
@@ -55,26 +57,83 @@ def median_curves(hist, eps_grid: Sequence[float], *, methods: Sequence[str] = (
     """
     g = M.histogram_groups(hist)  # non-private part computed once for the whole ε grid
     grid = {"epsilon": [float(e) for e in eps_grid], "method": list(methods)}
+    err = np.abs(g["median_value"] - g["bin"])
 
     def cell(c: dict, rng: np.random.Generator) -> dict:
-        return {"error": M.expected_error(g, c["method"], c["epsilon"], runs=pf_runs, rng=rng, pf=pf)}
+        e = M.expected_error(g, c["method"], c["epsilon"], runs=pf_runs, rng=rng, pf=pf)
+        se = 0.0
+        if c["method"] == "PF" and pf == "montecarlo":
+            law = M.pf_group_probabilities(c["epsilon"] * (-err) / (2 * g["lam"]), g["mult"])
+            se = float(np.sqrt(max(law @ err ** 2 - (law @ err) ** 2, 0.0) / pf_runs))
+        return {"error": e, "se": se}
 
     df = run_grid(experiment, cell, grid, seed=seed, results_dir=results_dir,
                   fixed={"data": fingerprint(np.asarray(hist)), "pf": pf, "pf_runs": int(pf_runs)})
-    return _in_grid_order(df, ["epsilon", "method"], grid, ["epsilon", "method", "error"])
+    return _in_grid_order(df, ["epsilon", "method"], grid, ["epsilon", "method", "error", "se"])
 
 
-def median_reduction(df: pd.DataFrame) -> dict:
-    """LD's error reduction 1 − LD/min(EM, PF) over the ε grid: its mean, its max, and the mean of 1 − LD/EM.
+def median_reduction(df: pd.DataFrame, method: str = "LD") -> dict:
+    """``method``'s error reduction 1 − err/min(EM, PF) over the ε grid: its mean and max, the mean of 1 − err/EM, and
+    the Monte-Carlo SEs of the mean and of the max (propagated from PF's SE where PF is the smaller baseline;
+    0 when every cell is exact).
 
     References
     ----------
     de Farias 2021, §5.4 (the text's "mean error reduction").
     """
     p = df.pivot(index="epsilon", columns="method", values="error")
+    se = (df.pivot(index="epsilon", columns="method", values="se") if "se" in df
+          else p * 0.0)
     base = np.minimum(p["EM"], p["PF"])
-    red = 1 - p["LD"] / base
-    return {"mean": float(red.mean()), "max": float(red.max()), "mean_vs_em": float((1 - p["LD"] / p["EM"]).mean())}
+    red = 1 - p[method] / base
+    # d red / d base = err / base²; only PF carries Monte-Carlo noise
+    se_cell = np.where(p["PF"] < p["EM"], p[method] * se["PF"] / base ** 2, 0.0)
+    i = int(np.argmax(red.to_numpy()))
+    return {"mean": float(red.mean()), "max": float(red.max()), "mean_vs_em": float((1 - p[method] / p["EM"]).mean()),
+            "se_mean": float(np.sqrt(np.sum(se_cell ** 2)) / len(red)), "se_max": float(se_cell[i])}
+
+
+def median_suite(histograms: Mapping[str, Any], eps_grid: Sequence[float], *, pf: str = "exact", pf_runs: int = 10_000,
+                 seed: int = 0, results_dir: str | Path | None = None) -> pd.DataFrame:
+    """:func:`median_curves` on every histogram given (one resumable grid per dataset).
+
+    Returns
+    -------
+    DataFrame
+        ``dataset, epsilon, method, error, se``.
+
+    References
+    ----------
+    de Farias 2021, §5.3 ("we tested most of the datasets from Hay et al."), Fig. 17.
+    """
+    parts = []
+    for name, hist in histograms.items():
+        df = median_curves(hist, eps_grid, pf=pf, pf_runs=pf_runs, seed=seed, results_dir=results_dir,
+                           experiment=f"median_{name.lower().replace('-', '_')}")
+        parts.append(df.assign(dataset=name))
+    return pd.concat(parts, ignore_index=True)[["dataset", "epsilon", "method", "error", "se"]]
+
+
+def median_ranking(table: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset: each method's mean over ε of err/min(EM, PF) (1 = as good as the better global method), its rank
+    (1 = lowest mean ratio) and LD's and SLD's mean reduction.
+
+    Returns
+    -------
+    DataFrame
+        one row per dataset: ``ratio_EM, ratio_PF, ratio_LD, ratio_SLD, rank_EM, …, best, reduction_LD, reduction_SLD``.
+    """
+    rows = []
+    for name, df in table.groupby("dataset", sort=False):
+        p = df.pivot(index="epsilon", columns="method", values="error")
+        base = np.minimum(p["EM"], p["PF"])
+        ratio = {m: float((p[m] / base).mean()) for m in ("EM", "PF", "LD", "SLD")}
+        order = sorted(ratio, key=lambda m: ratio[m])
+        row = {"dataset": name, **{f"ratio_{m}": r for m, r in ratio.items()},
+               **{f"rank_{m}": order.index(m) + 1 for m in ratio}, "best": order[0]}
+        row["reduction_LD"], row["reduction_SLD"] = 1 - ratio["LD"], 1 - ratio["SLD"]
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def spec_median_recomputation(histograms: Mapping[str, Any]) -> pd.DataFrame:

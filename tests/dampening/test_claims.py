@@ -85,10 +85,12 @@ def test_ebc_correlation_both_sides_and_the_diagnostic_is_not_comparable():
         assert c.rows[0].verdict == want and c.rows[1].verdict == "not-comparable" and c.rows[1].claim.startswith("top-20")
 
 
-def _median(patent=0.2, hep_mean=0.06, hep_max=0.1, income=0.0, spec=None):
-    red = {"PATENT": {"mean": patent, "max": 0.3}, "HEPTH": {"mean": hep_mean, "max": hep_max}, "INCOME": {"mean": income, "max": 0.01}}
+def _median(patent=0.18, hep_mean=0.043, hep_max=0.12, income=0.0, spec=None, others=None, se=0.0, ranking=None):
+    red = {"PATENT": {"mean": patent, "max": 0.3, "se_mean": se}, "HEPTH": {"mean": hep_mean, "max": hep_max},
+           "INCOME": {"mean": income, "max": 0.01}}
+    red.update({k: {"mean": v, "max": v} for k, v in (others or {}).items()})
     c = Claims()
-    claims.fig17_median(c, reductions=red, source="real", spec_recomputation=spec)
+    claims.fig17_median(c, reductions=red, source="real", spec_recomputation=spec, ranking=ranking)
     return c
 
 
@@ -100,6 +102,27 @@ def test_median_rules_both_sides():
     spec_bad = spec_ok.assign(ld=[300.0])
     assert _one(_median(spec=spec_ok), "PATENT ε=10") == "pass"
     assert _one(_median(spec=spec_bad), "PATENT ε=10") == "differs"
+
+
+def test_median_bands_are_two_sided_rounding_plus_three_monte_carlo_ses():
+    # 18% printed: [17.5%, 18.5%] with exact cells; 22.6% (what the real PATENT gives) differs, also from above
+    assert _one(_median(patent=0.186), "PATENT") == "differs" and _one(_median(patent=0.184), "PATENT") == "pass"
+    assert _one(_median(patent=0.226), "PATENT") == "differs"
+    # a Monte-Carlo SE of 0.01 widens the band to ±0.035
+    assert _one(_median(patent=0.21, se=0.01), "PATENT") == "pass"
+    assert _one(_median(patent=0.22, se=0.01), "PATENT") == "differs"
+
+
+def test_median_one_claim_per_dataset_and_the_ranking_summary():
+    c = _median(others={"BIDS-ALL": 0.26, "NETTRACE": 0.001})
+    v = _verdicts(c)
+    assert v[next(k for k in v if k.startswith("BIDS-ALL"))] == "differs"
+    assert v[next(k for k in v if k.startswith("NETTRACE"))] == "pass"
+    rank = pd.DataFrame({"dataset": ["A", "B"], "ratio_LD": [0.8, 1.001], "reduction_LD": [0.2, -0.001],
+                         "best": ["SLD", "PF"]})
+    assert _one(_median(ranking=rank), "LD is never worse") == "pass"
+    assert _one(_median(ranking=rank.assign(ratio_LD=[0.8, 1.02])), "LD is never worse") == "differs"
+    assert _one(_median(ranking=rank), "which mechanism ranks first") == "not-comparable"
 
 
 def _privtopk(sld_budget: float, em_budget: float, pf_budget: float, ld_acc=0.5, sld_acc=0.9):
@@ -198,3 +221,4 @@ def test_every_claim_can_flip():
             subject = r.value if r.value is not None else r.our_value
             subject = tuple(subject) if isinstance(subject, list) else subject
             assert rule.verdict(rule.breaking(subject)) != r.verdict, r.claim
+
