@@ -222,3 +222,22 @@ def test_every_claim_can_flip():
             subject = tuple(subject) if isinstance(subject, list) else subject
             assert rule.verdict(rule.breaking(subject)) != r.verdict, r.claim
 
+
+def test_sec44_claims_both_sides():
+    import numpy as np
+
+    from dpworkbench.dampening import accuracy as A
+
+    rng = np.random.default_rng(1)
+    inst = A.median_instances({"c": np.bincount(rng.integers(30, 70, 2000), minlength=101)}, [1.0, 10.0])
+    mini = pd.DataFrame({"delta": ["box"], "input": ["x"], "t": [1], "gap": [0.0]})
+    c = Claims()
+    claims.sec44_accuracy(c, inst, mini)
+    v = _verdicts(c)
+    assert all(v[k] == "pass" for k in v if k.startswith(("Cor. 4.4.1", "Lemma", "check"))), v
+    # a law that got worse under the stated conditions, or an LS above δ, makes them differ
+    bad = inst.copy()
+    bad.loc[bad["statement"].str.startswith("Lemma 4.4.1"), "tail_gap"] = 0.01
+    c = Claims()
+    claims.sec44_accuracy(c, bad, mini.assign(gap=[1.0]))
+    assert _one(c, "Lemma 4.4.1") == "differs" and _one(c, "Lemma 4.4.2") == "differs"
