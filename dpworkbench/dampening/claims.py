@@ -273,15 +273,21 @@ def fig23_fig24_fig25_id3(claims: Claims, results: Mapping[str, pd.DataFrame], *
                note="see the root ranking table (IG order vs D order)")
 
 
-def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: Mapping[str, str], *, samples: int, runs: int) -> None:
-    """Table 1: our SLDPrivTopk accuracy per B against the thesis' PTK column, and PTK vs the quoted PSQL column.
+def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: Mapping[str, str], *, samples: int, runs: int,
+                                 psql: pd.DataFrame | None = None) -> None:
+    """Table 1: our SLDPrivTopk accuracy per B against the thesis' PTK column; our PrivateSQL (run, Appendix B)
+    against the thesis' PSQL column, two-sided (band: the thesis' two-decimal rounding ±0.005 plus 3 Monte-Carlo SEs
+    per cell); and PTK vs PSQL, both ours, on the same samples and B.
 
-    ``table`` = :func:`~dpworkbench.dampening.experiments.table1`.
+    ``table`` = :func:`~dpworkbench.dampening.experiments.table1`; ``psql`` =
+    :func:`~dpworkbench.dampening.experiments.privatesql_results` (its ``se``; without it the SE is taken as 0).
 
     References
     ----------
-    de Farias 2021, §6.5, Table 1 (PrivateSQL columns quoted, not rerun).
+    de Farias 2021, §6.5, §6.5.1, Table 1, Appendix B.
     """
+    from .experiments import table1_psql_column
+
     paper = ref.TABLE1_PAPER
     for name, source in sources.items():
         ours = table[table1_column(name, source)].to_numpy(float)
@@ -294,9 +300,33 @@ def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: M
                    note=(f"pass when max |diff| ≤ 0.15; max |diff| = {diff:.2f} ({source} graph, parent-graph degree bound; {samples} BFS "
                          f"samples × {runs} runs — BFS-seed sampling noise is several hundredths; which degree bound the thesis used is "
                          f"not stated; with each sample's own Δ: max |diff| = {diff_s:.2f}).{why}"))
-        margin = float(np.min(ours - paper[f"{name} PSQL"].to_numpy()))
-        claims.add(f"Table 1 {name}: PTK beats PSQL at every B (smallest PTK − PSQL > 0)", paper="PTK > PSQL",
-                   ours=f"smallest margin {margin:+.2f}", value=margin, rule=at_least(0.0, strict=True), note="PSQL values quoted, not rerun")
+        col = table1_psql_column(name)
+        if col not in table:
+            continue
+        mine = table[col].to_numpy(float)
+        thesis = paper[f"{name} PSQL"].to_numpy(float)
+        se = np.zeros_like(mine)
+        if psql is not None:
+            sel = psql[(psql["graph"] == name) & (psql["bound"] == "parent")].set_index("B")["se"]
+            se = sel.reindex(paper["B"]).fillna(0.0).to_numpy(float)
+        band = 0.005 + 3 * se
+        excess = float(np.max(np.abs(mine - thesis) - band))
+        c = claims.add(f"Table 1 {name}: PrivateSQL accuracy per B, run (Appendix B views, B/n each) vs the thesis' PSQL",
+                       paper=np.round(thesis, 2).tolist(), ours=np.round(mine, 3).tolist(), value=excess, rule=at_most(0.0),
+                       note=(f"two-sided per B: |ours − thesis| ≤ 0.005 (two-decimal rounding) + 3 SE (SE ≤ {se.max():.3f}); "
+                             f"largest excess over the band {excess:+.3f}. {source} graph, same {samples} BFS samples × {runs} runs "
+                             "and B as PTK; per-view L1 sensitivity from our proved bound (135 at Δ = 10 against PrivateSQL's "
+                             "reported 1448), Δ = min(Δ(G), |S| − 1)"))
+        if c.verdict == "differs":
+            c.note += (". Differs: the thesis does not give its PSQL sensitivity formula, its synopsis (NNLS) settings or how "
+                       "noisy counts became p̂/q̂; ours uses less noise than the thesis reports, yet top-k from B/n per view "
+                       "stays at random guessing (mean over k = 1..3 of k/|S| = 0.04 on 50 nodes), while the thesis prints "
+                       "0.01–0.02 at B ≤ 0.5 (below random) and up to 0.21 at B = 10 (the Laplace scale per count is "
+                       "GS·|S|/B ≥ 675 there, against counts ≤ Δ)")
+        margin = float(np.min(ours - mine))
+        claims.add(f"Table 1 {name}: PTK beats PSQL at every B (smallest PTK − PSQL > 0, both run here)", paper="PTK > PSQL",
+                   ours=f"smallest margin {margin:+.2f}", value=margin, rule=at_least(0.0, strict=True),
+                   note="both ours, on the same BFS samples, B and degree bound")
 
 
 def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame, privacy_loss: pd.DataFrame | None = None) -> None:

@@ -27,6 +27,7 @@ from dpworkbench.experiments import run_grid
 from . import ebc as E
 from . import id3 as I
 from . import median as M
+from . import privatesql as PS
 
 
 def _in_grid_order(df: pd.DataFrame, keys: Sequence[str], grid: Mapping[str, Sequence[Any]], columns: Sequence[str]) -> pd.DataFrame:
@@ -272,52 +273,102 @@ def table1_ptk(graph, *, samples: int = 10, runs: int = 10, size: int = 50, ks: 
     Δ(G) the thesis assumes public (a valid bound for every sample); ``"sample"``: each sample's own max degree (also
     assumed public) — so the two columns compare the bounds on the same samples.
 
+    PrivateSQL (:mod:`~dpworkbench.dampening.privatesql`) runs on the same sample and budgets after PTK.
+
     Returns
     -------
     DataFrame
-        ``bound, B, accuracy``.
+        ``method (PTK | PSQL), bound, B, accuracy, se`` (se: PSQL's Monte-Carlo standard error).
 
     References
     ----------
-    de Farias 2021, §6.5, Table 1 (averaging over k presumed, spec §7 item 23).
+    de Farias 2021, §6.5, Table 1 (averaging over k presumed, spec §7 item 23), §6.5.1, Appendix B.
     """
     parent = int(np.max(graph.degrees))
 
     def cell(c: dict, rng: np.random.Generator) -> list[dict]:
         sub = E.bfs_sample(graph, size, rng=rng)
         e, d = E.ebc_all(sub, cache=False), sub.degrees
-        return [{"bound": bound, "B": float(B), "k": int(k),
+        rows = [{"method": "PTK", "bound": bound, "B": float(B), "k": int(k),
                  "accuracy": E.top_k_accuracy(e, d, int(k), epsilon=float(B), method="SLD", runs=runs, rng=rng,
                                               max_degree_bound=parent if bound == "parent" else None)}
                 for bound in TABLE1_BOUNDS for B in budgets for k in ks]
+        # PrivateSQL on the same sample, after PTK's draws (so PTK's stream is what it was before PSQL was added).
+        # Its public degree bound: the parent's Δ(G) capped by |S| − 1 (no node of the sample can exceed it), or the
+        # sample's own max degree.
+        q = PS.view_counts(sub)
+        for bound in TABLE1_BOUNDS:
+            delta = min(parent, sub.n - 1) if bound == "parent" else int(np.max(d))
+            for B in budgets:
+                for k in ks:
+                    acc = PS.top_k_accuracy(q, e, int(k), epsilon=float(B), max_degree=delta, runs=runs, rng=rng)
+                    rows.append({"method": "PSQL", "bound": bound, "B": float(B), "k": int(k),
+                                 "accuracy": float(acc.mean()), "sq": float(np.mean(acc ** 2)), "delta": delta})
+        return rows
 
     df = run_grid(experiment, cell, {"sample": list(range(samples))}, seed=seed, results_dir=results_dir,
                   fixed={"data": graph.fingerprint, "runs": int(runs), "size": int(size), "ks": repr(tuple(ks)),
                          "budgets": repr(tuple(budgets))})
-    return df.groupby(["bound", "B"], as_index=False)["accuracy"].mean()
+    g = df.groupby(["method", "bound", "B"], as_index=False)
+    out = g["accuracy"].mean()
+    # Monte-Carlo SE of PSQL's mean over samples × k × runs (every run is one draw of the views' noise)
+    if "sq" in df:
+        m2 = g["sq"].mean()["sq"].to_numpy()
+        n = df.groupby(["method", "bound", "B"]).size().to_numpy() * int(runs)
+        out["se"] = np.where(out["method"] == "PSQL", np.sqrt(np.maximum(m2 - out["accuracy"] ** 2, 0) / n), np.nan)
+    return out
 
 
 def table1(graphs: Mapping[str, Any], sources: Mapping[str, str], *, samples: int, runs: int, seed: int = 0,
            results_dir: str | Path | None = None) -> pd.DataFrame:
-    """Table 1 with our PTK columns (both degree bounds) next to the thesis' PSQL columns (quoted, not rerun).
+    """Table 1: our PTK columns (both degree bounds), our PrivateSQL columns (Appendix B's per-node views on DuckDB,
+    B/n per view, on the same BFS samples and B) and the thesis' PSQL numbers beside them.
 
     ``graphs`` maps a name of :data:`~dpworkbench.dampening.reference.TABLE1_PAPER` (Enron, DBLP, GitHub) to a
     :class:`~dpworkbench.graphs.CSRGraph`; ``sources`` to its data source ("real" / "synthetic").
 
     References
     ----------
-    de Farias 2021, §6.5, Table 1.
+    de Farias 2021, §6.5, §6.5.1, Table 1, Appendix B.
     """
     from .reference import TABLE1_PAPER
 
     out = TABLE1_PAPER[["B"]].copy()
     for name, graph in graphs.items():
         t = table1_ptk(graph, samples=samples, runs=runs, seed=seed, budgets=tuple(out.B), experiment=f"table1_{name.lower()}",
-                       results_dir=results_dir).set_index(["bound", "B"]).accuracy
+                       results_dir=results_dir).set_index(["method", "bound", "B"]).accuracy
         for bound in TABLE1_BOUNDS:
-            out[table1_column(name, sources[name], bound=bound)] = t.loc[bound].reindex(out.B).to_numpy()
-        out[f"{name} PSQL (quoted from thesis)"] = TABLE1_PAPER[f"{name} PSQL"].to_numpy()
+            out[table1_column(name, sources[name], bound=bound)] = t.loc[("PTK", bound)].reindex(out.B).to_numpy()
+        for bound in TABLE1_BOUNDS:
+            out[table1_psql_column(name, bound)] = t.loc[("PSQL", bound)].reindex(out.B).to_numpy()
+        out[f"{name} PSQL (thesis)"] = TABLE1_PAPER[f"{name} PSQL"].to_numpy()
     return out
+
+
+def table1_psql_column(name: str, bound: str = "parent") -> str:
+    """Column of :func:`table1` holding our PrivateSQL accuracy on graph ``name`` with the given degree ``bound``."""
+    return f"{name} PSQL (ours)" if bound == "parent" else f"{name} PSQL (ours, sample's own Δ)"
+
+
+def privatesql_results(graphs: Mapping[str, Any], sources: Mapping[str, str], *, samples: int, runs: int, seed: int = 0,
+                       results_dir: str | Path | None = None) -> pd.DataFrame:
+    """Our PrivateSQL results as their own long table (the cells of :func:`table1`, read back from the runner).
+
+    Returns
+    -------
+    DataFrame
+        ``graph, source, bound, B, accuracy, se, thesis``.
+    """
+    from .reference import TABLE1_PAPER
+
+    parts = []
+    for name, graph in graphs.items():
+        t = table1_ptk(graph, samples=samples, runs=runs, seed=seed, budgets=tuple(TABLE1_PAPER.B),
+                       experiment=f"table1_{name.lower()}", results_dir=results_dir)
+        t = t[t["method"] == "PSQL"].drop(columns="method")
+        t["thesis"] = t["B"].map(dict(zip(TABLE1_PAPER.B, TABLE1_PAPER[f"{name} PSQL"])))
+        parts.append(t.assign(graph=name, source=sources[name]))
+    return pd.concat(parts, ignore_index=True)[["graph", "source", "bound", "B", "accuracy", "se", "thesis"]]
 
 
 def id3_curves(data: dict, eps_grid: Sequence[float], depths: Sequence[int], *, methods: Sequence[str] = I.METHODS, folds: int = 10,

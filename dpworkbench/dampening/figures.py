@@ -113,14 +113,14 @@ def budget_figure(budgets: pd.DataFrame, level: float) -> go.Figure:
 
 
 def table1_figure(table: pd.DataFrame) -> go.Figure:
-    """Table 1 as lines: our PTK accuracy per B (both degree bounds) and the quoted PSQL columns.
+    """Table 1 as lines: our PTK and PrivateSQL accuracy per B (both degree bounds) and the thesis' PSQL columns.
 
     References
     ----------
     de Farias 2021, §6.5, Table 1.
     """
     long = pd.concat([table[["B", c]].rename(columns={c: "accuracy"}).assign(series=c) for c in table.columns[1:]])
-    return px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK (ours) vs PSQL (quoted)",
+    return px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK vs PrivateSQL (ours) and the thesis' PSQL",
                    labels={"B": "budget B (ε)", "accuracy": "top-k accuracy (mean over k = 1..3)", "series": "column"})
 
 

@@ -172,17 +172,20 @@ def test_id3_rules_both_sides():
     assert set(_verdicts(_id3(0.02, 0.05, 0.01, inversion=False)).values()) == {"differs"}
 
 
-def _table1(shift: float, psql_margin: float):
+def _table1(shift: float, psql_margin: float, psql_shift: float = 0.0, se: float = 0.0):
     paper = reference.TABLE1_PAPER
     t = paper[["B"]].copy()
     for name in ("Enron", "DBLP", "GitHub"):
         t[f"{name} PTK (ours, real)"] = paper[f"{name} PTK"] + shift
         t[f"{name} PTK (ours, sample's own Δ)"] = paper[f"{name} PTK"]
-        t[f"{name} PSQL (quoted from thesis)"] = paper[f"{name} PSQL"]
+        t[f"{name} PSQL (ours)"] = paper[f"{name} PSQL"] + psql_shift
+        t[f"{name} PSQL (thesis)"] = paper[f"{name} PSQL"]
     if psql_margin < 0:
-        t.loc[0, "Enron PTK (ours, real)"] = paper.loc[0, "Enron PSQL"] + psql_margin
+        t.loc[0, "Enron PTK (ours, real)"] = paper.loc[0, "Enron PSQL"] + psql_shift + psql_margin
     c = Claims()
-    claims.tab01_privtopk_vs_privatesql(c, t, dict.fromkeys(("Enron", "DBLP", "GitHub"), "real"), samples=2, runs=2)
+    psql = pd.DataFrame([{"graph": g, "bound": "parent", "B": b, "se": se} for g in ("Enron", "DBLP", "GitHub")
+                         for b in paper["B"]])
+    claims.tab01_privtopk_vs_privatesql(c, t, dict.fromkeys(("Enron", "DBLP", "GitHub"), "real"), samples=2, runs=2, psql=psql)
     return c
 
 
@@ -190,6 +193,10 @@ def test_table1_rules_both_sides():
     assert set(_verdicts(_table1(0.05, 0.0)).values()) == {"pass"}
     c = _table1(0.2, -0.01)
     assert _one(c, "Table 1 Enron: PTK accuracy") == "differs" and _one(c, "Table 1 Enron: PTK beats PSQL") == "differs"
+    # our PrivateSQL against the thesis' PSQL: two-sided, rounding ±0.005 plus 3 SE
+    assert _one(_table1(0.05, 0.0, psql_shift=0.004), "Table 1 Enron: PrivateSQL") == "pass"
+    assert _one(_table1(0.05, 0.0, psql_shift=-0.02), "Table 1 Enron: PrivateSQL") == "differs"
+    assert _one(_table1(0.05, 0.0, psql_shift=0.02, se=0.01), "Table 1 Enron: PrivateSQL") == "pass"
 
 
 def test_learn_claim_both_sides():
