@@ -121,29 +121,51 @@ def fig16_ebc_correlation(claims: Claims, *, spearman_rho: float, overlap: pd.Da
                rule=not_comparable("the thesis gives no overlap; a high overlap explains SLD's large advantage (spec §0.3)"))
 
 
-def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]], source: str,
-                 spec_recomputation: pd.DataFrame | None = None) -> None:
-    """Fig. 17: LD's mean/max error reduction over min(EM, PF) per dataset, and (real data) the spec's recomputation.
+def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]], source: str | Mapping[str, str],
+                 spec_recomputation: pd.DataFrame | None = None, ranking: pd.DataFrame | None = None) -> None:
+    """Fig. 17 and §5.3 on every DPBench histogram given: LD's mean error reduction over min(EM, PF) per dataset against
+    the thesis' value (PATENT 18%, HEPTH 4% and max 12%, INCOME and "the other datasets" 0), two-sided, with the band
+    the thesis' whole-percent rounding (±0.5 pp) plus 3 Monte-Carlo SEs of our estimate; the ordering of the three
+    shown datasets; how LD and SLD rank against EM and PF across datasets (``ranking`` from
+    :func:`~dpworkbench.dampening.experiments.median_ranking`); and, on real data, the spec's recomputation.
 
-    ``reductions[name]`` = :func:`~dpworkbench.dampening.experiments.median_reduction`; ``spec_recomputation`` has
-    columns ``dataset, epsilon, em, ld`` (our exact expected errors at the spec's reference points), or None on stand-ins.
+    ``reductions[name]`` = :func:`~dpworkbench.dampening.experiments.median_reduction` (``se_mean``/``se_max``
+    default to 0: exact cells); ``source`` is one source for all datasets or one per dataset.
 
     References
     ----------
-    de Farias 2021, §5.4, Fig. 17 (d–f); spec §3.6 (independent recomputation [D]).
+    de Farias 2021, §5.3–5.4, Fig. 17 (d–f); spec §3.6 (independent recomputation [D]).
     """
-    paper = ref.MEDIAN_REDUCTION
-    claims.add("PATENT: LD reduces mean error vs EM/PF by ~18%", paper=paper["PATENT"], ours=reductions["PATENT"]["mean"],
-               rule=close(paper["PATENT"], rtol=0.5),
-               note=f"{source} data; mean over the ε grid of 1 − LD/min(EM,PF); Λ, δ used by the thesis unknown (spec §3.6)")
-    hep_note = (f"{source} data, Λ = 4095, corrected LS0 + admissible box bound. Our exact expected errors reproduce the spec's "
-                "independent recomputation (checked below to 2%), which also gives HEPTH ≈ 16% mean and 31–37% at ε = 10–100. The "
-                "thesis states neither Λ, n (subsampling?) nor the δ it used at t ≥ 1 (its Candidates δ is not admissible), so its "
-                "4% / 12% cannot be matched")
-    claims.add("HEPTH: mean reduction ~4%", paper=paper["HEPTH mean"], ours=reductions["HEPTH"]["mean"],
-               rule=close(paper["HEPTH mean"], atol=0.04), note=hep_note)
-    claims.add("HEPTH: max reduction ≤ 12%", paper=paper["HEPTH max"], ours=reductions["HEPTH"]["max"], rule=at_most(paper["HEPTH max"]),
-               note=hep_note)
+    src_of = (lambda name: source) if isinstance(source, str) else (lambda name: source[name])
+    why = ("the thesis states neither Λ, n (subsampling?) nor the δ it used at t ≥ 1 (its Candidates δ is not admissible, "
+           "spec §3.4); ours: Λ = 4095, corrected LS0 + admissible box bound, exact expected errors")
+
+    def band(red, key="se_mean"):
+        se = float(red.get(key, 0.0))
+        return ref.MEDIAN_ROUNDING + 3 * se, se
+
+    for name, red in reductions.items():
+        atol, se = band(red)
+        src = src_of(name)
+        common = (f"{src} data; mean over the ε grid of 1 − LD/min(EM, PF); band ±{atol:.4f} = the thesis' whole-percent "
+                  f"rounding (±0.5 pp) + 3 × Monte-Carlo SE ({se:.4f})")
+        if name in ref.MEDIAN_REDUCTION_THESIS_SHOWN:
+            paper = ref.MEDIAN_REDUCTION_THESIS_SHOWN[name]
+            text = (f"{name}: LD's mean error reduction vs EM/PF = {paper:.0%}" if paper
+                    else f"{name}: LD has the same accuracy as EM/PF (no mean reduction)")
+        else:
+            paper = ref.MEDIAN_REDUCTION_OTHERS
+            text = f"{name}: like INCOME, LD has the same accuracy as EM/PF (§5.3: the datasets not presented)"
+        c = claims.add(text, paper=paper, ours=red["mean"], rule=close(paper, atol=atol), note=common)
+        if c.verdict == "differs":
+            c.note += f". Differs: {why}"
+        if name == "HEPTH":
+            atol, se = band(red, "se_max")
+            c = claims.add("HEPTH: LD's largest error reduction vs EM/PF = 12%", paper=0.12, ours=red["max"],
+                           rule=close(0.12, atol=atol),
+                           note=f"{src} data; max over the ε grid; band ±{atol:.4f} (rounding + 3 SE)")
+            if c.verdict == "differs":
+                c.note += f". Differs: {why}"
     if spec_recomputation is not None:
         for r in spec_recomputation.itertuples(index=False):
             em_ref, ld_ref = ref.MEDIAN_SPEC_RECOMPUTATION[(r.dataset, r.epsilon)]
@@ -151,11 +173,29 @@ def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]
             claims.add(f"{r.dataset} ε={r.epsilon:g}: E|err| EM / LD (spec §3.6 recomputation, not the thesis): worst relative gap",
                        paper=f"{em_ref} / {ld_ref}", ours=f"{r.em:.0f} / {r.ld:.0f}", value=float(worst), rule=at_most(0.02),
                        note="cross-check of our exact computation against the spec author's independent script; pass when both are within 2%")
-    claims.add("INCOME: no reduction", paper=paper["INCOME"], ours=reductions["INCOME"]["mean"], rule=close(paper["INCOME"], atol=0.03))
     mean = {k: v["mean"] for k, v in reductions.items()}
-    claims.add("ordering PATENT > HEPTH > INCOME (smallest of the two gaps in mean reduction > 0)", paper="PATENT > HEPTH > INCOME",
-               ours=" > ".join(sorted(mean, key=lambda k: -mean[k])),
-               value=float(min(mean["PATENT"] - mean["HEPTH"], mean["HEPTH"] - mean["INCOME"])), rule=at_least(0.0, strict=True))
+    if {"PATENT", "HEPTH", "INCOME"} <= set(mean):
+        shown = {k: mean[k] for k in ("PATENT", "HEPTH", "INCOME")}
+        claims.add("ordering PATENT > HEPTH > INCOME (smallest of the two gaps in mean reduction > 0)",
+                   paper="PATENT > HEPTH > INCOME", ours=" > ".join(sorted(shown, key=lambda k: -shown[k])),
+                   value=float(min(mean["PATENT"] - mean["HEPTH"], mean["HEPTH"] - mean["INCOME"])),
+                   rule=at_least(0.0, strict=True))
+    if ranking is not None and len(ranking):
+        worst = ranking.loc[ranking["ratio_LD"].idxmax()]
+        claims.add(f"LD is never worse than EM/PF on any of the {len(ranking)} DPBench datasets (§5.4: it outperforms them "
+                   "where LS < GS, the same accuracy elsewhere): largest mean err_LD/min(EM, PF) − 1",
+                   paper=0.0, ours=f"{worst['ratio_LD'] - 1:+.4f} ({worst['dataset']})",
+                   value=float(worst["ratio_LD"] - 1), rule=at_most(ref.MEDIAN_ROUNDING),
+                   note="pass when LD's mean error ratio exceeds 1 by at most the thesis' rounding (0.5 pp) on every dataset")
+        gains = ranking.loc[ranking["reduction_LD"] > ref.MEDIAN_ROUNDING, "dataset"].tolist()
+        claims.add("datasets where LD gains over EM/PF (mean reduction > 0.5 pp)", paper="PATENT, HEPTH (the thesis reports "
+                   "two; 'many' of the others have LS near GS)", ours=f"{len(gains)}/{len(ranking)}: {', '.join(gains)}",
+                   rule=not_comparable("the thesis does not say how many of the datasets it tested gain, nor which"))
+        firsts = ranking["best"].value_counts().to_dict()
+        claims.add("which mechanism ranks first (lowest mean error ratio) per dataset — SLD for the median is an extension",
+                   paper="EM/PF/LD only (no SLD median in the thesis)",
+                   ours=", ".join(f"{m} {firsts.get(m, 0)}" for m in ("EM", "PF", "LD", "SLD")),
+                   rule=not_comparable("the thesis runs no SLD median selection and gives no per-dataset ranking"))
 
 
 def fig20_privtopk(claims: Claims, results: pd.DataFrame, budgets: pd.DataFrame, sources: Mapping[str, str], *,
@@ -233,15 +273,21 @@ def fig23_fig24_fig25_id3(claims: Claims, results: Mapping[str, pd.DataFrame], *
                note="see the root ranking table (IG order vs D order)")
 
 
-def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: Mapping[str, str], *, samples: int, runs: int) -> None:
-    """Table 1: our SLDPrivTopk accuracy per B against the thesis' PTK column, and PTK vs the quoted PSQL column.
+def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: Mapping[str, str], *, samples: int, runs: int,
+                                 psql: pd.DataFrame | None = None) -> None:
+    """Table 1: our SLDPrivTopk accuracy per B against the thesis' PTK column; our PrivateSQL (run, Appendix B)
+    against the thesis' PSQL column, two-sided (band: the thesis' two-decimal rounding ±0.005 plus 3 Monte-Carlo SEs
+    per cell); and PTK vs PSQL, both ours, on the same samples and B.
 
-    ``table`` = :func:`~dpworkbench.dampening.experiments.table1`.
+    ``table`` = :func:`~dpworkbench.dampening.experiments.table1`; ``psql`` =
+    :func:`~dpworkbench.dampening.experiments.privatesql_results` (its ``se``; without it the SE is taken as 0).
 
     References
     ----------
-    de Farias 2021, §6.5, Table 1 (PrivateSQL columns quoted, not rerun).
+    de Farias 2021, §6.5, §6.5.1, Table 1, Appendix B.
     """
+    from .experiments import table1_psql_column
+
     paper = ref.TABLE1_PAPER
     for name, source in sources.items():
         ours = table[table1_column(name, source)].to_numpy(float)
@@ -254,9 +300,33 @@ def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: M
                    note=(f"pass when max |diff| ≤ 0.15; max |diff| = {diff:.2f} ({source} graph, parent-graph degree bound; {samples} BFS "
                          f"samples × {runs} runs — BFS-seed sampling noise is several hundredths; which degree bound the thesis used is "
                          f"not stated; with each sample's own Δ: max |diff| = {diff_s:.2f}).{why}"))
-        margin = float(np.min(ours - paper[f"{name} PSQL"].to_numpy()))
-        claims.add(f"Table 1 {name}: PTK beats PSQL at every B (smallest PTK − PSQL > 0)", paper="PTK > PSQL",
-                   ours=f"smallest margin {margin:+.2f}", value=margin, rule=at_least(0.0, strict=True), note="PSQL values quoted, not rerun")
+        col = table1_psql_column(name)
+        if col not in table:
+            continue
+        mine = table[col].to_numpy(float)
+        thesis = paper[f"{name} PSQL"].to_numpy(float)
+        se = np.zeros_like(mine)
+        if psql is not None:
+            sel = psql[(psql["graph"] == name) & (psql["bound"] == "parent")].set_index("B")["se"]
+            se = sel.reindex(paper["B"]).fillna(0.0).to_numpy(float)
+        band = 0.005 + 3 * se
+        excess = float(np.max(np.abs(mine - thesis) - band))
+        c = claims.add(f"Table 1 {name}: PrivateSQL accuracy per B, run (Appendix B views, B/n each) vs the thesis' PSQL",
+                       paper=np.round(thesis, 2).tolist(), ours=np.round(mine, 3).tolist(), value=excess, rule=at_most(0.0),
+                       note=(f"two-sided per B: |ours − thesis| ≤ 0.005 (two-decimal rounding) + 3 SE (SE ≤ {se.max():.3f}); "
+                             f"largest excess over the band {excess:+.3f}. {source} graph, same {samples} BFS samples × {runs} runs "
+                             "and B as PTK; per-view L1 sensitivity from our proved bound (135 at Δ = 10 against PrivateSQL's "
+                             "reported 1448), Δ = min(Δ(G), |S| − 1)"))
+        if c.verdict == "differs":
+            c.note += (". Differs: the thesis does not give its PSQL sensitivity formula, its synopsis (NNLS) settings or how "
+                       "noisy counts became p̂/q̂; ours uses less noise than the thesis reports, yet top-k from B/n per view "
+                       "stays at random guessing (mean over k = 1..3 of k/|S| = 0.04 on 50 nodes), while the thesis prints "
+                       "0.01–0.02 at B ≤ 0.5 (below random) and up to 0.21 at B = 10 (the Laplace scale per count is "
+                       "GS·|S|/B ≥ 675 there, against counts ≤ Δ)")
+        margin = float(np.min(ours - mine))
+        claims.add(f"Table 1 {name}: PTK beats PSQL at every B (smallest PTK − PSQL > 0, both run here)", paper="PTK > PSQL",
+                   ours=f"smallest margin {margin:+.2f}", value=margin, rule=at_least(0.0, strict=True),
+                   note="both ours, on the same BFS samples, B and degree bound")
 
 
 def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame, privacy_loss: pd.DataFrame | None = None) -> None:
@@ -279,3 +349,60 @@ def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame, privacy_l
         claims.add("EM, PF, LD and SLD (box δ) are ε-DP on a tiny universe: largest privacy loss / ε over all neighbours ≤ 1",
                    paper="≤ 1 (Thms 3.5.1, 4.3.1)", ours=f"{ratio.max():.3f} ({worst.mechanism})", value=float(ratio.max()),
                    rule=at_most(1.0 + 1e-9), note="exact enumeration of every substitution neighbour, independent of the proofs")
+
+
+def sec44_accuracy(claims: Claims, instances: pd.DataFrame, minimum: pd.DataFrame) -> None:
+    """§4.4's accuracy statements as claims that can fail, from exact selection laws
+    (:func:`~dpworkbench.dampening.accuracy.median_instances`, ``ebc_instances``) and the brute-force check of
+    Lemma 4.4.2 (:func:`~dpworkbench.dampening.accuracy.minimum_admissible_gaps`).
+
+    A gap is how much worse the first law is: max over θ of the tail difference P[E ≥ θ], or the relative difference of
+    the expected errors; "never worse" is a gap ≤ 1e-9 (float round-off).
+
+    References
+    ----------
+    de Farias 2021, §4.4: Def. 4.4.1, Lemma 4.4.1, Corollary 4.4.1, Lemma 4.4.2, §4.4.3; spec §2.9, §7 item 9.
+    """
+    from .accuracy import TOL
+
+    def worst(df):
+        return float(max(df["tail_gap"].max(), df["mean_gap"].max()))
+
+    def where(df):
+        return ", ".join(sorted(set(df.loc[(df["tail_gap"] > TOL) | (df["mean_gap"] > TOL), "instance"]))) or "none"
+
+    for kind, df in instances.groupby("utility", sort=False):
+        n_eps = df["epsilon"].nunique()
+        cor = df[df["statement"].str.startswith("Cor. 4.4.1") & df["stated_condition"]]
+        mono = sorted(set(cor.loc[cor["statement"] == "Cor. 4.4.1: SLD(δ) vs EM", "instance"]))
+        claims.add(f"Cor. 4.4.1 ({kind}): with a stable δ, SLD is never worse than EM (every tail P[E ≥ θ] and the mean)",
+                   paper="never worse (gap ≤ 0)", ours=f"worst gap {worst(cor):.2e} over {len(cor)} instance×ε",
+                   value=worst(cor), rule=at_most(TOL),
+                   note=f"exact laws over {n_eps} ε; stable δ's: the flat max_r δ (Lemma 3.2.3) on every instance, and "
+                        f"our admissible δ itself where it is monotone in u ({', '.join(mono) or 'no instance'})")
+        lem = df[df["statement"].str.startswith("Lemma 4.4.1")]
+        claims.add(f"Lemma 4.4.1 ({kind}): a dominating δ = δ̄ + α (α ≥ 0, ordered like u) is never worse than δ̄",
+                   paper="never worse (gap ≤ 0)", ours=f"worst gap {worst(lem):.2e} over {len(lem)} instance×ε",
+                   value=worst(lem), rule=at_most(TOL),
+                   note="δ̄ = our admissible δ, α(t, r) = Δu/2 · (u_r − min u)/(max u − min u) at t = 0, 1 — the "
+                        "comparison is of the two laws at x (admissibility of δ is not used by the lemma's conclusion)")
+        ctrl = df[df["statement"].str.startswith("control")]
+        claims.add(f"check ({kind}): the dominance test sees a worse law when α is ordered against u",
+                   paper="gap > 0", ours=f"largest tail gap {ctrl['tail_gap'].max():.3f}",
+                   value=float(ctrl["tail_gap"].max()), rule=at_least(0.01),
+                   note="control, not in the thesis: α reversed must make SLD worse, else the test above could not fail")
+        weak = df[(df["statement"] == "Cor. 4.4.1: SLD(δ) vs EM") & ~df["stated_condition"]]
+        if len(weak):
+            claims.add(f"§4.4.3 ({kind}): with a non-monotone δ ('weak monotonicity') SLD still has no larger expected "
+                       "error than EM", paper="SLD outperforms EM in the experiments",
+                       ours=f"worst relative gap {weak['mean_gap'].max():+.2e} ({len(weak)} instance×ε)",
+                       value=float(weak["mean_gap"].max()), rule=at_most(TOL),
+                       note=f"exact expected errors; worse than EM on: {', '.join(sorted(set(weak.loc[weak['mean_gap'] > TOL, 'instance']))) or 'none'}")
+            claims.add(f"§4.4.3 ({kind}): with a non-monotone δ SLD's error tails are never above EM's (Cor. 4.4.1's "
+                       "first statement, outside its conditions)", paper="never worse (gap ≤ 0)",
+                       ours=f"worst tail gap {weak['tail_gap'].max():.2e}", value=float(weak["tail_gap"].max()),
+                       rule=at_most(TOL), note=f"exact tails; above EM on: {where(weak[['instance', 'tail_gap']].assign(mean_gap=0.0))}")
+    claims.add("Lemma 4.4.2: the element local sensitivity is below every admissible δ (brute force, tiny inputs)",
+               paper="LS(x,t,r) ≤ δ(x,t,r)", ours=f"max LS − δ = {minimum['gap'].max():g} over {len(minimum)} cases",
+               value=float(minimum["gap"].max()), rule=at_most(0.0),
+               note="admissible δ's: " + ", ".join(sorted(set(minimum["delta"]))) + "; exact LS by enumerating the t-ball")

@@ -41,6 +41,20 @@ Treated as public: --lower, --upper (Lambda), --missing, n, --horizon, --mechani
 --seed makes it a research run (seeded numpy noise, NOT a private release); without it the OpenDP release
 back-end draws the noise."""
 
+PERCENTILE_HELP = """Private p-quantile selection (local dampening, the thesis' Ch. 5 generalised to rank ceil(p*n)).
+
+Releases the POSITION (0-based data row) of an element whose value is close to the column's p-quantile (--p in
+(0, 1]; 0.5 is the median rank), chosen by EM, permute-and-flip, local dampening (LD) or shifted LD (SLD) with
+utility -|x_(k) - x_i|, k = ceil(p*n), on the values clipped to [--lower, --upper]. LD and SLD use a sensitivity
+function proved admissible (dpworkbench.dampening.percentile). Only the row position is released; --show-exact
+prints the selected value and the true p-quantile, labelled NOT PRIVATE.
+
+Neighbouring relation: substitution - one row's value replaced by any value; n and the row positions are fixed.
+Reading rules are those of `dampening median`: every line after the header is one row; values outside the bounds
+are clipped; a blank, missing or unparseable cell (or a malformed line) counts as --missing (default --lower).
+Treated as public: --p, --lower, --upper (Lambda), --missing, n, --horizon, --mechanism, --epsilon.
+--seed makes it a research run (seeded numpy noise, NOT a private release)."""
+
 TOPK_HELP = """Private top-k nodes by egocentric betweenness (PrivTopk, local dampening thesis, Ch. 6): k draws with
 epsilon/k each (EM, PF, LD or SLD), releasing node ids only.
 
@@ -86,6 +100,12 @@ def _median(args: argparse.Namespace) -> int:
 
     path = Path(args.csv)
     eps = check_epsilon(args.epsilon, "--epsilon")
+    pct = getattr(args, "p", None)
+    if pct is not None:  # public flag, checked before the data is read
+        from .percentile import check_p
+
+        check_p(pct, "--p")
+    what = "median" if pct is None else f"p = {pct:g} percentile"
     for flag, bound in (("--lower", args.lower), ("--upper", args.upper)):
         if not math.isfinite(bound):
             raise ValueError(f"{flag} must be a finite number, got {bound!r}")
@@ -95,13 +115,13 @@ def _median(args: argparse.Namespace) -> int:
     if not (math.isfinite(missing) and args.lower <= missing <= args.upper):
         raise ValueError("--missing must be a finite number in [--lower, --upper] (the public value of a missing cell)")
     warn_epsilon(eps)
-    with Stages(args, ["read CSV", "select"], "dampening median") as st:
+    with Stages(args, ["read CSV", "select"], f"dampening {'median' if pct is None else 'percentile'}") as st:
         st.next("read CSV")
         raw = read_raw_lines(path, "CSV")  # one physical line = one row: n is the number of lines, whatever they hold
         st.next("select")
         rel = _median_release(raw, path, eps, missing, args)
     _emit(rel, args, label="row", header=[
-        f"{path}: column {args.column!r}; {args.mechanism} median selection releases a row position (0-based data "
+        f"{path}: column {args.column!r}; {args.mechanism} {what} selection releases a row position (0-based data "
         "row), not a value", f"neighbouring relation: {M.RELATION}",
         f"every line after the header is one row; values outside [--lower, --upper] = [{args.lower:g}, "
         f"{args.upper:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) counts "
@@ -122,7 +142,8 @@ def _median_release(raw, path: Path, eps: float, missing: float, args: argparse.
     if list(raw.columns).count(args.column) > 1:
         raise ValueError(f"column {args.column!r} is named twice in the header of {path}")
     if len(raw) == 0:
-        raise ValueError(f"CSV {path} has a header but no rows: there is no median to select")
+        raise ValueError(f"CSV {path} has a header but no rows: there is no "
+                         f"{'median' if getattr(args, 'p', None) is None else 'percentile'} to select")
     # The public rule, cell by cell: parse as a number, clip into [--lower, --upper], a NULL becomes --missing.
     # So a substituted line changes exactly its own value, and n (the range of the released label) never moves.
     spec = ColumnSpec(args.column, "float", args.lower, args.upper, default=missing)
@@ -133,8 +154,15 @@ def _median_release(raw, path: Path, eps: float, missing: float, args: argparse.
                          "cells_missing_set_to_default": stats["null"] + stats["unparseable"]}
     backend = cli_backend(args.seed)
     args._noise = noise_label(backend)
-    rel = M.select_median(values, lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism,
-                          horizon=args.horizon, rng=backend, accountant=Accountant(eps))
+    if getattr(args, "p", None) is None:
+        rel = M.select_median(values, lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism,
+                              horizon=args.horizon, rng=backend, accountant=Accountant(eps), missing=missing)
+    else:
+        from .percentile import select_percentile
+
+        rel = select_percentile(values, args.p, lower=args.lower, upper=args.upper, epsilon=eps,
+                                mechanism=args.mechanism, horizon=args.horizon, rng=backend,
+                                accountant=Accountant(eps), missing=missing)
     if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
         args._input_exact["values"] = (values - args.lower).tolist()
     return rel
@@ -274,13 +302,10 @@ def _common(p) -> None:
     p.add_argument("--dump-scores", action="store_true", help=argparse.SUPPRESS)
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser("dampening", help="local dampening: private median row of a CSV column, private top-k EBC nodes")
-    sub = p.add_subparsers(dest="dampening_cmd", required=True)
-    m = sub.add_parser("median", help="private median selection: releases a row position (not a value)",
-                       description=MEDIAN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+def _selection_flags(m, what: str) -> None:
+    """The flags and reading rules shared by ``median`` and ``percentile``."""
     m.add_argument("csv", help="table (CSV with a header row)")
-    m.add_argument("--column", required=True, help="numeric column whose median row is selected")
+    m.add_argument("--column", required=True, help=f"numeric column whose {what} row is selected")
     m.add_argument("--upper", type=float, required=True, help="public upper bound of the column's values")
     m.add_argument("--lower", type=float, default=0.0, help="public lower bound (default 0)")
     m.add_argument("--missing", type=float, default=None,
@@ -290,7 +315,21 @@ def register(subparsers) -> None:
     m.add_argument("--epsilon", type=float, default=1.0, help="privacy budget of the selection (default 1)")
     m.add_argument("--horizon", type=int, default=32, help="public horizon T of δ (δ = Λ beyond it)")
     _common(m)
-    m.set_defaults(func=_median)
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("dampening", help="local dampening: private median/percentile row of a CSV column, "
+                                                "private top-k EBC nodes")
+    sub = p.add_subparsers(dest="dampening_cmd", required=True)
+    m = sub.add_parser("median", help="private median selection: releases a row position (not a value)",
+                       description=MEDIAN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _selection_flags(m, "median")
+    m.set_defaults(func=_median, p=None)
+    q = sub.add_parser("percentile", help="private p-quantile selection (--p): releases a row position (not a value)",
+                       description=PERCENTILE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    q.add_argument("--p", type=float, required=True, help="public quantile level in (0, 1], e.g. 0.9")
+    _selection_flags(q, "p-quantile")
+    q.set_defaults(func=_median)
     t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
                        description=TOPK_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")

@@ -27,6 +27,7 @@ from dpworkbench.experiments import run_grid
 from . import ebc as E
 from . import id3 as I
 from . import median as M
+from . import privatesql as PS
 
 
 def _in_grid_order(df: pd.DataFrame, keys: Sequence[str], grid: Mapping[str, Sequence[Any]], columns: Sequence[str]) -> pd.DataFrame:
@@ -42,12 +43,14 @@ def median_curves(hist, eps_grid: Sequence[float], *, methods: Sequence[str] = (
     """Expected absolute error of median selection per (ε, method), through ``run_grid``.
 
     EM, LD and SLD are exact; PF is exact (``pf="exact"``, grouped integral) or the mean over ``pf_runs`` runs
-    (``"montecarlo"``, the thesis' protocol; the only cells that use their random stream).
+    (``"montecarlo"``, the thesis' protocol; the only cells that use their random stream). ``se`` is the Monte-Carlo
+    standard error of a cell: 0 for an exact cell; for a PF mean over R runs, sqrt(Var/R) with the variance of the
+    error under PF's exact law (so the SE is known, not itself estimated).
 
     Returns
     -------
     DataFrame
-        ``epsilon, method, error`` in grid order.
+        ``epsilon, method, error, se`` in grid order.
 
     References
     ----------
@@ -55,26 +58,83 @@ def median_curves(hist, eps_grid: Sequence[float], *, methods: Sequence[str] = (
     """
     g = M.histogram_groups(hist)  # non-private part computed once for the whole ε grid
     grid = {"epsilon": [float(e) for e in eps_grid], "method": list(methods)}
+    err = np.abs(g["median_value"] - g["bin"])
 
     def cell(c: dict, rng: np.random.Generator) -> dict:
-        return {"error": M.expected_error(g, c["method"], c["epsilon"], runs=pf_runs, rng=rng, pf=pf)}
+        e = M.expected_error(g, c["method"], c["epsilon"], runs=pf_runs, rng=rng, pf=pf)
+        se = 0.0
+        if c["method"] == "PF" and pf == "montecarlo":
+            law = M.pf_group_probabilities(c["epsilon"] * (-err) / (2 * g["lam"]), g["mult"])
+            se = float(np.sqrt(max(law @ err ** 2 - (law @ err) ** 2, 0.0) / pf_runs))
+        return {"error": e, "se": se}
 
     df = run_grid(experiment, cell, grid, seed=seed, results_dir=results_dir,
                   fixed={"data": fingerprint(np.asarray(hist)), "pf": pf, "pf_runs": int(pf_runs)})
-    return _in_grid_order(df, ["epsilon", "method"], grid, ["epsilon", "method", "error"])
+    return _in_grid_order(df, ["epsilon", "method"], grid, ["epsilon", "method", "error", "se"])
 
 
-def median_reduction(df: pd.DataFrame) -> dict:
-    """LD's error reduction 1 − LD/min(EM, PF) over the ε grid: its mean, its max, and the mean of 1 − LD/EM.
+def median_reduction(df: pd.DataFrame, method: str = "LD") -> dict:
+    """``method``'s error reduction 1 − err/min(EM, PF) over the ε grid: its mean and max, the mean of 1 − err/EM, and
+    the Monte-Carlo SEs of the mean and of the max (propagated from PF's SE where PF is the smaller baseline;
+    0 when every cell is exact).
 
     References
     ----------
     de Farias 2021, §5.4 (the text's "mean error reduction").
     """
     p = df.pivot(index="epsilon", columns="method", values="error")
+    se = (df.pivot(index="epsilon", columns="method", values="se") if "se" in df
+          else p * 0.0)
     base = np.minimum(p["EM"], p["PF"])
-    red = 1 - p["LD"] / base
-    return {"mean": float(red.mean()), "max": float(red.max()), "mean_vs_em": float((1 - p["LD"] / p["EM"]).mean())}
+    red = 1 - p[method] / base
+    # d red / d base = err / base²; only PF carries Monte-Carlo noise
+    se_cell = np.where(p["PF"] < p["EM"], p[method] * se["PF"] / base ** 2, 0.0)
+    i = int(np.argmax(red.to_numpy()))
+    return {"mean": float(red.mean()), "max": float(red.max()), "mean_vs_em": float((1 - p[method] / p["EM"]).mean()),
+            "se_mean": float(np.sqrt(np.sum(se_cell ** 2)) / len(red)), "se_max": float(se_cell[i])}
+
+
+def median_suite(histograms: Mapping[str, Any], eps_grid: Sequence[float], *, pf: str = "exact", pf_runs: int = 10_000,
+                 seed: int = 0, results_dir: str | Path | None = None) -> pd.DataFrame:
+    """:func:`median_curves` on every histogram given (one resumable grid per dataset).
+
+    Returns
+    -------
+    DataFrame
+        ``dataset, epsilon, method, error, se``.
+
+    References
+    ----------
+    de Farias 2021, §5.3 ("we tested most of the datasets from Hay et al."), Fig. 17.
+    """
+    parts = []
+    for name, hist in histograms.items():
+        df = median_curves(hist, eps_grid, pf=pf, pf_runs=pf_runs, seed=seed, results_dir=results_dir,
+                           experiment=f"median_{name.lower().replace('-', '_')}")
+        parts.append(df.assign(dataset=name))
+    return pd.concat(parts, ignore_index=True)[["dataset", "epsilon", "method", "error", "se"]]
+
+
+def median_ranking(table: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset: each method's mean over ε of err/min(EM, PF) (1 = as good as the better global method), its rank
+    (1 = lowest mean ratio) and LD's and SLD's mean reduction.
+
+    Returns
+    -------
+    DataFrame
+        one row per dataset: ``ratio_EM, ratio_PF, ratio_LD, ratio_SLD, rank_EM, …, best, reduction_LD, reduction_SLD``.
+    """
+    rows = []
+    for name, df in table.groupby("dataset", sort=False):
+        p = df.pivot(index="epsilon", columns="method", values="error")
+        base = np.minimum(p["EM"], p["PF"])
+        ratio = {m: float((p[m] / base).mean()) for m in ("EM", "PF", "LD", "SLD")}
+        order = sorted(ratio, key=lambda m: ratio[m])
+        row = {"dataset": name, **{f"ratio_{m}": r for m, r in ratio.items()},
+               **{f"rank_{m}": order.index(m) + 1 for m in ratio}, "best": order[0]}
+        row["reduction_LD"], row["reduction_SLD"] = 1 - ratio["LD"], 1 - ratio["SLD"]
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def spec_median_recomputation(histograms: Mapping[str, Any]) -> pd.DataFrame:
@@ -213,52 +273,102 @@ def table1_ptk(graph, *, samples: int = 10, runs: int = 10, size: int = 50, ks: 
     Δ(G) the thesis assumes public (a valid bound for every sample); ``"sample"``: each sample's own max degree (also
     assumed public) — so the two columns compare the bounds on the same samples.
 
+    PrivateSQL (:mod:`~dpworkbench.dampening.privatesql`) runs on the same sample and budgets after PTK.
+
     Returns
     -------
     DataFrame
-        ``bound, B, accuracy``.
+        ``method (PTK | PSQL), bound, B, accuracy, se`` (se: PSQL's Monte-Carlo standard error).
 
     References
     ----------
-    de Farias 2021, §6.5, Table 1 (averaging over k presumed, spec §7 item 23).
+    de Farias 2021, §6.5, Table 1 (averaging over k presumed, spec §7 item 23), §6.5.1, Appendix B.
     """
     parent = int(np.max(graph.degrees))
 
     def cell(c: dict, rng: np.random.Generator) -> list[dict]:
         sub = E.bfs_sample(graph, size, rng=rng)
         e, d = E.ebc_all(sub, cache=False), sub.degrees
-        return [{"bound": bound, "B": float(B), "k": int(k),
+        rows = [{"method": "PTK", "bound": bound, "B": float(B), "k": int(k),
                  "accuracy": E.top_k_accuracy(e, d, int(k), epsilon=float(B), method="SLD", runs=runs, rng=rng,
                                               max_degree_bound=parent if bound == "parent" else None)}
                 for bound in TABLE1_BOUNDS for B in budgets for k in ks]
+        # PrivateSQL on the same sample, after PTK's draws (so PTK's stream is what it was before PSQL was added).
+        # Its public degree bound: the parent's Δ(G) capped by |S| − 1 (no node of the sample can exceed it), or the
+        # sample's own max degree.
+        q = PS.view_counts(sub)
+        for bound in TABLE1_BOUNDS:
+            delta = min(parent, sub.n - 1) if bound == "parent" else int(np.max(d))
+            for B in budgets:
+                for k in ks:
+                    acc = PS.top_k_accuracy(q, e, int(k), epsilon=float(B), max_degree=delta, runs=runs, rng=rng)
+                    rows.append({"method": "PSQL", "bound": bound, "B": float(B), "k": int(k),
+                                 "accuracy": float(acc.mean()), "sq": float(np.mean(acc ** 2)), "delta": delta})
+        return rows
 
     df = run_grid(experiment, cell, {"sample": list(range(samples))}, seed=seed, results_dir=results_dir,
                   fixed={"data": graph.fingerprint, "runs": int(runs), "size": int(size), "ks": repr(tuple(ks)),
                          "budgets": repr(tuple(budgets))})
-    return df.groupby(["bound", "B"], as_index=False)["accuracy"].mean()
+    g = df.groupby(["method", "bound", "B"], as_index=False)
+    out = g["accuracy"].mean()
+    # Monte-Carlo SE of PSQL's mean over samples × k × runs (every run is one draw of the views' noise)
+    if "sq" in df:
+        m2 = g["sq"].mean()["sq"].to_numpy()
+        n = df.groupby(["method", "bound", "B"]).size().to_numpy() * int(runs)
+        out["se"] = np.where(out["method"] == "PSQL", np.sqrt(np.maximum(m2 - out["accuracy"] ** 2, 0) / n), np.nan)
+    return out
 
 
 def table1(graphs: Mapping[str, Any], sources: Mapping[str, str], *, samples: int, runs: int, seed: int = 0,
            results_dir: str | Path | None = None) -> pd.DataFrame:
-    """Table 1 with our PTK columns (both degree bounds) next to the thesis' PSQL columns (quoted, not rerun).
+    """Table 1: our PTK columns (both degree bounds), our PrivateSQL columns (Appendix B's per-node views on DuckDB,
+    B/n per view, on the same BFS samples and B) and the thesis' PSQL numbers beside them.
 
     ``graphs`` maps a name of :data:`~dpworkbench.dampening.reference.TABLE1_PAPER` (Enron, DBLP, GitHub) to a
     :class:`~dpworkbench.graphs.CSRGraph`; ``sources`` to its data source ("real" / "synthetic").
 
     References
     ----------
-    de Farias 2021, §6.5, Table 1.
+    de Farias 2021, §6.5, §6.5.1, Table 1, Appendix B.
     """
     from .reference import TABLE1_PAPER
 
     out = TABLE1_PAPER[["B"]].copy()
     for name, graph in graphs.items():
         t = table1_ptk(graph, samples=samples, runs=runs, seed=seed, budgets=tuple(out.B), experiment=f"table1_{name.lower()}",
-                       results_dir=results_dir).set_index(["bound", "B"]).accuracy
+                       results_dir=results_dir).set_index(["method", "bound", "B"]).accuracy
         for bound in TABLE1_BOUNDS:
-            out[table1_column(name, sources[name], bound=bound)] = t.loc[bound].reindex(out.B).to_numpy()
-        out[f"{name} PSQL (quoted from thesis)"] = TABLE1_PAPER[f"{name} PSQL"].to_numpy()
+            out[table1_column(name, sources[name], bound=bound)] = t.loc[("PTK", bound)].reindex(out.B).to_numpy()
+        for bound in TABLE1_BOUNDS:
+            out[table1_psql_column(name, bound)] = t.loc[("PSQL", bound)].reindex(out.B).to_numpy()
+        out[f"{name} PSQL (thesis)"] = TABLE1_PAPER[f"{name} PSQL"].to_numpy()
     return out
+
+
+def table1_psql_column(name: str, bound: str = "parent") -> str:
+    """Column of :func:`table1` holding our PrivateSQL accuracy on graph ``name`` with the given degree ``bound``."""
+    return f"{name} PSQL (ours)" if bound == "parent" else f"{name} PSQL (ours, sample's own Δ)"
+
+
+def privatesql_results(graphs: Mapping[str, Any], sources: Mapping[str, str], *, samples: int, runs: int, seed: int = 0,
+                       results_dir: str | Path | None = None) -> pd.DataFrame:
+    """Our PrivateSQL results as their own long table (the cells of :func:`table1`, read back from the runner).
+
+    Returns
+    -------
+    DataFrame
+        ``graph, source, bound, B, accuracy, se, thesis``.
+    """
+    from .reference import TABLE1_PAPER
+
+    parts = []
+    for name, graph in graphs.items():
+        t = table1_ptk(graph, samples=samples, runs=runs, seed=seed, budgets=tuple(TABLE1_PAPER.B),
+                       experiment=f"table1_{name.lower()}", results_dir=results_dir)
+        t = t[t["method"] == "PSQL"].drop(columns="method")
+        t["thesis"] = t["B"].map(dict(zip(TABLE1_PAPER.B, TABLE1_PAPER[f"{name} PSQL"])))
+        parts.append(t.assign(graph=name, source=sources[name]))
+    return pd.concat(parts, ignore_index=True)[["graph", "source", "bound", "B", "accuracy", "se", "thesis"]]
 
 
 def id3_curves(data: dict, eps_grid: Sequence[float], depths: Sequence[int], *, methods: Sequence[str] = I.METHODS, folds: int = 10,

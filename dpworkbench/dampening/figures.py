@@ -35,6 +35,22 @@ def median_figure(df: pd.DataFrame, title: str) -> go.Figure:
                    title=title, labels={"error": "E|selected − true median| (bins)", "epsilon": "privacy budget ε", "method": "mechanism"})
 
 
+def median_suite_figure(table: pd.DataFrame, title: str, method: str = "LD") -> go.Figure:
+    """Fig. 17 on every DPBench histogram in one panel: ``method``'s expected error relative to the better global
+    mechanism, err/min(EM, PF), per ε, one line per dataset (below 1: local dampening helps).
+
+    References
+    ----------
+    de Farias 2021, §5.3 (all DPBench datasets tested), Fig. 17.
+    """
+    p = table.pivot_table(index=["dataset", "epsilon"], columns="method", values="error").reset_index()
+    p["ratio"] = p[method] / np.minimum(p["EM"], p["PF"])
+    fig = px.line(p, x="epsilon", y="ratio", color="dataset", log_x=True, markers=True, title=title,
+                  labels={"epsilon": "privacy budget ε", "ratio": f"E|error| {method} / min(EM, PF)", "dataset": ""})
+    fig.add_hline(y=1.0, line_dash="dot", line_color="black")
+    return fig
+
+
 def median_sensitivity_figure(hist, horizon: int = 6) -> go.Figure:
     """Element local sensitivity LS(x, 0, r) per bin and the admissible box bound δ(t) for t ≥ 1 (dotted lines).
 
@@ -97,14 +113,14 @@ def budget_figure(budgets: pd.DataFrame, level: float) -> go.Figure:
 
 
 def table1_figure(table: pd.DataFrame) -> go.Figure:
-    """Table 1 as lines: our PTK accuracy per B (both degree bounds) and the quoted PSQL columns.
+    """Table 1 as lines: our PTK and PrivateSQL accuracy per B (both degree bounds) and the thesis' PSQL columns.
 
     References
     ----------
     de Farias 2021, §6.5, Table 1.
     """
     long = pd.concat([table[["B", c]].rename(columns={c: "accuracy"}).assign(series=c) for c in table.columns[1:]])
-    return px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK (ours) vs PSQL (quoted)",
+    return px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK vs PrivateSQL (ours) and the thesis' PSQL",
                    labels={"B": "budget B (ε)", "accuracy": "top-k accuracy (mean over k = 1..3)", "series": "column"})
 
 

@@ -1,11 +1,13 @@
 """Local dampening's public release entry points for the privacy harness (:mod:`dpworkbench.testing.harness`).
 
 One entry per public release API function (``local_dampening``, ``shifted_local_dampening``, ``select_median``,
-``priv_top_k``, ``id3.fit``) and per CLI subcommand (``dpworkbench dampening median|topk``, run in-process with
+``select_percentile``, ``priv_top_k``, ``id3.fit``) and per CLI subcommand (``dpworkbench dampening
+median|percentile|topk``, run in-process with
 ``--seed <int> --json`` on small files written once per input). Each entry states its neighbouring relation at the
 user's input level:
 
-* median selection — substitution: one row's value replaced (n and the positions fixed; the thesis' model);
+* median and percentile selection — substitution: one row's value replaced (n and the positions fixed; the thesis'
+  model);
 * PrivTopk / LD / SLD on EBC — edge-DP: one edge added or removed on a fixed, public node set;
 * ID3 — add/remove one row at any position.
 
@@ -30,6 +32,7 @@ from dpworkbench.testing.harness import (EntryPoint, InProcessCLI, csv_line_neig
 from . import ebc as E
 from . import id3 as I
 from . import median as M
+from . import percentile as Q
 from .mechanisms import local_dampening, shifted_local_dampening
 from .model import dampen, sld_slack
 
@@ -175,6 +178,83 @@ def _median_cli():
         name="dpworkbench dampening median", kind="cli", paper="dampening", relation=M.RELATION,
         claimed_epsilon=ledger_epsilon(M.privacy_cost_median(EPS, "LD")),
         public_inputs=("--lower", "--upper", "--missing", "n", "--horizon", "--mechanism", "--epsilon"),
+        make_inputs=_median_csv_inputs, neighbours=_median_csv_neighbours, statistics=stats,
+        sensitivities=sens, release=release, n_samples=1000,
+        tests="tests/privacy/test_harness_dampening.py",
+        note="file-level: one CSV line substituted at any position by a value or a hostile line")
+
+
+# ------------------------------------------------------------------ percentile (substitution)
+P_API = 0.75   # public quantile level of the API entries (rank 4 of 5, 5 of 6)
+P_CLI = 0.9    # the CLI entry's --p (rank n on the small files: the top end, where Λ − X_(k−1) binds)
+
+
+def _percentile_stats(mechanism, p):
+    def stats(x):
+        x = x.astype(float)
+        u = Q.percentile_utility(x, float(LAM), p)
+        out = {f"u[{i}]": u[i] for i in range(x.size)}
+        out.update({f"u_by_delta0[{i}]": u[i] for i in range(x.size)})
+        sm = Q.percentile_sensitivity(float(LAM), p).with_floor(1.0).with_horizon(32).matrix(x)
+        if mechanism == "LD":
+            out.update({f"D[{i}]": d for i, d in enumerate(dampen(u, sm))})
+        if mechanism == "SLD":
+            out.update({f"sld[{i}]": s for i, s in enumerate((u - sld_slack(sm)) / LAM)})
+        return out
+    return stats
+
+
+def _percentile_sens(mechanism, p):
+    def sens(x):
+        d0 = Q.percentile_delta(x.astype(float), 0, float(LAM), p)   # admissibility condition 1, checked per pair
+        out = {f"u[{i}]": float(LAM) for i in range(x.size)}
+        out.update({f"u_by_delta0[{i}]": max(float(d0[i]), 1.0) for i in range(x.size)})
+        out.update({f"{'D' if mechanism == 'LD' else 'sld'}[{i}]": 1.0 for i in range(x.size)})
+        return out
+    return sens
+
+
+def _percentile_api(mechanism):
+    def release(x, rng):
+        return float(Q.select_percentile(x, P_API, lower=0, upper=LAM, epsilon=EPS, mechanism=mechanism,
+                                         rng=rng).value)
+    return EntryPoint(
+        name=f"dampening.percentile.select_percentile(p={P_API}, mechanism={mechanism!r})", kind="api",
+        paper="dampening", relation=Q.RELATION,
+        claimed_epsilon=ledger_epsilon(Q.privacy_cost_percentile(EPS, mechanism)),
+        public_inputs=("p", "lower", "upper", "missing", "n", "horizon", "mechanism", "epsilon"),
+        make_inputs=_median_inputs, neighbours=_substitutions, statistics=_percentile_stats(mechanism, P_API),
+        sensitivities=_percentile_sens(mechanism, P_API), release=release, n_samples=3000,
+        tests="tests/privacy/test_harness_dampening.py")
+
+
+def _percentile_cli_argv(text):
+    return ["dampening", "percentile", str(_file_for(text, ".csv")), "--p", str(P_CLI), "--column", "val",
+            "--upper", str(LAM), "--epsilon", str(EPS)]
+
+
+def _percentile_cli():
+    def values(text):
+        out = _run_cli(_percentile_cli_argv(text) + ["--seed", "0", "--json", "--show-exact", "--dump-scores"])
+        return np.asarray(out["NOT_PRIVATE"]["input"]["values"], float)
+
+    def release(text, rng):
+        return float(_run_cli(_percentile_cli_argv(text) + ["--seed", str(_seed_of(rng)), "--json"])["private"]["row"])
+
+    def stats(text):
+        x = values(text)
+        out = _percentile_stats("LD", P_CLI)(x)
+        out["n"] = float(x.size)  # public under substitution: must not move
+        return out
+
+    def sens(text):
+        out = dict(_percentile_sens("LD", P_CLI)(values(text)))
+        out["n"] = 0.0
+        return out
+    return EntryPoint(
+        name="dpworkbench dampening percentile", kind="cli", paper="dampening", relation=Q.RELATION,
+        claimed_epsilon=ledger_epsilon(Q.privacy_cost_percentile(EPS, "LD")),
+        public_inputs=("--p", "--lower", "--upper", "--missing", "n", "--horizon", "--mechanism", "--epsilon"),
         make_inputs=_median_csv_inputs, neighbours=_median_csv_neighbours, statistics=stats,
         sensitivities=sens, release=release, n_samples=1000,
         tests="tests/privacy/test_harness_dampening.py",
@@ -465,11 +545,12 @@ EXEMPT = {
 def entry_points() -> list[EntryPoint]:
     """Every public release entry point of the local-dampening paper."""
     return ([_median_api(m) for m in M.MECHANISMS]
+            + [_percentile_api(m) for m in Q.MECHANISMS]
             + [_generic_api("LD"), _generic_api("SLD")]
             + [_topk_api(m) for m in E.METHODS]
             + [_topk_graph_api(m) for m in ("EM", "SLD")]
             + [_id3_api(m) for m in I.METHODS]
-            + [_median_cli(), _topk_cli()])
+            + [_median_cli(), _percentile_cli(), _topk_cli()])
 
 
 __all__ = ["entry_points"]

@@ -26,6 +26,7 @@ from dpworkbench.plots.style import PALETTE
 from . import ebc as E
 from . import id3 as I
 from . import median as M
+from . import percentile as Q
 from .figures import dampening_figure
 from .model import SensitivityMatrix, dampen
 
@@ -192,6 +193,53 @@ def median_teaching_figure(epsilon: float = 1.0, delta_kind: str = "box (admissi
     fig = px.bar(df, x="value", y="p", labels={"value": "selected element's value (0..Λ)", "p": "P[selected]"})
     fig.update_traces(marker_color=METHOD_COLOURS[mechanism])
     fig.update_layout(title=_title(f"{mechanism}: E|error| = {err:.2f}", f"δ = {delta_kind}{warn}, Λ = {lam}"))
+    return fig
+
+
+PERCENTILE_LEVELS = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
+
+
+def _teaching_percentile_sample(n: int = 41, lam: int = 40, seed: int = 0) -> np.ndarray:
+    """A small right-skewed sample (incomes-like) on 0..Λ: its upper quantiles sit in a sparse tail."""
+    rng = np.random.default_rng(seed)
+    return np.clip(np.rint(rng.gamma(3.0, lam / 10, n)), 0, lam)
+
+
+def percentile_teaching_probabilities(epsilon: float = 1.0, p: float = 0.9, *, seed: int = 0) -> pd.DataFrame:
+    """Exact selection law of EM, PF, LD and SLD for the p-quantile of the teaching sample, summed per value, with
+    each mechanism's exact E|error| (non-private: a teaching view of :mod:`.percentile`)."""
+    x, lam = _teaching_percentile_sample(seed=seed), 40.0
+    err = -Q.percentile_utility(x, lam, p)
+    rows = []
+    for m in Q.MECHANISMS:
+        pr = np.exp(Q.selection_log_probabilities(x, lam, p, epsilon, m))
+        d = pd.DataFrame({"value": x, "p": pr}).groupby("value", as_index=False)["p"].sum()
+        d["mechanism"] = m
+        d["expected_error"] = float(pr @ err)
+        rows.append(d)
+    out = pd.concat(rows, ignore_index=True)
+    out.attrs["target"] = float(np.sort(x, kind="stable")[Q.quantile_rank(x.size, p) - 1])
+    return out
+
+
+def percentile_teaching_figure(epsilon: float = 1.0, p: float = 0.9) -> go.Figure:
+    """Bars: P[selected element has this value] for the p-quantile under EM, PF, LD and SLD (exact); the dashed line
+    is the true p-quantile; the legend gives each mechanism's E|error|.
+
+    References
+    ----------
+    de Farias 2021, Ch. 5 generalised to rank ⌈p·n⌉ (:mod:`dpworkbench.dampening.percentile`).
+    """
+    df = percentile_teaching_probabilities(epsilon, p)
+    target = df.attrs["target"]
+    err = df.groupby("mechanism", sort=False)["expected_error"].first()
+    df["mechanism"] = df["mechanism"].map(lambda m: f"{m} (E|err| {err[m]:.1f})")
+    fig = px.bar(df, x="value", y="p", color="mechanism", barmode="group",
+                 color_discrete_sequence=[METHOD_COLOURS[m] for m in Q.MECHANISMS],
+                 labels={"value": "selected element's value (0..Λ = 40)", "p": "P[selected]"})
+    fig.add_vline(x=target, line_dash="dash", line_color="black")
+    fig.update_layout(title=_title(f"p = {p:g} percentile, ε = {epsilon:g}", "dashed: the true p-quantile"),
+                      legend_title_text="")
     return fig
 
 

@@ -47,3 +47,45 @@ def test_per_graph_gap_text_needs_graph_index_and_sources():
         experiments.per_graph_gap_text(gap, {"A": "real"})
     with pytest.raises(ValueError, match="MultiIndex"):
         experiments.per_graph_gap_text(pd.Series([1.0]), {"A": "real"})
+
+
+def test_median_suite_ranking_and_the_monte_carlo_se(tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    from dpworkbench.dampening import experiments as X
+
+    rng = np.random.default_rng(0)
+    hists = {"A": np.bincount(rng.integers(40, 60, 500), minlength=101),
+             "B-X": np.bincount(np.r_[np.zeros(300, int), rng.integers(0, 101, 200)], minlength=101)}
+    eps = [0.1, 1.0, 10.0]
+    t = X.median_suite(hists, eps, seed=0, results_dir=tmp_path)
+    assert set(t["dataset"]) == {"A", "B-X"} and len(t) == 2 * 3 * 4 and (t["se"] == 0).all()
+    r = X.median_ranking(t)
+    assert list(r["dataset"]) == ["A", "B-X"] and set(r["best"]) <= {"EM", "PF", "LD", "SLD"}
+    a = t[t["dataset"] == "A"]
+    red = X.median_reduction(a)
+    assert red["se_mean"] == 0 and np.isclose(1 - r.loc[0, "ratio_LD"], red["mean"])
+    # Monte-Carlo PF: the SE is the exact law's sqrt(Var/R), and it propagates to the reduction where PF < EM
+    mc = X.median_curves(hists["A"], eps, pf="montecarlo", pf_runs=400, seed=1, results_dir=tmp_path, experiment="mc")
+    pf = mc[mc["method"] == "PF"]
+    assert (pf["se"] > 0).all() and (mc[mc["method"] != "PF"]["se"] == 0).all()
+    ex = X.median_curves(hists["A"], eps, seed=1, results_dir=tmp_path, experiment="ex")
+    z = (pf["error"].to_numpy() - ex[ex["method"] == "PF"]["error"].to_numpy()) / pf["se"].to_numpy()
+    assert np.all(np.abs(z) < 5)
+    # where PF is the smaller baseline its SE propagates: d(1 − LD/PF) = LD·SE/PF²
+    hand = pd.DataFrame({"epsilon": [1.0] * 4, "method": ["EM", "PF", "LD", "SLD"], "error": [10.0, 8.0, 4.0, 5.0],
+                         "se": [0.0, 0.4, 0.0, 0.0]})
+    assert np.isclose(X.median_reduction(hand)["se_mean"], 4.0 * 0.4 / 64)
+    assert X.median_reduction(hand.assign(error=[8.0, 10.0, 4.0, 5.0]))["se_mean"] == 0   # EM smaller: exact
+
+
+def test_every_dpbench_histogram_is_registered_with_a_stand_in(monkeypatch):
+    from dpworkbench import datasets
+    from dpworkbench.dampening.datasets import DPBENCH_1D, FIG17_SHOWN
+
+    monkeypatch.setenv("DPWB_DATA", "/nonexistent")
+    assert len(DPBENCH_1D) == 18 and set(FIG17_SHOWN) <= set(DPBENCH_1D)
+    for name in ("BIDS-ALL", "NETTRACE", "LC-REQ-F1"):
+        ds = datasets.load(f"dampening/{name}", seed=0)
+        assert ds.source == "synthetic" and ds.data.shape == (4096,) and ds.data.sum() > 0

@@ -81,3 +81,17 @@ def test_figures_pass_the_reviewer_checks(name):
     from dpworkbench.plots import figure_problems
 
     assert figure_problems(_builders()[name]()) == []
+
+
+def test_median_suite_figure_one_line_per_dataset_and_it_saves(tmp_path):
+    import pandas as pd
+
+    from dpworkbench.dampening import datasets as D
+    from dpworkbench.dampening import figures
+    from dpworkbench.plots import save_figure
+
+    rows = [dict(dataset=d, epsilon=e, method=m, error={"EM": 2.0, "PF": 1.9, "LD": 1.0, "SLD": 1.5}[m] + e)
+            for d in D.DPBENCH_1D for e in (0.1, 1, 10) for m in ("EM", "PF", "LD", "SLD")]
+    fig = figures.median_suite_figure(pd.DataFrame(rows), "t")
+    assert len(fig.data) == 18 and abs(fig.data[0].y[0] - 1.1 / 2.0) < 1e-12
+    assert save_figure(fig, tmp_path / "suite", png=False, svg=False)["html"].exists()   # the styled layout is valid

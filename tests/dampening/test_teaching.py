@@ -74,3 +74,17 @@ def test_topk_degree_bound_and_id3_criterion_knobs():
     assert list(best.method) == ["Global (EM)", "Local (LD)", "Shifted (SLD)"]
     with pytest.raises(ValueError, match="criterion"):
         teaching.teaching_id3(1.0, 2, 64, "entropy")
+
+
+def test_percentile_teaching_view_is_the_exact_law_and_ld_gains_in_the_tail():
+    from dpworkbench.dampening import percentile as Q
+
+    df = teaching.percentile_teaching_probabilities(10.0, 0.9)
+    for m, d in df.groupby("mechanism"):
+        assert d["p"].sum() == pytest.approx(1.0)
+    err = df.groupby("mechanism")["expected_error"].first()
+    assert err["LD"] < err["EM"] and err["PF"] <= err["EM"] + 1e-9
+    x = teaching._teaching_percentile_sample()
+    assert df.attrs["target"] == np.sort(x)[Q.quantile_rank(x.size, 0.9) - 1]
+    fig = teaching.percentile_teaching_figure(10.0, 0.9)
+    assert len(fig.data) == 4 and "p = 0.9" in fig.layout.title.text

@@ -19,7 +19,8 @@ ENTRIES = entry_points()
 def test_every_release_function_and_subcommand_has_an_entry():
     names = " ".join(e.name for e in ENTRIES)
     for f in ("select_median", "local_dampening", "shifted_local_dampening", "priv_top_k", "id3.fit",
-              "dpworkbench dampening median", "dpworkbench dampening topk"):
+              "select_percentile", "dpworkbench dampening median", "dpworkbench dampening percentile",
+              "dpworkbench dampening topk"):
         assert f in names, f
     assert all(e.relation and e.claimed_epsilon > 0 and e.public_inputs for e in ENTRIES)
 
