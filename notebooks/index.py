@@ -102,7 +102,7 @@ interactive = True
 # - [`fig02_fig03_fig09_fig11_fig15_worked_examples`](dampening/fig02_fig03_fig09_fig11_fig15_worked_examples.ipynb) — Worked examples: Figs. 2, 3, 9 (9c), 11 and 15; Examples 1.1.2–4.2.1
 # - [`fig12_fig13_fig14_dampening_function`](dampening/fig12_fig13_fig14_dampening_function.ipynb) — Figs. 12, 13 and 14: bounded sensitivity functions, monotonicity and the dampening function
 # - [`fig16_ebc_correlation`](dampening/fig16_ebc_correlation.ipynb) — Fig. 16: EBC vs δ^EBC(G,0,v) on Enron
-# - [`fig17_median`](dampening/fig17_median.ipynb) — Fig. 17: median selection on PATENT, HEPTH, INCOME
+# - [`fig17_median`](dampening/fig17_median.ipynb) — Fig. 17: median selection on PATENT, HEPTH, INCOME — and every other DPBench histogram
 # - [`fig20_privtopk`](dampening/fig20_privtopk.ipynb) — Fig. 20: private top-k nodes by egocentric betweenness (EM, PF, LD, SLD)
 # - [`fig23_fig24_fig25_id3`](dampening/fig23_fig24_fig25_id3.ipynb) — Figs. 23–25: private ID3 (GlobalDiffPID3 = EM, LocalDiffPID3 = LD, ShiftedLocalDiffPID3 = SLD)
 # - [`tab01_privtopk_vs_privatesql`](dampening/tab01_privtopk_vs_privatesql.ipynb) — Table 1: SLDPrivTopk (PTK) on 50-node BFS samples vs PrivateSQL (PSQL)
