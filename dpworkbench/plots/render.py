@@ -1,0 +1,264 @@
+"""The figure review on the laid-out page: render a plotly figure headlessly and check what a reader sees.
+
+:func:`rendered_problems` draws the figure with plotly.js in one headless Chromium page (playwright, reused
+for every figure of the process) at the size it is saved at, reads every text element's bounding box from the
+browser (``getBoundingClientRect``) and the tick labels plotly actually drew, and reports:
+
+- text overlapping other text (axis titles on tick labels, subplot titles on each other, a legend over ticks);
+- text clipped by the figure edge (a title whose top line is cut off, a tick label past the right edge) and
+  titles wider than the figure;
+- a legend cut by the figure (plotly adds a scroll bar when the legend is taller than the plot: the hidden
+  entries are invisible in a PNG/SVG);
+- degenerate axes (tick labels that repeat or differ only in the fifth digit, e.g. 9.999k–10.001k);
+- log axes whose minor labels ("2 3 4 … 9") are as large as the decade labels.
+
+Teaching figures are also checked as a notebook shows them on a 1024×768 projector (``screen=True``): the
+figure's own width, or the output area's, whichever is smaller.
+
+The estimates of :func:`dpworkbench.plots.review.figure_problems` (legend/colour logic, titles on axes) stay;
+this module measures what those could only estimate. Without playwright or a Chromium, :func:`renderer`
+returns None and callers say that the rendered review was skipped.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import threading
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .style import apply_style
+
+# A projector at 1024×768: JupyterLab's output area is the window minus the side bars and prompts.
+SCREEN_W, SCREEN_H = 1024, 768
+SCREEN_OUTPUT_W = 1024 - 120
+OVERLAP_PX = 2.0  # two labels overlap when their boxes share more than this in both directions
+EDGE_TOL_PX = 1.0
+
+_JS_MEASURE = r"""
+async ({fig, width, height}) => {
+  const gd = document.getElementById('g');
+  Plotly.purge(gd);
+  gd.style.width = width + 'px'; gd.style.height = height + 'px';
+  const layout = Object.assign({}, fig.layout || {}, {width: width, height: height, autosize: false});
+  await Plotly.newPlot(gd, fig.data || [], layout, {staticPlot: true, displayModeBar: false});
+  const root = gd.getBoundingClientRect();
+  const box = (r) => [r.left - root.left, r.top - root.top, r.right - root.left, r.bottom - root.top];
+  const texts = [];
+  gd.querySelectorAll('text').forEach((el) => {
+    const s = (el.textContent || '').trim();
+    if (!s) return;
+    const st = getComputedStyle(el);
+    if (st.display === 'none' || st.visibility === 'hidden' || parseFloat(st.opacity) === 0) return;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return;
+    let role = 'text', axis = null, value = null, index = null;
+    const cls = el.getAttribute('class') || '';
+    const tick = el.parentNode && /^[xy]\d*tick$/.test((el.parentNode.getAttribute('class') || '').trim()) ? el.parentNode : null;
+    if (el.closest('g.legend')) role = 'legend';
+    else if (cls.includes('gtitle')) role = 'title';
+    else if (/^[xy]\d*title$/.test(cls.trim())) { role = 'axis-title'; axis = cls.trim().replace('title', ''); }
+    else if (tick) {
+      role = 'tick';
+      axis = tick.getAttribute('class').trim().replace('tick', '');
+      const d = tick.__data__ || el.__data__;
+      if (d) { value = d.x; }
+    } else if (el.closest('g.annotation')) {
+      role = 'annotation';
+      const a = el.closest('g.annotation');
+      index = parseInt(a.getAttribute('data-index'));
+    }
+    texts.push({role, text: s, box: box(r), size: parseFloat(st.fontSize), axis, value, index});
+  });
+  const legends = [];
+  gd.querySelectorAll('g.legend').forEach((lg) => {
+    const bg = lg.querySelector('rect.bg');
+    const sb = lg.querySelector('rect.scrollbar');
+    const sbh = sb ? sb.getBoundingClientRect().height : 0;
+    const entries = lg.querySelectorAll('g.traces').length;
+    legends.push({box: bg ? box(bg.getBoundingClientRect()) : null, scrollbar: sbh, entries: entries});
+  });
+  const axes = {};
+  const fl = gd._fullLayout;
+  Object.keys(fl).filter((k) => /^[xy]axis\d*$/.test(k)).forEach((k) => {
+    const ax = fl[k];
+    axes[ax._id] = {type: ax.type, range: ax.range, visible: ax.visible !== false, showticklabels: ax.showticklabels !== false,
+                    categories: ax.type === 'category' ? (ax._categories || []).length : null};
+  });
+  return {texts, legends, axes};
+}
+"""
+
+
+class Renderer:
+    """One headless Chromium page with plotly.js loaded, reused for every figure (thread-confined)."""
+
+    def __init__(self, executable: str | None):
+        from playwright.sync_api import sync_playwright
+        from plotly.offline import get_plotlyjs
+
+        self._pw = sync_playwright().start()
+        args = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+        self._browser = self._pw.chromium.launch(executable_path=executable, args=args) if executable else self._pw.chromium.launch(args=args)
+        self._page = self._browser.new_page(viewport={"width": 2000, "height": 2600})
+        self._page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0'><div id='g'></div></body></html>")
+        self._page.add_script_tag(content=get_plotlyjs())
+        self._thread = threading.get_ident()
+
+    def measure(self, fig: go.Figure, width: int, height: int) -> dict:
+        spec = json.loads(fig.to_json())
+        return self._page.evaluate(_JS_MEASURE, {"fig": spec, "width": int(width), "height": int(height)})
+
+    def close(self) -> None:
+        try:
+            self._browser.close()
+        finally:
+            self._pw.stop()
+
+
+_STATE: dict[str, object] = {}
+
+
+def renderer() -> Renderer | None:
+    """The process's shared :class:`Renderer`, started on first use; None when playwright or Chromium is missing."""
+    if "r" in _STATE:
+        r = _STATE["r"]
+        if r is not None and getattr(r, "_thread", None) != threading.get_ident():
+            return None  # playwright's sync API is bound to the thread that started it
+        return r  # type: ignore[return-value]
+    from . import find_chromium
+
+    try:
+        r = Renderer(find_chromium())
+        atexit.register(r.close)
+    except Exception:  # noqa: BLE001 - no browser: the caller reports that the rendered review was skipped
+        r = None
+    _STATE["r"] = r
+    return r
+
+
+def _overlaps(texts: list[dict]) -> list[tuple[int, int]]:
+    if len(texts) < 2:
+        return []
+    b = np.array([t["box"] for t in texts], dtype=float)
+    # Glyph boxes include the font's line gap: shrink vertically so stacked lines that merely touch do not count.
+    pad = 0.12 * (b[:, 3] - b[:, 1])
+    y0, y1 = b[:, 1] + pad, b[:, 3] - pad
+    w = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
+    h = np.minimum(y1[:, None], y1[None, :]) - np.maximum(y0[:, None], y0[None, :])
+    hit = (w > OVERLAP_PX) & (h > OVERLAP_PX)
+    i, j = np.nonzero(np.triu(hit, 1))
+    return list(zip(i.tolist(), j.tolist()))
+
+
+def _name(t: dict) -> str:
+    s = " ".join(t["text"].replace("\u200b", " ").split())
+    s = s if len(s) <= 40 else s[:38] + "…"
+    what = {"title": "the title", "axis-title": f"the {t['axis']} axis title", "tick": f"{t['axis']} tick",
+            "legend": "legend entry", "annotation": "annotation"}.get(t["role"], "text")
+    return f"{what} {s!r}"
+
+
+def _tick_problems(texts: list[dict], axes: dict) -> list[str]:
+    out = []
+    by_axis: dict[str, list[dict]] = {}
+    for t in texts:
+        if t["role"] == "tick" and t["axis"]:
+            by_axis.setdefault(t["axis"], []).append(t)
+    for axid, ticks in sorted(by_axis.items()):
+        info = axes.get(axid, {})
+        vals = np.array([t["value"] for t in ticks if isinstance(t["value"], (int, float))], dtype=float)
+        labels = [t["text"] for t in ticks]
+        if info.get("type") == "log":
+            decade = np.isclose(vals, np.round(vals), atol=1e-6) if vals.size == len(ticks) else np.zeros(len(ticks), bool)
+            dec_sizes = [t["size"] for t, d in zip(ticks, decade) if d]
+            minor = [t for t, d in zip(ticks, decade) if not d]
+            if len(dec_sizes) >= 2 and minor and max(t["size"] for t in minor) >= 0.9 * min(dec_sizes):
+                out.append(f"log {axid} axis: {len(minor)} minor labels ({', '.join(t['text'] for t in minor[:4])}, …) are as large "
+                           f"as the decade labels ({', '.join(t['text'] for t, d in zip(ticks, decade) if d)[:40]}); label the decades only")
+            continue
+        if info.get("type") not in ("linear", None) or len(ticks) < 2:
+            continue
+        if len(set(labels)) < len(labels):
+            out.append(f"{axid} axis: tick labels repeat ({', '.join(labels[:5])}): the axis is degenerate at this precision")
+            continue
+        if vals.size >= 2:
+            span, mag = float(vals.max() - vals.min()), float(np.abs(vals).max())
+            if mag > 0 and span / mag < 1e-3:
+                out.append(f"{axid} axis: ticks {labels[0]} … {labels[-1]} differ by {span / mag:.1e} of their size (degenerate axis); "
+                           "plot the difference from a reference value")
+    for axid, info in sorted(axes.items()):
+        n_cat = info.get("categories")
+        if n_cat and info.get("visible") and info.get("showticklabels"):
+            drawn = len(by_axis.get(axid, []))
+            if drawn < n_cat:
+                out.append(f"{axid} axis: labels {drawn} of its {n_cat} categories (plotly skips labels that do not fit); "
+                           "every category must be named")
+    return out
+
+
+def _page_problems(m: dict, width: float, height: float, where: str) -> list[str]:
+    texts = m["texts"]
+    out = []
+    for t in texts:
+        x0, y0, x1, y1 = t["box"]
+        if t["role"] in ("title", "annotation") and x1 - x0 > width + EDGE_TOL_PX:
+            out.append(f"{_name(t)} is {x1 - x0:.0f} px wide in a {width:.0f} px figure{where}")
+            continue
+        cut = [side for side, bad in (("top", y0 < -EDGE_TOL_PX), ("bottom", y1 > height + EDGE_TOL_PX),
+                                      ("left", x0 < -EDGE_TOL_PX), ("right", x1 > width + EDGE_TOL_PX)) if bad]
+        if cut:
+            out.append(f"{_name(t)} is clipped at the {'/'.join(cut)} edge{where}")
+    for i, j in _overlaps(texts):
+        a, b = texts[i], texts[j]
+        if a["role"] == b["role"] == "legend":
+            continue  # a legend entry's text and its own title line; entries are laid out by plotly
+        out.append(f"{_name(a)} overlaps {_name(b)}{where}")
+    for lg in m["legends"]:
+        if lg["scrollbar"] > 0:
+            out.append(f"the legend is cut: {lg['entries']} entries do not fit the plot height, the rest hide behind a scroll bar "
+                       f"no PNG/SVG reader can use{where}")
+        elif lg["box"] is not None:
+            x0, y0, x1, y1 = lg["box"]
+            if x0 < -EDGE_TOL_PX or y0 < -EDGE_TOL_PX or x1 > width + EDGE_TOL_PX or y1 > height + EDGE_TOL_PX:
+                out.append(f"the legend is cut by the figure edge{where}")
+    out += [p + where for p in _tick_problems(texts, m["axes"])]
+    return list(dict.fromkeys(out))
+
+
+def measure(fig: go.Figure, width: int, height: int) -> dict | None:
+    """Text boxes, legends and axes of ``fig`` laid out at ``width``×``height`` (None without a browser)."""
+    r = renderer()
+    return None if r is None else r.measure(fig, width, height)
+
+
+def rendered_problems(fig: go.Figure, *, as_saved: bool = True, screen: bool = False,
+                      width: int | None = None, height: int | None = None) -> list[str] | None:
+    """What a reader sees wrong in ``fig`` once laid out (see the module docstring); None when no browser exists.
+
+    ``as_saved``: at the size and style :func:`dpworkbench.plots.save_figure` writes. ``screen``: also as a
+    notebook shows it on a 1024×768 projector (the figure unstyled, at its own size or the output area's).
+    """
+    r = renderer()
+    if r is None:
+        return None
+    if not isinstance(fig, go.Figure):
+        fig = go.Figure(fig)
+    problems: list[str] = []
+    if as_saved:
+        styled = apply_style(fig, width=width, height=height)
+        w, h = int(styled.layout.width), int(styled.layout.height)
+        problems += _page_problems(r.measure(styled, w, h), w, h, "")
+    if screen:
+        w = int(min(fig.layout.width or SCREEN_OUTPUT_W, SCREEN_OUTPUT_W))
+        h = int(fig.layout.height or 450)
+        shown = _page_problems(r.measure(fig, w, h), w, h, f" (on a {SCREEN_W}×{SCREEN_H} screen, {w}×{h} px)")
+        if fig.layout.width and fig.layout.width > SCREEN_OUTPUT_W:
+            shown.insert(0, f"the figure is {fig.layout.width:.0f} px wide: wider than a {SCREEN_W} px screen's output area")
+        problems += shown
+    return problems
+
+
+__all__ = ["Renderer", "measure", "rendered_problems", "renderer", "SCREEN_W", "SCREEN_H"]
