@@ -10,6 +10,7 @@ figure is scaled to one column (one or two panel columns) or to the full text wi
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -34,8 +35,12 @@ def _build_template() -> go.layout.Template:
     t = go.layout.Template(base)
     t.layout.font = dict(family=FONT_FAMILY, size=14, color="#222")
     t.layout.colorway = PALETTE
-    # Title at the top of the figure with room below it for a grid's subplot titles (the default sits on them).
-    t.layout.title = dict(x=0.0, xanchor="left", xref="paper", y=0.985, yanchor="top", yref="container", font=dict(size=16))
+    # The title stands on the plot area (paper y = 1, anchored at its bottom, padded above a grid's subplot titles)
+    # and the top margin grows to hold all its lines (automargin). Anchored at the top of the container instead,
+    # plotly.js places a multi-line title as if it had one line: a "<br><sup>detail</sup>" title loses the top
+    # half of its first line (issue 28, every dampening teaching panel).
+    t.layout.title = dict(x=0.0, xanchor="left", xref="paper", y=1.0, yanchor="bottom", yref="paper", automargin=True,
+                          pad=dict(b=26), font=dict(size=16))
     t.layout.legend = dict(bgcolor="rgba(255,255,255,0.6)")
     t.layout.margin = dict(l=70, r=20, t=90, b=60)
     for ax in ("xaxis", "yaxis"):
@@ -184,11 +189,26 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
     panel get rotated and run into the subplot title below. Axes whose ticks the author set are left alone."""
     plot_w = float(fig.layout.width) - 140
     plot_h = float(fig.layout.height) - 140
+    categorical = _categorical_axes(fig)
     for name in [k for k in fig.layout.to_plotly_json() if k[1:5] == "axis"]:
         ax = fig.layout[name]
         if ax.tickvals is not None or ax.dtick is not None or ax.nticks is not None:
             continue
+        if ax.type == "category" or (ax.type is None and name in categorical):
+            # nticks on a category axis drops category names (r2t tab02 named 3 of its 7 datasets); plotly turns
+            # the labels instead when they do not fit.
+            continue
         d = ax.domain if ax.domain is not None else (0.0, 1.0)
+        if ax.type == "log":
+            # nticks on a log axis labels 2, 4, 6, 8, 10, 12 (the last two run together); label by the decades the
+            # data span instead: decades only over ≥ 2 decades (minor ticks unlabelled), 1-2-5 below that.
+            span = _log_span(fig, name)
+            if span is not None and span >= 2:
+                ax.dtick, ax.minor = 1, dict(ticks="outside", dtick="D1", ticklen=3, showgrid=False)
+                continue
+            if span is not None and span >= 0.7:
+                ax.dtick = "D2"
+                continue
         if name.startswith("x"):
             span = (d[1] - d[0]) * plot_w
             ax.nticks = max(3, min(8, int(span / (4.2 * font))))
@@ -197,6 +217,38 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
         else:
             span = (d[1] - d[0]) * plot_h
             ax.nticks = max(3, min(8, int(span / (2.2 * font))))
+
+
+def _log_span(fig: go.Figure, name: str) -> float | None:
+    """Decades spanned by the positive values drawn on axis ``name`` (None when there are none)."""
+    import numpy as np
+
+    letter, ref = name[0], name[0] + name[5:]
+    vals = []
+    for t in fig.data:
+        if not hasattr(t, f"{letter}axis") or (getattr(t, f"{letter}axis") or letter) != ref:
+            continue
+        try:
+            v = np.asarray(getattr(t, letter) if getattr(t, letter) is not None else [], dtype=float).ravel()
+        except (TypeError, ValueError):
+            continue
+        vals.append(v[np.isfinite(v) & (v > 0)])
+    v = np.concatenate(vals) if vals else np.array([])
+    return float(np.log10(v.max()) - np.log10(v.min())) if v.size else None
+
+
+def _categorical_axes(fig: go.Figure) -> set[str]:
+    """Layout names of the axes whose traces place text values (plotly makes them category axes)."""
+    out = set()
+    for t in fig.data:
+        for letter in ("x", "y"):
+            vals = getattr(t, letter, None)
+            if vals is None or not hasattr(t, f"{letter}axis") or len(vals) == 0:
+                continue
+            if isinstance(vals[0], str):
+                ref = getattr(t, f"{letter}axis") or letter
+                out.add(f"{letter}axis{ref[1:]}")
+    return out
 
 
 def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None = None) -> go.Figure:
@@ -221,10 +273,18 @@ def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None 
         # A long title is wrapped at word boundaries to the room it has (it starts at the plot's left edge).
         room = w - int(out.layout.margin.l if out.layout.margin.l is not None else 70)
         out.update_layout(title_text=wrap_title(str(out.layout.title.text), room, title_px))
-        # the title's lines plus, in a grid, the first row's subplot titles under it
-        lines = str(out.layout.title.text).lower().count("<br") + 1
-        out.update_layout(margin_t=int(font * (1.6 * lines + (1.2 if g.rows * g.cols > 1 else 0.6))), title_y=1.0,
-                          title_yanchor="top", title_yref="container", title_pad_t=int(font * 0.4))
+        # Placed in pixels from the top of the figure (measured in Chromium, plotly.js 3): with yanchor "top" the first
+        # line of a multi-line title is drawn ~1 em above its anchor (0.25 em for one line), and the other lines run
+        # downwards (1.25 em each, 0.8 em for a <sup> line). Anchoring at the plot instead depends on whether the
+        # title's automargin fires, and a "<br><sup>" title lost its top half (issue 28) or ran into subplot titles.
+        grid = g.rows * g.cols > 1
+        rest = re.split(r"<br\s*/?>", str(out.layout.title.text), flags=re.I)[1:]
+        extra = sum((0.8 if "<sup>" in ln.lower() else 1.25) * title_px for ln in rest)
+        lift = (1.0 if rest else 0.25) * title_px
+        top = 4
+        out.update_layout(title_y=1.0 - (top + lift) / h, title_yanchor="top", title_yref="container", title_automargin=False,
+                          title_pad_t=0, title_pad_b=0,
+                          margin_t=int(top + 1.3 * title_px + extra + font * (1.9 if grid else 0.7)))
     if g.rows * g.cols > 1:
         _calm_ticks(out, font)
     for ann in out.layout.annotations or ():

@@ -45,7 +45,10 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
     ``tab`` is :func:`dpworkbench.privateclean.experiments.table` of a sweep over ``x``.
     """
     aggs = list(dict.fromkeys(tab["agg"]))
-    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[_PANEL_TITLES.get(a, str(a).upper()) for a in aggs])
+    # One x title under the grid (panels share the sweep variable): one title per panel ran into its neighbour and
+    # into the y title at print size (issue 24, fig05).
+    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[_PANEL_TITLES.get(a, str(a).upper()) for a in aggs],
+                        x_title=x_title or X_TITLES.get(x, x))
     shown: set[str] = set()
     for j, agg in enumerate(aggs, 1):
         for m in methods or list(dict.fromkeys(tab["method"])):
@@ -60,9 +63,9 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
             fig.add_trace(go.Scatter(x=t[x], y=100 * t["mean"], mode="lines+markers", name=name, legendgroup=name,
                                      line=dict(color=c), showlegend=name not in shown), row=1, col=j)
             shown.add(name)
-        fig.update_xaxes(title_text=x_title or X_TITLES.get(x, x), row=1, col=j)
-    fig.update_yaxes(title_text="relative error (%): mean, IQR band", row=1, col=1)
-    fig.update_layout(title=title, height=420)
+    # A short y title fits the panel height; what the line and the band are goes on the title's second line.
+    fig.update_yaxes(title_text="relative error (%)", row=1, col=1)
+    fig.update_layout(title=f"{title}<br><sup>lines: mean; bands: interquartile range</sup>", height=420)
     return fig
 
 

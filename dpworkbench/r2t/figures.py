@@ -109,7 +109,7 @@ def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: 
 
 def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, paper: dict | None = None,
                  x_title: str = "", title: str = "", theory: dict | None = None, y: str = "error",
-                 y_title: str = "absolute error (trimmed mean, log)") -> go.Figure:
+                 y_title: str = "error (trimmed mean)") -> go.Figure:
     """Log–log panels of ``y`` vs ``x`` per mechanism, the query-result line (black dashed, in the legend),
     optional paper curves (dashed, the mechanism's colour) and theory curves (dotted).
 
@@ -149,7 +149,10 @@ def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, pa
     fig.update_xaxes(type="log", title=x_title)
     fig.update_yaxes(type="log")
     fig.update_yaxes(title=y_title, row=1, col=1)
-    fig.update_layout(title=title, template="plotly_white", height=430)
+    # The legend (up to ~10 entries: mechanisms, their paper curves, theory, Q(I)) goes in rows under the panels: at
+    # the side of a one-row grid it was taller than the plot and cut, which left the dashed paper curves unnamed.
+    fig.update_layout(title=title, template="plotly_white", height=430,
+                      legend=dict(orientation="h", x=0.0, xanchor="left", y=-0.3, yanchor="top"))
     return fig
 
 
