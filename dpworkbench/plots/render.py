@@ -70,7 +70,15 @@ async ({fig, width, height}) => {
       const a = el.closest('g.annotation');
       index = parseInt(a.getAttribute('data-index'));
     }
-    texts.push({role, text: s, box: box(r), size: parseFloat(st.fontSize), axis, value, index});
+    // The glyph box in the text's own (possibly rotated) frame, mapped to the page: rotated tick labels'
+    // axis-aligned boxes overlap even when the labels do not.
+    let quad = null;
+    try {
+      const bb = el.getBBox(), ctm = el.getScreenCTM();
+      const pt = (x, y) => [ctm.a * x + ctm.c * y + ctm.e - root.left, ctm.b * x + ctm.d * y + ctm.f - root.top];
+      quad = [pt(bb.x, bb.y), pt(bb.x + bb.width, bb.y), pt(bb.x + bb.width, bb.y + bb.height), pt(bb.x, bb.y + bb.height)];
+    } catch (e) { quad = null; }
+    texts.push({role, text: s, box: box(r), quad, size: parseFloat(st.fontSize), axis, value, index});
   });
   const legends = [];
   gd.querySelectorAll('g.legend').forEach((lg) => {
@@ -139,18 +147,51 @@ def renderer() -> Renderer | None:
     return r
 
 
+def _quad(t: dict) -> np.ndarray:
+    """The text's glyph box as 4 corners, shrunk by 12 % of its height on every side (the font's line gap)."""
+    q = np.asarray(t["quad"] if t.get("quad") else [[t["box"][0], t["box"][1]], [t["box"][2], t["box"][1]],
+                                                    [t["box"][2], t["box"][3]], [t["box"][0], t["box"][3]]], dtype=float)
+    c = q.mean(axis=0)
+    u, v = q[1] - q[0], q[3] - q[0]  # along the text, across it
+    lu, lv = np.linalg.norm(u), np.linalg.norm(v)
+    if lu == 0 or lv == 0:
+        return q
+    pad = 0.12 * lv
+    su, sv = max(lu - 2 * pad, 0.5) / lu, max(lv - 2 * pad, 0.5) / lv
+    return c + np.array([-su * u - sv * v, su * u - sv * v, su * u + sv * v, -su * u + sv * v]) / 2
+
+
+def _quads_overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Separating-axis test of two convex quadrilaterals, requiring more than OVERLAP_PX of overlap on every axis."""
+    for q in (a, b):
+        for k in range(2):
+            edge = q[k + 1] - q[k]
+            axis = np.array([-edge[1], edge[0]])
+            n = np.linalg.norm(axis)
+            if n == 0:
+                continue
+            pa, pb = a @ (axis / n), b @ (axis / n)
+            if min(pa.max(), pb.max()) - max(pa.min(), pb.min()) <= OVERLAP_PX:
+                return False
+    return True
+
+
 def _overlaps(texts: list[dict]) -> list[tuple[int, int]]:
     if len(texts) < 2:
         return []
+    # Candidate pairs from the axis-aligned boxes (vectorised), then the exact test on the rotated boxes.
     b = np.array([t["box"] for t in texts], dtype=float)
-    # Glyph boxes include the font's line gap: shrink vertically so stacked lines that merely touch do not count.
-    pad = 0.12 * (b[:, 3] - b[:, 1])
-    y0, y1 = b[:, 1] + pad, b[:, 3] - pad
     w = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
-    h = np.minimum(y1[:, None], y1[None, :]) - np.maximum(y0[:, None], y0[None, :])
-    hit = (w > OVERLAP_PX) & (h > OVERLAP_PX)
-    i, j = np.nonzero(np.triu(hit, 1))
-    return list(zip(i.tolist(), j.tolist()))
+    h = np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
+    i, j = np.nonzero(np.triu((w > OVERLAP_PX) & (h > OVERLAP_PX), 1))
+    quads = {}
+    out = []
+    for a, c in zip(i.tolist(), j.tolist()):
+        qa = quads.setdefault(a, _quad(texts[a]))
+        qc = quads.setdefault(c, _quad(texts[c]))
+        if _quads_overlap(qa, qc):
+            out.append((a, c))
+    return out
 
 
 def _name(t: dict) -> str:
@@ -228,6 +269,35 @@ def _page_problems(m: dict, width: float, height: float, where: str) -> list[str
     return list(dict.fromkeys(out))
 
 
+def _unnamed_series(fig: go.Figure, m: dict, width: float, height: float) -> list[str]:
+    """Series drawn in the figure whose legend entry a reader cannot see (clipped, scrolled away or outside the figure)."""
+    legend_texts = [t for t in m["texts"] if t["role"] == "legend"]
+    if not legend_texts:
+        return []
+    # Entries outside the legend's own box are scrolled away (plotly clips them); outside the figure, cut off.
+    b = next((lg["box"] for lg in m["legends"] if lg["box"] is not None), [0, 0, width, height])
+    area = [max(b[0], 0), max(b[1], 0), min(b[2], width), min(b[3], height)]
+    seen = {" ".join(t["text"].replace("\u200b", " ").split()) for t in legend_texts
+            if t["box"][0] >= area[0] - EDGE_TOL_PX and t["box"][1] >= area[1] - EDGE_TOL_PX
+            and t["box"][2] <= area[2] + EDGE_TOL_PX and t["box"][3] <= area[3] + EDGE_TOL_PX}
+    shown_name: dict[str, str] = {}
+    for t in fig.data:
+        if t.visible is not False and t.showlegend is not False and t.name:
+            shown_name.setdefault(t.legendgroup or t.name, str(t.name))
+    out = []
+    for t in fig.data:
+        if t.visible is False or not t.name or getattr(t, "hoverinfo", None) == "skip":
+            continue
+        name = shown_name.get(t.legendgroup or t.name)
+        if name is None:
+            continue  # never in the legend: the colour check of figure_problems judges it
+        if " ".join(name.split()) not in seen:
+            dash = getattr(getattr(t, "line", None), "dash", None)
+            what = {"dash": "dashed ", "dot": "dotted ", "longdash": "dashed ", "dashdot": "dash-dotted "}.get(dash, "")
+            out.append(f"the {what}series {str(t.name)!r} has no visible legend entry: no reader can tell what it is")
+    return list(dict.fromkeys(out))
+
+
 def measure(fig: go.Figure, width: int, height: int) -> dict | None:
     """Text boxes, legends and axes of ``fig`` laid out at ``width``×``height`` (None without a browser)."""
     r = renderer()
@@ -238,8 +308,9 @@ def rendered_problems(fig: go.Figure, *, as_saved: bool = True, screen: bool = F
                       width: int | None = None, height: int | None = None) -> list[str] | None:
     """What a reader sees wrong in ``fig`` once laid out (see the module docstring); None when no browser exists.
 
-    ``as_saved``: at the size and style :func:`dpworkbench.plots.save_figure` writes. ``screen``: also as a
-    notebook shows it on a 1024×768 projector (the figure unstyled, at its own size or the output area's).
+    ``as_saved``: at the size and style :func:`dpworkbench.plots.save_figure` writes (else ``fig`` as it is, at
+    ``width``×``height`` or its layout size). ``screen``: also as a notebook shows it on a 1024×768 projector (the
+    figure unstyled, at its own size or the output area's); with ``as_saved=False`` only that.
     """
     r = renderer()
     if r is None:
@@ -247,14 +318,18 @@ def rendered_problems(fig: go.Figure, *, as_saved: bool = True, screen: bool = F
     if not isinstance(fig, go.Figure):
         fig = go.Figure(fig)
     problems: list[str] = []
-    if as_saved:
-        styled = apply_style(fig, width=width, height=height)
-        w, h = int(styled.layout.width), int(styled.layout.height)
-        problems += _page_problems(r.measure(styled, w, h), w, h, "")
+    styled = apply_style(fig, width=width, height=height) if as_saved else fig
+    w = int(styled.layout.width or width or 700) if as_saved else int(width or fig.layout.width or 700)
+    h = int(styled.layout.height or height or 450) if as_saved else int(height or fig.layout.height or 450)
+    if as_saved or not screen:
+        m = r.measure(styled, w, h)
+        problems += _page_problems(m, w, h, "") + _unnamed_series(styled, m, w, h)
     if screen:
         w = int(min(fig.layout.width or SCREEN_OUTPUT_W, SCREEN_OUTPUT_W))
         h = int(fig.layout.height or 450)
-        shown = _page_problems(r.measure(fig, w, h), w, h, f" (on a {SCREEN_W}×{SCREEN_H} screen, {w}×{h} px)")
+        m = r.measure(fig, w, h)
+        where = f" (on a {SCREEN_W}×{SCREEN_H} screen, {w}×{h} px)"
+        shown = _page_problems(m, w, h, where) + [p + where for p in _unnamed_series(fig, m, w, h)]
         if fig.layout.width and fig.layout.width > SCREEN_OUTPUT_W:
             shown.insert(0, f"the figure is {fig.layout.width:.0f} px wide: wider than a {SCREEN_W} px screen's output area")
         problems += shown
