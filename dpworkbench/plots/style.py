@@ -199,16 +199,8 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
             # the labels instead when they do not fit.
             continue
         d = ax.domain if ax.domain is not None else (0.0, 1.0)
-        if ax.type == "log":
-            # nticks on a log axis labels 2, 4, 6, 8, 10, 12 (the last two run together); label by the decades the
-            # data span instead: decades only over ≥ 2 decades (minor ticks unlabelled), 1-2-5 below that.
-            span = _log_span(fig, name)
-            if span is not None and span >= 2:
-                ax.dtick, ax.minor = 1, dict(ticks="outside", dtick="D1", ticklen=3, showgrid=False)
-                continue
-            if span is not None and span >= 0.7:
-                ax.dtick = "D2"
-                continue
+        if ax.type == "log" and ax.dtick is not None:
+            continue  # set by decade_ticks
         if name.startswith("x"):
             span = (d[1] - d[0]) * plot_w
             ax.nticks = max(3, min(8, int(span / (4.2 * font))))
@@ -217,6 +209,25 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
         else:
             span = (d[1] - d[0]) * plot_h
             ax.nticks = max(3, min(8, int(span / (2.2 * font))))
+
+
+def decade_ticks(fig: go.Figure) -> go.Figure:
+    """Label every log axis of ``fig`` (whose ticks the author did not set) by the decades its data span, in place.
+
+    plotly's own log ticks label the minor steps ("2 3 4 … 9 1 2 … 10 2", or 2, 4, 6, 8, 10, 12 with nticks) at
+    nearly the size of the decades, and they run together on a narrow panel or a projector. Over ≥ 2 decades:
+    the decades only, minor ticks unlabelled; over 0.7–2 decades: 1-2-5 labels; below that plotly's choice.
+    """
+    for name in [k for k in fig.layout.to_plotly_json() if k[1:5] == "axis"]:
+        ax = fig.layout[name]
+        if ax.type != "log" or ax.tickvals is not None or ax.dtick is not None:
+            continue
+        span = _log_span(fig, name)
+        if span is not None and span >= 2:
+            ax.dtick, ax.minor = 1, dict(ticks="outside", dtick="D1", ticklen=3, showgrid=False)
+        elif span is not None and span >= 0.7:
+            ax.dtick = "D2"
+    return fig
 
 
 def _log_span(fig: go.Figure, name: str) -> float | None:
@@ -285,6 +296,7 @@ def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None 
         out.update_layout(title_y=1.0 - (top + lift) / h, title_yanchor="top", title_yref="container", title_automargin=False,
                           title_pad_t=0, title_pad_b=0,
                           margin_t=int(top + 1.3 * title_px + extra + font * (1.9 if grid else 0.7)))
+    decade_ticks(out)
     if g.rows * g.cols > 1:
         _calm_ticks(out, font)
     for ann in out.layout.annotations or ():
@@ -311,6 +323,7 @@ __all__ = [
     "apply_style",
     "figure_size",
     "wrap_title",
+    "decade_ticks",
     "panel_grid",
     "print_width_pt",
 ]

@@ -103,7 +103,10 @@ def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: 
         fig.update_yaxes(type="log")
     fig.update_yaxes(title=y_title or value, row=1, col=1)
     fig.update_xaxes(title=x_title or x)
-    fig.update_layout(barmode="group", scattermode="group", title=title, template="plotly_white", height=450)
+    # The legend in a row at the foot of the figure: beside a one-row grid whose dataset names stand turned under
+    # the panels, the plot is too short for a column of mechanisms and the last ones were cut.
+    fig.update_layout(barmode="group", scattermode="group", title=title, template="plotly_white", height=450,
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     return fig
 
 
