@@ -116,8 +116,15 @@ class Renderer:
         self._thread = threading.get_ident()
 
     def measure(self, fig: go.Figure, width: int, height: int) -> dict:
+        """Text boxes, legends and axes of ``fig`` drawn at ``width``×``height``; ``{"error": …}`` when plotly.js fails."""
+        from playwright.sync_api import Error as PlaywrightError
+
         spec = json.loads(fig.to_json())
-        return self._page.evaluate(_JS_MEASURE, {"fig": spec, "width": int(width), "height": int(height)})
+        try:
+            return self._page.evaluate(_JS_MEASURE, {"fig": spec, "width": int(width), "height": int(height)})
+        except PlaywrightError as exc:  # plotly.js itself gives up (e.g. margins larger than the figure)
+            first = str(exc).split("\n")[0].replace("Page.evaluate: ", "")
+            return {"error": first, "texts": [], "legends": [], "axes": {}}
 
     def close(self) -> None:
         try:
@@ -216,8 +223,10 @@ def _tick_problems(texts: list[dict], axes: dict) -> list[str]:
             decade = np.isclose(vals, np.round(vals), atol=1e-6) if vals.size == len(ticks) else np.zeros(len(ticks), bool)
             dec_sizes = [t["size"] for t, d in zip(ticks, decade) if d]
             minor = [t for t, d in zip(ticks, decade) if not d]
-            # plotly draws D1/D2 minor labels at 0.75 of the decades' size: still a row of digits competing with them
-            if len(dec_sizes) >= 2 and minor and max(t["size"] for t in minor) >= 0.7 * min(dec_sizes):
+            # plotly's "D1" labels every digit between the decades ("2 3 4 … 9 1 2 … 10 2") at 0.75 of their size: a
+            # row of digits that hides the decades. A 1-2-5 labelling (≤ 2 between decades) reads fine.
+            per_decade = np.bincount(np.floor(vals[~decade]).astype(int) - int(np.floor(vals.min()))) if vals.size == len(ticks) and minor else [0]
+            if len(dec_sizes) >= 2 and max(per_decade) > 2 and max(t["size"] for t in minor) >= 0.7 * min(dec_sizes):
                 out.append(f"log {axid} axis: {len(minor)} minor labels ({', '.join(t['text'] for t in minor[:4])}, …) are nearly as large "
                            f"as the decade labels ({', '.join(t['text'] for t, d in zip(ticks, decade) if d)[:40]}); label the decades only")
             continue
@@ -242,6 +251,8 @@ def _tick_problems(texts: list[dict], axes: dict) -> list[str]:
 
 
 def _page_problems(m: dict, width: float, height: float, where: str) -> list[str]:
+    if m.get("error"):
+        return [f"plotly.js cannot lay out the figure at {width:.0f}×{height:.0f} px ({m['error']}){where}"]
     texts = m["texts"]
     out = []
     for t in texts:

@@ -216,7 +216,7 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
 
     plotly's own log ticks label the minor steps ("2 3 4 … 9 1 2 … 10 2", or 2, 4, 6, 8, 10, 12 with nticks) at
     nearly the size of the decades, and they run together on a narrow panel or a projector. Over ≥ 2 decades:
-    the decades only, minor ticks unlabelled; over 0.7–2 decades: 1-2-5 labels; below that plotly's choice.
+    the decades only, minor ticks unlabelled; over 0.7–2 decades (or one value): 1-2-5 labels; else plotly's choice.
     """
     for name in [k for k in fig.layout.to_plotly_json() if k[1:5] == "axis"]:
         ax = fig.layout[name]
@@ -225,7 +225,7 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
         span = _log_span(fig, name)
         if span is not None and span >= 2:
             ax.dtick, ax.minor = 1, dict(ticks="outside", dtick="D1", ticklen=3, showgrid=False)
-        elif span is not None and span >= 0.7:
+        elif span is not None and (span >= 0.7 or span == 0):  # one value: plotly's autorange spans ~1 decade
             ax.dtick = "D2"
     return fig
 
@@ -297,6 +297,15 @@ def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None 
                           title_pad_t=0, title_pad_b=0,
                           margin_t=int(top + 1.3 * title_px + extra + font * (1.9 if grid else 0.7)))
     decade_ticks(out)
+    lg = out.layout.legend
+    names = [str(t.name) for t in out.data if t.showlegend is not False and t.name]
+    one_row = sum(len(n) * CHAR_WIDTH * font + 3 * font for n in dict.fromkeys(names)) < 0.9 * w
+    if g.cols > 1 and names and one_row and lg.orientation is None and lg.x is None and lg.y is None:
+        # Beside a grid of panels plotly's legend takes its width from the panels (long entries left 150 px panels
+        # whose y titles ran into their neighbours): in one row at the foot of the figure instead. Only when one row
+        # holds it: a taller legend anchored to the figure's foot can leave plotly.js no room ("Something went wrong
+        # with axis scaling"), and a failed export stops PNG/SVG for the whole run.
+        out.update_layout(legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     if g.rows * g.cols > 1:
         _calm_ticks(out, font)
     for ann in out.layout.annotations or ():

@@ -9,6 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..plots.style import decade_ticks
+
 COLORS = {"R2T": "#1f77b4", "OPT2": "#d62728", "LP": "#2ca02c", "NT": "#9467bd", "SDE": "#8c564b", "RM": "#ff7f0e",
           "LS": "#17becf", "R2T-5.5": "#aec7e8", "naive Laplace": "#7f7f7f", "R2T (paper)": "#1f77b4", "LS (paper)": "#17becf",
           "fixed τ": "#2ca02c", "LP random τ": "#bcbd22", "OPT²": "#d62728", "plain SQL": "#555555"}
@@ -42,7 +44,7 @@ def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top"
     fig.update_yaxes(title="query value (count)", range=[y0, y1])
     fig.update_layout(title=f"{title}<br><sup>R2T output {res.value:,.1f}</sup>", template="plotly_white",
                       legend=dict(orientation="h", y=-0.25))
-    return fig
+    return decade_ticks(fig)
 
 
 def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over Ĝ(I, 2^ℓ)") -> go.Figure:
@@ -73,7 +75,7 @@ def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over �
     fig.update_xaxes(type="log", title="τ = 2^ℓ (log)")
     fig.update_layout(title=f"{title}<br><sup>τ̃ = {res.tau:g}, output {res.value:,.1f}</sup>", template="plotly_white",
                       yaxis_title="Ĝ(I,τ) = F̂ − N (individuals, ≤ 0)")
-    return fig
+    return decade_ticks(fig)  # decades labelled: plotly's own log ticks crowd a projector
 
 
 def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: str = "query", x: str = "dataset",
@@ -155,7 +157,7 @@ def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, pa
     # The legend (up to ~10 entries: mechanisms, their paper curves, theory, Q(I)) goes in rows under the panels: at
     # the side of a one-row grid it was taller than the plot and cut, which left the dashed paper curves unnamed.
     fig.update_layout(title=title, template="plotly_white", height=430,
-                      legend=dict(orientation="h", x=0.0, xanchor="left", y=-0.3, yanchor="top"))
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     return fig
 
 

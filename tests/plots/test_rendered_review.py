@@ -78,7 +78,7 @@ def test_the_fixed_figures_show_the_same_data():
 
 def _log_figure() -> go.Figure:
     x = np.arange(1, 30)
-    return go.Figure(go.Scatter(x=x, y=np.logspace(0.3, 2.7, x.size), name="y")).update_layout(
+    return go.Figure(go.Scatter(x=x, y=np.logspace(0.9, 2.6, x.size), name="y")).update_layout(
         yaxis_type="log", yaxis_title="count (log)", xaxis_title="step", template="plotly_white")
 
 
