@@ -3,7 +3,8 @@
 :func:`figure_problems` looks at the figure as :func:`dpworkbench.plots.save_figure` writes it
 (the ``dpworkbench`` template, the size from the panel grid) unless told ``as_saved=False``.
 Text widths are estimated from character counts (no browser is started), so the width checks
-are conservative approximations, not measurements.
+are conservative approximations, not measurements: :mod:`dpworkbench.plots.render` measures the laid-out
+figure in a headless Chromium (overlaps, clipping, cut legends), and the report runs both.
 """
 
 from __future__ import annotations
