@@ -230,6 +230,21 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def _as_list(vals) -> list:
+    """Trace coordinates as a list, also from a notebook's JSON (plotly's typed arrays: ``{"dtype", "bdata"}``)."""
+    import base64
+
+    import numpy as np
+
+    if vals is None:
+        return []
+    if isinstance(vals, dict):
+        if "bdata" in vals and "dtype" in vals:
+            return np.frombuffer(base64.b64decode(vals["bdata"]), dtype=vals["dtype"]).tolist()
+        return []
+    return list(vals)
+
+
 def _log_span(fig: go.Figure, name: str) -> float | None:
     """Decades spanned by the positive values drawn on axis ``name`` (None when there are none)."""
     import numpy as np
@@ -240,7 +255,7 @@ def _log_span(fig: go.Figure, name: str) -> float | None:
         if not hasattr(t, f"{letter}axis") or (getattr(t, f"{letter}axis") or letter) != ref:
             continue
         try:
-            v = np.asarray(getattr(t, letter) if getattr(t, letter) is not None else [], dtype=float).ravel()
+            v = np.asarray(_as_list(getattr(t, letter)), dtype=float).ravel()
         except (TypeError, ValueError):
             continue
         vals.append(v[np.isfinite(v) & (v > 0)])
@@ -253,8 +268,8 @@ def _categorical_axes(fig: go.Figure) -> set[str]:
     out = set()
     for t in fig.data:
         for letter in ("x", "y"):
-            vals = getattr(t, letter, None)
-            if vals is None or not hasattr(t, f"{letter}axis") or len(vals) == 0:
+            vals = _as_list(getattr(t, letter, None))
+            if not vals or not hasattr(t, f"{letter}axis"):
                 continue
             if isinstance(vals[0], str):
                 ref = getattr(t, f"{letter}axis") or letter
