@@ -215,5 +215,7 @@ def graph_figure(G: nx.Graph, title: str, *, layout_seed: int = 1) -> go.Figure:
         fig.add_scatter(x=[pos[u][0], pos[v][0]], y=[pos[u][1], pos[v][1]], mode="lines", line={"color": "grey"}, showlegend=False)
     fig.add_scatter(x=[pos[v][0] for v in G], y=[pos[v][1] for v in G], text=list(G), mode="markers+text", textposition="top center",
                     showlegend=False)
+    # node names above the top nodes and beside the outer ones stand past the plot area: drawn there, not cut off
+    fig.update_traces(cliponaxis=False, selector=dict(mode="markers+text"))
     fig.update_layout(title=title, xaxis_visible=False, yaxis_visible=False)
     return fig

@@ -65,6 +65,14 @@ async ({fig, width, height}) => {
       axis = tick.getAttribute('class').trim().replace('tick', '');
       const d = tick.__data__ || el.__data__;
       if (d) { value = d.x; }
+    } else if (el.closest('g.textpoint')) {
+      role = 'point-text';
+      const sp = el.closest('g.subplot');
+      const m = sp ? (sp.getAttribute('class') || '').match(/(x\d*y\d*)/) : null;
+      axis = m ? m[1] : null;
+      const tr = el.closest('g.trace');
+      const cl = tr && tr.__data__ && tr.__data__[0] && tr.__data__[0].trace ? tr.__data__[0].trace.cliponaxis : true;
+      index = cl === false ? 0 : 1;  // 1: plotly clips this text at the plot area
     } else if (el.closest('g.annotation')) {
       role = 'annotation';
       const a = el.closest('g.annotation');
@@ -95,7 +103,12 @@ async ({fig, width, height}) => {
     axes[ax._id] = {type: ax.type, range: ax.range, visible: ax.visible !== false, showticklabels: ax.showticklabels !== false,
                     categories: ax.type === 'category' ? (ax._categories || []).length : null};
   });
-  return {texts, legends, axes};
+  const plots = {};
+  Object.keys(fl._plots || {}).forEach((id) => {
+    const p = fl._plots[id];
+    if (p.xaxis && p.yaxis) plots[id] = [p.xaxis._offset, p.yaxis._offset, p.xaxis._offset + p.xaxis._length, p.yaxis._offset + p.yaxis._length];
+  });
+  return {texts, legends, axes, plots};
 }
 """
 
@@ -205,7 +218,7 @@ def _name(t: dict) -> str:
     s = " ".join(t["text"].replace("\u200b", " ").split())
     s = s if len(s) <= 40 else s[:38] + "…"
     what = {"title": "the title", "axis-title": f"the {t['axis']} axis title", "tick": f"{t['axis']} tick",
-            "legend": "legend entry", "annotation": "annotation"}.get(t["role"], "text")
+            "legend": "legend entry", "annotation": "annotation", "point-text": "label"}.get(t["role"], "text")
     return f"{what} {s!r}"
 
 
@@ -264,12 +277,27 @@ def _page_problems(m: dict, width: float, height: float, where: str) -> list[str
                                       ("left", x0 < -EDGE_TOL_PX), ("right", x1 > width + EDGE_TOL_PX)) if bad]
         if cut:
             out.append(f"{_name(t)} is clipped at the {'/'.join(cut)} edge{where}")
+            continue
+        area = m.get("plots", {}).get(t["axis"]) if t["role"] == "point-text" and t["index"] == 1 else None
+        if area is not None:
+            # text on the data (a node's name) is clipped by plotly at the plot area unless cliponaxis=False
+            cut = [side for side, bad in (("top", y0 < area[1] - EDGE_TOL_PX), ("bottom", y1 > area[3] + EDGE_TOL_PX),
+                                          ("left", x0 < area[0] - EDGE_TOL_PX), ("right", x1 > area[2] + EDGE_TOL_PX)) if bad]
+            if cut:
+                out.append(f"{_name(t)} is cut at the {'/'.join(cut)} edge of the plot area{where}")
     for i, j in _overlaps(texts):
         a, b = texts[i], texts[j]
         if a["role"] == b["role"] == "legend":
             continue  # a legend entry's text and its own title line; entries are laid out by plotly
         out.append(f"{_name(a)} overlaps {_name(b)}{where}")
     for lg in m["legends"]:
+        if lg["box"] is not None:
+            # the legend's box (symbols and background) drawn over a label hides it, even where no text overlaps text
+            x0, y0, x1, y1 = lg["box"]
+            box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=float)
+            for t in texts:
+                if t["role"] != "legend" and _quads_overlap(box, _quad(t)):
+                    out.append(f"the legend covers {_name(t)}{where}")
         if lg["scrollbar"] > 0:
             out.append(f"the legend is cut: {lg['entries']} entries do not fit the plot height, the rest hide behind a scroll bar "
                        f"no PNG/SVG reader can use{where}")

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import _as_list, CHAR_WIDTH, MAX_TITLE_LINES, MIN_PRINT_PT, PALETTE, apply_style, panel_grid, print_width_pt
+from .style import CHAR_WIDTH, MAX_TITLE_LINES, MIN_PRINT_PT, PALETTE, apply_style, panel_grid, print_width_pt
+from .style import as_list
 # Relative span of an axis's values below which plotly's automatic ticks read like "9.9995k".
 DEGENERATE_SPAN = 1e-3
 MAX_LOG_DECADES = 20.0
@@ -50,7 +51,7 @@ def _numeric(values) -> np.ndarray | None:
         return None
     try:
         # a figure read back from a notebook holds plotly's typed arrays ({"dtype", "bdata"}), not lists
-        arr = np.asarray(_as_list(values), dtype=float).ravel()
+        arr = np.asarray(as_list(values), dtype=float).ravel()
     except (TypeError, ValueError):
         return None  # categories or dates: no numeric tick check
     arr = arr[np.isfinite(arr)]

@@ -230,7 +230,7 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def _as_list(vals) -> list:
+def as_list(vals) -> list:
     """Trace coordinates as a list, also from a notebook's JSON (plotly's typed arrays: ``{"dtype", "bdata"}``)."""
     import base64
 
@@ -255,7 +255,7 @@ def _log_span(fig: go.Figure, name: str) -> float | None:
         if not hasattr(t, f"{letter}axis") or (getattr(t, f"{letter}axis") or letter) != ref:
             continue
         try:
-            v = np.asarray(_as_list(getattr(t, letter)), dtype=float).ravel()
+            v = np.asarray(as_list(getattr(t, letter)), dtype=float).ravel()
         except (TypeError, ValueError):
             continue
         vals.append(v[np.isfinite(v) & (v > 0)])
@@ -268,7 +268,7 @@ def _categorical_axes(fig: go.Figure) -> set[str]:
     out = set()
     for t in fig.data:
         for letter in ("x", "y"):
-            vals = _as_list(getattr(t, letter, None))
+            vals = as_list(getattr(t, letter, None))
             if not vals or not hasattr(t, f"{letter}axis"):
                 continue
             if isinstance(vals[0], str):
@@ -348,6 +348,7 @@ __all__ = [
     "figure_size",
     "wrap_title",
     "decade_ticks",
+    "as_list",
     "panel_grid",
     "print_width_pt",
 ]

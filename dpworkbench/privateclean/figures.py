@@ -114,12 +114,15 @@ def provenance_graph(edges: pd.DataFrame, col: str, pred: Iterable | None = None
                                  name="edge into the predicate" if hit else "other edge", legendgroup=str(hit),
                                  showlegend=first[hit]))
         first[hit] = False
+    # value names beside the two columns of nodes: room for them on the axis (at print size 0.6 units held ~6
+    # characters, "Mechanical E." was cut to "anical E.") and drawn even where they pass the plot area
     fig.add_trace(go.Scatter(x=[0] * len(L), y=list(yl.values()), text=L, mode="markers+text", textposition="middle left",
-                             marker=dict(color="#1f77b4"), name="L: dirty values"))
+                             marker=dict(color="#1f77b4"), name="L: dirty values", cliponaxis=False))
     fig.add_trace(go.Scatter(x=[1] * len(M), y=list(ym.values()), text=M, mode="markers+text", textposition="middle right",
-                             marker=dict(color="#2ca02c"), name="M: cleaned values"))
+                             marker=dict(color="#2ca02c"), name="M: cleaned values", cliponaxis=False))
     fig.update_layout(title=f"provenance of {col!r}", height=450,
-                      xaxis=dict(visible=False, range=[-0.6, 1.6], title_text="dirty → clean"),
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"),
+                      xaxis=dict(visible=False, range=[-1.5, 2.5], title_text="dirty → clean"),
                       yaxis=dict(visible=False, title_text="value"))
     return fig
 

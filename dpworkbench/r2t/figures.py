@@ -42,8 +42,10 @@ def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top"
     fig.add_trace(go.Scatter(x=[ds, ds], y=[y0, y1], mode="lines", name=f"τ* = DS = {ds:g}", line=dict(color="orange", dash="dash")))
     fig.update_xaxes(type="log", title="truncation threshold τ (log)")
     fig.update_yaxes(title="query value (count)", range=[y0, y1])
+    # legend rows at the foot of the figure (anchored to the container): at y = −0.25 of the plot it covered the
+    # x axis title
     fig.update_layout(title=f"{title}<br><sup>R2T output {res.value:,.1f}</sup>", template="plotly_white",
-                      legend=dict(orientation="h", y=-0.25))
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     return decade_ticks(fig)
 
 
