@@ -64,9 +64,17 @@ def median_sensitivity_figure(hist, horizon: int = 6) -> go.Figure:
     for side, name in ((-1, "below median"), (0, "median element"), (1, "above median")):
         sel = g["side"] == side
         fig.add_scatter(x=g["bin"][sel], y=d[sel, 0], mode="markers", name=f"LS(x,0,r) {name}", marker={"size": 4})
+    # One label per distinct bound, each at its own place along its line: bounds that coincide (the box bound reaches
+    # its cap after a few steps) share one label, and five labels at the right end ran into each other.
+    levels: dict[float, list[int]] = {}
     for t in range(1, horizon):
-        fig.add_hline(y=d[0, t], line_dash="dot", annotation_text=f"box δ(t={t})")
-    fig.add_vline(x=g["median_value"], line_color="black", annotation_text="median")
+        fig.add_hline(y=d[0, t], line_dash="dot")
+        levels.setdefault(float(d[0, t]), []).append(t)
+    for k, (y, ts) in enumerate(levels.items()):
+        label = f"δ(t={ts[0]})" if len(ts) == 1 else f"δ(t={ts[0]}…{ts[-1]})"
+        fig.add_annotation(x=(k + 0.5) / len(levels), xref="x domain", xanchor="center", y=y, yref="y", yanchor="bottom",
+                           text=label, showarrow=False)
+    fig.add_vline(x=g["median_value"], line_color="black", annotation_text="median", annotation_position="bottom right")
     fig.update_layout(title=f"Element LS (t = 0), box bound (t ≥ 1), Λ = {g['lam']}",
                       xaxis_title="bin value (0..Λ)", yaxis_title="sensitivity δ (bins)")
     return fig
@@ -223,5 +231,7 @@ def graph_figure(G: nx.Graph, title: str, *, layout_seed: int = 1) -> go.Figure:
         fig.add_scatter(x=[pos[u][0], pos[v][0]], y=[pos[u][1], pos[v][1]], mode="lines", line={"color": "grey"}, showlegend=False)
     fig.add_scatter(x=[pos[v][0] for v in G], y=[pos[v][1] for v in G], text=list(G), mode="markers+text", textposition="top center",
                     showlegend=False)
+    # node names above the top nodes and beside the outer ones stand past the plot area: drawn there, not cut off
+    fig.update_traces(cliponaxis=False, selector=dict(mode="markers+text"))
     fig.update_layout(title=title, xaxis_visible=False, yaxis_visible=False)
     return fig

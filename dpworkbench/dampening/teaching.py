@@ -122,6 +122,10 @@ def teaching_figure(generator: str = "fig9c", epsilon: float = 2.0, **kw) -> go.
                  color_discrete_map=METHOD_COLOURS,
                  labels={"node": "node (sorted by true EBC)", "probability": "P[selected]", "method": "mechanism"})
     fig.update_layout(title=_title(f"One draw, ε = {epsilon:.3g}", f"top nodes by EBC on {generator}"))
+    # node names stand upright so that every node is named (turned 30°, plotly dropped every other name)
+    fig.update_xaxes(tickangle=-90)
+    # the legend in a row at the foot: beside the bars it took the width the 20 node names need
+    fig.update_layout(legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     return fig
 
 

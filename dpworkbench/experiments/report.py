@@ -275,11 +275,17 @@ def refresh_notebook_pages(profile_dir: Path, infos: list[NotebookInfo]) -> list
     return written
 
 
-def _review_notebook(executed: Path) -> list[dict]:
-    """figure_problems for every plotly figure an executed notebook shows (the figures as saved)."""
+def _review_notebook(executed: Path, *, teaching: bool = False) -> list[dict]:
+    """Every plotly figure an executed notebook shows, with what a reviewer would reject in it, or ``ok``.
+
+    Each figure is checked from its JSON (:func:`dpworkbench.plots.figure_problems`, as saved) and on the laid-out
+    page (:func:`dpworkbench.plots.render.rendered_problems`: rendered once at its saved size in the shared headless
+    Chromium; a ``teaching`` notebook's figures also as shown on a 1024×768 projector).
+    """
     import plotly.graph_objects as go
 
     from ..plots import figure_problems
+    from ..plots.render import rendered_problems
 
     rows = []
     nb = json.loads(executed.read_text())
@@ -294,9 +300,12 @@ def _review_notebook(executed: Path) -> list[dict]:
                 fig = go.Figure(data)
                 title = " ".join(str(fig.layout.title.text or "").split())[:90]
                 problems = figure_problems(fig)
+                drawn = rendered_problems(fig, screen=teaching)
+                problems += (["not rendered: no headless Chromium (playwright) for the laid-out checks"] if drawn is None
+                             else [p for p in drawn if p not in problems])
             except Exception as exc:  # noqa: BLE001 - a figure plotly cannot rebuild is itself a finding
                 title, problems = "", [f"plotly cannot rebuild this figure: {type(exc).__name__}: {exc}"]
-            rows += [{"figure": k, "title": title, "problem": p} for p in problems]
+            rows += [{"figure": k, "title": title, "problem": p} for p in problems or [FIGURE_OK]]
     return rows
 
 
@@ -313,10 +322,20 @@ def _reviewer_version() -> str:
     return h.hexdigest()[:12]
 
 
-def figure_review(profile_dir: Path, infos: list[NotebookInfo]) -> pd.DataFrame:
-    """What a reviewer would reject in every figure of the report (:func:`dpworkbench.plots.figure_problems`).
+#: The ``problem`` of a figure in which the review found nothing (one row per figure, so every figure is listed).
+FIGURE_OK = "ok"
 
-    One row per finding: notebook, figure number (in the notebook's output order), its title, the problem.
+
+def _is_teaching(info: NotebookInfo) -> bool:
+    """Learn notebooks are shown on a projector: their figures are also reviewed at 1024×768."""
+    return info.stem.startswith("learn_") or info.paper == "teaching"
+
+
+def figure_review(profile_dir: Path, infos: list[NotebookInfo]) -> pd.DataFrame:
+    """Every figure of the report with what a reviewer would reject in it, or ``ok`` (see :func:`_review_notebook`).
+
+    One row per finding (``ok`` for a clean figure): notebook, figure number (in the notebook's output order), its
+    title, the problem.
     Each notebook's findings are kept in ``figure_review.json`` next to it and recomputed only when the
     executed notebook is newer.
     """
@@ -336,7 +355,7 @@ def figure_review(profile_dir: Path, infos: list[NotebookInfo]) -> pd.DataFrame:
                 found = None
         if found is None:
             try:
-                found = _review_notebook(executed)
+                found = _review_notebook(executed, teaching=_is_teaching(info))
             except (OSError, ValueError):
                 continue
             atomic_write_text(cache, json.dumps({"reviewer": _reviewer_version(), "rows": found}, indent=1))
@@ -398,7 +417,7 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         data_txt = "; ".join(f"{html.escape(str(u.dataset))} ({html.escape(str(u.source))}, {int(u.rows_or_nodes):,})"
                              for u in used.drop_duplicates(["dataset", "source", "rows_or_nodes"]).itertuples())
         data_p = f"<p class='data'>data: {data_txt} — <a href='datasets.csv'>datasets.csv</a></p>" if data_txt else ""
-        n_fig = int((review["notebook"] == info.name).sum())
+        n_fig = int(((review["notebook"] == info.name) & (review["problem"] != FIGURE_OK)).sum())
         fig_txt = f" · <a href='#figure-review'>{n_fig} figure finding{'s' if n_fig != 1 else ''}</a>" if n_fig else ""
         return f"<p>{badge} · {claim_txt}{fig_txt}</p><p>{' · '.join(lk)}</p>{data_p}"
 
@@ -425,12 +444,18 @@ def build_report(profile_dir: Path, profile: str) -> Path:
                 f"<td>{html.escape(str(r.verdict))}</td><td>{html.escape(str(r.note))}</td></tr>"
             )
         parts.append("</table>")
+    found = review[review["problem"] != FIGURE_OK]
+    n_figs = len(review.drop_duplicates(["notebook", "figure"])) if len(review) else 0
+    n_clean = n_figs - (len(found.drop_duplicates(["notebook", "figure"])) if len(found) else 0)
     parts.append(f"<h2 id='figure-review'>Figure review</h2><p>What a reviewer would reject, found by "
-                 f"<code>dpworkbench.plots.figure_problems</code> in the figures as saved: <b>{len(review)}</b> finding(s) in "
-                 f"{review['notebook'].nunique() if len(review) else 0} notebook(s) — <a href='figure_review.csv'>figure_review.csv</a></p>")
-    if len(review):
+                 f"<code>dpworkbench.plots.figure_problems</code> and on the rendered page "
+                 f"(<code>dpworkbench.plots.render</code>: overlapping or clipped text, cut legends, degenerate axes; learn "
+                 f"notebooks also at 1024×768) in the figures as saved: <b>{len(found)}</b> finding(s) in "
+                 f"{found['notebook'].nunique() if len(found) else 0} notebook(s); {n_clean} of {n_figs} figure(s) ok — "
+                 f"<a href='figure_review.csv'>figure_review.csv</a></p>")
+    if len(found):
         parts.append("<table><tr><th>notebook</th><th>figure</th><th>title</th><th>finding</th></tr>")
-        for r in review.itertuples():
+        for r in found.itertuples():
             parts.append(f"<tr><td>{html.escape(r.notebook)}</td><td>{r.figure}</td><td>{html.escape(str(r.title))}</td>"
                          f"<td>{html.escape(str(r.problem))}</td></tr>")
         parts.append("</table>")

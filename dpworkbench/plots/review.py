@@ -3,7 +3,8 @@
 :func:`figure_problems` looks at the figure as :func:`dpworkbench.plots.save_figure` writes it
 (the ``dpworkbench`` template, the size from the panel grid) unless told ``as_saved=False``.
 Text widths are estimated from character counts (no browser is started), so the width checks
-are conservative approximations, not measurements.
+are conservative approximations, not measurements: :mod:`dpworkbench.plots.render` measures the laid-out
+figure in a headless Chromium (overlaps, clipping, cut legends), and the report runs both.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .style import CHAR_WIDTH, MAX_TITLE_LINES, MIN_PRINT_PT, PALETTE, apply_style, panel_grid, print_width_pt
+from .style import as_list
 # Relative span of an axis's values below which plotly's automatic ticks read like "9.9995k".
 DEGENERATE_SPAN = 1e-3
 MAX_LOG_DECADES = 20.0
@@ -48,7 +50,8 @@ def _numeric(values) -> np.ndarray | None:
     if values is None:
         return None
     try:
-        arr = np.asarray(values, dtype=float).ravel()
+        # a figure read back from a notebook holds plotly's typed arrays ({"dtype", "bdata"}), not lists
+        arr = np.asarray(as_list(values), dtype=float).ravel()
     except (TypeError, ValueError):
         return None  # categories or dates: no numeric tick check
     arr = arr[np.isfinite(arr)]

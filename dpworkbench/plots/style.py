@@ -10,6 +10,7 @@ figure is scaled to one column (one or two panel columns) or to the full text wi
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -34,8 +35,12 @@ def _build_template() -> go.layout.Template:
     t = go.layout.Template(base)
     t.layout.font = dict(family=FONT_FAMILY, size=14, color="#222")
     t.layout.colorway = PALETTE
-    # Title at the top of the figure with room below it for a grid's subplot titles (the default sits on them).
-    t.layout.title = dict(x=0.0, xanchor="left", xref="paper", y=0.985, yanchor="top", yref="container", font=dict(size=16))
+    # The title stands on the plot area (paper y = 1, anchored at its bottom, padded above a grid's subplot titles)
+    # and the top margin grows to hold all its lines (automargin). Anchored at the top of the container instead,
+    # plotly.js places a multi-line title as if it had one line: a "<br><sup>detail</sup>" title loses the top
+    # half of its first line (issue 28, every dampening teaching panel).
+    t.layout.title = dict(x=0.0, xanchor="left", xref="paper", y=1.0, yanchor="bottom", yref="paper", automargin=True,
+                          pad=dict(b=26), font=dict(size=16))
     t.layout.legend = dict(bgcolor="rgba(255,255,255,0.6)")
     t.layout.margin = dict(l=70, r=20, t=90, b=60)
     for ax in ("xaxis", "yaxis"):
@@ -184,11 +189,18 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
     panel get rotated and run into the subplot title below. Axes whose ticks the author set are left alone."""
     plot_w = float(fig.layout.width) - 140
     plot_h = float(fig.layout.height) - 140
+    categorical = _categorical_axes(fig)
     for name in [k for k in fig.layout.to_plotly_json() if k[1:5] == "axis"]:
         ax = fig.layout[name]
         if ax.tickvals is not None or ax.dtick is not None or ax.nticks is not None:
             continue
+        if ax.type == "category" or (ax.type is None and name in categorical):
+            # nticks on a category axis drops category names (r2t tab02 named 3 of its 7 datasets); plotly turns
+            # the labels instead when they do not fit.
+            continue
         d = ax.domain if ax.domain is not None else (0.0, 1.0)
+        if ax.type == "log" and ax.dtick is not None:
+            continue  # set by decade_ticks
         if name.startswith("x"):
             span = (d[1] - d[0]) * plot_w
             ax.nticks = max(3, min(8, int(span / (4.2 * font))))
@@ -197,6 +209,72 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
         else:
             span = (d[1] - d[0]) * plot_h
             ax.nticks = max(3, min(8, int(span / (2.2 * font))))
+
+
+def decade_ticks(fig: go.Figure) -> go.Figure:
+    """Label every log axis of ``fig`` (whose ticks the author did not set) by the decades its data span, in place.
+
+    plotly's own log ticks label the minor steps ("2 3 4 … 9 1 2 … 10 2", or 2, 4, 6, 8, 10, 12 with nticks) at
+    nearly the size of the decades, and they run together on a narrow panel or a projector. Over ≥ 2 decades:
+    the decades only, minor ticks unlabelled; over 0.7–2 decades (or one value): 1-2-5 labels; else plotly's choice.
+    """
+    for name in [k for k in fig.layout.to_plotly_json() if k[1:5] == "axis"]:
+        ax = fig.layout[name]
+        if ax.type != "log" or ax.tickvals is not None or ax.dtick is not None:
+            continue
+        span = _log_span(fig, name)
+        if span is not None and span >= 2:
+            ax.dtick, ax.minor = 1, dict(ticks="outside", dtick="D1", ticklen=3, showgrid=False)
+        elif span is not None and (span >= 0.7 or span == 0):  # one value: plotly's autorange spans ~1 decade
+            ax.dtick = "D2"
+    return fig
+
+
+def as_list(vals) -> list:
+    """Trace coordinates as a list, also from a notebook's JSON (plotly's typed arrays: ``{"dtype", "bdata"}``)."""
+    import base64
+
+    import numpy as np
+
+    if vals is None:
+        return []
+    if isinstance(vals, dict):
+        if "bdata" in vals and "dtype" in vals:
+            return np.frombuffer(base64.b64decode(vals["bdata"]), dtype=vals["dtype"]).tolist()
+        return []
+    return list(vals)
+
+
+def _log_span(fig: go.Figure, name: str) -> float | None:
+    """Decades spanned by the positive values drawn on axis ``name`` (None when there are none)."""
+    import numpy as np
+
+    letter, ref = name[0], name[0] + name[5:]
+    vals = []
+    for t in fig.data:
+        if not hasattr(t, f"{letter}axis") or (getattr(t, f"{letter}axis") or letter) != ref:
+            continue
+        try:
+            v = np.asarray(as_list(getattr(t, letter)), dtype=float).ravel()
+        except (TypeError, ValueError):
+            continue
+        vals.append(v[np.isfinite(v) & (v > 0)])
+    v = np.concatenate(vals) if vals else np.array([])
+    return float(np.log10(v.max()) - np.log10(v.min())) if v.size else None
+
+
+def _categorical_axes(fig: go.Figure) -> set[str]:
+    """Layout names of the axes whose traces place text values (plotly makes them category axes)."""
+    out = set()
+    for t in fig.data:
+        for letter in ("x", "y"):
+            vals = as_list(getattr(t, letter, None))
+            if not vals or not hasattr(t, f"{letter}axis"):
+                continue
+            if isinstance(vals[0], str):
+                ref = getattr(t, f"{letter}axis") or letter
+                out.add(f"{letter}axis{ref[1:]}")
+    return out
 
 
 def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None = None) -> go.Figure:
@@ -221,10 +299,28 @@ def apply_style(fig: go.Figure, *, width: int | None = None, height: int | None 
         # A long title is wrapped at word boundaries to the room it has (it starts at the plot's left edge).
         room = w - int(out.layout.margin.l if out.layout.margin.l is not None else 70)
         out.update_layout(title_text=wrap_title(str(out.layout.title.text), room, title_px))
-        # the title's lines plus, in a grid, the first row's subplot titles under it
-        lines = str(out.layout.title.text).lower().count("<br") + 1
-        out.update_layout(margin_t=int(font * (1.6 * lines + (1.2 if g.rows * g.cols > 1 else 0.6))), title_y=1.0,
-                          title_yanchor="top", title_yref="container", title_pad_t=int(font * 0.4))
+        # Placed in pixels from the top of the figure (measured in Chromium, plotly.js 3): with yanchor "top" the first
+        # line of a multi-line title is drawn ~1 em above its anchor (0.25 em for one line), and the other lines run
+        # downwards (1.25 em each, 0.8 em for a <sup> line). Anchoring at the plot instead depends on whether the
+        # title's automargin fires, and a "<br><sup>" title lost its top half (issue 28) or ran into subplot titles.
+        grid = g.rows * g.cols > 1
+        rest = re.split(r"<br\s*/?>", str(out.layout.title.text), flags=re.I)[1:]
+        extra = sum((0.8 if "<sup>" in ln.lower() else 1.25) * title_px for ln in rest)
+        lift = (1.0 if rest else 0.25) * title_px
+        top = 4
+        out.update_layout(title_y=1.0 - (top + lift) / h, title_yanchor="top", title_yref="container", title_automargin=False,
+                          title_pad_t=0, title_pad_b=0,
+                          margin_t=int(top + 1.3 * title_px + extra + font * (1.9 if grid else 0.7)))
+    decade_ticks(out)
+    lg = out.layout.legend
+    names = [str(t.name) for t in out.data if t.showlegend is not False and t.name]
+    one_row = sum(len(n) * CHAR_WIDTH * font + 3 * font for n in dict.fromkeys(names)) < 0.9 * w
+    if g.cols > 1 and names and one_row and lg.orientation is None and lg.x is None and lg.y is None:
+        # Beside a grid of panels plotly's legend takes its width from the panels (long entries left 150 px panels
+        # whose y titles ran into their neighbours): in one row at the foot of the figure instead. Only when one row
+        # holds it: a taller legend anchored to the figure's foot can leave plotly.js no room ("Something went wrong
+        # with axis scaling"), and a failed export stops PNG/SVG for the whole run.
+        out.update_layout(legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     if g.rows * g.cols > 1:
         _calm_ticks(out, font)
     for ann in out.layout.annotations or ():
@@ -251,6 +347,8 @@ __all__ = [
     "apply_style",
     "figure_size",
     "wrap_title",
+    "decade_ticks",
+    "as_list",
     "panel_grid",
     "print_width_pt",
 ]

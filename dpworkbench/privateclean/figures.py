@@ -25,6 +25,8 @@ COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd"
 METHOD_NAMES = {"direct": "Direct", "privateclean": "PrivateClean", "pc_noprov": "PrivateClean, no provenance",
                 "dirty_nonprivate": "dirty, non-private", "Direct": "Direct", "PC-W": "PC-W (weighted)",
                 "PC-U": "PC-U (unweighted)"}
+#: Category labels under a narrow panel (the legend gives the full name in the same colour).
+SHORT_METHOD_NAMES = {"pc_noprov": "PC, no prov."}
 #: Axis titles (with units) of the sweep parameters.
 X_TITLES = {"p": "p (GRR replacement probability)", "b": "b (Laplace scale, value units)",
             "l": "l (distinct values selected)", "z": "z (Zipf skew)", "error_rate": "data-error rate (fraction)",
@@ -45,7 +47,10 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
     ``tab`` is :func:`dpworkbench.privateclean.experiments.table` of a sweep over ``x``.
     """
     aggs = list(dict.fromkeys(tab["agg"]))
-    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[_PANEL_TITLES.get(a, str(a).upper()) for a in aggs])
+    # One x title under the grid (panels share the sweep variable): one title per panel ran into its neighbour and
+    # into the y title at print size (issue 24, fig05).
+    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[_PANEL_TITLES.get(a, str(a).upper()) for a in aggs],
+                        x_title=x_title or X_TITLES.get(x, x))
     shown: set[str] = set()
     for j, agg in enumerate(aggs, 1):
         for m in methods or list(dict.fromkeys(tab["method"])):
@@ -60,9 +65,9 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
             fig.add_trace(go.Scatter(x=t[x], y=100 * t["mean"], mode="lines+markers", name=name, legendgroup=name,
                                      line=dict(color=c), showlegend=name not in shown), row=1, col=j)
             shown.add(name)
-        fig.update_xaxes(title_text=x_title or X_TITLES.get(x, x), row=1, col=j)
-    fig.update_yaxes(title_text="relative error (%): mean, IQR band", row=1, col=1)
-    fig.update_layout(title=title, height=420)
+    # A short y title fits the panel height; what the line and the band are goes on the title's second line.
+    fig.update_yaxes(title_text="relative error (%)", row=1, col=1)
+    fig.update_layout(title=f"{title}<br><sup>lines: mean; bands: interquartile range</sup>", height=420)
     return fig
 
 
@@ -70,7 +75,8 @@ def grr_histogram_and_count(true_counts: np.ndarray, private_counts: np.ndarray,
                             pc_hi: float, truth: int, direct_bias: float, l: int, title: str) -> go.Figure:
     """Teaching view 1–2 (spec §6.5): value histogram of R and V, and the two count estimates against the truth and
     the analytic Direct bias S·p(l/N − s)."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["value histogram: R vs V", f"COUNT, top-{l} values"])
+    # short panel titles and line labels: the legend beside the grid leaves each panel ~250 px at print size
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["values: R vs V", f"COUNT, top-{l}"])
     k = np.arange(len(true_counts))
     fig.add_bar(x=k, y=true_counts, name="true R", marker_color=RELATION_COLORS["true R"], row=1, col=1)
     fig.add_bar(x=k, y=private_counts, name="private V", marker_color=RELATION_COLORS["private V"], row=1, col=1)
@@ -79,7 +85,7 @@ def grr_histogram_and_count(true_counts: np.ndarray, private_counts: np.ndarray,
     fig.add_trace(go.Scatter(x=["PrivateClean"], y=[privateclean], mode="markers", marker=dict(size=12, color=COLORS["privateclean"]),
                              error_y=dict(type="data", array=[pc_hi - privateclean]), name="PrivateClean ± 95% CI"), row=1, col=2)
     fig.add_hline(y=truth, line_dash="dash", line_color="black", annotation_text="truth", row=1, col=2)
-    fig.add_hline(y=truth + direct_bias, line_dash="dot", line_color=COLORS["direct"], annotation_text="truth + Direct bias",
+    fig.add_hline(y=truth + direct_bias, line_dash="dot", line_color=COLORS["direct"], annotation_text="+ Direct bias",
                   row=1, col=2)
     fig.update_xaxes(title_text="value code", row=1, col=1)
     fig.update_yaxes(title_text="rows", row=1, col=1)
@@ -108,12 +114,15 @@ def provenance_graph(edges: pd.DataFrame, col: str, pred: Iterable | None = None
                                  name="edge into the predicate" if hit else "other edge", legendgroup=str(hit),
                                  showlegend=first[hit]))
         first[hit] = False
+    # value names beside the two columns of nodes: room for them on the axis (at print size 0.6 units held ~6
+    # characters, "Mechanical E." was cut to "anical E.") and drawn even where they pass the plot area
     fig.add_trace(go.Scatter(x=[0] * len(L), y=list(yl.values()), text=L, mode="markers+text", textposition="middle left",
-                             marker=dict(color="#1f77b4"), name="L: dirty values"))
+                             marker=dict(color="#1f77b4"), name="L: dirty values", cliponaxis=False))
     fig.add_trace(go.Scatter(x=[1] * len(M), y=list(ym.values()), text=M, mode="markers+text", textposition="middle right",
-                             marker=dict(color="#2ca02c"), name="M: cleaned values"))
+                             marker=dict(color="#2ca02c"), name="M: cleaned values", cliponaxis=False))
     fig.update_layout(title=f"provenance of {col!r}", height=450,
-                      xaxis=dict(visible=False, range=[-0.6, 1.6], title_text="dirty → clean"),
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"),
+                      xaxis=dict(visible=False, range=[-1.5, 2.5], title_text="dirty → clean"),
                       yaxis=dict(visible=False, title_text="value"))
     return fig
 
@@ -125,7 +134,10 @@ def cleaning_before_after(order: Sequence[str], series: Mapping[str, Sequence[in
     for name, counts in series.items():
         fig.add_bar(x=list(order), y=list(counts), name=name, marker_color=RELATION_COLORS.get(name), row=1, col=1)
     for m, v in estimates.items():
-        fig.add_bar(x=[METHOD_NAMES.get(m, m)], y=[v], name=METHOD_NAMES.get(m, m), marker_color=COLORS.get(m), row=1, col=2)
+        # the bar's category is a short form of its legend name: "PrivateClean, no provenance" under a 45 % panel
+        # took the plot's height and plotly could not lay the figure out at its saved size
+        fig.add_bar(x=[SHORT_METHOD_NAMES.get(m, METHOD_NAMES.get(m, m))], y=[v], name=METHOD_NAMES.get(m, m),
+                    marker_color=COLORS.get(m), row=1, col=2)
     fig.add_hline(y=truth, line_dash="dash", line_color="black", annotation_text=f"truth {truth}", row=1, col=2)
     fig.update_xaxes(title_text="value", row=1, col=1)
     fig.update_yaxes(title_text="rows", row=1, col=1)
@@ -196,8 +208,9 @@ def fig01_errors(mc: pd.DataFrame, *, reps: int, p: float, b: float, S: int) -> 
             fig.add_bar(x=t.major, y=t[f"{meth} mean abs error"], name=METHOD_NAMES[meth], marker_color=COLORS[meth],
                         legendgroup=meth, showlegend=j == 1, row=1, col=j)
         fig.update_xaxes(title_text="major (cleaned)", row=1, col=j)
-    fig.update_yaxes(title_text="mean |error| (rows)", row=1, col=1)
-    fig.update_yaxes(title_text="mean |error| (satisfaction)", row=1, col=2)
+    # short y titles (the subplot titles say "mean |error|"): the long one was taller than the panel and was cut
+    fig.update_yaxes(title_text="|error| (rows)", row=1, col=1)
+    fig.update_yaxes(title_text="|error| (score)", row=1, col=2)
     fig.update_layout(title=f"Fig. 1(d): {reps} releases, p = {p}, b = {b}, S = {S}", barmode="group", height=420)
     return fig
 

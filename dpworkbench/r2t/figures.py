@@ -9,6 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..plots.style import decade_ticks
+
 COLORS = {"R2T": "#1f77b4", "OPT2": "#d62728", "LP": "#2ca02c", "NT": "#9467bd", "SDE": "#8c564b", "RM": "#ff7f0e",
           "LS": "#17becf", "R2T-5.5": "#aec7e8", "naive Laplace": "#7f7f7f", "R2T (paper)": "#1f77b4", "LS (paper)": "#17becf",
           "fixed τ": "#2ca02c", "LP random τ": "#bcbd22", "OPT²": "#d62728", "plain SQL": "#555555"}
@@ -40,9 +42,11 @@ def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top"
     fig.add_trace(go.Scatter(x=[ds, ds], y=[y0, y1], mode="lines", name=f"τ* = DS = {ds:g}", line=dict(color="orange", dash="dash")))
     fig.update_xaxes(type="log", title="truncation threshold τ (log)")
     fig.update_yaxes(title="query value (count)", range=[y0, y1])
+    # legend rows at the foot of the figure (anchored to the container): at y = −0.25 of the plot it covered the
+    # x axis title
     fig.update_layout(title=f"{title}<br><sup>R2T output {res.value:,.1f}</sup>", template="plotly_white",
-                      legend=dict(orientation="h", y=-0.25))
-    return fig
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
+    return decade_ticks(fig)
 
 
 def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over Ĝ(I, 2^ℓ)") -> go.Figure:
@@ -73,7 +77,7 @@ def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over �
     fig.update_xaxes(type="log", title="τ = 2^ℓ (log)")
     fig.update_layout(title=f"{title}<br><sup>τ̃ = {res.tau:g}, output {res.value:,.1f}</sup>", template="plotly_white",
                       yaxis_title="Ĝ(I,τ) = F̂ − N (individuals, ≤ 0)")
-    return fig
+    return decade_ticks(fig)  # decades labelled: plotly's own log ticks crowd a projector
 
 
 def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: str = "query", x: str = "dataset",
@@ -103,13 +107,16 @@ def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: 
         fig.update_yaxes(type="log")
     fig.update_yaxes(title=y_title or value, row=1, col=1)
     fig.update_xaxes(title=x_title or x)
-    fig.update_layout(barmode="group", scattermode="group", title=title, template="plotly_white", height=450)
+    # The legend in a row at the foot of the figure: beside a one-row grid whose dataset names stand turned under
+    # the panels, the plot is too short for a column of mechanisms and the last ones were cut.
+    fig.update_layout(barmode="group", scattermode="group", title=title, template="plotly_white", height=450,
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     return fig
 
 
 def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, paper: dict | None = None,
                  x_title: str = "", title: str = "", theory: dict | None = None, y: str = "error",
-                 y_title: str = "absolute error (trimmed mean, log)") -> go.Figure:
+                 y_title: str = "error (trimmed mean)") -> go.Figure:
     """Log–log panels of ``y`` vs ``x`` per mechanism, the query-result line (black dashed, in the legend),
     optional paper curves (dashed, the mechanism's colour) and theory curves (dotted).
 
@@ -149,7 +156,10 @@ def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, pa
     fig.update_xaxes(type="log", title=x_title)
     fig.update_yaxes(type="log")
     fig.update_yaxes(title=y_title, row=1, col=1)
-    fig.update_layout(title=title, template="plotly_white", height=430)
+    # The legend (up to ~10 entries: mechanisms, their paper curves, theory, Q(I)) goes in rows under the panels: at
+    # the side of a one-row grid it was taller than the plot and cut, which left the dashed paper curves unnamed.
+    fig.update_layout(title=title, template="plotly_white", height=430,
+                      legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", y=0.0, yanchor="bottom"))
     return fig
 
 
