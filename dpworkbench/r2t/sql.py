@@ -212,7 +212,7 @@ class Plan:
         return self.parsed.kind
 
     def _from_where(self) -> str:
-        where = " AND ".join(self.conjuncts)
+        where = " AND ".join(_guarded(c) for conj in self.conjuncts for c in _conjuncts(conj))
         return f"FROM {', '.join(self.from_items)}" + (f" WHERE {where}" if where else "")
 
     @property
@@ -224,9 +224,45 @@ class Plan:
 
     def reporting_sql(self, groups: bool = True) -> str:
         keys = ", ".join(f"{e} AS __k{c}" for c, (e, _) in enumerate(self.keys))
-        proj = f", {_proj_expr(self.project)} AS __p" if self.project else ""
         grp = "".join(f", CAST({g} AS VARCHAR) AS __g{i}" for i, g in enumerate(self.parsed.group_by)) if groups else ""
-        return _try_casts(f"SELECT {self.parsed.psi} AS __psi, {keys}{proj}{grp} {self._from_where()}")
+        # TRY(): an arithmetic or conversion error in one row's weight or projection is NULL in that row (a weight of
+        # 0, by the rule in extract), never a failed query: whether a release happens cannot depend on one row.
+        proj = f", TRY({_proj_expr(self.project)}) AS __p" if self.project else ""
+        return _try_casts(f"SELECT TRY({self.parsed.psi}) AS __psi, {keys}{proj}{grp} {self._from_where()}")
+
+
+_EQUI = re.compile(r'^\(?\s*(?:"?\w+"?\s*\.\s*)?"?\w+"?\s*=\s*(?:"?\w+"?\s*\.\s*)?"?\w+"?\s*\)?$')
+
+
+def _conjuncts(where: str) -> list[str]:
+    """Top-level AND terms of a condition (a BETWEEN's own AND stays inside its term)."""
+    text = where.strip()
+    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        text = text[1:-1].strip()
+    parts, out = _split_top(text, r"\bAND\b"), []
+    for part in parts:
+        if out and _find_top(out[-1], r"\bBETWEEN\b") and not _find_top(out[-1], r"\bBETWEEN\b.*\bAND\b"):
+            out[-1] = f"{out[-1]} AND {part}"
+        else:
+            out.append(part)
+    return out
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _guarded(term: str) -> str:
+    """A join equality between two columns stays as written (the planner's hash joins need it; comparing two
+    columns of their declared types raises nothing); any other term is TRY(...): a row whose term raises (an
+    overflow, a failed conversion) does not match, instead of failing the whole query on one row's value."""
+    return term if _EQUI.match(term) else f"TRY({term})"
 
 
 def _proj_expr(project: str) -> str:
@@ -541,7 +577,7 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
                          "column types (--schema) so that every cell is typed by the public rule") from None
     seconds = time.perf_counter() - t0
     psi = arr["__psi"]
-    psi = np.asarray(psi.filled(np.nan) if np.ma.isMaskedArray(psi) else psi, dtype=float)
+    psi = np.ma.filled(np.ma.asarray(psi).astype(float), np.nan)  # NULL (incl. a TRY()'d error) → NaN → weight 0
     # A refusal that depends on one row's value would tell neighbours apart; the weights are mapped into the
     # domain R2T assumes instead (NULL → 0, negative → 0), a rule that is public and applied to every row.
     psi = np.where(np.isfinite(psi), np.maximum(psi, 0.0), 0.0) if psi.size else psi  # NULL/NaN/±inf → 0 too
@@ -551,6 +587,14 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
     for k in keys:
         ok &= ~_isnull(k)
     proj = _col(arr["__p"]) if "__p" in arr else None
+    gcols = [_col(arr[f"__g{i}"]) for i in range(len(plan.parsed.group_by))] if domain is not None else []
+    # DuckDB returns join results in an order that depends on its threads: sort them by their content so the join
+    # information (and the fingerprint that seeds a research grid's cells) is the same on every run and for every
+    # way of writing the query (hand-completed or completed here) — seeded figures are then reproducible.
+    order = _canonical_order([*keys, psi, *([proj] if proj is not None else []), *gcols])
+    psi, keys, ok = psi[order], [k[order] for k in keys], ok[order]
+    proj = None if proj is None else proj[order]
+    gcols = [g[order] for g in gcols]
     n_tot = n_primary if isinstance(n_primary, int) else (int(sum(n_primary.values())) if isinstance(n_primary, dict) else None)
     tags = [t for _, t in plan.keys]
 
@@ -560,7 +604,6 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
 
     if domain is None:
         return Extraction(info_of(ok), rq, seconds, plan.kind, plan.completed_sql, added=tuple(plan.added))
-    gcols = [_col(arr[f"__g{i}"]) for i in range(len(plan.parsed.group_by))]
     gkey = np.array(["\x1f".join("" if v is None else str(v) for v in row) for row in zip(*gcols)], dtype=object) \
         if psi.size else np.zeros(0, dtype=object)
     gnull = np.zeros(psi.size, dtype=bool)
@@ -569,6 +612,16 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
     infos = [info_of(ok & ~gnull & (gkey == "\x1f".join(d))) for d in domain]  # out-of-domain and NULL groups: dropped
     return Extraction(info_of(ok), rq, seconds, plan.kind, plan.completed_sql, domain, infos, plan.parallel_groups,
                       tuple(plan.added))
+
+
+def _canonical_order(columns: list[np.ndarray]) -> np.ndarray:
+    """A permutation sorting rows by the given columns (the first most significant); NULLs first."""
+    import pandas as pd
+
+    if not columns or columns[0].size == 0:
+        return np.arange(columns[0].size if columns else 0)
+    codes = [pd.factorize(c, sort=True, use_na_sentinel=True)[0] for c in columns]
+    return np.lexsort(tuple(reversed(codes)))
 
 
 def _col(a) -> np.ndarray:

@@ -229,6 +229,23 @@ def test_tpch_table5_from_uncompleted_queries_same_join_information():
     assert np.isclose(tpch.extract_query(con, "Q3", completed=True).info.DS, 97)
 
 
+def test_table5_join_information_is_identical_run_to_run_and_hand_written_or_completed():
+    # The research grid seeds each cell from the instance's content fingerprint. DuckDB returns join results in a
+    # thread-dependent order, so before the canonical order the fingerprint (hence every seeded Table 5 number and
+    # its claim verdicts) changed from run to run; now the hand-written atoms and the completed query give the very
+    # same arrays, so Table 5 from the uncompleted queries draws exactly the numbers of the hand-written ones.
+    from dpworkbench.cache import fingerprint
+    from dpworkbench.r2t import tpch
+
+    con = tpch.connect(0.125)
+    for name in ("Q3", "Q12", "Q5"):
+        prints = set()
+        for completed in (False, True, False, True):
+            i = tpch.extract_query(con, name, completed=completed).info
+            prints.add(fingerprint(i.psi, i.ptr, i.ids, i.n, i.proj, i.psi_proj))
+        assert len(prints) == 1, name
+
+
 # ---------------------------------------------------------------- derived tables
 def test_derived_table_with_a_private_relation_is_completed(db, capsys):
     out = _run(capsys, "SELECT SUM(d.amount) FROM (SELECT o.amount, o.pid FROM orders o WHERE o.amount > 1) AS d",
@@ -267,3 +284,25 @@ def test_unparseable_private_key_references_no_individual(tmp_path, capsys):
     out = _run(capsys, "SELECT COUNT(*) FROM cust", "--table", f"cust={d / 'cust.csv'}", "--table",
                f"orders={d / 'orders.csv'}", "--schema", str(d / "s.sql"), "--private", "cust")
     assert out["NOT_PRIVATE"]["answer"] == 2 and "x" not in json.dumps(out["public"])
+
+
+def test_an_overflowing_row_is_dropped_not_a_refusal(tmp_path, capsys):
+    # An arithmetic error in one row's weight or filter used to fail the whole query ("the query failed while reading
+    # the rows"), so the file with that row refused while its neighbour without it released. TRY() makes the row's
+    # term NULL: a weight of 0, or a row that does not match — a row-local public rule.
+    results = []
+    for big in (False, True):
+        d = tmp_path / str(big)
+        d.mkdir()
+        (d / "cust.csv").write_text("id\n1\n2\n")
+        (d / "orders.csv").write_text("oid,cid,amount\n1,1,1\n2,2,0\n" + ("3,1,7\n" if big else ""))
+        (d / "s.sql").write_text("CREATE TABLE cust(id INT PRIMARY KEY);\n"
+                                 "CREATE TABLE orders(oid INT PRIMARY KEY, cid INT REFERENCES cust(id), amount BIGINT);\n")
+        query = "SELECT SUM(o.amount * 4611686018427387904) FROM cust c, orders o WHERE c.id = o.cid"  # 7·2^62 overflows
+        code = main(["r2t", "sql", query, "--table", f"cust={d / 'cust.csv'}", "--table", f"orders={d / 'orders.csv'}",
+                     "--schema", str(d / "s.sql"), "--private", "cust", "--gs", "64", "--seed", "1", "--json",
+                     "--show-exact"])
+        out = capsys.readouterr()
+        assert code == 0 and "7" not in out.err, out.err
+        results.append(json.loads(out.out)["NOT_PRIVATE"]["answer"])
+    assert results[0] == results[1] == 4611686018427387904  # the overflowing row weighs 0
