@@ -12,6 +12,8 @@ order either engine returned). The truncation LPs/flows and the noise stay on th
 
 from __future__ import annotations
 
+import contextlib
+
 import shutil
 import tempfile
 import time
@@ -77,13 +79,34 @@ def extract_spark(spark, sql: str, private, *, project: str | None = None, n_pri
     write its rows as Parquet under ``out_dir`` (a temporary folder when not given) and build the JoinInfo from it.
     Errors (unknown table/column, a non-numeric SUM expression) are one-line ``ValueError``s; NULL or negative SUM
     weights become 0 (the DuckDB path's public rule)."""
-    import pyarrow.parquet as pq
 
     plan = complete(sql, private, project=project, catalog=catalog)  # the same completion as the DuckDB path
     if plan.parsed.group_by:
         raise ValueError("GROUP BY runs on --engine memory only")
-    rq, kind = plan.reporting_sql(), plan.kind
+    rq, kind = plan.reporting_sql(guard=False), plan.kind
     t0 = time.perf_counter()
+    # ANSI mode off for this query: an overflow or a failed cast in one row is NULL (or wraps) in that row instead of
+    # failing the job, the DuckDB path's TRY() rule (a refusal that depends on one row would tell neighbours apart)
+    with _ansi_off(spark):
+        return _extract_spark(spark, plan, rq, kind, t0, out_dir, n_primary, name)
+
+
+@contextlib.contextmanager
+def _ansi_off(spark):
+    ansi = spark.conf.get("spark.sql.ansi.enabled", None)
+    spark.conf.set("spark.sql.ansi.enabled", "false")
+    try:
+        yield
+    finally:
+        if ansi is None:
+            spark.conf.unset("spark.sql.ansi.enabled")
+        else:
+            spark.conf.set("spark.sql.ansi.enabled", ansi)
+
+
+def _extract_spark(spark, plan, rq, kind, t0, out_dir, n_primary, name) -> Extraction:
+    import pyarrow.parquet as pq
+
     try:
         sdf = spark.sql(rq)
         psi_type = type(sdf.schema["__psi"].dataType).__name__

@@ -211,8 +211,9 @@ class Plan:
     def kind(self) -> str:
         return self.parsed.kind
 
-    def _from_where(self) -> str:
-        where = " AND ".join(_guarded(c) for conj in self.conjuncts for c in _conjuncts(conj))
+    def _from_where(self, guard: bool = True) -> str:
+        terms = [_guarded(c) for conj in self.conjuncts for c in _conjuncts(conj)] if guard else self.conjuncts
+        where = " AND ".join(terms)
         return f"FROM {', '.join(self.from_items)}" + (f" WHERE {where}" if where else "")
 
     @property
@@ -222,13 +223,16 @@ class Plan:
         gb = f" GROUP BY {', '.join(self.parsed.group_by)}" if self.parsed.group_by else ""
         return f"SELECT {sel} {self._from_where()}{gb}"
 
-    def reporting_sql(self, groups: bool = True) -> str:
+    def reporting_sql(self, groups: bool = True, guard: bool = True) -> str:
+        """The reporting query. ``guard`` (DuckDB): TRY() around the weight, the projection and every
+        non-equijoin WHERE term, so an arithmetic or conversion error in one row is NULL in that row (a weight of 0,
+        by the rule in extract; a row that does not match), never a failed query — whether a release happens cannot
+        depend on one row. Spark has no TRY(); its path runs with ANSI mode off instead (errors become NULL)."""
         keys = ", ".join(f"{e} AS __k{c}" for c, (e, _) in enumerate(self.keys))
         grp = "".join(f", CAST({g} AS VARCHAR) AS __g{i}" for i, g in enumerate(self.parsed.group_by)) if groups else ""
-        # TRY(): an arithmetic or conversion error in one row's weight or projection is NULL in that row (a weight of
-        # 0, by the rule in extract), never a failed query: whether a release happens cannot depend on one row.
-        proj = f", TRY({_proj_expr(self.project)}) AS __p" if self.project else ""
-        return _try_casts(f"SELECT TRY({self.parsed.psi}) AS __psi, {keys}{proj}{grp} {self._from_where()}")
+        t = (lambda e: f"TRY({e})") if guard else (lambda e: e)
+        proj = f", {t(_proj_expr(self.project))} AS __p" if self.project else ""
+        return _try_casts(f"SELECT {t(self.parsed.psi)} AS __psi, {keys}{proj}{grp} {self._from_where(guard)}")
 
 
 _EQUI = re.compile(r'^\(?\s*(?:"?\w+"?\s*\.\s*)?"?\w+"?\s*=\s*(?:"?\w+"?\s*\.\s*)?"?\w+"?\s*\)?$')
