@@ -8,6 +8,8 @@ seed 1. ``value`` is our seconds, ``reference_value`` the paper's R2T time on it
 143,884 nodes, 846,915 edges — 2.4× our edges; HR is not available offline), on a 24-core server with CPLEX;
 ratio = paper/ours. Peak memory is the process's peak RSS after the run (``ru_maxrss``, monotone over the
 process), and the note gives the machine's load average (shared 2-core machine: the numbers are pessimistic).
+The numba kernels are cached on disk (``cache=True``); a first-ever run on a fresh checkout also compiles them
+(a few seconds more, measured ≈ 3 s on Q□).
 
 Also a RoadnetPA-sized stand-in (1.09 M nodes, degree ≤ 16, D = 16) for Q1- and Q△ against the paper's
 RoadnetPA R2T times, and OPT² on Deezer Q1- and Q△ against the paper's OPT² times.
