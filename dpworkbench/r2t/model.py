@@ -264,6 +264,7 @@ class Truncation:
         self.warm_start = warm_start
         self.reduce = bool(reduce) and not info.is_spja
         self._padded = None
+        self._y = None  # last dual iterate per tuple (warm start of the early stop's bounds across τ)
         self.reduced_stats: dict[float, dict] = {}  # NOT PRIVATE: sizes read off the data (research logs)
         self.stopped: dict[float, float] = {}  # τ → certified upper bound at which its LP was stopped (NOT PRIVATE)
         self.time_limit = time_limit
@@ -425,7 +426,11 @@ class Truncation:
         v = red.fixed
         if red.blocks:
             w, A = red.blocks[0]
-            ub, y, done = dual_upper_bound(w, A, tau, target=target - v)
+            # warm start: the dual iterate of the previous τ on the tuples heavy at both (any y ≥ 0 is dual feasible)
+            if self._y is None:
+                self._y = np.ones(info.n)
+            ub, y, done = dual_upper_bound(w, A, tau, target=target - v, y0=self._y[red.heavy_ids])
+            self._y[red.heavy_ids] = y
             bound = v + ub
             if bound + 1e-9 * max(1.0, abs(bound)) <= target:
                 self.stopped[tau] = bound

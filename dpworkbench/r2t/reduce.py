@@ -46,6 +46,7 @@ class ReducedLP:
     closed: float
     blocks: list
     stats: dict
+    heavy_ids: np.ndarray | None = None  # the original tuple id of each LP row (split=False only)
 
 
 def padded_ids(info: JoinInfo) -> np.ndarray:
@@ -106,7 +107,7 @@ def reduce_lp(info: JoinInfo, tau: float, *, padded: np.ndarray | None = None, s
     A = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(hid.size, wm.size))
     if not split:
         stats.update(components=1, lp_rows=int(A.shape[0]), lp_cols=int(A.shape[1]))
-        return ReducedLP(float(tau), fixed, 0.0, [(wm, A)], stats)
+        return ReducedLP(float(tau), fixed, 0.0, [(wm, A)], stats, heavy_ids=hid)
     closed, blocks, k = split_components(wm, A, tau)
     stats.update(components=int(k), lp_rows=int(sum(b[1].shape[0] for b in blocks)),
                  lp_cols=int(sum(b[1].shape[1] for b in blocks)))
