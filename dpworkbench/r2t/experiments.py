@@ -279,8 +279,10 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
                       progress: bool = True) -> pd.DataFrame:
     """Seconds and LPs solved by R2T (and OPT²) with and without early stop, on the same noise.
 
-    Both runs of a mechanism share one stream (the cell's), so their outputs must be identical:
-    early stop only skips LPs whose bound cannot win (``identical_output``).
+    All runs of a mechanism share one stream (the cell's), so their outputs must be identical:
+    early stop only skips LPs whose bound cannot win (``identical_output``). R2T "with" is the paper's early
+    stop (§9.1, Algorithm 3: LPs abandoned on a certified dual bound, after the cheap bound pruning), "without"
+    solves every τ; ``pruning_only_s`` is bound pruning alone (``early_stop=False``), the earlier definition.
 
     References
     ----------
@@ -292,12 +294,14 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
         mech = c["mechanism"]
         stream = int(gen.integers(2**63))  # one seed for both runs: identical noise with and without early stop
         out = {}
-        for prune in (True, False):
+        for prune in (True, False, "pruning only"):
+            if prune == "pruning only" and mech != "R2T":
+                continue
             t0 = time.perf_counter()
             try:
                 if mech == "R2T":
                     res = r2t(Truncation(info, "lp", time_limit=time_limit), epsilon=epsilon, beta=beta, gs=inst.gs,
-                              rng=np.random.default_rng(stream), prune=prune)
+                              rng=np.random.default_rng(stream), prune=bool(prune), early_stop=prune is True)
                 else:
                     res = opt2(info, epsilon=epsilon, beta=beta, rng=np.random.default_rng(stream), prune=prune,
                                fhat=FHat(info, time_limit=time_limit), truncation=Truncation(info, "lp", time_limit=time_limit))
@@ -306,6 +310,7 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
                 out[prune] = (float("nan"), float("nan"), 0, "OT")
         both = out[True][3] == "ok" and out[False][3] == "ok"
         return {"with_early_stop_s": out[True][0], "without_s": out[False][0],
+                "pruning_only_s": out["pruning only"][0] if "pruning only" in out else float("nan"),
                 "speedup": out[False][0] / out[True][0] if both else float("nan"),
                 "LPs_with": out[True][2], "LPs_without": out[False][2],
                 "identical_output": bool(np.isclose(out[True][1], out[False][1], rtol=1e-9, atol=1e-6)),
@@ -314,7 +319,8 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
     res = run_grid("r2t_early_stop", cell, {"instance": [inst.key], "mechanism": ["R2T", "OPT2"] if opt2_too else ["R2T"]},
                    seed=seed, fixed={"epsilon": epsilon, "beta": beta, "time_limit": time_limit}, results_dir=results_dir,
                    progress=progress)
-    return res[["mechanism", "with_early_stop_s", "without_s", "speedup", "LPs_with", "LPs_without", "identical_output", "status"]]
+    return res[["mechanism", "with_early_stop_s", "without_s", "pruning_only_s", "speedup", "LPs_with", "LPs_without",
+                "identical_output", "status"]]
 
 
 # ---------------------------------------------------------------------------------

@@ -197,7 +197,8 @@ def privacy_cost_r2t(epsilon: float, gs: float, base: float = 2.0, rounding: str
 
 
 def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: float, base: float = 2.0, rounding: str = "ceil",
-        rng: RngLike = None, prune: bool = True, accountant: AccountantLike | None = None, note: str = "") -> R2TResult:
+        rng: RngLike = None, prune: bool = True, accountant: AccountantLike | None = None, note: str = "",
+        early_stop: bool = True) -> R2TResult:
     """Race-to-the-Top (spec 2.6, eqs. 8–9). Spends ε (K terms of ε/K each, basic composition).
 
     Q̃ = max{ max_i Q(I,τ_i) + Lap(Kτ_i/ε) − K ln(K/β) τ_i/ε , Q(I,0)=0 }, τ_i = base^i.
@@ -215,6 +216,10 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
         ``None`` is a release (OpenDP back-end); a seed or Generator is research noise.
     prune : bool
         Exact bound pruning (research back-ends only).
+    early_stop : bool
+        With ``prune``: the paper's early stop (§9.1, Algorithm 3). Noise is drawn first; each τ's LP is
+        abandoned as soon as a certified dual upper bound shows its candidate cannot beat the running maximum
+        (:meth:`~dpworkbench.r2t.model.Truncation.value_or_stop`). Same output; research back-ends only.
     accountant : Accountant, optional
         Records the spend before any noise is drawn.
 
@@ -255,6 +260,7 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
     penalty = K * math.log(K / beta) * taus / epsilon
     values = np.full(K, np.nan)
     solved = 0
+    stopped = 0
     if prune and trunc.method == "clip":
         prune = False  # closed form: a bound costs as much as the value itself (same output either way)
     if not _research(backend):
@@ -283,7 +289,15 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
                 continue
             if hi_cand[i] <= best:
                 continue
-            values[i] = trunc.value(taus[i])
+            if early_stop and hasattr(trunc, "value_or_stop"):
+                # this τ wins only if Q(I,τ) + noise − penalty > best: stop its LP once Q(I,τ) ≤ best − noise + penalty
+                v = trunc.value_or_stop(taus[i], best - noise[i] + penalty[i])
+                if v is None:
+                    stopped += 1
+                    continue
+                values[i] = v
+            else:
+                values[i] = trunc.value(taus[i])
             solved += 1
             best = max(best, values[i] + noise[i] - penalty[i])
         cand = values + noise - penalty
@@ -295,7 +309,7 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
                 "taus": [float(t) for t in taus]},
         details={"winner_tau": None if winner is None else float(taus[winner])},
         exact={"truncated": values, "noise": noise, "penalty": penalty, "candidates": cand, "solved": solved,
-               "pruned": K - solved, "seconds": time.perf_counter() - t0},
+               "pruned": K - solved, "early_stopped": stopped, "seconds": time.perf_counter() - t0},
     )
 
 

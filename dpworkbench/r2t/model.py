@@ -225,7 +225,10 @@ class Truncation:
     ``method``: ``"auto"`` (clipping for SJF, flow when every |D_j| = 2 with integer ψ,
     else the LP), ``"lp"`` (always HiGHS), ``"flow"``, ``"clip"`` or ``"naive"`` (SJF only).
     ``shortcut``: return Q(I) for τ ≥ DS (resp. IS) without solving (exact, Lemma 5.3/5.7).
-    ``warm_start``: keep one HiGHS model and only change the row bounds between τ values.
+    ``warm_start``: keep one HiGHS model and only change the row bounds between τ values (unreduced LP only).
+    ``reduce``: solve each τ's LP after the exact reductions of :mod:`dpworkbench.r2t.reduce` (rows that cannot
+    bind dropped, unconstrained columns fixed, identical columns merged, one LP per connected component);
+    SJA only, the same optimum (tests/r2t/test_reduce.py).
 
     References
     ----------
@@ -233,7 +236,7 @@ class Truncation:
     """
 
     def __init__(self, info: JoinInfo, method: str = "auto", *, shortcut: bool = True, warm_start: bool = True,
-                 time_limit: float | None = None):
+                 time_limit: float | None = None, reduce: bool = True):
         check_options(method, "method", ("auto", "lp", "flow", "clip", "naive"))
         self.info = info
         if method == "auto":
@@ -259,6 +262,11 @@ class Truncation:
         self.method = method
         self.shortcut = shortcut
         self.warm_start = warm_start
+        self.reduce = bool(reduce) and not info.is_spja
+        self._padded = None
+        self._y = None  # last dual iterate per tuple (warm start of the early stop's bounds across τ)
+        self.reduced_stats: dict[float, dict] = {}  # NOT PRIVATE: sizes read off the data (research logs)
+        self.stopped: dict[float, float] = {}  # τ → certified upper bound at which its LP was stopped (NOT PRIVATE)
         self.time_limit = time_limit
         self.deadline: float | None = None  # perf_counter() value; set by a timed run with a run-time limit
         self._cache: dict[float, float] = {}
@@ -360,6 +368,8 @@ class Truncation:
         return h
 
     def _lp(self, tau: float) -> float:
+        if self.reduce:
+            return self._lp_reduced(tau)
         if self._h is None or not self.warm_start:
             self._h = self._build()
         h = self._h
@@ -369,6 +379,70 @@ class Truncation:
         v = solve_optimal(h, f"LP truncation at τ={tau:g}")
         self.log_iterations = int(h.getInfo().simplex_iteration_count)
         return min(v, self.info.answer)
+
+    def _lp_reduced(self, tau: float) -> float:
+        from .reduce import padded_ids, reduce_lp
+
+        if self._padded is None:
+            self._padded = padded_ids(self.info)
+        red = reduce_lp(self.info, tau, padded=self._padded)
+        self.reduced_stats[tau] = red.stats
+        return min(red.fixed + red.closed + self._solve_blocks(red.blocks, tau), self.info.answer)
+
+    def _solve_blocks(self, blocks, tau: float) -> float:
+        v = 0.0
+        for w, A in blocks:
+            h = highs_model(self.time_limit)
+            set_solve_budget(h, self.time_limit, self.deadline, f"LP truncation at τ={tau:g}")
+            pass_rowwise(h, np.ones(w.size), np.zeros(w.size), w, np.full(A.shape[0], -_INF), np.full(A.shape[0], float(tau)), A)
+            v += solve_optimal(h, f"LP truncation at τ={tau:g}")
+        return v
+
+    def value_or_stop(self, tau: float, target: float, *, sweeps: int = 30) -> float | None:
+        """Q(I, τ) exactly, or ``None`` as soon as a certified upper bound shows Q(I, τ) ≤ ``target`` (early stop).
+
+        The paper's early stop (§9.1, Algorithm 3) watches a dual solver's decreasing objective and kills the LP
+        once it cannot beat the running maximum. HiGHS exposes no valid running dual bound (spec 2.7), so the
+        dual iterates are our own: coordinate descent on the dual of the reduced LP
+        (:func:`dpworkbench.r2t.reduce.dual_upper_bound`), each iterate feasible, hence an upper bound by weak
+        duality. If the bound does not get below ``target`` within ``sweeps`` sweeps, HiGHS solves the reduced
+        LP to optimality, so a returned value is always exact and a ``None`` is always correct.
+        """
+        tau = _check_tau(tau)
+        if tau in self._cache:
+            return self._cache[tau]
+        info = self.info
+        if not (self.method == "lp" and self.reduce) or tau == 0 or info.m == 0 or (self.shortcut and tau >= info.DS):
+            return self.value(tau)
+        from .reduce import dual_upper_bound, padded_ids, reduce_lp, split_components
+
+        t0 = time.perf_counter()
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SolverError(f"LP truncation at τ={tau:g}: over the run-time limit")
+        if self._padded is None:
+            self._padded = padded_ids(info)
+        red = reduce_lp(info, tau, padded=self._padded, split=False)
+        self.reduced_stats[tau] = red.stats
+        v = red.fixed
+        if red.blocks:
+            w, A = red.blocks[0]
+            # warm start: the dual iterate of the previous τ on the tuples heavy at both (any y ≥ 0 is dual feasible)
+            if self._y is None:
+                self._y = np.ones(info.n)
+            ub, y, done = dual_upper_bound(w, A, tau, target=target - v, y0=self._y[red.heavy_ids])
+            self._y[red.heavy_ids] = y
+            bound = v + ub
+            if bound + 1e-9 * max(1.0, abs(bound)) <= target:
+                self.stopped[tau] = bound
+                self.log.append(SolveRecord(tau, math.nan, f"early stop (UB {bound:.6g} ≤ target, {done} sweeps)",
+                                            time.perf_counter() - t0))
+                return None
+            closed, blocks, _ = split_components(w, A, tau)
+            v += closed + self._solve_blocks(blocks, tau)
+        v = min(v, info.answer)
+        self._cache[tau] = v
+        self.log.append(SolveRecord(tau, v, "lp (reduced; early stop not reached)", time.perf_counter() - t0))
+        return v
 
 
 # ---------------------------------------------------------------------------------

@@ -17,7 +17,7 @@
 # # Table 4 — running time of R2T and OPT² with and without early stop (Q□, 4-cycles)
 # Paper: R2T/OPT² (TODS 2024), Table 4. Data: **synthetic stand-ins** (Deezer-, Amazon- and Roadnet-like, spec 5.3).
 #
-# The paper stops CPLEX's dual simplex as soon as its running bound cannot win. HiGHS does not expose that bound (spec 2.7), so "early stop" here is the *exact* equivalent: R2T solves τ values in order of a cheap upper bound and skips those whose bound plus offset cannot beat the running maximum; OPT² solves the cheap large-τ LPs first and skips levels whose bound (F̂ is monotone in τ) cannot cross the noisy threshold. Both give **identical outputs** to the unpruned runs (asserted below). Absolute CPLEX times are not reproducible.
+# The paper stops CPLEX's dual simplex as soon as its running bound cannot win (§9.1, Algorithm 3). HiGHS does not expose a valid running bound (spec 2.7), so R2T's early stop here runs its own certified dual iterates: all noise is drawn first, τ values are taken in order of a cheap upper bound (bound pruning skips those that cannot win), and each remaining τ's LP is abandoned as soon as a dual coordinate-descent iterate — an upper bound on Q(I,τ) by weak duality — shows its candidate cannot beat the running maximum; otherwise HiGHS solves the (exactly reduced) LP to optimality. "Without" solves every τ; `pruning_only_s` is bound pruning alone. OPT² solves the cheap large-τ LPs first and skips levels whose bound (F̂ is monotone in τ) cannot cross the noisy threshold. All give **identical outputs** (asserted below). Absolute CPLEX times are not reproducible.
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
