@@ -34,7 +34,9 @@ import numpy as np
 import pandas as pd
 import plotly.express as px
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import tpch
+import functools
+from dpworkbench import widgets
+from dpworkbench.r2t import teaching, tpch
 from dpworkbench.r2t.mechanisms import r2t
 from dpworkbench.r2t.model import Truncation
 from dpworkbench.r2t.schema import catalog_from_duckdb
@@ -101,3 +103,16 @@ fig = px.line(per_group, x="epsilon", y="rel_error_pct", color="nation", log_x=T
               labels={"epsilon": "ε (per group = total)", "rel_error_pct": "relative error % (log)"})
 ctx.save_figure(fig, "own_database_group_by")
 fig
+
+# %% [markdown]
+# ## Try it: one release per nation at your ε
+# Each nation's count is released with the whole ε (parallel composition: a customer has one nation). Grey: the exact answer (NOT PRIVATE, shown for teaching); blue: the release.
+#
+# > **Try this.** Move **ε** from 0.1 to 10: small nations' releases jump around at small ε, then settle on the grey bars.
+
+# %%
+truncations = [Truncation(info) for info in gx.group_infos]
+panel = widgets.control_panel(functools.partial(teaching.group_by_panel, groups=gx.groups, truncations=truncations, gs=group_gs),
+                              {"epsilon": widgets.epsilon_slider(0.8, minimum=0.05, maximum=12.8), "seed": widgets.seed_box(seed)},
+                              interactive=interactive, title="GROUP BY nation")
+panel if interactive else None
