@@ -1,10 +1,15 @@
-"""The table of every public release entry point of the workbench, gathered from each paper's ``harness`` module
-and from the cross-paper comparisons' (:mod:`dpworkbench.comparisons.harness`).
+"""The table of every public release entry point of the workbench.
 
-Each paper lists its entry points (API functions and CLI subcommands) in ``dpworkbench/<paper>/harness.py`` as
-:class:`dpworkbench.testing.harness.EntryPoint` values; ``tests/privacy/test_harness_<paper>.py`` checks every
-one of them end to end, ``tests/privacy/test_harness_table.py`` checks that nothing that spends ε is missing
-and that the README's table is this one (``dpworkbench privacy-table`` prints it).
+Two sources, in paper order (papers are discovered, :mod:`dpworkbench.papers`):
+
+* every declared mechanism with harness inputs (:mod:`dpworkbench.mechanisms.declaration`), turned into an entry
+  by :func:`dpworkbench.testing.declared.entry_point`: its relation, claimed ε (its plan) and public inputs come from
+  the declaration;
+* the entries a paper still writes by hand in ``dpworkbench/<paper>/harness.py`` (file-level CLI runs, whose
+  neighbours are lines of a file), and the cross-paper comparisons' (:mod:`dpworkbench.comparisons.harness`).
+
+``tests/privacy`` checks every one end to end and that the README's table is this one (``dpworkbench
+privacy-table`` prints it).
 """
 
 from __future__ import annotations
@@ -13,25 +18,41 @@ import importlib
 
 from .testing.harness import EntryPoint, markdown_table
 
-PAPERS = ("inconsistency", "r2t", "privateclean", "dampening")
 #: Packages above the papers with release entry points of their own (``comparisons`` runs one paper's algorithm as
 #: another's baseline; it has no CLI subcommand).
 COMPARISONS = ("comparisons",)
-#: Every package with a ``harness`` module, in table order.
-HARNESSES = PAPERS + COMPARISONS
+
+
+def harness_packages() -> tuple[str, ...]:
+    """Every package that may have a ``harness`` module, in table order: the papers, then the comparisons."""
+    from .papers import paper_keys
+
+    return (*paper_keys(), *COMPARISONS)
+
+
+def declared_entry_points(paper: str | None = None) -> list[EntryPoint]:
+    """The entries derived from the declarations (of one paper, or all)."""
+    from .mechanisms.declaration import registry
+    from .testing.declared import entry_point
+
+    return [entry_point(m) for m in registry(paper).values() if m.examples is not None]
 
 
 def all_entry_points() -> list[EntryPoint]:
-    """Every paper's entry points, in paper order, then the comparisons'."""
+    """Every paper's entry points (declared, then hand-written), in paper order, then the comparisons'."""
     out: list[EntryPoint] = []
-    for paper in HARNESSES:
+    for package in harness_packages():
+        out.extend(declared_entry_points(package))
         try:
-            mod = importlib.import_module(f"dpworkbench.{paper}.harness")
+            mod = importlib.import_module(f"dpworkbench.{package}.harness")
         except ModuleNotFoundError as exc:
-            if exc.name == f"dpworkbench.{paper}.harness":
+            if exc.name == f"dpworkbench.{package}.harness":
                 continue
             raise
         out.extend(mod.entry_points())
+    # a researcher's own declarations (DPWB_MECHANISMS_PATH) belong to no package of ours
+    known = set(harness_packages())
+    out.extend(e for e in declared_entry_points() if e.paper not in known)
     return out
 
 
@@ -40,4 +61,4 @@ def readme_table() -> str:
     return markdown_table(all_entry_points())
 
 
-__all__ = ["COMPARISONS", "HARNESSES", "PAPERS", "all_entry_points", "readme_table"]
+__all__ = ["COMPARISONS", "all_entry_points", "declared_entry_points", "harness_packages", "readme_table"]

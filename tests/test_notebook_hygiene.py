@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from dpworkbench.experiments.nbtools import PAPERS, notebooks_dir
+from dpworkbench.experiments.nbtools import notebook_groups, notebooks_dir
 from dpworkbench.paths import project_root
 
 ROOT = notebooks_dir()
@@ -67,7 +67,7 @@ def test_name_and_place(path):
     if rel.as_posix() == "index.ipynb":
         return
     assert len(rel.parts) == 2, f"{rel}: notebooks live at notebooks/<paper>/<name>.ipynb (only index.ipynb at the top)"
-    assert rel.parts[0] in PAPERS, f"{rel}: paper directory must be one of {PAPERS}"
+    assert rel.parts[0] in notebook_groups(), f"{rel}: paper directory must be one of {notebook_groups()}"
     assert NAME_RE.match(rel.name), f"{rel}: name must be (figNN|tabNN)(_(figNN|tabNN))*_<slug>.ipynb or learn_<slug>.ipynb"
 
 

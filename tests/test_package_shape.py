@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "dpworkbench"
-PAPERS = ("inconsistency", "r2t", "privateclean", "dampening")
+from dpworkbench.papers import paper_keys
+
+PAPERS = paper_keys()
 MODULE_SET = ("model", "mechanisms", "datasets", "experiments", "figures", "teaching", "reference", "claims", "cli")
 
 

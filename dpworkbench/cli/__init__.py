@@ -15,12 +15,6 @@ from typing import Sequence
 from ..experiments.context import PROFILES
 from ..paths import reports_dir
 
-PAPER_CLI_MODULES = (
-    "dpworkbench.inconsistency.cli",
-    "dpworkbench.r2t.cli",
-    "dpworkbench.privateclean.cli",
-    "dpworkbench.dampening.cli",
-)
 
 
 def _parse_value(text: str):
@@ -353,14 +347,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a further Voilà option, e.g. --voila-option=--theme=dark (repeatable)")
     p.set_defaults(func=cmd_teach)
 
-    for mod in PAPER_CLI_MODULES:
-        try:
-            m = importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name and mod.startswith(exc.name):
-                continue
-            raise
-        m.register(sub)
+    from ..papers import papers
+
+    for paper in papers():  # discovered: a paper with a ``cli`` module adds its subcommand
+        if paper.has("cli"):
+            importlib.import_module(paper.module("cli")).register(sub)
+    from .release import register as register_release
+
+    register_release(sub)
     from .common import document_defaults
 
     return document_defaults(parser)  # every flag's help states its default

@@ -18,6 +18,10 @@ V. A. E. de Farias, *Local Dampening: Differential Privacy for Non-numeric Queri
 Sensitivity*, PhD thesis, UFC 2021; V. A. E. de Farias et al., PVLDB 14(4), 2020.
 """
 
+from ..papers import Paper
+
+PAPER = Paper(key="dampening", title="Local dampening (de Farias; PhD thesis 2021, PVLDB 2020)", seeds=('004',), order=4)
+
 from .mechanisms import local_dampening, shifted_local_dampening
 from .model import (
     SensitivityFunction,

@@ -21,7 +21,13 @@ from typing import Any, Iterable, Sequence
 
 from ..paths import project_root
 
-PAPERS = ("mechanisms", "inconsistency", "r2t", "privateclean", "dampening")
+def notebook_groups() -> tuple[str, ...]:
+    """The notebook folders in order: the shared core's (``mechanisms``), then each paper's (discovered)."""
+    from ..papers import paper_keys
+
+    return ("mechanisms", *paper_keys())
+
+
 NAME_RE = re.compile(r"^((fig|tab)\d{2}(_(fig|tab)\d{2})*_[a-z0-9_]+|learn_[a-z0-9_]+|index)\.ipynb$")
 
 
@@ -160,7 +166,7 @@ def discover_notebooks(only: str | None = None) -> list[NotebookInfo]:
         raise ValueError(f"run names used twice (a manifest name equals another notebook's?): {twice}")
     if only:
         found = [i for i in found if re.search(only, i.name) or re.search(only, i.notebook)]
-    order = {p: i for i, p in enumerate(PAPERS)}
+    order = {p: i for i, p in enumerate(notebook_groups())}
     return sorted(found, key=lambda i: (order.get(i.paper, 99), i.kind != "reproduction", i.stem))
 
 

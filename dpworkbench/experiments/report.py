@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .nbtools import PAPERS, NotebookInfo, describe_notebook, discover_notebooks
+from .nbtools import NotebookInfo, describe_notebook, discover_notebooks, notebook_groups
 from .runner import atomic_write_csv, atomic_write_text
 
 PAPER_TITLES = {
@@ -130,8 +130,9 @@ def gallery_entries(infos: list[NotebookInfo] | None = None, *, reports_root: Pa
 
 def _grouped(infos: list) -> list[tuple[str, list]]:
     key = (lambda x: x.info.paper) if infos and isinstance(infos[0], GalleryEntry) else (lambda x: x.paper)
-    papers = [p for p in PAPERS if any(key(i) == p for i in infos)]
-    papers += sorted({key(i) for i in infos} - set(PAPERS))
+    groups = notebook_groups()
+    papers = [p for p in groups if any(key(i) == p for i in infos)]
+    papers += sorted({key(i) for i in infos} - set(groups))
     return [(p, [i for i in infos if key(i) == p]) for p in papers]
 
 

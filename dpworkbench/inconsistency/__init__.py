@@ -12,6 +12,10 @@ References
 .. [1] Mohapatra, Gilad, He, Kimelfeld. "Differentially Private Inconsistency Measures", SIGMOD 2025.
 """
 
+from ..papers import Paper
+
+PAPER = Paper(key="inconsistency", title="Differentially private inconsistency measures (Mohapatra, Gilad, He, Kimelfeld; SIGMOD 2025)", seeds=('000', '003'), order=1)
+
 from .constraints import DC, FD, P, load_dcs, parse_dc, parse_dcs
 from .conflict_graph import ConflictGraph, build, from_edges
 from .model import Projector, all_measures, i_d, i_mc, i_mi, i_p, i_r_2approx, i_r_exact, i_r_lin, order_edges

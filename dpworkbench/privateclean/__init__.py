@@ -30,6 +30,10 @@ Where the workbench departs from the paper (corrected default first, the paper's
 * Weighted provenance w_lm = rows(l → m) / rows(l) (the printed formula contradicts Example 6); L_pred counts
   dirty values with *an* edge into M_pred.
 """
+
+from ..papers import Paper
+
+PAPER = Paper(key="privateclean", title="PrivateClean: data cleaning and differential privacy (Krishnan et al.; SIGMOD 2016)", seeds=('002',), order=3)
 from .mechanisms import (b_for_epsilon, epsilon_grr, epsilon_laplace, grr, p_for_epsilon, privacy_cost,
                          privacy_cost_table, theorem2_bound, theorem2_exact, theorem2_probability)
 from .model import (CleanedRelation, PrivateRelation, apply_mapping, diff_provenance, edit_distance_merge,

@@ -23,6 +23,10 @@ Dong, Fang, Yi, Tao, Machanavajjhala, "Instance-optimal Truncation for Different
 Evaluation with Foreign Keys", ACM Transactions on Database Systems 49(4), 2024.
 """
 
+from ..papers import Paper
+
+PAPER = Paper(key="r2t", title="R2T and OPT²: instance-optimal truncation with foreign keys (Dong, Fang, Yi, Tao, Machanavajjhala; TODS 2024)", seeds=('001',), order=2)
+
 from .joininfo import JoinInfo, from_arrays, from_frame, from_info_file, from_lists
 from .mechanisms import (ScriptedNoise, exp_opt2, fixed_tau, naive_laplace, opt2, opt2_bound, r2t, r2t_bound,
                          random_tau, tau_grid)

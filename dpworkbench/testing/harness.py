@@ -145,15 +145,24 @@ def check_sensitivity(entry: EntryPoint, rng: np.random.Generator) -> Sensitivit
             for name, delta in sens.items():
                 if name not in fx and name not in fxp:
                     continue
-                a, b = float(fx.get(name, 0.0)), float(fxp.get(name, 0.0))
-                ratio = abs(a - b) / delta if delta > 0 else (math.inf if a != b else 0.0)
+                a, b = fx.get(name, 0.0), fxp.get(name, 0.0)
+                dist = _l1(a, b)
+                ratio = dist / delta if delta > 0 else (math.inf if dist else 0.0)
                 if ratio > worst:
                     worst, worst_stat, worst_pair = ratio, name, (x, xp)
                 if ratio > 1 + 1e-9:
-                    violations.append(f"{name}: {a:g} vs {b:g} on neighbours, claimed sensitivity {delta:g}")
+                    violations.append(f"{name}: moved by {dist:g} (L1) on neighbours, claimed sensitivity {delta:g}")
     if pairs == 0:
         raise ValueError(f"{entry.name}: no neighbour pairs were generated")
     return SensitivityReport(pairs, worst, worst_stat, worst_pair, violations)
+
+
+def _l1(a: Any, b: Any) -> float:
+    """L1 distance of two statistics (numbers or arrays; arrays of different shapes are infinitely apart)."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.shape != y.shape:
+        return math.inf
+    return float(np.abs(x - y).sum())
 
 
 def _components(out: Any) -> dict[str, float]:
@@ -180,7 +189,8 @@ def audit_entry(entry: EntryPoint, x: Any, x_prime: Any, *, seed: int = 0, rng_f
     seeds_y = base.integers(0, 2**62, size=total)
     outs_x = [_components(entry.release(x, make(int(s)))) for s in seeds_x]
     outs_y = [_components(entry.release(x_prime, make(int(s)))) for s in seeds_y]
-    refs = [v for v in entry.statistics(x).values()] + [v for v in entry.statistics(x_prime).values()]
+    refs = [float(v) for side in (x, x_prime) for s in entry.statistics(side).values()
+            for v in np.ravel(np.asarray(s, dtype=float))]
     results: dict[str, AuditResult] = {}
     for comp in outs_x[0]:
         ax = np.asarray([o[comp] for o in outs_x], dtype=float)

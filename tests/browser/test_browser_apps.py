@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from dpworkbench.experiments.nbtools import PAPERS, NotebookInfo, notebook_html, run_notebook
+from dpworkbench.experiments.nbtools import NotebookInfo, notebook_groups, notebook_html, run_notebook
 from dpworkbench.paths import project_root
 
 
@@ -49,7 +49,7 @@ _inject_profile, _lab_python, _screenshot_dir = _h._inject_profile, _h._lab_pyth
 
 pytestmark = pytest.mark.browser
 
-REPORT_PAPERS = [p for p in PAPERS]
+REPORT_PAPERS = list(notebook_groups())
 
 
 @pytest.fixture(scope="module")

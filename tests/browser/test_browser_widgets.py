@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from dpworkbench.experiments.nbtools import PAPERS, notebooks_dir
+from dpworkbench.experiments.nbtools import notebook_groups, notebooks_dir
 from dpworkbench.paths import project_root
 
 pytestmark = pytest.mark.browser
@@ -58,7 +58,7 @@ def _teaching_notebooks() -> list[tuple[str, Path | None]]:
     every = os.environ.get("DPWB_BROWSER_ALL", "") not in ("", "0")
     out: list[tuple[str, Path | None]] = []
     papers = sorted((d.name for d in root.iterdir() if d.is_dir() and not d.name.startswith(".")),
-                    key=lambda p: (PAPERS.index(p) if p in PAPERS else 99, p))
+                    key=lambda p: (notebook_groups().index(p) if p in notebook_groups() else 99, p))
     for paper in papers:
         learn = sorted((root / paper).glob("learn_*.ipynb"))
         if not learn:

@@ -19,7 +19,7 @@ def _file_reading_subcommands() -> list[str]:
     """Each paper's `dpworkbench <paper> [<sub>]` command with a positional file argument or a --table/--db option,
     read from the real parser: a new file-reading subcommand is checked without editing this test."""
     from dpworkbench.cli import build_parser
-    from dpworkbench.privacy_harness import PAPERS
+    from dpworkbench.papers import paper_keys
 
     def reads_files(p: argparse.ArgumentParser) -> bool:
         opts = {o for a in p._actions for o in a.option_strings}
@@ -28,7 +28,7 @@ def _file_reading_subcommands() -> list[str]:
 
     out = []
     top = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    for paper in PAPERS:
+    for paper in paper_keys():
         sub = top.choices[paper]
         nested = [a for a in sub._actions if isinstance(a, argparse._SubParsersAction)]
         if not nested and reads_files(sub):

@@ -11,7 +11,11 @@ from pathlib import Path
 import pytest
 
 from dpworkbench.cli import build_parser
-from dpworkbench.privacy_harness import HARNESSES, PAPERS, all_entry_points, readme_table
+from dpworkbench.papers import paper_keys
+from dpworkbench.privacy_harness import all_entry_points, harness_packages, readme_table
+
+PAPERS = paper_keys()
+HARNESSES = harness_packages()
 
 ROOT = Path(__file__).resolve().parents[2]
 SPENDING_PARAMS = {"epsilon", "accountant", "budget"}

@@ -1,0 +1,127 @@
+"""``dpworkbench release <mechanism>``: the one release front end, derived from the declarations.
+
+Every declared mechanism with an input parser (``load``) is a subcommand; its flags are its parameters (names,
+types, defaults, allowed values and help from :class:`~dpworkbench.mechanisms.declaration.Param`), plus the shared
+flags every release has (:func:`add_release_flags`): ``--seed`` (research noise, NOT a private release; without it
+the run is a release on the floating-point-safe OpenDP back-end), ``--json``, ``--show-exact`` (NOT PRIVATE values,
+labelled), ``--plan`` (print the ledger the run would record, and stop). Output goes through :func:`emit`, the one
+emitter paper subcommands use too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .common import EXIT_BAD_INPUT, print_json, run_handler
+
+
+def add_release_flags(p: argparse.ArgumentParser) -> None:
+    """The flags every release shares."""
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed the noise (research, tests and figures: NOT a private release); default: a release "
+                        "on the floating-point-safe OpenDP back-end")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--show-exact", action="store_true", help="also print the exact values (labelled NOT PRIVATE)")
+    p.add_argument("--plan", action="store_true", help="print the privacy ledger the run would record, and stop")
+
+
+def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: str | None = None) -> None:
+    """Print a release: private values with their error bar and public inputs, ε and the noise source; exact values
+    only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object."""
+    from ..accounting import release_lines, release_payload
+    from ..mechanisms.backends import noise_label
+
+    noise = noise_label(args._backend) if hasattr(args, "_backend") else "unknown"
+    if args.json:
+        payload = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
+        if accuracy:
+            payload["accuracy"] = accuracy
+        print_json(payload)
+        return
+    lines = release_lines(release, noise=noise, show_exact=args.show_exact, label=label)
+    if accuracy:
+        lines.insert(1 + len(release.details), f"error bar (from public parameters): {accuracy}")
+    print("\n".join(lines))
+
+
+def emit_plan(mech: Any, params: dict, args: argparse.Namespace) -> None:
+    plan = mech.plan(**params)
+    from ..accounting import ledger_epsilon
+
+    if args.json:
+        print_json({"mechanism": mech.name, "epsilon": ledger_epsilon(plan), "plan": [
+            {"mechanism": e.mechanism, "epsilon": e.epsilon, "note": e.note, "composition": e.composition} for e in plan]})
+        return
+    print(f"{mech.name} would spend ε = {ledger_epsilon(plan):.6g} in {len(plan)} step(s):")
+    for i, e in enumerate(plan, 1):
+        print(f"  {i}. {e.mechanism}: ε = {e.epsilon:.6g}" + (f" ({e.note})" if e.note else "")
+              + (f" [parallel: {e.group}, branch {e.branch}]" if e.composition == "parallel" else ""))
+
+
+def _param_flag(p: argparse.ArgumentParser, param) -> None:
+    from ..mechanisms.declaration import REQUIRED
+
+    flag = "--" + param.name.replace("_", "-")
+    kw: dict[str, Any] = {"dest": param.name, "help": param.help or param.describe()}
+    if param.kind is bool:
+        kw["type"] = lambda t: t
+        kw["metavar"] = "{true,false}"
+    else:
+        kw["type"] = str  # checked by the declaration (one message, naming the parameter)
+        kw["metavar"] = param.name.upper()
+    if param.choices is not None:
+        kw["choices"] = [str(c) for c in param.choices]
+    if param.default is REQUIRED:
+        kw["required"] = True
+    else:
+        kw["default"] = None
+        kw["help"] += f" (default: {param.default})"
+    p.add_argument(flag, **kw)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..mechanisms.backends import cli_backend
+    from ..mechanisms.declaration import get
+
+    mech = get(args.mechanism)
+    params = {p.name: getattr(args, p.name) for p in mech.params if getattr(args, p.name, None) is not None}
+    params = mech.check_params(params)
+    if args.plan:
+        emit_plan(mech, params, args)
+        return 0
+    args._backend = cli_backend(args.seed)
+    data = mech.load(args.input, **params)
+    release = mech.release(data, rng=args._backend, **params)
+    emit(release, args, accuracy=mech.accuracy(**params) if mech.accuracy is not None else None)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from ..mechanisms.declaration import registry
+
+    p = sub.add_parser("release", help="run one declared mechanism on a file (a release unless --seed)",
+                       description=__doc__.split("\n\n")[0])
+    mechs = p.add_subparsers(dest="mechanism", required=True, metavar="MECHANISM")
+    for mech in registry().values():
+        if mech.load is None:
+            continue
+        m = mechs.add_parser(mech.name, help=mech.summary, description=f"{mech.summary}. Neighbouring relation: "
+                             f"{mech.relation.describe()}.")
+        m.add_argument("input", help="the input file (read by the mechanism's own public-schema loader)")
+        for param in mech.params:
+            _param_flag(m, param)
+        add_release_flags(m)
+        m.set_defaults(func=lambda a: run_handler(_run, a))
+
+
+def main(argv: list[str] | None = None) -> int:  # pragma: no cover - convenience
+    parser = argparse.ArgumentParser(prog="dpworkbench")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args) if hasattr(args, "func") else EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""Harness entries derived from declarations: nothing about a declared mechanism is restated here.
+
+:func:`entry_point` turns a :class:`~dpworkbench.mechanisms.declaration.Mechanism` into an
+:class:`~dpworkbench.testing.harness.EntryPoint`: its relation, claimed ε (the ledger its plan records) and public
+inputs are the declaration's; its neighbours are the declaration's own generator or the core's generic one for the
+relation and the data's type (:func:`generic_neighbours`); the statistics brute-forced are the declaration's
+``statistics`` against its ``sensitivity``; the audited release is :meth:`Mechanism.release` itself (with the
+statistics of each input computed once, since the brute force has already checked them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..accounting import ledger_epsilon
+from .harness import EntryPoint, node_neighbours
+
+
+def _mixed_row(df):
+    """A row built from different rows' cells (column j from row j mod n): in the data's domain, yet usually new."""
+    n = len(df)
+    return {c: df[c].iloc[j % n] for j, c in enumerate(df.columns)}
+
+
+def generic_neighbours(relation_key: str, data: Any) -> Iterable[Any]:
+    """The core's neighbours of ``data`` under a relation, for the data types the core knows:
+
+    * a DataFrame or a 1-D array (rows are records): ``add_remove_row`` removes each row, and inserts a copy of
+      each row and a mixed row at every position; ``substitute_row`` replaces each row by each other row and by
+      the mixed row;
+    * a graph ``(n, edges)`` on nodes 0..n−1: ``node`` removes each node with its edges (relabelling the rest;
+      adding is the same pair read the other way); ``edge`` adds or removes each possible edge.
+    Other relations (``fk_tuple``) and types need the declaration's own ``neighbours``."""
+    import pandas as pd
+
+    if relation_key in ("add_remove_row", "substitute_row") and isinstance(data, (pd.DataFrame, np.ndarray)):
+        frame = isinstance(data, pd.DataFrame)
+        df = data.reset_index(drop=True) if frame else pd.DataFrame({"v": np.asarray(data)})
+        n = len(df)
+        extra = [df.iloc[i].to_dict() for i in range(n)] + ([_mixed_row(df)] if n else [])
+
+        def out(rows: list[dict]):
+            res = pd.DataFrame(rows, columns=df.columns).astype(df.dtypes.to_dict())
+            return res if frame else res["v"].to_numpy()
+
+        rows = [df.iloc[i].to_dict() for i in range(n)]
+        if relation_key == "add_remove_row":
+            for i in range(n):
+                yield out(rows[:i] + rows[i + 1:])
+            for e in extra:
+                for pos in range(n + 1):
+                    yield out(rows[:pos] + [e] + rows[pos:])
+        else:
+            for i in range(n):
+                for e in extra:
+                    if e != rows[i]:
+                        yield out(rows[:i] + [e] + rows[i + 1:])
+        return
+    if relation_key in ("node", "edge") and isinstance(data, tuple) and len(data) == 2:
+        n, edges = int(data[0]), np.asarray(data[1], dtype=np.int64).reshape(-1, 2)
+        if relation_key == "node":
+            yield from node_neighbours(n, edges)
+            return
+        present = {tuple(sorted(e)) for e in edges.tolist()}
+        for u in range(n):
+            for v in range(u + 1, n):
+                if (u, v) in present:
+                    yield n, np.asarray([e for e in edges.tolist() if tuple(sorted(e)) != (u, v)], np.int64).reshape(-1, 2)
+                else:
+                    yield n, np.vstack([edges, [[u, v]]])
+        return
+    raise ValueError(f"no generic neighbours for relation {relation_key!r} on {type(data).__name__}: "
+                     "the declaration must give its own `neighbours`")
+
+
+def _numeric(out: Any) -> dict[str, float]:
+    """The numeric components of a released value (a number, an array, or a mapping of numbers)."""
+    if isinstance(out, dict):
+        return {str(k): float(v) for k, v in out.items() if np.ndim(v) == 0 and v is not None}
+    arr = np.asarray(out, dtype=float)
+    if arr.ndim == 0:
+        return {"output": float(arr)}
+    return {f"output[{i}]": float(v) for i, v in enumerate(arr.ravel())}
+
+
+def entry_point(mech) -> EntryPoint:
+    """The harness entry of one declaration (see the module docstring)."""
+    params = dict(mech.harness_params)
+    checked = mech.check_params(params)
+    claimed = ledger_epsilon(mech.cost(**checked))
+    cache: dict[int, tuple[Any, Any]] = {}
+
+    def stats_of(x):
+        hit = cache.get(id(x))
+        if hit is None or hit[0] is not x:
+            hit = (x, mech.statistics(x, **checked))
+            cache[id(x)] = hit
+        return hit[1]
+
+    def statistics(x):
+        s = stats_of(x)
+        keys = set(mech.sensitivity(**checked)) if mech.sensitivity is not None else set(s)
+        return {k: v for k, v in s.items() if k in keys}
+
+    def neighbours(x):
+        return mech.neighbours(x) if mech.neighbours is not None else generic_neighbours(mech.relation.key, x)
+
+    def release(x, rng):
+        return _numeric(mech.release(x, rng=rng, statistics=stats_of(x), **params).value)
+
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items() if k != "epsilon")
+    return EntryPoint(
+        name=f"{mech.name}({shown})" if shown else mech.name,
+        kind="api",
+        paper=mech.paper,
+        relation=mech.relation.describe(),
+        claimed_epsilon=claimed,
+        public_inputs=tuple(p.name for p in mech.params) + tuple(mech.public),
+        make_inputs=mech.examples,
+        neighbours=neighbours,
+        statistics=statistics,
+        sensitivities=(lambda x: dict(mech.sensitivity(**checked))) if mech.sensitivity is not None else {},
+        release=release,
+        expect_flagged=mech.paper_option,
+        n_samples=mech.harness_samples,
+        pilot_samples=min(2000, max(200, mech.harness_samples // 3)),
+        tests="tests/privacy/test_harness_declared.py",
+        note="derived from the declaration",
+    )
+
+
+__all__ = ["entry_point", "generic_neighbours"]
