@@ -27,17 +27,21 @@ def add_release_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plan", action="store_true", help="print the privacy ledger the run would record, and stop")
 
 
-def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: str | None = None) -> None:
+def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: str | None = None,
+         extra: dict | None = None) -> None:
     """Print a release: private values with their error bar and public inputs, ε and the noise source; exact values
-    only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object."""
-    from ..accounting import release_lines, release_payload
+    only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object (a null value
+    says why in ``null_reasons``), with the public ``extra`` keys (e.g. warnings) added."""
+    from ..accounting import release_lines
     from ..mechanisms.backends import noise_label
+    from .common import release_json
 
     noise = noise_label(args._backend) if hasattr(args, "_backend") else "unknown"
     if args.json:
-        payload = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
+        payload = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
         if accuracy:
             payload["accuracy"] = accuracy
+        payload.update(extra or {})
         print_json(payload)
         return
     lines = release_lines(release, noise=noise, show_exact=args.show_exact, label=label)

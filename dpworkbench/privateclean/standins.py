@@ -14,7 +14,7 @@ from dpworkbench.cache import cached
 
 from .model import CleanedRelation, apply_mapping, edit_distance_merge
 from .estimators import estimate
-from .mechanisms import epsilon_grr, grr
+from .mechanisms import epsilon_grr, grr, grr_sample
 
 TEMP_RANGE = 122.0  # public bound on temperature (°C), Δ for the Laplace mechanism
 
@@ -229,7 +229,7 @@ def _batch_rows(est: dict, truth: dict, aggs, methods, R: int, extra: dict | Non
 
 def run_intel_batch(cell, rng) -> list[dict]:
     """Fig. 10, vectorised: one intel_like relation per cell, ``batch`` GRR instances of it."""
-    from .batch import estimate_batch, grr_codes
+    from .batch import estimate_batch
 
     gen = np.random.default_rng(rng)
     R = int(cell.get("batch", 1))
@@ -252,8 +252,9 @@ def run_intel_batch(cell, rng) -> list[dict]:
     dirty = {"count": float(okd.sum()), "avg": float(temp[okd].mean())}
     out = []
     for start, r in _chunks(R, codes.size):  # the full Intel table (2.3M rows) × 100 instances at once is > 11 GB
-        Vcat = grr_codes(np.broadcast_to(codes, (r, codes.size)), len(dom), p, gen)
-        Vval = temp[None, :] + gen.laplace(0.0, b, size=(r, codes.size))
+        V, W = grr_sample({"id": (codes, len(dom), p)}, {"temp": (temp, b)}, size=r, rng=gen)
+        Vcat, Vval = V["id"], W["temp"]
+        del V, W
         est = estimate_batch(Vcat, Vval, np.broadcast_to(cmap, (r, len(dom))), np.broadcast_to(sel, (r, len(dom))), p)
         del Vcat, Vval
         est["dirty_nonprivate"] = dirty
@@ -316,7 +317,7 @@ def cars_cleaner() -> dict:
 
 def run_cars_batch(cell, rng) -> list[dict]:
     """Fig. 11 on the cars table: merge misspelt makes + isEurope; count / avg(acceleration) WHERE make = 'Europe'."""
-    from .batch import estimate_batch, grr_codes
+    from .batch import estimate_batch
 
     gen = np.random.default_rng(rng)
     R = int(cell.get("batch", 1))
@@ -332,7 +333,7 @@ def run_cars_batch(cell, rng) -> list[dict]:
     acc = df["acceleration"].to_numpy(dtype=float)
     ok = sel[cmap[codes]]
     truth = {"count": float(ok.sum()), "avg": float(acc[ok].mean())}
-    Vcat = grr_codes(np.broadcast_to(codes, (R, codes.size)), len(dom), p, gen)
-    Vval = acc[None, :] + gen.laplace(0.0, b, size=(R, codes.size))
+    V, W = grr_sample({"make": (codes, len(dom), p)}, {"acceleration": (acc, b)}, size=R, rng=gen)
+    Vcat, Vval = V["make"], W["acceleration"]
     est = estimate_batch(Vcat, Vval, np.broadcast_to(cmap, (R, len(dom))), np.broadcast_to(sel, (R, len(clean_dom))), p)
     return _batch_rows(est, truth, ("count", "avg"), ("direct", "privateclean"), R)

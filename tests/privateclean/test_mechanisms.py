@@ -232,7 +232,7 @@ import math  # noqa: E402
 
 from dpworkbench.mechanisms import core  # noqa: E402
 from dpworkbench.privateclean import p_for_epsilon  # noqa: E402
-from dpworkbench.privateclean.batch import grr_codes as batch_grr_codes  # noqa: E402
+from dpworkbench.privateclean.mechanisms import grr_sample  # noqa: E402
 
 
 def _old_privateclean_draws(codes, N, p, gen):
@@ -262,7 +262,8 @@ def test_core_kernel_orders_match_the_former_code():
     for seed in range(3):
         a = core.grr_codes(codes, 7, 0.4, np.random.default_rng(seed))
         assert np.array_equal(a, _old_batch_draws(codes, 7, 0.4, np.random.default_rng(seed)))
-        assert np.array_equal(batch_grr_codes(codes, 7, 0.4, np.random.default_rng(seed)), a)
+        # the declaration's size=R path (stacked instances) draws in the batch order
+        assert np.array_equal(grr_sample({"c": (codes, 7, 0.4)}, size=4, rng=np.random.default_rng(seed))[0]["c"], a)
         flat = codes[0]
         b = core.grr_codes(flat, 7, 0.4, np.random.default_rng(seed), draw="replaced")
         assert np.array_equal(b, _old_privateclean_draws(flat, 7, 0.4, np.random.default_rng(seed)))
