@@ -34,7 +34,6 @@ EXEMPT = {
     "b_for_epsilon": "pure arithmetic: the Laplace scale Δ/ε (no data, no noise)",
     "allocate_epsilon": "pure arithmetic: splits a total ε into per-attribute p and b (no data, no noise)",
     "tune": "pure arithmetic: Appendix E's p and b from S and a target error (no data, no noise)",
-    "query": "the CLI's release (grr, then post-processing): in the harness as `dpworkbench privateclean query`",
     # Not sampled by this harness (each call starts Spark jobs): the Spark front of the GRR declaration.
     "spark_engine.grr_spark": "Spark front of the GRR declaration (harness-tested): its plan, its statistics and noise "
                               "per partition; tests/spark/test_spark_privateclean.py checks the ledger and that the "

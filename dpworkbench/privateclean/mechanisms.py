@@ -6,7 +6,7 @@ GRR is declared once (:data:`GRR`, with the paper's two labelled options :data:`
 (:func:`privacy_cost`), pre-noise statistics (each partition's codes in its public domain, each number clipped into
 its public bounds) and noise. :func:`grr` is the thin public front (research-only data-derived domains and bounds,
 then ``DECL.release``, then the codes decoded into a :class:`PrivateRelation`); :func:`grr_sample` draws ``R``
-releases through the same noise code for the vectorised Monte-Carlo paths (``batch``, ``standins``, ``teaching``)
+releases through the same noise code for the vectorised Monte-Carlo paths (``batch``, ``experiments``, ``teaching``)
 and the Spark engine draws each partition with :func:`draw_rows`."""
 from __future__ import annotations
 
@@ -231,7 +231,7 @@ def out_of_domain_rule(domain: Any, other: Any = _NULL, *, declared: bool = Fals
     return dom, (nulls[0] if nulls else None)
 
 
-def _domain(key: Any, domains: dict, other: dict | None) -> tuple[np.ndarray, np.ndarray, int | None]:
+def released_domain(key: Any, domains: dict, other: dict | None) -> tuple[np.ndarray, np.ndarray, int | None]:
     """(domain GRR encodes against, the released domain — numeric when homogeneous —, out-of-domain target code)."""
     other = other or {}
     dom, target = out_of_domain_rule(domains[key], other.get(key), declared=key in other)
@@ -298,7 +298,7 @@ def _cost(*, discrete, numeric, domains, bounds, other, fill, deltas, derived, a
         if key not in domains:
             raise ValueError(f"grr: the domain of {key!r} is a public input: pass domains={{{key!r}: [...]}} (only a "
                              "research run with a seed may read it off the data)")
-        d[key] = (p, len(_domain(key, domains, other)[0]))
+        d[key] = (p, len(released_domain(key, domains, other)[0]))
         if regenerate_until_domain_preserved:
             notes[key] = "; regenerated until the domain is preserved (Theorem 2): conditional draw, NOT bounded by this ε"
     for col, b in numeric.items():
@@ -324,7 +324,7 @@ def _statistics(df: pd.DataFrame, *, discrete, numeric, domains, bounds, other, 
     stats: dict[str, Any] = {"codes": {}, "forced": {}, "sizes": {}, "values": {}}
     exact: dict[str, dict[str, int]] = {"out_of_domain": {}, "numbers_missing_filled": {}, "numbers_clipped": {}}
     for key in discrete:
-        dom, _, target = _domain(key, domains, other)
+        dom, _, target = released_domain(key, domains, other)
         codes = domain_codes(_values(df, key), dom)
         out = codes < 0
         exact["out_of_domain"][str(key)] = int(out.sum())
@@ -615,7 +615,7 @@ def grr(
             lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
             bounds[col] = (lo, hi if hi > lo else lo + 1.0)
             derived.append(f"delta[{col}]")
-    doms = {k: _domain(k, domains, other)[1] for k in discrete}
+    doms = {k: released_domain(k, domains, other)[1] for k in discrete}
     understated = accounting == "paper_lemma1" and any(len(d) > 3 for d in doms.values())
     if understated and release:
         raise ValueError("grr: accounting='paper_lemma1' (the paper's Lemma 1) understates GRR's ε for domains larger "
@@ -676,6 +676,6 @@ def grr_sample(codes: dict[Any, tuple[np.ndarray, int, float]], values: dict[str
             {k: out[:, j] for j, k in enumerate(values, len(codes))})
 
 
-__all__ = ["ACCOUNTING", "GRR", "GRR_LEMMA1", "GRR_REGENERATE", "b_for_epsilon", "domain_codes", "epsilon_grr",
+__all__ = ["ACCOUNTING", "GRR", "GRR_LEMMA1", "GRR_REGENERATE", "b_for_epsilon", "domain_codes", "epsilon_grr", "released_domain",
            "epsilon_laplace", "grr", "grr_sample", "out_of_domain_rule", "p_for_epsilon", "privacy_cost",
            "privacy_cost_table", "theorem2_bound", "theorem2_exact", "theorem2_probability"]

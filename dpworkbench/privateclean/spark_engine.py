@@ -57,12 +57,12 @@ def _partition_sampler(columns: list[str], params: dict[str, dict], root: int | 
         from pyspark import TaskContext
 
         from ..mechanisms.backends import NumpyBackend, OpenDPBackend
-        from .mechanisms import GRR, _domain
+        from .mechanisms import GRR, released_domain
 
         part = TaskContext.get().partitionId()
         backend = NumpyBackend(np.random.default_rng([root, part])) if root is not None else OpenDPBackend()
         p = {c: GRR.check_params(q) for c, q in params.items()}
-        typed = {c: _domain(c, q["domains"], q["other"])[1] for c, q in p.items() if q["discrete"]}
+        typed = {c: released_domain(c, q["domains"], q["other"])[1] for c, q in p.items() if q["discrete"]}
         for batch in batches:
             out = {}
             for c in columns:  # in the frame's column order (the stream's draw order)

@@ -121,7 +121,7 @@ def test_count_by_group_matches_estimate():
 
 
 def test_tpcds_canonicalise_and_fallback():
-    from dpworkbench.privateclean.tpcds import canonicalise, cache_file, fd_violations, load_customer_address
+    from dpworkbench.privateclean.datasets import canonicalise, cache_file, fd_violations, load_customer_address
 
     raw = pd.DataFrame({"ca_city": ["a", "a", "a", "b", "b", "b"], "ca_county": ["c", "c", "c", "d", "d", "d"],
                         "ca_state": ["X", "X", "Y", None, "Z", "Z"], "ca_country": ["US", None, "US", "US", "US", "US"]})
@@ -139,7 +139,8 @@ def test_tpcds_canonicalise_and_fallback():
 
 
 def test_cars_standin():
-    from dpworkbench.privateclean.standins import cars, cars_cleaner, run_cars_batch
+    from dpworkbench.privateclean.datasets import cars, cars_cleaner
+    from dpworkbench.privateclean.experiments import run_cars_batch
 
     for prefer in ("real", "synthetic"):
         df, src = cars(prefer)

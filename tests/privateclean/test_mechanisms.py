@@ -121,7 +121,7 @@ def test_cli_release_backend_and_bounds(tmp_path):
 def test_outlier_filter_finds_intel_spurious_ids_on_the_private_relation():
     from dpworkbench.privateclean import CleanedRelation, estimate
     from dpworkbench.privateclean.model import outlier_values
-    from dpworkbench.privateclean.standins import INTEL_DOMAIN, TEMP_RANGE, intel_like
+    from dpworkbench.privateclean.datasets import INTEL_DOMAIN, TEMP_RANGE, intel_like
     R = intel_like(seed=1, scale=0.05)
     p = 0.1
     rel = grr(R, {"sensor_id": p}, {"temp": TEMP_RANGE / epsilon_grr(p, 3, "paper")}, domains={"sensor_id": INTEL_DOMAIN},
