@@ -470,7 +470,7 @@ GRR = _declare("privateclean.grr", "GRR on discrete partitions + Laplace on clip
 GRR_LEMMA1 = _declare(  # Lemma 1 claims ε = 1 on a 10-value domain; the true ε is ln(1 + 10(1−p)/p) ≈ 1.9
     "privateclean.grr_lemma1", "GRR charged with the paper's Lemma 1 ln(3/p−2) (understates ε for N > 3)",
     accounting=("paper_lemma1",), regenerate=(False,), paper_option=True, harness_samples=4000,
-    harness_params={"discrete": {"cat": 3.0 / (math.e + 2.0)}, "domains": {"cat": _DOM10}},
+    harness_params={"discrete": {"cat": 0.6358}, "domains": {"cat": _DOM10}},  # p ≈ 3/(e + 2)
     examples=_examples(_DOM10, "v0", False))
 GRR_REGENERATE = _declare(  # a value present in R is never missing from V: the acceptance event leaks
     "privateclean.grr_regenerate", "GRR redrawn until every value of R appears in V (the paper's Theorem 2 option)",
