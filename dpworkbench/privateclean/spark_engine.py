@@ -137,7 +137,7 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     params.update({c: {"discrete": {}, "numeric": {c: b}, "bounds": {c: (lo, hi)}, "fill": {c: f}}
                    for c, (b, lo, hi, f) in num.items()})
     plan = GRR.plan(discrete=dict(discrete), numeric=numeric, domains={c: list(domains[c]) for c in discrete},
-                    bounds={c: (lo, hi) for c, (_, lo, hi, _) in num.items()}, other=other or None)
+                    bounds={c: bounds[c] for c in num}, other=other or None)
     acc, mark = open_ledger(accountant)
     record_plan(acc, plan)  # recorded before any draw
     root = None if backend.name == "opendp" else int(backend.generator.integers(0, 2**63 - 1))
