@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 from .._validation import as_generator, check_epsilon, check_finite_array, check_int
 from ..accounting import Accountant
 from ..mechanisms import core
+from ..mechanisms.backends import NumpyBackend
 
 SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
 
@@ -89,9 +90,9 @@ def selection_probabilities(utilities: Sequence[float], *, epsilon: float, sensi
     u = check_finite_array(utilities, "utilities")
     em = core.exponential_probabilities(u, epsilon=epsilon, sensitivity=sensitivity)
     pf = core.permute_and_flip_probabilities(u, epsilon=epsilon, sensitivity=sensitivity)
-    rng = np.random.default_rng(12345)
     n = 20000
-    noisy = u[None, :] + rng.laplace(0, 2 * sensitivity / epsilon, (n, u.size))
+    # research noise through the back-end (seeded: a teaching estimate, not a release)
+    noisy = NumpyBackend(12345).add_laplace(np.broadcast_to(u, (n, u.size)), 2 * sensitivity / epsilon)
     rnm = np.bincount(noisy.argmax(1), minlength=u.size) / n
     rows = []
     for name, p in (("exponential", em), ("permute-and-flip", pf), ("report-noisy-max", rnm)):
