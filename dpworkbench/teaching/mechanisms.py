@@ -24,7 +24,7 @@ SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
 # ---------------------------------------------------------------------------------
 # Laplace and composition
 # ---------------------------------------------------------------------------------
-def laplace_samples(true_value: float, *, epsilon: float, sensitivity: float, n: int, seed: int = 0) -> np.ndarray:
+def laplace_releases(true_value: float, *, epsilon: float, sensitivity: float, n: int, seed: int = 0) -> np.ndarray:
     """n independent releases of true_value + Lap(Δ/ε) (no accountant: a what-if distribution)."""
     n = check_int(n, "n", minimum=1)
     # n independent copies of one release: the vector call draws iid Lap(Δ/ε) per entry.
@@ -33,8 +33,8 @@ def laplace_samples(true_value: float, *, epsilon: float, sensitivity: float, n:
 
 def laplace_figure(true_value: float, neighbour_value: float, *, epsilon: float, sensitivity: float = 1.0, n: int = 20000, seed: int = 0) -> go.Figure:
     """Histograms of the Laplace mechanism on two neighbouring datasets, with densities and the ε bound."""
-    a = laplace_samples(true_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed)
-    b = laplace_samples(neighbour_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed + 1)
+    a = laplace_releases(true_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed)
+    b = laplace_releases(neighbour_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed + 1)
     scale = sensitivity / epsilon
     xs = np.linspace(min(true_value, neighbour_value) - 6 * scale, max(true_value, neighbour_value) + 6 * scale, 400)
     dens = lambda mu: np.exp(-np.abs(xs - mu) / scale) / (2 * scale)  # noqa: E731

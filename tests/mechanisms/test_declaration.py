@@ -147,3 +147,22 @@ def test_generic_neighbours_cover_the_relations():
     assert len(edge) == 3
     with pytest.raises(ValueError, match="own `neighbours`"):
         list(generic_neighbours("fk_tuple", df))
+
+
+def test_runner_records_out_of_time(tmp_path):
+    import time as _time
+
+    from dpworkbench.experiments.runner import run_mechanisms
+
+    def slow(x, **p):
+        _time.sleep(5)
+        return {"n": 1.0}
+
+    mech = _toy(name="toy.slow", statistics=slow, register=True)
+    try:
+        t0 = _time.perf_counter()
+        res = run_mechanisms("slow", {"a": [1]}, ["toy.slow"], epsilons=[1.0], repetitions=3, seed=0,
+                             results_dir=tmp_path, progress=False, timeout=0.5)
+        assert _time.perf_counter() - t0 < 4 and list(res["status"]) == ["OT"] * 3
+    finally:
+        declaration._REGISTRY.pop(mech.name, None)
