@@ -129,3 +129,21 @@ def as_generator(rng: Any = None, seed: Any = None) -> np.random.Generator:
 
         return release_backend().generator
     return np.random.default_rng(seed)
+
+
+def read_user_bytes(path: Any, what: str) -> bytes:
+    """The bytes of a user's input file (``.gz`` decompressed), or one ValueError naming ``what`` and the path only:
+    missing, a folder, unreadable or a truncated gzip (the file's format, never a line's content)."""
+    import gzip
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.exists():
+        raise ValueError(f"{what} file not found: {p}")
+    if p.is_dir():
+        raise ValueError(f"{what} {p} is a folder, not a file")
+    try:
+        data = p.read_bytes()
+        return gzip.decompress(data) if p.suffix.lower() == ".gz" else data
+    except (OSError, EOFError) as exc:
+        raise ValueError(f"{what} {p} cannot be read ({getattr(exc, 'strerror', None) or 'not a complete gzip file'})") from None
