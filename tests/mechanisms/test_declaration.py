@@ -166,3 +166,19 @@ def test_runner_records_out_of_time(tmp_path):
         assert _time.perf_counter() - t0 < 4 and list(res["status"]) == ["OT"] * 3
     finally:
         declaration._REGISTRY.pop(mech.name, None)
+
+
+def test_the_error_bar_covers_the_truth(plugin_dir):
+    """The declared noise-only interval covers the statistic in ≥ 1 − β − 3 SE of seeded releases."""
+    from dpworkbench.cli.release import accuracy_payload
+
+    mech = registry()["plugin.conflict_count"]
+    df = pd.DataFrame({"A": [1, 1, 2, 2, 3], "B": [1, 2, 3, 3, 4]})
+    n, beta = 3000, 0.05
+    covered = 0
+    for s in range(n):
+        rel = mech.release(df, rng=s, epsilon=0.7, cap=2)
+        lo, hi = accuracy_payload(mech.accuracy(epsilon=0.7, cap=2), rel.value)["interval"]
+        covered += lo <= rel.exact["truth"] <= hi
+    se = (beta * (1 - beta) / n) ** 0.5
+    assert covered / n >= 1 - beta - 3 * se
