@@ -17,8 +17,17 @@ from typing import Any
 from .common import EXIT_BAD_INPUT, print_json, run_handler
 
 
-def add_release_flags(p: argparse.ArgumentParser) -> None:
-    """The flags every release shares."""
+def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = None, engines: tuple[str, ...] = (),
+                      n_bound: str | None = None) -> None:
+    """The flags every release shares: ``--seed``, ``--json``, ``--show-exact``, ``--plan``; with ``epsilon`` (its
+    default) ``--epsilon``; with ``engines`` ``--engine`` (the first is the default); with ``n_bound`` (what it
+    bounds, in words) ``--n-bound``, a public bound that is an argument, never read off the data."""
+    if epsilon is not None:
+        p.add_argument("--epsilon", type=float, default=epsilon, help="privacy budget ε of the whole run")
+    if engines:
+        p.add_argument("--engine", choices=list(engines), default=engines[0], help="where the statistics are computed")
+    if n_bound is not None:
+        p.add_argument("--n-bound", type=int, default=None, help=f"public upper bound on {n_bound}")
     p.add_argument("--seed", type=int, default=None,
                    help="seed the noise (research, tests and figures: NOT a private release); default: a release "
                         "on the floating-point-safe OpenDP back-end")
