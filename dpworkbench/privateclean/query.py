@@ -29,7 +29,7 @@ from dpworkbench.accounting import Release
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 
 from .estimators import estimate
-from .mechanisms import b_for_epsilon, epsilon_grr, grr, out_of_domain_rule, p_for_epsilon
+from .mechanisms import GRR, b_for_epsilon, epsilon_grr, grr, out_of_domain_rule, p_for_epsilon
 from .model import CleanedRelation, apply_mapping
 
 MAX_GRR_EPSILON = 700.0  # largest ε for which e^ε is a finite double; GRR needs it in p = N/(e^ε+N−1)
@@ -231,21 +231,16 @@ def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, s
     derived = list(released.derived_public)
     if q.p is None and not q.domain:
         derived.append("p (from --epsilon and the data-derived domain size)")
-    # --- NOT PRIVATE: the true answer f(R_clean) on the pre-noise relation (the rows after the public rules) --------
-    attr = df[q.attr].to_numpy(dtype=object)
-    if q.domain is not None:
-        released_domain = released.public["domain"][str(q.attr)]
-        target = out_of_domain_rule(q.domain, q.other, declared=True)[1]
-        inside = pd.Series(attr, dtype=object).isin([v for v in released_domain if v is not None]).to_numpy()
-        attr = attr.copy()
-        attr[~inside] = released_domain[target]  # the out-of-domain rule grr applied: --other, else NULL
+    # --- NOT PRIVATE: the true answer f(R_clean) on the pre-noise relation (the GRR declaration's own statistics) ---
+    dom = released.public["domain"][str(q.attr)]
+    pre = GRR.statistics(df, **GRR.check_params({
+        "discrete": {q.attr: p}, "numeric": numeric or None, "domains": {q.attr: dom},
+        "other": {q.attr: q.other} if q.domain is not None else None,
+        "bounds": {q.value_col: q.bounds} if q.value_col else None,
+        "fill": {q.value_col: q.fill} if q.value_col and q.fill is not None else None}))
+    attr = np.asarray(dom, dtype=object)[pre["codes"][q.attr]]  # the out-of-domain rule grr applied: --other, else NULL
     sel = pd.Series(apply_mapping(attr, q.mapping) if q.mapping else attr, dtype=object).isin(pred).to_numpy()
-    if q.value_col:
-        x = df[q.value_col].to_numpy(dtype=float)
-        lo, hi = q.bounds
-        vals = np.clip(np.where(np.isfinite(x), x, q.fill if q.fill is not None else (lo + hi) / 2.0), lo, hi)
-    else:
-        vals = np.ones(len(df))
+    vals = pre["values"][q.value_col] if q.value_col else np.ones(len(df))
     truth = {"count": float(sel.sum()), "sum": float(vals[sel].sum()),
              "avg": float(vals[sel].mean()) if sel.any() else float("nan")}[q.agg]
     exact = {"input": {"cells": parse_report.columns, **dict(released.exact)}, "true_answer": truth,
