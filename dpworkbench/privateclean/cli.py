@@ -9,7 +9,7 @@ import argparse
 import sys
 
 _DESCRIPTION = """Privatise a CSV with GRR (discrete --attr) and Laplace (numeric --value-col), clean the private
-relation with --merge, and answer COUNT/SUM/AVG WHERE --attr IN --equals (PrivateClean estimate with a 95%% CI, and
+relation with --merge, and answer COUNT/SUM/AVG WHERE --attr IN --equals (PrivateClean estimate with a 95% CI, and
 the Direct estimate). Every printed answer is post-processing of the private relation.
 
 Neighbouring relation: substitute one line of the file (bounded DP; each record is randomised independently, local
