@@ -15,9 +15,6 @@ computed through the real path (reader → ``build`` → stable order).
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +23,7 @@ import pandas as pd
 
 from ..testing.harness import EntryPoint, scratch_dir
 from .conflict_graph import build
-from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, Statistics, _examples
+from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, Statistics, harness_tables  # noqa: F401 (DCS: tests)
 
 PAPER = "inconsistency"
 EPS = 1.0
@@ -47,10 +44,6 @@ EXEMPT: dict[str, str] = {
                                          "seeded outputs and ledgers equal the in-memory path's (a KNOWN GAP: not "
                                          "sampled on neighbours)",
 }
-
-
-def make_inputs(rng: np.random.Generator) -> list[pd.DataFrame]:
-    return [t.df for t in _examples(rng)]
 
 
 def _flatten(prefix: str, x, out: dict) -> None:
@@ -75,7 +68,7 @@ def _csv_text(df: pd.DataFrame) -> str:
 
 
 def _file_inputs(rng: np.random.Generator, id_column: bool) -> list[str]:
-    texts = [_csv_text(FINDING1), FINDING1_TYPES, _csv_text(make_inputs(rng)[1])]
+    texts = [_csv_text(FINDING1), FINDING1_TYPES, _csv_text(harness_tables(rng)[1].df)]
     if not id_column:
         return texts
     out = []
@@ -98,22 +91,6 @@ def _file_neighbours(text: str, id_column: bool):
     return csv_line_neighbours(text, list(dict.fromkeys(extra)), substitute=False)
 
 
-class _Files:
-    """One scratch file per distinct CSV text (the CLI reads files)."""
-
-    def __init__(self, tag: str):
-        self.dir = scratch_dir(tag)
-        self.paths: dict[str, Path] = {}
-
-    def __call__(self, text: str) -> Path:
-        p = self.paths.get(text)
-        if p is None:
-            p = self.dir / f"t{len(self.paths)}.csv"
-            p.write_text(text, encoding="utf-8")
-            self.paths[text] = p
-        return p
-
-
 def _file_entry(via: str, schema: str | None, id_column: str | None) -> EntryPoint:
     """``via="cli"``: ``dpworkbench inconsistency FILE`` run in-process (real parser and handler); ``via="api"``:
     ``loaders.load_csv`` + ``mechanisms.release_measures``. Statistics: the subcommand's own public checks and reader
@@ -125,8 +102,15 @@ def _file_entry(via: str, schema: str | None, id_column: str | None) -> EntryPoi
     from .loaders import load_csv, public_inputs
     from .mechanisms import release_measures
 
-    files = _Files(f"inconsistency-{via}-{'schema' if schema else 'text'}")
-    dcs_file = files.dir / "dcs.txt"
+    folder, paths = scratch_dir(f"inconsistency-{via}-{'schema' if schema else 'text'}"), {}
+
+    def files(text: str) -> Path:  # one scratch file per distinct CSV text (the CLI reads files)
+        if text not in paths:
+            paths[text] = folder / f"t{len(paths)}.csv"
+            paths[text].write_text(text, encoding="utf-8")
+        return paths[text]
+
+    dcs_file = folder / "dcs.txt"
     dcs_file.write_text("not(t1.A=t2.A&t1.B!=t2.B)\n")
     run_cli = InProcessCLI(C.register)
     extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])

@@ -59,10 +59,9 @@ from ..accounting import Accountant, LedgerEntry, Release, planned
 from ..experiments.summary import relative_error
 from ..mechanisms import exponential_logits
 from ..mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Drawn, Mechanism, Param
-from . import _kernels as K
 from .conflict_graph import ConflictGraph, build
 from .constraints import DC, FD
-from .model import Projector, degree_bound, order_edges, paper_candidates, quality
+from .model import Projector, degree_bound, i_r_2approx, paper_candidates, quality
 
 STRATEGIES = ("baseline_V", "baseline_dmax", "em", "hier_em", "bound_hier")
 STRATEGY_LABELS = {
@@ -106,11 +105,10 @@ AUDIT_FDS = 4
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Table:
-    """The private table with its public inputs: the constraints Σ and (optionally) the candidate set Θ."""
+    """The private table with its public constraints Σ (the declarations' data)."""
 
     df: pd.DataFrame
     dcs: tuple = ()
-    thetas: tuple | None = None
 
 
 class Statistics(Mapping):
@@ -143,9 +141,7 @@ class Statistics(Mapping):
     def cover(self) -> int:
         """|U| + c(G[V∖U]): Alg. 5's greedy 2-approximate cover in the stable order (unary violators in every cover)."""
         if self._cover is None:
-            g = self.graph
-            u, v = order_edges(g.u, g.v, rule=self.order, seed=self.order_seed, n=g.n, identity=g.identity)
-            self._cover = int(g.unary.size) + int(K.greedy_cover(u, v, g.n))
+            self._cover = i_r_2approx(self.graph, rule=self.order, seed=self.order_seed)
         return self._cover
 
     def fds(self) -> list:
@@ -196,8 +192,7 @@ def table_statistics(data: Any, *, order: str = "rank", order_seed: int = 0, **_
         from .conflict_graph import from_edges
 
         return Statistics(from_edges(len(data.df), []), df=data.df)
-    return Statistics(build(data.df, list(data.dcs)), df=data.df, dcs=data.dcs, thetas=data.thetas, order=order,
-                      order_seed=order_seed)
+    return Statistics(build(data.df, list(data.dcs)), df=data.df, dcs=data.dcs, order=order, order_seed=order_seed)
 
 
 # ---------------------------------------------------------------------------------------------------- harness inputs
@@ -208,7 +203,7 @@ UNIVERSE = pd.DataFrame({"A": [0, 0, 1], "B": [0, 5, 1]})
 FINDING1 = pd.DataFrame({"A": [0] * 6, "B": [0, 0, 1, 0, 1, 2]})
 
 
-def _examples(rng: np.random.Generator) -> list[Table]:
+def harness_tables(rng: np.random.Generator) -> list[Table]:
     n = int(rng.integers(5, 7))
     rand = pd.DataFrame({"A": rng.integers(0, 2, size=n), "B": rng.integers(0, 3, size=n)})
     return [Table(FINDING1.copy(), HARNESS_DCS), Table(rand, HARNESS_DCS)]
@@ -217,7 +212,7 @@ def _examples(rng: np.random.Generator) -> list[Table]:
 def _neighbours(table: Table):
     from ..testing.harness import row_neighbours
 
-    return (Table(df, table.dcs, table.thetas) for df in row_neighbours(table.df, UNIVERSE))
+    return (Table(df, table.dcs) for df in row_neighbours(table.df, UNIVERSE))
 
 
 def _repeat(one, size):
@@ -246,7 +241,7 @@ SIZE_BOUND = Mechanism(
     relation=RELATION,
     params=(EPSILON(), Param("beta", float, N_BETA, "probability that the bound is below |D|", low=0, high=0.5,
                              open_low=True)),
-    cost=lambda *, epsilon, beta: planned(("laplace", epsilon, "private size bound")),
+    cost=lambda *, epsilon, beta: planned(("laplace", epsilon, "private size bound |D| (Laplace count + margin)")),
     statistics=lambda data, **p: {"rows": float(data.n if isinstance(data, (Statistics, ConflictGraph))
                                                 else len(data.df if isinstance(data, Table) else data))},
     sensitivity=lambda **p: {"rows": 1.0},
@@ -290,7 +285,7 @@ DEGREE_BOUND = Mechanism(
     sensitivity=lambda **p: {f"d_bound term {i}": 1.0 for i in range(AUDIT_FDS)},
     noise=_degree_noise,
     truth=lambda stats, **p: stats.degree_terms(p["minus_one"])[0],
-    examples=_examples,
+    examples=harness_tables,
     neighbours=_neighbours,
     harness_params={"epsilon": 1.0, "n": 8},
 )
@@ -343,27 +338,17 @@ THETA_EM = Mechanism(
 )
 
 
-def em_step(proj, candidates: Sequence[int], theta_max: int, *, eps_em: float, eps2: float, measure: str,
-            ip_sensitivity: str, no_bias_theta: int | None, rng=None, accountant=None, note: str = "") -> dict:
-    """:data:`THETA_EM` over ``candidates`` with a memoised projector (a dict: candidates, quality, probabilities,
-    Δq, θ). Spends ``eps_em``."""
-    stats = Statistics(proj.graph, projector=proj, thetas=candidates)
-    r = THETA_EM.release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=eps_em, eps2=eps2,
-                         measure=measure, ip_sensitivity=ip_sensitivity, theta_max=theta_max,
-                         no_bias_theta=no_bias_theta)
-    return dict(r.details)
-
-
 def basic_em(proj, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
              ip_sensitivity: str = "safe", rng=None, accountant=None) -> dict:
-    """Algorithm 3: θ* ∝ exp(ε₁·q/(2Δq)) over Θ, Δq = max Θ. Spends ε₁."""
-    check_options(measure, "measure", ("MI", "P"))
-    check_options(ip_sensitivity, "ip_sensitivity", ("safe", "paper"))
+    """Algorithm 3, a release of :data:`THETA_EM` over Θ with Δq from θ_max = max Θ (a dict: candidates, quality,
+    probabilities, Δq, θ). Spends ε₁."""
     eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
     if not len(thetas):
         raise ValueError("thetas is empty: give at least one candidate θ")
-    return em_step(proj, thetas, int(max(thetas)), eps_em=eps1, eps2=eps2, measure=measure,
-                   ip_sensitivity=ip_sensitivity, no_bias_theta=None, rng=rng, accountant=accountant)
+    r = THETA_EM.release(None, rng=rng, accountant=accountant, statistics=Statistics(proj.graph, projector=proj,
+                         thetas=thetas), epsilon=eps1, eps2=eps2, measure=measure, ip_sensitivity=ip_sensitivity,
+                         theta_max=int(max(thetas)))
+    return dict(r.details)
 
 
 # ---------------------------------------------------------------------------------------------------- Alg. 4 (θ selection), composed
@@ -411,40 +396,58 @@ def _select(stats: Statistics, backend, cands, *, eps1, eps2, measure, ip_sensit
     return record
 
 
+def _selection_noise(stats, backend, size, *, epsilon, eps2, measure, ip_sensitivity, use_bound, steps, add_V, prune,
+                     eps0_frac, n, fd_bound):
+    return _repeat(lambda: (lambda r: Drawn(r["theta"], r))(_select(
+        stats, backend, stats.thetas, eps1=epsilon, eps2=eps2, measure=measure, ip_sensitivity=ip_sensitivity,
+        use_bound=use_bound, steps=steps, add_V=add_V, prune=prune, eps0_frac=eps0_frac, n=n)), size)
+
+
+THETA_SELECTION = Mechanism(
+    name="inconsistency.theta_selection",
+    summary="Alg. 4: the noisy FD degree bound (when Σ has an FD-like DC), then hierarchical EM draws of θ over Θ",
+    relation=RELATION,
+    params=(EPSILON(), THETA_EM.params[1], _MEASURE, _IPS,
+            Param("use_bound", bool, True, "lines 1–5 (the FD degree bound); False: hierarchical EM"),
+            Param("steps", int, 2, "EM draws", choices=(1, 2, 3)),
+            Param("add_V", str, "if_general_DC", "add the θ = |V| candidate", choices=("always", "never", "if_general_DC")),
+            Param("prune", str, "le", "keep θ ≤ θ* (le, Alg. 4) or θ < θ* (lt, Table 4)", choices=("le", "lt")),
+            Param("eps0_frac", float, 0.25, "share of ε on the FD degree bound", low=0, high=1),
+            Param("n", int, REQUIRED, "public (or privately estimated) size bound: the |V| candidate and the clamp",
+                  low=1),
+            Param("fd_bound", bool, True, "Σ has an FD-like DC")),
+    public=("candidates Θ", "dcs"),
+    cost=lambda *, epsilon, use_bound, steps, eps0_frac, fd_bound, **p: _selection_plan(
+        epsilon, strategy="hier_em", bound=use_bound and fd_bound, eps0_frac=eps0_frac, steps=steps),
+    statistics=table_statistics,
+    noise=_selection_noise,
+)
+
+
 def optimized_em(proj, thetas: Sequence[int], *, eps1: float, eps2: float, measure: str = "MI",
                  df: pd.DataFrame | None = None, dcs: Sequence[DC] = (), use_bound: bool = True, steps: int = 2,
                  add_V: str = "if_general_DC", prune: str = "le", eps0_frac: float = 0.25,
                  ip_sensitivity: str = "safe", rng=None, accountant=None, n_bound: int | None = None) -> dict:
-    """Algorithm 4 (``use_bound=False``: hierarchical EM without lines 1–5), the composition of the declared steps:
-    the plan (:data:`DEGREE_BOUND` when Σ has an FD-like DC, then ``steps`` × :data:`THETA_EM`) is recorded first.
-    Spends ε₁: ε₀ = ``eps0_frac``·ε₁ for the bound, the rest split evenly over the EM draws; candidates above each
-    draw are pruned (``prune="le"`` keeps θ ≤ θ*, as Alg. 4; ``"lt"`` keeps θ < θ*, as Table 4).
+    """Algorithm 4 (``use_bound=False``: hierarchical EM without lines 1–5), a release of :data:`THETA_SELECTION`
+    (the composition of :data:`DEGREE_BOUND` and ``steps`` × :data:`THETA_EM`; a dict: θ, θ₁, the steps, the noisy
+    bound). Spends ε₁: ε₀ = ``eps0_frac``·ε₁ for the bound (only when Σ has an FD-like DC), the rest split evenly
+    over the EM draws; candidates above each draw are pruned (``prune="le"`` keeps θ ≤ θ*, as Alg. 4; ``"lt"``
+    keeps θ < θ*, as Table 4).
 
     ``n_bound`` is the *public* (or privately estimated) size bound used for the θ = |V| candidate and to clamp the
     noisy degree bound; ``None`` falls back to the graph's own n, which is NOT public under add/remove-one-tuple
     neighbours (:func:`graph_projection` always passes one)."""
-    from ..accounting import open_ledger
-    from ..mechanisms.declaration import record_plan
-    from ..mechanisms.backends import check_rng
-
-    check_options(measure, "measure", ("MI", "P"))
-    check_options(ip_sensitivity, "ip_sensitivity", ("safe", "paper"))
-    eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
-    check_options(add_V, "add_V", ("always", "never", "if_general_DC"))
-    check_options(prune, "prune", ("le", "lt"))
-    check_options(steps, "steps", (1, 2, 3))
     if not len(thetas):
         raise ValueError("thetas is empty: give at least one candidate θ")
-    bound = use_bound and any(d.is_fd_like for d in dcs)
-    if bound and df is None:
+    fd = any(d.is_fd_like for d in dcs)
+    if use_bound and fd and df is None:
         raise ValueError("the FD degree bound needs the table df")
-    backend = check_rng(rng)
-    acc, _ = open_ledger(accountant)
-    record_plan(acc, _selection_plan(eps1, strategy="hier_em", bound=bound, eps0_frac=eps0_frac, steps=steps))
-    stats = Statistics(proj.graph, df=df, dcs=dcs, projector=proj)
-    return _select(stats, backend, thetas, eps1=eps1, eps2=eps2, measure=measure, ip_sensitivity=ip_sensitivity,
-                   use_bound=use_bound, steps=steps, add_V=add_V, prune=prune, eps0_frac=eps0_frac,
-                   n=int(n_bound) if n_bound is not None else proj.n)
+    stats = Statistics(proj.graph, df=df, dcs=dcs, thetas=thetas, projector=proj)
+    r = THETA_SELECTION.release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=check_epsilon(eps1, "eps1"),
+                                eps2=check_epsilon(eps2, "eps2"), measure=measure, ip_sensitivity=ip_sensitivity,
+                                use_bound=use_bound, steps=steps, add_V=add_V, prune=prune, eps0_frac=eps0_frac,
+                                n=int(n_bound) if n_bound is not None else max(proj.n, 1), fd_bound=fd)
+    return dict(r.details)
 
 
 # ---------------------------------------------------------------------------------------------------- Algorithm 2 (graph projection)
@@ -558,7 +561,7 @@ def _projection(measure: str, ip_sensitivity: str, name: str, paper_option: bool
         sensitivity=_projection_sensitivity(measure, ip_sensitivity),
         noise=_projection_noise(measure, ip_sensitivity),
         truth=lambda stats, **p: float(stats.value(stats.n, measure)),
-        examples=_examples,
+        examples=harness_tables,
         neighbours=_neighbours,
         harness_params={"epsilon": 1.0},
         harness_samples=5000,
@@ -661,28 +664,30 @@ def _cover_noise(scale_of):
     return noise
 
 
-def _cover(name: str, scale_of, summary: str, paper_option: bool = False) -> Mechanism:
+def _cover(name: str, scale_of, summary: str, note: str, paper_option: bool = False) -> Mechanism:
     return Mechanism(
         name=name, summary=summary, relation=RELATION,
         params=(EPSILON(), Param("order", str, "rank", "stable edge order", choices=("rank", "lex")),
                 Param("order_seed", int, 0, "public seed of the stable edge order"),
                 Param("n_bound", int, None, "PUBLIC upper bound on the number of tuples (upper clip only)", low=1)),
         public=("dcs", "schema"),
-        cost=lambda *, epsilon, **p: planned(("laplace", epsilon, "Alg. 5 vertex cover")),
+        cost=lambda *, epsilon, **p: planned(("laplace", epsilon, note)),
         statistics=table_statistics,
         sensitivity=lambda **p: {"cover": 2.0},
         noise=_cover_noise(scale_of),
         truth=lambda stats, **p: float(stats.cover()),
-        examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0}, harness_samples=6000,
+        examples=harness_tables, neighbours=_neighbours, harness_params={"epsilon": 1.0}, harness_samples=6000,
         paper_option=paper_option,
         references="Mohapatra et al., SIGMOD 2025: §5, Algorithm 5 and Prop. 3",
     )
 
 
 VERTEX_COVER = _cover("inconsistency.vertex_cover", lambda eps: 2.0 / eps,
-                      "Alg. 5: size of a greedy 2-approximate vertex cover in a stable order + Lap(2/ε) (≈ 2·I_R)")
+                      "Alg. 5: size of a greedy 2-approximate vertex cover in a stable order + Lap(2/ε) (≈ 2·I_R)",
+                      "Alg. 5 vertex cover, Lap(2/ε)")
 VERTEX_COVER_TYPO = _cover("inconsistency.vertex_cover_typo", lambda eps: eps / 2,
-                           "Alg. 5 with the printed (typo) scale Lap(ε/2): NOT ε-DP", paper_option=True)
+                           "Alg. 5 with the printed (typo) scale Lap(ε/2): NOT ε-DP",
+                           "Alg. 5 vertex cover with the printed (typo) scale ε/2 — NOT private", paper_option=True)
 
 
 def dp_vertex_cover_cost(epsilon: float) -> tuple[LedgerEntry, ...]:
@@ -795,6 +800,6 @@ def run_record(release: Release, **extra) -> dict:
 
 __all__ = ["DEGREE_BOUND", "I_MI", "I_P", "I_P_PAPER", "N_BETA", "N_FRAC", "NEIGHBOURS", "SIZE_BOUND", "STRATEGIES",
            "STRATEGY_LABELS", "Statistics", "THETA_EM", "Table", "VERTEX_COVER", "VERTEX_COVER_TYPO", "basic_em",
-           "dp_vertex_cover", "dp_vertex_cover_cost", "em_step", "graph_projection", "graph_projection_cost",
+           "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection", "graph_projection_cost",
            "laplace_sensitivity", "measures_plan", "measures_split", "noisy_degree_bound", "optimized_em",
            "private_size_bound", "projected_value", "quality_sensitivity", "release_measures", "run_record"]
