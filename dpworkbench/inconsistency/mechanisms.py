@@ -116,10 +116,10 @@ class Statistics(Mapping):
     a :class:`~.spark_engine.StreamedProjector` streaming Spark-sorted edges). Attributes serve the noise steps; the
     mapping holds the numbers the harness brute-forces (row count, F(θ), EM quality gaps, cover size, FD terms)."""
 
-    def __init__(self, graph: ConflictGraph, *, df: pd.DataFrame | None = None, dcs: Sequence[DC] = (),
+    def __init__(self, graph: ConflictGraph | None, *, df: pd.DataFrame | None = None, dcs: Sequence[DC] = (),
                  thetas: Sequence[int] | None = None, projector: Any = None, order: str = "rank", order_seed: int = 0,
-                 cover: int | None = None):
-        self.graph, self.df, self.dcs = graph, df, tuple(dcs)
+                 cover: int | None = None, degree_terms: Sequence[int] | None = None):
+        self.graph, self.df, self.dcs, self._terms = graph, df, tuple(dcs), degree_terms
         self.thetas = None if thetas is None else [int(t) for t in thetas]
         self.order, self.order_seed = order, order_seed
         self._proj, self._cover = projector, cover
@@ -148,9 +148,13 @@ class Statistics(Mapping):
         return [d for d in self.dcs if d.is_fd_like]
 
     def degree_terms(self, minus_one: bool = True) -> tuple[int, list[int]]:
-        if self.df is None:
-            raise ValueError("the FD degree bound needs the table df")
-        true, terms = degree_bound(self.df, self.fds())
+        """Thm 3's per-FD terms: given (e.g. computed on Spark, ``SparkGraphStats.fd_degree_bounds``), else from df."""
+        if self._terms is not None:
+            true, terms = sum(self._terms), [int(t) for t in self._terms]
+        elif self.df is None:
+            raise ValueError("the FD degree bound needs the table df (or its terms, degree_terms=)")
+        else:
+            true, terms = degree_bound(self.df, self.fds())
         if not minus_one:  # the artifact drops the "−1"
             terms = [t + 1 for t in terms]
             true = sum(terms)
@@ -166,7 +170,7 @@ class Statistics(Mapping):
             for tm in AUDIT_THETA_MAX:
                 for t in range(1, tm):
                     out[f"q_{m}({t}|θmax={tm})"] = float(self.proj.f(tm, m) - self.proj.f(t, m))
-        if self.fds() and self.df is not None:
+        if self.fds() and (self.df is not None or self._terms is not None):
             for i, t in enumerate(self.degree_terms()[1]):
                 out[f"d_bound term {i}"] = float(t)
         self._aud = out
@@ -182,16 +186,8 @@ class Statistics(Mapping):
         return len(self._audited())
 
 
-def table_statistics(data: Any, *, order: str = "rank", order_seed: int = 0, **_: Any) -> Statistics:
-    """The statistics of a :class:`Table` (or a bare DataFrame under no constraints, for the size bound)."""
-    if isinstance(data, Statistics):
-        return data
-    if isinstance(data, pd.DataFrame):
-        data = Table(data)
-    if not data.dcs:  # the size bound alone: the row count is all there is
-        from .conflict_graph import from_edges
-
-        return Statistics(from_edges(len(data.df), []), df=data.df)
+def table_statistics(data: Table, *, order: str = "rank", order_seed: int = 0, **_: Any) -> Statistics:
+    """The statistics of a :class:`Table`: its conflict graph built in memory, projected in the stable order."""
     return Statistics(build(data.df, list(data.dcs)), df=data.df, dcs=data.dcs, order=order, order_seed=order_seed)
 
 
@@ -217,18 +213,13 @@ def _neighbours(table: Table):
 
 def _repeat(one, size):
     """``size`` independent outputs of a compound noise step (one release each, in draw order)."""
-    return one() if size is None else np.asarray([_value(one()) for _ in range(size)])
-
-
-def _value(out):
-    return out.value if isinstance(out, Drawn) else out
+    return one() if size is None else np.asarray([one().value for _ in range(size)])
 
 
 # ---------------------------------------------------------------------------------------------------- the private size bound
 def _size_noise(stats, backend, size, *, epsilon, beta):
     def one():
-        noisy = float(backend.add_laplace(float(stats["rows"] if not isinstance(stats, Statistics) else stats.n),
-                                          1.0 / epsilon))
+        noisy = float(backend.add_laplace(float(stats["rows"]), 1.0 / epsilon))
         nb = max(1, int(math.ceil(noisy + math.log(1.0 / (2.0 * beta)) / epsilon)))
         return Drawn(nb, {"noisy_count": noisy})
 
@@ -242,8 +233,7 @@ SIZE_BOUND = Mechanism(
     params=(EPSILON(), Param("beta", float, N_BETA, "probability that the bound is below |D|", low=0, high=0.5,
                              open_low=True)),
     cost=lambda *, epsilon, beta: planned(("laplace", epsilon, "private size bound |D| (Laplace count + margin)")),
-    statistics=lambda data, **p: {"rows": float(data.n if isinstance(data, (Statistics, ConflictGraph))
-                                                else len(data.df if isinstance(data, Table) else data))},
+    statistics=lambda df, **p: {"rows": float(len(df))},
     sensitivity=lambda **p: {"rows": 1.0},
     noise=_size_noise,
     truth=lambda stats, **p: stats["rows"],
@@ -296,8 +286,8 @@ def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: i
     """:data:`DEGREE_BOUND` on ``df`` (a dict: true bound, terms, noisy raw sum, clamped bound). Spends ε₀."""
     if not fds:
         raise ValueError("the degree bound needs at least one FD-like DC")
-    r = DEGREE_BOUND.release(Table(df, tuple(fds)), rng=rng, accountant=accountant, epsilon=check_epsilon(eps0, "eps0"),
-                             n=n, minus_one=minus_one)
+    r = DEGREE_BOUND.release(None, rng=rng, accountant=accountant, statistics=Statistics(None, df=df, dcs=fds),
+                             epsilon=check_epsilon(eps0, "eps0"), n=n, minus_one=minus_one)
     return {"d_bound": r.exact["d_bound"], "terms": r.exact["terms"], "noisy_raw": r.details["noisy_raw"],
             "noisy": r.value, "epsilon": r.ledger[0].epsilon}
 
@@ -467,13 +457,17 @@ def _projection_cost(*, epsilon, strategy, n_bound, n_frac, eps1_frac, eps0_frac
 def _projection_noise(measure: str, ip_sensitivity: str):
     def noise(stats: Statistics, backend, size, *, epsilon, strategy, n_bound, n_frac, eps1_frac, eps0_frac,
               artifact_compat, add_V, prune, clip, **_):
+        if strategy == "baseline_dmax" and not backend.seeded:  # issue 21, finding 5: research only
+            raise ValueError("strategy='baseline_dmax' uses θ = d_max(G), read off the data: allowed only in a "
+                             "research run with a seed (rng=<int>); for a release use strategy='bound_hier'")
+
         def one():
             details: dict = {}
             rest = epsilon
             if n_bound is None:
                 eps_n = n_frac * epsilon
                 rest = epsilon - eps_n
-                nb = _value(_size_noise(stats, backend, None, epsilon=eps_n, beta=N_BETA))
+                nb = _size_noise({"rows": stats.n}, backend, None, epsilon=eps_n, beta=N_BETA).value
                 details["n_bound"] = nb
             else:
                 nb = n_bound
@@ -547,6 +541,16 @@ _PROJECTION_PARAMS = (
 )
 
 
+@dataclasses.dataclass(frozen=True)
+class ProjectionRelease(Release):
+    """An Alg. 2 release: not private whenever a labelled option that is not ε-DP at the claimed ε was used
+    (``artifact_compat``'s 1.4ε, ``baseline_dmax``'s θ read off the data)."""
+
+    def __post_init__(self):
+        if self.public.get("artifact_compat") or self.public.get("strategy") == "baseline_dmax":
+            object.__setattr__(self, "private", False)
+
+
 def _projection(measure: str, ip_sensitivity: str, name: str, paper_option: bool = False) -> Mechanism:
     label = {"MI": "I_MI", "P": "I_P"}[measure]
     return Mechanism(
@@ -566,6 +570,7 @@ def _projection(measure: str, ip_sensitivity: str, name: str, paper_option: bool
         harness_params={"epsilon": 1.0},
         harness_samples=5000,
         paper_option=paper_option,
+        release_type=ProjectionRelease,
         references="Mohapatra et al., SIGMOD 2025: Alg. 2 with Alg. 3–4; Lemmas 1–2",
     )
 
@@ -590,7 +595,7 @@ def graph_projection(graph: ConflictGraph, measure: str, epsilon: float, *, stra
                      eps0_frac: float = 0.25, ip_sensitivity: str = "safe", artifact_compat: bool = False,
                      add_V: str = "if_general_DC", prune: str = "le", order: str = "rank", order_seed: int = 0,
                      projector: Projector | None = None, clip: str = "range", rng=None,
-                     accountant: Accountant | None = None) -> Release:
+                     accountant: Accountant | None = None, degree_terms: Sequence[int] | None = None) -> Release:
     """Algorithm 2 for I_MI (``measure="MI"``) or I_P (``"P"``): f(π_θ*(G)) + Lap(Δ(θ*)/ε₂), clipped — a release
     of :data:`I_MI` / :data:`I_P` (:data:`I_P_PAPER` with ``ip_sensitivity="paper"``) on statistics of ``graph``.
 
@@ -605,7 +610,9 @@ def graph_projection(graph: ConflictGraph, measure: str, epsilon: float, *, stra
     buys a private bound). ``strategy="baseline_dmax"`` uses θ = d_max(G), read off the data: research runs only
     (a seeded ``rng``), listed in ``derived_public`` and marked not private. ``projector`` reuses memoised F(θ)
     (e.g. a Spark :class:`~.spark_engine.StreamedProjector`). ``clip``: "range" ([0, C(n_bound, 2)] for I_MI,
-    [0, n_bound] for I_P), "artifact" (I_MI clipped at 0, I_P not clipped) or "none"."""
+    [0, n_bound] for I_P), "artifact" (I_MI clipped at 0, I_P not clipped) or "none". ``degree_terms``: the FD
+    degree-bound terms (Thm 3, one per FD-like DC of ``dcs``) when computed elsewhere (on Spark:
+    ``SparkGraphStats.fd_degree_bounds``); else they are computed from ``df``."""
     from ..mechanisms.backends import check_rng
 
     t0 = time.perf_counter()
@@ -621,13 +628,14 @@ def graph_projection(graph: ConflictGraph, measure: str, epsilon: float, *, stra
     if strategy == "baseline_dmax" and not backend.seeded:  # issue 21, finding 5: a derived value is research only
         raise ValueError("strategy='baseline_dmax' uses θ = d_max(G), read off the data: allowed only in a research "
                          "run with a seed (rng=<int>); for a release give thetas= or use strategy='bound_hier'")
-    if strategy == "bound_hier" and p["fd_bound"] and df is None:
-        raise ValueError("the FD degree bound needs the table df")
+    if strategy == "bound_hier" and p["fd_bound"] and df is None and degree_terms is None:
+        raise ValueError("the FD degree bound needs the table df (or its terms, degree_terms=)")
     if thetas is not None and not len(thetas):
         raise ValueError("thetas is empty: give at least one candidate θ")
     if projector is not None and projector.graph is not graph:
         raise ValueError("projector was built on another graph")
-    stats = Statistics(graph, df=df, dcs=dcs, thetas=thetas, projector=projector, order=order, order_seed=order_seed)
+    stats = Statistics(graph, df=df, dcs=dcs, thetas=thetas, projector=projector, order=order, order_seed=order_seed,
+                       degree_terms=degree_terms)
     rel = mech.release(None, rng=backend, accountant=accountant, statistics=stats, **p)
     public: dict = {"measure": "I_" + measure, "strategy": strategy, "epsilon": p["epsilon"],
                     "n_bound": n_bound if n_bound is not None else "private estimate", "order": order,

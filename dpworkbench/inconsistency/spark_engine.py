@@ -729,12 +729,17 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
                          work_dir: str | Path | None = None, rng=None, accountant=None, **kw):
     """A DP release of I_MI / I_P (Algorithm 2 with θ selection) or I_R (``measure="R"``, Algorithm 5) from an
     edge table written by :func:`spark_statistics` / :func:`build_spark` (``edges_dir``), out of core: Spark sorts
-    the edges by the stable order, the driver streams them (:class:`StreamedProjector`; O(n × |Θ|) memory).
+    the edges by the stable order, the driver streams them (:class:`StreamedProjector`; O(n × |Θ|) memory): the
+    statistics are computed on Spark, the noise is drawn by the same declarations as in memory
+    (:data:`~.mechanisms.I_MI`, :data:`~.mechanisms.I_P`, :data:`~.mechanisms.VERTEX_COVER`, through
+    :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover`).
 
     Same output as :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover` on the in-memory
     graph with the same seed. ``identity``: the tuples' identities (:func:`~.conflict_graph.tuple_identity`),
     required for the ``"rank"`` order; compute it on the table as typed by its public schema
-    (:func:`~.loaders.load_csv`, the frame :func:`read_table` reads), never on a frame with inferred types. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
+    (:func:`~.loaders.load_csv`, the frame :func:`read_table` reads), never on a frame with inferred types. The FD
+    degree bound of ``strategy="bound_hier"`` needs its terms: ``degree_terms=`` (computed on Spark,
+    :attr:`SparkGraphStats.fd_degree_bounds`) or the table ``df``;
     ``strategy="baseline_dmax"`` (non-private, needs d_max) is refused. Other keywords go to the mechanism."""
     from ..spark import session_or
     from .._validation import check_options

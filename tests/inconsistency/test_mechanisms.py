@@ -96,11 +96,11 @@ def test_audit_algorithm2_on_neighbouring_databases():
 def test_audit_algorithm5_and_the_printed_typo_is_flagged():
     g, gp = examples.fig2_graph(False), examples.fig2_graph(True)
 
-    def alg5(graph, rng, n, noise="paper"):
-        c = M.i_r_2approx(graph)
-        if noise == "paper":
-            return c + rng.laplace(0, 2.0 / 1.0, n)
-        return c + rng.laplace(0, 1.0 / 2, n)  # the PDF's Lap(ε/2)
+    from dpworkbench.inconsistency.mechanisms import VERTEX_COVER, VERTEX_COVER_TYPO
+
+    def alg5(graph, rng, n, noise="paper"):  # n outputs through the declaration's own noise (the PDF's Lap(ε/2): typo)
+        mech = VERTEX_COVER if noise == "paper" else VERTEX_COVER_TYPO
+        return mech.sample({"cover": M.i_r_2approx(graph)}, size=n, rng=rng, epsilon=1.0)
 
     ok = audit_mechanism(alg5, g, gp, 1.0, n_samples=40000, vectorized=True, seed=2)
     assert not ok.flagged, str(ok)
