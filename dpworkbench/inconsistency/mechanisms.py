@@ -243,13 +243,6 @@ SIZE_BOUND = Mechanism(
 )
 
 
-def private_size_bound(n: int, epsilon: float, *, beta: float = N_BETA, rng=None, accountant=None) -> tuple[int, float]:
-    """(bound, noisy count) of :data:`SIZE_BOUND` on a table of ``n`` tuples. Spends ``epsilon``."""
-    r = SIZE_BOUND.release(None, rng=rng, accountant=accountant, statistics={"rows": float(n)}, epsilon=epsilon,
-                           beta=beta)
-    return r.value, r.details["noisy_count"]
-
-
 # ---------------------------------------------------------------------------------------------------- the noisy FD degree bound
 def _degree_noise(stats, backend, size, *, epsilon, n, minus_one):
     true, terms = stats.degree_terms(minus_one)
@@ -311,6 +304,10 @@ def _em_noise(stats, backend, size, **p):
 
 
 _MEASURE = Param("measure", str, "MI", "I_MI or I_P", choices=("MI", "P"))
+_ADD_V = Param("add_V", str, "if_general_DC", "add the θ = |V| candidate", choices=("always", "never", "if_general_DC"))
+_PRUNE = Param("prune", str, "le", "keep θ ≤ θ* (le, Alg. 4) or θ < θ* (lt, Table 4)", choices=("le", "lt"))
+_EPS0_FRAC = Param("eps0_frac", float, 0.25, "share of the selection ε on the FD degree bound", low=0, high=1)
+_FD_BOUND = Param("fd_bound", bool, True, "Σ has an FD-like DC (then the degree bound is spent on)")
 _IPS = Param("ip_sensitivity", str, "safe", "safe: Δq = 2θ_max for I_P; paper: the paper's θ_max (not private)",
              choices=("safe", "paper"))
 
@@ -400,12 +397,9 @@ THETA_SELECTION = Mechanism(
     params=(EPSILON(), THETA_EM.params[1], _MEASURE, _IPS,
             Param("use_bound", bool, True, "lines 1–5 (the FD degree bound); False: hierarchical EM"),
             Param("steps", int, 2, "EM draws", choices=(1, 2, 3)),
-            Param("add_V", str, "if_general_DC", "add the θ = |V| candidate", choices=("always", "never", "if_general_DC")),
-            Param("prune", str, "le", "keep θ ≤ θ* (le, Alg. 4) or θ < θ* (lt, Table 4)", choices=("le", "lt")),
-            Param("eps0_frac", float, 0.25, "share of ε on the FD degree bound", low=0, high=1),
+            _ADD_V, _PRUNE, _EPS0_FRAC,
             Param("n", int, REQUIRED, "public (or privately estimated) size bound: the |V| candidate and the clamp",
-                  low=1),
-            Param("fd_bound", bool, True, "Σ has an FD-like DC")),
+                  low=1), _FD_BOUND),
     public=("candidates Θ", "dcs"),
     cost=lambda *, epsilon, use_bound, steps, eps0_frac, fd_bound, **p: _selection_plan(
         epsilon, strategy="hier_em", bound=use_bound and fd_bound, eps0_frac=eps0_frac, steps=steps),
@@ -530,11 +524,8 @@ _PROJECTION_PARAMS = (
     Param("n_bound", int, None, "PUBLIC upper bound on the number of tuples (default: a private one)", low=1),
     Param("n_frac", float, N_FRAC, "share of ε on the private size bound (without n_bound)", low=0, high=1),
     Param("eps1_frac", float, 0.4, "share of ε on θ selection", low=0, high=1),
-    Param("eps0_frac", float, 0.25, "share of the selection ε on the FD degree bound", low=0, high=1),
-    Param("fd_bound", bool, True, "Σ has an FD-like DC (bound_hier then spends on the degree bound)"),
-    Param("artifact_compat", bool, False, "the reference code's 1.4ε (labelled: NOT ε-DP at ε)"),
-    Param("add_V", str, "if_general_DC", "add the θ = |V| candidate", choices=("always", "never", "if_general_DC")),
-    Param("prune", str, "le", "keep θ ≤ θ* (le, Alg. 4) or θ < θ* (lt, Table 4)", choices=("le", "lt")),
+    _EPS0_FRAC, _FD_BOUND,
+    Param("artifact_compat", bool, False, "the reference code's 1.4ε (labelled: NOT ε-DP at ε)"), _ADD_V, _PRUNE,
     Param("order", str, "rank", "stable edge order", choices=("rank", "lex", "artifact_reorder")),
     Param("order_seed", int, 0, "public seed of the stable edge order"),
     Param("clip", str, "range", "post-processing clip", choices=("range", "artifact", "none")),
@@ -790,11 +781,6 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
     return rel, size, g
 
 
-def projected_value(proj, theta: int, measure: str) -> int:
-    """|U| + f(π_θ(G)): the value Algorithm 2 perturbs (|U| = tuples violating a unary DC, 0 without them)."""
-    return Statistics(proj.graph, projector=proj).value(theta, measure)
-
-
 def run_record(release: Release, **extra) -> dict:
     """A flat run record for experiment tables: the release's record (private value, details, NOT PRIVATE exact
     values), its public parameters, ``eps_per_step`` (as a string) and ``eps_total`` (§6 experiment records)."""
@@ -810,4 +796,4 @@ __all__ = ["DEGREE_BOUND", "I_MI", "I_P", "I_P_PAPER", "N_BETA", "N_FRAC", "NEIG
            "STRATEGY_LABELS", "Statistics", "THETA_EM", "Table", "VERTEX_COVER", "VERTEX_COVER_TYPO", "basic_em",
            "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection", "graph_projection_cost",
            "laplace_sensitivity", "measures_plan", "measures_split", "noisy_degree_bound", "optimized_em",
-           "private_size_bound", "projected_value", "quality_sensitivity", "release_measures", "run_record"]
+           "quality_sensitivity", "release_measures", "run_record"]

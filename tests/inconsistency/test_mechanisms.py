@@ -183,7 +183,7 @@ def test_audit_ip_corrected_sensitivity_passes_and_the_papers_is_flagged():
 
 def test_unary_violators_enter_every_release_with_the_same_sensitivity(rng):
     """|U| + f(π_θ(G[V∖U])) and |U| + c: brute force over appended/removed tuples (tids stay stable)."""
-    from dpworkbench.inconsistency.mechanisms import projected_value
+    from dpworkbench.inconsistency.mechanisms import Statistics
 
     dcs = [parse_dc("not(t1.A<0)"), FD("A", "B")]
     universe = [(a, b) for a in (-1, 0, 1) for b in (0, 1)]
@@ -192,7 +192,7 @@ def test_unary_violators_enter_every_release_with_the_same_sensitivity(rng):
     def values(rs):
         g = build(frame(rs), dcs, unary_policy="separate")
         proj = Projector(g, rule="rank", seed=3)
-        out = [projected_value(proj, t, m) for t in (1, 2) for m in ("MI", "P")]
+        out = [Statistics(g, projector=proj).value(t, m) for t in (1, 2) for m in ("MI", "P")]
         out.append(dp_vertex_cover(g, 1.0, order="rank", order_seed=3, rng=0)["truncated"] if g.n else 0)
         return np.array(out, dtype=float)
 
