@@ -36,6 +36,7 @@ from numba import njit
 
 from .conflict_graph import ConflictGraph, column_kinds, edges_per_dc, tuple_identity
 from .constraints import DC, unique_dcs, validate_dc
+from .model import ProjectionCounts
 
 RID = "__rid"
 DEFAULT_BLOCK_NODES = 1 << 20  # node ids per Parquet partition of the edge table
@@ -652,7 +653,7 @@ def _stream(ordered_path, n, thetas, batch_rows):
     return {t: (int(kept[j]), int(nonzero[j])) for j, t in enumerate(ths)}, dmax
 
 
-class StreamedProjector:
+class StreamedProjector(ProjectionCounts):
     """:class:`~.model.Projector`'s interface (``counts``, ``f``, ``cover_size``, ``prefetch``) over an ordered
     Parquet edge stream: a miss computes the asked θ and the hinted candidates in one streaming pass.
 
@@ -667,16 +668,6 @@ class StreamedProjector:
         self.passes = 0
         self._memo: dict = {}
         self._dmax: int | None = None
-
-    def _hint(self) -> list:
-        from .model import paper_candidates
-
-        if isinstance(self.hint, str):
-            from .._validation import check_options
-
-            check_options(self.hint, "hint", ("paper",))
-            return [*paper_candidates(max(self.n, 1)), self.n]
-        return list(self.hint)
 
     def prefetch(self, thetas) -> None:
         from .._validation import check_int
@@ -702,13 +693,6 @@ class StreamedProjector:
         if theta not in self._memo:
             self.prefetch([theta, *self._hint()])
         return self._memo[theta]
-
-    def f(self, theta: int, measure: str) -> int:
-        from .._validation import check_options
-
-        check_options(measure, "measure", ("MI", "P"))
-        kept, pos = self.counts(theta)
-        return kept if measure == "MI" else pos
 
     def cover_size(self) -> int:
         """Algorithm 5's c before noise: 2·|greedy maximal matching| in the stream's order = 2·F_MI(1)."""
