@@ -489,12 +489,8 @@ def build(
     if unary_policy not in ("reject", "separate"):
         raise ValueError(f"unary_policy must be 'reject' or 'separate', got {unary_policy!r}")
     if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(repr(e) for e in ENGINES)}, got {engine!r}")
-    if engine == "spark":  # issue 14: the same graph built by Spark SQL (session: the process's, else local[*])
-        from .spark_engine import build_spark
-
-        return build_spark(df, list(dcs.dcs) if isinstance(dcs, BoundConstraints) else dcs, null_policy=null_policy,
-                           unary_policy=unary_policy, keep_per_dc=keep_per_dc, id_column=id_column)
+        raise ValueError(f"engine must be one of {', '.join(repr(e) for e in ENGINES)}, got {engine!r}"
+                         + ("; Spark builds the same graph with spark_engine.build_spark" if engine == "spark" else ""))
     df = df.reset_index(drop=True)
     identity = tuple_identity(df, id_column)
     kinds = column_kinds(df)
@@ -542,7 +538,7 @@ def build(
     return ConflictGraph(n, u, v, per_dc, dcs, unary, time.perf_counter() - t0, engine, identity)
 
 
-ENGINES = ("fast", "reference", "duckdb", "bruteforce", "spark")
+ENGINES = ("fast", "reference", "duckdb", "bruteforce")
 
 
 def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray]:

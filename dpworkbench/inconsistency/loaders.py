@@ -118,3 +118,41 @@ def load_csv(path: str | Path, schema: PublicSchema | str | Mapping[str, Any] | 
 
 
 __all__ = ["HEADER_RULE", "ORDER_OPS", "check_constraints", "load_csv", "read_header", "resolve_schema", "type_frame"]
+
+
+def constraints_from_args(values, *, columns) -> list:
+    """The denial constraints of ``--dcs``/``--dc`` values: each is a file (one DC per line) or constraints written
+    inline (``'not(t1.A=t2.A&t1.B!=t2.B)'``; several separated by ``;``). Errors name the value."""
+    from .constraints import parse_dcs
+
+    dcs = []
+    for value in values if isinstance(values, (list, tuple)) else [values]:
+        p = Path(value)
+        if p.is_file():
+            try:
+                text = p.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(f"--dcs {p} is not UTF-8 text; re-save it as UTF-8") from None
+            source = f"--dcs {p}"
+        elif any(ch in value for ch in "(&=<>"):  # a file name has none of these; every DC has a predicate
+            text, source = "\n".join(value.split(";")), f"--dc {value!r}"
+        else:
+            raise ValueError(f"--dcs {value}: no such file, and not a constraint such as 'not(t1.A=t2.A&t1.B!=t2.B)'")
+        try:
+            dcs.extend(parse_dcs(text, columns=columns))
+        except ValueError as exc:
+            raise ValueError(f"{source}: {exc}") from None
+    return dcs
+
+
+def public_inputs(path, *, schema, dcs, id_column):
+    """The subcommand's public inputs — (schema, constraints) — from its flags and the CSV's header alone, before
+    any row is read: every refusal here is the same for every dataset with this header. (The privacy harness reads
+    its file-level neighbours through this function and ``read_csv_public``, as the subcommand does.)"""
+    header = read_header(path, "CSV")
+    schema = resolve_schema(header, schema, what=f"CSV {path}")
+    if id_column is not None and id_column not in header:
+        raise ValueError(f"--id-column {id_column!r} not in {path} (columns: {', '.join(header)})")
+    dcs = constraints_from_args(dcs, columns=header)
+    check_constraints(dcs, schema, flag="--schema")
+    return schema, dcs

@@ -371,8 +371,26 @@ def edge_addition_reference(edges: list[tuple[int, int]], n: int, theta: int) ->
     return kept
 
 
+class ProjectionCounts:
+    """What Algorithms 2–5 read from a projector (in memory: :class:`Projector`; streamed from Spark-sorted edges:
+    :class:`~.spark_engine.StreamedProjector`): F(θ) through ``counts`` (memoised; a miss also computes the hinted θs)."""
+
+    def _hint(self) -> list:
+        if isinstance(self.hint, str):
+            if self.hint != "paper":
+                raise ValueError(f"hint must be 'paper' or a sequence of θ, got {self.hint!r}")
+            return [*paper_candidates(max(self.n, 1)), self.n]
+        return list(self.hint)
+
+    def f(self, theta: int, measure: str) -> int:
+        """f(π_θ(G)): kept edges for "MI", positive-degree nodes for "P"."""
+        if measure not in ("MI", "P"):
+            raise ValueError(f"measure must be 'MI' or 'P', got {measure!r}")
+        return self.counts(theta)[0 if measure == "MI" else 1]
+
+
 @dataclass
-class Projector:
+class Projector(ProjectionCounts):
     """Edge addition on one graph under one stable order, with F(θ) memoised (one O(m) pass per θ).
 
     ``rule="artifact_reorder"`` is a compatibility switch reproducing the reference code: a fresh uniformly
@@ -423,13 +441,6 @@ class Projector:
             self.prefetch([theta, *self._hint()])
         return self._memo[theta]
 
-    def _hint(self) -> list:
-        if isinstance(self.hint, str):
-            if self.hint != "paper":
-                raise ValueError(f"hint must be 'paper' or a sequence of θ, got {self.hint!r}")
-            return [*paper_candidates(max(self.n, 1)), self.n]
-        return list(self.hint)
-
     def prefetch(self, thetas) -> None:
         """Compute F(θ) for every θ in ``thetas`` not yet memoised. Large graphs in the "rank" order: θ ≥ d_max(G)
         needs no pass (every edge is kept); other θs scan the edges grouped by their later node and skip the rest
@@ -473,14 +484,6 @@ class Projector:
             self.prefetch([1])  # only θ = 1 (not the hinted candidates)
         return 2 * self.counts(1)[0]
 
-    def f(self, theta: int, measure: str) -> int:
-        """f(π_θ(G)): kept edges for "MI", positive-degree nodes for "P"."""
-        kept, pos = self.counts(theta)
-        if measure == "MI":
-            return kept
-        if measure == "P":
-            return pos
-        raise ValueError(f"measure must be 'MI' or 'P', got {measure!r}")
 
 
 # ---------------------------------------------------------------------------------------------------- deterministic parts of θ selection (Eq. 2, Thm 3, Thm 2)

@@ -36,6 +36,7 @@ from numba import njit
 
 from .conflict_graph import ConflictGraph, column_kinds, edges_per_dc, tuple_identity
 from .constraints import DC, unique_dcs, validate_dc
+from .model import ProjectionCounts
 
 RID = "__rid"
 DEFAULT_BLOCK_NODES = 1 << 20  # node ids per Parquet partition of the edge table
@@ -652,7 +653,7 @@ def _stream(ordered_path, n, thetas, batch_rows):
     return {t: (int(kept[j]), int(nonzero[j])) for j, t in enumerate(ths)}, dmax
 
 
-class StreamedProjector:
+class StreamedProjector(ProjectionCounts):
     """:class:`~.model.Projector`'s interface (``counts``, ``f``, ``cover_size``, ``prefetch``) over an ordered
     Parquet edge stream: a miss computes the asked θ and the hinted candidates in one streaming pass.
 
@@ -667,16 +668,6 @@ class StreamedProjector:
         self.passes = 0
         self._memo: dict = {}
         self._dmax: int | None = None
-
-    def _hint(self) -> list:
-        from .model import paper_candidates
-
-        if isinstance(self.hint, str):
-            from .._validation import check_options
-
-            check_options(self.hint, "hint", ("paper",))
-            return [*paper_candidates(max(self.n, 1)), self.n]
-        return list(self.hint)
 
     def prefetch(self, thetas) -> None:
         from .._validation import check_int
@@ -703,13 +694,6 @@ class StreamedProjector:
             self.prefetch([theta, *self._hint()])
         return self._memo[theta]
 
-    def f(self, theta: int, measure: str) -> int:
-        from .._validation import check_options
-
-        check_options(measure, "measure", ("MI", "P"))
-        kept, pos = self.counts(theta)
-        return kept if measure == "MI" else pos
-
     def cover_size(self) -> int:
         """Algorithm 5's c before noise: 2·|greedy maximal matching| in the stream's order = 2·F_MI(1)."""
         return 2 * self.counts(1)[0]
@@ -729,12 +713,17 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
                          work_dir: str | Path | None = None, rng=None, accountant=None, **kw):
     """A DP release of I_MI / I_P (Algorithm 2 with θ selection) or I_R (``measure="R"``, Algorithm 5) from an
     edge table written by :func:`spark_statistics` / :func:`build_spark` (``edges_dir``), out of core: Spark sorts
-    the edges by the stable order, the driver streams them (:class:`StreamedProjector`; O(n × |Θ|) memory).
+    the edges by the stable order, the driver streams them (:class:`StreamedProjector`; O(n × |Θ|) memory): the
+    statistics are computed on Spark, the noise is drawn by the same declarations as in memory
+    (:data:`~.mechanisms.I_MI`, :data:`~.mechanisms.I_P`, :data:`~.mechanisms.VERTEX_COVER`, through
+    :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover`).
 
     Same output as :func:`~.mechanisms.graph_projection` / :func:`~.mechanisms.dp_vertex_cover` on the in-memory
     graph with the same seed. ``identity``: the tuples' identities (:func:`~.conflict_graph.tuple_identity`),
     required for the ``"rank"`` order; compute it on the table as typed by its public schema
-    (:func:`~.loaders.load_csv`, the frame :func:`read_table` reads), never on a frame with inferred types. ``df`` is needed only for the FD degree bound of ``strategy="bound_hier"``;
+    (:func:`~.loaders.load_csv`, the frame :func:`read_table` reads), never on a frame with inferred types. The FD
+    degree bound of ``strategy="bound_hier"`` needs its terms: ``degree_terms=`` (computed on Spark,
+    :attr:`SparkGraphStats.fd_degree_bounds`) or the table ``df``;
     ``strategy="baseline_dmax"`` (non-private, needs d_max) is refused. Other keywords go to the mechanism."""
     from ..spark import session_or
     from .._validation import check_options

@@ -87,10 +87,13 @@ def test_cli_id_column_duplicates_and_nulls_are_released_by_a_public_rule(tmp_pa
 
 
 def test_cli_run_releases_spends_exactly_epsilon():
-    from dpworkbench.inconsistency.cli import run_releases
+    from dpworkbench.accounting import check_ledger_matches
+    from dpworkbench.inconsistency.mechanisms import measures_plan, release_measures as run_releases
 
     df = pd.DataFrame({"A": [0, 0, 0, 1], "B": [0, 1, 2, 0]})
     for n_bound in (None, 10):
         rel, size, _ = run_releases(df, [FD("A", "B")], epsilon=0.9, backend=np.random.default_rng(0), n_bound=n_bound)
         total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
         assert total == pytest.approx(0.9) and (size is None) == (n_bound is not None)
+        ledger = (size.ledger if size else ()) + sum((r.ledger for r in rel.values()), ())
+        check_ledger_matches(measures_plan(0.9, n_bound=n_bound, dcs=[FD("A", "B")]), ledger)

@@ -96,11 +96,11 @@ def test_audit_algorithm2_on_neighbouring_databases():
 def test_audit_algorithm5_and_the_printed_typo_is_flagged():
     g, gp = examples.fig2_graph(False), examples.fig2_graph(True)
 
-    def alg5(graph, rng, n, noise="paper"):
-        c = M.i_r_2approx(graph)
-        if noise == "paper":
-            return c + rng.laplace(0, 2.0 / 1.0, n)
-        return c + rng.laplace(0, 1.0 / 2, n)  # the PDF's Lap(ε/2)
+    from dpworkbench.inconsistency.mechanisms import VERTEX_COVER, VERTEX_COVER_TYPO
+
+    def alg5(graph, rng, n, noise="paper"):  # n outputs through the declaration's own noise (the PDF's Lap(ε/2): typo)
+        mech = VERTEX_COVER if noise == "paper" else VERTEX_COVER_TYPO
+        return mech.sample({"cover": M.i_r_2approx(graph)}, size=n, rng=rng, epsilon=1.0)
 
     ok = audit_mechanism(alg5, g, gp, 1.0, n_samples=40000, vectorized=True, seed=2)
     assert not ok.flagged, str(ok)
@@ -183,7 +183,7 @@ def test_audit_ip_corrected_sensitivity_passes_and_the_papers_is_flagged():
 
 def test_unary_violators_enter_every_release_with_the_same_sensitivity(rng):
     """|U| + f(π_θ(G[V∖U])) and |U| + c: brute force over appended/removed tuples (tids stay stable)."""
-    from dpworkbench.inconsistency.mechanisms import projected_value
+    from dpworkbench.inconsistency.mechanisms import Statistics
 
     dcs = [parse_dc("not(t1.A<0)"), FD("A", "B")]
     universe = [(a, b) for a in (-1, 0, 1) for b in (0, 1)]
@@ -192,7 +192,7 @@ def test_unary_violators_enter_every_release_with_the_same_sensitivity(rng):
     def values(rs):
         g = build(frame(rs), dcs, unary_policy="separate")
         proj = Projector(g, rule="rank", seed=3)
-        out = [projected_value(proj, t, m) for t in (1, 2) for m in ("MI", "P")]
+        out = [Statistics(g, projector=proj).value(t, m) for t in (1, 2) for m in ("MI", "P")]
         out.append(dp_vertex_cover(g, 1.0, order="rank", order_seed=3, rng=0)["truncated"] if g.n else 0)
         return np.array(out, dtype=float)
 

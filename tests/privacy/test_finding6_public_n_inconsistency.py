@@ -41,20 +41,23 @@ def test_dp_vertex_cover_above_the_neighbours_size():
 
 def test_harness_flags_the_old_behaviour_data_size_as_public():
     """Passing the data's own size as n_bound is exactly the old behaviour: the harness must flag it."""
-    from dpworkbench.inconsistency import harness as H
+    from dpworkbench.inconsistency.mechanisms import I_P, Table, table_statistics
+    from dpworkbench.testing.declared import entry_point
     from dpworkbench.testing.harness import EntryPoint, check_entry_point
 
-    base = next(e for e in H.entry_points() if e.name == "inconsistency.graph_projection(measure='P')")
+    base = entry_point(I_P)  # the declared I_P release's harness entry
+    cache: dict = {}
 
-    cache = H._GraphCache()
-
-    def old(df, rng):
-        g, proj = cache.get(df)
-        return graph_projection(g, "P", 1.0, df=df, dcs=DCS, rng=rng, projector=proj, n_bound=len(df)).value
+    def old(table, rng):
+        if id(table) not in cache:  # the deterministic build once per table; the noise is not cached
+            cache[id(table)] = (table, table_statistics(table))
+        stats = cache[id(table)][1]
+        return graph_projection(stats.graph, "P", 1.0, df=table.df, dcs=DCS, rng=rng, projector=stats.proj,
+                                n_bound=len(table.df)).value
 
     def tables(rng):
-        return [_tables(6)[0]]
+        return [Table(_tables(6)[0], DCS)]
 
     e = EntryPoint(**{**base.__dict__, "release": old, "make_inputs": tables, "expect_flagged": True,
-                      "neighbours": lambda df: [df.iloc[:-1].reset_index(drop=True)]})
+                      "neighbours": lambda t: [Table(t.df.iloc[:-1].reset_index(drop=True), DCS)]})
     assert check_entry_point(e, n_samples=3000).flagged

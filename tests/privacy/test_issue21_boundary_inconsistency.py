@@ -77,7 +77,7 @@ def test_finding1_api_loader_hashes_rows_as_typed(tmp_path):
 
 def test_finding1_api_run_releases_types_a_frame_by_the_schema():
     from dpworkbench.inconsistency import FD
-    from dpworkbench.inconsistency.cli import run_releases
+    from dpworkbench.inconsistency.mechanisms import release_measures as run_releases
 
     raw = pd.DataFrame({"A": ["0"] * 6, "B": ["1", "1.0"] * 3}, dtype=object)
     _, _, g = run_releases(raw, [FD("A", "B")], epsilon=1.0, backend=0, n_bound=10, schema="A:int, B:float")

@@ -137,7 +137,10 @@ def test_out_of_core_statistics_from_csv(spark, tmp_path):
 
 
 def test_public_build_engine_spark(spark):
-    """``conflict_graph.build(..., engine="spark")`` is the Spark engine behind the public API (same graph)."""
+    """``spark_engine.build_spark`` is the Spark engine behind the public API (same graph as ``build``; ``build``
+    itself knows no Spark: conflict_graph does not import spark_engine, which imports it)."""
     dcs = parse_dcs("not(t1.A=t2.A&t1.B!=t2.B)\nnot(t1.C<t2.C&t1.B>t2.B)")
-    g, mem = build(SMALL, dcs, engine="spark"), build(SMALL, dcs)
+    g, mem = build_spark(SMALL, dcs), build(SMALL, dcs)
+    with pytest.raises(ValueError, match="build_spark"):
+        build(SMALL, dcs, engine="spark")
     assert g.engine == "spark" and np.array_equal(g.u, mem.u) and np.array_equal(g.v, mem.v)

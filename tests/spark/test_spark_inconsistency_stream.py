@@ -12,7 +12,7 @@ import pytest
 from dpworkbench.inconsistency.conflict_graph import build
 from dpworkbench.inconsistency.constraints import parse_dcs
 from dpworkbench.inconsistency.mechanisms import dp_vertex_cover, graph_projection
-from dpworkbench.inconsistency.model import Projector, paper_candidates
+from dpworkbench.inconsistency.model import Projector, degree_bound, paper_candidates
 from dpworkbench.inconsistency.spark_engine import (StreamedProjector, edgeless_graph, order_places,
                                                     release_from_parquet, spark_statistics, stream_counts,
                                                     write_ordered_edges)
@@ -98,6 +98,12 @@ def test_synthetic_tax_streamed(spark, tmp_path):
     b = release_from_parquet(edges, mem.n, "MI", 1.0, spark=spark, dcs=dcs, unary=mem.unary, identity=mem.identity,
                              df=df, rng=11)
     assert (a["output"], a["theta_star"]) == (b["output"], b["theta_star"])
+    # the FD degree-bound terms computed on Spark instead of from the pandas table: the same release
+    terms = spark_statistics(df, dcs, spark=spark).fd_degree_bounds
+    assert terms == degree_bound(df, [d for d in dcs if d.is_fd_like])[1]
+    d = release_from_parquet(edges, mem.n, "MI", 1.0, spark=spark, dcs=dcs, unary=mem.unary, identity=mem.identity,
+                             degree_terms=terms, rng=11)
+    assert (d["output"], d["theta_star"], d.ledger) == (b["output"], b["theta_star"], b.ledger)
     with pytest.raises(ValueError, match="baseline_dmax"):
         release_from_parquet(edges, mem.n, "MI", 1.0, spark=spark, strategy="baseline_dmax", rng=1)
     with pytest.raises(ValueError, match="edge table not found"):
