@@ -166,14 +166,12 @@ def _read_graph(path: Path, ids):
 
 
 def _topk(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from dpworkbench._validation import check_epsilon
     from dpworkbench.cli.common import Stages, warn, warn_epsilon
     from dpworkbench.mechanisms.backends import cli_backend
 
     from . import ebc as E
-    from .mechanisms import TOPK_GRAPH
+    from .mechanisms import TOPK_GRAPH, graph_topk_statistics
 
     path = Path(args.edges)
     eps = check_epsilon(args.epsilon, "--epsilon")
@@ -202,25 +200,17 @@ def _topk(args: argparse.Namespace) -> int:
         dense, ids, inputs = _read_graph(path, ids)
         if args.k > ids.size:  # research run only: the node set was derived from the data (reported as such)
             raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
-        bound = args.max_degree_bound
-        if bound is None:  # research run: the true max degree, derived (the projection is then the identity)
-            und, _ = E.simple_graph_on(dense, ids.size)
-            bound = max(int(np.bincount(und.ravel(), minlength=ids.size).max(initial=0)), 1)
         st.next("project, EBC and select top-k")
         args._backend = cli_backend(args.seed)
-        rel = E.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, max_degree_bound=bound,
-                                 rng=args._backend)
+        rel = E.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=args._backend,
+                                 max_degree_bound=args.max_degree_bound)  # None (research run only): derived
+    bound = rel.public["max_degree_bound"]
     inputs.update({k: rel.exact[k] for k in ("self_loops_dropped", "duplicate_edges_dropped",
                                               "lines_outside_node_set_dropped", "edges_dropped_by_degree_projection")})
     if args.dump_scores:  # harness diagnostics (hidden flag): the pre-noise scores, NOT PRIVATE
-        from dpworkbench.graphs import from_edge_array
-
-        g = from_edge_array(E.project_max_degree(E.simple_graph_on(dense, ids.size)[0], ids.size, bound)[0],
-                            n=ids.size)
-        e = E.ebc_all(g)
-        inputs.update({"ebc": e.tolist(), "scores": E.sld_scores(e, g.degrees, max_degree_bound=bound).tolist(),
-                       "ld_scores": E.ld_scores(e, g.degrees, max_degree_bound=bound).tolist()})
-    derived = (() if args.max_degree_bound is not None else ("max_degree_bound",)) + (() if args.nodes else ("node set",))
+        ld, sld = (graph_topk_statistics((ids.size, dense), method=m, max_degree_bound=bound) for m in ("LD", "SLD"))
+        inputs.update({"ebc": sld["ebc"].tolist(), "scores": sld["score"].tolist(), "ld_scores": ld["score"].tolist()})
+    derived = rel.derived_public + (() if args.nodes else ("node set",))
     public = dict(rel.public, **{"node set": f"{args.nodes} ({ids.size} nodes)" if args.nodes
                                  else f"ids in the edge list ({ids.size} nodes)"})
     exact = {"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],

@@ -443,7 +443,7 @@ def simple_graph_on(edges: Any, num_nodes: int) -> tuple[np.ndarray, dict]:
                  "duplicate_edges_dropped": int((~loops).sum() - und.shape[0])}
 
 
-def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int,
+def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int | None,
                      method: str = "SLD", rng: RngLike = None, accountant: Accountant | None = None):
     """PrivTopk on a user's raw graph, total whatever the graph: the release entry point for an edge list.
 
@@ -452,7 +452,8 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
     on the projection with ``stability=3`` (every draw calibrated to three edge steps). Nothing is refused because
     of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
 
-    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound``.
+    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (``None``:
+    the simple graph's max degree, *derived from the data*, a research run: recorded in ``Release.derived_public``).
     Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
 
     Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
@@ -460,6 +461,9 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
     from .mechanisms import TOPK_GRAPH, graph_topk_statistics
 
     n = check_int(num_nodes, "num_nodes", minimum=1)
+    derived = () if max_degree_bound is not None else ("max_degree_bound",)
+    if max_degree_bound is None:  # research run: the true max degree (the projection is then the identity)
+        max_degree_bound = max(int(np.bincount(simple_graph_on(edges, n)[0].ravel(), minlength=n).max(initial=0)), 1)
     bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
     k = check_int(k, "k", minimum=1)
     if k > n:
@@ -470,8 +474,9 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
     rel = TOPK_GRAPH[method].release((n, edges), rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon,
                                      k=k, max_degree_bound=bound)
     truth = rel.exact["truth"]
-    return replace(rel, public={**rel.public, "method": method, "epsilon_per_draw": epsilon / k,
-                                "delta_ebc": stats["gs"], "num_nodes": n, "stability": PROJECTION_STABILITY},
+    return replace(rel, derived_public=derived, public={
+        **rel.public, "method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": n,
+        "stability": PROJECTION_STABILITY},
                    exact={"true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum()),
                           **stats["dropped"]})
 

@@ -40,6 +40,7 @@ def _declared_stats(decl, params):
         return {k: v for k, v in s.items() if k in sens}
     return stats, sens
 
+
 def _file_for(text: str, suffix: str) -> Path:
     """The bytes of one file-level input, written once per distinct content."""
     import hashlib

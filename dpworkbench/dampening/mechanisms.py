@@ -170,7 +170,8 @@ def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float,
     ``utilities`` u(x, r) per candidate and ``delta`` δ(x, t, r) for t < T (a :class:`SensitivityMatrix`), both
     computed from the data. ``rng=None``: the OpenDP release back-end; a seed / Generator: a seeded research run.
     Treated as public: the candidate set, ``epsilon``, Δu and the horizon T of δ. Returns a Release whose ``value``
-    is the selected index; ``private`` is False when a δ marked ``privacy_unverified`` was allowed.
+    is the selected index; ``private`` is False when a δ marked ``privacy_unverified`` was allowed. (``note`` is
+    kept for compatibility: the ledger note is the declaration's.)
     """
     _require_admissible(delta, allow_unverified, "local dampening")
     rel = LOCAL_DAMPENING.release(None, rng=rng, accountant=accountant, epsilon=epsilon,
