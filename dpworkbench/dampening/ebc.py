@@ -360,14 +360,6 @@ def project_max_degree(edges: Any, n: int, max_degree_bound: int) -> tuple[np.nd
     return e[keep], int(m - keep.sum())
 
 
-def privacy_cost_topk(epsilon: float, k: int, method: str = "SLD"):
-    """The ledger of :func:`priv_top_k` (the declaration's plan, Alg. 3): k sequential draws with ε/k each."""
-    from .mechanisms import TOPK
-
-    check_options(method, "method", METHODS)
-    return TOPK[method].plan(epsilon=epsilon, k=k)
-
-
 def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
                rng: RngLike = None, accountant: Accountant | None = None, stability: int = 1):
     """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each — the declarations ``dampening.priv_top_k_<em|pf|ld|sld>``

@@ -204,14 +204,6 @@ def expected_error(x: Any, lam: float, p: float, epsilon: float, mechanism: str,
 
 
 # ---------------------------------------------------------------- the release
-def privacy_cost_percentile(epsilon: float, mechanism: str = "LD"):
-    """The ledger of :func:`select_percentile` (the declaration's plan): one selection with the full ε."""
-    from .mechanisms import PERCENTILE
-
-    check_options(mechanism, "mechanism", MECHANISMS)
-    return PERCENTILE[mechanism].plan(epsilon=epsilon, p=0.5, lower=0.0, upper=1.0)
-
-
 def select_percentile(values: Any, p: float, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD",
                       horizon: int = 32, rng: RngLike = None, accountant=None, missing: float | None = None):
     """Private p-quantile *selection*: the label (row position) of an element close to the p-quantile.

@@ -141,6 +141,7 @@ def test_ebc_nodes_and_ego_reference_agree_with_kernel():
 
 def test_privtopk_accounting_and_errors():
     from dpworkbench.accounting import Accountant, check_ledger_matches
+    from dpworkbench.dampening.mechanisms import TOPK
 
     g = holme_kim(200, 3, 0.3, seed=2)
     e, d = E.ebc_all(g), g.degrees
@@ -148,7 +149,7 @@ def test_privtopk_accounting_and_errors():
     for m in E.METHODS:
         rel = E.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
         assert len(set(rel.value.tolist())) == 5
-        check_ledger_matches(E.privacy_cost_topk(1.0, 5, m), rel.ledger)   # k draws of ε/k, recorded
+        check_ledger_matches(TOPK[m].plan(epsilon=1.0, k=5), rel.ledger)   # k draws of ε/k, recorded
         assert rel.derived_public == ("max_degree_bound",) and rel.public["max_degree_bound"] == int(d.max())
     assert abs(acc.spent - 4.0) < 1e-9                      # 4 calls × ε = 1
     with pytest.raises(ValueError, match="larger than the number of nodes"):
