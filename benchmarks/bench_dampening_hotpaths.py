@@ -51,10 +51,12 @@ def run() -> list[dict]:
     rows.append(row("dampening_privtopk_accuracy", "seconds (20k nodes, k=10, 100 runs)", timeit(batched, repeat=3), timeit(per_run, repeat=3),
                     "scores once + batched Gumbel-top-k vs per-run priv_top_k"))
 
+    from dpworkbench.mechanisms.topk_sampling import gumbel_top_k_samples, sequential_top_k_samples
+
     for method, eps in (("PF", 100.0), ("EM", 1.0)):
         lg = E.method_logits(e, d, 20, epsilon=eps, method=method)
-        fast = lambda: E.batch_priv_top_k(lg, 20, 30, method=method, rng=0)  # noqa: E731
-        ref = lambda: E.batch_priv_top_k_numpy(lg, 20, 30, method=method, rng=0)  # noqa: E731
+        fast = lambda: sequential_top_k_samples(lg, 20, 30, pf=method == "PF", gen=np.random.default_rng(0))  # noqa: E731
+        ref = lambda: gumbel_top_k_samples(lg, 20, 30, pf=method == "PF", gen=np.random.default_rng(0))  # noqa: E731
         fast()  # compile
         rows.append(row(f"dampening_privtopk_batch_{method.lower()}", f"seconds (20k nodes, k=20, 30 runs, ε={eps:g})",
                         timeit(fast, repeat=3), timeit(ref, repeat=3),

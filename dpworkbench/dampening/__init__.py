@@ -4,10 +4,12 @@ Modules:
 
 * ``model`` — non-private: sensitivity functions (Defs. 3.2.1–3.2.5), the dampening function D
   (Def. 3.3.1), LD / shifted-LD log-weights.
-* ``mechanisms`` — LD (Def. 3.4.1) and shifted LD (Def. 4.2.1): spend ε, return a ``Release``.
-* Applications, each a model plus the one mechanism that spends ε on it: ``ebc`` (egocentric
-  betweenness, δ^EBC; ``priv_top_k``, Alg. 3), ``median`` (median utility, box bound;
-  ``select_median``), ``id3`` (information gain, LS^IG; ``fit``, private ID3).
+* ``mechanisms`` — every ε-spending step, declared once: LD (Def. 3.4.1), shifted LD (Def. 4.2.1), median and
+  percentile selection (EM / PF / LD / SLD), PrivTopk (Alg. 3, also on a raw projected edge list) and DiffPID3
+  (Alg. 4: NoisyCount + split selection per level); plans recorded by the framework, research noise by ``sample``.
+* Models, each with the thin API wrapper of its declarations: ``ebc`` (egocentric betweenness, δ^EBC;
+  ``priv_top_k``), ``median`` (median utility, box bound; ``select_median``), ``percentile`` (proved δ;
+  ``select_percentile``), ``id3`` (information gain, LS^IG; ``fit``).
 * ``datasets`` (real files and seeded stand-ins), ``worked_examples`` (the thesis' toy graphs and
   brute-force LS oracles), ``experiments`` (drivers), ``figures`` (plotly builders), ``teaching``
   (widget views), ``reference`` (the thesis' numbers), ``claims`` (verdict rules), ``cli``.

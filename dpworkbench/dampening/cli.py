@@ -1,59 +1,39 @@
-"""``dpworkbench dampening median|topk ...`` — local-dampening releases from the command line.
+"""``dpworkbench dampening median|percentile|topk ...`` — local-dampening releases from the command line.
 
-* ``dpworkbench dampening median CSV --column C --upper U [--lower L] [--mechanism EM|PF|LD|SLD] [--epsilon E]
-  [--seed S] [--json] [--show-exact]``: private median *selection* (Ch. 5): the **row position** of an element close
-  to the median. Only the position is released: the privacy proof covers the selected label, and the selected row's
-  value is a raw data value, not a post-processing of the label (``--show-exact`` prints it, labelled NOT PRIVATE).
-* ``dpworkbench dampening topk EDGES --k K --nodes FILE --max-degree-bound D [--mechanism ...] [--epsilon E]
-  [--seed S] [--json] [--show-exact]``: private top-k nodes by egocentric betweenness (PrivTopk, Ch. 6); ε/k per
-  draw, edge-DP on a public node set, the graph projected into the degree bound (:func:`ebc.project_max_degree`).
-
-Input boundary (issue 21): the median reads one physical line as one row and maps a cell by a public rule (clip into
-the bounds, a missing cell to ``--missing``); the edge list is read line by line and projected into the public
-degree bound. No refusal depends on the rows, and no message quotes a cell, an id or a count of the data.
-
-Each command spends exactly ``--epsilon`` (its ledger is printed). Without ``--seed`` the OpenDP release back-end
-draws the noise; with ``--seed`` the noise is seeded (a research run: NOT a private release). By default only private
-values and public parameters are printed; exact values (the selected row's value, the true median, the true top-k)
-appear only with ``--show-exact``, each labelled NOT PRIVATE. ``--json`` writes sections ``private`` / ``public`` /
-``NOT_PRIVATE``.
+Each subcommand reads its file by public rules (issue 21: one physical line is one row; a cell is clipped into the
+public bounds or set to ``--missing``; an edge line is dropped on its own; no refusal depends on the rows and no
+message quotes a cell), then calls the paper's API (:func:`.median.select_median`, :func:`.percentile.select_percentile`,
+:func:`.ebc.priv_top_k_graph`: declarations in :mod:`.mechanisms`), and prints through the one emitter
+(:func:`dpworkbench.cli.release.emit`; shared flags :func:`~dpworkbench.cli.release.add_release_flags`: ``--seed``
+is a research run, ``--show-exact`` adds NOT PRIVATE values, ``--plan`` prints the ledger and stops).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import replace
 from pathlib import Path
 
-MEDIAN_HELP = """Private median selection (local dampening thesis, Ch. 5).
+SELECTION_HELP = """Private {what} selection (local dampening thesis, Ch. 5{ch}).
 
-Releases the POSITION (0-based data row) of an element whose value is close to the column's median, chosen by EM,
-permute-and-flip, local dampening (LD) or shifted LD with utility -|x_m - x_i| on the values clipped to the public
-range [--lower, --upper]. Only the row position is released: the mechanism's privacy proof covers the selected label,
-and the selected row's value is a raw data value, not a post-processing of the label. --show-exact prints it
-(and the true median), labelled NOT PRIVATE.
+Releases the POSITION (0-based data row) of an element whose value is close to the column's {what}{p}, chosen by
+EM, permute-and-flip, local dampening (LD) or shifted LD (SLD) with utility -|x_(k) - x_i| on the values clipped to
+the public range [--lower, --upper]. Only the row position is released: the mechanism's privacy proof covers the
+selected label, and the selected row's value is a raw data value, not a post-processing of the label. --show-exact
+prints it (and the true {what}), labelled NOT PRIVATE.
 
 Neighbouring relation: substitution - one row's value replaced by any value; the number of rows n and the row
 positions are fixed. Every line after the header is one row (so n is the number of lines); a value outside
 [--lower, --upper] is clipped into it, and a blank, missing or unparseable cell (or a malformed line) counts as
 --missing (default --lower): the release never refuses because of what a cell holds.
-Treated as public: --lower, --upper (Lambda), --missing, n, --horizon, --mechanism, --epsilon.
+Treated as public: {flag}--lower, --upper (Lambda), --missing, n, --horizon, --mechanism, --epsilon.
 --seed makes it a research run (seeded numpy noise, NOT a private release); without it the OpenDP release
 back-end draws the noise."""
-
-PERCENTILE_HELP = """Private p-quantile selection (local dampening, the thesis' Ch. 5 generalised to rank ceil(p*n)).
-
-Releases the POSITION (0-based data row) of an element whose value is close to the column's p-quantile (--p in
-(0, 1]; 0.5 is the median rank), chosen by EM, permute-and-flip, local dampening (LD) or shifted LD (SLD) with
-utility -|x_(k) - x_i|, k = ceil(p*n), on the values clipped to [--lower, --upper]. LD and SLD use a sensitivity
-function proved admissible (dpworkbench.dampening.percentile). Only the row position is released; --show-exact
-prints the selected value and the true p-quantile, labelled NOT PRIVATE.
-
-Neighbouring relation: substitution - one row's value replaced by any value; n and the row positions are fixed.
-Reading rules are those of `dampening median`: every line after the header is one row; values outside the bounds
-are clipped; a blank, missing or unparseable cell (or a malformed line) counts as --missing (default --lower).
-Treated as public: --p, --lower, --upper (Lambda), --missing, n, --horizon, --mechanism, --epsilon.
---seed makes it a research run (seeded numpy noise, NOT a private release)."""
+MEDIAN_HELP = SELECTION_HELP.format(what="median", ch="", p=" (k = ceil(n/2))", flag="")
+PERCENTILE_HELP = SELECTION_HELP.format(what="p-quantile", ch=" generalised to rank k = ceil(p*n)", flag="--p, ",
+                                        p=" (--p in (0, 1]; 0.5 is the median rank); LD and SLD use a sensitivity "
+                                        "function proved admissible (dpworkbench.dampening.percentile)")
 
 TOPK_HELP = """Private top-k nodes by egocentric betweenness (PrivTopk, local dampening thesis, Ch. 6): k draws with
 epsilon/k each (EM, PF, LD or SLD), releasing node ids only.
@@ -69,43 +49,37 @@ projected edges, and every draw is calibrated to that, so the release never refu
 back-end draws the noise. --show-exact adds the true top-k, labelled NOT PRIVATE."""
 
 
-def _emit(release, args, *, label: str, header: list[str]) -> None:
-    from dpworkbench.accounting import release_lines
-    from dpworkbench.mechanisms.backends import cli_backend, noise_label  # noqa: F401
+def _show(rel, args, *, label: str, header: list[str], inputs: dict) -> None:
+    """The one emitter; the NOT PRIVATE input counts go under ``NOT_PRIVATE.input`` (JSON) or one line each (text)."""
+    from dpworkbench.cli.release import emit
 
-    from dpworkbench.cli.common import print_json, release_json
+    if not args.json:
+        print("\n".join(header))
+    emit(replace(rel, exact={**rel.exact, **({"input": inputs} if args.json else inputs)}), args, label=label)
 
-    noise = args._noise
-    if args.json:
-        out = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
-        if args.show_exact and getattr(args, "_input_exact", None):
-            out.setdefault("NOT_PRIVATE", {})["input"] = args._input_exact
-        print_json(out)
-        return
-    for line in header:
-        print(line)
-    for line in release_lines(release, noise=noise, show_exact=args.show_exact, label=label):
-        print(line)
-    if args.show_exact:
-        for k, v in (getattr(args, "_input_exact", None) or {}).items():
-            print(f"NOT PRIVATE {k}: {v}")
+
+def _plan(args, decl, **params) -> bool:
+    if args.plan:
+        from dpworkbench.cli.release import emit_plan
+
+        emit_plan(decl, params, args)
+    return args.plan
 
 
 def _median(args: argparse.Namespace) -> int:
     from dpworkbench._validation import check_epsilon
     from dpworkbench.cli.common import Stages, warn_epsilon
-    from dpworkbench.datasets.public_schema import read_raw_lines
+    from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
+    from dpworkbench.mechanisms.backends import cli_backend
 
     from . import median as M
+    from . import percentile as Q
+    from .mechanisms import MEDIAN, PERCENTILE
 
-    path = Path(args.csv)
+    path, p = Path(args.csv), args.p
     eps = check_epsilon(args.epsilon, "--epsilon")
-    pct = getattr(args, "p", None)
-    if pct is not None:  # public flag, checked before the data is read
-        from .percentile import check_p
-
-        check_p(pct, "--p")
-    what = "median" if pct is None else f"p = {pct:g} percentile"
+    if p is not None:  # public flag, checked before the data is read
+        Q.check_p(p, "--p")
     for flag, bound in (("--lower", args.lower), ("--upper", args.upper)):
         if not math.isfinite(bound):
             raise ValueError(f"{flag} must be a finite number, got {bound!r}")
@@ -114,58 +88,43 @@ def _median(args: argparse.Namespace) -> int:
     missing = args.lower if args.missing is None else args.missing
     if not (math.isfinite(missing) and args.lower <= missing <= args.upper):
         raise ValueError("--missing must be a finite number in [--lower, --upper] (the public value of a missing cell)")
+    common = dict(epsilon=eps, lower=args.lower, upper=args.upper, missing=missing, horizon=args.horizon)
+    if _plan(args, MEDIAN[args.mechanism] if p is None else PERCENTILE[args.mechanism],
+             **(common if p is None else dict(common, p=p))):
+        return 0
     warn_epsilon(eps)
-    with Stages(args, ["read CSV", "select"], f"dampening {'median' if pct is None else 'percentile'}") as st:
+    what = "median" if p is None else "percentile"
+    with Stages(args, ["read CSV", "select"], f"dampening {what}") as st:
         st.next("read CSV")
         raw = read_raw_lines(path, "CSV")  # one physical line = one row: n is the number of lines, whatever they hold
+        # Refusals below depend only on the header and the number of lines (public under substitution), never a cell.
+        if args.column not in raw.columns:
+            raise ValueError(f"column {args.column!r} not in {path} (columns: {', '.join(map(str, raw.columns))})")
+        if list(raw.columns).count(args.column) > 1:
+            raise ValueError(f"column {args.column!r} is named twice in the header of {path}")
+        if len(raw) == 0:
+            raise ValueError(f"CSV {path} has a header but no rows: there is no {what} to select")
+        # The public rule, cell by cell: parse, clip into [--lower, --upper], a NULL becomes --missing.
+        spec = ColumnSpec(args.column, "float", args.lower, args.upper, default=missing)
+        typed, report = PublicSchema((spec,)).apply(raw[[args.column]])
+        values = typed[args.column].to_numpy(float)
+        counts = report.columns[args.column]
         st.next("select")
-        rel = _median_release(raw, path, eps, missing, args)
-    _emit(rel, args, label="row", header=[
-        f"{path}: column {args.column!r}; {args.mechanism} {what} selection releases a row position (0-based data "
-        "row), not a value", f"neighbouring relation: {M.RELATION}",
+        args._backend = cli_backend(args.seed)
+        kw = dict(lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism, horizon=args.horizon,
+                  rng=args._backend, missing=missing)
+        rel = M.select_median(values, **kw) if p is None else Q.select_percentile(values, p, **kw)
+    inputs = {"rows": int(values.size), "values_clipped_into_bounds": counts["clipped"],
+              "cells_missing_set_to_default": counts["null"] + counts["unparseable"]}
+    if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
+        inputs["values"] = (values - args.lower).tolist()
+    _show(rel, args, label="row", inputs=inputs, header=[
+        f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
+        "releases a row position (0-based data row), not a value", f"neighbouring relation: {M.RELATION}",
         f"every line after the header is one row; values outside [--lower, --upper] = [{args.lower:g}, "
         f"{args.upper:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) counts "
         f"as --missing = {missing:g} (how many of each is an exact count of the data: shown only with --show-exact)"])
     return 0
-
-
-def _median_release(raw, path: Path, eps: float, missing: float, args: argparse.Namespace):
-    from dpworkbench.accounting import Accountant
-    from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema
-    from dpworkbench.mechanisms.backends import cli_backend, noise_label
-
-    from . import median as M
-
-    # Refusals below depend only on the header and the number of lines (public under substitution), never a cell.
-    if args.column not in raw.columns:
-        raise ValueError(f"column {args.column!r} not in {path} (columns: {', '.join(map(str, raw.columns))})")
-    if list(raw.columns).count(args.column) > 1:
-        raise ValueError(f"column {args.column!r} is named twice in the header of {path}")
-    if len(raw) == 0:
-        raise ValueError(f"CSV {path} has a header but no rows: there is no "
-                         f"{'median' if getattr(args, 'p', None) is None else 'percentile'} to select")
-    # The public rule, cell by cell: parse as a number, clip into [--lower, --upper], a NULL becomes --missing.
-    # So a substituted line changes exactly its own value, and n (the range of the released label) never moves.
-    spec = ColumnSpec(args.column, "float", args.lower, args.upper, default=missing)
-    typed, report = PublicSchema((spec,)).apply(raw[[args.column]])
-    values = typed[args.column].to_numpy(float)
-    stats = report.columns[args.column]
-    args._input_exact = {"rows": int(values.size), "values_clipped_into_bounds": stats["clipped"],
-                         "cells_missing_set_to_default": stats["null"] + stats["unparseable"]}
-    backend = cli_backend(args.seed)
-    args._noise = noise_label(backend)
-    if getattr(args, "p", None) is None:
-        rel = M.select_median(values, lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism,
-                              horizon=args.horizon, rng=backend, accountant=Accountant(eps), missing=missing)
-    else:
-        from .percentile import select_percentile
-
-        rel = select_percentile(values, args.p, lower=args.lower, upper=args.upper, epsilon=eps,
-                                mechanism=args.mechanism, horizon=args.horizon, rng=backend,
-                                accountant=Accountant(eps), missing=missing)
-    if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
-        args._input_exact["values"] = (values - args.lower).tolist()
-    return rel
 
 
 def _read_nodes(nodes_path: Path):
@@ -188,47 +147,31 @@ def _read_nodes(nodes_path: Path):
     return ids.astype(np.int64)
 
 
-def read_edge_lines(path: Path) -> tuple:
-    """An edge list by the one-line-at-most-one-edge rule (:func:`dpworkbench.graphs.read_edge_lines`): a header,
-    comment, blank, malformed or non-UTF-8 line, or a non-integer id, is dropped on its own; nothing is refused
-    for what a line holds and no message quotes a line. Returns the (m, 2) ids and the NOT PRIVATE counts."""
-    from dpworkbench.cli.common import check_input_file
-    from dpworkbench.graphs import read_edge_lines as read
-
-    check_input_file(path, "edge list")
-    return read(path)
-
-
 def _read_graph(path: Path, ids):
-    """The edge list as dense indices into the node set, and that node set.
-
-    ``ids`` is the public node set (``--nodes``) or ``None`` (a research run: the ids in the edge list, derived).
-    A line naming a node outside the public set is mapped to an index outside 0..n−1, so that
-    :func:`ebc.simple_graph_on` drops it (with the self-loops and repeats) — never quoted."""
+    """The edge list by the one-line-at-most-one-edge rule (:func:`dpworkbench.graphs.read_edge_lines`), as dense
+    indices into the node set ``ids`` (``None``: the ids in the edge list, a derived research run). A line naming a
+    node outside the set maps outside 0..n−1, so :func:`ebc.simple_graph_on` drops it — never quoted."""
     import numpy as np
 
+    from dpworkbench.cli.common import check_input_file
+    from dpworkbench.graphs import read_edge_lines
+
+    check_input_file(path, "edge list")
     raw, exact = read_edge_lines(path)
-    if ids is None:
-        ids = np.unique(raw.ravel())
+    ids = np.unique(raw.ravel()) if ids is None else ids
     flat = raw.ravel()
     pos = np.searchsorted(ids, flat).clip(0, max(ids.size - 1, 0))
     hit = (ids[pos] == flat) if ids.size else np.zeros(flat.size, bool)
-    dense = np.where(hit, pos, -1).reshape(-1, 2)
-    return dense, ids, exact
+    return np.where(hit, pos, -1).reshape(-1, 2), ids, exact
 
 
 def _topk(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    import numpy as np
-
     from dpworkbench._validation import check_epsilon
-    from dpworkbench.accounting import Accountant
-    from dpworkbench.mechanisms.backends import cli_backend, noise_label
+    from dpworkbench.cli.common import Stages, warn, warn_epsilon
+    from dpworkbench.mechanisms.backends import cli_backend
 
     from . import ebc as E
-
-    from dpworkbench.cli.common import Stages, warn, warn_epsilon
+    from .mechanisms import TOPK_GRAPH, graph_topk_statistics
 
     path = Path(args.edges)
     eps = check_epsilon(args.epsilon, "--epsilon")
@@ -238,14 +181,15 @@ def _topk(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-degree-bound must be >= 1, got {args.max_degree_bound}")
     ids = _read_nodes(Path(args.nodes)) if args.nodes else None  # public input: checked (and quoted) freely
     # A release takes its public inputs from flags, before reading the data; only a research run may derive them.
-    if args.seed is None:
-        need = [f for f, v in (("--nodes", args.nodes), ("--max-degree-bound", args.max_degree_bound)) if v is None]
-        if need:
-            raise ValueError(f"a private release needs the public {' and '.join(need)} (the node set and the degree "
-                             "bound are public inputs, never read off the graph); or add --seed for a research run "
-                             "that derives them from the data (NOT a private release)")
+    need = [f for f, v in (("--nodes", args.nodes), ("--max-degree-bound", args.max_degree_bound)) if v is None]
+    if args.seed is None and need:
+        raise ValueError(f"a private release needs the public {' and '.join(need)} (the node set and the degree "
+                         "bound are public inputs, never read off the graph); or add --seed for a research run "
+                         "that derives them from the data (NOT a private release)")
     if ids is not None and args.k > ids.size:  # public: the node set
         raise ValueError(f"--k {args.k} is larger than the number of nodes in --nodes ({ids.size})")
+    if _plan(args, TOPK_GRAPH[args.mechanism], epsilon=eps, k=args.k, max_degree_bound=args.max_degree_bound or 1):
+        return 0
     warn_epsilon(eps)
     if not args.json:
         warn("every edge line is read on its own: a malformed line, a self-loop, a repeated edge or a line naming a "
@@ -253,37 +197,26 @@ def _topk(args: argparse.Namespace) -> int:
              "with --show-exact)")
     with Stages(args, ["read edge list", "project, EBC and select top-k"], "dampening topk") as st:
         st.next("read edge list")
-        dense, ids, exact_in = _read_graph(path, ids)
-        args._input_exact = exact_in
+        dense, ids, inputs = _read_graph(path, ids)
         if args.k > ids.size:  # research run only: the node set was derived from the data (reported as such)
             raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
-        bound = args.max_degree_bound
-        if bound is None:  # research run: the true max degree, derived (the projection is then the identity)
-            und, _ = E.simple_graph_on(dense, ids.size)
-            bound = max(int(np.bincount(und.ravel(), minlength=ids.size).max(initial=0)), 1)
         st.next("project, EBC and select top-k")
-        backend = cli_backend(args.seed)
-        args._noise = noise_label(backend)
-        rel = E.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, max_degree_bound=bound,
-                                 rng=backend, accountant=Accountant(eps))
-        exact_in.update({k: rel.exact[k] for k in ("self_loops_dropped", "duplicate_edges_dropped",
-                                                    "lines_outside_node_set_dropped",
-                                                    "edges_dropped_by_degree_projection")})
-        if args.dump_scores:  # harness diagnostics (hidden flag): the pre-noise scores, NOT PRIVATE
-            from dpworkbench.graphs import from_edge_array
-
-            g = from_edge_array(E.project_max_degree(E.simple_graph_on(dense, ids.size)[0], ids.size, bound)[0],
-                                n=ids.size)
-            e = E.ebc_all(g)
-            exact_in.update({"ebc": e.tolist(), "scores": E.sld_scores(e, g.degrees, max_degree_bound=bound).tolist(),
-                             "ld_scores": E.ld_scores(e, g.degrees, max_degree_bound=bound).tolist()})
-    derived = (() if args.max_degree_bound is not None else ("max_degree_bound",)) + (() if args.nodes else ("node set",))
-    public = dict(rel.public)
-    public["node set"] = f"{args.nodes} ({ids.size} nodes)" if args.nodes else f"ids in the edge list ({ids.size} nodes)"
+        args._backend = cli_backend(args.seed)
+        rel = E.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=args._backend,
+                                 max_degree_bound=args.max_degree_bound)  # None (research run only): derived
+    bound = rel.public["max_degree_bound"]
+    inputs.update({k: rel.exact[k] for k in ("self_loops_dropped", "duplicate_edges_dropped",
+                                              "lines_outside_node_set_dropped", "edges_dropped_by_degree_projection")})
+    if args.dump_scores:  # harness diagnostics (hidden flag): the pre-noise scores, NOT PRIVATE
+        ld, sld = (graph_topk_statistics((ids.size, dense), method=m, max_degree_bound=bound) for m in ("LD", "SLD"))
+        inputs.update({"ebc": sld["ebc"].tolist(), "scores": sld["score"].tolist(), "ld_scores": ld["score"].tolist()})
+    derived = rel.derived_public + (() if args.nodes else ("node set",))
+    public = dict(rel.public, **{"node set": f"{args.nodes} ({ids.size} nodes)" if args.nodes
+                                 else f"ids in the edge list ({ids.size} nodes)"})
     exact = {"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
              "overlap_with_true_top_k": rel.exact["overlap_with_true_top_k"], "num_edges": rel.exact["num_edges"]}
     out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
-    _emit(out, args, label="nodes", header=[
+    _show(out, args, label="nodes", inputs=inputs, header=[
         f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
         f"neighbouring relation: {E.RELATION}",
         f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "
@@ -292,44 +225,36 @@ def _topk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _common(p) -> None:
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed the noise: a reproducible RESEARCH run, NOT a private release (default: OpenDP release back-end)")
-    p.add_argument("--json", action="store_true", help="JSON with sections private / public / NOT_PRIVATE")
-    p.add_argument("--show-exact", action="store_true",
-                   help="also print exact values (each labelled NOT PRIVATE): research only, never publish them")
+def _flags(p, mechanism_default: str, epsilon_help: str) -> None:
+    from dpworkbench.cli.release import add_release_flags
+
+    p.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default=mechanism_default,
+                   help=f"EM, permute-and-flip (PF), local dampening (LD) or shifted LD (SLD) (default {mechanism_default})")
+    p.add_argument("--epsilon", type=float, default=1.0, help=epsilon_help)
+    add_release_flags(p)
     # The privacy harness reads the pre-noise scores through the real command (NOT PRIVATE, with --show-exact).
     p.add_argument("--dump-scores", action="store_true", help=argparse.SUPPRESS)
-
-
-def _selection_flags(m, what: str) -> None:
-    """The flags and reading rules shared by ``median`` and ``percentile``."""
-    m.add_argument("csv", help="table (CSV with a header row)")
-    m.add_argument("--column", required=True, help=f"numeric column whose {what} row is selected")
-    m.add_argument("--upper", type=float, required=True, help="public upper bound of the column's values")
-    m.add_argument("--lower", type=float, default=0.0, help="public lower bound (default 0)")
-    m.add_argument("--missing", type=float, default=None,
-                   help="public value of a blank, missing or unparseable cell, in [--lower, --upper] (default --lower)")
-    m.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="LD",
-                   help="EM, permute-and-flip (PF), local dampening (LD) or shifted LD (SLD) (default LD)")
-    m.add_argument("--epsilon", type=float, default=1.0, help="privacy budget of the selection (default 1)")
-    m.add_argument("--horizon", type=int, default=32, help="public horizon T of δ (δ = Λ beyond it)")
-    _common(m)
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("dampening", help="local dampening: private median/percentile row of a CSV column, "
                                                 "private top-k EBC nodes")
     sub = p.add_subparsers(dest="dampening_cmd", required=True)
-    m = sub.add_parser("median", help="private median selection: releases a row position (not a value)",
-                       description=MEDIAN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    _selection_flags(m, "median")
-    m.set_defaults(func=_median, p=None)
-    q = sub.add_parser("percentile", help="private p-quantile selection (--p): releases a row position (not a value)",
-                       description=PERCENTILE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    q.add_argument("--p", type=float, required=True, help="public quantile level in (0, 1], e.g. 0.9")
-    _selection_flags(q, "p-quantile")
-    q.set_defaults(func=_median)
+    for name, text, what in (("median", MEDIAN_HELP, "median"), ("percentile", PERCENTILE_HELP, "p-quantile")):
+        m = sub.add_parser(name, help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases "
+                           "a row position (not a value)", description=text,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        if name == "percentile":
+            m.add_argument("--p", type=float, required=True, help="public quantile level in (0, 1], e.g. 0.9")
+        m.add_argument("csv", help="table (CSV with a header row)")
+        m.add_argument("--column", required=True, help=f"numeric column whose {what} row is selected")
+        m.add_argument("--upper", type=float, required=True, help="public upper bound of the column's values")
+        m.add_argument("--lower", type=float, default=0.0, help="public lower bound (default 0)")
+        m.add_argument("--missing", type=float, default=None, help="public value of a blank, missing or "
+                       "unparseable cell, in [--lower, --upper] (default --lower)")
+        m.add_argument("--horizon", type=int, default=32, help="public horizon T of δ (δ = Λ beyond it)")
+        _flags(m, "LD", "privacy budget of the selection (default 1)")
+        m.set_defaults(func=lambda a: _median(a), **({"p": None} if name == "median" else {}))
     t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
                        description=TOPK_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")
@@ -337,11 +262,8 @@ def register(subparsers) -> None:
     t.add_argument("--nodes", default=None, help="public node set: a file with one node id per line (required for a "
                                                  "release; with --seed it defaults to the ids in the edge list, derived "
                                                  "from the data)")
-    t.add_argument("--mechanism", choices=["EM", "PF", "LD", "SLD"], default="SLD",
-                   help="EM, permute-and-flip (PF), local dampening (LD) or shifted LD (SLD) (default SLD)")
-    t.add_argument("--epsilon", type=float, default=1.0, help="total budget B (ε/k per draw)")
     t.add_argument("--max-degree-bound", type=int, default=None,
                    help="public max-degree bound D behind ΔEBC; the graph is projected into it (required for a release; "
                         "with --seed it defaults to the true max degree, derived from the data)")
-    _common(t)
-    t.set_defaults(func=_topk)
+    _flags(t, "SLD", "total budget B (ε/k per draw)")
+    t.set_defaults(func=lambda a: _topk(a))

@@ -6,17 +6,19 @@ Edge-DP. ΔEBC = g(Δ) with g(k) = max(k(k−1)/4, k) needs a public max-degree 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numba
 import numpy as np
 
-from dpworkbench._validation import check_epsilon, check_int, as_generator, check_options
+from dpworkbench._validation import as_generator, check_epsilon, check_int, check_options
 from dpworkbench.accounting import Accountant
 from dpworkbench.cache import cached_call
 from dpworkbench.graphs import CSRGraph
-from dpworkbench.mechanisms import exponential_top_k, permute_and_flip
-from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench.mechanisms.backends import RngLike
+
+from .mechanisms import TOPK_RELATION
 
 METHODS = ("EM", "PF", "LD", "SLD")
 
@@ -244,7 +246,7 @@ def _prefix(max_degree_bound: int, floor: float = 1.0):
     return gs, gk, G
 
 
-def _check_bound(degrees, max_degree_bound):
+def check_degree_bound(degrees, max_degree_bound):
     if max_degree_bound is None:
         max_degree_bound = int(degrees.max())
     max_degree_bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
@@ -262,7 +264,7 @@ def ld_scores(ebc: Any, degrees: Any, *, max_degree_bound: int | None = None) ->
     """
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
-    Dm = _check_bound(degrees, max_degree_bound)
+    Dm = check_degree_bound(degrees, max_degree_bound)
     gs, gk, G = _prefix(Dm)
     target = G[degrees] + ebc
     j = np.searchsorted(G, target, side="right") - 1  # G[j] <= target < G[j+1]
@@ -283,7 +285,7 @@ def sld_scores(ebc: Any, degrees: Any, *, max_degree_bound: int | None = None) -
     """
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
-    Dm = _check_bound(degrees, max_degree_bound)
+    Dm = check_degree_bound(degrees, max_degree_bound)
     gs, gk, G = _prefix(Dm)
     phi = degrees - G[degrees] / gs
     return phi + ebc / gs
@@ -301,8 +303,7 @@ def true_top_k(ebc: Any, k: int) -> np.ndarray:
     return order[:k]
 
 
-RELATION = ("edge-DP: one edge added or removed between two nodes of a fixed, public node set (spec §1.1, §4.2); "
-            "the node set and the max-degree bound behind ΔEBC are public")
+RELATION = TOPK_RELATION.describe()
 
 
 PROJECTION_STABILITY = 3  # edges of the projected graph one raw edge change can change (proof in project_max_degree)
@@ -359,28 +360,10 @@ def project_max_degree(edges: Any, n: int, max_degree_bound: int) -> tuple[np.nd
     return e[keep], int(m - keep.sum())
 
 
-def privacy_cost_topk(epsilon: float, k: int, method: str = "SLD"):
-    """The ledger of :func:`priv_top_k` (Alg. 3): k sequential draws with ε/k each (sequential composition).
-
-    EM/LD/SLD draws are recorded as ``exponential`` (EM on EBC with ΔEBC, on D with sensitivity 1, on the SLD score
-    with sensitivity 1), PF draws as ``permute-and-flip``.
-
-    References
-    ----------
-    de Farias 2021, Alg. 3.
-    """
-    from dpworkbench.accounting import planned
-
-    epsilon = check_epsilon(epsilon)
-    k = check_int(k, "k", minimum=1)
-    check_options(method, "method", METHODS)
-    mech = "permute-and-flip" if method == "PF" else "exponential"
-    return planned(*[(mech, epsilon / k, f"PrivTopk {method} draw {j + 1}/{k}") for j in range(k)])
-
-
 def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
                rng: RngLike = None, accountant: Accountant | None = None, stability: int = 1):
-    """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each. Spends ε in total (k ledger entries, recorded before the draws).
+    """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each — the declarations ``dampening.priv_top_k_<em|pf|ld|sld>``
+    (:data:`.mechanisms.TOPK`). Spends ε in total (k ledger entries, recorded before the draws).
 
     EM/LD/SLD use one-shot Gumbel-top-k of the noise back-end (equal in law to k sequential draws without
     replacement); PF runs k sequential permute-and-flip passes on the remaining nodes.
@@ -398,18 +381,11 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     stability:
         How many edges of the graph passed in can change when the user's graph gains or loses one edge: 1 for the
         user's own graph; :data:`PROJECTION_STABILITY` (3) for a graph projected by :func:`project_max_degree`.
-        Every draw is calibrated to ``stability`` × its one-edge sensitivity.
     rng:
         ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
 
-    Treated as public
-    -----------------
-    The node set (its size n and labels), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (hence ΔEBC and the
-    horizon of δ^EBC).
-
-    Neighbouring relation
-    ---------------------
-    Edge-DP on the fixed node set: one edge added or removed (Lemma 6.3.1 / Def. 6.3.1 are for this relation).
+    Treated as public: the node set, ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (hence ΔEBC and the horizon
+    of δ^EBC). Neighbouring relation: edge-DP on the fixed node set (one edge added or removed).
 
     Returns
     -------
@@ -420,8 +396,7 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     ----------
     de Farias 2021, Alg. 3 (PrivTopk), Lemma 6.3.2, Def. 6.3.1.
     """
-    from dpworkbench.accounting import Release, open_ledger
-
+    from .mechanisms import TOPK, shaped, topk_statistics
 
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
@@ -433,38 +408,17 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     epsilon = check_epsilon(epsilon)
     check_options(method, "method", METHODS)
     derived = () if max_degree_bound is not None else ("max_degree_bound",)
-    Dm = _check_bound(degrees, max_degree_bound)
-    gs = global_sensitivity_ebc(Dm)
+    bound = check_degree_bound(degrees, max_degree_bound)
     stab = check_int(stability, "stability", minimum=1)
-    backend = check_rng(rng)
-    acc, mark = open_ledger(accountant)
-    plan = privacy_cost_topk(epsilon, k, method)
-    if method == "PF":
-        remaining = np.arange(ebc.size)
-        chosen = []
-        for entry in plan:
-            j = permute_and_flip(ebc[remaining], epsilon=entry.epsilon, sensitivity=stab * gs, rng=backend, accountant=acc,
-                                 note=entry.note)
-            chosen.append(int(remaining[j]))
-            remaining = np.delete(remaining, j)
-        got = np.array(chosen, dtype=np.int64)
-    else:
-        for entry in plan:  # each draw's ε/k recorded before the (one-shot) sampling
-            acc.spend(entry.epsilon, entry.mechanism, entry.note)
-        if method == "EM":
-            scores, sens = ebc, gs
-        elif method == "LD":
-            scores, sens = ld_scores(ebc, degrees, max_degree_bound=Dm), 1.0
-        else:
-            scores, sens = sld_scores(ebc, degrees, max_degree_bound=Dm), 1.0
-        got = np.asarray(exponential_top_k(scores, k, epsilon=epsilon, sensitivity=stab * sens, rng=backend),
-                         dtype=np.int64)
-    truth = true_top_k(ebc, k)
-    return Release(got, ledger=acc.entries_since(mark), mechanism=f"{method}PrivTopk", derived_public=derived,
-                   public={"method": method, "k": k, "epsilon": epsilon, "epsilon_per_draw": epsilon / k,
-                           "max_degree_bound": Dm, "delta_ebc": gs, "num_nodes": int(ebc.size),
-                           **({"stability": stab} if stab != 1 else {})},
-                   exact={"true_top_k": truth.tolist(), "overlap_with_true_top_k": int(np.isin(got, truth).sum())})
+    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=bound, stability=stab)
+    rel = TOPK[method].release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon, k=k,
+                               max_degree_bound=bound, stability=stab)
+    truth = rel.exact["truth"]
+    public = {"method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": int(ebc.size)}
+    if stab == 1:
+        rel = replace(rel, public={k_: v for k_, v in rel.public.items() if k_ != "stability"})
+    return shaped(replace(rel, exact={}), public=public, derived=derived, exact={
+        "true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum())})
 
 
 def simple_graph_on(edges: Any, num_nodes: int) -> tuple[np.ndarray, dict]:
@@ -481,7 +435,7 @@ def simple_graph_on(edges: Any, num_nodes: int) -> tuple[np.ndarray, dict]:
                  "duplicate_edges_dropped": int((~loops).sum() - und.shape[0])}
 
 
-def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int,
+def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int | None,
                      method: str = "SLD", rng: RngLike = None, accountant: Accountant | None = None):
     """PrivTopk on a user's raw graph, total whatever the graph: the release entry point for an edge list.
 
@@ -490,24 +444,33 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
     on the projection with ``stability=3`` (every draw calibrated to three edge steps). Nothing is refused because
     of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
 
-    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound``.
+    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (``None``:
+    the simple graph's max degree, *derived from the data*, a research run: recorded in ``Release.derived_public``).
     Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
 
     Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
     """
-    from dataclasses import replace
-
-    from dpworkbench.graphs import from_edge_array
+    from .mechanisms import TOPK_GRAPH, graph_topk_statistics
 
     n = check_int(num_nodes, "num_nodes", minimum=1)
+    derived = () if max_degree_bound is not None else ("max_degree_bound",)
+    if max_degree_bound is None:  # research run: the true max degree (the projection is then the identity)
+        max_degree_bound = max(int(np.bincount(simple_graph_on(edges, n)[0].ravel(), minlength=n).max(initial=0)), 1)
     bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
-    und, dropped = simple_graph_on(edges, n)
-    kept, cut = project_max_degree(und, n, bound)
-    g = from_edge_array(kept, n=n)
-    rel = priv_top_k(ebc_all(g), g.degrees, k, epsilon=epsilon, method=method, max_degree_bound=bound, rng=rng,
-                     accountant=accountant, stability=PROJECTION_STABILITY)
-    exact = dict(rel.exact, **dropped, edges_dropped_by_degree_projection=cut, num_edges=int(g.num_edges))
-    return replace(rel, exact=exact)
+    k = check_int(k, "k", minimum=1)
+    if k > n:
+        raise ValueError(f"k={k} is larger than the number of nodes ({n})")
+    epsilon = check_epsilon(epsilon)
+    check_options(method, "method", METHODS)
+    stats = graph_topk_statistics((n, edges), method=method, max_degree_bound=bound, disk=True)
+    rel = TOPK_GRAPH[method].release((n, edges), rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon,
+                                     k=k, max_degree_bound=bound)
+    truth = rel.exact["truth"]
+    return replace(rel, derived_public=derived, public={
+        **rel.public, "method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": n,
+        "stability": PROJECTION_STABILITY},
+                   exact={"true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum()),
+                          **stats["dropped"]})
 
 
 def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, max_degree_bound: int | None = None) -> np.ndarray:
@@ -515,7 +478,7 @@ def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
     epsilon = check_epsilon(epsilon)
-    Dm = _check_bound(degrees, max_degree_bound)
+    Dm = check_degree_bound(degrees, max_degree_bound)
     gs = global_sensitivity_ebc(Dm)
     e1 = epsilon / k
     if method in ("EM", "PF"):
@@ -527,127 +490,10 @@ def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
-TRUNCATION = 60.0  # logits more than this below the k-th largest are dropped: each such node wins a draw with prob. < e^-55
-
-
-@numba.njit(cache=True)
-def _sequential_topk_kernel(logits, k, runs, pf, seed):
-    """``runs`` × k sequential draws without replacement over ``logits`` (sorted descending), by rejection.
-
-    Each draw samples from the remaining elements; the acceptance probability of element e is exp(l_e − l_max)
-    where l_max is the remaining maximum (accepted with probability 1, so every draw ends).
-    ``pf=True``: permute-and-flip (examine the remaining elements in a lazily drawn uniform random order —
-    incremental Fisher–Yates — and output the first accepted one; Alg. of McKenna & Sheldon 2020).
-    ``pf=False``: exponential mechanism (propose uniformly with replacement, accept; law ∝ exp(l)).
-    Cheap exactly where Gumbel-max is expensive (flat logits) and vice versa (peaked logits are truncated)."""
-    np.random.seed(seed)
-    m0 = logits.size
-    out = np.empty((runs, k), np.int64)
-    perm = np.empty(m0, np.int64)
-    removed = np.zeros(m0, np.bool_)
-    for r in range(runs):
-        for i in range(m0):
-            perm[i] = i
-            removed[i] = False
-        m = m0
-        top = 0
-        for j in range(k):
-            while removed[top]:
-                top += 1
-            lmax = logits[top]
-            pos = 0
-            if pf:
-                i = 0
-                while True:
-                    q = i + np.random.randint(0, m - i)
-                    tmp = perm[i]
-                    perm[i] = perm[q]
-                    perm[q] = tmp
-                    if np.random.random() < np.exp(logits[perm[i]] - lmax):
-                        pos = i
-                        break
-                    i += 1
-            else:
-                while True:
-                    pos = np.random.randint(0, m)
-                    if np.random.random() < np.exp(logits[perm[pos]] - lmax):
-                        break
-            e = perm[pos]
-            perm[pos] = perm[m - 1]
-            perm[m - 1] = e
-            m -= 1
-            removed[e] = True
-            out[r, j] = e
-    return out
-
-
-def batch_priv_top_k(logits: np.ndarray, k: int, runs: int, *, method: str, rng=None, chunk_elems: int = 4_000_000,
-                     sampler: str = "auto") -> np.ndarray:
-    """``runs`` independent PrivTopk outputs (runs × k node ids) from precomputed per-draw logits.
-
-    Research/simulation path (seeded), equal in law to ``priv_top_k`` (up to a truncation error below 1e-18 in total
-    variation: nodes whose logit is more than ``TRUNCATION`` = 60 below the k-th largest are never drawn).
-    PF: numba permute-and-flip with lazy random order over the remaining candidates. EM/LD/SLD: whichever exact
-    sampler is cheaper for these logits — rejection sampling of k sequential draws without replacement (flat logits)
-    or one-shot Gumbel-top-k over the candidates (peaked logits); ``sampler`` = "rejection" / "gumbel" forces one
-    (EM/LD/SLD only; both are exact). ``batch_priv_top_k_numpy`` is the plain reference.
-    """
-    gen = as_generator(rng)
-    logits = np.asarray(logits, float)
-    n = logits.size
-    k = check_int(k, "k", minimum=1, maximum=n)
-    runs = check_int(runs, "runs", minimum=1)
-    check_options(method, "method", METHODS)
-    check_options(sampler, "sampler", ("auto", "rejection", "gumbel"))
-    kth = np.partition(logits, n - k)[n - k]
-    cand = np.flatnonzero(logits >= kth - TRUNCATION)
-    order = np.lexsort((cand, -logits[cand]))
-    cand = cand[order]
-    lc = logits[cand]
-    if method != "PF" and sampler != "rejection":
-        # expected proposals of the rejection sampler ≈ Σ_j m / S_j, S_j = Σ_{i≥j} exp(l_i − l_j) (top-j removed)
-        head = lc[: k]
-        s = np.array([np.exp(lc[j:] - head[j]).sum() for j in range(k)]) if cand.size <= 200_000 else np.ones(k)
-        if sampler == "gumbel" or (cand.size / s).sum() > 3.0 * cand.size:
-            sub = batch_priv_top_k_numpy(lc, k, runs, method=method, rng=gen, chunk_elems=chunk_elems)
-            return cand[sub]
-    seed = int(gen.integers(0, 2**62))
-    return cand[_sequential_topk_kernel(lc, k, runs, method == "PF", seed)]
-
-
-def batch_priv_top_k_numpy(logits: np.ndarray, k: int, runs: int, *, method: str, rng=None, chunk_elems: int = 4_000_000) -> np.ndarray:
-    """Reference simulator (plain numpy, kept for tests and the benchmark): ``runs`` PrivTopk outputs (runs × k node ids).
-
-    Research/simulation path (seeded), equal in law to ``priv_top_k``: EM/LD/SLD by one-shot Gumbel-top-k;
-    PF by k sequential steps of report-noisy-max with exponential noise over the remaining nodes, which is
-    identical in law to permute-and-flip (Ding, Kifer et al. 2021). All runs' noise is drawn at once.
-    """
-    gen = as_generator(rng)
-    n = logits.size
-    k = check_int(k, "k", minimum=1, maximum=n)
-    out = np.empty((runs, k), np.int64)
-    step = max(1, chunk_elems // max(1, n))
-    for a in range(0, runs, step):
-        b = min(runs, a + step)
-        if method == "PF":
-            chosen = np.zeros((b - a, n), bool)
-            for j in range(k):
-                z = logits[None, :] + gen.exponential(size=(b - a, n))
-                z[chosen] = -np.inf
-                pick = np.argmax(z, axis=1)
-                out[a:b, j] = pick
-                chosen[np.arange(b - a), pick] = True
-        else:
-            z = logits[None, :] + gen.gumbel(size=(b - a, n))
-            part = np.argpartition(-z, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (b - a, 1))
-            order = np.argsort(-np.take_along_axis(z, part, axis=1), axis=1)
-            out[a:b] = np.take_along_axis(part, order, axis=1)
-    return out
-
-
 def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
                    max_degree_bound: int | None = None) -> float:
-    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once, noise drawn in one batch).
+    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once; the declaration's
+    ``sample(size=runs)``, research noise drawn in one batch).
 
     References
     ----------
@@ -657,8 +503,11 @@ def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: st
     ebc = np.asarray(ebc, float)
     if k > ebc.size:
         raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
-    lg = method_logits(ebc, degrees, k, epsilon=epsilon, method=method, max_degree_bound=max_degree_bound)
-    got = batch_priv_top_k(lg, k, runs, method=method, rng=rng)
+    from .mechanisms import TOPK, topk_statistics
+
+    check_options(method, "method", METHODS)
+    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=max_degree_bound)
+    got = TOPK[method].sample(stats, size=runs, rng=rng, epsilon=epsilon, k=k, max_degree_bound=stats["bound"])
     truth = np.zeros(ebc.size, bool)
     truth[true_top_k(ebc, k)] = True
     return float(truth[got].sum()) / (k * runs)

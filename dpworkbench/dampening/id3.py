@@ -10,16 +10,16 @@ thesis) are EM-only.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numba
 import numpy as np
 
 from dpworkbench._validation import as_generator, check_epsilon, check_int, check_options
-from dpworkbench.mechanisms import exponential_mechanism, laplace_mechanism
-from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench.mechanisms.backends import RngLike
 
+from .mechanisms import ID3_RELATION
 from .model import SensitivityMatrix, dampen
 
 METHODS = ("Global", "Local", "Shifted")
@@ -286,46 +286,19 @@ class Node:
     children: list = field(default_factory=list)
 
 
-def _select(cnts, utils, method, eps, gs, backend, criterion, horizon, stab=1):
-    """One split selection; ``stab`` scales every sensitivity (2 when rows beyond a public N are cut, see fit)."""
-    if method == "Global" or criterion != "ig":
-        s = gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion]
-        return exponential_mechanism(utils, epsilon=eps, sensitivity=stab * s, rng=backend)
-    dm = ig_delta_matrix(cnts, gs, horizon)
-    if method == "Local":
-        return exponential_mechanism(dampen(utils, dm), epsilon=eps, sensitivity=float(stab), rng=backend)
-    if method == "Shifted":
-        slack = np.sum(gs - dm.values, axis=1)
-        return exponential_mechanism(np.asarray(utils) - slack, epsilon=eps, sensitivity=stab * gs, rng=backend)
-    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-
-
-RELATION = ("add/remove one row (tuple) at any position (spec §1.1 / §7 item 19: ΔIG, Lemma 7.3.1 and the Laplace "
-            "NoisyCount are for this relation); attribute domains, the class domain and the size bound N are public")
-
-_SELECTOR = {"Global": "EM", "Local": "LD", "Shifted": "SLD"}
+RELATION = ID3_RELATION.describe()
 
 
 def privacy_cost(budget: float, depth: int, method: str = "Shifted", criterion: str = "ig"):
-    """The ledger :func:`fit` records (spec §2.7): ε = B/(2(d+1)) per query; each of the d+1 tree levels is one
-    parallel block over the level's disjoint partitions, in which every partition spends ε on NoisyCount and ε on
-    the split selection (EM / LD / SLD, all exponential-mechanism draws) or, at a leaf, on the Laplace class counts
-    (one histogram over disjoint classes). Levels compose sequentially: total 2ε(d+1) = B."""
-    from dpworkbench.accounting import LedgerEntry
+    """The ledger :func:`fit` records (the declaration's plan, spec §2.7; :func:`.mechanisms.id3_plan`): ε = B/(2(d+1))
+    per query; each of the d+1 tree levels is one parallel block over the level's disjoint partitions, in which every
+    partition spends ε on NoisyCount and ε on the split selection or, at a leaf, on the Laplace class counts."""
+    from .mechanisms import ID3
 
     budget = check_epsilon(budget, "budget")
-    depth = check_int(depth, "depth", minimum=1)
     check_options(method, "method", METHODS)
-    eps = budget / (2 * (depth + 1))
-    sel = "EM" if criterion != "ig" else _SELECTOR[method]
-    out = []
-    for level in range(depth + 1):
-        group = f"DiffPID3 level {level} (disjoint partitions)"
-        second = ("laplace", "leaf class counts") if level == depth else (
-            "exponential or laplace", f"split selection ({sel}) or leaf class counts")
-        out.append(LedgerEntry("laplace", eps, f"level {level}: NoisyCount per partition", "parallel", group, level, 0))
-        out.append(LedgerEntry(second[0], eps, f"level {level}: {second[1]} per partition", "parallel", group, level, 0))
-    return tuple(out)
+    return ID3[method].plan(epsilon=budget, depth=depth, domains="2", n_classes=2,
+                            criterion=criterion if method == "Global" else "ig")
 
 
 def rows_used(X: np.ndarray, y: np.ndarray, domains: list[int], n_classes: int, n_bound: int | None):
@@ -395,7 +368,6 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
     ----------
     de Farias 2021, Ch. 7 (DiffPID3), Lemma 7.3.1.
     """
-    from dpworkbench.accounting import Release, open_ledger
 
 
     if y is None:
@@ -422,41 +394,18 @@ def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budge
     # query (NoisyCount, the split selection, the leaf counts) is (ε/2)-DP when calibrated to twice its one-step
     # sensitivity; by group privacy the pair costs ε per query, as the ledger records. A derived N (None: the row
     # count, a research run) cuts nothing and keeps stab = 1, so seeded research figures are unchanged.
-    X, y, n_bound, stab, rows_out_of_domain, rows_cut = rows_used(X, y, domains, n_classes, n_bound)
-    backend = check_rng(rng)
-    eps = budget / (2 * (depth + 1))
+    from .mechanisms import ID3, shaped
+
+    rel = ID3[method].release((X, y), rng=rng, accountant=accountant, epsilon=budget, depth=depth,
+                              domains=",".join(str(int(d)) for d in domains), n_classes=n_classes, n_bound=n_bound,
+                              horizon=horizon, criterion=criterion)
+    stab = 1 if n_bound is None else 2
+    n_bound = max(rel.exact["n_rows"], 1) if n_bound is None else n_bound
     gs = delta_ig_global(n_bound)
-    acc, mark = open_ledger(accountant)
-    for level in range(depth + 1):  # the whole tree's ledger, before any noise (levels: parallel over partitions)
-        pair = privacy_cost(budget, depth, method, criterion)[2 * level: 2 * level + 2]
-        with acc.parallel(pair[0].group) as block:
-            with block.branch() as branch:
-                for e in pair:
-                    branch.spend(e.epsilon, e.mechanism, e.note)
-
-    def build(idx, attrs, d):
-        Xs, ys = X[idx], y[idx]
-        nt = laplace_mechanism(float(idx.size), epsilon=eps, sensitivity=float(stab), rng=backend)
-        t_a = max(domains[a] for a in attrs) if attrs else 1  # max #values over the remaining attributes (public)
-        if not attrs or d == 0 or nt / (t_a * n_classes) < math.sqrt(2) / eps:
-            counts = np.bincount(ys, minlength=n_classes).astype(float)
-            noisy = [laplace_mechanism(c, epsilon=eps, sensitivity=float(stab), rng=backend) for c in counts]
-            return Node(label=int(np.argmax(noisy)))
-        cnts = contingencies(Xs, ys, attrs, domains, n_classes)
-        utils = utilities_ig(cnts) if criterion == "ig" else np.array([utility(c, criterion) for c in cnts])
-        a = attrs[_select(cnts, utils, method, eps, gs, backend, criterion, horizon, stab)]
-        rest = [b for b in attrs if b != a]
-        col = Xs[:, a]
-        return Node(attr=a, children=[build(idx[col == v], rest, d - 1) for v in range(domains[a])])
-
-    tree = build(np.arange(X.shape[0]), list(range(X.shape[1])), depth)
-    return Release(tree, ledger=acc.entries_since(mark), mechanism=f"{method}DiffPID3", derived_public=derived,
-                   public={"method": method, "criterion": criterion, "depth": depth, "budget": budget,
-                           "epsilon_per_query": eps, "domains": list(map(int, domains)), "n_classes": n_classes,
-                           "n_bound": n_bound, "delta_ig": gs, "horizon": horizon, "stability": stab,
-                           "utility_sensitivity": stab * gs},
-                   exact={"n_rows": int(X.shape[0]), "rows_beyond_n_bound_cut": rows_cut,
-                          "rows_out_of_domain_dropped": rows_out_of_domain})
+    return shaped(replace(rel, value=rel.value.root), derived=derived, public={
+        "method": method, "budget": budget, "epsilon_per_query": budget / (2 * (depth + 1)),
+        "domains": list(map(int, domains)), "n_bound": n_bound, "delta_ig": gs, "stability": stab,
+        "utility_sensitivity": stab * gs})
 
 
 def predict(tree: Node, X: Any) -> np.ndarray:

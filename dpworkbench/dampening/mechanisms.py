@@ -1,30 +1,80 @@
-"""Everything of local dampening that spends ε on a generic utility: LD (Def. 3.4.1) and shifted LD
-(Def. 4.2.1), each returning the shared :class:`dpworkbench.accounting.Release` after recording its
-spend. The application mechanisms that build on them live with their models: PrivTopk in ``ebc``
-(:func:`dpworkbench.dampening.ebc.priv_top_k`), median selection in ``median``
-(:func:`dpworkbench.dampening.median.select_median`) and private ID3 in ``id3``
-(:func:`dpworkbench.dampening.id3.fit`).
+"""Every ε-spending step of local dampening, each declared once (:class:`~dpworkbench.mechanisms.declaration.Mechanism`).
+
+* ``dampening.local_dampening`` / ``dampening.shifted_local_dampening``: LD (Def. 3.4.1) and shifted LD
+  (Def. 4.2.1) on a generic utility — the exponential mechanism on D (sensitivity 1) or on u − S (Δu);
+* ``dampening.median_<em|pf|ld|sld>`` and ``dampening.percentile_<…>``: quantile selection (Ch. 5; the median is the
+  p = 0.5 rank with its own, tighter δ), one declaration per selector, one dispatch (:func:`_selection`);
+* ``dampening.priv_top_k_<…>`` and ``dampening.priv_top_k_graph_<…>``: PrivTopk (Alg. 3), k draws of ε/k on the
+  EBC of a graph, or of a raw edge list projected into the degree bound (stability 3);
+* ``dampening.id3_<global|local|shifted>``: DiffPID3 (Alg. 4), composed of two declared steps per tree level and
+  partition: :data:`NOISY_COUNT` (Laplace) and :data:`ID3_SPLIT` (EM / LD / SLD on information gain, or the leaf
+  class counts).
+
+The models (utilities, sensitivity functions, EBC, information gain) live in ``model``, ``median``, ``percentile``,
+``ebc`` and ``id3``; their public API functions (``select_median``, ``priv_top_k``, ``id3.fit`` …) are thin
+wrappers over these declarations. Each declaration's plan is recorded by the framework before any draw; its
+``noise(size=R)`` is the research path (``DECL.sample``) through the same code.
 
 References
 ----------
-V. A. E. de Farias, *Local Dampening: Differential Privacy for Non-numeric Queries via Local
-Sensitivity*, PhD thesis, UFC 2021 (PVLDB 14(4) 2020), Def. 3.4.1 / Thm 3.5.1 (LD), Def. 4.2.1 /
-Thm 4.3.1 (shifted LD).
+V. A. E. de Farias, *Local Dampening: Differential Privacy for Non-numeric Queries via Local Sensitivity*, PhD
+thesis, UFC 2021 (PVLDB 14(4) 2020): Def. 3.4.1 / Thm 3.5.1 (LD), Def. 4.2.1 / Thm 4.3.1 (SLD), Ch. 5, Alg. 3, Alg. 4.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from dpworkbench._validation import check_epsilon
-from dpworkbench.mechanisms import exponential_mechanism
-from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench.accounting import LedgerEntry, planned
+from dpworkbench.mechanisms import exponential_mechanism, exponential_top_k, laplace_mechanism, permute_and_flip
+from dpworkbench.mechanisms.declaration import (ADD_REMOVE_ROW, EDGE, EPSILON, REQUIRED, SUBSTITUTE_ROW, Drawn,
+                                                Mechanism, Param, parallel_plan)
 
-from .model import SensitivityMatrix, dampen, sld_utility
+from .model import SensitivityMatrix, dampen, sld_slack, sld_utility
 
-__all__ = ["local_dampening", "mechanism_ledger_name", "privacy_cost_selection", "shifted_local_dampening"]
+SELECTORS = ("EM", "PF", "LD", "SLD")
+_HARNESS_MAX = 64  # per-element statistics (u[i], D[i], …) are exposed for inputs of at most this many candidates
+
+
+def _elementwise(**bounds: float) -> dict[str, float]:
+    """Claimed per-element sensitivities {name[i]: bound}; only names present in the statistics are checked."""
+    return {f"{name}[{i}]": float(b) for name, b in bounds.items() for i in range(_HARNESS_MAX)}
+
+
+def _expose(out: dict, **vectors: Any) -> dict:
+    """Add the per-element views of small vectors (what the harness brute-forces against :func:`_elementwise`)."""
+    for name, vec in vectors.items():
+        vec = np.asarray(vec, float)
+        if vec.size <= _HARNESS_MAX:
+            out.update({f"{name}[{i}]": float(v) for i, v in enumerate(vec)})
+    return out
+
+
+def ledger_name(selector: str) -> str:
+    """LD, SLD and EM are exponential-mechanism draws (on D with sensitivity 1, on u − S or u with Δu); PF is
+    permute-and-flip."""
+    return "permute-and-flip" if selector == "PF" else "exponential"
+
+
+def _pick(stats, backend, epsilon: float, selector: str) -> int:
+    """One selection on ``stats["score"]`` with sensitivity ``stats["scale"]`` (no spend: the plan is recorded)."""
+    f = permute_and_flip if selector == "PF" else exponential_mechanism
+    return int(f(stats["score"], epsilon=epsilon, sensitivity=stats["scale"], rng=backend))
+
+
+def _selection(selector: str, exact=None):
+    """The noise of a one-shot selection (one dispatch for LD, SLD, median and percentile)."""
+    def noise(stats, backend, size, epsilon, **_):
+        if size is not None:
+            return np.array([_pick(stats, backend, epsilon, selector) for _ in range(size)], np.int64)
+        i = _pick(stats, backend, epsilon, selector)
+        return Drawn(i, exact=exact(stats, i) if exact is not None else {})
+    return noise
 
 
 def _require_admissible(delta: SensitivityMatrix, allow_unverified: bool, what: str) -> None:
@@ -36,106 +86,596 @@ def _require_admissible(delta: SensitivityMatrix, allow_unverified: bool, what: 
                          "pass allow_unverified=True only for labelled, non-private reproductions of the thesis")
 
 
-def _selection_release(index: int, acc, mark, *, mechanism: str, public: dict, private: bool, exact: dict | None = None):
-    from dpworkbench.accounting import Release
-
-    return Release(int(index), ledger=acc.entries_since(mark), public=public, private=private, mechanism=mechanism,
-                   exact=exact or {})
-
-
-def privacy_cost_selection(epsilon: float, mechanism: str = "local dampening", note: str = ""):
-    """The ledger of one LD / SLD / EM selection: a single sequential spend of ε (no budget is spent on δ:
-    the data-dependent local sensitivity is covered by Thm 3.5.1 / 4.3.1).
-
-    References
-    ----------
-    de Farias 2021, Thm 3.5.1 (LD), Thm 4.3.1 (SLD).
-    """
-    from dpworkbench.accounting import planned
-
-    return planned((mechanism_ledger_name(mechanism), check_epsilon(epsilon), note))
+def shaped(rel, *, public: dict | None = None, derived: tuple = (), private: bool | None = None, exact=None):
+    """The declaration's release with the API's public fields (all public values) and labels."""
+    return replace(rel, public={**rel.public, **(public or {})}, derived_public=derived,
+                   private=rel.private if private is None else private, exact={**rel.exact, **(exact or {})})
 
 
-def mechanism_ledger_name(mechanism: str) -> str:
-    """Ledger name of a selection: LD, SLD and EM are all recorded as an exponential-mechanism draw (on D with
-    sensitivity 1, on u − S with Δu, on u with Δu); PF as permute-and-flip.
-
-    References
-    ----------
-    de Farias 2021, Def. 3.4.1, Def. 4.2.1.
-    """
-    return "permute-and-flip" if mechanism in ("PF", "permute-and-flip") else "exponential"
+# ---------------------------------------------------------------------------------------------------------------
+# graphs of the harness: a fixed public node set of 6 nodes
+# ---------------------------------------------------------------------------------------------------------------
+N_NODES = 6
 
 
-def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng: RngLike = None, accountant=None, note: str = "",
-                    allow_unverified: bool = False):
+def graph_examples(rng):
+    pairs = list(combinations(range(N_NODES), 2))
+    out = []
+    while len(out) < 2:
+        keep = rng.random(len(pairs)) < 0.5
+        e = np.array([p for p, k in zip(pairs, keep) if k], dtype=np.int64).reshape(-1, 2)
+        if len(e) >= 4:
+            out.append((N_NODES, e))
+    return out
+
+
+def _ebc_of(n: int, edges, disk: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    from dpworkbench.graphs import from_edge_array
+
+    from .ebc import ebc_all
+
+    g = from_edge_array(np.asarray(edges, np.int64).reshape(-1, 2), n=int(n))
+    return ebc_all(g, cache=True, disk=disk), np.asarray(g.degrees, np.int64)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# LD and SLD on a generic utility (harness instance: EBC with δ^EBC, edge-DP)
+# ---------------------------------------------------------------------------------------------------------------
+def _generic_stats(selector: str):
+    def stats(data, max_degree_bound, **_):
+        from .ebc import ebc_sensitivity, global_sensitivity_ebc
+
+        e, d = _ebc_of(*data)
+        sm = ebc_sensitivity(max_degree_bound, horizon=max_degree_bound).matrix(d)
+        gs = global_sensitivity_ebc(max_degree_bound)
+        out = ({"score": dampen(e, sm), "scale": 1.0} if selector == "LD"
+               else {"score": sld_utility(e, sm, "non-decreasing"), "scale": gs})
+        return _expose(out, u=e, dampened=out["score"] / out["scale"])
+    return stats
+
+
+_GENERIC_RELATION = EDGE("the application fixes the relation (δ must be admissible for it); harness instance: EBC "
+                         "utilities with δ^EBC on a fixed public node set, ΔEBC from the public max-degree bound")
+
+
+def _generic(selector: str, name: str, what: str) -> Mechanism:
+    return Mechanism(
+        name=f"dampening.{name}", summary=f"{what}: one label by the exponential mechanism on "
+        + ("D_{u,δ} (sensitivity 1), Def. 3.4.1" if selector == "LD" else "u − S (sensitivity Δu), Def. 4.2.1"),
+        relation=_GENERIC_RELATION,
+        params=(EPSILON(), Param("max_degree_bound", int, None, "public max-degree bound of the harness instance (EBC)",
+                                 low=1)),
+        public=("candidate set", "global_sensitivity", "horizon"),
+        cost=lambda epsilon, **_: planned(("exponential", epsilon, what)),
+        statistics=_generic_stats(selector), noise=_selection("EM"),
+        sensitivity=lambda max_degree_bound=None, **_: _elementwise(u=_ebc_gs(max_degree_bound), dampened=1.0),
+        examples=graph_examples, harness_params={"epsilon": 1.0, "max_degree_bound": N_NODES - 1},
+        harness_samples=3000, references="de Farias 2021, Def. 3.4.1 / Thm 3.5.1, Def. 4.2.1 / Thm 4.3.1")
+
+
+def _ebc_gs(bound) -> float:
+    from .ebc import global_sensitivity_ebc
+
+    return global_sensitivity_ebc(bound) if bound else math.inf
+
+
+LOCAL_DAMPENING = _generic("LD", "local_dampening", "local dampening")
+SHIFTED_LOCAL_DAMPENING = _generic("SLD", "shifted_local_dampening", "shifted local dampening")
+
+
+def local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, rng=None, accountant=None,
+                    note: str = "", allow_unverified: bool = False):
     """M_LD (Def. 3.4.1): ε-DP when δ is admissible (Thm 3.5.1). Spends ε (recorded before the draw).
 
-    Parameters
-    ----------
-    utilities, delta:
-        u(x, r) per candidate and δ(x, t, r) for t < T (a :class:`SensitivityMatrix`), both computed from the data.
-    epsilon:
-        Privacy budget of this selection.
-    rng:
-        ``None`` (default): the OpenDP release back-end; an int seed / Generator: seeded research run.
-
-    Treated as public
-    -----------------
-    The candidate set (its size and order), ``epsilon``, the global sensitivity Δu and the horizon T of δ.
-
-    Returns
-    -------
-    Release
-        ``value`` = the selected candidate's index (a label; no utility or data value is released).
-        ``private`` is False when a δ marked ``privacy_unverified`` was allowed (``allow_unverified=True``).
-
-    References
-    ----------
-    de Farias 2021, Def. 3.4.1, Thm 3.5.1.
+    ``utilities`` u(x, r) per candidate and ``delta`` δ(x, t, r) for t < T (a :class:`SensitivityMatrix`), both
+    computed from the data. ``rng=None``: the OpenDP release back-end; a seed / Generator: a seeded research run.
+    Treated as public: the candidate set, ``epsilon``, Δu and the horizon T of δ. Returns a Release whose ``value``
+    is the selected index; ``private`` is False when a δ marked ``privacy_unverified`` was allowed. (``note`` is
+    kept for compatibility: the ledger note is the declaration's.)
     """
-    from dpworkbench.accounting import open_ledger
-
     _require_admissible(delta, allow_unverified, "local dampening")
-    acc, mark = open_ledger(accountant)
-    i = exponential_mechanism(dampen(utilities, delta), epsilon=epsilon, sensitivity=1.0, rng=check_rng(rng),
-                              accountant=acc, note=note or "local dampening")
-    return _selection_release(i, acc, mark, mechanism="local dampening", private=not delta.privacy_unverified,
-                              public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),
-                                      "global_sensitivity": delta.global_sensitivity, "horizon": delta.horizon,
-                                      "delta": delta.name})
+    rel = LOCAL_DAMPENING.release(None, rng=rng, accountant=accountant, epsilon=epsilon,
+                                  statistics={"score": dampen(utilities, delta), "scale": 1.0})
+    return shaped(rel, private=not delta.privacy_unverified, public={
+        "candidates": int(np.size(utilities)), "global_sensitivity": delta.global_sensitivity,
+        "horizon": delta.horizon, "delta": delta.name})
 
 
-def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float, direction: str = "non-decreasing",
-                            rng: RngLike = None, accountant=None, note: str = "", allow_unverified: bool = False):
-    """M_SLD (Def. 4.2.1) via its closed form. ε-DP for admissible and bounded δ (Thm 4.3.1). Spends ε.
+def shifted_local_dampening(utilities: Any, delta: SensitivityMatrix, *, epsilon: float,
+                            direction: str = "non-decreasing", rng=None, accountant=None, note: str = "",
+                            allow_unverified: bool = False):
+    """M_SLD (Def. 4.2.1) via its closed form: ε-DP for admissible, bounded δ (Thm 4.3.1). Spends ε.
 
-    ``rng=None`` uses the OpenDP release back-end; an int seed / Generator is a seeded research run.
-
-    Treated as public
-    -----------------
-    The candidate set, ``epsilon``, the global sensitivity Δu, the horizon T (δ = Δu from T on: bounded, and
-    admissible only because T does not depend on the data) and ``direction``.
-
-    Returns
-    -------
-    Release
-        ``value`` = the selected candidate's index; ``private`` is False for an allowed ``privacy_unverified`` δ.
-
-    References
-    ----------
-    de Farias 2021, Def. 4.2.1, Thm 4.3.1.
-    """
-    from dpworkbench.accounting import open_ledger
-
+    Treated as public: the candidate set, ``epsilon``, Δu, the horizon T and ``direction``."""
     _require_admissible(delta, allow_unverified, "shifted local dampening")
     score = sld_utility(utilities, delta, direction)
-    acc, mark = open_ledger(accountant)
-    i = exponential_mechanism(score, epsilon=epsilon, sensitivity=delta.global_sensitivity, rng=check_rng(rng),
-                              accountant=acc, note=note or "shifted local dampening")
-    return _selection_release(i, acc, mark, mechanism="shifted local dampening", private=not delta.privacy_unverified,
-                              public={"epsilon": float(epsilon), "candidates": int(np.size(utilities)),
-                                      "global_sensitivity": delta.global_sensitivity, "horizon": delta.horizon,
-                                      "direction": direction, "delta": delta.name})
+    rel = SHIFTED_LOCAL_DAMPENING.release(None, rng=rng, accountant=accountant, epsilon=epsilon,
+                                          statistics={"score": score, "scale": delta.global_sensitivity})
+    return shaped(rel, private=not delta.privacy_unverified, public={
+        "candidates": int(np.size(utilities)), "global_sensitivity": delta.global_sensitivity,
+        "horizon": delta.horizon, "direction": direction, "delta": delta.name})
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# quantile selection: median (Ch. 5) and percentile (p-quantile rank), substitution neighbours
+# ---------------------------------------------------------------------------------------------------------------
+QUANTILE_RELATION = SUBSTITUTE_ROW("substitution: one row's value replaced by any value, the row positions fixed "
+                                   "and public (the thesis' Hamming model, Ch. 5)")
+LAM = 6  # public range [0, 6] of the harness's small inputs
+
+
+def check_bounds(lower: float, upper: float, missing: float | None) -> float:
+    """The public bounds and missing value (checked before the data is read); returns ``missing``."""
+    if not (math.isfinite(lower) and math.isfinite(upper) and upper > lower):
+        raise ValueError("upper must be larger than lower, both finite (public domain bounds)")
+    missing = float(lower) if missing is None else float(missing)
+    if not (math.isfinite(missing) and lower <= missing <= upper):
+        raise ValueError("missing must be a finite number in [lower, upper] (the public value of a missing value)")
+    return missing
+
+
+def quantile_statistics(values: Any, *, selector: str, lower: float, upper: float, missing: float | None = None,
+                        horizon: int = 32, p: float | None = None, delta: str = "box", **_) -> dict:
+    """The pre-noise values of a quantile selection: the values clipped by the public rules (NaN → ``missing``),
+    u(x, i) = −|x_(k) − x_i| (k = ⌈n/2⌉ for the median, ``p is None``, else :func:`percentile.quantile_rank`), and
+    the selector's score and scale (EM/PF: u with Λ; LD: D with 1; SLD: u − S with Λ)."""
+    from . import median as M
+    from . import percentile as Q
+
+    missing = check_bounds(lower, upper, missing)
+    col = np.asarray(values, dtype=float)
+    if col.ndim != 1 or col.size == 0:
+        raise ValueError("values must be a non-empty 1-D array")
+    lam = float(upper - lower)
+    x = np.clip(np.where(np.isnan(col), missing, col), lower, upper) - lower
+    u = M.median_utility(x, lam) if p is None else Q.percentile_utility(x, lam, p)
+    k = math.ceil(x.size / 2) if p is None else Q.quantile_rank(x.size, p)
+    out = {"col": col, "x": x, "lower": float(lower), "lam": lam, "rank": k,
+           "target": float(np.sort(x, kind="stable")[k - 1]) + lower}
+    if selector in ("EM", "PF"):
+        out.update(score=u, scale=lam)
+    else:
+        if p is not None:
+            sm = Q.percentile_matrix(x, lam, p, horizon, min(1.0, lam))
+        elif delta == "box":
+            sm = M.box_matrix(x, lam, horizon, min(1.0, lam))
+        else:
+            sm = M.median_sensitivity(lam, delta=delta).with_floor(min(1.0, lam)).with_horizon(horizon).matrix(x)
+        out.update({"score": dampen(u, sm), "scale": 1.0} if selector == "LD"
+                   else {"score": sld_utility(u, sm, "non-decreasing"), "scale": sm.global_sensitivity})
+        out = _expose(out, dampened=out["score"] if selector == "LD" else (u - sld_slack(sm)) / lam)
+    return _expose(out, u=u)
+
+
+def _quantile_exact(stats, i: int) -> dict:
+    sel = float(stats["x"][i]) + stats["lower"]
+    return {"selected_value": float(stats["col"][i]), "selected_value_clipped": sel,
+            "abs_error": abs(sel - stats["target"])}
+
+
+def _substitutions(x):
+    x = np.asarray(x)
+    for i in range(x.size):
+        for v in range(LAM + 1):
+            if v != x[i]:
+                y = x.copy()
+                y[i] = v
+                yield y
+
+
+def _quantile_examples(rng):
+    return [np.array([0, 2, 3, 4, 6]), rng.integers(0, LAM + 1, 5), rng.integers(0, LAM + 1, 6)]
+
+
+def _thesis_examples(rng):
+    """An input on which the thesis' Candidates under-estimate enough for SLD's score u − S to move by 7/6·Λ on a
+    neighbour (flagged). No small input found moves LD's D by more than 1: the LD option is declared, not audited."""
+    return [np.array([0, 0, 0, 1, 5, 4])]
+
+
+def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
+    """One selector of median (``median``) or percentile selection; ``thesis``: the median with the thesis'
+    Candidates δ (Alg. 2, NOT admissible: a labelled paper option, not ε-DP as claimed)."""
+    what = "median" if median else "percentile"
+    params = (EPSILON(), Param("lower", float, REQUIRED, "public lower bound of the values"),
+              Param("upper", float, REQUIRED, "public upper bound of the values"),
+              Param("missing", float, None, "public value of a missing value, in [lower, upper] (default lower)"),
+              Param("horizon", int, 32, "public horizon T of δ (δ = Λ from T on)", low=1))
+    if not median:
+        params = params[:1] + (Param("p", float, REQUIRED, "public quantile level in (0, 1]", low=0.0,
+                                     open_low=True, high=1.0),) + params[1:]
+
+    def note(p):
+        return f"median {selector}" if median else f"percentile p={p['p']:g} {selector}"
+
+    delta = "thesis_candidates" if thesis else "box"
+    return Mechanism(
+        name=f"dampening.{what}_{selector.lower()}" + ("_thesis_candidates" if thesis else ""),
+        summary=f"private {what} selection by {selector}: releases a row position (not a value)"
+        + ("; the thesis' Candidates δ (Alg. 2), NOT admissible: a labelled paper option" if thesis else ""),
+        relation=QUANTILE_RELATION, params=params, public=("n",), paper_option=thesis,
+        cost=lambda **p: planned((ledger_name(selector), p["epsilon"], note(p))),
+        statistics=lambda values, **p: quantile_statistics(values, selector=selector, delta=delta, **p),
+        noise=_selection(selector, _quantile_exact),
+        sensitivity=lambda **p: _elementwise(u=p["upper"] - p["lower"],
+                                             **({} if selector in ("EM", "PF") else {"dampened": 1.0})),
+        truth=lambda stats, **_: stats["target"],
+        examples=(None if selector == "LD" else _thesis_examples) if thesis else _quantile_examples,
+        neighbours=_substitutions, harness_samples=3000,
+        harness_params={"epsilon": 1.0, "lower": 0.0, "upper": float(LAM), **({} if median else {"p": 0.75}),
+                        **({"horizon": 4} if thesis else {})},
+        references="de Farias 2021, Ch. 5; Lemma 5.2.2 (corrected); Thms 3.5.1, 4.3.1")
+
+
+MEDIAN = {s: _quantile(s, True) for s in SELECTORS}
+MEDIAN_THESIS = {s: _quantile(s, True, thesis=True) for s in ("LD", "SLD")}  # EM and PF use no δ
+PERCENTILE = {s: _quantile(s, False) for s in SELECTORS}
+
+
+def select_quantile(values: Any, p: float | None, *, lower: float, upper: float, epsilon: float, mechanism: str,
+                    horizon: int, rng, accountant, missing: float | None, delta: str = "box",
+                    allow_unverified: bool = False):
+    """The one dispatch of :func:`median.select_median` (``p=None``) and :func:`percentile.select_percentile`."""
+    missing = check_bounds(lower, upper, missing)
+    params = dict(lower=lower, upper=upper, missing=missing, horizon=horizon, epsilon=epsilon)
+    thesis = p is None and delta != "box" and mechanism in ("LD", "SLD")
+    if p is None:
+        decl = MEDIAN_THESIS[mechanism] if thesis else MEDIAN[mechanism]
+        if thesis and not allow_unverified:
+            raise ValueError(f"{'local' if mechanism == 'LD' else 'shifted local'} dampening requires an admissible "
+                             f"sensitivity function, but delta {delta!r} is marked privacy_unverified (e.g. the thesis' "
+                             "median Candidates, which under-estimates the local sensitivity); pass "
+                             "allow_unverified=True only for labelled, non-private reproductions of the thesis")
+    else:
+        decl, params["p"] = PERCENTILE[mechanism], p
+    rel = decl.release(values, rng=rng, accountant=accountant, **params)
+    exact = dict(rel.exact)
+    exact["true_median" if p is None else "true_percentile"] = exact.pop("truth")
+    n = int(np.size(values))
+    public = {"mechanism": mechanism, "lambda": float(upper - lower), "n": n}
+    if p is None:
+        public["delta"] = delta
+    else:
+        from .percentile import quantile_rank
+
+        public["rank"] = quantile_rank(n, p)
+    return shaped(replace(rel, exact=exact), public=public)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# PrivTopk (Alg. 3): k draws with ε/k each, edge-DP on a public node set
+# ---------------------------------------------------------------------------------------------------------------
+TOPK_RELATION = EDGE("spec §1.1, §4.2; the node set and the max-degree bound behind ΔEBC are public")
+GRAPH_RELATION = EDGE("one line of the user's raw edge list; self-loops, repeats and foreign ids are dropped by "
+                      "public rules and the graph is projected into the public degree bound (≤ 3 projected edges "
+                      "per raw edge)")
+K = 2
+CLI_BOUND = 2
+
+
+def topk_plan(epsilon: float, k: int, method: str) -> tuple[LedgerEntry, ...]:
+    """k sequential draws with ε/k each (EM/LD/SLD recorded as ``exponential``, PF as ``permute-and-flip``)."""
+    return planned(*[(ledger_name(method), epsilon / k, f"PrivTopk {method} draw {j + 1}/{k}") for j in range(k)])
+
+
+def topk_statistics(ebc: Any, degrees: Any, *, method: str, max_degree_bound: int | None,
+                    stability: int = 1, k: int | None = None, **_) -> dict:
+    """The pre-noise values of PrivTopk: per node the score the draws run on (EBC with ΔEBC for EM/PF, D with 1 for
+    LD, the SLD score with 1), each calibrated to ``stability`` one-edge steps, and the true top-k (NOT PRIVATE)."""
+    from .ebc import check_degree_bound, global_sensitivity_ebc, ld_scores, sld_scores
+
+    ebc = np.asarray(ebc, float)
+    degrees = np.asarray(degrees, np.int64)
+    bound = check_degree_bound(degrees, max_degree_bound)
+    gs = global_sensitivity_ebc(bound)
+    if method in ("EM", "PF"):
+        score, sens = ebc, gs
+    else:
+        score, sens = (ld_scores if method == "LD" else sld_scores)(ebc, degrees, max_degree_bound=bound), 1.0
+    out = {"ebc": ebc, "score": score, "scale": stability * sens, "bound": bound, "gs": gs}
+    return _expose(out, ebc=ebc, **({} if method in ("EM", "PF") else {"score": score}))
+
+
+def _topk_noise(method: str):
+    def noise(stats, backend, size, epsilon, k, **_):
+        score, scale = stats["score"], stats["scale"]
+        if size is not None:
+            from dpworkbench.mechanisms.topk_sampling import sequential_top_k_samples
+
+            e1 = epsilon / k
+            lg = e1 * (score - score.max() if method in ("EM", "PF") else score) / (2 * scale)
+            return sequential_top_k_samples(lg, k, size, pf=method == "PF", gen=backend.generator)
+        if method != "PF":
+            return np.asarray(exponential_top_k(score, k, epsilon=epsilon, sensitivity=scale, rng=backend), np.int64)
+        remaining, chosen = np.arange(score.size), []
+        for _ in range(k):
+            j = permute_and_flip(score[remaining], epsilon=epsilon / k, sensitivity=scale, rng=backend)
+            chosen.append(int(remaining[j]))
+            remaining = np.delete(remaining, j)
+        return np.array(chosen, dtype=np.int64)
+    return noise
+
+
+def _topk_truth(stats, k, **_):
+    from .ebc import true_top_k
+
+    return true_top_k(stats["ebc"], k).tolist()
+
+
+def graph_topk_statistics(data, *, method: str, max_degree_bound: int, disk: bool = False, **_) -> dict:
+    """Raw edges → simple graph on the public node set → stable projection into the bound → EBC (stability 3)."""
+    from .ebc import PROJECTION_STABILITY, project_max_degree, simple_graph_on
+
+    n, edges = int(data[0]), data[1]
+    und, dropped = simple_graph_on(edges, n)
+    kept, cut = project_max_degree(und, n, max_degree_bound)
+    e, d = _ebc_of(n, kept, disk)
+    out = topk_statistics(e, d, method=method, max_degree_bound=max_degree_bound, stability=PROJECTION_STABILITY)
+    out["dropped"] = dict(dropped, edges_dropped_by_degree_projection=cut, num_edges=int(kept.shape[0]))
+    return out
+
+
+def _raw_edge_neighbours(data):
+    """Edge-DP neighbours of a raw edge array: every pair toggled, and one raw row added that the public rules
+    absorb (a self-loop, a node outside the set, a repeated or reversed edge)."""
+    n, e = data[0], np.asarray(data[1], np.int64).reshape(-1, 2)
+    have = {tuple(map(int, x)) for x in e}
+    for p in combinations(range(n), 2):
+        yield n, np.array(sorted(have ^ {p}), dtype=np.int64).reshape(-1, 2)
+    for row in ([3, 3], [0, 9], [-1, 2], e[0].tolist(), e[0][::-1].tolist()):
+        yield n, np.vstack([e, np.array([row], np.int64)])
+
+
+def _topk(method: str, graph: bool) -> Mechanism:
+    def stats(data, **p):
+        if graph:
+            return graph_topk_statistics(data, method=method, **p)
+        return topk_statistics(*_ebc_of(*data), method=method, **p)
+
+    def sens(**p):
+        from .ebc import PROJECTION_STABILITY, global_sensitivity_ebc
+
+        stab = PROJECTION_STABILITY if graph else p["stability"]
+        return _elementwise(ebc=stab * global_sensitivity_ebc(p["max_degree_bound"] or 1),
+                            **({} if method in ("EM", "PF") else {"score": float(stab)}))
+
+    params = (EPSILON(), Param("k", int, REQUIRED, "number of nodes released (k draws of ε/k)", low=1),
+              Param("max_degree_bound", int, REQUIRED if graph else None, "public max-degree bound D behind ΔEBC",
+                    low=1))
+    if not graph:
+        params += (Param("stability", int, 1, "edges of the graph passed in that one user edge can change", low=1),)
+    return Mechanism(
+        name=f"dampening.priv_top_k{'_graph' if graph else ''}_{method.lower()}",
+        summary=f"{method}PrivTopk: k nodes of highest egocentric betweenness, k draws of ε/k"
+        + (" (raw edge list, projected into the degree bound)" if graph else ""),
+        relation=GRAPH_RELATION if graph else TOPK_RELATION, params=params, public=("node set",),
+        cost=lambda epsilon, k, **_: topk_plan(epsilon, k, method), statistics=stats, noise=_topk_noise(method),
+        sensitivity=sens, truth=_topk_truth, examples=graph_examples,
+        neighbours=_raw_edge_neighbours if graph else None, harness_samples=2000 if graph else 3000,
+        harness_params={"epsilon": 1.0, "k": K, "max_degree_bound": CLI_BOUND if graph else N_NODES - 1},
+        references="de Farias 2021, Alg. 3, Lemma 6.3.2, Def. 6.3.1")
+
+
+TOPK = {m: _topk(m, False) for m in SELECTORS}
+TOPK_GRAPH = {m: _topk(m, True) for m in SELECTORS}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# DiffPID3 (Alg. 4): declared steps, composed
+# ---------------------------------------------------------------------------------------------------------------
+ID3_METHODS = ("Global", "Local", "Shifted")
+ID3_RELATION = ADD_REMOVE_ROW("spec §1.1 / §7 item 19: ΔIG, Lemma 7.3.1 and the Laplace NoisyCount are for this "
+                              "relation; attribute domains, the class domain and the size bound N are public")
+
+NOISY_COUNT = Mechanism(
+    name="dampening.noisy_count", summary="NoisyCount: the number of rows + Laplace(stability/ε)",
+    relation=ADD_REMOVE_ROW("one partition's rows"),
+    params=(EPSILON(), Param("stability", int, 1, "add/remove steps one user row can make", low=1)),
+    cost=lambda epsilon, **_: planned(("laplace", epsilon, "NoisyCount")),
+    statistics=lambda rows, **_: {"count": float(len(rows))},
+    noise=lambda stats, backend, size, epsilon, stability: laplace_mechanism(
+        stats["count"] if size is None else np.full(size, stats["count"]), epsilon=epsilon,
+        sensitivity=float(stability), rng=backend),
+    sensitivity=lambda stability, **_: {"count": float(stability)}, register=False)
+
+
+def _split_scores(cnts, utils, method: str, criterion: str, gs: float, horizon: int, stab: int) -> dict:
+    """Score and scale of one split selection (EM on u, LD on D, SLD on u − S), every sensitivity × ``stab``."""
+    from .id3 import CRITERION_SENSITIVITY, ig_delta_matrix
+
+    if method == "Global" or criterion != "ig":
+        return {"score": utils, "scale": stab * (gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion])}
+    dm = ig_delta_matrix(cnts, gs, horizon)
+    if method == "Local":
+        return {"score": dampen(utils, dm), "scale": float(stab)}
+    return {"score": np.asarray(utils) - np.sum(gs - dm.values, axis=1), "scale": stab * gs}
+
+
+ID3_SPLIT = Mechanism(
+    name="dampening.id3_split", summary="one DiffPID3 split: EM / LD / SLD on the attributes' information gain",
+    relation=ADD_REMOVE_ROW("one partition's rows"), params=(EPSILON(),),
+    cost=lambda epsilon: planned(("exponential", epsilon, "split selection")),
+    statistics=lambda data, **_: data, noise=_selection("EM"), register=False)
+
+LEAF_COUNTS = Mechanism(
+    name="dampening.id3_leaf", summary="DiffPID3 leaf: the class counts + Laplace, the noisy majority class",
+    relation=ADD_REMOVE_ROW("one partition's rows (the classes are disjoint: one histogram)"),
+    params=(EPSILON(), Param("stability", int, 1, low=1)),
+    cost=lambda epsilon, **_: planned(("laplace", epsilon, "leaf class counts")),
+    statistics=lambda counts, **_: {"counts": counts},
+    noise=lambda stats, backend, size, epsilon, stability: _leaf(stats["counts"], backend, epsilon, stability)
+    if size is None else np.array([_leaf(stats["counts"], backend, epsilon, stability) for _ in range(size)]),
+    register=False)
+
+
+def _leaf(counts, backend, epsilon: float, stability: int) -> int:
+    """The noisy majority class: one Laplace draw per class count (disjoint classes: one histogram)."""
+    return int(np.argmax([laplace_mechanism(c, epsilon=epsilon, sensitivity=float(stability), rng=backend)
+                          for c in counts]))
+
+
+def id3_plan(epsilon: float, depth: int, selector: str) -> tuple[LedgerEntry, ...]:
+    """ε' = B/(2(d+1)) per query; each of the d+1 levels is one parallel block over the level's disjoint partitions,
+    in which every partition spends ε' on :data:`NOISY_COUNT` and ε' on :data:`ID3_SPLIT` or, at a leaf, on
+    :data:`LEAF_COUNTS`. Levels compose sequentially: total 2ε'(d+1) = B."""
+    eps = epsilon / (2 * (depth + 1))
+    out: tuple[LedgerEntry, ...] = ()
+    for level in range(depth + 1):
+        count = replace(NOISY_COUNT.plan(epsilon=eps)[0], note=f"level {level}: NoisyCount per partition")
+        if level == depth:
+            second = replace(LEAF_COUNTS.plan(epsilon=eps)[0], note=f"level {level}: leaf class counts per partition")
+        else:  # a partition of an inner level either splits or stops at a leaf: one of the two, ε' either way
+            split, leaf = ID3_SPLIT.plan(epsilon=eps)[0], LEAF_COUNTS.plan(epsilon=eps)[0]
+            second = LedgerEntry(f"{split.mechanism} or {leaf.mechanism}", eps,
+                                 f"level {level}: split selection ({selector}) or leaf class counts per partition")
+        out += parallel_plan(f"DiffPID3 level {level} (disjoint partitions)", [(count, second)], block=level)
+    return out
+
+
+@dataclass(frozen=True)
+class FittedTree:
+    """A DiffPID3 tree with its public domains. As an array (what the harness audits): the root attribute (−1 for a
+    leaf) and the predicted class at every point of the public attribute grid (small domains only)."""
+
+    root: Any
+    domains: tuple[int, ...]
+
+    def __array__(self, dtype=None, copy=None):
+        from itertools import product
+
+        from .id3 import predict
+
+        grid = np.array(list(product(*[range(d) for d in self.domains])), np.int64).reshape(-1, len(self.domains))
+        attr = -1 if self.root.attr is None else self.root.attr
+        return np.concatenate([[attr], predict(self.root, grid)]).astype(dtype or float)
+
+
+def _id3_rows(data, domains: str, n_classes: int, n_bound: int | None):
+    from .id3 import rows_used
+
+    X, y = (data[0], data[1]) if isinstance(data, tuple) else (data.iloc[:, :-1].to_numpy(np.int64),
+                                                               data.iloc[:, -1].to_numpy(np.int64))
+    return rows_used(np.asarray(X), np.asarray(y), _domains(domains), n_classes, n_bound)
+
+
+def _domains(text: str) -> list[int]:
+    return [int(v) for v in str(text).split(",") if v.strip()]
+
+
+def _id3_statistics(method: str):
+    def stats(data, *, domains, n_classes, n_bound=None, horizon=1024, criterion="ig", **_):
+        from .id3 import contingencies, delta_ig_global, utilities_ig
+
+        X, y, n_bound, stab, dropped, cut = _id3_rows(data, domains, n_classes, n_bound)
+        dom = _domains(domains)
+        gs = delta_ig_global(n_bound)
+        out = {"X": X, "y": y, "n_bound": n_bound, "stab": stab, "gs": gs,
+               "exact": {"n_rows": int(X.shape[0]), "rows_beyond_n_bound_cut": cut,
+                         "rows_out_of_domain_dropped": dropped}}
+        if X.shape[0] <= _HARNESS_MAX and X.shape[1] <= 4 and max(dom, default=0) <= 4:  # the harness's root views
+            out["count"] = float(X.shape[0])
+            out.update({f"class[{c}]": float((y == c).sum()) for c in range(n_classes)})
+            for a, size in enumerate(dom):
+                for v in range(size):
+                    m = X[:, a] == v
+                    out[f"count[a{a}={v}]"] = float(m.sum())
+                    out.update({f"class[a{a}={v},{c}]": float((y[m] == c).sum()) for c in range(n_classes)})
+            attrs = list(range(X.shape[1]))
+            cnts = contingencies(X, y, attrs, dom, n_classes)
+            u = utilities_ig(cnts)
+            split = _split_scores(cnts, u, method, criterion, gs, horizon, stab)
+            _expose(out, u_ig=u, **({} if method == "Global" else {"score": split["score"] / split["scale"]}))
+        return out
+    return stats
+
+
+def _id3_sensitivity(method: str):
+    def sens(*, domains, n_classes, n_bound=None, **_):
+        from .id3 import delta_ig_global
+
+        # With a public N, rows beyond it are cut: a raw add/remove is ≤ 2 add/remove steps of the rows used, so
+        # every one-step bound doubles (fit calibrates to stab = 2); a single count still moves by ≤ 1.
+        stab = 1 if n_bound is None else 2
+        dom = _domains(domains)
+        out = {"count": 1.0, **{f"class[{c}]": 1.0 for c in range(n_classes)}}
+        out.update({f"count[a{a}={v}]": 1.0 for a, s in enumerate(dom) for v in range(s)})
+        out.update({f"class[a{a}={v},{c}]": 1.0 for a, s in enumerate(dom) for v in range(s) for c in range(n_classes)})
+        out.update(_elementwise(u_ig=stab * delta_ig_global(n_bound or 1), score=1.0))  # score/scale: 1 (Lemma 3.3.1)
+        return out
+    return sens
+
+
+def _id3_noise(method: str):
+    def noise(stats, backend, size, *, epsilon, depth, domains, n_classes, criterion="ig", horizon=1024, **_):
+        from .id3 import Node, contingencies, utilities_ig, utility
+
+        if size is not None:
+            out = np.empty(size, dtype=object)
+            out[:] = [noise(stats, backend, None, epsilon=epsilon, depth=depth, domains=domains, n_classes=n_classes,
+                            criterion=criterion, horizon=horizon).value for _ in range(size)]
+            return out
+        X, y, stab, gs, dom = stats["X"], stats["y"], stats["stab"], stats["gs"], _domains(domains)
+        eps = epsilon / (2 * (depth + 1))
+
+        def build(idx, attrs, d):
+            Xs, ys = X[idx], y[idx]
+            nt = NOISY_COUNT.noise({"count": float(idx.size)}, backend, None, epsilon=eps, stability=stab)
+            t_a = max(dom[a] for a in attrs) if attrs else 1  # max #values over the remaining attributes (public)
+            if not attrs or d == 0 or nt / (t_a * n_classes) < math.sqrt(2) / eps:
+                counts = np.bincount(ys, minlength=n_classes).astype(float)
+                return Node(label=LEAF_COUNTS.noise({"counts": counts}, backend, None, epsilon=eps, stability=stab))
+            cnts = contingencies(Xs, ys, attrs, dom, n_classes)
+            utils = utilities_ig(cnts) if criterion == "ig" else np.array([utility(c, criterion) for c in cnts])
+            split = _split_scores(cnts, utils, method, criterion, gs, horizon, stab)
+            a = attrs[ID3_SPLIT.noise(split, backend, None, epsilon=eps).value]
+            rest = [b for b in attrs if b != a]
+            col = Xs[:, a]
+            return Node(attr=a, children=[build(idx[col == v], rest, d - 1) for v in range(dom[a])])
+
+        tree = build(np.arange(X.shape[0]), list(range(X.shape[1])), depth)
+        return Drawn(FittedTree(tree, tuple(dom)), exact=stats["exact"])
+    return noise
+
+
+def _id3_examples(rng):
+    import pandas as pd
+
+    return [pd.DataFrame({"a0": rng.integers(0, 2, n), "a1": rng.integers(0, 2, n), "y": rng.integers(0, 2, n)})
+            for n in (5, 6)]
+
+
+def _id3_neighbours(df):
+    import pandas as pd
+
+    from dpworkbench.testing.harness import row_neighbours
+
+    universe = pd.DataFrame([(a, b, c) for a in range(2) for b in range(2) for c in range(2)], columns=df.columns)
+    return row_neighbours(df, universe)
+
+
+def _id3(method: str) -> Mechanism:
+    selector = {"Global": "EM", "Local": "LD", "Shifted": "SLD"}[method]
+    return Mechanism(
+        name=f"dampening.id3_{method.lower()}",
+        summary=f"{method}DiffPID3: a private ID3 decision tree (NoisyCount + {selector} split per partition)",
+        relation=ID3_RELATION,
+        params=(EPSILON(), Param("depth", int, REQUIRED, "maximal depth d", low=1),
+                Param("domains", str, REQUIRED, "public domain sizes of the attributes, comma-separated"),
+                Param("n_classes", int, REQUIRED, "public number of classes", low=2),
+                Param("n_bound", int, None, "public size bound N behind ΔIG (rows beyond it are cut)", low=1),
+                Param("horizon", int, 1024, "public horizon T of δ", low=1),
+                Param("criterion", str, "ig", "split criterion (Gini and Max are EM-only)",
+                      choices=("ig", "gini", "max") if method == "Global" else ("ig",))),
+        cost=lambda epsilon, depth, **_: id3_plan(epsilon, depth, selector),
+        statistics=_id3_statistics(method), noise=_id3_noise(method), sensitivity=_id3_sensitivity(method),
+        examples=_id3_examples, neighbours=_id3_neighbours, harness_samples=2000,
+        harness_params={"epsilon": 2.0, "depth": 1, "domains": "2,2", "n_classes": 2, "n_bound": 5},
+        references="de Farias 2021, Ch. 7 (DiffPID3), Lemma 7.3.1")
+
+
+ID3 = {m: _id3(m) for m in ID3_METHODS}
+
+__all__ = ["ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
+           "SHIFTED_LOCAL_DAMPENING", "TOPK", "TOPK_GRAPH", "check_bounds", "id3_plan", "ledger_name",
+           "local_dampening", "quantile_statistics", "select_quantile", "shifted_local_dampening", "topk_plan",
+           "topk_statistics"]

@@ -18,9 +18,13 @@ import numpy as np
 from scipy.special import logsumexp
 
 from dpworkbench._validation import as_generator, check_epsilon, check_int, check_positive, check_options
-from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench.mechanisms.backends import RngLike
+
+from .mechanisms import QUANTILE_RELATION
+from .percentile import order_stat as _order_stat  # X_(k), 0 below rank 1 and Λ above rank n
 
 DELTAS = ("box", "thesis_candidates")
+RELATION = QUANTILE_RELATION.describe()
 
 
 def _sorted(x, lam):
@@ -30,13 +34,6 @@ def _sorted(x, lam):
     if np.any(x < 0) or np.any(x > lam):
         raise ValueError("values must lie in [0, Λ]")
     return x
-
-
-def _order_stat(sx: np.ndarray, k, lam):
-    """X_(k) with X_(k)=0 for k<1 and Λ for k>n (1-based)."""
-    k = np.asarray(k)
-    n = sx.size
-    return np.where(k < 1, 0.0, np.where(k > n, lam, sx[np.clip(k - 1, 0, n - 1)]))
 
 
 def median_utility(x: Any, lam: float) -> np.ndarray:
@@ -175,29 +172,17 @@ def thesis_candidates_delta(x: Any, t: int, lam: float) -> np.ndarray:
 
 
 def ls_bruteforce(x: Any, t: int, lam: int) -> np.ndarray:
-    """Exact LS(x,t,r) for tiny integer inputs: max over the t-ball (values 0..Λ) of the brute-force LS0."""
-    x = np.asarray(x, float)
-    ball = {tuple(x)}
-    frontier = {tuple(x)}
-    for _ in range(t):
-        new = set()
-        for y in frontier:
-            for i in range(len(y)):
-                for v in range(int(lam) + 1):
-                    z = list(y); z[i] = float(v); new.add(tuple(z))
-        frontier = new - ball
-        ball |= new
-    return np.max([ls0_bruteforce(np.array(y), lam) for y in ball], axis=0)
+    """Exact LS(x,t,r) for tiny integer inputs: the percentile oracle at p = 0.5 (the median rank ⌈n/2⌉)."""
+    from .percentile import ls_bruteforce as ls_p
+
+    return ls_p(x, t, lam, 0.5)
 
 
 def ls0_bruteforce(x: np.ndarray, lam: int) -> np.ndarray:
-    u = median_utility(x, lam)
-    best = np.zeros(x.size)
-    for i in range(x.size):
-        for v in range(int(lam) + 1):
-            y = x.copy(); y[i] = v
-            best = np.maximum(best, np.abs(median_utility(y, lam) - u))
-    return best
+    """Exact LS(x,0,r): every single substitution of a value in {0..Λ} (the percentile oracle at p = 0.5)."""
+    from .percentile import ls0_bruteforce as ls0_p
+
+    return ls0_p(x, lam, 0.5)
 
 
 # ---------------------------------------------------------------- grouped (histograms)
@@ -353,16 +338,14 @@ def pf_group_probabilities(log_p: Any, mult: Any) -> np.ndarray:
 
 # ---------------------------------------------------------------- the release (Ch. 5 MedianSelection)
 MECHANISMS = ("EM", "PF", "LD", "SLD")
-RELATION = ("substitution: one row's value replaced by any value (the number of rows n and the row positions are "
-            "fixed and public; spec §1.1, the thesis' Hamming model for median selection)")
 
 
 def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
-    """The ledger of :func:`select_median`: one selection with the full ε (spec §2.7)."""
-    from .mechanisms import privacy_cost_selection
+    """The ledger of :func:`select_median` (the declaration's plan): one selection with the full ε (spec §2.7)."""
+    from .mechanisms import MEDIAN
 
     check_options(mechanism, "mechanism", MECHANISMS)
-    return privacy_cost_selection(epsilon, mechanism)
+    return MEDIAN[mechanism].plan(epsilon=epsilon, lower=0.0, upper=1.0)
 
 
 def select_median(values: Any, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD", horizon: int = 32,
@@ -370,98 +353,30 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
                   missing: float | None = None):
     """Private median *selection* (thesis Ch. 5): the label (row position) of an element close to the median.
 
-    The mechanism's range is the set of row positions {0, …, n−1} and u(x, i) = −|x_m − x_i| on the values clipped
-    to the public range [lower, upper] (Λ = upper − lower). The privacy proof (EM, PF: Δu = Λ; LD/SLD: Thm 3.5.1 /
-    4.3.1 with the corrected LS0 and the admissible box bound) covers the *selected position only*. The selected
-    row's value is not a post-processing of the position — it is a raw data value — so it is **not released**; it is
-    kept in ``Release.exact`` as a NOT PRIVATE diagnostic.
+    The declarations ``dampening.median_<em|pf|ld|sld>`` (:data:`.mechanisms.MEDIAN`): range = the row positions
+    {0, …, n−1}, u(x, i) = −|x_m − x_i| on the values clipped to the public [lower, upper] (Λ = upper − lower; a NaN
+    takes the public ``missing``, default ``lower``). EM and PF run with Δu = Λ; LD / SLD (Thm 3.5.1 / 4.3.1) with the
+    corrected LS0 and the admissible box bound (``delta="box"``), or the thesis' Candidates
+    (``delta="thesis_candidates"``: NOT admissible, refused unless ``allow_unverified=True``, then ``private=False``).
+    The proof covers the selected *position* only: the selected row's value is a raw data value, kept in
+    ``Release.exact`` (NOT PRIVATE) with the true median and the absolute error.
 
-    Parameters
-    ----------
-    values:
-        The column (numbers); row positions are the labels.
-    lower, upper:
-        Public bounds of the values (values outside, ±inf included, are clipped).
-    missing:
-        Public value a NaN (a missing value) takes, in [lower, upper]; default ``lower``. So the release is a total
-        function of the values: it never refuses because of what a row holds.
-    epsilon:
-        Budget (one selection with the full ε).
-    mechanism:
-        ``"EM"``, ``"PF"``, ``"LD"`` (default) or ``"SLD"``.
-    horizon:
-        Public horizon T of δ (δ = Λ from T on).
-    delta:
-        ``"box"`` (admissible, default) or ``"thesis_candidates"`` (NOT admissible: refused unless
-        ``allow_unverified=True``, then the release is marked ``private=False``).
-    rng:
-        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
-
-    Treated as public
-    -----------------
-    ``lower``, ``upper`` (Λ), ``n`` (the number of rows: fixed under the substitution relation), ``horizon``,
-    ``mechanism``, ``epsilon``.
-
-    Neighbouring relation
-    ---------------------
-    Substitution of one row's value, n and the positions fixed (the thesis' model; the corrected Lemma 5.2.2 and the
-    box bound are local sensitivities for this relation). Under add/remove-one-row the position labels themselves
-    would shift and the range {0..n−1} would reveal n, so this release does not claim add/remove DP.
-
-    Returns
-    -------
-    Release
-        ``value`` = the selected row position (0-based); ``exact`` (NOT PRIVATE): the selected value, the true median
-        value and the absolute error.
+    Treated as public: ``lower``, ``upper``, ``missing``, n (fixed under substitution), ``horizon``, ``mechanism``,
+    ``epsilon``. Neighbouring relation: substitution of one row's value (not add/remove: the labels would shift and
+    the range would reveal n). ``rng=None``: the OpenDP release back-end; a seed / Generator: a research run.
 
     References
     ----------
     de Farias 2021, Ch. 5 (median selection), Lemma 5.2.2 (corrected); spec §3.4.
     """
-    from dpworkbench.accounting import open_ledger
-    from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip
-
-    from .mechanisms import local_dampening, shifted_local_dampening
+    from .mechanisms import select_quantile
 
     epsilon = check_epsilon(epsilon)
     check_options(mechanism, "mechanism", MECHANISMS)
+    check_options(delta, "delta", DELTAS)
     if not upper > lower:
         raise ValueError("upper must be larger than lower (public domain bounds)")
     horizon = check_int(horizon, "horizon", minimum=1)
-    col = np.asarray(values, dtype=float)
-    if col.ndim != 1 or col.size == 0:
-        raise ValueError("values must be a non-empty 1-D array")
-    missing = float(lower) if missing is None else float(missing)
-    if not (math.isfinite(missing) and lower <= missing <= upper):
-        raise ValueError("missing must be a finite number in [lower, upper] (the public value of a missing value)")
-    lam = float(upper - lower)
-    # Public rules, value by value: NaN → missing, ±inf and out-of-range values clipped into [lower, upper].
-    x = np.clip(np.where(np.isnan(col), missing, col), lower, upper) - lower
-    u = median_utility(x, lam)
-    backend = check_rng(rng)
-    acc, mark = open_ledger(accountant)
-    private = True
-    if mechanism == "EM":
-        i = exponential_mechanism(u, epsilon=epsilon, sensitivity=lam, rng=backend, accountant=acc, note="median EM")
-    elif mechanism == "PF":
-        i = permute_and_flip(u, epsilon=epsilon, sensitivity=lam, rng=backend, accountant=acc, note="median PF")
-    else:
-        if delta == "box":
-            sm = box_matrix(x, lam, horizon, min(1.0, lam))
-        else:
-            sm = median_sensitivity(lam, delta=delta).with_floor(min(1.0, lam)).with_horizon(horizon).matrix(x)
-        f = local_dampening if mechanism == "LD" else shifted_local_dampening
-        rel = f(u, sm, epsilon=epsilon, rng=backend, accountant=acc, note=f"median {mechanism}",
-                allow_unverified=allow_unverified)
-        i, private = rel.value, rel.private
-    from dpworkbench.accounting import Release
-
-    i = int(i)
-    sx = np.sort(x, kind="stable")
-    med = float(sx[math.ceil(x.size / 2) - 1]) + lower
-    sel = float(x[i]) + lower
-    return Release(i, ledger=acc.entries_since(mark), mechanism=f"{mechanism} median selection", private=private,
-                   public={"mechanism": mechanism, "epsilon": epsilon, "lower": float(lower), "upper": float(upper),
-                           "lambda": lam, "n": int(x.size), "horizon": horizon, "delta": delta},
-                   exact={"selected_value": float(col[i]), "selected_value_clipped": sel, "true_median": med,
-                          "abs_error": abs(sel - med)})
+    return select_quantile(values, None, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
+                           horizon=horizon, rng=rng, accountant=accountant, missing=missing, delta=delta,
+                           allow_unverified=allow_unverified)

@@ -51,11 +51,12 @@ from typing import Any
 import numpy as np
 
 from dpworkbench._validation import check_epsilon, check_int, check_options, check_positive
-from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench.mechanisms.backends import RngLike
+
+from .mechanisms import QUANTILE_RELATION
 
 MECHANISMS = ("EM", "PF", "LD", "SLD")
-RELATION = ("substitution: one row's value replaced by any value (the number of rows n and the row positions are "
-            "fixed and public; the thesis' Hamming model of median selection, Ch. 5)")
+RELATION = QUANTILE_RELATION.describe()
 
 
 def check_p(p: float, name: str = "p") -> float:
@@ -85,7 +86,7 @@ def _values(x, lam):
     return x
 
 
-def _os(sx: np.ndarray, j, lam: float):
+def order_stat(sx: np.ndarray, j, lam: float):
     """X_(j) with X_(j) = 0 for j < 1 and Λ for j > n (1-based), vectorised over j."""
     j = np.asarray(j)
     n = sx.size
@@ -102,7 +103,7 @@ def percentile_utility(x: Any, lam: float, p: float) -> np.ndarray:
 def box_profile(sx: np.ndarray, horizon: int, lam: float, k: int) -> np.ndarray:
     """min(Λ, M_t(x)) for t = 1..horizon−1 (the flat part of δ; see the module docstring)."""
     t = np.arange(1, max(int(horizon), 1), dtype=np.int64)
-    return np.minimum(lam, np.maximum(_os(sx, k + 1 + t, lam), lam - _os(sx, k - 1 - t, lam)))
+    return np.minimum(lam, np.maximum(order_stat(sx, k + 1 + t, lam), lam - order_stat(sx, k - 1 - t, lam)))
 
 
 def ls0_bound(x: Any, lam: float, p: float) -> np.ndarray:
@@ -110,7 +111,7 @@ def ls0_bound(x: Any, lam: float, p: float) -> np.ndarray:
     x = _values(x, lam)
     k = quantile_rank(x.size, check_p(p))
     sx = np.sort(x, kind="stable")
-    xk, xkm, xkp = (float(_os(sx, j, lam)) for j in (k, k - 1, k + 1))
+    xk, xkm, xkp = (float(order_stat(sx, j, lam)) for j in (k, k - 1, k + 1))
     a = np.abs(xk - x)
     m0 = max(xkp, lam - xkm)
     return np.minimum(lam, np.maximum.reduce([np.full_like(x, xkp - xk), np.full_like(x, xk - xkm), a, m0 - a]))
@@ -203,68 +204,24 @@ def expected_error(x: Any, lam: float, p: float, epsilon: float, mechanism: str,
 
 
 # ---------------------------------------------------------------- the release
-def privacy_cost_percentile(epsilon: float, mechanism: str = "LD"):
-    """The ledger of :func:`select_percentile`: one selection with the full ε."""
-    from .mechanisms import privacy_cost_selection
-
-    check_options(mechanism, "mechanism", MECHANISMS)
-    return privacy_cost_selection(epsilon, mechanism)
-
-
 def select_percentile(values: Any, p: float, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD",
                       horizon: int = 32, rng: RngLike = None, accountant=None, missing: float | None = None):
     """Private p-quantile *selection*: the label (row position) of an element close to the p-quantile.
 
-    The range is the row positions {0, …, n−1}; u(x, i) = −|x_(k) − x_i| with k = ⌈p·n⌉ on the values clipped to
-    the public [lower, upper] (Λ = upper − lower). EM and PF run with Δu = Λ; LD (Thm 3.5.1) and SLD (Thm 4.3.1,
-    non-decreasing version) with the admissible, bounded δ proved in this module's docstring. The proof covers the
-    selected *position* only: the selected row's value is a raw data value and is **not released** (it is in
-    ``Release.exact``, NOT PRIVATE).
+    The declarations ``dampening.percentile_<em|pf|ld|sld>`` (:data:`.mechanisms.PERCENTILE`; one dispatch with the
+    median, :func:`.mechanisms.select_quantile`): range = the row positions, u(x, i) = −|x_(k) − x_i| with
+    k = ⌈p·n⌉ on the values clipped to the public [lower, upper] (NaN → ``missing``, default ``lower``). EM and PF
+    run with Δu = Λ; LD (Thm 3.5.1) and SLD (Thm 4.3.1) with the admissible, bounded δ proved in this module's
+    docstring. The selected row's value is not released (``Release.exact``, NOT PRIVATE).
 
-    Parameters
-    ----------
-    values:
-        The column (numbers); row positions are the labels.
-    p:
-        Public quantile level in (0, 1] (0.5: the median rank of :func:`median.select_median`).
-    lower, upper:
-        Public bounds of the values (values outside, ±inf included, are clipped).
-    missing:
-        Public value a NaN takes, in [lower, upper]; default ``lower``. The release is a total function of the
-        values: it never refuses because of what a row holds.
-    epsilon:
-        Budget (one selection with the full ε).
-    mechanism:
-        ``"EM"``, ``"PF"``, ``"LD"`` (default) or ``"SLD"``.
-    horizon:
-        Public horizon T of δ (δ = Λ from T on).
-    rng:
-        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
-
-    Treated as public
-    -----------------
-    ``p``, ``lower``, ``upper`` (Λ), ``missing``, ``n`` (fixed under substitution), ``horizon``, ``mechanism``,
-    ``epsilon``.
-
-    Neighbouring relation
-    ---------------------
-    Substitution of one row's value, n and the positions fixed. Not add/remove: the labels would shift and the
-    range {0..n−1} would reveal n.
-
-    Returns
-    -------
-    Release
-        ``value`` = the selected row position (0-based); ``exact`` (NOT PRIVATE): the selected value, the true
-        p-quantile value and the absolute error.
+    Treated as public: ``p``, ``lower``, ``upper``, ``missing``, n, ``horizon``, ``mechanism``, ``epsilon``.
+    Neighbouring relation: substitution of one row's value, n and the positions fixed.
 
     References
     ----------
-    de Farias 2021, Ch. 5 (median selection) generalised to rank ⌈p·n⌉; Defs. 3.2.1–3.2.2, Thms 3.5.1, 4.3.1.
+    de Farias 2021, Ch. 5 generalised to rank ⌈p·n⌉; Defs. 3.2.1–3.2.2, Thms 3.5.1, 4.3.1.
     """
-    from dpworkbench.accounting import Release, open_ledger
-    from dpworkbench.mechanisms import exponential_mechanism, permute_and_flip
-
-    from .mechanisms import local_dampening, shifted_local_dampening
+    from .mechanisms import select_quantile
 
     p = check_p(p)
     epsilon = check_epsilon(epsilon)
@@ -272,33 +229,5 @@ def select_percentile(values: Any, p: float, *, lower: float, upper: float, epsi
     if not (math.isfinite(lower) and math.isfinite(upper) and upper > lower):
         raise ValueError("upper must be larger than lower, both finite (public domain bounds)")
     horizon = check_int(horizon, "horizon", minimum=1)
-    col = np.asarray(values, dtype=float)
-    if col.ndim != 1 or col.size == 0:
-        raise ValueError("values must be a non-empty 1-D array")
-    missing = float(lower) if missing is None else float(missing)
-    if not (math.isfinite(missing) and lower <= missing <= upper):
-        raise ValueError("missing must be a finite number in [lower, upper] (the public value of a missing value)")
-    lam = float(upper - lower)
-    # Public rules, value by value: NaN → missing, ±inf and out-of-range values clipped into [lower, upper].
-    x = np.clip(np.where(np.isnan(col), missing, col), lower, upper) - lower
-    u = percentile_utility(x, lam, p)
-    backend = check_rng(rng)
-    acc, mark = open_ledger(accountant)
-    note = f"percentile p={p:g} {mechanism}"
-    if mechanism == "EM":
-        i = exponential_mechanism(u, epsilon=epsilon, sensitivity=lam, rng=backend, accountant=acc, note=note)
-    elif mechanism == "PF":
-        i = permute_and_flip(u, epsilon=epsilon, sensitivity=lam, rng=backend, accountant=acc, note=note)
-    else:
-        sm = percentile_matrix(x, lam, p, horizon, min(1.0, lam))
-        f = local_dampening if mechanism == "LD" else shifted_local_dampening
-        i = f(u, sm, epsilon=epsilon, rng=backend, accountant=acc, note=note).value
-    i = int(i)
-    k = quantile_rank(x.size, p)
-    target = float(np.sort(x, kind="stable")[k - 1]) + lower
-    sel = float(x[i]) + lower
-    return Release(i, ledger=acc.entries_since(mark), mechanism=f"{mechanism} percentile selection",
-                   public={"mechanism": mechanism, "p": p, "rank": k, "epsilon": epsilon, "lower": float(lower),
-                           "upper": float(upper), "lambda": lam, "n": int(x.size), "horizon": horizon},
-                   exact={"selected_value": float(col[i]), "selected_value_clipped": sel, "true_percentile": target,
-                          "abs_error": abs(sel - target)})
+    return select_quantile(values, p, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
+                           horizon=horizon, rng=rng, accountant=accountant, missing=missing)

@@ -104,7 +104,9 @@ def noisy_ebc(q: np.ndarray, *, epsilon: float, max_degree: int, rng: np.random.
     iu = np.triu_indices(n, 1)
     scale = view_sensitivity(max_degree) / (epsilon / n)
     counts = q[:, iu[0], iu[1]].astype(float)
-    noisy = np.maximum(np.rint(counts + rng.laplace(0.0, scale, counts.shape)), 0.0)
+    from dpworkbench.mechanisms.backends import check_rng
+
+    noisy = np.maximum(np.rint(check_rng(rng).add_laplace(counts, scale)), 0.0)  # the back-end's Laplace draw
     with np.errstate(divide="ignore"):
         return np.where(noisy >= 1, 1.0 / np.maximum(noisy, 1.0), 0.0).sum(axis=1)
 

@@ -141,6 +141,7 @@ def test_ebc_nodes_and_ego_reference_agree_with_kernel():
 
 def test_privtopk_accounting_and_errors():
     from dpworkbench.accounting import Accountant, check_ledger_matches
+    from dpworkbench.dampening.mechanisms import TOPK
 
     g = holme_kim(200, 3, 0.3, seed=2)
     e, d = E.ebc_all(g), g.degrees
@@ -148,7 +149,7 @@ def test_privtopk_accounting_and_errors():
     for m in E.METHODS:
         rel = E.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
         assert len(set(rel.value.tolist())) == 5
-        check_ledger_matches(E.privacy_cost_topk(1.0, 5, m), rel.ledger)   # k draws of ε/k, recorded
+        check_ledger_matches(TOPK[m].plan(epsilon=1.0, k=5), rel.ledger)   # k draws of ε/k, recorded
         assert rel.derived_public == ("max_degree_bound",) and rel.public["max_degree_bound"] == int(d.max())
     assert abs(acc.spent - 4.0) < 1e-9                      # 4 calls × ε = 1
     with pytest.raises(ValueError, match="larger than the number of nodes"):
@@ -189,15 +190,17 @@ def test_ebc_disk_cache_hit(tmp_path, monkeypatch):
     assert calls == [1] and len(sorted(tmp_path.rglob("*.joblib"))) == 2
 
 
-def test_batch_privtopk_matches_sequential_law():
-    """The batched simulator (Gumbel-top-k; PF as RNM with exponential noise) has the law of k sequential draws."""
+def test_sample_privtopk_matches_sequential_law():
+    """The declaration's research path (``TOPK[m].sample``, size=R) has the law of k sequential draws."""
+    from dpworkbench.dampening.mechanisms import TOPK, topk_statistics
     from dpworkbench.mechanisms import exponential_probabilities, permute_and_flip_probabilities
 
     ebc = np.array([6.0, 5.0, 3.0, 1.0, 0.0]); deg = np.array([4, 4, 3, 2, 1]); k, eps, runs = 2, 3.0, 40000
     gs = E.global_sensitivity_ebc(4)
     for method in ("PF", "SLD"):
-        lg = E.method_logits(ebc, deg, k, epsilon=eps, method=method)
-        got = E.batch_priv_top_k(lg, k, runs, method=method, rng=np.random.default_rng(0))
+        stats = topk_statistics(ebc, deg, method=method, max_degree_bound=None)
+        got = TOPK[method].sample(stats, size=runs, rng=np.random.default_rng(0), epsilon=eps, k=k,
+                                  max_degree_bound=4)
         emp = np.zeros((5, 5))
         np.add.at(emp, (got[:, 0], got[:, 1]), 1 / runs)
         exact = np.zeros((5, 5))
@@ -220,11 +223,12 @@ def test_batch_privtopk_matches_sequential_law():
     ("PF", "auto", [0.0, -2.0, -3.0, -8.0, -70.0]),
 ])
 def test_fast_batch_sampler_matches_exact_sequential_law(method, sampler, logits):
-    """The numba/rejection/truncated sampler has the exact law of two sequential draws without replacement."""
+    """The core's numba/rejection/truncated sampler has the exact law of two sequential draws without replacement."""
     from dpworkbench.mechanisms import exponential_probabilities, permute_and_flip_probabilities
+    from dpworkbench.mechanisms.topk_sampling import gumbel_top_k_samples, sequential_top_k_samples
 
     lg = np.array(logits); runs = 40000
-    got = E.batch_priv_top_k(lg, 2, runs, method=method, rng=np.random.default_rng(1), sampler=sampler)
+    got = sequential_top_k_samples(lg, 2, runs, pf=method == "PF", gen=np.random.default_rng(1), sampler=sampler)
     assert got.shape == (runs, 2) and np.all(got[:, 0] != got[:, 1])
     emp = np.zeros((5, 5))
     np.add.at(emp, (got[:, 0], got[:, 1]), 1 / runs)
@@ -235,18 +239,20 @@ def test_fast_batch_sampler_matches_exact_sequential_law(method, sampler, logits
         rest = [b for b in range(5) if b != a]
         exact[a, rest] = p1[a] * law(lg[rest], epsilon=2.0, sensitivity=1.0)
     assert 0.5 * np.abs(emp - exact).sum() < 0.012
-    ref = E.batch_priv_top_k_numpy(lg, 2, runs, method=method, rng=np.random.default_rng(2))
+    ref = gumbel_top_k_samples(lg, 2, runs, pf=method == "PF", gen=np.random.default_rng(2))
     emp_ref = np.zeros((5, 5))
     np.add.at(emp_ref, (ref[:, 0], ref[:, 1]), 1 / runs)
     assert 0.5 * np.abs(emp - emp_ref).sum() < 0.02
 
 
 def test_fast_batch_sampler_is_seeded():
+    from dpworkbench.mechanisms.topk_sampling import sequential_top_k_samples
+
     lg = np.linspace(0, -3, 50)
-    a = E.batch_priv_top_k(lg, 5, 100, method="PF", rng=np.random.default_rng(5))
-    b = E.batch_priv_top_k(lg, 5, 100, method="PF", rng=np.random.default_rng(5))
+    a = sequential_top_k_samples(lg, 5, 100, pf=True, gen=np.random.default_rng(5))
+    b = sequential_top_k_samples(lg, 5, 100, pf=True, gen=np.random.default_rng(5))
     np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="method"):
-        E.batch_priv_top_k(lg, 5, 10, method="XX")
+        E.top_k_accuracy(np.zeros(5), np.ones(5, int), 2, epsilon=1.0, method="XX", runs=10, rng=0)
     with pytest.raises(ValueError, match="sampler"):
-        E.batch_priv_top_k(lg, 5, 10, method="EM", sampler="XX")
+        sequential_top_k_samples(lg, 5, 10, pf=False, gen=np.random.default_rng(0), sampler="XX")

@@ -122,9 +122,11 @@ def test_budget_split_per_query_and_per_path(method, monkeypatch):
     rng = np.random.default_rng(2)
     X = rng.integers(0, 2, (4000, 5)); y = (X[:, 0] ^ X[:, 1] ^ (rng.random(4000) < 0.05)).astype(int)
     spent = []
-    real_lap, real_em = id3.laplace_mechanism, id3.exponential_mechanism
-    monkeypatch.setattr(id3, "laplace_mechanism", lambda v, **kw: spent.append(("count", kw["epsilon"])) or real_lap(v, **kw))
-    monkeypatch.setattr(id3, "exponential_mechanism", lambda u, **kw: spent.append(("select", kw["epsilon"])) or real_em(u, **kw))
+    from dpworkbench.dampening import mechanisms as steps   # the declared steps draw through these primitives
+
+    real_lap, real_em = steps.laplace_mechanism, steps.exponential_mechanism
+    monkeypatch.setattr(steps, "laplace_mechanism", lambda v, **kw: spent.append(("count", kw["epsilon"])) or real_lap(v, **kw))
+    monkeypatch.setattr(steps, "exponential_mechanism", lambda u, **kw: spent.append(("select", kw["epsilon"])) or real_em(u, **kw))
     B, d = 60.0, 3
     acc = Accountant(B)
     rel = id3.fit(X, y, [2] * 5, 2, depth=d, budget=B, method=method, rng=0, accountant=acc)

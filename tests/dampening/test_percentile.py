@@ -71,7 +71,7 @@ def test_admissibility_check_fails_on_deliberately_wrong_sensitivity_functions()
     #     (moving a 2 to 4 raises X_(k+1) from 2 to 3, so the neighbour's δ at t = 0 exceeds this δ at t = 1)
     xa, pa = np.array([1, 2, 2, 2, 3.0]), 0.5
     no_shift = lambda y, t: (Q.ls0_bound(y, lam, pa) if t == 0 else np.full(y.size, min(lam, max(  # noqa: E731
-        Q._os(np.sort(y), 4, lam), lam - Q._os(np.sort(y), 2, lam)))))
+        Q.order_stat(np.sort(y), 4, lam), lam - Q.order_stat(np.sort(y), 2, lam)))))
     with pytest.raises(ValueError, match="condition 2 fails"):
         _sf(lam, pa, no_shift).assert_admissible([xa], nb, lambda y: Q.ls0_bruteforce(y, lam, pa))
     _sf(lam, pa).assert_admissible([xa], nb, lambda y: Q.ls0_bruteforce(y, lam, pa))
