@@ -168,7 +168,7 @@ def run_grid(
     def flush() -> None:
         nonlocal buffer, last_flush
         if buffer:
-            part = out / f"part-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}.parquet"
+            part = out / f"part-{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.parquet"  # ns: parts sort in the order written
             _atomic_write_parquet(pd.DataFrame(buffer), part)
             buffer = []
         last_flush = time.monotonic()
