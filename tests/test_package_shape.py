@@ -16,7 +16,7 @@ MODULE_SET = ("model", "mechanisms", "datasets", "experiments", "figures", "teac
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_every_paper_has_the_module_set(paper):
-    present = {p.stem for p in (PACKAGE / paper).glob("*.py")}
+    present = {p.stem for p in (PACKAGE / paper).glob("*.py")} | {p.parent.name for p in (PACKAGE / paper).glob("*/__init__.py")}
     assert not set(MODULE_SET) - present, f"{paper} lacks {sorted(set(MODULE_SET) - present)}"
     assert not present & {"core", "algorithms"}, f"{paper} has {sorted(present & {'core', 'algorithms'})}: say what the module is"
 

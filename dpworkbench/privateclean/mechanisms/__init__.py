@@ -24,7 +24,7 @@ from dpworkbench.mechanisms.backends import RngLike, check_rng
 from dpworkbench.mechanisms.core import grr_codes, grr_epsilon, grr_p_for_epsilon
 from dpworkbench.mechanisms.declaration import SUBSTITUTE_ROW, Drawn, Mechanism, Param
 
-from .model import PrivateRelation
+from ..model import PrivateRelation
 
 
 def epsilon_grr(p: float, N: int, convention: str = "exact") -> float:

@@ -54,14 +54,14 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon, check_int, check_options
-from ..accounting import Accountant, LedgerEntry, Release, planned
-from ..experiments.summary import relative_error
-from ..mechanisms import exponential_logits
-from ..mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Drawn, Mechanism, Param
-from .conflict_graph import ConflictGraph, build
-from .constraints import DC, FD
-from .model import Projector, degree_bound, i_r_2approx, paper_candidates, quality
+from ..._validation import check_epsilon, check_int, check_options
+from ...accounting import Accountant, LedgerEntry, Release, planned
+from ...experiments.summary import relative_error
+from ...mechanisms import exponential_logits
+from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Drawn, Mechanism, Param
+from ..conflict_graph import ConflictGraph, build
+from ..constraints import DC, FD
+from ..model import Projector, degree_bound, i_r_2approx, paper_candidates, quality
 
 STRATEGIES = ("baseline_V", "baseline_dmax", "em", "hier_em", "bound_hier")
 STRATEGY_LABELS = {
@@ -206,7 +206,7 @@ def harness_tables(rng: np.random.Generator) -> list[Table]:
 
 
 def _neighbours(table: Table):
-    from ..testing.harness import row_neighbours
+    from ...testing.harness import row_neighbours
 
     return (Table(df, table.dcs) for df in row_neighbours(table.df, UNIVERSE))
 
@@ -604,7 +604,7 @@ def graph_projection(graph: ConflictGraph, measure: str, epsilon: float, *, stra
     [0, n_bound] for I_P), "artifact" (I_MI clipped at 0, I_P not clipped) or "none". ``degree_terms``: the FD
     degree-bound terms (Thm 3, one per FD-like DC of ``dcs``) when computed elsewhere (on Spark:
     ``SparkGraphStats.fd_degree_bounds``); else they are computed from ``df``."""
-    from ..mechanisms.backends import check_rng
+    from ...mechanisms.backends import check_rng
 
     t0 = time.perf_counter()
     check_options(measure, "measure", ("MI", "P"))
@@ -753,7 +753,7 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
     the table's public column types; ``df`` is then typed cell by cell under it, so one row cannot change how
     another is read. Without it the frame's own dtypes are taken as the caller's declaration (read a file with
     :func:`~.loaders.load_csv`, never with ``pandas.read_csv``)."""
-    from .loaders import check_constraints, type_frame
+    from ..loaders import check_constraints, type_frame
 
     if schema is not None:
         df, declared, _ = type_frame(df, schema)

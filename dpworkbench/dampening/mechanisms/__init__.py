@@ -35,7 +35,7 @@ from dpworkbench.mechanisms import exponential_mechanism, exponential_top_k, lap
 from dpworkbench.mechanisms.declaration import (ADD_REMOVE_ROW, EDGE, EPSILON, REQUIRED, SUBSTITUTE_ROW, Drawn,
                                                 Mechanism, Param, parallel_plan)
 
-from .model import SensitivityMatrix, dampen, sld_slack, sld_utility
+from ..model import SensitivityMatrix, dampen, sld_slack, sld_utility
 
 SELECTORS = ("EM", "PF", "LD", "SLD")
 _HARNESS_MAX = 64  # per-element statistics (u[i], D[i], …) are exposed for inputs of at most this many candidates
@@ -112,7 +112,7 @@ def graph_examples(rng):
 def _ebc_of(n: int, edges, disk: bool = False) -> tuple[np.ndarray, np.ndarray]:
     from dpworkbench.graphs import from_edge_array
 
-    from .ebc import ebc_all
+    from ..ebc import ebc_all
 
     g = from_edge_array(np.asarray(edges, np.int64).reshape(-1, 2), n=int(n))
     return ebc_all(g, cache=True, disk=disk), np.asarray(g.degrees, np.int64)
@@ -123,7 +123,7 @@ def _ebc_of(n: int, edges, disk: bool = False) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------------------------------------------
 def _generic_stats(selector: str):
     def stats(data, max_degree_bound, **_):
-        from .ebc import ebc_sensitivity, global_sensitivity_ebc
+        from ..ebc import ebc_sensitivity, global_sensitivity_ebc
 
         e, d = _ebc_of(*data)
         sm = ebc_sensitivity(max_degree_bound, horizon=max_degree_bound).matrix(d)
@@ -154,7 +154,7 @@ def _generic(selector: str, name: str, what: str) -> Mechanism:
 
 
 def _ebc_gs(bound) -> float:
-    from .ebc import global_sensitivity_ebc
+    from ..ebc import global_sensitivity_ebc
 
     return global_sensitivity_ebc(bound) if bound else math.inf
 
@@ -219,8 +219,8 @@ def quantile_statistics(values: Any, *, selector: str, lower: float, upper: floa
     """The pre-noise values of a quantile selection: the values clipped by the public rules (NaN → ``missing``),
     u(x, i) = −|x_(k) − x_i| (k = ⌈n/2⌉ for the median, ``p is None``, else :func:`percentile.quantile_rank`), and
     the selector's score and scale (EM/PF: u with Λ; LD: D with 1; SLD: u − S with Λ)."""
-    from . import median as M
-    from . import percentile as Q
+    from .. import median as M
+    from .. import percentile as Q
 
     missing = check_bounds(lower, upper, missing)
     col = np.asarray(values, dtype=float)
@@ -336,7 +336,7 @@ def select_quantile(values: Any, p: float | None, *, lower: float, upper: float,
     if p is None:
         public["delta"] = delta
     else:
-        from .percentile import quantile_rank
+        from ..percentile import quantile_rank
 
         public["rank"] = quantile_rank(n, p)
     return shaped(replace(rel, exact=exact), public=public)
@@ -362,7 +362,7 @@ def topk_statistics(ebc: Any, degrees: Any, *, method: str, max_degree_bound: in
                     stability: int = 1, k: int | None = None, **_) -> dict:
     """The pre-noise values of PrivTopk: per node the score the draws run on (EBC with ΔEBC for EM/PF, D with 1 for
     LD, the SLD score with 1), each calibrated to ``stability`` one-edge steps, and the true top-k (NOT PRIVATE)."""
-    from .ebc import check_degree_bound, global_sensitivity_ebc, ld_scores, sld_scores
+    from ..ebc import check_degree_bound, global_sensitivity_ebc, ld_scores, sld_scores
 
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
@@ -397,14 +397,14 @@ def _topk_noise(method: str):
 
 
 def _topk_truth(stats, k, **_):
-    from .ebc import true_top_k
+    from ..ebc import true_top_k
 
     return true_top_k(stats["ebc"], k).tolist()
 
 
 def graph_topk_statistics(data, *, method: str, max_degree_bound: int, disk: bool = False, **_) -> dict:
     """Raw edges → simple graph on the public node set → stable projection into the bound → EBC (stability 3)."""
-    from .ebc import PROJECTION_STABILITY, project_max_degree, simple_graph_on
+    from ..ebc import PROJECTION_STABILITY, project_max_degree, simple_graph_on
 
     n, edges = int(data[0]), data[1]
     und, dropped = simple_graph_on(edges, n)
@@ -433,7 +433,7 @@ def _topk(method: str, graph: bool) -> Mechanism:
         return topk_statistics(*_ebc_of(*data), method=method, **p)
 
     def sens(**p):
-        from .ebc import PROJECTION_STABILITY, global_sensitivity_ebc
+        from ..ebc import PROJECTION_STABILITY, global_sensitivity_ebc
 
         stab = PROJECTION_STABILITY if graph else p["stability"]
         return _elementwise(ebc=stab * global_sensitivity_ebc(p["max_degree_bound"] or 1),
@@ -481,7 +481,7 @@ NOISY_COUNT = Mechanism(
 
 def _split_scores(cnts, utils, method: str, criterion: str, gs: float, horizon: int, stab: int) -> dict:
     """Score and scale of one split selection (EM on u, LD on D, SLD on u − S), every sensitivity × ``stab``."""
-    from .id3 import CRITERION_SENSITIVITY, ig_delta_matrix
+    from ..id3 import CRITERION_SENSITIVITY, ig_delta_matrix
 
     if method == "Global" or criterion != "ig":
         return {"score": utils, "scale": stab * (gs if criterion == "ig" else CRITERION_SENSITIVITY[criterion])}
@@ -543,7 +543,7 @@ class FittedTree:
     def __array__(self, dtype=None, copy=None):
         from itertools import product
 
-        from .id3 import predict
+        from ..id3 import predict
 
         grid = np.array(list(product(*[range(d) for d in self.domains])), np.int64).reshape(-1, len(self.domains))
         attr = -1 if self.root.attr is None else self.root.attr
@@ -551,7 +551,7 @@ class FittedTree:
 
 
 def _id3_rows(data, domains: str, n_classes: int, n_bound: int | None):
-    from .id3 import rows_used
+    from ..id3 import rows_used
 
     X, y = (data[0], data[1]) if isinstance(data, tuple) else (data.iloc[:, :-1].to_numpy(np.int64),
                                                                data.iloc[:, -1].to_numpy(np.int64))
@@ -564,7 +564,7 @@ def _domains(text: str) -> list[int]:
 
 def _id3_statistics(method: str):
     def stats(data, *, domains, n_classes, n_bound=None, horizon=1024, criterion="ig", **_):
-        from .id3 import contingencies, delta_ig_global, utilities_ig
+        from ..id3 import contingencies, delta_ig_global, utilities_ig
 
         X, y, n_bound, stab, dropped, cut = _id3_rows(data, domains, n_classes, n_bound)
         dom = _domains(domains)
@@ -591,7 +591,7 @@ def _id3_statistics(method: str):
 
 def _id3_sensitivity(method: str):
     def sens(*, domains, n_classes, n_bound=None, **_):
-        from .id3 import delta_ig_global
+        from ..id3 import delta_ig_global
 
         # With a public N, rows beyond it are cut: a raw add/remove is ≤ 2 add/remove steps of the rows used, so
         # every one-step bound doubles (fit calibrates to stab = 2); a single count still moves by ≤ 1.
@@ -607,7 +607,7 @@ def _id3_sensitivity(method: str):
 
 def _id3_noise(method: str):
     def noise(stats, backend, size, *, epsilon, depth, domains, n_classes, criterion="ig", horizon=1024, **_):
-        from .id3 import Node, contingencies, utilities_ig, utility
+        from ..id3 import Node, contingencies, utilities_ig, utility
 
         if size is not None:
             out = np.empty(size, dtype=object)
