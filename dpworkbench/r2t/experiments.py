@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..experiments import run_grid, trimmed_mean
 from . import baselines
-from .mechanisms import fixed_tau, fixed_tau_samples, opt2, r2t, tau_grid
+from .mechanisms import FIXED_TAU, fixed_tau, opt2, r2t, tau_grid
 from .model import FHat, Instance, SolverError, Truncation
 from .patterns import count
 
@@ -259,7 +259,7 @@ def fixed_tau_errors(inst: Instance, ks: Sequence[int], *, epsilon: float, repet
                 q = inst.trunc.value(tau)
         except SolverError:
             return {**base, "Q(I,tau)": np.nan, "bias": np.nan, "error": np.nan, "status": "OT"}
-        est = fixed_tau_samples(q, tau, epsilon=epsilon, size=repetitions, rng=gen)
+        est = FIXED_TAU.sample(inst.trunc, size=repetitions, rng=gen, epsilon=epsilon, tau=tau)
         return {**base, "Q(I,tau)": q, "bias": inst.answer - q, "error": trimmed_mean(np.abs(est - inst.answer), proportion=TRIM),
                 "status": "ok"}
 
