@@ -32,7 +32,7 @@ import numpy as np
 from .._validation import check_options, check_positive
 from ..accounting import AccountantLike, LedgerEntry, Release, planned
 from ..mechanisms.backends import NumpyBackend, RngLike, check_rng
-from ..mechanisms.declaration import EPSILON, FK_TUPLE, NODE, Drawn, Mechanism, Param
+from ..mechanisms.declaration import EPSILON, FK_TUPLE, NODE, Drawn, Mechanism, Param, parallel_plan
 from .joininfo import JoinInfo
 from .model import FHat, Truncation, f_exact
 
@@ -244,16 +244,18 @@ def _q_keys(taus) -> dict[str, tuple[str, float]]:
 N_NODES = 6  # graphs on at most 6 nodes: a node's edge count (S_Q for the edge query) is ≤ 5
 
 
+def _example_graphs(rng: np.random.Generator) -> list[np.ndarray]:
+    """Edge lists on ``N_NODES`` nodes: a star with DS = 5 (the neighbour pair that moves most) and two random graphs."""
+    iu = np.array([(i, j) for i in range(N_NODES) for j in range(i + 1, N_NODES)])
+    star = np.array([[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 2]])
+    return [star] + [iu[rng.random(len(iu)) < p] for p in (0.5, 0.7)]
+
+
 def _examples(rng: np.random.Generator) -> list[JoinInfo]:
     from ..graphs import from_edge_array
     from .patterns import graph_joininfo
 
-    star = np.array([[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 2]])  # DS = 5: the neighbour pair that moves most
-    graphs = [star]
-    iu = np.array([(i, j) for i in range(N_NODES) for j in range(i + 1, N_NODES)])
-    for p in (0.5, 0.7):
-        graphs.append(iu[rng.random(len(iu)) < p])
-    return [graph_joininfo(from_edge_array(e, n=N_NODES), "edge") for e in graphs]
+    return [graph_joininfo(from_edge_array(e, n=N_NODES), "edge") for e in _example_graphs(rng)]
 
 
 def _neighbours(info: JoinInfo):
@@ -418,6 +420,61 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
         "K": taus.size, "taus": [float(t) for t in taus]})
 
 
+def _group_by_cost(*, epsilon, groups, parallel, note, **p) -> tuple[LedgerEntry, ...]:
+    """R2T once per group: a parallel block (each group the whole ε) or ε split evenly (basic composition)."""
+    per = epsilon if parallel else epsilon / groups
+    steps = [_r2t_cost(epsilon=per, note=f"{note + ', ' if note else ''}group {i + 1}/{groups}", **p) for i in range(groups)]
+    return parallel_plan(GROUP_BY_BLOCK, steps) if parallel else tuple(e for step in steps for e in step)
+
+
+def _group_by_noise(stats, backend, size, *, epsilon, groups, parallel, **p):
+    per = epsilon if parallel else epsilon / groups
+    outs = [_r2t_noise(s, backend, size, epsilon=per, **p) for s in stats.values()]
+    if size is not None:
+        return np.stack(outs, axis=1)
+    return Drawn([o.value for o in outs],
+                 {"groups": [{"group": list(g), "estimate": o.value, "winner_tau": o.details["winner_tau"]}
+                             for g, o in zip(stats, outs)]},
+                 {"groups": [{"group": list(g), "answer": float(s.info.answer), "DS": float(s.info.DS)}
+                             for g, s in stats.items()]})
+
+
+GROUP_BY_BLOCK = "GROUP BY: disjoint individuals per group"
+
+R2T_GROUP_BY = Mechanism(
+    name="r2t.r2t_group_by",
+    summary="R2T per group of a public GROUP BY domain (parallel composition when each individual's join results "
+            "fall in one group, else ε split evenly)",
+    relation=RELATION,
+    params=(EPSILON(), Param("groups", int, help="the number of groups of the public domain", low=1),
+            Param("parallel", bool, help="every individual's join results fall in one group (the group key is a "
+                                         "function of the primary private tuple)"),
+            *R2T.params[1:]),
+    public=("the group domain", "the query and its primary private relation"),
+    cost=_group_by_cost,
+    statistics=lambda data, **p: {g: instance_stats(d, _q_keys(_r2t_grid(p))) for g, d in data.items()},
+    noise=_group_by_noise,
+    truth=lambda stats, **p: [float(s.info.answer) for s in stats.values()],
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T) per group; parallel composition.",
+)
+
+
+def r2t_group_by(truncations: Mapping[Any, JoinInfo | Truncation], *, parallel: bool, epsilon: float, beta: float = 0.1,
+                 gs: float, base: float = 2.0, rounding: str = "ceil", rng: RngLike = None, prune: bool = True,
+                 early_stop: bool = True, accountant: AccountantLike | None = None, note: str = "") -> Release:
+    """One R2T release per group (``truncations``: group key → the group's join information or Truncation; empty
+    groups of the domain included): one :data:`R2T_GROUP_BY` release. The budget split lives here: with
+    ``parallel`` each group gets the whole ε in one parallel block, otherwise ε/k each (basic composition)."""
+    if not truncations:
+        raise ValueError("the group domain is empty")
+    truncs = {g: _as_truncation(t) for g, t in truncations.items()}
+    backend = check_rng(rng)
+    _refuse_time_limits(backend, "r2t", *truncs.values())
+    return R2T_GROUP_BY.release(truncs, rng=backend, accountant=accountant, epsilon=epsilon, groups=len(truncs),
+                                parallel=parallel, beta=beta, gs=gs, base=base, rounding=rounding, prune=prune,
+                                early_stop=early_stop, note=note)
+
+
 # ---------------------------------------------------------------------------------
 # OPT² family
 # ---------------------------------------------------------------------------------
@@ -571,16 +628,6 @@ EXP_OPT2 = Mechanism(
 )
 
 
-def privacy_cost_opt2(epsilon: float, label: str = "opt2") -> tuple[LedgerEntry, ...]:
-    """OPT²'s plan (``label="exp-opt2"``: ExpOPT²'s): SVT with 2ε/3, then Laplace with ε/3."""
-    return (OPT2 if label == "opt2" else EXP_OPT2).plan(epsilon=epsilon)
-
-
-def privacy_cost_exp_opt2(epsilon: float) -> tuple[LedgerEntry, ...]:
-    """ExpOPT²'s plan: SVT with 2ε/3 on G = F − N, then Laplace with ε/3."""
-    return EXP_OPT2.plan(epsilon=epsilon)
-
-
 def _opt2_release(mech: Mechanism, label: str, stats: InstanceStats, solvers, *, epsilon, beta, rng, accountant,
                   **p) -> OPT2Result:
     backend = check_rng(rng)
@@ -706,12 +753,6 @@ RANDOM_TAU = Mechanism(
 )
 
 
-def privacy_cost_laplace(epsilon: float, mechanism: str = "laplace") -> tuple[LedgerEntry, ...]:
-    """One Laplace step of ε (naive Laplace; ``"lp-fixed-tau"``: fixed τ and random τ)."""
-    return (NAIVE_LAPLACE.plan(epsilon=epsilon, gs=1.0) if mechanism == "laplace"
-            else planned((mechanism, FIXED_TAU.epsilon(epsilon=epsilon, tau=1.0))))
-
-
 def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
                   note: str = "") -> Release:
     """Q(I) + Lap(GS_Q/ε): one :data:`NAIVE_LAPLACE` release. Spends ε. Treated as public: ``gs`` (GS_Q; ε-DP only
@@ -790,6 +831,7 @@ def ls_lower_bound(gs: float, *, epsilon: float) -> float:
 
 
 __all__ = ["EXP_OPT2", "FIXED_TAU", "GRAPH_RELATION", "InstanceStats", "NAIVE_LAPLACE", "OPT2", "OPT2Result", "R2T",
-           "R2TResult", "RANDOM_TAU", "RELATION", "SQL_RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau",
-           "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_exp_opt2",
-           "privacy_cost_laplace", "privacy_cost_opt2", "privacy_cost_r2t", "r2t", "r2t_bound", "random_tau", "tau_grid"]
+           "R2TResult", "R2T_GROUP_BY", "RANDOM_TAU", "RELATION", "SQL_RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau",
+           "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_r2t", "r2t", "r2t_bound", "r2t_group_by", "random_tau", "tau_grid"]
+
+from . import baselines as _baselines  # noqa: E402,F401  (registers NT, SDE, RM and LS, declared there)

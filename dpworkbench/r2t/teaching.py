@@ -19,10 +19,9 @@ import pandas as pd
 
 from .._validation import check_options
 from ..cache import cached
-from .baselines import nt_from_count
+from .baselines import NT, GraphStats
 from .figures import bounds_histograms, opt2_figure, output_histograms, race_figure
-from .mechanisms import (FIXED_TAU, NAIVE_LAPLACE, OPT2, R2T, RANDOM_TAU, InstanceStats, opt2, opt2_bound, r2t, r2t_bound,
-                         tau_grid)
+from .mechanisms import FIXED_TAU, NAIVE_LAPLACE, OPT2, R2T, RANDOM_TAU, InstanceStats, opt2, opt2_bound, r2t, r2t_bound
 from .model import FHat, Truncation
 
 GENERATORS = ("road", "social", "tpch-Q12", "tpch-Q3", "tpch-Q20", "fig2")
@@ -165,19 +164,8 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
 
 def _nt_samples(g, query: str, degree_bound: int, epsilon: float, runs: int, gen: np.random.Generator) -> np.ndarray:
     """NT over ``runs`` runs: θ uniform on {2, 4, ..., D} with D the public degree bound (the degree-cap knob)."""
-    from .patterns import count
-
-    grid = tau_grid(max(int(degree_bound), 2))
-    thetas = grid[gen.integers(grid.size, size=runs)]
-    counts = {}
-    for th in np.unique(thetas):
-        counts[th] = _truncated_count(g, query, float(th), count)
-    return np.array([nt_from_count(g, query, float(th), counts[th], epsilon, gen) for th in thetas])
-
-
-def _truncated_count(g, query, theta, count) -> float:
-    keep = np.flatnonzero(g.degrees <= theta)
-    return float(count(g.induced_subgraph(keep), query))
+    return NT.sample(GraphStats(g, query), size=runs, rng=gen, epsilon=epsilon, query=query,
+                     degree_bound=max(int(degree_bound), 2))
 
 
 def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", query: str = "edge", size: int = 1000,

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, figures
-from dpworkbench.r2t import example, tau_grid
+from dpworkbench.r2t import example
 from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats
 ctx = NotebookContext("r2t/fig02_worked_example", profile=profile, output_dir=output_dir, seed=seed)
 info = example.fig2_joininfo()

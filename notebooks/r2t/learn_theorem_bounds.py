@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, figures, model
-from dpworkbench.r2t import Truncation, naive_value, from_lists, tau_grid
+from dpworkbench.r2t import Truncation, naive_value, from_lists
 from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats, r2t_bound, opt2_bound, ls_lower_bound
 from dpworkbench.r2t import baselines
 ctx = NotebookContext("r2t/learn_theorem_bounds", profile=profile, output_dir=output_dir, seed=seed)

@@ -1,5 +1,5 @@
 """R2T / OPT² behaviour: one-sidedness, pruning identity, privacy audits; every ε-spending function returns a
-Release whose ledger is its pure privacy_cost plan."""
+Release whose ledger is its declaration's plan."""
 
 import math
 
@@ -15,8 +15,7 @@ from dpworkbench.r2t.patterns import graph_joininfo
 from dpworkbench.testing import audit_mechanism
 from dpworkbench.accounting import Release, check_ledger_matches
 from dpworkbench.graphs import from_edge_array
-from dpworkbench.r2t.mechanisms import (exp_opt2, privacy_cost_exp_opt2, privacy_cost_laplace, privacy_cost_opt2,
-                                        privacy_cost_r2t)
+from dpworkbench.r2t.mechanisms import EXP_OPT2, FIXED_TAU, NAIVE_LAPLACE, RANDOM_TAU, exp_opt2, privacy_cost_r2t
 
 
 @pytest.fixture(scope="module")
@@ -173,15 +172,15 @@ def test_plans_match_ledgers(info, graph):
         (lambda a: r2t(info, epsilon=0.7, gs=64, base=2.0, rng=1, accountant=a), privacy_cost_r2t(0.7, 64, 2.0)),
         (lambda a: r2t(info, epsilon=0.7, gs=100, base=5.5, rounding="floor", rng=1, accountant=a),
          privacy_cost_r2t(0.7, 100, 5.5, "floor")),
-        (lambda a: opt2(info, epsilon=0.7, rng=1, accountant=a), privacy_cost_opt2(0.7)),
-        (lambda a: exp_opt2(info, epsilon=0.7, rng=1, accountant=a), privacy_cost_exp_opt2(0.7)),
-        (lambda a: naive_laplace(info, epsilon=0.7, gs=8, rng=1, accountant=a), privacy_cost_laplace(0.7)),
-        (lambda a: fixed_tau(info, 4, epsilon=0.7, rng=1, accountant=a), privacy_cost_laplace(0.7, "lp-fixed-tau")),
-        (lambda a: random_tau(info, epsilon=0.7, gs=8, rng=1, accountant=a), privacy_cost_laplace(0.7, "lp-fixed-tau")),
-        (lambda a: B.rm(info, epsilon=0.7, rng=1, accountant=a), B.privacy_cost_rm(0.7)),
-        (lambda a: B.ls(sjf, epsilon=0.7, gs=8, rng=1, accountant=a), B.privacy_cost_ls(0.7)),
-        (lambda a: B.nt(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.privacy_cost_nt(0.7)),
-        (lambda a: B.sde(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.privacy_cost_sde(0.7)),
+        (lambda a: opt2(info, epsilon=0.7, rng=1, accountant=a), OPT2.plan(epsilon=0.7)),
+        (lambda a: exp_opt2(info, epsilon=0.7, rng=1, accountant=a), EXP_OPT2.plan(epsilon=0.7)),
+        (lambda a: naive_laplace(info, epsilon=0.7, gs=8, rng=1, accountant=a), NAIVE_LAPLACE.plan(epsilon=0.7, gs=8)),
+        (lambda a: fixed_tau(info, 4, epsilon=0.7, rng=1, accountant=a), FIXED_TAU.plan(epsilon=0.7, tau=4)),
+        (lambda a: random_tau(info, epsilon=0.7, gs=8, rng=1, accountant=a), RANDOM_TAU.plan(epsilon=0.7, gs=8)),
+        (lambda a: B.rm(info, epsilon=0.7, rng=1, accountant=a), B.RM.plan(epsilon=0.7)),
+        (lambda a: B.ls(sjf, epsilon=0.7, gs=8, rng=1, accountant=a), B.LS.plan(epsilon=0.7, gs=8)),
+        (lambda a: B.nt(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.NT.plan(epsilon=0.7, degree_bound=8)),
+        (lambda a: B.sde(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.SDE.plan(epsilon=0.7, degree_bound=8)),
     ]
     for run, plan in cases:
         acc = Accountant(0.7)
