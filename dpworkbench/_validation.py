@@ -109,10 +109,12 @@ def check_options(value: Any, name: str, allowed: Collection[Any]) -> Any:
 
 
 def as_generator(rng: Any = None, seed: Any = None) -> np.random.Generator:
-    """Turn ``rng`` / ``seed`` into a :class:`numpy.random.Generator`.
+    """Turn ``rng`` / ``seed`` into a :class:`numpy.random.Generator` for randomness that is *not* DP noise
+    (data generators, error injection, permutations, audits); noise is drawn through a back-end
+    (:func:`dpworkbench.mechanisms.check_rng`).
 
-    Passing neither gives fresh OS entropy. Seeded generators are for research and
-    tests only: seeded noise is not a private release.
+    The one randomness contract holds here too: ``None`` (neither given) is the release back-end's generator
+    (seeded from the OS CSPRNG); a seed or Generator is research. Seeded noise is not a private release.
     """
     if rng is not None and seed is not None:
         raise ValueError("pass either rng or seed, not both")
@@ -122,4 +124,26 @@ def as_generator(rng: Any = None, seed: Any = None) -> np.random.Generator:
         if isinstance(rng, (int, np.integer)):
             return np.random.default_rng(int(rng))
         raise ValueError(f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
+    if seed is None:
+        from .mechanisms.backends import release_backend
+
+        return release_backend().generator
     return np.random.default_rng(seed)
+
+
+def read_user_bytes(path: Any, what: str) -> bytes:
+    """The bytes of a user's input file (``.gz`` decompressed), or one ValueError naming ``what`` and the path only:
+    missing, a folder, unreadable or a truncated gzip (the file's format, never a line's content)."""
+    import gzip
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.exists():
+        raise ValueError(f"{what} file not found: {p}")
+    if p.is_dir():
+        raise ValueError(f"{what} {p} is a folder, not a file")
+    try:
+        data = p.read_bytes()
+        return gzip.decompress(data) if p.suffix.lower() == ".gz" else data
+    except (OSError, EOFError) as exc:
+        raise ValueError(f"{what} {p} cannot be read ({getattr(exc, 'strerror', None) or 'not a complete gzip file'})") from None

@@ -72,4 +72,36 @@ def paper(key: str) -> Paper:
     raise ValueError(f"no paper {key!r}; papers: {', '.join(paper_keys())}")
 
 
-__all__ = ["Paper", "paper", "paper_keys", "papers"]
+#: The shared core: imports no paper, no comparison, no presentation module (DESIGN.md's layers).
+CORE = ("cache", "spark", "mechanisms", "accounting", "testing", "graphs", "datasets")
+PRESENTATION = ("plots", "experiments", "widgets", "teaching")
+#: Above the papers: may import them; they never import it.
+ABOVE_PAPERS = ("comparisons",)
+#: The command line and the harness registry gather the papers; the core must not import them either.
+GATHERERS = ("cli", "privacy_harness")
+
+
+def import_contracts() -> str:
+    """The layers as an import-linter configuration (INI), built from the discovered papers, so the contracts
+    never list a paper by hand: ``dpworkbench layers`` and ``tests/test_layers.py`` run ``lint-imports --config``
+    on it."""
+    pkg = "dpworkbench"
+    keys = paper_keys()
+
+    def block(names) -> str:
+        return "".join(f"\n    {pkg}.{n}" for n in names)
+
+    return (f"[importlinter]\nroot_package = {pkg}\n\n"
+            "[importlinter:contract:core]\n"
+            "name = The core (mechanisms, accounting, testing, graphs, datasets, cache, spark) imports no paper, "
+            "comparison or presentation module\n"
+            f"type = forbidden\nsource_modules ={block(CORE)}\n"
+            f"forbidden_modules ={block(PRESENTATION + keys + ABOVE_PAPERS + GATHERERS)}\n\n"
+            "[importlinter:contract:papers]\n"
+            "name = Papers never import each other; comparisons sit above them (comparisons may import papers, "
+            "never the reverse)\n"
+            f"type = layers\nlayers ={block(ABOVE_PAPERS)}\n    " + " | ".join(f"{pkg}.{k}" for k in keys) + "\n")
+
+
+__all__ = ["ABOVE_PAPERS", "CORE", "GATHERERS", "PRESENTATION", "Paper", "import_contracts", "paper", "paper_keys",
+           "papers"]

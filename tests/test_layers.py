@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md, checked by import-linter (contracts in pyproject.toml ``[tool.importlinter]``).
+"""The layers of DESIGN.md, checked by import-linter (contracts built from the discovered papers by ``dpworkbench.papers.import_contracts``).
 
 The core (mechanisms, accounting, testing, graphs, datasets) imports no paper, no comparison and no presentation
 module; papers never import each other; ``comparisons`` may import papers, never the reverse. The first test runs
@@ -21,8 +21,15 @@ LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
 
 def _lint(cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo"], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env=env)
+    from dpworkbench.papers import import_contracts
+
+    config = cwd / ".importlinter-layers"
+    config.write_text(import_contracts(), encoding="utf-8")
+    try:
+        return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo", "--config", str(config)], cwd=cwd,
+                              capture_output=True, text=True, timeout=300, env=env)
+    finally:
+        config.unlink()
 
 
 def test_lint_imports_keeps_every_contract():
@@ -49,7 +56,6 @@ def test_lint_imports_keeps_every_contract():
 ])
 def test_a_forbidden_import_breaks_the_contracts(tmp_path, module, line, contract, message, broken):
     shutil.copytree(ROOT / "dpworkbench", tmp_path / "dpworkbench", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     target = tmp_path / "dpworkbench" / module
     target.write_text(target.read_text(encoding="utf-8") + f"\n{line}  # injected by tests/test_layers.py\n",
                       encoding="utf-8")

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from dpworkbench.experiments.nbtools import notebook_groups, notebooks_dir
+from dpworkbench.papers import paper_keys
 from dpworkbench.paths import project_root
 
 ROOT = notebooks_dir()
@@ -32,13 +33,15 @@ NAME_RE = re.compile(r"^(?:(?:fig|tab)\d{2}(?:_(?:fig|tab)\d{2})*_[a-z0-9]+(?:_[
 ABSOLUTE_PATH_RE = re.compile(r"(?<![\w.:/])/(?:work|home|Users|root|tmp|mnt|private|var/folders)/|\b[A-Za-z]:\\\\|\b[A-Za-z]:\\(?=[\w.])|~/")
 
 # How a first markdown cell names its paper (any one, case-insensitive).
-PAPER_WORDS = {
-    "mechanisms": ["teaching", "shared dp core", "mechanism"],
-    "inconsistency": ["inconsisten", "seed 000", "seed 003", "denial constraint"],
-    "r2t": ["r2t", "opt²", "opt2", "race-to-the-top", "race to the top", "seed 001"],
-    "privateclean": ["privateclean", "seed 002"],
-    "dampening": ["dampening", "seed 004"],
-}
+def _paper_words() -> dict[str, list[str]]:
+    """What a first cell may say to name its paper: the paper's key or one of its seeds (from its declaration)."""
+    from dpworkbench.papers import papers
+
+    words = {p.key: [p.key, *(f"seed {s}" for s in p.seeds)] for p in papers()}
+    return {"mechanisms": ["teaching", "shared dp core", "mechanism"], **words}
+
+
+PAPER_WORDS = _paper_words()
 DATA_RE = re.compile(r"\bdata(?:set)?s?\b", re.I)
 DATA_SOURCE_RE = re.compile(r"\b(?:real|synthetic|none|generated|seeded)\b", re.I)
 
@@ -97,8 +100,8 @@ def test_first_cell_names_paper_figure_and_data(path):
     low = text.lower()
     paper = _paper(path)
     if paper == "index":
-        missing = [p for p in ("inconsisten", "r2t", "privateclean", "dampening") if p not in low]
-        assert not missing, f"index.ipynb: the first cell should introduce all four works (missing {missing})"
+        missing = [p for p in paper_keys() if p not in low]
+        assert not missing, f"index.ipynb: the first cell should introduce every paper (missing {missing})"
     else:
         words = PAPER_WORDS[paper]
         assert any(w in low for w in words), f"{path.name}: the first cell does not name its paper (expected one of {words})"

@@ -175,6 +175,23 @@ def cmd_privacy_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_layers(args: argparse.Namespace) -> int:
+    """Check DESIGN.md's layers with import-linter, on contracts built from the discovered papers."""
+    import subprocess
+    import tempfile
+
+    from ..papers import import_contracts
+    from ..paths import project_root
+
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+        f.write(import_contracts())
+    try:
+        exe = Path(sys.executable).with_name("lint-imports")
+        return subprocess.run([str(exe), "--no-cache", "--config", f.name], cwd=project_root()).returncode
+    finally:
+        Path(f.name).unlink()
+
+
 def lab_command(args: argparse.Namespace) -> list[str]:
     """The JupyterLab command line of ``dpworkbench lab`` (rooted at the project, opening the gallery)."""
     import os
@@ -325,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("privacy-table", help="print the privacy harness table (every release entry point, its "
                        "neighbouring relation, claimed ε and public inputs) as Markdown")
     p.set_defaults(func=cmd_privacy_table)
+
+    p = sub.add_parser("layers", help="check the package's layers (core, papers, comparisons) with import-linter")
+    p.set_defaults(func=cmd_layers)
 
     p = sub.add_parser("lab", help="start JupyterLab on notebooks/index.ipynb (the notebook gallery)")
     p.add_argument("--port", type=int, default=0, help="port (default: JupyterLab's, 8888 or the next free one)")

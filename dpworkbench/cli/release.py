@@ -17,8 +17,17 @@ from typing import Any
 from .common import EXIT_BAD_INPUT, print_json, run_handler
 
 
-def add_release_flags(p: argparse.ArgumentParser) -> None:
-    """The flags every release shares."""
+def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = None, engines: tuple[str, ...] = (),
+                      n_bound: str | None = None) -> None:
+    """The flags every release shares: ``--seed``, ``--json``, ``--show-exact``, ``--plan``; with ``epsilon`` (its
+    default) ``--epsilon``; with ``engines`` ``--engine`` (the first is the default); with ``n_bound`` (what it
+    bounds, in words) ``--n-bound``, a public bound that is an argument, never read off the data."""
+    if epsilon is not None:
+        p.add_argument("--epsilon", type=float, default=epsilon, help="privacy budget ε of the whole run")
+    if engines:
+        p.add_argument("--engine", choices=list(engines), default=engines[0], help="where the statistics are computed")
+    if n_bound is not None:
+        p.add_argument("--n-bound", type=int, default=None, help=f"public upper bound on {n_bound}")
     p.add_argument("--seed", type=int, default=None,
                    help="seed the noise (research, tests and figures: NOT a private release); default: a release "
                         "on the floating-point-safe OpenDP back-end")
@@ -27,22 +36,52 @@ def add_release_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plan", action="store_true", help="print the privacy ledger the run would record, and stop")
 
 
-def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: str | None = None) -> None:
+def accuracy_payload(accuracy: Any, value: Any) -> dict | str | None:
+    """``{"noise_scale", "interval", "beta", "bound"}`` of an :class:`Accuracy` around a numeric ``value``."""
+    from ..mechanisms.declaration import Accuracy
+
+    if accuracy is None or isinstance(accuracy, str):
+        return accuracy
+    if isinstance(accuracy, Accuracy):
+        out = {"noise_scale": accuracy.noise_scale, "bound": accuracy.bound, "beta": accuracy.beta}
+        try:
+            out["interval"] = list(accuracy.interval(float(value)))
+        except (TypeError, ValueError):
+            pass
+        return out
+    raise TypeError(f"accuracy must be an Accuracy or a sentence, got {type(accuracy).__name__}")
+
+
+def accuracy_text(acc: dict | str) -> str:
+    if isinstance(acc, str):
+        return acc
+    pct = f"{100 * (1 - acc['beta']):g}%"
+    where = (f"[{acc['interval'][0]:.6g}, {acc['interval'][1]:.6g}]" if "interval" in acc else f"±{acc['bound']:.6g}")
+    return f"{pct} noise-only interval {where} (noise scale {acc['noise_scale']:.6g})"
+
+
+def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: Any = None,
+         extra: dict | None = None) -> None:
     """Print a release: private values with their error bar and public inputs, ε and the noise source; exact values
-    only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object."""
-    from ..accounting import release_lines, release_payload
+    only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object, the error bar
+    under a top-level ``accuracy`` object keyed by the value's name (a null value says why in ``null_reasons``), with
+    the public ``extra`` keys (e.g. warnings) added."""
+    from ..accounting import release_lines
     from ..mechanisms.backends import noise_label
+    from .common import release_json
 
     noise = noise_label(args._backend) if hasattr(args, "_backend") else "unknown"
+    acc = accuracy_payload(accuracy, release.value)
     if args.json:
-        payload = release_payload(release, noise=noise, show_exact=args.show_exact, label=label)
-        if accuracy:
-            payload["accuracy"] = accuracy
+        payload = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
+        if acc is not None:
+            payload["accuracy"] = {label: acc}
+        payload.update(extra or {})
         print_json(payload)
         return
     lines = release_lines(release, noise=noise, show_exact=args.show_exact, label=label)
-    if accuracy:
-        lines.insert(1 + len(release.details), f"error bar (from public parameters): {accuracy}")
+    if acc is not None:
+        lines.insert(1, f"  error bar (public parameters only): {accuracy_text(acc)}")
     print("\n".join(lines))
 
 
@@ -51,13 +90,17 @@ def emit_plan(mech: Any, params: dict, args: argparse.Namespace) -> None:
     from ..accounting import ledger_epsilon
 
     if args.json:
-        print_json({"mechanism": mech.name, "epsilon": ledger_epsilon(plan), "plan": [
+        acc = accuracy_payload(mech.accuracy(**params), None) if mech.accuracy is not None else None
+        print_json({"mechanism": mech.name, "epsilon": ledger_epsilon(plan), "accuracy": acc, "plan": [
             {"mechanism": e.mechanism, "epsilon": e.epsilon, "note": e.note, "composition": e.composition} for e in plan]})
         return
     print(f"{mech.name} would spend ε = {ledger_epsilon(plan):.6g} in {len(plan)} step(s):")
     for i, e in enumerate(plan, 1):
         print(f"  {i}. {e.mechanism}: ε = {e.epsilon:.6g}" + (f" ({e.note})" if e.note else "")
               + (f" [parallel: {e.group}, branch {e.branch}]" if e.composition == "parallel" else ""))
+    if mech.accuracy is not None:
+        acc = accuracy_payload(mech.accuracy(**params), None)
+        print(f"expected noise error: {accuracy_text(acc)}")
 
 
 def _param_flag(p: argparse.ArgumentParser, param) -> None:

@@ -32,6 +32,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._validation import read_user_bytes
+
 TYPES = ("text", "int", "float")
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
@@ -315,15 +317,7 @@ def read_raw_lines(path: str | Path, what: str = "CSV") -> pd.DataFrame:
     take as they are (a quote, a wrong field count, a blank) are found from per-line byte counts and re-read one
     by one under the rule above. A file with a lone carriage return takes the pure-Python path."""
     p = Path(path)
-    if not p.exists():
-        raise ValueError(f"{what} file not found: {p}")
-    if p.is_dir():
-        raise ValueError(f"{what} {p} is a folder, not a file")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise ValueError(f"{what} {p} cannot be read ({exc.strerror})") from None
-    data = data.removeprefix(b"\xef\xbb\xbf")
+    data = read_user_bytes(p, what).removeprefix(b"\xef\xbb\xbf")
     if not data.strip(b"\r\n\t "):
         raise ValueError(f"{what} {p} has no header: the first line must name the columns")
     first_nl = data.find(b"\n")

@@ -213,8 +213,12 @@ def run_mechanisms(
     results_dir: str | Path | None = None,
     resume: bool = True,
     progress: bool = True,
+    timeout: float | None = None,
 ) -> pd.DataFrame:
     """Instances × declared mechanisms × ε × repetitions, through :func:`run_grid`.
+
+    ``timeout`` (seconds) bounds each (instance, mechanism)'s non-private statistics: past it the cell's rows are
+    recorded with ``status="OT"`` (out of time, as the papers print it) and no output, and the sweep goes on.
 
     Each (instance, mechanism) has its non-private statistics computed once (declaration's ``statistics``) and
     each cell draws its repetitions with ``Mechanism.sample(size=repetitions)``: the release's own noise code.
@@ -239,15 +243,22 @@ def run_mechanisms(
         checked = mech.check_params(p)
         key = (c["instance"], mech.name)
         if key not in stats_cache:
-            stats_cache[key] = mech.statistics(instances[c["instance"]], **checked)
+            try:
+                with _time_limit(timeout):
+                    stats_cache[key] = mech.statistics(instances[c["instance"]], **checked)
+            except TimeoutError:
+                stats_cache[key] = None
         stats = stats_cache[key]
+        if stats is None:
+            return [{"repetition": r, "status": "OT"} for r in range(repetitions)]
         out = mech.sample(stats, size=repetitions, rng=rng, **p)
         truth = mech.truth(stats, **checked) if mech.truth is not None else None
         eps = ledger_epsilon(mech.cost(**checked))
         rows = []
         for r in range(repetitions):
             o = out[r]
-            row = {"repetition": r, "output": o if np.ndim(o) == 0 else np.asarray(o).tolist(), "epsilon_spent": eps}
+            row = {"repetition": r, "status": "ok", "output": o if np.ndim(o) == 0 else np.asarray(o).tolist(),
+                   "epsilon_spent": eps}
             if truth is not None and np.ndim(o) == 0 and np.ndim(truth) == 0:
                 row["truth"] = float(truth)
                 for m in metrics:
@@ -258,3 +269,32 @@ def run_mechanisms(
     grid = {"instance": list(instances), "mechanism": list(mechanisms), "epsilon": [float(e) for e in epsilons]}
     return run_grid(experiment, cell, grid, repetitions=1, seed=seed, results_dir=results_dir, resume=resume,
                     progress=progress, fixed={"repetitions_per_cell": int(repetitions)})
+
+
+class _time_limit:
+    """``with _time_limit(seconds):`` raises TimeoutError in the block past ``seconds`` (main thread, POSIX
+    interval timer); ``None`` or another thread: no limit."""
+
+    def __init__(self, seconds: float | None):
+        import threading
+
+        self.seconds = seconds if seconds and threading.current_thread() is threading.main_thread() else None
+
+    def __enter__(self):
+        import signal
+
+        if self.seconds:
+            def _raise(signum, frame):
+                raise TimeoutError(f"over the time limit of {self.seconds:g} s")
+
+            self._old = signal.signal(signal.SIGALRM, _raise)
+            signal.setitimer(signal.ITIMER_REAL, float(self.seconds))
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.seconds:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
+        return False

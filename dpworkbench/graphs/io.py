@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import read_user_bytes
 from .core import CSRGraph, from_edge_array
 
 
@@ -77,16 +78,7 @@ def read_edge_lines(path: str | Path) -> tuple[np.ndarray, dict[str, int]]:
     import pyarrow.compute as pc
 
     p = Path(path)
-    if not p.exists():
-        raise ValueError(f"edge list file not found: {p}")
-    if p.is_dir():
-        raise ValueError(f"edge list {p} is a folder, not a file")
-    try:
-        data = p.read_bytes()
-        if p.suffix.lower() == ".gz":
-            data = gzip.decompress(data)
-    except (OSError, EOFError) as exc:  # a truncated .gz is the file's format, not a line's content
-        raise ValueError(f"edge list {p} cannot be read ({getattr(exc, 'strerror', None) or 'not a complete gzip file'})") from None
+    data = read_user_bytes(p, "edge list")
     lines = pa.array(data.decode("utf-8", errors="replace").splitlines(), type=pa.string())
     stripped = pc.utf8_trim_whitespace(lines)
     content = pc.and_(pc.not_equal(stripped, ""), pc.invert(pc.starts_with(stripped, "#")))

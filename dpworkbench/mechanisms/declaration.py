@@ -140,6 +140,29 @@ RELATIONS: dict[str, Relation] = {r.key: r for r in (ADD_REMOVE_ROW, SUBSTITUTE_
 # the declaration
 # ---------------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class Accuracy:
+    """A noise-only error bar from public inputs: the noise scale and a bound ``|release − statistic| ≤ bound`` that
+    holds with probability ≥ 1 − β (noise only: truncation or clipping bias is not in it). ``clip`` is the public
+    range of the value (the interval is clipped to it)."""
+
+    noise_scale: float
+    bound: float
+    beta: float = 0.05
+    clip: tuple[float, float] | None = None
+
+    def interval(self, value: float) -> tuple[float, float]:
+        lo, hi = float(value) - self.bound, float(value) + self.bound
+        if self.clip is not None:
+            lo, hi = max(lo, self.clip[0]), min(hi, self.clip[1])
+        return lo, hi
+
+    @staticmethod
+    def laplace(scale: float, beta: float = 0.05, clip: tuple[float, float] | None = None) -> "Accuracy":
+        """Lap(scale): P(|Z| > scale·ln(1/β)) = β."""
+        return Accuracy(float(scale), float(scale) * math.log(1.0 / beta), beta, clip)
+
+
+@dataclass(frozen=True)
 class Drawn:
     """What a noise step returns when it has more than the value: private ``details`` (post-processing of the
     noisy value) and NOT PRIVATE ``exact`` diagnostics."""
@@ -173,8 +196,8 @@ class Mechanism:
     neighbours : ``neighbours(data) -> iterable`` of the relation's neighbours of ``data`` (default: the core's
         generic generator for the relation and the data's type, :mod:`dpworkbench.testing.declared`).
     load : ``load(path, **params) -> data``, the input parsing the CLI uses (a paper supplies it).
-    accuracy : ``accuracy(**params) -> str``, the error bar of the release from public parameters only (e.g.
-        "±6.9 with probability 0.95"), shown next to every private value.
+    accuracy : ``accuracy(**params) -> Accuracy`` (or a sentence), the noise-only error bar of the release from
+        public parameters only, shown next to every private value and asked by ``--plan`` before the data is read.
     paper_option : True for a labelled paper option that is NOT private at the claimed ε (the harness must flag it).
     """
 
@@ -193,7 +216,7 @@ class Mechanism:
     harness_samples: int = 4000
     neighbours: Callable[[Any], Iterable[Any]] | None = None
     load: Callable[..., Any] | None = None
-    accuracy: Callable[..., str] | None = None
+    accuracy: Callable[..., "Accuracy | str"] | None = None
     paper_option: bool = False
     release_type: type = Release
     references: str = ""
@@ -363,6 +386,6 @@ def get(name: str) -> Mechanism:
     return reg[name]
 
 
-__all__ = ["ADD_REMOVE_ROW", "Drawn", "EDGE", "EPSILON", "FK_TUPLE", "Mechanism", "NODE", "Param", "RELATIONS",
+__all__ = ["ADD_REMOVE_ROW", "Accuracy", "Drawn", "EDGE", "EPSILON", "FK_TUPLE", "Mechanism", "NODE", "Param", "RELATIONS",
            "REQUIRED", "Relation", "SUBSTITUTE_ROW", "discover", "get", "parallel_plan", "planned", "record_plan",
            "registry"]

@@ -6,8 +6,8 @@ provenance), ``mechanisms`` (everything that spends ε: GRR + Laplace, ε/p/b co
 ``datasets``, ``experiments`` (sweeps through ``run_grid`` and their summaries), ``figures`` (every plotly figure),
 ``teaching`` (widget views), ``reference`` (the paper's numbers), ``claims`` (one claim function per notebook) and
 ``cli``. Paper-specific extras: ``estimators`` (Direct / PrivateClean / no-provenance COUNT, SUM, AVG), ``tuning``
-(Appendix E), ``batch`` (vectorised Monte-Carlo), ``synthetic`` (Appendix D generator), ``standins`` and ``tpcds``
-(the datasets' stand-ins), ``harness`` (privacy-harness entries).
+(Appendix E), ``batch`` (vectorised Monte-Carlo), ``synthetic`` (Appendix D generator), ``query`` (the
+query behind the CLI: privatise → clean → estimate), ``harness`` (the CLI's privacy-harness entry).
 
 Where the workbench departs from the paper (corrected default first, the paper's version as a labelled option):
 

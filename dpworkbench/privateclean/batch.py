@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from dpworkbench.experiments.summary import relative_error
-from dpworkbench.mechanisms.core import grr_codes  # GRR on an (R × S) code matrix: the core kernel, draw="all"
 
+from .mechanisms import grr_sample  # R releases through the GRR declaration's own noise code
 from .synthetic import zipf_pmf
 
 Z95 = 1.96  # as in estimators.estimate
@@ -154,8 +154,8 @@ def _research_generator(rng, what: str) -> np.random.Generator:
     """The batch path is a seeded Monte-Carlo simulation of synthetic data (figures), never a release: it refuses
     a noise back-end (e.g. the OpenDP release back-end) instead of silently drawing numpy noise."""
     if not (rng is None or isinstance(rng, (int, np.integer, np.random.Generator, np.random.SeedSequence, list, tuple))):
-        raise ValueError(f"privateclean.batch.{what} is a research simulation on synthetic data (numpy Laplace and GRR "
-                         f"draws, many instances at once) and cannot run on a noise back-end "
+        raise ValueError(f"privateclean.batch.{what} is a research simulation on synthetic data (GRR and Laplace drawn "
+                         f"by the declaration for many instances at once) and cannot run on a noise back-end "
                          f"({type(rng).__name__}); use grr() for a release")
     return np.random.default_rng(rng)
 
@@ -181,8 +181,8 @@ def run_batch(cell: dict, rng) -> list[dict]:
     dirty_est = {"count": Id.sum(1).astype(float), "sum": (val * Id).sum(1)}
     with np.errstate(invalid="ignore", divide="ignore"):
         dirty_est["avg"] = dirty_est["sum"] / dirty_est["count"]
-    Vcat = grr_codes(dirty, cmap.shape[1], p, gen)
-    Vval = val + gen.laplace(0.0, b, size=val.shape) if b > 0 else val
+    V, W = grr_sample({"cat": (dirty, cmap.shape[1], p)}, {"val": (val, b)} if b > 0 else None, size=R, rng=gen)
+    Vcat, Vval = V["cat"], W.get("val", val)
     est = estimate_batch(Vcat, Vval, cmap, sel, p)
     est["dirty_nonprivate"] = dirty_est
     aggs = list(cell.get("aggs", ("count", "sum")))
@@ -282,8 +282,8 @@ def run_multiattr_batch(cell: dict, rng) -> list[dict]:
     sel = np.zeros((R, N2), dtype=bool)
     sel[rows, idx] = True
     truth = sel[rows, ins_true].sum(1).astype(float)
-    Vsec = grr_codes(sec, N1, p, gen)
-    Vins = grr_codes(ins, N2 + 1, p, gen)
+    V, _ = grr_sample({"sec": (sec, N1, p), "ins": (ins, N2 + 1, p)}, size=R, rng=gen)
+    Vsec, Vins = V["sec"], V["ins"]
     est = multiattr_estimates(Vsec, Vins, F, sel, p)
     out: list[dict] = []
     for i in range(R):

@@ -1,7 +1,16 @@
 """Everything in PrivateClean that spends ε: GRR on discrete partitions + Laplace on numeric columns, and the ε/p/b
-conversions and the ledger plan (spec §1). :func:`grr` returns the shared :class:`~dpworkbench.accounting.Release`."""
+conversions and the ledger plan (spec §1).
+
+GRR is declared once (:data:`GRR`, with the paper's two labelled options :data:`GRR_LEMMA1` and
+:data:`GRR_REGENERATE`, each carrying its true claim): its parameters, relation (substitute one record), plan
+(:func:`privacy_cost`), pre-noise statistics (each partition's codes in its public domain, each number clipped into
+its public bounds) and noise. :func:`grr` is the thin public front (research-only data-derived domains and bounds,
+then ``DECL.release``, then the codes decoded into a :class:`PrivateRelation`); :func:`grr_sample` draws ``R``
+releases through the same noise code for the vectorised Monte-Carlo paths (``batch``, ``experiments``, ``teaching``)
+and the Spark engine draws each partition with :func:`draw_rows`."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from typing import Any
@@ -10,9 +19,10 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench._validation import check_positive, check_probability, check_int, check_options
-from dpworkbench.accounting import Accountant, LedgerEntry, Release, open_ledger
+from dpworkbench.accounting import Accountant, LedgerEntry, Release
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 from dpworkbench.mechanisms.core import grr_codes, grr_epsilon, grr_p_for_epsilon
+from dpworkbench.mechanisms.declaration import SUBSTITUTE_ROW, Drawn, Mechanism, Param
 
 from .model import PrivateRelation
 
@@ -221,6 +231,253 @@ def out_of_domain_rule(domain: Any, other: Any = _NULL, *, declared: bool = Fals
     return dom, (nulls[0] if nulls else None)
 
 
+def released_domain(key: Any, domains: dict, other: dict | None) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """(domain GRR encodes against, the released domain — numeric when homogeneous —, out-of-domain target code)."""
+    other = other or {}
+    dom, target = out_of_domain_rule(domains[key], other.get(key), declared=key in other)
+    typed = np.asarray(dom.tolist()) if all(not _is_null(v) for v in dom.tolist()) else dom
+    return dom, (typed if typed.dtype.kind in "iufb" else dom), target
+
+
+def _values(df: pd.DataFrame, key: Any) -> np.ndarray:
+    cols = _key_cols(key)
+    if len(cols) == 1:
+        return df[cols[0]].to_numpy()
+    vals = np.empty(len(df), dtype=object)
+    vals[:] = list(zip(*(df[c].to_numpy(dtype=object) for c in cols)))
+    return vals
+
+
+def _numbers(s: pd.Series) -> np.ndarray:
+    """A numeric column as floats; a cell that is not a number is missing (one row never changes how another is read)."""
+    if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+        return s.to_numpy(dtype=float, na_value=np.nan)
+    return pd.to_numeric(pd.Series(s.to_numpy(), dtype=object), errors="coerce").to_numpy(dtype=float)
+
+
+def _check_schema(columns, discrete: dict, numeric: dict) -> None:
+    """The schema checks (public: the frame's column names)."""
+    for key in discrete:
+        for c in _key_cols(key):
+            if c not in columns:
+                raise ValueError(f"unknown discrete attribute {c!r}")
+    for col in numeric:
+        if col not in columns:
+            raise ValueError(f"unknown numeric attribute {col!r}")
+    listed = {c for key in discrete for c in _key_cols(key)} | set(numeric)
+    unlisted = [c for c in columns if c not in listed]
+    if unlisted:
+        raise ValueError(f"columns {unlisted!r} of df are neither in discrete nor in numeric: they would be released "
+                         f"unmodified (ε = ∞, which de-privatises the whole row, Theorem 1); privatise them or pass "
+                         f"only the columns to release, e.g. df[{sorted(map(str, listed))!r}]")
+
+
+def _bounds(col: str, bounds: dict, deltas: dict | None, fill: dict | None) -> tuple[float, float]:
+    try:
+        lo, hi = (float(v) for v in bounds[col])
+    except (TypeError, ValueError):
+        raise ValueError(f"bounds[{col!r}] must be (lo, hi), got {bounds[col]!r}") from None
+    if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
+        raise ValueError(f"bounds[{col!r}] must be finite (lo, hi) with hi > lo, got {bounds[col]!r}")
+    if deltas and col in deltas:
+        check_positive(deltas[col], f"deltas[{col!r}]")
+        if abs(deltas[col] - (hi - lo)) > 1e-12 * max(1.0, hi - lo):
+            raise ValueError(f"deltas[{col!r}] = {deltas[col]} disagrees with bounds[{col!r}] (Δ = hi − lo = {hi - lo})")
+    if fill and col in fill and not (np.isfinite(float(fill[col])) and lo <= float(fill[col]) <= hi):
+        raise ValueError(f"fill[{col!r}] must be a finite number within bounds[{col!r}], got {fill[col]!r}")
+    return lo, hi
+
+
+def _cost(*, discrete, numeric, domains, bounds, other, fill, deltas, derived, accounting,
+          regenerate_until_domain_preserved, **_) -> tuple[LedgerEntry, ...]:
+    """The plan of one GRR release from its public parameters: :func:`privacy_cost` with the public rules noted."""
+    numeric, domains, bounds = numeric or {}, domains or {}, bounds or {}
+    d, nm, notes = {}, {}, {}
+    for key, p in discrete.items():
+        check_probability(p, f"p[{key!r}]")
+        if key not in domains:
+            raise ValueError(f"grr: the domain of {key!r} is a public input: pass domains={{{key!r}: [...]}} (only a "
+                             "research run with a seed may read it off the data)")
+        d[key] = (p, len(released_domain(key, domains, other)[0]))
+        if regenerate_until_domain_preserved:
+            notes[key] = "; regenerated until the domain is preserved (Theorem 2): conditional draw, NOT bounded by this ε"
+    for col, b in numeric.items():
+        check_positive(b, f"b[{col!r}]")
+        if col not in bounds:
+            raise ValueError(f"grr: the bounds of {col!r} are a public input: pass bounds={{{col!r}: (lo, hi)}} (only a "
+                             "research run with a seed may read the range off the data)")
+        lo, hi = _bounds(col, bounds, deltas, fill)
+        nm[col] = (b, hi - lo)
+        if f"delta[{col}]" not in derived:
+            notes[col] = f"; clipped to public bounds {tuple(bounds[col])}"
+    plan = privacy_cost(d, nm, accounting=accounting)
+    return tuple(LedgerEntry(e.mechanism, e.epsilon, e.note + notes.get(k, "")) for k, e in zip(list(d) + list(nm), plan))
+
+
+def _statistics(df: pd.DataFrame, *, discrete, numeric, domains, bounds, other, fill, **_) -> dict[str, Any]:
+    """The pre-noise relation (NOT PRIVATE): each partition's codes in its public domain (an out-of-domain value
+    mapped to its target, or marked ``forced``: replaced with probability 1) and each number filled and clipped into
+    its public bounds; ``counts[key]`` (the code histogram, forced rows in a last bin) and ``values[col]`` are what
+    the harness brute-forces. Row-local public rules only."""
+    numeric, fill = numeric or {}, fill or {}
+    _check_schema(df.columns, discrete, numeric)
+    stats: dict[str, Any] = {"codes": {}, "forced": {}, "sizes": {}, "values": {}}
+    exact: dict[str, dict[str, int]] = {"out_of_domain": {}, "numbers_missing_filled": {}, "numbers_clipped": {}}
+    for key in discrete:
+        dom, _, target = released_domain(key, domains, other)
+        codes = domain_codes(_values(df, key), dom)
+        out = codes < 0
+        exact["out_of_domain"][str(key)] = int(out.sum())
+        codes[out] = len(dom) if target is None else target
+        stats[f"counts[{key}]"] = np.bincount(codes, minlength=len(dom) + 1).astype(float)
+        if target is None:
+            stats["forced"][key] = out
+            codes[out] = 0  # a placeholder: these rows are redrawn uniformly
+        stats["codes"][key], stats["sizes"][key] = codes.astype(np.int64), len(dom)
+    for col in numeric:
+        x = _numbers(df[col])
+        bad = ~np.isfinite(x)
+        lo, hi = _bounds(col, bounds, None, fill)
+        x = np.where(bad, float(fill.get(col, (lo + hi) / 2.0)), x)
+        exact["numbers_missing_filled"][col] = int(bad.sum())
+        exact["numbers_clipped"][col] = int(((x < lo) | (x > hi)).sum())
+        stats["values"][col] = stats[f"values[{col}]"] = np.clip(x, lo, hi)
+    stats["exact"] = {k: v for k, v in exact.items() if v}
+    return stats
+
+
+def _noise(stats, backend, size, *, discrete, numeric, regenerate_until_domain_preserved, max_tries, **_):
+    """One release: a (k × S) array, row j the private codes of partition j (then the noisy numbers), drawn in
+    :func:`grr`'s order (per partition: one uniform per row, then codes for the replaced rows, then the forced
+    rows; then Laplace per numeric column). ``size=R``: an (R × k × S) array of R releases, each partition drawn
+    as one (R × S) batch (one uniform per cell, then one code per cell: the vectorised order); statistics whose
+    codes are already (R × S) hold R instances, one per release (the Monte-Carlo paths)."""
+    numeric = numeric or {}
+    gen = backend.generator
+    if size is not None:
+        if regenerate_until_domain_preserved:
+            raise ValueError("the Theorem-2 regeneration draws one release at a time")
+        out = None
+        for j, key in enumerate(list(discrete) + list(numeric)):
+            x = stats["codes"][key] if key in discrete else stats["values"][key]
+            x = np.broadcast_to(x, (size, x.shape[-1])) if x.ndim == 1 else x
+            if x.shape[0] != size:
+                raise ValueError(f"statistics hold {x.shape[0]} instances, size is {size}")
+            if out is None:
+                out = np.empty((size, len(discrete) + len(numeric), x.shape[-1]))
+            if key in numeric:
+                out[:, j] = backend.add_laplace(x, float(numeric[key]))
+                continue
+            N = stats["sizes"][key]
+            new = grr_codes(x, N, discrete[key], gen)
+            f = stats["forced"].get(key)
+            if f is not None and f.any():
+                new[:, f] = gen.integers(0, N, size=(size, int(f.sum())))
+            out[:, j] = new
+        return out
+    tries = 0
+    while True:
+        tries += 1
+        rows, preserved = [], True
+        for key, p in discrete.items():
+            codes, N = stats["codes"][key], stats["sizes"][key]
+            new = grr_codes(codes, N, p, gen, draw="replaced")
+            f = stats["forced"].get(key)
+            if f is not None and f.any():  # replaced with probability 1: GRR's replacement law (a uniform code)
+                new[f] = gen.integers(0, N, size=int(f.sum()))
+            if regenerate_until_domain_preserved and not np.isin(np.unique(codes), new).all():
+                preserved = False
+            rows.append(new)
+        for col, b in numeric.items():
+            x = stats["values"][col]
+            rows.append(np.asarray(backend.add_laplace(x, float(b)), dtype=float).reshape(len(x)) if len(x) else x.copy())
+        if preserved or not regenerate_until_domain_preserved:
+            break
+        if tries >= max_tries:
+            warnings.warn(f"domain not preserved after max_tries={max_tries} generations (Theorem 2: S too small for p, N)",
+                          stacklevel=4)
+            break
+    value = np.vstack(rows).astype(float) if rows else np.empty((0, 0))
+    return Drawn(value, {"generations": tries} if regenerate_until_domain_preserved else {}, stats["exact"])
+
+
+def _substitutes(df: pd.DataFrame):
+    """Substitute one record at any position by another record of the input, or by a hostile one (a category outside
+    every domain with a missing number; the first record's category with an out-of-bounds number)."""
+    df = df.reset_index(drop=True)
+    num = {c: pd.api.types.is_numeric_dtype(df[c]) for c in df.columns}
+    hostile = [{c: np.nan if num[c] else "zz" for c in df.columns}, {c: 1e9 if num[c] else df[c].iloc[0] for c in df.columns}]
+    universe = [df.iloc[i].to_dict() for i in range(len(df))] + hostile
+    for i in range(len(df)):
+        row = df.iloc[i].to_dict()
+        for u in universe:
+            if any(not (u[c] == row[c] or (pd.isna(u[c]) and pd.isna(row[c]))) for c in df.columns):
+                out = df.copy()
+                for c in df.columns:
+                    out.at[i, c] = u[c]
+                yield out
+
+
+def _examples(dom: list, first: str, numeric: bool):
+    def make(rng: np.random.Generator) -> list[pd.DataFrame]:
+        out = []
+        for n in (3, 4) if numeric else (2, 3):
+            cat = [dom[i] for i in rng.integers(0 if numeric else 1, len(dom), n)]
+            cat[0] = first  # substituting ("c", 1e9) at row 0 moves the category and the value by Δ
+            cols = {"cat": cat}
+            if numeric:
+                cols["val"] = np.r_[0.0, np.round(rng.uniform(-2, 12, n - 1), 2)]
+            out.append(pd.DataFrame(cols))
+        return out
+    return make
+
+
+def _declare(name: str, summary: str, *, accounting: tuple[str, ...], regenerate: tuple[bool, ...], paper_option: bool,
+             harness_params: dict, examples, harness_samples: int) -> Mechanism:
+    return Mechanism(
+        name=name, summary=summary,
+        relation=SUBSTITUTE_ROW("each record mapped into the public domains and bounds by a row-local rule, then "
+                                "randomised independently (local DP per record)"),
+        params=(Param("discrete", dict, help="{column or tuple of columns: GRR replacement probability p}"),
+                Param("numeric", dict, None, "{column: Laplace scale b}"),
+                Param("domains", dict, None, "{partition: public domain}"),
+                Param("bounds", dict, None, "{column: public (lo, hi)}: numbers are clipped into them, Δ = hi − lo"),
+                Param("other", dict, None, "{partition: where an out-of-domain value goes}"),
+                Param("fill", dict, None, "{column: what a missing number becomes}"),
+                Param("deltas", dict, None, "{column: Δ}, a cross-check of the bounds"),
+                Param("derived", tuple, (), "public inputs a research run read off the data"),
+                Param("accounting", str, accounting[0], "GRR's ε: exact or the paper's Lemma 1", choices=accounting),
+                Param("regenerate_until_domain_preserved", bool, regenerate[0], "Theorem 2's regeneration",
+                      choices=regenerate),
+                Param("max_tries", int, 100, "generations at most (Theorem 2)", low=1)),
+        public=("domains (+ the out-of-domain rule)", "bounds (clip; Δ = hi − lo)", "fill (default midpoint)",
+                "number of rows"),
+        cost=_cost, statistics=_statistics, noise=_noise,
+        sensitivity=lambda *, discrete, numeric, bounds, **_: {
+            **{f"counts[{k}]": 2.0 for k in discrete},
+            **{f"values[{c}]": float(bounds[c][1]) - float(bounds[c][0]) for c in (numeric or {})}},
+        examples=examples, harness_params=harness_params, harness_samples=harness_samples, neighbours=_substitutes,
+        paper_option=paper_option,
+        references="Krishnan et al., PrivateClean (SIGMOD 2016), §4.2, Lemma 1, Proposition 1, Theorems 1–2")
+
+
+_DOM3, _DOM4, _DOM10 = ["a", "b", "c"], ["a", "b", "c", "d"], [f"v{k}" for k in range(10)]
+GRR = _declare("privateclean.grr", "GRR on discrete partitions + Laplace on clipped numbers (exact ε per attribute)",
+               accounting=("exact",), regenerate=(False,), paper_option=False, harness_samples=3000,
+               harness_params={"discrete": {"cat": 0.5}, "numeric": {"val": 10.0}, "domains": {"cat": _DOM3},
+                               "bounds": {"val": (0.0, 10.0)}},  # ε = ln(1 + 3·0.5/0.5) + 10/10 = ln 4 + 1
+               examples=_examples(_DOM3, "a", True))
+GRR_LEMMA1 = _declare(  # Lemma 1 claims ε = 1 on a 10-value domain; the true ε is ln(1 + 10(1−p)/p) ≈ 1.9
+    "privateclean.grr_lemma1", "GRR charged with the paper's Lemma 1 ln(3/p−2) (understates ε for N > 3)",
+    accounting=("paper_lemma1",), regenerate=(False,), paper_option=True, harness_samples=4000,
+    harness_params={"discrete": {"cat": 0.6358}, "domains": {"cat": _DOM10}},  # p ≈ 3/(e + 2)
+    examples=_examples(_DOM10, "v0", False))
+GRR_REGENERATE = _declare(  # a value present in R is never missing from V: the acceptance event leaks
+    "privateclean.grr_regenerate", "GRR redrawn until every value of R appears in V (the paper's Theorem 2 option)",
+    accounting=("exact", "paper_lemma1"), regenerate=(True,), paper_option=True, harness_samples=3000,
+    harness_params={"discrete": {"cat": 0.5}, "domains": {"cat": _DOM4}}, examples=_examples(_DOM4, "a", False))
+
+
 def grr(
     df: pd.DataFrame,
     discrete: dict[Any, float],
@@ -240,7 +497,9 @@ def grr(
     """Generalized Randomized Response (spec §1.4–1.8): the private relation V = T(R). Never mutates ``df``.
 
     Returns a :class:`~dpworkbench.accounting.Release` whose ``value`` is the :class:`PrivateRelation` and whose
-    ledger is :func:`privacy_cost` of the public parameters (recorded on ``accountant``, if given, before any draw).
+    ledger is :func:`privacy_cost` of the public parameters (recorded on ``accountant``, if given, before any draw):
+    the release of the declaration :data:`GRR` (or of a labelled paper option, :data:`GRR_LEMMA1`,
+    :data:`GRR_REGENERATE`), its codes decoded into the public domains.
 
     Every column of ``df`` must be privatised (listed in ``discrete`` or ``numeric``): a column passed
     through unmodified would have ε = ∞ (Theorem 1), so it is a ValueError rather than a silent leak.
@@ -311,195 +570,112 @@ def grr(
     if not isinstance(df, pd.DataFrame):
         raise ValueError("df must be a pandas DataFrame")
     check_options(accounting, "accounting", ACCOUNTING)
-    numeric = dict(numeric or {})
-    domains = dict(domains or {})
-    deltas = dict(deltas or {})
-    bounds = dict(bounds or {})
-    other = dict(other or {})
-    fill = dict(fill or {})
+    numeric, domains, deltas = dict(numeric or {}), dict(domains or {}), dict(deltas or {})
+    bounds, other, fill = dict(bounds or {}), dict(other or {}), dict(fill or {})
     backend = check_rng(rng)
     release = backend.name == "opendp"
     if release and regenerate_until_domain_preserved:
         raise ValueError("grr: regenerate_until_domain_preserved (the paper's Theorem 2 regeneration) cannot run on the "
                          "release back-end: whether a draw is accepted depends on the values present in R, so the "
                          "released V is not ε-DP at the ledger's ε (use a seed for a research run)")
-    gen = backend.generator
     max_tries = check_int(max_tries, "max_tries", minimum=1)
     # --- every check on public inputs, before any value of df is looked at -----------------------------------------
     for key, p in discrete.items():
         check_probability(p, f"p[{key!r}]")
-        for c in _key_cols(key):
-            if c not in df.columns:
-                raise ValueError(f"unknown discrete attribute {c!r}")
-        if key not in domains and release:
-            raise ValueError(f"grr: the domain of {key!r} is a public input: pass domains={{{key!r}: [...]}} (only a "
-                             "research run with a seed may read it off the data)")
     for col, b in numeric.items():
         check_positive(b, f"b[{col!r}]")
-        if col not in df.columns:
-            raise ValueError(f"unknown numeric attribute {col!r}")
         if col in deltas and col not in bounds:
             raise ValueError(f"grr: deltas[{col!r}] without bounds does not bound a substitution (one record may move "
                              f"from any value to any other): pass bounds={{{col!r}: (lo, hi)}}; values are clipped into "
                              "them and Δ = hi − lo")
-        if col not in bounds and release:
-            raise ValueError(f"grr: the bounds of {col!r} are a public input: pass bounds={{{col!r}: (lo, hi)}} (only a "
-                             "research run with a seed may read the range off the data)")
-    listed = {c for key in discrete for c in _key_cols(key)} | set(numeric)
-    unlisted = [c for c in df.columns if c not in listed]
-    if unlisted:
-        raise ValueError(f"columns {unlisted!r} of df are neither in discrete nor in numeric: they would be released "
-                         f"unmodified (ε = ∞, which de-privatises the whole row, Theorem 1); privatise them or pass "
-                         f"only the columns to release, e.g. df[{sorted(map(str, listed))!r}]")
-    rules: dict[Any, tuple[np.ndarray, int | None]] = {}
+    _check_schema(df.columns, discrete, numeric)
     for key in discrete:
-        if key in domains:
-            rules[key] = out_of_domain_rule(domains[key], other.get(key), declared=key in other)
-        elif key in other:
+        if key not in domains and key in other:
             raise ValueError(f"other[{key!r}] needs a declared domains[{key!r}]")
-    lohi: dict[str, tuple[float, float]] = {}
     for col in numeric:
-        if col not in bounds:
-            if col in fill:
-                raise ValueError(f"fill[{col!r}] needs declared bounds[{col!r}]")
-            continue
-        try:
-            lo, hi = (float(v) for v in bounds[col])
-        except (TypeError, ValueError):
-            raise ValueError(f"bounds[{col!r}] must be (lo, hi), got {bounds[col]!r}") from None
-        if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
-            raise ValueError(f"bounds[{col!r}] must be finite (lo, hi) with hi > lo, got {bounds[col]!r}")
-        if col in deltas:
-            check_positive(deltas[col], f"deltas[{col!r}]")
-            if abs(deltas[col] - (hi - lo)) > 1e-12 * max(1.0, hi - lo):
-                raise ValueError(f"deltas[{col!r}] = {deltas[col]} disagrees with bounds[{col!r}] (Δ = hi − lo = {hi - lo})")
-        if col in fill and not (np.isfinite(float(fill[col])) and lo <= float(fill[col]) <= hi):
-            raise ValueError(f"fill[{col!r}] must be a finite number within bounds[{col!r}], got {fill[col]!r}")
-        lohi[col] = (lo, hi)
-    # --- the rows, each by a row-local public rule ---------------------------------------------------------------
-    S = len(df)
+        if col not in bounds and col in fill:
+            raise ValueError(f"fill[{col!r}] needs declared bounds[{col!r}]")
+    if release:  # the public inputs a release needs (GRR's plan refuses without them, before the data is read)
+        _cost(discrete=discrete, numeric=numeric, domains=domains, bounds=bounds, other=other, fill=fill, deltas=deltas,
+              derived=(), accounting=accounting, regenerate_until_domain_preserved=False)
+    # --- research runs only: a public input read off the data (spec §7 item 8; never labelled private) -------------
     derived: list[str] = []
-    exact: dict[str, dict[str, int]] = {"out_of_domain": {}, "numbers_missing_filled": {}, "numbers_clipped": {}}
-    enc: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
-    forced: dict[Any, np.ndarray] = {}  # rows replaced with probability 1 (out of a domain without NULL or other)
-    dom_out: dict[Any, np.ndarray] = {}
     for key in discrete:
-        cols = _key_cols(key)
-        if len(cols) == 1:
-            vals = df[cols[0]].to_numpy()
-        else:
-            vals = np.empty(S, dtype=object)
-            vals[:] = list(zip(*(df[c].to_numpy(dtype=object) for c in cols)))
-        if key in rules:
-            dom, target = rules[key]
-        else:
-            # research run only (the release back-end refused above); spec §7 item 8
+        if key not in domains:
             warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent; pass domains={{{key!r}: [...]}} "
                           "with a public domain for a private release", stacklevel=2)
-            dom, target = np.asarray(list(pd.unique(pd.Series(vals, dtype=object))), dtype=object), None
+            domains[key] = np.asarray(list(pd.unique(pd.Series(_values(df, key), dtype=object))), dtype=object)
             derived.append(f"domain[{key}]")
-        codes = domain_codes(vals, dom)
-        out = codes < 0
-        exact["out_of_domain"][str(key)] = int(out.sum())
-        if target is not None:
-            codes[out] = target
-        else:
-            forced[key] = out
-            codes[out] = 0  # a placeholder: these rows are redrawn uniformly below
-        typed = np.asarray(dom.tolist()) if all(not _is_null(v) for v in dom.tolist()) else dom
-        if typed.dtype.kind in "iufb":
-            dom = typed  # homogeneous numeric domain: keep a numeric column (fast downstream)
-        enc[key] = (codes.astype(np.int64), dom)
-        dom_out[key] = dom
-    clipped: dict[str, np.ndarray] = {}
     for col in numeric:
-        # a cell that is not a number is missing: one row never changes how another is read
-        s = df[col]
-        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
-            x = s.to_numpy(dtype=float, na_value=np.nan)
-        else:
-            x = pd.to_numeric(pd.Series(s.to_numpy(), dtype=object), errors="coerce").to_numpy(dtype=float)
-        bad = ~np.isfinite(x)
-        if col in lohi:
-            lo, hi = lohi[col]
-        else:
-            # research run only: the range read off the data (spec §7 item 8)
+        if col not in bounds:
             warnings.warn(f"range of {col!r} taken from the data: data-dependent; pass bounds={{{col!r}: (lo, hi)}} "
                           "(public) for a private release", stacklevel=2)
-            finite = x[~bad]
+            finite = _numbers(df[col])
+            finite = finite[np.isfinite(finite)]
             lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-            if hi <= lo:
-                hi = lo + 1.0
+            bounds[col] = (lo, hi if hi > lo else lo + 1.0)
             derived.append(f"delta[{col}]")
-        deltas[col] = hi - lo
-        x = np.where(bad, float(fill.get(col, (lo + hi) / 2.0)), x)
-        exact["numbers_missing_filled"][col] = int(bad.sum())
-        exact["numbers_clipped"][col] = int(((x < lo) | (x > hi)).sum())
-        clipped[col] = np.clip(x, lo, hi)
-    plan = privacy_cost({k: (discrete[k], len(dom)) for k, (_, dom) in enc.items()},
-                        {c: (numeric[c], deltas[c]) for c in numeric}, accounting=accounting)
-    understated = accounting == "paper_lemma1" and any(len(dom) > 3 for _, dom in enc.values())
+    doms = {k: released_domain(k, domains, other)[1] for k in discrete}
+    understated = accounting == "paper_lemma1" and any(len(d) > 3 for d in doms.values())
     if understated and release:
         raise ValueError("grr: accounting='paper_lemma1' (the paper's Lemma 1) understates GRR's ε for domains larger "
                          "than 3 values, so it cannot be a release on the release back-end (use accounting='exact')")
-    notes = {}
-    for col in lohi:
-        if col in numeric:
-            notes[col] = f"; clipped to public bounds {tuple(bounds[col])}"
-    if regenerate_until_domain_preserved:
-        for k in enc:
-            notes[k] = "; regenerated until the domain is preserved (Theorem 2): conditional draw, NOT bounded by this ε"
-    keys = list(enc) + list(numeric)
-    plan = tuple(LedgerEntry(e.mechanism, e.epsilon, e.note + notes.get(k, "")) for k, e in zip(keys, plan))
-    acc, mark = open_ledger(accountant)
-    for e in plan:  # recorded before any draw
-        acc.spend(e.epsilon, e.mechanism, note=e.note)
-    tries = 0
-    while True:
-        tries += 1
-        new_cols: dict[Any, Any] = {}
-        preserved = True
-        for key, (codes, dom) in enc.items():
-            p = discrete[key]
-            new = grr_codes(codes, len(dom), p, gen, draw="replaced")  # the core's GRR, in this module's draw order
-            f = forced.get(key)
-            if f is not None and f.any():  # replaced with probability 1: GRR's replacement law (a uniform code)
-                new[f] = gen.integers(0, len(dom), size=int(f.sum()))
-            if regenerate_until_domain_preserved and not np.isin(np.unique(codes), new).all():
-                preserved = False
-            cols = _key_cols(key)
-            if len(cols) == 1:
-                new_cols[cols[0]] = pd.Series(dom[new], index=df.index, dtype=dom.dtype)
-            else:
-                tup = dom[new]
-                for j, c in enumerate(cols):
-                    new_cols[c] = pd.Series([None if _is_null(t) else t[j] for t in tup], index=df.index, dtype=object)
-        for col, b in numeric.items():
-            noisy = backend.add_laplace(clipped[col], float(b)) if S else clipped[col].copy()
-            new_cols[col] = pd.Series(np.asarray(noisy, dtype=float).reshape(S), index=df.index)
-        out = pd.DataFrame({c: new_cols[c] for c in df.columns}, index=df.index)  # a new frame: df is never written to
-        if preserved or not regenerate_until_domain_preserved:
-            break
-        if tries >= max_tries:
-            warnings.warn(f"domain not preserved after max_tries={max_tries} generations (Theorem 2: S too small for p, N)",
-                          stacklevel=2)
-            break
-    rel = PrivateRelation(out, {k: float(v) for k, v in discrete.items()}, {k: float(v) for k, v in numeric.items()},
-                          dom_out, deltas, tries=tries)
-    public: dict[str, Any] = {"rows": S, "columns": list(map(str, df.columns)),
+    mech = GRR_REGENERATE if regenerate_until_domain_preserved else GRR_LEMMA1 if accounting == "paper_lemma1" else GRR
+    rel = mech.release(df, rng=backend, accountant=accountant, discrete=discrete, numeric=numeric, domains=domains,
+                       bounds=bounds, other=other or None, fill=fill or None, deltas=deltas or None,
+                       derived=tuple(derived), accounting=accounting,
+                       regenerate_until_domain_preserved=regenerate_until_domain_preserved, max_tries=max_tries)
+    # --- post-processing: the private codes decoded into the public domains --------------------------------------
+    cols: dict[Any, pd.Series] = {}
+    for j, key in enumerate(discrete):
+        new = doms[key][rel.value[j].astype(np.int64)] if len(df) else doms[key][:0]
+        kc = _key_cols(key)
+        if len(kc) == 1:
+            cols[kc[0]] = pd.Series(new, index=df.index, dtype=doms[key].dtype)
+        for i, c in enumerate(kc if len(kc) > 1 else ()):
+            cols[c] = pd.Series([None if _is_null(t) else t[i] for t in new], index=df.index, dtype=object)
+    for j, col in enumerate(numeric, len(discrete)):
+        cols[col] = pd.Series(rel.value[j] if len(df) else np.empty(0), index=df.index, dtype=float)
+    out = pd.DataFrame({c: cols[c] for c in df.columns}, index=df.index)  # a new frame: df is never written to
+    lohi = {c: tuple(float(v) for v in bounds[c]) for c in numeric if f"delta[{c}]" not in derived}
+    deltas = {c: float(bounds[c][1]) - float(bounds[c][0]) for c in numeric}
+    tries = int(rel.details.get("generations", 1))
+    value = PrivateRelation(out, {k: float(v) for k, v in discrete.items()}, {k: float(v) for k, v in numeric.items()},
+                            doms, deltas, tries=tries)
+    public: dict[str, Any] = {"rows": len(df), "columns": list(map(str, df.columns)),
                               "p": {str(k): float(v) for k, v in discrete.items()},
                               "b": {str(k): float(v) for k, v in numeric.items()},
-                              "domain": {str(k): dom.tolist() for k, dom in dom_out.items()},
-                              "delta": {str(k): float(v) for k, v in deltas.items() if k in numeric},
-                              "bounds": {str(k): [float(v[0]), float(v[1])] for k, v in lohi.items()},
-                              "accounting": accounting}
+                              "domain": {str(k): dom.tolist() for k, dom in doms.items()},
+                              "delta": {str(k): v for k, v in deltas.items()},
+                              "bounds": {str(k): [v[0], v[1]] for k, v in lohi.items()}, "accounting": accounting}
     if other:
         public["other"] = {str(k): v for k, v in other.items()}
     if fill:
         public["fill"] = {str(k): float(v) for k, v in fill.items()}
-    details = {"generations": tries} if regenerate_until_domain_preserved else {}
-    exact = {k: v for k, v in exact.items() if v}
     # a value read off the data is outside the formal guarantee: never labelled private as claimed
     private = not (understated or regenerate_until_domain_preserved or derived)
-    return Release(rel, acc.entries_since(mark), public=public, derived_public=tuple(derived), details=details,
-                   exact=exact, private=private, mechanism="privateclean.grr")
+    return dataclasses.replace(rel, value=value, public=public, derived_public=tuple(derived), private=private,
+                               mechanism="privateclean.grr")
+
+
+def grr_sample(codes: dict[Any, tuple[np.ndarray, int, float]], values: dict[str, tuple[np.ndarray, float]] | None = None,
+               *, size: int, rng: RngLike) -> tuple[dict[Any, np.ndarray], dict[str, np.ndarray]]:
+    """``size`` GRR releases of integer-coded data through :data:`GRR`'s own noise (research: a seed or Generator).
+
+    ``codes``: {partition: (codes in 0..N−1, N, p)}; ``values``: {column: (numbers, b)}. Each array is one
+    instance (S,) — the ``size`` releases are of the same data — or ``size`` instances (size × S), one per
+    release. Returns ({partition: (size × S) private codes}, {column: (size × S) noisy numbers}), drawn in the
+    vectorised order (per partition one uniform per cell, then one code per cell; then Laplace per column)."""
+    values = values or {}
+    stats = {"codes": {k: np.asarray(c) for k, (c, _, _) in codes.items()}, "forced": {},
+             "sizes": {k: int(n) for k, (_, n, _) in codes.items()},
+             "values": {k: np.asarray(v, dtype=float) for k, (v, _) in values.items()}}
+    out = GRR.sample(stats, size=size, rng=rng, discrete={k: p for k, (_, _, p) in codes.items()},
+                     numeric={k: b for k, (_, b) in values.items()})
+    return ({k: out[:, j].astype(np.int64) for j, k in enumerate(codes)},
+            {k: out[:, j] for j, k in enumerate(values, len(codes))})
+
+
+__all__ = ["ACCOUNTING", "GRR", "GRR_LEMMA1", "GRR_REGENERATE", "b_for_epsilon", "domain_codes", "epsilon_grr", "released_domain",
+           "epsilon_laplace", "grr", "grr_sample", "out_of_domain_rule", "p_for_epsilon", "privacy_cost",
+           "privacy_cost_table", "theorem2_bound", "theorem2_exact", "theorem2_probability"]

@@ -27,7 +27,7 @@ What is public and what is private
   cleaner standing in for one an analyst would write by looking at V), and the ground-truth answers are exact.
   The experiment measures estimator accuracy with seeded noise (research only); it is not a release.
 
-The expectations (:data:`EXPECTATIONS`, checked by :func:`raha_claims`) were written before the experiment
+The expectations (:data:`EXPECTATIONS`, checked by :func:`dpworkbench.privateclean.claims.raha_cleaning`) were written before the experiment
 was first run, from the data's error profile alone (dirty vs clean distinct values, value-map accuracy).
 """
 
@@ -100,7 +100,7 @@ SPECS: dict[str, RahaSpec] = {
                        "merges blank issue numbers into the missing marker -1"),
 }
 
-# Written before the first run (see the module docstring); raha_claims turns each into a rule.
+# Written before the first run (see the module docstring); claims.raha_cleaning turns each into a rule.
 EXPECTATIONS = {
     "residual_beers": "beers: the repair map is exact on the can size → cleaning residual of COUNT = 0",
     "pc_beats_direct": "COUNT at the largest p: PrivateClean's median relative error < Direct's on every dataset "
@@ -273,12 +273,5 @@ def figure(summ: pd.DataFrame, residual: dict[str, dict[str, float]] | None = No
     return fig
 
 
-def raha_claims(claims, summ: pd.DataFrame, preps: dict[str, Prepared]) -> None:
-    """The pre-registered expectations as claims: :func:`dpworkbench.privateclean.claims.raha_cleaning`."""
-    from .claims import raha_cleaning
-
-    raha_cleaning(claims, summ, preps)
-
-
 __all__ = ["DATASETS", "EXPECTATIONS", "METHODS", "Prepared", "RahaSpec", "SPECS", "cleaning_residual", "load_pair", "prepare",
-           "figure", "raha_claims", "repair_map", "run", "run_once", "summary", "truth"]
+           "figure", "repair_map", "run", "run_once", "summary", "truth"]

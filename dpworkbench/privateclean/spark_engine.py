@@ -1,7 +1,8 @@
 """PrivateClean on Apache Spark (issue 14): GRR over a Spark DataFrame, and the estimators as aggregations.
 
-:func:`grr_spark` is :func:`~dpworkbench.privateclean.grr` for a relation only Spark holds. The public parameters and
-the ledger are the same (:func:`~dpworkbench.privateclean.privacy_cost`, recorded before any draw); domains and
+:func:`grr_spark` is :func:`~dpworkbench.privateclean.grr` for a relation only Spark holds: the same declaration
+(:data:`~dpworkbench.privateclean.mechanisms.GRR`): its plan is recorded once before any draw, and every partition
+draws each column through the declaration's own statistics and noise; domains and
 numeric bounds must be declared (public) — reading them off a distributed table would be data-dependent. Each Spark
 partition draws from its own independent stream: for a research run (a seed / Generator / seeded back-end) the
 stream of partition k is ``default_rng([root, k])`` with ``root`` drawn once from the caller's generator, so the
@@ -25,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_options, check_positive, check_probability
-from ..accounting import LedgerEntry, Release, open_ledger
+from ..accounting import Release, open_ledger
 from ..mechanisms.backends import RngLike, check_rng
+from ..mechanisms.declaration import record_plan
 from .estimators import Estimate
-from .mechanisms import privacy_cost
+from .mechanisms import GRR
 
 
 class SparkPrivateRelation:
@@ -45,45 +47,27 @@ class SparkPrivateRelation:
         return PrivateRelation(self.data.toPandas(), dict(self.p), dict(self.b), dict(self.domains), dict(self.deltas))
 
 
-def _partition_sampler(columns: list[str], discrete: dict[str, tuple[float, list, int | None]],
-                       numeric: dict[str, tuple[float, float, float, float]], root: int | None):
-    """The function every partition runs: its own stream, GRR codes via the core kernel, Laplace via the back-end.
-    Each row goes through the same public, row-local rules as :func:`~dpworkbench.privateclean.grr`: an out-of-domain
-    value maps to the declared target (or is replaced with probability 1), a missing number to ``fill``, and every
-    number is clipped into its bounds. Nothing here can refuse because of what a row holds."""
+def _partition_sampler(columns: list[str], params: dict[str, dict], root: int | None):
+    """The function every partition runs: its own stream, and each column drawn by the GRR declaration's own
+    statistics (the public, row-local rules of :func:`~dpworkbench.privateclean.grr`: out-of-domain → the declared
+    target or replaced with probability 1, a missing number → ``fill``, every number clipped) and noise (the plan
+    was recorded once by the driver). Nothing here can refuse because of what a row holds."""
 
     def run(batches: Iterable[pd.DataFrame]) -> Iterable[pd.DataFrame]:
         from pyspark import TaskContext
 
         from ..mechanisms.backends import NumpyBackend, OpenDPBackend
-        from ..mechanisms.core import grr_codes
-        from .mechanisms import domain_codes
+        from .mechanisms import GRR, released_domain
 
         part = TaskContext.get().partitionId()
         backend = NumpyBackend(np.random.default_rng([root, part])) if root is not None else OpenDPBackend()
-        gen = backend.generator
-        doms = {c: np.asarray(dom, dtype=object) for c, (_, dom, _) in discrete.items()}
-        # a homogeneous numeric domain is released as numbers (the column's declared Spark type)
-        typed = {c: (t if t.dtype.kind in "iuf" else d) for c, d in doms.items()
-                 for t in [np.asarray(d.tolist()) if all(v is not None for v in d.tolist()) else d]}
+        p = {c: GRR.check_params(q) for c, q in params.items()}
+        typed = {c: released_domain(c, q["domains"], q["other"])[1] for c, q in p.items() if q["discrete"]}
         for batch in batches:
             out = {}
-            for c in columns:
-                if c in discrete:
-                    p, _, target = discrete[c]
-                    dom = doms[c]
-                    codes = domain_codes(batch[c].to_numpy(dtype=object), dom)
-                    oob = codes < 0
-                    codes[oob] = 0 if target is None else target
-                    new = grr_codes(codes.astype(np.int64), len(dom), p, gen, draw="replaced")
-                    if target is None and oob.any():  # replaced with probability 1 (GRR's replacement law)
-                        new[oob] = gen.integers(0, len(dom), size=int(oob.sum()))
-                    out[c] = typed[c][new]
-                else:
-                    b, lo, hi, fill = numeric[c]
-                    x = pd.to_numeric(batch[c], errors="coerce").to_numpy(dtype=float)
-                    x = np.clip(np.where(np.isfinite(x), x, fill), lo, hi)
-                    out[c] = np.asarray(backend.add_laplace(x, b), dtype=float).reshape(len(x)) if len(x) else x
+            for c in columns:  # in the frame's column order (the stream's draw order)
+                v = GRR.noise(GRR.statistics(batch[[c]], **p[c]), backend, None, **p[c]).value[0]
+                out[c] = typed[c][v.astype(np.int64)] if c in typed else v
             yield pd.DataFrame(out, columns=columns)
     return run
 
@@ -148,19 +132,20 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
             raise ValueError(f"domains[{c!r}] must hold values of the column's type ({'text' if is_text else 'numbers'})")
     rows = int(sdf.count())  # the number of rows is public under the substitution relation
     backend = check_rng(rng)
-    plan = privacy_cost({c: (p, len(dom)) for c, (p, dom, _) in disc.items()},
-                        {c: (b, hi - lo) for c, (b, lo, hi, _) in num.items()})
-    plan = tuple(LedgerEntry(e.mechanism, e.epsilon, e.note + (f"; clipped to public bounds {bounds[k]}" if k in num else ""))
-                 for k, e in zip(list(disc) + list(num), plan))
+    params = {c: {"discrete": {c: p}, "domains": {c: list(domains[c])}, "other": {c: other[c]} if c in other else None}
+              for c, p in discrete.items()}
+    params.update({c: {"discrete": {}, "numeric": {c: b}, "bounds": {c: (lo, hi)}, "fill": {c: f}}
+                   for c, (b, lo, hi, f) in num.items()})
+    plan = GRR.plan(discrete=dict(discrete), numeric=numeric, domains={c: list(domains[c]) for c in discrete},
+                    bounds={c: bounds[c] for c in num}, other=other or None)
     acc, mark = open_ledger(accountant)
-    for e in plan:  # recorded before any draw
-        acc.spend(e.epsilon, e.mechanism, note=e.note)
+    record_plan(acc, plan)  # recorded before any draw
     root = None if backend.name == "opendp" else int(backend.generator.integers(0, 2**63 - 1))
     from pyspark.sql.types import DoubleType, StructField, StructType
 
     fields = [StructField(c, DoubleType(), False) if c in num else StructField(c, sdf.schema[c].dataType, True)
               for c in columns]
-    out = sdf.mapInPandas(_partition_sampler(columns, disc, num, root), StructType(fields))
+    out = sdf.mapInPandas(_partition_sampler(columns, params, root), StructType(fields))
     if out_dir is not None:  # materialise once: a later action must not redraw the noise
         out.write.mode("overwrite").parquet(str(out_dir))
         out = session_or(spark).read.parquet(str(out_dir))

@@ -20,7 +20,7 @@ from dpworkbench.cache import cached
 from . import figures
 from .model import CleanedRelation
 from .estimators import estimate
-from .mechanisms import epsilon_grr, grr, theorem2_bound, theorem2_exact, theorem2_probability
+from .mechanisms import epsilon_grr, grr, grr_sample, theorem2_bound, theorem2_exact, theorem2_probability
 from .synthetic import generate
 from .tuning import tune
 
@@ -55,9 +55,7 @@ def simulate_preservation(N: int, p: float, sizes, trials: int, seed: int = 0) -
 
 def grr_batch_codes(codes: np.ndarray, N: int, p: float, trials: int, gen: np.random.Generator) -> np.ndarray:
     """``trials`` independent GRR releases of one code vector (trials × S)."""
-    from .batch import grr_codes
-
-    return grr_codes(np.broadcast_to(codes, (trials, codes.size)), N, p, gen)
+    return grr_sample({"c": (codes, N, p)}, size=trials, rng=gen)[0]["c"]
 
 
 def tuning_table() -> pd.DataFrame:
@@ -169,15 +167,15 @@ def fig01_estimates(R: pd.DataFrame, crel: CleanedRelation) -> pd.DataFrame:
 
 def fig01_monte_carlo(R: pd.DataFrame, p: float = 0.25, b: float = 1.0, reps: int = 500, seed: int = 0) -> pd.DataFrame:
     """Mean absolute error over ``reps`` releases (vectorised), per cleaned major: Direct vs PrivateClean, count and AVG."""
-    from .batch import estimate_batch, grr_codes
+    from .batch import estimate_batch
 
     gen = np.random.default_rng(seed)
     codes = pd.Index(MAJORS).get_indexer(R["major"])
     clean_dom = sorted(set(FIG1_CLEANER.get(v, v) for v in MAJORS))
     cmap = pd.Index(clean_dom).get_indexer([FIG1_CLEANER.get(v, v) for v in MAJORS])
     sat = R["satisfaction"].to_numpy(dtype=float)
-    Vcat = grr_codes(np.broadcast_to(codes, (reps, codes.size)), len(MAJORS), p, gen)
-    Vval = sat[None, :] + gen.laplace(0, b, (reps, codes.size))
+    V, W = grr_sample({"major": (codes, len(MAJORS), p)}, {"satisfaction": (sat, b)}, size=reps, rng=gen)
+    Vcat, Vval = V["major"], W["satisfaction"]
     rows = []
     for k, m in enumerate(clean_dom):
         sel = np.arange(len(clean_dom)) == k

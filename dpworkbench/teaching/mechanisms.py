@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 from .._validation import as_generator, check_epsilon, check_finite_array, check_int
 from ..accounting import Accountant
 from ..mechanisms import core
+from ..mechanisms.backends import NumpyBackend
 
 SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
 
@@ -23,7 +24,7 @@ SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
 # ---------------------------------------------------------------------------------
 # Laplace and composition
 # ---------------------------------------------------------------------------------
-def laplace_samples(true_value: float, *, epsilon: float, sensitivity: float, n: int, seed: int = 0) -> np.ndarray:
+def laplace_releases(true_value: float, *, epsilon: float, sensitivity: float, n: int, seed: int = 0) -> np.ndarray:
     """n independent releases of true_value + Lap(Δ/ε) (no accountant: a what-if distribution)."""
     n = check_int(n, "n", minimum=1)
     # n independent copies of one release: the vector call draws iid Lap(Δ/ε) per entry.
@@ -32,8 +33,8 @@ def laplace_samples(true_value: float, *, epsilon: float, sensitivity: float, n:
 
 def laplace_figure(true_value: float, neighbour_value: float, *, epsilon: float, sensitivity: float = 1.0, n: int = 20000, seed: int = 0) -> go.Figure:
     """Histograms of the Laplace mechanism on two neighbouring datasets, with densities and the ε bound."""
-    a = laplace_samples(true_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed)
-    b = laplace_samples(neighbour_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed + 1)
+    a = laplace_releases(true_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed)
+    b = laplace_releases(neighbour_value, epsilon=epsilon, sensitivity=sensitivity, n=n, seed=seed + 1)
     scale = sensitivity / epsilon
     xs = np.linspace(min(true_value, neighbour_value) - 6 * scale, max(true_value, neighbour_value) + 6 * scale, 400)
     dens = lambda mu: np.exp(-np.abs(xs - mu) / scale) / (2 * scale)  # noqa: E731
@@ -89,9 +90,9 @@ def selection_probabilities(utilities: Sequence[float], *, epsilon: float, sensi
     u = check_finite_array(utilities, "utilities")
     em = core.exponential_probabilities(u, epsilon=epsilon, sensitivity=sensitivity)
     pf = core.permute_and_flip_probabilities(u, epsilon=epsilon, sensitivity=sensitivity)
-    rng = np.random.default_rng(12345)
     n = 20000
-    noisy = u[None, :] + rng.laplace(0, 2 * sensitivity / epsilon, (n, u.size))
+    # research noise through the back-end (seeded: a teaching estimate, not a release)
+    noisy = NumpyBackend(12345).add_laplace(np.broadcast_to(u, (n, u.size)), 2 * sensitivity / epsilon)
     rnm = np.bincount(noisy.argmax(1), minlength=u.size) / n
     rows = []
     for name, p in (("exponential", em), ("permute-and-flip", pf), ("report-noisy-max", rnm)):

@@ -52,7 +52,8 @@ fig
 # ## Paper-claim check
 
 # %%
-from dpworkbench.privateclean.standins import INTEL_DOMAIN, TEMP_RANGE, privacy_table
+from dpworkbench.privateclean.datasets import INTEL_DOMAIN, TEMP_RANGE
+from dpworkbench.privateclean.experiments import privacy_table
 priv = privacy_table(sorted(tab.p.unique()), TEMP_RANGE, len(INTEL_DOMAIN), fixed.get("epsilon_convention", "paper"))
 ctx.save_table(priv, "privacy_per_p")
 display(priv.round(3))

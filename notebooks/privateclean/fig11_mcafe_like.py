@@ -52,7 +52,8 @@ fig
 # ## Paper-claim check
 
 # %%
-from dpworkbench.privateclean.standins import ACCEL_RANGE, cars, privacy_table
+from dpworkbench.privateclean.datasets import ACCEL_RANGE, cars
+from dpworkbench.privateclean.experiments import privacy_table
 priv = privacy_table(sorted(tab.p.unique()), ACCEL_RANGE, int(cars(fixed.get("prefer", "real"))[0]["make"].nunique()),
                      fixed.get("epsilon_convention", "paper"))
 ctx.save_table(priv, "privacy_per_p")

@@ -6,12 +6,14 @@ the mechanism is in the privacy table, audited by the harness, run by the experi
 Setting ``UNDERSTATE = True`` (the test writes a copy so) declares half the true cost: the harness must flag it.
 """
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from dpworkbench.accounting import planned
 from dpworkbench.datasets.public_schema import PublicSchema, read_csv_public
-from dpworkbench.mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, Mechanism, Param
+from dpworkbench.mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, Accuracy, Mechanism, Param
 
 UNDERSTATE = False
 NAME = "plugin.conflict_count"
@@ -52,5 +54,5 @@ MECHANISM = Mechanism(
     examples=examples,
     harness_params={"epsilon": 1.0, "cap": 3},
     load=load,
-    accuracy=lambda *, epsilon, cap: f"±{cap / epsilon * np.log(1 / 0.05):.3g} with probability 0.95",
+    accuracy=lambda *, epsilon, cap: Accuracy.laplace(cap / epsilon, 0.05, clip=(0.0, math.inf)),
 )

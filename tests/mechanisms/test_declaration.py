@@ -147,3 +147,38 @@ def test_generic_neighbours_cover_the_relations():
     assert len(edge) == 3
     with pytest.raises(ValueError, match="own `neighbours`"):
         list(generic_neighbours("fk_tuple", df))
+
+
+def test_runner_records_out_of_time(tmp_path):
+    import time as _time
+
+    from dpworkbench.experiments.runner import run_mechanisms
+
+    def slow(x, **p):
+        _time.sleep(5)
+        return {"n": 1.0}
+
+    mech = _toy(name="toy.slow", statistics=slow, register=True)
+    try:
+        t0 = _time.perf_counter()
+        res = run_mechanisms("slow", {"a": [1]}, ["toy.slow"], epsilons=[1.0], repetitions=3, seed=0,
+                             results_dir=tmp_path, progress=False, timeout=0.5)
+        assert _time.perf_counter() - t0 < 4 and list(res["status"]) == ["OT"] * 3
+    finally:
+        declaration._REGISTRY.pop(mech.name, None)
+
+
+def test_the_error_bar_covers_the_truth(plugin_dir):
+    """The declared noise-only interval covers the statistic in ≥ 1 − β − 3 SE of seeded releases."""
+    from dpworkbench.cli.release import accuracy_payload
+
+    mech = registry()["plugin.conflict_count"]
+    df = pd.DataFrame({"A": [1, 1, 2, 2, 3], "B": [1, 2, 3, 3, 4]})
+    n, beta = 3000, 0.05
+    covered = 0
+    for s in range(n):
+        rel = mech.release(df, rng=s, epsilon=0.7, cap=2)
+        lo, hi = accuracy_payload(mech.accuracy(epsilon=0.7, cap=2), rel.value)["interval"]
+        covered += lo <= rel.exact["truth"] <= hi
+    se = (beta * (1 - beta) / n) ** 0.5
+    assert covered / n >= 1 - beta - 3 * se

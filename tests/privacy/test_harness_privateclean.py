@@ -6,10 +6,12 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from dpworkbench.privateclean.harness import entry_points, substitution_neighbours
+from dpworkbench.privateclean.harness import entry_points
+from dpworkbench.privateclean.mechanisms import GRR
 from dpworkbench.testing.harness import check_entry_point
 
 ENTRIES = {e.name: e for e in entry_points()}
@@ -28,13 +30,13 @@ def test_entry_point(name):
         assert rep.sensitivity.worst_ratio == pytest.approx(1.0), str(rep)  # the claimed sensitivity is attained
 
 
-def test_substitution_neighbours_replace_one_record_anywhere():
+def test_declared_neighbours_substitute_one_record_anywhere_hostile_ones_included():
     df = pd.DataFrame({"cat": ["a", "b"], "val": [1.0, 2.0]})
-    uni = pd.DataFrame({"cat": ["a", "c"], "val": [1.0, 9.0]})
-    out = list(substitution_neighbours(df, uni))
-    assert len(out) == 3 and all(len(o) == 2 for o in out)  # ("a", 1) at row 0 is not a change
-    assert out[0].values.tolist() == [["c", 9.0], ["b", 2.0]]
-    assert out[1].values.tolist() == [["a", 1.0], ["a", 1.0]] and out[2].values.tolist() == [["a", 1.0], ["c", 9.0]]
+    out = [o.values.tolist() for o in GRR.neighbours(df)]
+    assert len(out) == 6 and all(len(o) == 2 for o in out)  # per row: the other row and two hostile records
+    assert out[0][0] == ["b", 2.0] and out[0][1] == ["b", 2.0] and out[2] == [["a", 1e9], ["b", 2.0]]
+    assert out[1][0][0] == "zz" and np.isnan(out[1][0][1]) and out[1][1] == ["b", 2.0]
+    assert [o for o in out[3:] if o[0] != ["a", 1.0]] == []  # row 0 kept while row 1 is substituted
     assert df.values.tolist() == [["a", 1.0], ["b", 2.0]]  # the input is never written to
 
 

@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 
 from dpworkbench.privateclean import CleanedRelation, estimate, grr, theorem2_probability
-from dpworkbench.privateclean.batch import (choose_predicate, ci_coverage, estimate_batch, grr_codes,
+from dpworkbench.privateclean.batch import (choose_predicate, ci_coverage, estimate_batch,
                                             inject_errors_batch, run_batch, zipf_codes)
 from dpworkbench.privateclean.estimators import count_by_group
+from dpworkbench.privateclean.mechanisms import grr_sample
 
 
 def _worst_case(N=25, S=60, seed=0):
@@ -49,8 +50,8 @@ def test_batch_equals_single_instance_estimator(mode):
     dirty, cmap, K = inject_errors_batch(cat, N, 0.3, 0.5, mode, gen)
     rows = np.arange(R)[:, None]
     sel = choose_predicate(cmap[rows, dirty], cmap, K, 4, "random", gen)
-    Vcat = grr_codes(dirty, cmap.shape[1], p, gen)
-    Vval = val + gen.laplace(0, 5, val.shape)
+    V, W = grr_sample({"cat": (dirty, cmap.shape[1], p)}, {"val": (val, 5.0)}, size=R, rng=gen)
+    Vcat, Vval = V["cat"], W["val"]
     est = estimate_batch(Vcat, Vval, cmap, sel, p)
     Nd = cmap.shape[1]
     for i in range(R):
@@ -120,7 +121,7 @@ def test_count_by_group_matches_estimate():
 
 
 def test_tpcds_canonicalise_and_fallback():
-    from dpworkbench.privateclean.tpcds import canonicalise, cache_file, fd_violations, load_customer_address
+    from dpworkbench.privateclean.datasets import canonicalise, cache_file, fd_violations, load_customer_address
 
     raw = pd.DataFrame({"ca_city": ["a", "a", "a", "b", "b", "b"], "ca_county": ["c", "c", "c", "d", "d", "d"],
                         "ca_state": ["X", "X", "Y", None, "Z", "Z"], "ca_country": ["US", None, "US", "US", "US", "US"]})
@@ -138,7 +139,8 @@ def test_tpcds_canonicalise_and_fallback():
 
 
 def test_cars_standin():
-    from dpworkbench.privateclean.standins import cars, cars_cleaner, run_cars_batch
+    from dpworkbench.privateclean.datasets import cars, cars_cleaner
+    from dpworkbench.privateclean.experiments import run_cars_batch
 
     for prefer in ("real", "synthetic"):
         df, src = cars(prefer)

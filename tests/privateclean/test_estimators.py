@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpworkbench.privateclean.mechanisms import grr_sample
 from dpworkbench.privateclean import (CleanedRelation, count_estimate, direct_bias_count, epsilon_grr, estimate, grr,
                                       p_for_epsilon, sum_estimate, theorem2_bound, theorem2_exact, tune, b_for_epsilon)
 from dpworkbench.privateclean.synthetic import generate, run_multiattr_instance
@@ -63,9 +64,8 @@ def test_unbiased_and_direct_bias():
     codes = df["cat"].to_numpy(dtype=np.int64)
     gen = np.random.default_rng(0)
     R = 5000
-    rep = gen.random((R, S)) < p
-    new = np.where(rep, gen.integers(0, N, (R, S)), codes)
-    vals = df["val"].to_numpy() + gen.laplace(0, 10, (R, S))
+    V, W = grr_sample({"cat": (codes, N, p)}, {"val": (df["val"].to_numpy(), 10.0)}, size=R, rng=gen)  # the declaration
+    new, vals = V["cat"], W["val"]
     I = new < 5
     c_p = I.sum(1)
     c_hat = (c_p - S * p * 5 / N) / (1 - p)

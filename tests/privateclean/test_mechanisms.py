@@ -121,7 +121,7 @@ def test_cli_release_backend_and_bounds(tmp_path):
 def test_outlier_filter_finds_intel_spurious_ids_on_the_private_relation():
     from dpworkbench.privateclean import CleanedRelation, estimate
     from dpworkbench.privateclean.model import outlier_values
-    from dpworkbench.privateclean.standins import INTEL_DOMAIN, TEMP_RANGE, intel_like
+    from dpworkbench.privateclean.datasets import INTEL_DOMAIN, TEMP_RANGE, intel_like
     R = intel_like(seed=1, scale=0.05)
     p = 0.1
     rel = grr(R, {"sensor_id": p}, {"temp": TEMP_RANGE / epsilon_grr(p, 3, "paper")}, domains={"sensor_id": INTEL_DOMAIN},
@@ -232,7 +232,7 @@ import math  # noqa: E402
 
 from dpworkbench.mechanisms import core  # noqa: E402
 from dpworkbench.privateclean import p_for_epsilon  # noqa: E402
-from dpworkbench.privateclean.batch import grr_codes as batch_grr_codes  # noqa: E402
+from dpworkbench.privateclean.mechanisms import grr_sample  # noqa: E402
 
 
 def _old_privateclean_draws(codes, N, p, gen):
@@ -262,7 +262,8 @@ def test_core_kernel_orders_match_the_former_code():
     for seed in range(3):
         a = core.grr_codes(codes, 7, 0.4, np.random.default_rng(seed))
         assert np.array_equal(a, _old_batch_draws(codes, 7, 0.4, np.random.default_rng(seed)))
-        assert np.array_equal(batch_grr_codes(codes, 7, 0.4, np.random.default_rng(seed)), a)
+        # the declaration's size=R path (stacked instances) draws in the batch order
+        assert np.array_equal(grr_sample({"c": (codes, 7, 0.4)}, size=4, rng=np.random.default_rng(seed))[0]["c"], a)
         flat = codes[0]
         b = core.grr_codes(flat, 7, 0.4, np.random.default_rng(seed), draw="replaced")
         assert np.array_equal(b, _old_privateclean_draws(flat, 7, 0.4, np.random.default_rng(seed)))
@@ -275,3 +276,40 @@ def test_epsilon_and_p_are_the_cores():
     for eps in (0.1, 0.7, 1.0, 3.3):
         for N in (1, 2, 3, 17, 50):
             assert p_for_epsilon(eps, N) == core.grr_p_for_epsilon(eps, N) == N / (math.exp(eps) + N - 1.0)
+
+
+# --- the declarations (issue 23) ---------------------------------------------------------------------------------------
+def test_grr_is_the_declarations_release_and_its_plan():
+    from dpworkbench.accounting import Accountant
+    from dpworkbench.mechanisms.declaration import registry
+    from dpworkbench.privateclean.mechanisms import GRR, GRR_LEMMA1, GRR_REGENERATE
+
+    assert {"privateclean.grr", "privateclean.grr_lemma1", "privateclean.grr_regenerate"} <= set(registry("privateclean"))
+    assert not GRR.paper_option and GRR_LEMMA1.paper_option and GRR_REGENERATE.paper_option
+    df = pd.DataFrame({"c": list("abcab"), "x": [1.0, 2.0, 50.0, np.nan, 3.0]})
+    params = dict(discrete={"c": 0.3}, numeric={"x": 2.0}, domains={"c": list("abc")}, bounds={"x": (0, 10)})
+    acc = Accountant(total_epsilon=100.0)
+    rel = grr(df, rng=1, accountant=acc, **params)
+    assert [(e.mechanism, e.epsilon, e.note) for e in rel.ledger] == [(e.mechanism, e.epsilon, e.note) for e in GRR.plan(**params)]
+    assert rel.epsilon == pytest.approx(math.log(1 + 3 * 0.7 / 0.3) + 10 / 2.0)
+    raw = GRR.release(df, rng=1, **params)  # the declaration's own release: codes, then the noisy numbers
+    assert [list("abc")[int(k)] for k in raw.value[0]] == rel.value.data["c"].tolist()
+    assert np.array_equal(raw.value[1], rel.value.data["x"].to_numpy())
+    with pytest.raises(ValueError, match="accounting must be one of exact"):
+        GRR.plan(accounting="paper_lemma1", **params)
+    with pytest.raises(ValueError, match="domain of 'c' is a public input"):
+        GRR.plan(discrete={"c": 0.3})
+
+
+def test_grr_sample_draws_the_batch_order_and_the_release_law():
+    codes = np.array([0, 1, 2, 2, 1], dtype=np.int64)
+    vals = np.arange(5.0)
+    V, W = grr_sample({"c": (codes, 3, 0.4)}, {"v": (vals, 1.5)}, size=4, rng=np.random.default_rng(7))
+    gen = np.random.default_rng(7)
+    ref = core.grr_codes(np.broadcast_to(codes, (4, 5)), 3, 0.4, gen)
+    from dpworkbench.mechanisms.backends import NumpyBackend
+
+    assert np.array_equal(V["c"], ref)
+    assert np.array_equal(W["v"], NumpyBackend(gen).add_laplace(np.broadcast_to(vals, (4, 5)), 1.5))
+    with pytest.raises(ValueError, match="research noise"):
+        grr_sample({"c": (codes, 3, 0.4)}, size=2, rng=None)

@@ -115,7 +115,8 @@ def test_fd_repair_majority_on_the_private_relation():
 def test_multiattr_batch_equals_estimate_and_orders_pcw_pcu_direct():
     """Fig. 7's vectorised path equals estimate() (PC-W, PC-U, Direct) on single instances, and reproduces the
     spec's ordering PC-W < PC-U < Direct (spec §6.3 [ours]: 0.17 / 0.30 / 0.57 at error rate 0.3)."""
-    from dpworkbench.privateclean.batch import grr_codes, multiattr_estimates, run_multiattr_batch, zipf_codes
+    from dpworkbench.privateclean.mechanisms import grr_sample
+    from dpworkbench.privateclean.batch import multiattr_estimates, run_multiattr_batch, zipf_codes
 
     gen = np.random.default_rng(4)
     R, S, N1, N2, p = 4, 300, 12, 5, 0.3
@@ -123,7 +124,8 @@ def test_multiattr_batch_equals_estimate_and_orders_pcw_pcu_direct():
     F = gen.integers(0, N2, size=(R, N1))
     sec = zipf_codes(R, S, N1, 1.5, gen)
     ins = np.where(gen.random((R, S)) < 0.3, N2, F[rows, sec])
-    Vsec, Vins = grr_codes(sec, N1, p, gen), grr_codes(ins, N2 + 1, p, gen)
+    V, _ = grr_sample({"sec": (sec, N1, p), "ins": (ins, N2 + 1, p)}, size=R, rng=gen)
+    Vsec, Vins = V["sec"], V["ins"]
     Vins[1] = np.where(Vins[1] == N2, 0, Vins[1])  # one instance without any NULL row (NULL only in the released domain)
     sel = np.zeros((R, N2), dtype=bool)
     sel[:, [1, 3]] = True

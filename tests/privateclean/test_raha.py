@@ -10,7 +10,7 @@ import pytest
 
 from dpworkbench import datasets
 from dpworkbench.experiments.claims import Claims
-from dpworkbench.privateclean import raha
+from dpworkbench.privateclean import claims, raha
 
 HAVE_DATA = datasets.real_path("cleaning/beers/dirty.csv.gz") is not None
 needs_data = pytest.mark.skipif(not HAVE_DATA, reason="raha benchmark tables not available")
@@ -71,7 +71,7 @@ def test_claims_follow_the_results():
         {"dataset": "beers", "p": p, "agg": "count", "method": m, "median": v, "q25": v, "q75": v, "runs": 5, "coverage": 0.95}
         for p in (0.1, 0.5) for m, v in (("direct", 0.3), ("privateclean", 0.01), ("pc_noprov", 0.1))])
     c = Claims()
-    raha.raha_claims(c, good, preps)
+    claims.raha_cleaning(c, good, preps)
     assert all(r.verdict == "pass" for r in c.rows), [(r.claim, r.verdict) for r in c.rows]
     from dpworkbench.experiments.claims import flip_value, reevaluate
 
@@ -82,7 +82,7 @@ def test_claims_follow_the_results():
     bad.loc[bad.method == "privateclean", "median"] = 0.5  # worse than Direct and no-provenance, above 5 %
     bad["coverage"] = 0.5
     c2 = Claims()
-    raha.raha_claims(c2, bad, preps)
+    claims.raha_cleaning(c2, bad, preps)
     flipped = [r.verdict for r in c2.rows if "residual" not in r.claim]
     assert flipped and all(v == "differs" for v in flipped)
 

@@ -3,7 +3,8 @@ import pandas as pd
 import pytest
 
 from dpworkbench.privateclean import CleanedRelation, edit_distance_merge, estimate, grr
-from dpworkbench.privateclean.standins import intel_like, mcafe_like, run_intel, run_mcafe, run_tpcds
+from dpworkbench.privateclean.datasets import intel_like, mcafe_like
+from dpworkbench.privateclean.experiments import run_intel, run_mcafe, run_tpcds
 from dpworkbench.privateclean.synthetic import run_instance
 
 
@@ -42,7 +43,8 @@ def test_synthetic_cell_query_top():
 
 def test_matched_b_and_privacy_table():
     from dpworkbench.privateclean import epsilon_grr
-    from dpworkbench.privateclean.standins import INTEL_DOMAIN, TEMP_RANGE, matched_b, privacy_table, run_intel_batch
+    from dpworkbench.privateclean.datasets import INTEL_DOMAIN, TEMP_RANGE
+    from dpworkbench.privateclean.experiments import matched_b, privacy_table, run_intel_batch
 
     assert matched_b(100.0, 0.1, 50) == pytest.approx(100.0 / np.log(3 / 0.1 - 2))      # Appendix E / §8.3.5 setting
     assert matched_b(100.0, 0.1, 50, "exact") == pytest.approx(100.0 / epsilon_grr(0.1, 50))
@@ -61,7 +63,7 @@ def test_intel_batch_in_chunks_covers_every_instance_and_keeps_the_law(monkeypat
     import numpy as np
     import pandas as pd
 
-    from dpworkbench.privateclean import standins
+    from dpworkbench.privateclean import experiments as standins
 
     assert standins._chunks(10, 3) == [(0, 10)]
     blocks = standins._chunks(100, 2_300_000)

@@ -1,0 +1,255 @@
+"""PrivateClean's query, the API behind ``dpworkbench privateclean query``: privatise a table with GRR (one discrete
+attribute) and Laplace (an optional numeric one), clean the *private* relation with merges, and answer COUNT/SUM/AVG
+with the PrivateClean estimate, its 95 % interval and the Direct estimate.
+
+:func:`plan_query` checks the public inputs (no data) and turns the budget into GRR's p and Laplace's b;
+:func:`query` reads the raw cells by the public schema the plan declares (the attribute text, the value a number,
+cell by cell), releases V = :func:`~dpworkbench.privateclean.grr` (the GRR declaration) and post-processes V. The
+messages name the CLI's flags.
+
+Privacy: the ledger is grr's (exact GRR accounting); every answer is a post-processing of V and public inputs.
+Neighbouring relation: substitute one record (bounded DP); the number of rows is public. The release is a total
+function of the rows (issue 21): a value outside the domain maps to ``other`` or NULL (a category of the released
+domain), a number is clipped into its bounds and a missing one becomes ``fill``; every refusal depends on public
+inputs only. Only a seeded research run may read the domain off the data (listed as data-derived; not private as
+claimed).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from dpworkbench.accounting import Release
+from dpworkbench.mechanisms.backends import RngLike, check_rng
+
+from .estimators import estimate
+from .mechanisms import GRR, b_for_epsilon, epsilon_grr, grr, out_of_domain_rule, p_for_epsilon
+from .model import CleanedRelation, apply_mapping
+
+MAX_GRR_EPSILON = 700.0  # largest ε for which e^ε is a finite double; GRR needs it in p = N/(e^ε+N−1)
+RELATION = "substitute one line of the file (one record; bounded DP; the number of rows is public)"
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """The checked public inputs of one query (see :func:`plan_query`)."""
+
+    attr: str
+    equals: tuple[str, ...]
+    agg: str = "count"
+    p: float | None = None
+    epsilon: float | None = None
+    domain: list | None = None
+    other: str | None = None
+    value_col: str | None = None
+    b: float | None = None
+    value_epsilon: float | None = None
+    bounds: tuple[float, float] | None = None
+    delta: float | None = None
+    fill: float | None = None
+    mapping: dict = field(default_factory=dict)
+    ci: str = "row_clt"
+    notes: tuple[str, ...] = ()
+
+    def grr_params(self) -> dict[str, Any]:
+        """The parameters of the GRR declaration this query releases (needs the public domain)."""
+        if self.domain is None:
+            raise ValueError("--plan needs --domain: without it the domain (and GRR's N) would be read off the data")
+        N = len(out_of_domain_rule(self.domain, self.other, declared=True)[0])
+        p = self.p if self.p is not None else p_for_epsilon(self.epsilon, N)
+        return {"discrete": {self.attr: p}, "domains": {self.attr: self.domain}, "other": {self.attr: self.other},
+                **({"numeric": {self.value_col: self.b}, "bounds": {self.value_col: self.bounds}} if self.value_col
+                   else {})}
+
+
+def plan_query(attr: str, equals: Sequence[str], *, agg: str = "count", p: float | None = None,
+               epsilon: float | None = None, domain: Sequence[str] | None = None, other: str | None = None,
+               value_col: str | None = None, b: float | None = None, value_epsilon: float | None = None,
+               bounds: tuple[float, float] | None = None, delta: float | None = None, fill: float | None = None,
+               merge: dict | None = None, ci: str = "row_clt", spark: bool = False) -> QueryPlan:
+    """Every check on public inputs, before any data is read; the same message for every dataset.
+
+    Exactly one of ``p`` (GRR's replacement probability) and ``epsilon`` (exact GRR accounting on the released
+    domain); with ``value_col`` public ``bounds`` and exactly one of ``b`` and ``value_epsilon`` (b = Δ/ε).
+    ``merge``: {old: new (None = NULL)}, the cleaning applied to the private relation; ``equals`` the predicate's
+    cleaned values."""
+    from dpworkbench._validation import check_epsilon
+    from dpworkbench.cli.common import epsilon_warnings
+
+    notes: list[str] = []  # public-only remarks for the user (extreme ε)
+    if (p is None) == (epsilon is None):
+        raise ValueError("give exactly one of --p and --epsilon")
+    if epsilon is not None:
+        epsilon = check_epsilon(epsilon, "--epsilon")
+        if epsilon > MAX_GRR_EPSILON:  # e^ε overflows a double: p = N/(e^ε+N−1) would be 0, i.e. no randomisation
+            raise ValueError(f"--epsilon {epsilon:g} is too large for GRR: e^ε overflows and p = N/(e^ε+N−1) is 0 (no "
+                             f"randomisation at all); use --epsilon ≤ {MAX_GRR_EPSILON:g} or give --p")
+        notes += epsilon_warnings(epsilon, "--epsilon")
+    elif not 0 < p < 1:
+        raise ValueError(f"--p must lie in the open interval (0, 1), got {p!r}")
+    if value_epsilon is not None:
+        notes += epsilon_warnings(check_epsilon(value_epsilon, "--value-epsilon"), "--value-epsilon")
+    domain = list(domain) if domain else None
+    if domain is not None:
+        if "" in domain:
+            raise ValueError("--domain has an empty value: a blank cell is NULL, which goes to --other (default NULL)")
+        if len(set(domain)) != len(domain):
+            raise ValueError("--domain lists a value twice")
+    if other is not None:
+        if domain is None:
+            raise ValueError("--other needs --domain (it names where values outside the domain go)")
+        if other not in domain:
+            raise ValueError(f"--other {other!r} is not a value of --domain")
+    if agg != "count" and value_col is None:
+        raise ValueError(f"--value-col is required for {agg}")
+    if value_col is None:
+        for flag, v in (("--bounds", bounds), ("--delta", delta), ("--fill", fill), ("--b", b),
+                        ("--value-epsilon", value_epsilon)):
+            if v is not None:
+                raise ValueError(f"{flag} needs --value-col")
+    else:
+        if value_col == attr:
+            raise ValueError("--value-col must differ from --attr")
+        if bounds is None:
+            # a Δ alone does not bound a substitution: one record may move from any value to any other
+            raise ValueError("--bounds LO,HI (public bounds of --value-col) is required: values are clipped into them and "
+                             "Δ = HI − LO" + (" (--delta alone does not bound a record's change)" if delta is not None
+                                              else ""))
+        lo, hi = bounds
+        if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+            raise ValueError(f"--bounds needs finite LO < HI, got {lo:g},{hi:g}")
+        if delta is not None and abs(delta - (hi - lo)) > 1e-12 * max(1.0, hi - lo):
+            raise ValueError(f"--delta {delta:g} disagrees with --bounds (Δ = HI − LO = {hi - lo:g})")
+        if fill is not None and not (math.isfinite(fill) and lo <= fill <= hi):
+            raise ValueError(f"--fill {fill:g} must lie within --bounds [{lo:g}, {hi:g}]")
+        if (b is None) == (value_epsilon is None):
+            raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
+        if b is not None and not (math.isfinite(b) and b > 0):
+            raise ValueError(f"--b must be a positive number, got {b!r}")
+        if b is None:
+            b = b_for_epsilon(value_epsilon, hi - lo)  # the numeric column's share of the budget
+    mapping = dict(merge or {})
+    if domain is not None:  # the predicate against the cleaned public domain: a public check, before any spend
+        released, _ = out_of_domain_rule(domain, other, declared=True)
+        if not set(equals) & {mapping.get(v, v) for v in released.tolist()}:
+            raise ValueError("--equals names no value of the cleaned domain (--domain after --merge)")
+    if spark and domain is None:
+        raise ValueError("--engine spark needs a public --domain: the Spark engine never reads a domain off the data")
+    return QueryPlan(attr, tuple(equals), agg, p, epsilon, domain, other, value_col, b, value_epsilon,
+                     None if bounds is None else (float(bounds[0]), float(bounds[1])), delta, fill, mapping, ci,
+                     tuple(notes))
+
+
+def _release(df: pd.DataFrame, q: QueryPlan, p: float, rng: RngLike, spark) -> Release:
+    numeric = {q.value_col: q.b} if q.value_col else {}
+    kw = dict(other={q.attr: q.other} if q.domain is not None else None,  # None → NULL, a category of the domain
+              bounds={q.value_col: q.bounds} if q.value_col else None,
+              fill={q.value_col: q.fill} if q.value_col and q.fill is not None else None, rng=rng)
+    if spark is None:
+        return grr(df, {q.attr: p}, numeric, domains={q.attr: q.domain} if q.domain else None,
+                   deltas={q.value_col: q.delta} if q.value_col and q.delta is not None else None, **kw)
+    from .spark_engine import grr_spark  # issue 14: V drawn by Spark, one stream per partition
+
+    # the Spark types are the declared schema, never inferred from the rows
+    sschema = f"`{q.attr}` string" + (f", `{q.value_col}` double" if q.value_col else "")
+    frame = df.copy()
+    frame[q.attr] = frame[q.attr].astype(object).where(frame[q.attr].notna(), None)
+    released = grr_spark(spark.createDataFrame(frame, schema=sschema), {q.attr: p}, numeric,
+                         domains={q.attr: q.domain}, spark=spark, **kw)
+    return dataclasses.replace(released, value=released.value.to_pandas())
+
+
+def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, source: str = "the table",
+          progress=None) -> tuple[Release, Release, list[str]]:
+    """Privatise → merge → query on ``raw`` (cells as read by
+    :func:`~dpworkbench.datasets.public_schema.read_raw_lines`). Returns (the Release of the PrivateClean answer —
+    ``details`` the interval and the Direct estimate —, the grr release, warnings). ``progress`` (a
+    ``cli.common.Stages``) is told each stage."""
+    from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema
+
+    header = list(map(str, raw.columns))
+    for flag, col in (("--attr", q.attr), ("--value-col", q.value_col)):
+        if col is not None and col not in header:
+            raise ValueError(f"{flag} {col!r} not in {source} (columns: {', '.join(header)})")
+    if len(raw) == 0:  # the number of rows is public here (substitution relation): refusing leaks nothing
+        raise ValueError(f"CSV {source} has a header but no rows: nothing to privatise")
+    research = check_rng(rng).seeded
+    if q.domain is None and not research:
+        # decided by the arguments alone (the same for every file): a release never reads its domain off the rows
+        raise ValueError("--domain (the public domain of --attr) is required for a release; only a --seed research run "
+                         "may read it off the data")
+    # the public schema the plan declares: the attribute text, the value a number; every cell by its own rule
+    specs = [ColumnSpec(q.attr, "text")] + ([ColumnSpec(q.value_col, "float")] if q.value_col else [])
+    schema = PublicSchema(tuple(specs), source="flags: --attr text, --value-col float")
+    df, parse_report = schema.apply(raw[schema.names])
+    if progress is not None:
+        progress.next("privatise (GRR + Laplace)")
+    notes = list(q.notes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if q.domain is not None:
+            p = q.grr_params()["discrete"][q.attr]  # the discrete attribute's share of the budget
+        else:  # research run only (refused above otherwise)
+            p = q.p if q.p is not None else p_for_epsilon(q.epsilon, df[q.attr].nunique(dropna=False))
+        released = _release(df, q, p, rng, spark)
+    rel = released.value
+    # --- post-processing of V (and public inputs) only ---------------------------------------------------------
+    if progress is not None:
+        progress.next("clean and estimate")
+    crel = CleanedRelation.start(rel)
+    if q.mapping:
+        crel = crel.merge(q.attr, q.mapping, note="CLI merges")
+    pred = set(q.equals)
+    try:
+        d = estimate(crel, q.agg, q.attr, pred, q.value_col, method="direct").value
+    except ValueError as exc:  # AVG over no selected private row: undefined, not a reason to withhold PrivateClean's
+        if "empty selection" not in str(exc):
+            raise
+        d = math.nan
+        notes.append("Direct AVG is undefined: no row of the private relation satisfies the predicate (null in JSON)")
+    pc = estimate(crel, q.agg, q.attr, pred, q.value_col, ci=q.ci)
+    if math.isnan(pc.value):
+        notes.append(f"the PrivateClean {q.agg.upper()} is undefined here ({pc.meta.get('flag', 'NaN')}): written as "
+                     "null in JSON")
+    elif pc.hi - pc.lo == 0 or not (math.isfinite(pc.lo) and math.isfinite(pc.hi)):
+        # a function of the private answer and public inputs only, so saying so is post-processing
+        notes.append(f"the 95% interval [{pc.lo:g}, {pc.hi:g}] is degenerate (zero width or not finite): too few "
+                     "selected rows for the interval's normal approximation; do not read it as certainty")
+    numeric = {q.value_col: q.b} if q.value_col else {}
+    public = dict(released.public)
+    public.update({"agg": q.agg, "attr": q.attr, "equals": sorted(pred), "merges": dict(q.mapping),
+                   "value_col": q.value_col, "ci_form": q.ci, "schema": schema.to_public(),
+                   # what the paper's Lemma 1 would claim (understates ε for N > 3); the ledger holds the exact ε
+                   "epsilon_paper_lemma1": epsilon_grr(p, 3, "paper") + sum(rel.deltas[c] / b for c, b in numeric.items()),
+                   "l": pc.meta.get("l"), "N": pc.meta.get("N")})
+    derived = list(released.derived_public)
+    if q.p is None and not q.domain:
+        derived.append("p (from --epsilon and the data-derived domain size)")
+    # --- NOT PRIVATE: the true answer f(R_clean) on the pre-noise relation (the GRR declaration's own statistics) ---
+    dom = released.public["domain"][str(q.attr)]
+    pre = GRR.statistics(df, **GRR.check_params({
+        "discrete": {q.attr: p}, "numeric": numeric or None, "domains": {q.attr: dom},
+        "other": {q.attr: q.other} if q.domain is not None else None,
+        "bounds": {q.value_col: q.bounds} if q.value_col else None,
+        "fill": {q.value_col: q.fill} if q.value_col and q.fill is not None else None}))
+    attr = np.asarray(dom, dtype=object)[pre["codes"][q.attr]]  # the out-of-domain rule grr applied: --other, else NULL
+    sel = pd.Series(apply_mapping(attr, q.mapping) if q.mapping else attr, dtype=object).isin(pred).to_numpy()
+    vals = pre["values"][q.value_col] if q.value_col else np.ones(len(df))
+    truth = {"count": float(sel.sum()), "sum": float(vals[sel].sum()),
+             "avg": float(vals[sel].mean()) if sel.any() else float("nan")}[q.agg]
+    exact = {"input": {"cells": parse_report.columns, **dict(released.exact)}, "true_answer": truth,
+             "privateclean_error": pc.value - truth, "direct_error": d - truth,
+             "ci_covers_truth": bool(pc.lo <= truth <= pc.hi)}
+    release = Release(pc.value, released.ledger, public=public, derived_public=tuple(derived),
+                      details={"ci_lo": pc.lo, "ci_hi": pc.hi, "direct": d}, exact=exact,
+                      private=released.private and not derived, mechanism="privateclean query")
+    return release, released, notes + [str(w.message) for w in caught]
+
+
+__all__ = ["QueryPlan", "RELATION", "plan_query", "query"]
