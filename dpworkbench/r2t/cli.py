@@ -42,8 +42,7 @@ noise: without --seed the run is a release on OpenDP's floating-point-safe sampl
 makes it a reproducible research run on seeded numpy, which is NOT a private release."""
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--epsilon", type=float, default=1.0, help="privacy budget of the R2T run (public; default 1)")
+def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = ()) -> None:
     p.add_argument("--beta", type=float, default=0.1, help="failure probability β (public; default 0.1)")
     p.add_argument("--base", type=float, default=2.0, help="τ grid base (public; 2 = paper; the authors' code used 5.5)")
     p.add_argument("--gs", type=float, default=None,
@@ -51,7 +50,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
                    help="truncation engine (same Q(I,τ) either way)")
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
-    add_release_flags(p)  # --seed (a research run on seeded numpy, NOT a private release), --json, --show-exact, --plan
+    # --epsilon, --seed (a research run on seeded numpy, NOT a private release), --json, --show-exact, --plan, --engine
+    add_release_flags(p, epsilon=1.0, engines=engines)
 
 
 def _table_arg(text: str) -> tuple[str, Path]:
@@ -167,11 +167,13 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
                  "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
         if input_exact:
             exact["input"] = input_exact
+    # no τ beat Q(I, 0) = 0: saying so is post-processing of the private output (the winning τ), not a leak
+    floor = not grouped and res.details.get("winner_tau") is None
+    note = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0"
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=dict(res.details), exact=exact,
-                 mechanism="r2t"), args, label="estimate")
-    if not grouped and res.details.get("winner_tau") is None and not args.json:
-        # post-processing of the private output (the winning τ), not a leak
-        print("note (private): no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0")
+                 mechanism="r2t"), args, label="estimate", extra={"notes": [note]} if floor else None)
+    if floor and not args.json:
+        print(f"note (private): {note}")
     return 0
 
 
@@ -318,10 +320,7 @@ def register(subparsers) -> None:
                    help="the public domain of a GROUP BY expression (else: a public relation's column or an ENUM)")
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
-    _common(s)
-    s.add_argument("--engine", choices=["memory", "spark"], default="memory",
-                   help="where the join information is extracted: memory = DuckDB on this machine (default), spark = "
-                        "the same SQL on Spark (local[*] or --spark-master/--spark-remote); truncation stays here")
+    _common(s, engines=("memory", "spark"))  # spark: the same SQL on Spark (local[*] or --spark-master/--spark-remote)
     from ..spark import add_spark_arguments
 
     add_spark_arguments(s)
