@@ -2,8 +2,10 @@
 
 NT, SDE and RM are reconstructed from the authors' conference code (the paper gives no
 formulas); RM in particular is the authors' simplified LP variant and not authoritative.
-Each spends the ε it is given, records its ``privacy_cost_*`` plan on ``accountant`` before any draw and
-returns a :class:`BaselineRelease` (``release["value"]`` still reads the private value).
+Each is declared once (:data:`NT`, :data:`SDE`, :data:`RM`, :data:`LS`; registered through :mod:`.mechanisms`): the
+framework records its plan before any draw; the functions below check their inputs and return a
+:class:`BaselineRelease` (``release["value"]`` still reads the private value). Research sweeps redraw only the noise
+with ``DECL.sample(stats, size=R, rng=gen, ...)`` over cached non-private parts (:class:`GraphStats`).
 
 Back-ends: RM draws all its noise through ``backend.add_laplace`` and runs on the release back-end
 (``rng=None``). NT and SDE add smooth-sensitivity noise of density ∝ 1/(1+x⁴), and LS simulates its long SVT
@@ -14,19 +16,21 @@ of falling back to numpy noise.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_epsilon, check_positive
-from ..accounting import AccountantLike, LedgerEntry, Release, open_ledger, planned, record_spend
+from ..accounting import AccountantLike, Release, planned
 from ..graphs import CSRGraph
+from ..mechanisms.backends import RngLike
+from ..mechanisms.declaration import EPSILON, Drawn, Mechanism, Param
 from .joininfo import JoinInfo
-from ..mechanisms.backends import RngLike, check_rng
-from .mechanisms import research_generator, tau_grid
-from .patterns import check_query, count
+from .mechanisms import GRAPH_RELATION, N_NODES, RELATION, _example_graphs, research_generator, tau_grid
+from .patterns import QUERIES, check_query, count
 from .model import highs_model, pass_rowwise, solve_optimal
 
 _INF = math.inf
@@ -70,84 +74,150 @@ class BaselineRelease(Release):
 _SMOOTH_WHY = "its smooth-sensitivity noise has density ∝ 1/(1+x⁴), for which no floating-point-safe sampler exists"
 
 
-def privacy_cost_nt(epsilon: float) -> tuple[LedgerEntry, ...]:
-    """NT's plan: one smooth-sensitivity release of ε (θ is data independent)."""
-    return planned(("nt", check_epsilon(epsilon), "NT: truncated count + smooth-sensitivity noise"))
-
-
-def privacy_cost_sde(epsilon: float) -> tuple[LedgerEntry, ...]:
-    """SDE's plan: one smooth-sensitivity release of ε (θ is data independent)."""
-    return planned(("sde", check_epsilon(epsilon), "SDE: projected count + smooth-sensitivity noise"))
-
-
-def privacy_cost_rm(epsilon: float) -> tuple[LedgerEntry, ...]:
-    """RM's plan: ε/2 for the noisy Δ̂, ε/2 for the Laplace release of X."""
-    epsilon = check_epsilon(epsilon)
-    return planned(("rm-delta", epsilon / 2, "RM phase 1: ln Δ̂ = ln Δ + 1 + Lap(β/ε₁)"),
-                   ("rm-laplace", epsilon / 2, "RM phase 2: X + Lap(Δ̂/ε₁)"))
-
-
-def privacy_cost_ls(epsilon: float) -> tuple[LedgerEntry, ...]:
-    """LS's plan (Tao et al.): ε/4 for Q̂, ε/4 for the SVT, ε/2 for the final Laplace."""
-    epsilon = check_epsilon(epsilon)
-    return planned(("ls-laplace", epsilon / 4, "Q̂ = Q(I, GS) + Lap(4GS/ε)"), ("ls-svt", epsilon / 4, "SVT over i = 1..GS−1"),
-                   ("ls-laplace", epsilon / 2, "Q(I, τ) + Lap(2τ/ε)"))
-
-
-def _record(accountant, plan, note: str = ""):
-    acc, mark = open_ledger(accountant)
-    for e in plan:
-        record_spend(acc, e.epsilon, e.mechanism, f"{note}: {e.note}" if note else e.note)
-    return acc, mark
-
-
 # ---------------------------------------------------------------------------------
 # NT: naive truncation + smooth sensitivity (Kasiviswanathan et al.)
 # ---------------------------------------------------------------------------------
+class GraphStats(Mapping):
+    """The non-private parts of NT and SDE on one graph and pattern, cached per θ (NOT PRIVATE): the truncated
+    count on the nodes of degree ≤ θ (NT), and SDE's (distance, projected count) at θ. ``sde`` may be pre-filled
+    (an experiment solving the distance LP under its own time limit). As a mapping: Q(I)."""
+
+    def __init__(self, g: CSRGraph, query: str):
+        self.graph, self.query = g, check_query(query)
+        self.nt: dict[float, float] = {}
+        self.sde: dict[float, tuple[float, float]] = {}
+
+    def nt_count(self, theta: float) -> float:
+        if theta not in self.nt:
+            self.nt[theta] = count(self.graph.induced_subgraph(np.flatnonzero(self.graph.degrees <= theta)), self.query)
+        return self.nt[theta]
+
+    def sde_parts(self, theta: float) -> tuple[float, float]:
+        if theta not in self.sde:
+            self.sde[theta] = sde_parts(self.graph, self.query, theta)
+        return self.sde[theta]
+
+    def __getitem__(self, key: str) -> float:
+        if key != "Q(I)":
+            raise KeyError(key)
+        return float(count(self.graph, self.query))
+
+    def __iter__(self):
+        return iter(("Q(I)",))
+
+    def __len__(self) -> int:
+        return 1
+
+
+def _graph_stats(data: Any, query: str) -> GraphStats:
+    """A graph's (or an ``(n, edges)`` pair's, the harness's inputs) statistics."""
+    if isinstance(data, tuple):
+        from ..graphs import from_edge_array
+
+        data = from_edge_array(np.asarray(data[1], dtype=np.int64).reshape(-1, 2), n=data[0])
+    return data if isinstance(data, GraphStats) else GraphStats(data, query)
+
+
+def _nt_smooth(g: CSRGraph, query: str, theta: float, epsilon: float) -> float:
+    """NT's smooth bound at θ from the degree histogram (spec 3.3 step 4)."""
+    deg = g.degrees
+    beta_s = epsilon / 10
+    dmax = int(deg.max()) if deg.size else 0
+    cum = np.concatenate([[0], np.cumsum(np.bincount(deg, minlength=dmax + 1))])
+    upto = max(dmax, int(theta))
+    if not upto:
+        return restricted_sensitivity(query, theta)
+    i = np.arange(upto)
+    lo = np.clip(theta - i, 0, dmax + 1).astype(int)
+    hi = np.clip(theta + i + 1, -1, dmax).astype(int)
+    cnt = np.where(hi >= lo, cum[np.minimum(hi + 1, dmax + 1)] - cum[lo], 0)
+    return restricted_sensitivity(query, theta) * float(np.max(np.exp(-beta_s * i) * (cnt + i + 1)))
+
+
+def _sde_smooth(query: str, theta: float, d_hat: float, epsilon: float) -> float:
+    beta_s = epsilon / 10
+    cands = [math.ceil(d_hat), math.floor(4 / beta_s - 2.5), math.ceil(4 / beta_s - 2.5)]
+    rs = restricted_sensitivity(query, 2 * theta)
+    ok = [d for d in cands if d >= d_hat]
+    return max(math.exp(-beta_s / 4 * (d - d_hat)) * (2 * d + 5) * rs for d in ok) if ok else (2 * d_hat + 5) * rs
+
+
+def _smooth_noise(which: str):
+    """NT / SDE: θ (given, or uniform on {2, 4, ..., D}), the non-private part at θ, then + 10 S/ε · X with X of
+    density ∝ 1/(1+x⁴). ``size=R``: R θ draws first, then one X per output in order."""
+    def noise(stats, backend, size, *, epsilon, query, degree_bound, theta, note):
+        gen = research_generator(backend, which.upper(), _SMOOTH_WHY)
+        s = _graph_stats(stats, query)
+        grid = tau_grid(degree_bound, 2.0)
+        if theta is not None:
+            thetas = [float(theta)] * (size or 1)
+        elif size is None:
+            thetas = [float(grid[gen.integers(grid.size)])]
+        else:
+            thetas = [float(t) for t in grid[gen.integers(grid.size, size=size)]]
+        out, exact = [], {}
+        for th in thetas:
+            if which == "nt":
+                f, bound = s.nt_count(th), _nt_smooth(s.graph, query, th, epsilon)
+                exact = {"truncated_count": f, "smooth_sensitivity": bound}
+            else:
+                d_hat, f = s.sde_parts(th)
+                bound = _sde_smooth(query, th, d_hat, epsilon)
+                exact = {"distance": d_hat, "projected_count": f, "smooth_bound": bound}
+            out.append(f + 10 * bound / epsilon * quartic_noise(gen))
+        if size is not None:
+            return np.asarray(out, dtype=float)
+        return Drawn(float(out[0]), {} if theta is not None else {"theta": thetas[0]}, exact)
+    return noise
+
+
+def _smooth_mechanism(which: str, summary: str, references: str) -> Mechanism:
+    return Mechanism(
+        name=f"r2t.{which}", summary=summary, relation=GRAPH_RELATION,
+        params=(EPSILON(), Param("query", str, "edge", "the pattern", choices=tuple(QUERIES)),
+                Param("degree_bound", int, help="D, the public degree bound (θ's grid {2, 4, ..., D})", low=2),
+                Param("theta", float, None, "θ when given (must not be chosen from the data)", low=0.0, open_low=True),
+                Param("note", str, "", "a label for the ledger note")),
+        cost=lambda *, epsilon, query, note, **_: planned((which, epsilon, note or f"{which.upper()} {query}: " + (
+            "truncated count + smooth-sensitivity noise" if which == "nt" else "projected count + smooth-sensitivity noise"))),
+        statistics=lambda g, *, query, **_: _graph_stats(g, query),
+        # Q(I) moves by at most the restricted sensitivity on graphs of max degree D (the harness's class)
+        sensitivity=lambda *, query, degree_bound, **_: {"Q(I)": restricted_sensitivity(query, degree_bound)},
+        noise=_smooth_noise(which),
+        truth=lambda stats, **p: stats["Q(I)"],
+        examples=lambda rng: [(N_NODES, e) for e in _example_graphs(rng)],
+        harness_params={"epsilon": 1.0, "query": "edge", "degree_bound": N_NODES - 1},
+        harness_samples=4000 if which == "nt" else 2000,
+        release_type=BaselineRelease, references=references,
+    )
+
+
+NT = _smooth_mechanism("nt", "NT: count on the nodes of degree ≤ θ + smooth-sensitivity noise (research only)",
+                       "Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (NT of Kasiviswanathan et al.); spec 3.3.")
+SDE = _smooth_mechanism("sde", "SDE: projection to max degree θ by the distance LP + smooth-sensitivity noise "
+                        "(research only)", "Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (SDE of Blocki et "
+                        "al.); spec 3.4.")
+
+
+def _smooth_release(mech: Mechanism, g: CSRGraph, query, epsilon, degree_bound, theta, rng, accountant, note):
+    research_generator(rng, mech.name.split(".")[1].upper(), _SMOOTH_WHY)  # refused before anything is spent
+    rel = mech.release(g, rng=rng, accountant=accountant, epsilon=epsilon, query=query, degree_bound=degree_bound,
+                       theta=theta, note=note)
+    return dataclasses.replace(rel, mechanism=mech.name.split(".")[1], public={
+        "epsilon": rel.public["epsilon"], "degree_bound": degree_bound, **({"theta": theta} if theta is not None else {})},
+        exact={k: v for k, v in rel.exact.items() if k != "truth"})
+
+
 def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: RngLike = None,
        accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
-    """NT (spec 3.3). θ uniform on {2, 4, ..., D} unless given. Spends ε. Research only (seeded numpy).
-
-    Treated as public
-    -----------------
-    degree_bound : D, the public degree bound (θ's grid {2, 4, ..., D})
-    theta : θ when given (must not be chosen from the data)
-    epsilon : ε
+    """NT (spec 3.3): one :data:`NT` release. θ uniform on {2, 4, ..., D} unless given. Spends ε. Research only
+    (seeded numpy). Treated as public: ``degree_bound`` D, ``theta`` when given, ``epsilon``.
 
     References
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (NT of Kasiviswanathan et al.); spec 3.3.
     """
-    epsilon = check_epsilon(epsilon)
-    gen = research_generator(rng, "NT", _SMOOTH_WHY)
-    acc, mark = _record(accountant, privacy_cost_nt(epsilon), note or f"NT {query}")
-    given = theta is not None
-    if theta is None:
-        grid = tau_grid(degree_bound, 2.0)
-        theta = float(grid[gen.integers(grid.size)])
-    deg = g.degrees
-    keep = np.flatnonzero(deg <= theta)
-    f = count(g.induced_subgraph(keep), query)
-    beta_s = epsilon / 10
-    dmax = int(deg.max()) if deg.size else 0
-    hist = np.bincount(deg, minlength=dmax + 1)
-    cum = np.concatenate([[0], np.cumsum(hist)])
-
-    def n_between(lo, hi):
-        lo = max(int(lo), 0)
-        hi = min(int(hi), dmax)
-        return 0 if hi < lo else int(cum[hi + 1] - cum[lo])
-
-    rs = restricted_sensitivity(query, theta)
-    upto = max(dmax, int(theta))
-    i = np.arange(upto)
-    counts = np.array([n_between(theta - k, theta + k + 1) for k in i]) if upto else np.zeros(1)
-    ss = rs * float(np.max(np.exp(-beta_s * i) * (counts + i + 1))) if upto else rs
-    value = f + 10 * ss / epsilon * quartic_noise(gen)
-    return BaselineRelease(value=float(value), ledger=acc.entries_since(mark), mechanism="nt",
-                           public={"epsilon": epsilon, "degree_bound": degree_bound, **({"theta": theta} if given else {})},
-                           details={} if given else {"theta": theta},
-                           exact={"truncated_count": f, "smooth_sensitivity": ss})
+    return _smooth_release(NT, g, query, epsilon, degree_bound, theta, rng, accountant, note)
 
 
 # ---------------------------------------------------------------------------------
@@ -176,38 +246,15 @@ def sde_projection(g: CSRGraph, theta: float, *, time_limit: float | None = None
 
 def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: RngLike = None,
         accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
-    """SDE (spec 3.4): one LP of size |V| + |E| for the distance to max degree θ, projection, smooth noise. Spends ε.
-    Research only (seeded numpy).
-
-    Treated as public
-    -----------------
-    degree_bound : D, the public degree bound (θ's grid {2, 4, ..., D})
-    theta : θ when given (must not be chosen from the data)
-    epsilon : ε
+    """SDE (spec 3.4): one :data:`SDE` release (one LP of size |V| + |E| for the distance to max degree θ,
+    projection, smooth noise). Spends ε. Research only (seeded numpy). Treated as public: ``degree_bound`` D,
+    ``theta`` when given, ``epsilon``.
 
     References
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (SDE of Blocki et al.); spec 3.4.
     """
-    epsilon = check_epsilon(epsilon)
-    gen = research_generator(rng, "SDE", _SMOOTH_WHY)
-    acc, mark = _record(accountant, privacy_cost_sde(epsilon), note or f"SDE {query}")
-    given = theta is not None
-    if theta is None:
-        grid = tau_grid(degree_bound, 2.0)
-        theta = float(grid[gen.integers(grid.size)])
-    opt, keep = sde_projection(g, theta)
-    d_hat = 4 * opt
-    f = count(g.induced_subgraph(keep), query)
-    beta_s = epsilon / 10
-    cands = [math.ceil(d_hat), math.floor(4 / beta_s - 2.5), math.ceil(4 / beta_s - 2.5)]
-    rs = restricted_sensitivity(query, 2 * theta)
-    s = max(math.exp(-beta_s / 4 * (d - d_hat)) * (2 * d + 5) * rs for d in cands if d >= d_hat) if any(d >= d_hat for d in cands) else (2 * d_hat + 5) * rs
-    value = f + 10 * s / epsilon * quartic_noise(gen)
-    return BaselineRelease(value=float(value), ledger=acc.entries_since(mark), mechanism="sde",
-                           public={"epsilon": epsilon, "degree_bound": degree_bound, **({"theta": theta} if given else {})},
-                           details={} if given else {"theta": theta},
-                           exact={"distance": d_hat, "projected_count": f, "smooth_bound": s})
+    return _smooth_release(SDE, g, query, epsilon, degree_bound, theta, rng, accountant, note)
 
 
 # ---------------------------------------------------------------------------------
@@ -258,31 +305,40 @@ class RMLPs:
         return self._solve(float(k), "G")
 
 
-def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = None, max_results: int = 5000,
-       accountant: AccountantLike | None = None, note: str = "", lps: "RMLPs | None" = None) -> BaselineRelease:
-    """Recursive mechanism, authors' simplified LP variant (spec 3.5). Spends ε (ε/2 per phase). Toy sizes only.
+class InfoStats(Mapping):
+    """An instance's non-private part for RM and LS: its join information and, for RM, its LPs (:class:`RMLPs`,
+    built and solved lazily, shareable across runs). As a mapping: Q(I)."""
 
-    Both noisy values go through ``backend.add_laplace`` (``rng=None``: the release back-end).
+    def __init__(self, info: JoinInfo, lps: "RMLPs | None" = None):
+        self._lps, self.info = lps, info
 
-    Treated as public
-    -----------------
-    delta : δ of the recursive mechanism (sets β = ε₁ / log₂(1/δ))
-    epsilon : ε
-    max_results : the size cap (refusal depends on the join size; raise it explicitly for larger toys)
+    @property
+    def lps(self) -> RMLPs:
+        if not isinstance(self._lps, RMLPs):
+            self._lps = RMLPs(self.info)
+        return self._lps
 
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (RM of Chen and Zhou, the authors' LP variant); spec 3.5.
-    """
-    epsilon = check_epsilon(epsilon)
-    if info.m > max_results:
-        raise ValueError(f"RM is limited to ≤ {max_results} join results (got {info.m}); report it as out of time")
-    acc, mark = _record(accountant, privacy_cost_rm(epsilon), note)
-    backend = check_rng(rng)
+    def __getitem__(self, key: str) -> float:
+        if key != "Q(I)":
+            raise KeyError(key)
+        return float(self.info.answer)
+
+    def __iter__(self):
+        return iter(("Q(I)",))
+
+    def __len__(self) -> int:
+        return 1
+
+
+def _rm_noise(stats, backend, size, *, epsilon, delta, max_results, note):
+    """Phase 1: ln Δ̂ = ln Δ + 1 + Lap(β/ε₁); phase 2: X + Lap(Δ̂/ε₁), both through ``backend.add_laplace``."""
+    if size is not None:
+        return np.array([_rm_noise(stats, backend, None, epsilon=epsilon, delta=delta, max_results=max_results,
+                                   note=note).value for _ in range(size)])
     eps1 = epsilon / 2
     beta_rm = eps1 / math.log2(1 / delta)
-    lps = lps if lps is not None else RMLPs(info)  # LP values are non-private: shareable across runs
-    N = info.n
+    lps = stats.lps
+    N = lps.info.n
 
     def ok(i):
         gval = lps.G(N - i)
@@ -314,9 +370,42 @@ def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = Non
             lo = mid + 1
     X = obj(lo)
     value = float(backend.add_laplace(X, delta_hat / eps1))
-    return BaselineRelease(value=value, ledger=acc.entries_since(mark), mechanism="rm",
-                           public={"epsilon": epsilon, "delta": delta}, details={"delta_hat": delta_hat},
-                           exact={"X": X, "i_star": i_star, "lps": lps.solved_count})
+    return Drawn(value, {"delta_hat": delta_hat}, {"X": X, "i_star": i_star, "lps": lps.solved_count})
+
+
+RM = Mechanism(
+    name="r2t.rm", summary="recursive mechanism, the authors' simplified LP variant (toy sizes only)", relation=RELATION,
+    params=(EPSILON(), Param("delta", float, 0.1, "δ of the recursive mechanism (β = ε₁ / log₂(1/δ))", low=0.0,
+                             high=1.0, open_low=True),
+            Param("max_results", int, 5000, "the size cap (refusal depends on the join size)", low=1),
+            Param("note", str, "", "a label prefixed to the ledger notes")),
+    cost=lambda *, epsilon, note, **_: planned(
+        ("rm-delta", epsilon / 2, (f"{note}: " if note else "") + "RM phase 1: ln Δ̂ = ln Δ + 1 + Lap(β/ε₁)"),
+        ("rm-laplace", epsilon / 2, (f"{note}: " if note else "") + "RM phase 2: X + Lap(Δ̂/ε₁)")),
+    statistics=lambda info, **p: info if isinstance(info, InfoStats) else InfoStats(info),
+    noise=_rm_noise,
+    truth=lambda stats, **p: stats["Q(I)"],
+    release_type=BaselineRelease,
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (RM of Chen and Zhou, the authors' LP variant); spec 3.5.",
+)
+
+
+def rm(info: JoinInfo, *, epsilon: float, delta: float = 0.1, rng: RngLike = None, max_results: int = 5000,
+       accountant: AccountantLike | None = None, note: str = "", lps: "RMLPs | None" = None) -> BaselineRelease:
+    """Recursive mechanism, authors' simplified LP variant (spec 3.5): one :data:`RM` release. Spends ε (ε/2 per
+    phase). Toy sizes only; runs on the release back-end (``rng=None``). ``lps``: the instance's LPs, shared across
+    runs. Treated as public: ``delta``, ``epsilon``, ``max_results``.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (RM of Chen and Zhou, the authors' LP variant); spec 3.5.
+    """
+    if info.m > max_results:
+        raise ValueError(f"RM is limited to ≤ {max_results} join results (got {info.m}); report it as out of time")
+    rel = RM.release(info, rng=rng, accountant=accountant, statistics=InfoStats(info, lps), epsilon=epsilon, delta=delta,
+                     max_results=max_results, note=note)
+    return dataclasses.replace(rel, mechanism="rm", public={"epsilon": rel.public["epsilon"], "delta": delta},
+                               exact={k: v for k, v in rel.exact.items() if k != "truth"})
 
 
 # ---------------------------------------------------------------------------------
@@ -337,53 +426,38 @@ def _bern_first(p_of, a: int, b: int, gen: np.random.Generator) -> int | None:
             return i
 
 
-def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
-       note: str = "", chunk: int = 1 << 16) -> BaselineRelease:
-    """LS mechanism of Tao et al. (spec 3.6; budget ε/4, ε/4, ε/2). Spends ε. SJF COUNT/SUM with single R_P.
+_LS_WHY = ("its SVT scan beyond DS is simulated by Bernoulli thinning with floating-point probabilities, for which "
+           "no floating-point-safe sampler exists")
 
-    The linear SVT scan i = 1..GS−1 is evaluated exactly: explicitly (vectorised) up to DS,
-    then — where Q(I,i) = Q(I) is constant — by thinning the first-success time of the
-    per-step Bernoulli events, which has the same law as the step-by-step scan. Research only (seeded
-    numpy): the thinning has no floating-point-safe sampler.
 
-    Treated as public
-    -----------------
-    gs : GS_Q, the top of the SVT scan and Q̂'s truncation (must not be chosen from the data)
-    epsilon : ε
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §7 (LS of Tao et al.); spec 3.6.
-    """
-    epsilon = check_epsilon(epsilon)
-    gs = check_positive(gs, "gs")
-    if not info.self_join_free or info.is_spja:
-        raise ValueError("LS supports only self-join-free queries with one primary private relation (no projection)")
-    if info.tags is not None and len(set(info.tags.tolist())) > 1:
-        raise ValueError("LS does not support multiple primary private relations")
-    gen = research_generator(rng, "LS", "its SVT scan beyond DS is simulated by Bernoulli thinning with floating-point "
-                             "probabilities, for which no floating-point-safe sampler exists")
-    acc, mark = _record(accountant, privacy_cost_ls(epsilon), note)
+def _ls_noise(stats, backend, size, *, epsilon, gs, chunk, note):
+    """Q̂ = Q(I, GS) + Lap(4GS/ε); the SVT over i = 1..GS−1 (explicit up to DS, then exact thinning); Q(I, τ) +
+    Lap(2τ/ε). The Laplace draws go through the (seeded numpy) back-end."""
+    if size is not None:
+        return np.array([_ls_noise(stats, backend, None, epsilon=epsilon, gs=gs, chunk=chunk, note=note).value
+                         for _ in range(size)])
+    gen = research_generator(backend, "LS", _LS_WHY)
+    lap = backend.laplace
     e1, e2, e3 = epsilon / 4, epsilon / 4, epsilon / 2
     ell = int(math.ceil(gs))
-    s = np.sort(info.S)
+    s = np.sort(stats.info.S)
     pref = np.concatenate([[0.0], np.cumsum(s)])
     Q = float(pref[-1])
 
     def qtrunc(i):
         return pref[np.searchsorted(s, i, side="right")]
 
-    q_hat = float(qtrunc(np.array([ell]))[0]) + gen.laplace(0, ell / e1)
-    t_noisy = gen.laplace(0, 2 / e2)
+    q_hat = float(qtrunc(np.array([ell]))[0]) + float(lap(ell / e1))
+    t_noisy = float(lap(2 / e2))
     b = 4 / e2
     tau = None
-    ds = int(math.ceil(info.DS))
+    ds = int(math.ceil(stats.info.DS))
     start = 1
     explicit_end = min(ell - 1, ds)
     while start <= explicit_end and tau is None:
         stop = min(explicit_end, start + chunk - 1)
         i = np.arange(start, stop + 1, dtype=float)
-        lhs = (qtrunc(i) - q_hat) / i + gen.laplace(0, b, i.size)
+        lhs = (qtrunc(i) - q_hat) / i + lap(b, i.size)
         hit = np.flatnonzero(lhs >= t_noisy)
         if hit.size:
             tau = float(i[hit[0]])
@@ -405,32 +479,54 @@ def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accoun
             a = bnd
     if tau is None:
         tau = float(ell)
-    value = float(qtrunc(np.array([tau]))[0]) + gen.laplace(0, tau / e3)
-    return BaselineRelease(value=value, ledger=acc.entries_since(mark), mechanism="ls",
-                           public={"epsilon": epsilon, "GS_Q": gs}, details={"tau": tau},
-                           exact={"q_hat": q_hat})
+    value = float(qtrunc(np.array([tau]))[0]) + float(lap(tau / e3))
+    return Drawn(value, {"tau": tau}, {"q_hat": q_hat})
+
+
+LS = Mechanism(
+    name="r2t.ls", summary="LS of Tao et al. (SJF, one primary private relation): Q̂, an SVT over i = 1..GS−1, then "
+    "Q(I, τ) + Lap(2τ/ε) (research only)", relation=RELATION,
+    params=(EPSILON(), Param("gs", float, help="GS_Q, the top of the SVT scan and Q̂'s truncation", low=0.0,
+                             open_low=True),
+            Param("chunk", int, 1 << 16, "block size of the explicit scan (no effect on the output law)", low=1),
+            Param("note", str, "", "a label prefixed to the ledger notes")),
+    cost=lambda *, epsilon, note, **_: planned(*((m, e, (f"{note}: " if note else "") + t) for m, e, t in (
+        ("ls-laplace", epsilon / 4, "Q̂ = Q(I, GS) + Lap(4GS/ε)"), ("ls-svt", epsilon / 4, "SVT over i = 1..GS−1"),
+        ("ls-laplace", epsilon / 2, "Q(I, τ) + Lap(2τ/ε)")))),
+    statistics=lambda info, **p: info if isinstance(info, InfoStats) else InfoStats(info),
+    noise=_ls_noise,
+    truth=lambda stats, **p: stats["Q(I)"],
+    release_type=BaselineRelease,
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §7 (LS of Tao et al.); spec 3.6.",
+)
+
+
+def ls(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
+       note: str = "", chunk: int = 1 << 16) -> BaselineRelease:
+    """LS mechanism of Tao et al. (spec 3.6; budget ε/4, ε/4, ε/2): one :data:`LS` release. Spends ε. SJF COUNT/SUM
+    with a single primary private relation. The linear SVT scan i = 1..GS−1 is evaluated exactly: explicitly
+    (vectorised) up to DS, then — where Q(I,i) = Q(I) is constant — by thinning the first-success time of the
+    per-step Bernoulli events (same law as the step-by-step scan). Research only (seeded numpy). Treated as public:
+    ``gs`` (must not be chosen from the data) and ``epsilon``.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §7 (LS of Tao et al.); spec 3.6.
+    """
+    p = LS.check_params({"epsilon": epsilon, "gs": gs, "chunk": chunk, "note": note})
+    if not info.self_join_free or info.is_spja:
+        raise ValueError("LS supports only self-join-free queries with one primary private relation (no projection)")
+    if info.tags is not None and len(set(info.tags.tolist())) > 1:
+        raise ValueError("LS does not support multiple primary private relations")
+    research_generator(rng, "LS", _LS_WHY)  # refused before anything is spent
+    rel = LS.release(info, rng=rng, accountant=accountant, **p)
+    return dataclasses.replace(rel, mechanism="ls", public={"epsilon": p["epsilon"], "GS_Q": p["gs"]},
+                               exact={"q_hat": rel.exact["q_hat"]})
 
 
 # ---------------------------------------------------------------------------------
-# repetitions over cached non-private parts (experiments: only the noise is redrawn)
+# the non-private part of SDE (NOT PRIVATE)
 # ---------------------------------------------------------------------------------
-def nt_from_count(g: CSRGraph, query: str, theta: float, f: float, epsilon: float, gen: np.random.Generator) -> float:
-    """NT's output given the exact truncated count ``f`` at θ (same law as :func:`nt` with θ given; research only)."""
-    epsilon = check_epsilon(epsilon)
-    deg = g.degrees
-    beta_s = epsilon / 10
-    dmax = int(deg.max())
-    hist = np.bincount(deg, minlength=dmax + 1)
-    cum = np.concatenate([[0], np.cumsum(hist)])
-    upto = max(dmax, int(theta))
-    i = np.arange(upto)
-    lo = np.clip(theta - i, 0, dmax + 1).astype(int)
-    hi = np.clip(theta + i + 1, -1, dmax).astype(int)
-    cnt = np.where(hi >= lo, cum[np.minimum(hi + 1, dmax + 1)] - cum[lo], 0)
-    ss = restricted_sensitivity(query, theta) * float(np.max(np.exp(-beta_s * i) * (cnt + i + 1)))
-    return f + 10 * ss / epsilon * quartic_noise(gen)
-
-
 def sde_parts(g: CSRGraph, query: str, theta: float, *, projection: tuple[float, np.ndarray] | None = None,
               time_limit: float | None = None) -> tuple[float, float]:
     """SDE's exact (distance to max degree θ, projected count): the non-private part of :func:`sde`, NOT PRIVATE.
@@ -441,16 +537,5 @@ def sde_parts(g: CSRGraph, query: str, theta: float, *, projection: tuple[float,
     return 4 * opt, count(g.induced_subgraph(keep), query)
 
 
-def sde_from_parts(query: str, theta: float, d_hat: float, f: float, epsilon: float, gen: np.random.Generator) -> float:
-    """SDE's output given :func:`sde_parts` (same law as :func:`sde` with θ given; research only)."""
-    epsilon = check_epsilon(epsilon)
-    beta_s = epsilon / 10
-    cands = [math.ceil(d_hat), math.floor(4 / beta_s - 2.5), math.ceil(4 / beta_s - 2.5)]
-    rs = restricted_sensitivity(query, 2 * theta)
-    ok = [d for d in cands if d >= d_hat]
-    s = max(math.exp(-beta_s / 4 * (d - d_hat)) * (2 * d + 5) * rs for d in ok) if ok else (2 * d_hat + 5) * rs
-    return f + 10 * s / epsilon * quartic_noise(gen)
-
-
-__all__ = ["BaselineRelease", "ls", "nt", "nt_from_count", "sde_from_parts", "sde_parts", "privacy_cost_ls", "privacy_cost_nt", "privacy_cost_rm", "privacy_cost_sde",
+__all__ = ["BaselineRelease", "GraphStats", "LS", "NT", "RM", "InfoStats", "SDE", "ls", "nt", "sde_parts",
            "quartic_noise", "restricted_sensitivity", "rm", "RMLPs", "sde"]

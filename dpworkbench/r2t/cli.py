@@ -24,12 +24,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-
-SQL_RELATION = ("delete (or add) one tuple of a primary private relation (--private) together with every tuple "
-                "referencing it, directly or transitively, through the declared foreign keys")
-SQL_RELATION_NO_SCHEMA = ("delete (or add) one tuple of a primary private relation (--private); no foreign keys are "
-                          "declared, so every other table is public")
-GRAPH_RELATION = "node-DP: delete (or add) one node together with all its edges"
+from ..cli.release import add_release_flags, emit, emit_plan
 
 _EPILOG = """neighbouring relation: {relation}.
 
@@ -47,8 +42,7 @@ noise: without --seed the run is a release on OpenDP's floating-point-safe sampl
 makes it a reproducible research run on seeded numpy, which is NOT a private release."""
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--epsilon", type=float, default=1.0, help="privacy budget of the R2T run (public; default 1)")
+def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = ()) -> None:
     p.add_argument("--beta", type=float, default=0.1, help="failure probability β (public; default 0.1)")
     p.add_argument("--base", type=float, default=2.0, help="τ grid base (public; 2 = paper; the authors' code used 5.5)")
     p.add_argument("--gs", type=float, default=None,
@@ -56,12 +50,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
                    help="truncation engine (same Q(I,τ) either way)")
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed: a reproducible research run on seeded numpy, NOT a private release "
-                        "(default: release on OpenDP's floating-point-safe samplers)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (fields under private / public / NOT_PRIVATE)")
-    p.add_argument("--show-exact", action="store_true",
-                   help="also print exact values (true answer, DS, join size, bound, timings), labelled NOT PRIVATE")
+    # --epsilon, --seed (a research run on seeded numpy, NOT a private release), --json, --show-exact, --plan, --engine
+    add_release_flags(p, epsilon=1.0, engines=engines)
 
 
 def _table_arg(text: str) -> tuple[str, Path]:
@@ -124,84 +114,73 @@ def _duckdb_message(exc: Exception, where: str) -> str:
     return f"{where}: {first}"
 
 
-def _release(info, args, what: str, relation: str, extra_public: dict | None = None, progress=None):
-    """Run R2T on ``info`` and return (the CLI's Release, its back-end). Only the estimate and the winning τ are
-    private; exact values go to ``Release.exact`` (printed only with ``--show-exact``, labelled NOT PRIVATE)."""
-    from ..accounting import Accountant, Release
-    from ..mechanisms.backends import cli_backend
+def _params(args: argparse.Namespace) -> dict:
+    """R2T's public parameters from the flags, each refusal naming its flag."""
     from .._validation import check_epsilon, check_positive, check_probability
-    from .mechanisms import r2t, r2t_bound, tau_grid
-    from .model import Truncation
 
-    eps = check_epsilon(args.epsilon, "--epsilon")
-    beta = check_probability(args.beta, "--beta")
-    gs = check_positive(args.gs, "--gs")
     base = check_positive(args.base, "--base")
     if base <= 1:
         raise ValueError(f"--base must be > 1, got {base}")
-    backend = cli_backend(args.seed)
-    acc = Accountant(eps)
-    trunc = Truncation(info, args.method)
-    if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
-        progress.add(tau_grid(gs, base).size)
-        solve = trunc.value
-
-        def ticking_value(tau, _solve=solve):
-            out = _solve(tau)
-            progress.tick(f"τ={tau:g} solved")
-            return out
-
-        trunc.value = ticking_value
-    res = r2t(trunc, epsilon=eps, beta=beta, gs=gs, base=base, rng=backend,
-              prune=not args.no_prune, accountant=acc, note=f"R2T on {what}")
-    public = {"query": what, "neighbouring relation": relation, **(extra_public or {}), **res.public,
-              "truncation engine": args.method}
-    exact = {"answer": float(info.answer), "DS": float(info.DS), "join_results": int(info.m),
-             "theorem_5_1_bound": r2t_bound(max(info.DS, 1.0), epsilon=eps, beta=beta, gs=gs, base=base),
-             "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
-    rel = Release(value=res.value, ledger=res.ledger, public=public, derived_public=res.derived_public,
-                  details=dict(res.details), exact=exact, private=res.private, mechanism="r2t")
-    return rel, backend
+    return {"epsilon": check_epsilon(args.epsilon, "--epsilon"), "beta": check_probability(args.beta, "--beta"),
+            "gs": check_positive(args.gs, "--gs"), "base": base, "prune": not args.no_prune}
 
 
-def _print(rel, backend, args, input_exact: dict | None = None) -> int:
-    from ..accounting import release_lines
-    from ..cli.common import print_json, release_json
-    from ..mechanisms.backends import noise_label
+def _release(infos, args, what: str, relation, extra: dict, progress=None, *, parallel: bool | None = None,
+             join_results: int | None = None, input_exact: dict | None = None) -> int:
+    """R2T on one instance (``infos`` a JoinInfo) or once per group (a dict group → JoinInfo, ``parallel`` saying
+    whether the groups' individuals are disjoint; the split is :func:`.mechanisms.r2t_group_by`'s), then the one
+    emitter. Only the estimates and winning τ are private; exact values go to ``exact`` (``--show-exact``)."""
+    from ..accounting import Release
+    from ..mechanisms.backends import cli_backend
+    from .mechanisms import R2T, R2T_GROUP_BY, r2t, r2t_bound, r2t_group_by, tau_grid
+    from .model import Truncation
 
-    noise = noise_label(backend)
-    # R2T's estimate is the max over τ of the noisy candidates and Q(I, 0) = 0: when no τ beat 0 the output sits at
-    # that floor. Saying so is post-processing of the private output (the winning τ), not a leak.
-    grouped = "groups" in rel.details
-    floor = rel.details.get("winner_tau") is None and not grouped
-    if args.json:
-        out = release_json(rel, noise=noise, show_exact=args.show_exact, label="estimate")
-        if grouped:  # per group: {"group": [...], "estimate": ...}; the flat list of estimates would repeat them
-            out["private"].pop("estimate", None)
-        if floor:  # follows from winner_tau = null (private); kept out of "private", which holds released values only
-            out["notes"] = ["no τ candidate exceeded 0: the estimate is R2T's floor Q(I, 0) = 0"]
-        if args.show_exact and input_exact:
-            out.setdefault("NOT_PRIVATE", {})["input"] = input_exact
-        print_json(out)
+    p = _params(args)
+    grouped = isinstance(infos, dict)
+    if args.plan:
+        mech, q = (R2T_GROUP_BY, {"groups": len(infos), "parallel": parallel}) if grouped else (R2T, {})
+        emit_plan(mech, mech.check_params({**p, **q}), args)
         return 0
+    args._backend = backend = cli_backend(args.seed)
+    truncs = {g: Truncation(i, args.method) for g, i in infos.items()} if grouped else {None: Truncation(infos, args.method)}
+    if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
+        progress.add(len(truncs) * tau_grid(p["gs"], p["base"]).size)
+        for tr in truncs.values():
+            tr.value = (lambda tau, _solve=tr.value: (_solve(tau), progress.tick(f"τ={tau:g} solved"))[0])
+    public = {"query": what, "neighbouring relation": relation.describe(), **extra}
     if grouped:
-        fmt = (lambda v: "null" if v is None else f"{v:.6g}")
-        for g in rel.details["groups"]:
-            print(f"group {g['group']}: estimate (private) {fmt(g['estimate'])}, winner τ (private) {fmt(g['winner_tau'])}")
-        rel = type(rel)(value=f"{len(rel.details['groups'])} groups (above)", ledger=rel.ledger, public=rel.public,
-                        exact=rel.exact, mechanism=rel.mechanism)
-    print("\n".join(release_lines(rel, noise=noise, show_exact=args.show_exact, label="estimate")))
-    if floor:
-        print("note (private): no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0")
-    if args.show_exact and input_exact:
-        for k, v in input_exact.items():
-            print(f"NOT PRIVATE {k}: {v}")
+        k = len(truncs)
+        res = r2t_group_by(truncs, parallel=parallel, rng=backend, note=f"R2T on {what}", **p)
+        public.update({"epsilon": p["epsilon"], "beta": p["beta"], "GS_Q": p["gs"], "base": p["base"],
+                       "taus": [float(t) for t in tau_grid(p["gs"], p["base"])], "truncation engine": args.method,
+                       "group composition": ("parallel: every individual's join results fall in one group (the group "
+                                             "key is a function of the primary private tuple)") if parallel else
+                                            f"sequential: ε split evenly over the {k} groups",
+                       "epsilon per group": p["epsilon"] if parallel else p["epsilon"] / k, "groups": k})
+        exact = {"groups": res.exact["groups"], "join_results": join_results}
+    else:
+        res = r2t(truncs[None], rng=backend, note=f"R2T on {what}", **p)
+        public.update({**res.public, "truncation engine": args.method})
+        exact = {"answer": float(infos.answer), "DS": float(infos.DS), "join_results": int(infos.m),
+                 "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=p["epsilon"], beta=p["beta"], gs=p["gs"],
+                                                base=p["base"]),
+                 "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
+        if input_exact:
+            exact["input"] = input_exact
+    # no τ beat Q(I, 0) = 0: saying so is post-processing of the private output (the winning τ), not a leak
+    floor = not grouped and res.details.get("winner_tau") is None
+    note = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0"
+    emit(Release(value=res.value, ledger=res.ledger, public=public, details=dict(res.details), exact=exact,
+                 mechanism="r2t"), args, label="estimate", extra={"notes": [note]} if floor else None)
+    if floor and not args.json:
+        print(f"note (private): {note}")
     return 0
 
 
 def _run_sql(args: argparse.Namespace) -> int:
     import duckdb
 
+    from .mechanisms import SQL_RELATION, SQL_RELATION_NO_SCHEMA
     from .sql import complete, extract
 
     if args.gs is None:
@@ -234,6 +213,8 @@ def _run_sql(args: argparse.Namespace) -> int:
     plan = complete(args.query, privs, catalog=catalog, project=args.project)  # refusals on public inputs, first
     if plan.parsed.group_by and args.engine == "spark":
         raise ValueError("GROUP BY runs on --engine memory only")
+    if args.plan and not plan.parsed.group_by:  # the plan depends on public inputs only (a GROUP BY: on its domain)
+        return _release(None, args, "", SQL_RELATION, {})
     with Stages(args, ["load tables", "extract join information"], "r2t sql") as st:
         st.next("load tables")
         from ..spark import session_from_args
@@ -263,74 +244,15 @@ def _run_sql(args: argparse.Namespace) -> int:
             extra["schema"] = "none declared: CSV columns are text (header-only rule); no foreign keys"
         if args.project:
             extra["projection"] = args.project
+        relation = SQL_RELATION if catalog is not None else SQL_RELATION_NO_SCHEMA
         if ex.groups is not None:
-            rel, backend = _release_groups(ex, args, f"SQL ({ex.kind}) GROUP BY", _relation(catalog), extra, st)
-        else:
-            rel, backend = _release(ex.info, args, f"SQL ({ex.kind})", _relation(catalog), extra, progress=st)
-    return _print(rel, backend, args)
-
-
-def _relation(catalog) -> str:
-    if catalog is None:
-        return SQL_RELATION_NO_SCHEMA
-    return SQL_RELATION
-
-
-def _release_groups(ex, args, what: str, relation: str, extra: dict, progress=None):
-    """One R2T release per group of the public domain. Parallel composition (each group gets the whole ε) when the
-    group key is a function of the individual (the primary private tuple, through foreign keys to public
-    relations), so one individual's join results all sit in one group; otherwise ε is split evenly over the groups
-    (basic composition). Empty groups of the domain are released too."""
-    from ..accounting import Accountant, Release
-    from ..mechanisms.backends import cli_backend
-    from .._validation import check_epsilon, check_positive, check_probability
-    from .mechanisms import r2t
-    from .model import Truncation
-
-    eps = check_epsilon(args.epsilon, "--epsilon")
-    beta = check_probability(args.beta, "--beta")
-    gs = check_positive(args.gs, "--gs")
-    base = check_positive(args.base, "--base")
-    if base <= 1:
-        raise ValueError(f"--base must be > 1, got {base}")
-    backend = cli_backend(args.seed)
-    acc = Accountant(eps)
-    k = len(ex.groups)
-    if k == 0:
-        raise ValueError("the group domain is empty")
-    per = eps if ex.parallel_groups else eps / k
-    out, exact, public_res = [], [], {}
-
-    def run(info, g, accountant):
-        res = r2t(Truncation(info, args.method), epsilon=per, beta=beta, gs=gs, base=base, rng=backend,
-                  prune=not args.no_prune, accountant=accountant, note=f"R2T on {what}, group {list(g)}")
-        out.append({"group": list(g), "estimate": res.value, "winner_tau": res.details.get("winner_tau")})
-        exact.append({"group": list(g), "answer": float(info.answer), "DS": float(info.DS)})
-        public_res.update(res.public)
-        if progress is not None:
-            progress.tick(f"group {len(out)}/{k}")
-
-    if progress is not None:
-        progress.add(k)
-    if ex.parallel_groups:
-        with acc.parallel("GROUP BY: disjoint individuals per group") as block:
-            for info, g in zip(ex.group_infos, ex.groups):
-                with block.branch() as b:
-                    run(info, g, b)
-    else:
-        for info, g in zip(ex.group_infos, ex.groups):
-            run(info, g, acc)
-    public = {"query": what, "neighbouring relation": relation, **extra, **public_res, "truncation engine": args.method,
-              "group composition": ("parallel: every individual's join results fall in one group (the group key is a "
-                                    "function of the primary private tuple)") if ex.parallel_groups else
-                                   f"sequential: ε split evenly over the {k} groups",
-              "epsilon per group": per, "groups": k}
-    rel = Release(value=[o["estimate"] for o in out], ledger=tuple(acc.entries), public=public,
-                  details={"groups": out}, exact={"groups": exact, "join_results": int(ex.info.m)}, mechanism="r2t")
-    return rel, backend
+            return _release(dict(zip(map(tuple, ex.groups), ex.group_infos)), args, f"SQL ({ex.kind}) GROUP BY", relation,
+                            extra, st, parallel=ex.parallel_groups, join_results=int(ex.info.m))
+        return _release(ex.info, args, f"SQL ({ex.kind})", relation, extra, st)
 
 
 def _run_graph(args: argparse.Namespace) -> int:
+    from .mechanisms import GRAPH_RELATION
     from .model import GS_EXPONENT
     from .._validation import check_options
     from .patterns import QUERIES, graph_joininfo
@@ -344,6 +266,8 @@ def _run_graph(args: argparse.Namespace) -> int:
             raise ValueError(f"--max-degree must be ≥ 1, got {args.max_degree}")
         args.gs = float(args.max_degree) ** GS_EXPONENT[args.query]
         extra["max_degree D (GS_Q = D^k)"] = int(args.max_degree)
+    if args.plan:
+        return _release(None, args, "", GRAPH_RELATION, extra)
     from ..cli.common import Stages, scan_edge_list, warn
 
     _warn_epsilon(args)
@@ -357,9 +281,8 @@ def _run_graph(args: argparse.Namespace) -> int:
         st.next(f"enumerate {args.query} occurrences")
         info = graph_joininfo(g, args.query, name=Path(args.edges).stem)
         # the node count n is not printed: under node-DP it is private
-        rel, backend = _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION,
-                                extra, progress=st)
-    return _print(rel, backend, args, input_exact=scan.exact())
+        return _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION, extra, st,
+                        input_exact=scan.exact())
 
 
 def _warn_epsilon(args: argparse.Namespace) -> None:
@@ -370,13 +293,15 @@ def _warn_epsilon(args: argparse.Namespace) -> None:
 
 
 def register(subparsers) -> None:
+    from .mechanisms import GRAPH_RELATION, SQL_RELATION
+
     fmt = argparse.RawDescriptionHelpFormatter
     p = subparsers.add_parser("r2t", help="R2T (Race-to-the-Top) on a SQL query over CSV/Parquet tables or on a graph pattern",
                               description=__doc__.split("\n\n")[-1], formatter_class=fmt)
     sub = p.add_subparsers(dest="r2t_command", required=True)
     s = sub.add_parser("sql", help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables",
                        formatter_class=fmt,
-                       epilog=_EPILOG.format(relation=SQL_RELATION,
+                       epilog=_EPILOG.format(relation=SQL_RELATION.describe(),
                                              public="the query and its completion, the schema (--db catalog or --schema "
                                                     "DDL: column types, primary and foreign keys), the table names, the "
                                                     "primary private relation(s) (--private), the group domain "
@@ -395,17 +320,14 @@ def register(subparsers) -> None:
                    help="the public domain of a GROUP BY expression (else: a public relation's column or an ENUM)")
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
-    _common(s)
-    s.add_argument("--engine", choices=["memory", "spark"], default="memory",
-                   help="where the join information is extracted: memory = DuckDB on this machine (default), spark = "
-                        "the same SQL on Spark (local[*] or --spark-master/--spark-remote); truncation stays here")
+    _common(s, engines=("memory", "spark"))  # spark: the same SQL on Spark (local[*] or --spark-master/--spark-remote)
     from ..spark import add_spark_arguments
 
     add_spark_arguments(s)
     s.set_defaults(func=_run_sql)
     g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list",
                        formatter_class=fmt,
-                       epilog=_EPILOG.format(relation=GRAPH_RELATION,
+                       epilog=_EPILOG.format(relation=GRAPH_RELATION.describe(),
                                              public="the pattern (--query) and the degree bound D (--max-degree; "
                                                     "GS_Q = D^k)"))
     g.add_argument("edges", help="SNAP edge list or CSV id_1,id_2")

@@ -26,9 +26,8 @@ import pandas as pd
 
 from ..experiments import run_grid, trimmed_mean
 from . import baselines
-from .mechanisms import fixed_tau, fixed_tau_samples, opt2, r2t, tau_grid
+from .mechanisms import FIXED_TAU, fixed_tau, opt2, r2t, tau_grid
 from .model import FHat, Instance, SolverError, Truncation
-from .patterns import count
 
 MECHANISMS_GRAPH = ("R2T", "OPT2", "LP", "NT", "SDE", "RM")
 TRIM = 0.2  # spec 4.1: drop 20 % of the runs on each side
@@ -81,11 +80,10 @@ def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.ran
         grid = tau_grid(inst.degree_bound)
         theta = float(grid[gen.integers(grid.size)])
         key = (mech, theta)
+        stats = inst.cache.setdefault("graph_stats", baselines.GraphStats(inst.graph, inst.query))
+        params = {"epsilon": epsilon, "query": inst.query, "degree_bound": inst.degree_bound, "theta": theta}
         if mech == "NT":
-            if key not in inst.cache:
-                keep = np.flatnonzero(inst.graph.degrees <= theta)
-                inst.cache[key] = count(inst.graph.induced_subgraph(keep), inst.query)
-            return baselines.nt_from_count(inst.graph, inst.query, theta, inst.cache[key], epsilon, gen)
+            return float(baselines.NT.sample(stats, size=1, rng=gen, **params)[0])
         if inst.graph.num_edges > limits.get("sde_max_edges", 10**9):
             raise OutOfTime("SDE LP too large for this profile")
         if key not in inst.cache:
@@ -101,8 +99,8 @@ def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.ran
             if proj is None:
                 raise OutOfTime("SDE distance LP over the run-time limit")
             inst.cache[key] = baselines.sde_parts(inst.graph, inst.query, theta, projection=proj)
-        d_hat, f = inst.cache[key]
-        return baselines.sde_from_parts(inst.query, theta, d_hat, f, epsilon, gen)
+        stats.sde[theta] = inst.cache[key]
+        return float(baselines.SDE.sample(stats, size=1, rng=gen, **params)[0])
     if mech == "RM":
         if inst.info.m > limits.get("rm_max_m", 1500):
             raise OutOfTime("RM only on toy sizes")
@@ -259,7 +257,7 @@ def fixed_tau_errors(inst: Instance, ks: Sequence[int], *, epsilon: float, repet
                 q = inst.trunc.value(tau)
         except SolverError:
             return {**base, "Q(I,tau)": np.nan, "bias": np.nan, "error": np.nan, "status": "OT"}
-        est = fixed_tau_samples(q, tau, epsilon=epsilon, size=repetitions, rng=gen)
+        est = FIXED_TAU.sample(inst.trunc, size=repetitions, rng=gen, epsilon=epsilon, tau=tau)
         return {**base, "Q(I,tau)": q, "bias": inst.answer - q, "error": trimmed_mean(np.abs(est - inst.answer), proportion=TRIM),
                 "status": "ok"}
 

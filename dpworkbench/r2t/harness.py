@@ -1,19 +1,16 @@
-"""R2T / OPT²'s public release entry points for the privacy harness (:mod:`dpworkbench.testing.harness`).
+"""R2T's hand-written privacy-harness entries (:mod:`dpworkbench.testing.harness`): what the declarations do not cover.
 
-One entry per public release API function (``r2t``, ``opt2``, ``exp_opt2``, ``naive_laplace``, ``fixed_tau``,
-``random_tau`` and the baselines ``rm``, ``ls``, ``nt``, ``sde``) and per CLI subcommand
-(``dpworkbench r2t sql|graph``, run in-process with ``--seed <int> --json`` on small files written once per
-input). Neighbouring relations at the user's input level, as the paper defines them (spec 1.2–1.3):
+R2T, OPT², ExpOPT², naive Laplace, fixed τ, random τ, NT and SDE are declared once (:mod:`.mechanisms`,
+:mod:`.baselines`); their entries are derived from the declarations (:mod:`dpworkbench.testing.declared`). Here
+remain RM and LS (whose statistics need a class bound or SQL inputs the declarations do not carry) and the CLI
+subcommands (``dpworkbench r2t sql|graph``, run in-process with
+``--seed <int> --json`` on small files written once per input), whose neighbours are rows or lines of files. The
+relations are the declared ones (:data:`~.mechanisms.RELATION`, ``SQL_RELATION``, ``GRAPH_RELATION``) realised on
+each input: one customer with its orders; one node with its edges (:func:`node_neighbours`).
 
-* SQL — delete or add one tuple of the primary private relation (``cust``) together with every tuple referencing
-  it through the foreign key (its ``orders``);
-* graphs — node-DP: remove one node with its edges, the rest relabelled (:func:`node_neighbours`).
-
-Pre-noise statistics go through the real code (edge list / tables → join information → :class:`Truncation` /
-:class:`FHat`): Q(I, τ) for each τ of the grid with sensitivity τ (property 1 of spec 2.2), Ĝ(I, 2^ℓ) = F̂ − N and
-G = F − N with sensitivity 1 (the SVT queries of OPT² / ExpOPT²), Q(I) with sensitivity GS_Q on the small
-instance class (at most ``N_NODES`` nodes, degree ≤ ``N_NODES`` − 1; at most ``MAX_ORDERS`` orders per customer).
-Outputs are the private value and, where released, the selected τ.
+Pre-noise statistics go through the real code (edge list / tables → join information → :class:`Truncation`):
+Q(I, τ) for each τ of the grid with sensitivity τ (property 1 of spec 2.2), Q(I) with sensitivity GS_Q on the small
+instance class (at most ``N_NODES`` nodes; at most ``MAX_ORDERS`` orders per customer).
 """
 
 from __future__ import annotations
@@ -24,43 +21,36 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dpworkbench.accounting import ledger_epsilon
 from dpworkbench.cache import cached_call, fingerprint
 from dpworkbench.testing.harness import EntryPoint, InProcessCLI, node_neighbours, scratch_dir
 
 from . import baselines as B
-from .mechanisms import (RELATION, exp_opt2, fixed_tau, naive_laplace, opt2, privacy_cost_exp_opt2, privacy_cost_laplace,
-                         privacy_cost_opt2, privacy_cost_r2t, r2t, random_tau, tau_grid)
-from .model import FHat, Truncation, f_exact
+from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, _example_graphs, tau_grid
+from .model import Truncation
 
 EPS = 1.0
-BETA = 0.1
-N_NODES = 6          # graphs on at most 6 nodes: a node's edge count (S_Q for the edge query) is ≤ 5
 GS_GRAPH = 8.0       # public GS_Q for the edge count on that class (τ grid 2, 4, 8)
 MAX_ORDERS = 3       # each customer has at most 3 orders: S_Q ≤ 3
 GS_SQL = 4.0         # public GS_Q for the COUNT query on that class (τ grid 2, 4)
-FIXED_TAU = 2.0
 SQL = "SELECT COUNT(*) FROM cust c, orders o WHERE c.id = o.cid"
 TESTS = "tests/privacy/test_harness_r2t.py"
-GRAPH_RELATION = "node-DP: remove one node with its edges (remaining nodes relabelled)"
-SQL_RELATION = "delete/add one tuple of the primary private relation cust with every orders tuple referencing it"
+GRAPH_RELATION = _GRAPH.describe()
+SQL_RELATION = _SQL("the primary private relation cust; each orders tuple references one customer").describe()
+SCHEMA_RELATION = _SQL.describe()
 
 #: Public functions that take ε but release nothing (pure plans, theory bounds).
 EXEMPT = {
     "opt2_bound": "Theorem 6.8's error bound: a formula of (DS, ε, β), releases nothing",
     "r2t_bound": "Theorem 5.1's error bound: a formula of (DS, ε, β, GS), releases nothing",
-    "privacy_cost_r2t": "pure privacy plan (ledger entries) of r2t; spends nothing",
-    "privacy_cost_opt2": "pure privacy plan (ledger entries) of opt2; spends nothing",
-    "privacy_cost_exp_opt2": "pure privacy plan (ledger entries) of exp_opt2; spends nothing",
-    "privacy_cost_laplace": "pure privacy plan of naive_laplace / fixed_tau / random_tau; spends nothing",
 }
+
 
 def _tmpdir() -> Path:
     return scratch_dir("r2t")  # one folder per process (scratch_dir keeps it), removed at exit
 
 
 def _memo(kind: str, key: tuple, compute):
-    """Non-private per-input work (join information, Q(I,τ)/F̂ solvers, F values, RM LPs), content-keyed in
+    """Non-private per-input work (join information, Q(I,τ) solvers, RM LPs), content-keyed in
     :mod:`dpworkbench.cache`: the harness calls a release thousands of times on each input."""
     return cached_call("r2t.harness", (kind, key), compute)
 
@@ -69,15 +59,18 @@ def _seed(rng) -> int:
     return int(rng) if isinstance(rng, (int, np.integer)) else int(np.random.default_rng(rng).integers(2**31))
 
 
-# ------------------------------------------------------------------ graphs (node-DP)
+def _q_stats(trunc, grid) -> dict[str, float]:
+    return {**{f"Q(I,{t:g})": float(trunc.value(t)) for t in grid}, "Q(I)": float(trunc.info.answer)}
+
+
+def _q_sens(grid) -> dict[str, float]:
+    return {f"Q(I,{t:g})": float(t) for t in grid}
+
+
+# ------------------------------------------------------------------ graphs (node-DP): the research baselines
 def _graph_inputs(rng):
-    star = np.array([[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 2]])  # DS = 5: the neighbour pair that moves most
-    out = [(N_NODES, star)]
-    for p in (0.5, 0.7):
-        iu = np.array([(i, j) for i in range(N_NODES) for j in range(i + 1, N_NODES)])
-        keep = rng.random(len(iu)) < p
-        out.append((N_NODES, iu[keep]))
-    return out
+    """The declarations' example graphs (:func:`.mechanisms._example_graphs`) as (n, edges)."""
+    return [(N_NODES, e) for e in _example_graphs(rng)]
 
 
 def _graph_key(x) -> tuple:
@@ -85,140 +78,25 @@ def _graph_key(x) -> tuple:
     return (int(n), np.ascontiguousarray(np.asarray(e, dtype=np.int64).reshape(-1, 2)).tobytes())
 
 
-def _info(x, query="edge"):
-    """Edge list → CSRGraph → join information of the pattern (the real code path), cached per input."""
+def _info(x):
+    """Edge list → CSRGraph → join information of the edge pattern (the real code path), cached per input."""
     from ..graphs import from_edge_array
     from .patterns import graph_joininfo
 
-    n, e = x
-    return _memo("info", (query, _graph_key(x)),
-                 lambda: graph_joininfo(from_edge_array(np.asarray(e, dtype=np.int64).reshape(-1, 2), n=n), query))
-
-
-def _trunc(x, query="edge") -> Truncation:
-    return _memo("trunc", (query, _graph_key(x)), lambda: Truncation(_info(x, query)))
-
-
-def _q_tau_stats(trunc_of, grid):
-    def stats(x):
-        tr = trunc_of(x)
-        out = {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
-        out["Q(I)"] = float(tr.info.answer)
-        return out
-    return stats
-
-
-def _graph_entry(name, release, *, claimed, public, stats=None, sens=None, n_samples=4000, expect=False, note=""):
-    grid = tau_grid(GS_GRAPH)
-    return EntryPoint(
-        name=name, kind="api", paper="r2t", relation=GRAPH_RELATION, claimed_epsilon=claimed, public_inputs=public,
-        make_inputs=_graph_inputs, neighbours=lambda x: node_neighbours(*x),
-        statistics=stats or _q_tau_stats(_trunc, grid),
-        sensitivities=sens or {f"Q(I,{t:g})": float(t) for t in grid},
-        release=release, n_samples=n_samples, expect_flagged=expect, tests=TESTS, note=note)
-
-
-def _r2t_api():
-    def release(x, rng):
-        return r2t(_trunc(x), epsilon=EPS, beta=BETA, gs=GS_GRAPH, rng=rng).value
-    return _graph_entry("r2t.r2t", release, claimed=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)),
-                        public=("gs (GS_Q)", "base", "rounding", "beta", "epsilon"))
-
-
-def _fhat(x) -> FHat:
-    return _memo("fhat", _graph_key(x), lambda: FHat(_info(x)))
-
-
-def _opt2_stats(x):
-    fh = _fhat(x)
-    out = {f"Ĝ(I,{2 ** lv})": float(fh.g(2.0 ** lv)) for lv in range(1, 4)}
-    out.update({f"Q(I,{2 ** lv})": float(_trunc(x).value(2.0 ** lv)) for lv in range(1, 4)})
-    return out
-
-
-_OPT2_SENS = {**{f"Ĝ(I,{2 ** lv})": 1.0 for lv in range(1, 4)}, **{f"Q(I,{2 ** lv})": float(2 ** lv) for lv in range(1, 4)}}
-
-
-def _opt2_api():
-    def release(x, rng):
-        res = opt2(_info(x), epsilon=EPS, beta=BETA, rng=rng, fhat=_fhat(x), truncation=_trunc(x))
-        return {"value": res.value, "tau": res.tau}
-    return _graph_entry("r2t.opt2", release, claimed=ledger_epsilon(privacy_cost_opt2(EPS)), public=("beta", "epsilon"),
-                        stats=_opt2_stats, sens=_OPT2_SENS)
-
-
-def _exact_f(x) -> dict:
-    return _memo("F", _graph_key(x), lambda: {2.0 ** lv: float(f_exact(_info(x), 2.0 ** lv)) for lv in range(1, 7)})
-
-
-def _exp_opt2_stats(x):
-    info = _info(x)
-    out = {f"G(I,{t:g})": f - info.n for t, f in _exact_f(x).items() if t <= 8}
-    out.update({f"Q(I,{2 ** lv})": float(_trunc(x).value(2.0 ** lv)) for lv in range(1, 4)})
-    return out
-
-
-def _exp_opt2_api():
-    def release(x, rng):
-        # F(I, τ) is computed once per input by f_exact (the code exp_opt2 runs) and passed in: same values, no
-        # repeated exponential-time solve per sample
-        res = exp_opt2(_info(x), epsilon=EPS, beta=BETA, rng=rng, f_values=_exact_f(x), truncation=_trunc(x))
-        return {"value": res.value, "tau": res.tau}
-    return _graph_entry("r2t.exp_opt2", release, claimed=ledger_epsilon(privacy_cost_exp_opt2(EPS)),
-                        public=("beta", "epsilon"), stats=_exp_opt2_stats,
-                        sens={**{f"G(I,{2 ** lv})": 1.0 for lv in range(1, 4)},
-                              **{f"Q(I,{2 ** lv})": float(2 ** lv) for lv in range(1, 4)}})
-
-
-def _naive_api():
-    def release(x, rng):
-        return naive_laplace(_info(x), epsilon=EPS, gs=N_NODES - 1, rng=rng).value
-    return _graph_entry("r2t.naive_laplace", release, claimed=ledger_epsilon(privacy_cost_laplace(EPS)),
-                        public=("gs (GS_Q, valid on the instance class)", "epsilon"),
-                        stats=lambda x: {"Q(I)": float(_info(x).answer)}, sens={"Q(I)": float(N_NODES - 1)})
-
-
-def _fixed_tau_api():
-    def release(x, rng):
-        return fixed_tau(_trunc(x), FIXED_TAU, epsilon=EPS, rng=rng).value
-    return _graph_entry("r2t.fixed_tau", release, claimed=ledger_epsilon(privacy_cost_laplace(EPS)),
-                        public=("tau", "epsilon"), stats=lambda x: {"Q(I,2)": float(_trunc(x).value(FIXED_TAU))},
-                        sens={"Q(I,2)": FIXED_TAU})
-
-
-def _random_tau_api():
-    def release(x, rng):
-        res = random_tau(_trunc(x), epsilon=EPS, gs=GS_GRAPH, rng=rng)
-        return {"value": res.value, "tau": res.details["tau"]}
-    return _graph_entry("r2t.random_tau", release, claimed=ledger_epsilon(privacy_cost_laplace(EPS)),
-                        public=("gs (top of the τ grid)", "epsilon"))
+    g = lambda: from_edge_array(np.asarray(x[1], dtype=np.int64).reshape(-1, 2), n=x[0])  # noqa: E731
+    return _memo("info", ("edge", _graph_key(x)), lambda: graph_joininfo(g(), "edge"))
 
 
 def _rm_api():
+    """RM claims no sensitivity of its own: Q(I) is brute-forced against GS_Q on the instance class."""
     def release(x, rng):
         lps = _memo("rm", _graph_key(x), lambda: B.RMLPs(_info(x)))  # the LP values are non-private and shareable
         return B.rm(_info(x), epsilon=EPS, rng=rng, lps=lps).value
-    return _graph_entry("r2t.baselines.rm", release, claimed=ledger_epsilon(B.privacy_cost_rm(EPS)),
-                        public=("delta", "epsilon"), stats=lambda x: {"Q(I)": float(_info(x).answer)},
-                        sens={"Q(I)": float(N_NODES - 1)}, n_samples=3000,
-                        note="the authors' simplified LP variant of RM (spec 3.5)")
-
-
-def _smooth_api(which):
-    fn = B.nt if which == "nt" else B.sde
-    plan = B.privacy_cost_nt if which == "nt" else B.privacy_cost_sde
-
-    def release(x, rng):
-        from ..graphs import from_edge_array
-
-        n, e = x
-        g = from_edge_array(np.asarray(e, dtype=np.int64).reshape(-1, 2), n=n)
-        res = fn(g, "edge", epsilon=EPS, degree_bound=N_NODES - 1, rng=np.random.default_rng(_seed(rng)))
-        return {"value": res.value, "theta": res.details.get("theta", 0.0)}
-    return _graph_entry(f"r2t.baselines.{which}", release, claimed=ledger_epsilon(plan(EPS)),
-                        public=("degree_bound", "epsilon"), stats=lambda x: {"Q(I)": float(_info(x).answer)},
-                        sens={"Q(I)": float(N_NODES - 1)}, n_samples=2000 if which == "sde" else 4000,
-                        note="research baseline (seeded numpy only): smooth-sensitivity noise")
+    return EntryPoint(
+        name="r2t.baselines.rm", kind="api", paper="r2t", relation=GRAPH_RELATION, claimed_epsilon=B.RM.epsilon(epsilon=EPS),
+        public_inputs=("delta", "epsilon"), make_inputs=_graph_inputs, neighbours=lambda x: node_neighbours(*x),
+        statistics=lambda x: {"Q(I)": float(_info(x).answer)}, sensitivities={"Q(I)": float(N_NODES - 1)},
+        release=release, n_samples=3000, tests=TESTS, note="the authors' simplified LP variant of RM (spec 3.5)")
 
 
 # ------------------------------------------------------------------ SQL (primary private relation cust)
@@ -271,15 +149,15 @@ def _sql_entry(name, kind, release, *, claimed, public, n_samples=3000, pilot=20
     grid = tau_grid(GS_SQL)
     return EntryPoint(
         name=name, kind=kind, paper="r2t", relation=SQL_RELATION, claimed_epsilon=claimed, public_inputs=public,
-        make_inputs=_sql_inputs, neighbours=_sql_neighbours, statistics=_q_tau_stats(_sql_info, grid),
-        sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release, n_samples=n_samples, tests=TESTS,
+        make_inputs=_sql_inputs, neighbours=_sql_neighbours, statistics=lambda x: _q_stats(_sql_info(x), grid),
+        sensitivities=_q_sens(grid), release=release, n_samples=n_samples, tests=TESTS,
         pilot_samples=pilot)
 
 
 def _ls_api():
     def release(x, rng):
         return B.ls(_sql_info(x).info, epsilon=EPS, gs=GS_SQL, rng=np.random.default_rng(_seed(rng))).value
-    return _sql_entry("r2t.baselines.ls", "api", release, claimed=ledger_epsilon(B.privacy_cost_ls(EPS)),
+    return _sql_entry("r2t.baselines.ls", "api", release, claimed=B.LS.epsilon(epsilon=EPS, gs=GS_SQL),
                       public=("gs (GS_Q)", "epsilon"))
 
 
@@ -292,17 +170,17 @@ def _sql_files(x) -> tuple[Path, Path]:
     return c, o
 
 
-def _run_cli(argv) -> dict:
-    """Run the CLI subcommand's handler in-process on ``argv`` and parse its ``--json`` output."""
-    return _cli()(argv)
-
-
 @functools.lru_cache(maxsize=1)
 def _cli() -> InProcessCLI:
     """One in-process CLI runner per process (a parser, not data)."""
     from .cli import register
 
     return InProcessCLI(register)
+
+
+def _run_cli(argv) -> dict:
+    """Run the CLI subcommand's handler in-process on ``argv`` and parse its ``--json`` output."""
+    return _cli()(argv)
 
 
 def _cli_components(out: dict) -> dict:
@@ -316,7 +194,7 @@ def _sql_cli():
         return _cli_components(_run_cli(["r2t", "sql", SQL, "--table", f"cust={c}", "--table", f"orders={o}",
                                          "--private", "c:id", "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}",
                                          "--seed", str(_seed(rng)), "--json"]))
-    return _sql_entry("dpworkbench r2t sql", "cli", release, claimed=ledger_epsilon(privacy_cost_r2t(EPS, GS_SQL)),
+    return _sql_entry("dpworkbench r2t sql", "cli", release, claimed=R2T.epsilon(epsilon=EPS, gs=GS_SQL),
                       public=("query", "--table names", "--private", "--gs", "--base", "--beta", "--epsilon"),
                       n_samples=600, pilot=400)  # each run opens a DuckDB connection (~10–30 ms)
 
@@ -339,9 +217,7 @@ def _graph_text_neighbours(text: str):
     from ..graphs import read_edge_lines
 
     lines = text.splitlines()
-    p = _tmpdir() / f"gt_{fingerprint(text)[:20]}.txt"
-    p.write_text(text)
-    raw, _ = read_edge_lines(p)
+    raw, _ = read_edge_lines(_graph_text_file(text))
     for v in np.unique(raw):
         yield "".join(ln + "\n" for ln in lines if v not in _line_ids(ln)) or "# no edges\n"
     for h in HOSTILE_EDGE_LINES:
@@ -372,10 +248,7 @@ def _graph_text_stats(grid):
 
         def compute():
             return Truncation(graph_joininfo(scan_edge_list(_graph_text_file(text)).graph(), "edge"))
-        tr = _memo("trunc-text", (fingerprint(text),), compute)
-        out = {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
-        out["Q(I)"] = float(tr.info.answer)
-        return out
+        return _q_stats(_memo("trunc-text", (fingerprint(text),), compute), grid)
     return stats
 
 
@@ -388,10 +261,10 @@ def _graph_cli():
         name="dpworkbench r2t graph", kind="cli", paper="r2t",
         relation=GRAPH_RELATION + "; at the file level: every line naming the node removed, and any line that is not "
                  "two integer ids (dropped by the one-line rule) inserted anywhere",
-        claimed_epsilon=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)),
+        claimed_epsilon=R2T.epsilon(epsilon=EPS, gs=GS_GRAPH),
         public_inputs=("--query", "--max-degree / --gs", "--base", "--beta", "--epsilon"),
         make_inputs=lambda rng: [_graph_text(x) for x in _graph_inputs(rng)], neighbours=_graph_text_neighbours,
-        statistics=_graph_text_stats(grid), sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release,
+        statistics=_graph_text_stats(grid), sensitivities=_q_sens(grid), release=release,
         n_samples=600, tests=TESTS)
 
 
@@ -406,8 +279,6 @@ CREATE TABLE orders(oid INTEGER PRIMARY KEY, pid INTEGER REFERENCES person(id), 
                     day INTEGER, reg VARCHAR);
 CREATE TABLE knows(a INTEGER REFERENCES person(id), b INTEGER REFERENCES person(id));
 """
-SCHEMA_RELATION = ("delete/add one tuple of a primary private relation (--private) with every tuple referencing it "
-                   "through the declared foreign keys (orders, knows)")
 _TABLES = ("nation", "person", "shop", "orders", "knows")
 
 
@@ -616,15 +487,14 @@ def _csv_entry():
         claimed_epsilon=EPS, public_inputs=("query and its completion", "--schema DDL (types, keys)", "--private",
                                             "--gs", "--epsilon"),
         make_inputs=_csv_inputs, neighbours=_csv_neighbours, statistics=stats,
-        sensitivities={f"Q(I,{t:g})": float(t) for t in grid}, release=release, n_samples=400, pilot_samples=300,
+        sensitivities=_q_sens(grid), release=release, n_samples=400, pilot_samples=300,
         tests=TESTS, note="a cell that does not parse under its declared type is NULL (weight 0 / no individual)")
 
 
 def entry_points() -> list[EntryPoint]:
     """Every public release entry point of the R2T / OPT² paper."""
-    return [_r2t_api(), _opt2_api(), _exp_opt2_api(), _naive_api(), _fixed_tau_api(), _random_tau_api(),
-            _rm_api(), _ls_api(), _smooth_api("nt"), _smooth_api("sde"), _sql_cli(), _graph_cli(), *_schema_entries(),
+    return [_rm_api(), _ls_api(), _sql_cli(), _graph_cli(), *_schema_entries(),
             _csv_entry()]
 
 
-__all__ = ["EXEMPT", "RELATION", "entry_points"]
+__all__ = ["EXEMPT", "entry_points"]

@@ -1,39 +1,54 @@
-"""R2T, ExpOPT², OPT² (with early stop) and naive Laplace / fixed-τ LP (spec 2.6–2.11, 3.1–3.2).
+"""R2T, ExpOPT², OPT² (with early stop) and naive Laplace / fixed-τ / random-τ LP, each declared once (spec 2.6–2.11,
+3.1–3.2; issue 23).
 
-Every mechanism takes an explicit ``rng``: ``None`` (the default) is a **release** and uses the
-floating-point-safe OpenDP back-end; an int seed or a ``numpy.random.Generator`` is a seeded numpy research run
-(tests, figures: not a private release); :class:`ScriptedNoise` replays the paper's worked examples. Each
-records its spends (its pure ``privacy_cost_*`` plan) on ``accountant`` before any noise is drawn and returns a
-:class:`~dpworkbench.accounting.Release`: the private value, the ledger (the one channel for ε), the public
-inputs it assumed and, apart and NOT PRIVATE, the exact diagnostics.
+Each mechanism is a :class:`~dpworkbench.mechanisms.declaration.Mechanism`: its parameters, its neighbouring
+relation (:data:`RELATION`, the core's primary-private-tuple relation), its plan (``cost``), its non-private
+statistics and its noise step. The statistics are lazy: :class:`InstanceStats` wraps the instance's
+:class:`~dpworkbench.r2t.model.Truncation` (and F̂ for OPT²) and solves Q(I, τ) only when asked, so R2T's bound
+pruning / early stop and OPT²'s Algorithm 4 interleave the LP solves with the noise inside the noise step. The
+framework records the plan before any draw; ``DECL.sample(stats, size=R, rng=seed, **params)`` draws R outputs
+through the same noise code (research sweeps; a :class:`Truncation` or :class:`JoinInfo` passes as statistics).
 
-Every noisy value is ``backend.add_laplace(value, final_scale)``: on the release back-end OpenDP samples the
-noisy value itself, so the output support does not depend on the data (never a unit sample times the scale in
-numpy, which leaves data-dependent holes in the support). Research back-ends (seeded numpy, scripted) may draw
-R2T's and OPT²'s noise *ahead* of the values so that the exact pruning can skip τ values; pruned and unpruned
-runs with the same seed return identical outputs. The release back-end cannot give the noise without the value,
-so there every τ (every SVT level up to the stop) is solved instead: the same output law.
+The public functions (:func:`r2t`, :func:`opt2`, ...) keep their signatures: they check the solvers (a time limit
+cannot make a release) and call ``DECL.release``. ``rng=None`` is a **release** on the floating-point-safe OpenDP
+back-end; a seed or Generator is seeded numpy research noise; :class:`ScriptedNoise` replays the worked examples.
+
+Every noisy value on the release back-end is ``backend.add_laplace(value, final_scale)`` (OpenDP samples the noisy
+value itself). Research back-ends may draw R2T's and OPT²'s noise *ahead* of the values so that the exact pruning
+can skip τ values; pruned and unpruned runs with the same seed return identical outputs. The release back-end
+solves every τ (every SVT level up to the stop) instead: the same output law.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
-from typing import Any, Sequence
+from collections.abc import Mapping
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import check_epsilon, check_positive, check_probability, check_options
-from ..accounting import AccountantLike, LedgerEntry, Release, open_ledger, planned, record_spend
+from .._validation import check_options, check_positive
+from ..accounting import AccountantLike, LedgerEntry, Release, planned
 from ..mechanisms.backends import NumpyBackend, RngLike, check_rng
+from ..mechanisms.declaration import EPSILON, FK_TUPLE, NODE, Drawn, Mechanism, Param, parallel_plan
 from .joininfo import JoinInfo
 from .model import FHat, Truncation, f_exact
 
 OPT2_MAX_LEVELS = 64  # hard cap on the SVT loop (spec 2.9); reaching it has probability < 1e-40
 
-#: The neighbouring relation every mechanism here is ε-DP under (spec 1.2; node-DP for graphs, spec 1.3).
-RELATION = ("delete or add one tuple of the primary private relation together with every tuple referencing it "
-            "(for graphs under node-DP: one node with its edges)")
+#: The neighbouring relation every mechanism here is ε-DP under (spec 1.2-1.3), declared once.
+RELATION = FK_TUPLE("on the query's join information: one primary private tuple with every join result referencing "
+                    "it; for a graph pattern the nodes are the primary private relation (node-DP)")
+#: ``dpworkbench r2t sql``: the primary private relation(s) named by --private, keys from the declared schema.
+SQL_RELATION = FK_TUPLE("the primary private relation(s) are named by --private; dependants follow the declared "
+                        "foreign keys, directly or transitively")
+SQL_RELATION_NO_SCHEMA = FK_TUPLE("the primary private relation(s) are named by --private; no foreign keys are "
+                                  "declared, so every other table is public")
+#: ``dpworkbench r2t graph``: node-DP on the edge list.
+GRAPH_RELATION = NODE("the nodes of the edge list are the primary private relation; a pattern occurrence references "
+                      "its nodes")
 
 
 class ScriptedNoise:
@@ -120,9 +135,6 @@ def research_generator(rng: RngLike, mechanism: str, why: str) -> np.random.Gene
                      f"seeded numpy Generator or an int seed (got {type(rng).__name__})")
 
 
-# ---------------------------------------------------------------------------------
-# helpers
-# ---------------------------------------------------------------------------------
 def tau_grid(gs: float, base: float = 2.0, *, rounding: str = "ceil") -> np.ndarray:
     """τ^(i) = base^i, i = 1..K with K = ⌈log_base GS⌉ (spec 6.1 #2; ``rounding="floor"`` = authors' code).
 
@@ -158,7 +170,99 @@ def _as_truncation(q: Any) -> Truncation:
         return Truncation(q)
     if isinstance(q, Truncation):
         return q
+    if isinstance(q, InstanceStats):
+        return q.trunc
     raise ValueError(f"expected a JoinInfo or a Truncation, got {type(q).__name__}")
+
+
+def _levels(ds: float) -> int:
+    """L: the SVT levels ℓ with 2^ℓ < DS need a value; beyond them Ĝ = 0 exactly (Lemma 6.5)."""
+    L = 0
+    while 2.0 ** (L + 1) < ds and L + 1 < OPT2_MAX_LEVELS:
+        L += 1
+    return L
+
+
+class InstanceStats(Mapping):
+    """The non-private, cacheable pre-noise statistics of one instance, computed lazily: Q(I, τ) through its
+    :class:`Truncation`, Ĝ(I, τ) = F̂ − N through :class:`FHat` (or G = F − N for ExpOPT²) and Q(I).
+
+    As a mapping it holds the named statistics a declaration lists (what the harness brute-forces); the noise
+    steps call :meth:`q` and :meth:`g` directly, so the pruned runs solve only the τ they need."""
+
+    def __init__(self, trunc: Truncation, keys: Mapping[str, tuple[str, float | None]] | None = None, *,
+                 fhat: FHat | None = None, g: Callable[[float], float] | None = None):
+        self.trunc, self.info = trunc, trunc.info
+        self._fhat, self._g, self._gcache = fhat, g, {}
+        self._keys = dict(keys or {})
+
+    @property
+    def fhat(self) -> FHat:
+        if self._fhat is None:
+            self._fhat = FHat(self.info)
+        return self._fhat
+
+    def q(self, tau: float) -> float:
+        return float(self.trunc.value(tau))
+
+    def g(self, tau: float) -> float:
+        if tau not in self._gcache:
+            self._gcache[tau] = float(self._g(tau) if self._g is not None else self.fhat.g(tau))
+        return self._gcache[tau]
+
+    def with_keys(self, keys: Mapping[str, tuple[str, float | None]]) -> "InstanceStats":
+        out = InstanceStats(self.trunc, keys, fhat=self._fhat, g=self._g)
+        out._gcache = self._gcache
+        return out
+
+    def __getitem__(self, key: str) -> float:
+        kind, tau = self._keys[key]
+        return float(self.info.answer) if kind == "answer" else self.q(tau) if kind == "Q" else self.g(tau)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def instance_stats(data: Any, keys: Mapping[str, tuple[str, float | None]] | None = None) -> InstanceStats:
+    """The lazy statistics of a :class:`JoinInfo`, a :class:`Truncation` (its solved values reused) or an
+    :class:`InstanceStats` (shared caches)."""
+    if isinstance(data, InstanceStats):
+        return data.with_keys(keys or data._keys)
+    return InstanceStats(_as_truncation(data), keys)
+
+
+def _q_keys(taus) -> dict[str, tuple[str, float]]:
+    return {f"Q(I,{t:g})": ("Q", float(t)) for t in taus}
+
+
+# ---------------------------------------------------------------------------------
+# the harness's inputs: join information of small graphs (edge query), neighbours under the declared relation
+# ---------------------------------------------------------------------------------
+N_NODES = 6  # graphs on at most 6 nodes: a node's edge count (S_Q for the edge query) is ≤ 5
+
+
+def _example_graphs(rng: np.random.Generator) -> list[np.ndarray]:
+    """Edge lists on ``N_NODES`` nodes: a star with DS = 5 (the neighbour pair that moves most) and two random graphs."""
+    iu = np.array([(i, j) for i in range(N_NODES) for j in range(i + 1, N_NODES)])
+    star = np.array([[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 2]])
+    return [star] + [iu[rng.random(len(iu)) < p] for p in (0.5, 0.7)]
+
+
+def _examples(rng: np.random.Generator) -> list[JoinInfo]:
+    from ..graphs import from_edge_array
+    from .patterns import graph_joininfo
+
+    return [graph_joininfo(from_edge_array(e, n=N_NODES), "edge") for e in _example_graphs(rng)]
+
+
+def _neighbours(info: JoinInfo):
+    """The declared relation on join information: each primary private tuple removed with every join result
+    referencing it (adding one is the same pair read the other way)."""
+    for i in range(info.n):
+        yield info.remove_tuples([i])
 
 
 # ---------------------------------------------------------------------------------
@@ -189,82 +293,34 @@ class R2TResult(Release):
         return rec[key] if key in rec else self.public.get(key, default)
 
 
-def privacy_cost_r2t(epsilon: float, gs: float, base: float = 2.0, rounding: str = "ceil") -> tuple[LedgerEntry, ...]:
-    """R2T's plan: one Laplace step of ε/K per τ on the grid (basic composition), K = |τ grid|."""
-    epsilon = check_epsilon(epsilon)
+def _r2t_grid(p: Mapping[str, Any]) -> np.ndarray:
+    return tau_grid(p["gs"], p["base"], rounding=p["rounding"])
+
+
+def _r2t_cost(*, epsilon, gs, beta, base, rounding, prune, early_stop, note) -> tuple[LedgerEntry, ...]:
     taus = tau_grid(gs, base, rounding=rounding)
-    return planned(*(("r2t", epsilon / taus.size, f"Q(I,τ={t:g}) + Lap(Kτ/ε)") for t in taus))
+    prefix = f"{note}: " if note else ""
+    return planned(*(("r2t", epsilon / taus.size, f"{prefix}R2T τ={t:g} (K={taus.size}, base {base:g})") for t in taus))
 
 
-def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: float, base: float = 2.0, rounding: str = "ceil",
-        rng: RngLike = None, prune: bool = True, accountant: AccountantLike | None = None, note: str = "",
-        early_stop: bool = True) -> R2TResult:
-    """Race-to-the-Top (spec 2.6, eqs. 8–9). Spends ε (K terms of ε/K each, basic composition).
-
-    Q̃ = max{ max_i Q(I,τ_i) + Lap(Kτ_i/ε) − K ln(K/β) τ_i/ε , Q(I,0)=0 }, τ_i = base^i.
-    ``prune=True`` is the exact bound pruning of spec 2.7 on research back-ends: τ values whose cheap upper
-    bound plus offset cannot beat the running maximum are never solved; the output is identical. On the
-    release back-end every τ is solved (the noise cannot be drawn apart from the value).
-
-    Parameters
-    ----------
-    q : JoinInfo or Truncation
-        The instance (its join information) or a :class:`~dpworkbench.r2t.model.Truncation` of it (reuses solved τ).
-    epsilon, beta, gs, base, rounding
-        See "Treated as public".
-    rng : seed, Generator or back-end, optional
-        ``None`` is a release (OpenDP back-end); a seed or Generator is research noise.
-    prune : bool
-        Exact bound pruning (research back-ends only).
-    early_stop : bool
-        With ``prune``: the paper's early stop (§9.1, Algorithm 3). Noise is drawn first; each τ's LP is
-        abandoned as soon as a certified dual upper bound shows its candidate cannot beat the running maximum
-        (:meth:`~dpworkbench.r2t.model.Truncation.value_or_stop`). Same output; research back-ends only.
-    accountant : Accountant, optional
-        Records the spend before any noise is drawn.
-
-    Returns
-    -------
-    R2TResult
-        A :class:`~dpworkbench.accounting.Release`: ``value`` (private), ``winner_tau`` in ``details`` (private),
-        the ledger, and the exact per-τ values only behind ``exact`` (NOT PRIVATE).
-
-    Treated as public
-    -----------------
-    gs : GS_Q
-        Sets the τ grid (utility only: privacy holds on every instance, spec 2.2), so it must be chosen
-        without looking at the data.
-    base, rounding : the τ grid τ_i = base^i, i = 1..K
-    beta : β, in the penalty K ln(K/β) τ_i/ε
-    epsilon : ε
-    The query and the primary private relation (the join information's schema) are public too.
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T, eqs. 8–9; Theorem 5.1); spec 2.6, 2.7 (pruning, §9.1 Algorithm 3).
-    """
-    epsilon = check_epsilon(epsilon)
-    beta = check_probability(beta, "beta")
-    trunc = _as_truncation(q)
+def _r2t_noise(stats, backend, size, *, epsilon, gs, beta, base, rounding, prune, early_stop, note):
+    """Q̃ = max{ max_i Q(I,τ_i) + Lap(Kτ_i/ε) − K ln(K/β) τ_i/ε , 0 }, with the exact bound pruning and early stop
+    on research back-ends (the noise drawn first, then only the τ that can still win are solved)."""
+    s = instance_stats(stats)
+    trunc = s.trunc
     taus = tau_grid(gs, base, rounding=rounding)
     K = taus.size
-    backend = check_rng(rng)
-    _refuse_time_limits(backend, "r2t", trunc)
-    plan = privacy_cost_r2t(epsilon, gs, base, rounding)
-    acc, mark = open_ledger(accountant)
-    prefix = f"{note}: " if note else ""
-    for e, t in zip(plan, taus):
-        record_spend(acc, e.epsilon, e.mechanism, f"{prefix}R2T τ={t:g} (K={K}, base {base:g})")
-    t0 = time.perf_counter()
     scales = K * taus / epsilon
     penalty = K * math.log(K / beta) * taus / epsilon
+    if size is not None:  # R outputs over all Q(I, τ): one (R, K) block of unit Laplace draws
+        vals = np.array([s.q(t) for t in taus])
+        noise = np.asarray(backend.laplace(1.0, (size, K)), dtype=float) * scales
+        return np.maximum((vals[None, :] + noise - penalty).max(axis=1), 0.0)
+    t0 = time.perf_counter()
     values = np.full(K, np.nan)
-    solved = 0
-    stopped = 0
-    if prune and trunc.method == "clip":
-        prune = False  # closed form: a bound costs as much as the value itself (same output either way)
-    if not _research(backend):
-        prune = False  # a release back-end samples the noisy value itself: solve every τ
+    solved = stopped = 0
+    if trunc.method == "clip" or not _research(backend):
+        prune = False  # closed form (a bound costs a value), or a release back-end that samples the noisy value
     if not prune:
         for i in range(K):
             values[i] = trunc.value(taus[i])
@@ -275,19 +331,15 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
         best = max(0.0, float(cand.max()))  # Q(I, 0) = 0 is a candidate
     else:
         noise = np.asarray(backend.laplace(scales, K), dtype=float)  # research back-end: same draws as add_laplace
-        lbs = np.empty(K)
-        ubs = np.empty(K)
+        lbs, ubs = np.empty(K), np.empty(K)
         for i in range(K):
             lbs[i], ubs[i] = trunc.bounds(taus[i])
         exact = ubs <= lbs  # bounds meet: the value is known exactly
         values[exact] = ubs[exact]
-        lo_cand = lbs + noise - penalty  # each LB_τ + noise_τ − penalty_τ ≤ that τ's candidate
         hi_cand = ubs + noise - penalty
-        best = max(0.0, float(lo_cand.max()))
+        best = max(0.0, float((lbs + noise - penalty).max()))  # each LB_τ + noise_τ − penalty_τ ≤ that τ's candidate
         for i in np.argsort(-hi_cand, kind="stable"):
-            if exact[i]:
-                continue
-            if hi_cand[i] <= best:
+            if exact[i] or hi_cand[i] <= best:
                 continue
             if early_stop and hasattr(trunc, "value_or_stop"):
                 # this τ wins only if Q(I,τ) + noise − penalty > best: stop its LP once Q(I,τ) ≤ best − noise + penalty
@@ -303,14 +355,124 @@ def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: floa
         cand = values + noise - penalty
     finite = np.where(np.isnan(cand), -np.inf, cand)
     winner = int(np.argmax(finite)) if finite.max() > 0 else None
-    return R2TResult(
-        value=float(best), ledger=acc.entries_since(mark), mechanism="r2t",
-        public={"epsilon": epsilon, "beta": beta, "GS_Q": float(gs), "base": float(base), "rounding": rounding, "K": K,
-                "taus": [float(t) for t in taus]},
-        details={"winner_tau": None if winner is None else float(taus[winner])},
-        exact={"truncated": values, "noise": noise, "penalty": penalty, "candidates": cand, "solved": solved,
-               "pruned": K - solved, "early_stopped": stopped, "seconds": time.perf_counter() - t0},
-    )
+    return Drawn(float(best), {"winner_tau": None if winner is None else float(taus[winner])},
+                 {"truncated": values, "noise": noise, "penalty": penalty, "candidates": cand, "solved": solved,
+                  "pruned": K - solved, "early_stopped": stopped, "seconds": time.perf_counter() - t0})
+
+
+_BETA = Param("beta", float, 0.1, "failure probability β (public)", low=0.0, high=1.0, open_low=True)
+_NOTE = Param("note", str, "", "a label prefixed to the ledger notes")
+
+R2T = Mechanism(
+    name="r2t.r2t",
+    summary="Race-to-the-Top: max over the τ grid of Q(I,τ) + Lap(Kτ/ε) − K ln(K/β)τ/ε, and 0",
+    relation=RELATION,
+    params=(EPSILON(), Param("gs", float, help="public GS_Q: sets the τ grid (choose it without looking at the data)",
+                             low=0.0, open_low=True), _BETA,
+            Param("base", float, 2.0, "τ grid base (2 = paper; the authors' code used 5.5)", low=1.0, open_low=True),
+            Param("rounding", str, "ceil", "K = ⌈log_base GS⌉ (ceil) or ⌊·⌋ (floor, the authors' code)",
+                  choices=("ceil", "floor")),
+            Param("prune", bool, True, "exact bound pruning (research back-ends; same output)"),
+            Param("early_stop", bool, True, "the paper's early stop of each LP (research back-ends; same output)"),
+            _NOTE),
+    public=("the query and its primary private relation (the join information's schema)",),
+    cost=_r2t_cost,
+    statistics=lambda data, **p: instance_stats(data, _q_keys(_r2t_grid(p))),
+    sensitivity=lambda **p: {f"Q(I,{t:g})": float(t) for t in _r2t_grid(p)},
+    noise=_r2t_noise,
+    truth=lambda stats, **p: float(stats.info.answer),
+    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "gs": 8.0, "beta": 0.1},
+    release_type=R2TResult,
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T, eqs. 8–9; Theorem 5.1), spec 2.6–2.7.",
+)
+
+
+def privacy_cost_r2t(epsilon: float, gs: float, base: float = 2.0, rounding: str = "ceil") -> tuple[LedgerEntry, ...]:
+    """R2T's plan (:data:`R2T`'s cost): one Laplace step of ε/K per τ on the grid (basic composition)."""
+    return R2T.plan(epsilon=epsilon, gs=gs, base=base, rounding=rounding)
+
+
+def r2t(q: JoinInfo | Truncation, *, epsilon: float, beta: float = 0.1, gs: float, base: float = 2.0, rounding: str = "ceil",
+        rng: RngLike = None, prune: bool = True, accountant: AccountantLike | None = None, note: str = "",
+        early_stop: bool = True) -> R2TResult:
+    """Race-to-the-Top (spec 2.6, eqs. 8–9): one :data:`R2T` release. Spends ε (K terms of ε/K, basic composition).
+
+    ``q`` is the instance's join information or a :class:`~dpworkbench.r2t.model.Truncation` of it (reuses solved
+    τ). ``prune``/``early_stop``: the exact bound pruning and the paper's early stop (§9.1, Algorithm 3) on research
+    back-ends; same output. ``rng=None`` is a release (every τ solved). Treated as public: ``gs`` (sets the τ grid;
+    utility only, chosen without looking at the data), ``base``, ``rounding``, ``beta``, ``epsilon``, the query and
+    its primary private relation. Returns an :class:`R2TResult` (private ``value`` and ``winner_tau``; exact per-τ
+    values only behind ``exact``, NOT PRIVATE).
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T, eqs. 8–9; Theorem 5.1); spec 2.6, 2.7 (pruning, §9.1 Algorithm 3).
+    """
+    trunc = _as_truncation(q)
+    backend = check_rng(rng)
+    p = R2T.check_params({"epsilon": epsilon, "beta": beta, "gs": gs, "base": base, "rounding": rounding,
+                          "prune": prune, "early_stop": early_stop, "note": note})
+    _refuse_time_limits(backend, "r2t", trunc)
+    rel = R2T.release(trunc, rng=backend, accountant=accountant, **p)
+    taus = _r2t_grid(p)
+    return dataclasses.replace(rel, mechanism="r2t", public={
+        "epsilon": p["epsilon"], "beta": p["beta"], "GS_Q": p["gs"], "base": p["base"], "rounding": rounding,
+        "K": taus.size, "taus": [float(t) for t in taus]})
+
+
+def _group_by_cost(*, epsilon, groups, parallel, note, **p) -> tuple[LedgerEntry, ...]:
+    """R2T once per group: a parallel block (each group the whole ε) or ε split evenly (basic composition)."""
+    per = epsilon if parallel else epsilon / groups
+    steps = [_r2t_cost(epsilon=per, note=f"{note + ', ' if note else ''}group {i + 1}/{groups}", **p) for i in range(groups)]
+    return parallel_plan(GROUP_BY_BLOCK, steps) if parallel else tuple(e for step in steps for e in step)
+
+
+def _group_by_noise(stats, backend, size, *, epsilon, groups, parallel, **p):
+    per = epsilon if parallel else epsilon / groups
+    outs = [_r2t_noise(s, backend, size, epsilon=per, **p) for s in stats.values()]
+    if size is not None:
+        return np.stack(outs, axis=1)
+    return Drawn([o.value for o in outs],
+                 {"groups": [{"group": list(g), "estimate": o.value, "winner_tau": o.details["winner_tau"]}
+                             for g, o in zip(stats, outs)]},
+                 {"groups": [{"group": list(g), "answer": float(s.info.answer), "DS": float(s.info.DS)}
+                             for g, s in stats.items()]})
+
+
+GROUP_BY_BLOCK = "GROUP BY: disjoint individuals per group"
+
+R2T_GROUP_BY = Mechanism(
+    name="r2t.r2t_group_by",
+    summary="R2T per group of a public GROUP BY domain (parallel composition when each individual's join results "
+            "fall in one group, else ε split evenly)",
+    relation=RELATION,
+    params=(EPSILON(), Param("groups", int, help="the number of groups of the public domain", low=1),
+            Param("parallel", bool, help="every individual's join results fall in one group (the group key is a "
+                                         "function of the primary private tuple)"),
+            *R2T.params[1:]),
+    public=("the group domain", "the query and its primary private relation"),
+    cost=_group_by_cost,
+    statistics=lambda data, **p: {g: instance_stats(d, _q_keys(_r2t_grid(p))) for g, d in data.items()},
+    noise=_group_by_noise,
+    truth=lambda stats, **p: [float(s.info.answer) for s in stats.values()],
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T) per group; parallel composition.",
+)
+
+
+def r2t_group_by(truncations: Mapping[Any, JoinInfo | Truncation], *, parallel: bool, epsilon: float, beta: float = 0.1,
+                 gs: float, base: float = 2.0, rounding: str = "ceil", rng: RngLike = None, prune: bool = True,
+                 early_stop: bool = True, accountant: AccountantLike | None = None, note: str = "") -> Release:
+    """One R2T release per group (``truncations``: group key → the group's join information or Truncation; empty
+    groups of the domain included): one :data:`R2T_GROUP_BY` release. The budget split lives here: with
+    ``parallel`` each group gets the whole ε in one parallel block, otherwise ε/k each (basic composition)."""
+    if not truncations:
+        raise ValueError("the group domain is empty")
+    truncs = {g: _as_truncation(t) for g, t in truncations.items()}
+    backend = check_rng(rng)
+    _refuse_time_limits(backend, "r2t", *truncs.values())
+    return R2T_GROUP_BY.release(truncs, rng=backend, accountant=accountant, epsilon=epsilon, groups=len(truncs),
+                                parallel=parallel, beta=beta, gs=gs, base=base, rounding=rounding, prune=prune,
+                                early_stop=early_stop, note=note)
 
 
 # ---------------------------------------------------------------------------------
@@ -337,251 +499,301 @@ class OPT2Result(Release):
     extra = property(lambda self: {"beta": self.public["beta"], "L": self.exact["L"]})
 
 
-def privacy_cost_opt2(epsilon: float, label: str = "opt2") -> tuple[LedgerEntry, ...]:
-    """OPT²'s plan (also ExpOPT² with ``label="exp-opt2"``): SVT with 2ε/3, then Laplace with ε/3."""
-    epsilon = check_epsilon(epsilon)
-    return planned((f"{label}-svt", 2 * epsilon / 3, "SVT on Ĝ(I, 2^ℓ)"), (f"{label}-laplace", epsilon / 3, "Q(I, τ̃) + Lap(3τ̃/ε)"))
+def _opt2_cost(label: str):
+    def cost(*, epsilon, beta, note, **_):
+        prefix = f"{note}: " if note else ""
+        return planned((f"{label}-svt", 2 * epsilon / 3, prefix + "SVT on Ĝ(I, 2^ℓ)"),
+                       (f"{label}-laplace", epsilon / 3, prefix + "Q(I, τ̃) + Lap(3τ̃/ε)"))
+    return cost
 
 
-def privacy_cost_exp_opt2(epsilon: float) -> tuple[LedgerEntry, ...]:
-    """ExpOPT²'s plan: SVT with 2ε/3 on G = F − N, then Laplace with ε/3."""
-    return privacy_cost_opt2(epsilon, "exp-opt2")
-
-
-def _opt2_core(info: JoinInfo, g_of_tau, g_bound, *, epsilon, beta, rng, prune, truncation, accountant, note, label,
-               solvers=()) -> OPT2Result:
-    epsilon = check_epsilon(epsilon)
-    beta = check_probability(beta, "beta")
-    backend = check_rng(rng)
-    _refuse_time_limits(backend, label, truncation, *solvers)
-    acc, mark = open_ledger(accountant)
-    prefix = f"{note}: " if note else ""
-    for e in privacy_cost_opt2(epsilon, label):
-        record_spend(acc, e.epsilon, e.mechanism, prefix + e.note)
-    research = _research(backend)
-    t0 = time.perf_counter()
-    ds = info.DS
-    # levels ℓ with τ_ℓ = 2^ℓ < DS need a value; beyond them Ĝ = 0 exactly (Lemma 6.5). L only decides which
-    # values are computed rather than known to be 0: the output law does not depend on it.
-    L = 0
-    while 2.0 ** (L + 1) < ds and L + 1 < OPT2_MAX_LEVELS:
-        L += 1
+def _opt2_noise(stats, backend, size, *, epsilon, beta, note, prune=False, g_bound=0.0):
+    """SVT with ε_svt = 2ε/3 on Ĝ(I, 2^ℓ) (T̃ = T + Lap(3/ε), Q̃_ℓ = Ĝ + Lap(6/ε)), then Q(I, τ̃) + Lap(3τ̃/ε)."""
+    s = instance_stats(stats)
+    L = _levels(s.info.DS)  # decides only which values are computed rather than known to be 0: not the law
     T = -9.0 * math.log(4.0 / beta) / epsilon
+    if size is not None:  # R outputs: all levels' SVT noise at once
+        g = np.zeros(OPT2_MAX_LEVELS)
+        g[:L] = [s.g(2.0 ** lv) for lv in range(1, L + 1)]
+        t_noisy = T + np.asarray(backend.laplace(3.0 / epsilon, size), dtype=float)
+        above = g[None, :] + np.asarray(backend.laplace(6.0 / epsilon, (size, OPT2_MAX_LEVELS)), dtype=float) > t_noisy[:, None]
+        if not above.any(axis=1).all():
+            raise RuntimeError("SVT did not stop within the hard cap of levels")
+        chosen = above.argmax(axis=1) + 1
+        qt = np.array([s.q(2.0 ** c) if c <= L + 1 else float(s.info.answer) for c in chosen])
+        return qt + np.asarray(backend.laplace(1.0, size), dtype=float) * 3.0 * 2.0 ** chosen / epsilon
+    t0 = time.perf_counter()
+    research = _research(backend)
     noisy_T = float(backend.add_laplace(T, 3.0 / epsilon))
     g_vals: dict[int, float] = {}
-    solved = 0
 
     def g(level: int) -> float:
-        nonlocal solved
         if level not in g_vals:
-            g_vals[level] = g_of_tau(2.0 ** level)
-            solved += 1
+            g_vals[level] = s.g(2.0 ** level)
         return g_vals[level]
 
     chosen = None
-    noisy_q: list[float] = []
-    if research:
-        # research back-end: the level noise is drawn ahead (pruning needs it before the values)
-        v = np.asarray(backend.laplace(6.0 / epsilon, max(L, 1)), dtype=float)[:L]
     if not research:  # release back-end: Algorithm 2, each Ĝ + Lap(6/ε) sampled by the back-end
+        noisy_q: list[float] = []
         for level in range(1, L + 1):
             noisy_q.append(float(backend.add_laplace(g(level), 6.0 / epsilon)))
             if noisy_q[-1] > noisy_T:
                 chosen = level
                 break
         v = np.asarray(noisy_q) - np.array([g_vals[lv] for lv in range(1, len(noisy_q) + 1)])
-    elif not prune:  # Algorithm 2: sequential SVT, ℓ = 1, 2, ...
-        for level in range(1, L + 1):
-            if g(level) + v[level - 1] > noisy_T:
-                chosen = level
-                break
-    else:  # Algorithm 4 (exact): solve large τ first; F̂ is monotone in τ, so F̂(τ_ℓ+1) bounds F̂(τ_ℓ)
-        ub = g_bound
-        trig = []
-        for level in range(L, 0, -1):
-            rest = v[:level].max()
-            if ub + rest <= noisy_T:
-                break  # no ℓ' ≤ level can cross: every Ĝ(τ_ℓ') ≤ ub
-            if ub + v[level - 1] <= noisy_T:
-                continue
-            val = g(level)
-            ub = min(ub, val)
-            if val + v[level - 1] > noisy_T:
-                trig.append(level)
-        chosen = min(trig) if trig else None
+    else:  # research back-end: the level noise is drawn ahead (pruning needs it before the values)
+        v = np.asarray(backend.laplace(6.0 / epsilon, max(L, 1)), dtype=float)[:L]
+        if not prune:  # Algorithm 2: sequential SVT, ℓ = 1, 2, ...
+            chosen = next((lv for lv in range(1, L + 1) if g(lv) + v[lv - 1] > noisy_T), None)
+        else:  # Algorithm 4 (exact): solve large τ first; F̂ is monotone in τ, so F̂(τ_ℓ+1) bounds F̂(τ_ℓ)
+            ub, trig = g_bound, []
+            for level in range(L, 0, -1):
+                if ub + v[:level].max() <= noisy_T:
+                    break  # no ℓ' ≤ level can cross: every Ĝ(τ_ℓ') ≤ ub
+                if ub + v[level - 1] <= noisy_T:
+                    continue
+                val = g(level)
+                ub = min(ub, val)
+                if val + v[level - 1] > noisy_T:
+                    trig.append(level)
+            chosen = min(trig) if trig else None
     extra_draws = []
-    if chosen is None:  # all levels ≥ L+1 have Ĝ = 0: continue the SVT with fresh noise
-        level = L
-        while chosen is None:
-            level += 1
-            if level > OPT2_MAX_LEVELS:
-                raise RuntimeError("SVT did not stop within the hard cap of levels (probability < 1e-40)")
-            draw = float(backend.add_laplace(0.0, 6.0 / epsilon))
-            extra_draws.append(draw)
-            if draw > noisy_T:
-                chosen = level
+    level = L
+    while chosen is None:  # all levels ≥ L+1 have Ĝ = 0: continue the SVT with fresh noise
+        level += 1
+        if level > OPT2_MAX_LEVELS:
+            raise RuntimeError("SVT did not stop within the hard cap of levels (probability < 1e-40)")
+        extra_draws.append(float(backend.add_laplace(0.0, 6.0 / epsilon)))
+        if extra_draws[-1] > noisy_T:
+            chosen = level
     tau = 2.0 ** chosen
-    qt = truncation.value(tau)
+    qt = s.q(tau)
     value = float(backend.add_laplace(qt, 3.0 * tau / epsilon))
-    return OPT2Result(
-        value=value, ledger=acc.entries_since(mark), mechanism=label,
-        public={"epsilon": epsilon, "beta": beta, "threshold": T, "max_levels": OPT2_MAX_LEVELS},
-        details={"tau": tau, "level": chosen},
-        exact={"noisy_threshold": noisy_T, "g_values": dict(sorted(g_vals.items())),
-               "noise": np.concatenate([v, extra_draws]), "final_noise": value - qt, "truncated": qt, "solved": solved,
-               "seconds": time.perf_counter() - t0, "L": L},
-    )
+    return Drawn(value, {"tau": tau, "level": chosen},
+                 {"noisy_threshold": noisy_T, "g_values": dict(sorted(g_vals.items())),
+                  "noise": np.concatenate([v, extra_draws]), "final_noise": value - qt, "truncated": qt,
+                  "solved": len(g_vals), "seconds": time.perf_counter() - t0, "L": L})
+
+
+_OPT2_LEVELS = range(1, 4)  # the statistics the harness brute-forces (τ = 2, 4, 8: the examples have DS ≤ 5)
+
+
+def _opt2_keys(g_name: str) -> dict[str, tuple[str, float]]:
+    return {**{f"{g_name}(I,{2 ** lv})": ("G", 2.0 ** lv) for lv in _OPT2_LEVELS}, **_q_keys(2.0 ** lv for lv in _OPT2_LEVELS)}
+
+
+def _opt2_sens(g_name: str) -> dict[str, float]:
+    return {**{f"{g_name}(I,{2 ** lv})": 1.0 for lv in _OPT2_LEVELS}, **{f"Q(I,{2 ** lv})": 2.0 ** lv for lv in _OPT2_LEVELS}}
+
+
+def _exact_g(info: JoinInfo, f_values: Mapping[float, float] | None = None) -> Callable[[float], float]:
+    def g(tau: float) -> float:
+        if f_values is not None and tau in f_values:
+            return float(f_values[tau]) - info.n
+        return f_exact(info, tau) - info.n
+    return g
+
+
+OPT2 = Mechanism(
+    name="r2t.opt2",
+    summary="OPT²: SVT (2ε/3) on Ĝ(I, 2^ℓ) = F̂ − N picks τ̃, then Q(I, τ̃) + Lap(3τ̃/ε) (ε/3); no GS_Q",
+    relation=RELATION,
+    params=(EPSILON(), _BETA, Param("prune", bool, True, "Algorithm 4's exact early stop (research back-ends)"), _NOTE),
+    public=("the τ levels 2^ℓ (ℓ ≤ 64)", "the query and its primary private relation"),
+    cost=_opt2_cost("opt2"),
+    statistics=lambda data, **p: instance_stats(data, _opt2_keys("Ĝ")),
+    sensitivity=lambda **p: _opt2_sens("Ĝ"),
+    noise=_opt2_noise,
+    truth=lambda stats, **p: float(stats.info.answer),
+    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "beta": 0.1},
+    release_type=OPT2Result,
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (Algorithm 2 with Ĝ; Theorem 6.8), Algorithm 4.",
+)
+
+EXP_OPT2 = Mechanism(
+    name="r2t.exp_opt2",
+    summary="ExpOPT²: OPT² with the exact G = F − N (exponential time; tiny inputs)",
+    relation=RELATION,
+    params=(EPSILON(), _BETA, _NOTE),
+    public=("the τ levels 2^ℓ (ℓ ≤ 64)", "the query and its primary private relation"),
+    cost=_opt2_cost("exp-opt2"),
+    statistics=lambda data, **p: InstanceStats(_as_truncation(data), _opt2_keys("G"), g=_exact_g(_as_truncation(data).info))
+    if not isinstance(data, InstanceStats) else data.with_keys(_opt2_keys("G")),
+    sensitivity=lambda **p: _opt2_sens("G"),
+    noise=_opt2_noise,
+    truth=lambda stats, **p: float(stats.info.answer),
+    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "beta": 0.1},
+    release_type=OPT2Result,
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.1 (ExpOPT², Algorithm 2; Theorem 6.4).",
+)
+
+
+def _opt2_release(mech: Mechanism, label: str, stats: InstanceStats, solvers, *, epsilon, beta, rng, accountant,
+                  **p) -> OPT2Result:
+    backend = check_rng(rng)
+    p = mech.check_params({"epsilon": epsilon, "beta": beta, **p})
+    _refuse_time_limits(backend, label, stats.trunc, *solvers)
+    rel = mech.release(stats.info, rng=backend, accountant=accountant, statistics=stats, **p)
+    return dataclasses.replace(rel, mechanism=label, public={
+        "epsilon": p["epsilon"], "beta": p["beta"], "threshold": -9.0 * math.log(4.0 / p["beta"]) / p["epsilon"],
+        "max_levels": OPT2_MAX_LEVELS})
 
 
 def opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: RngLike = None, prune: bool = True,
          fhat: FHat | None = None, truncation: Truncation | None = None, accountant: AccountantLike | None = None,
          note: str = "") -> OPT2Result:
-    """OPT² (spec 2.9; Algorithm 2 with G → Ĝ; SPJA: same LP on pre-projection results, spec 2.10). Spends ε.
+    """OPT² (spec 2.9; Algorithm 2 with G → Ĝ; SPJA: same LP on pre-projection results, spec 2.10): one
+    :data:`OPT2` release. Spends ε. No GS_Q needed.
 
-    SVT with ε_svt = 2ε/3 on Ĝ(I, 2^ℓ), threshold −9 ln(4/β)/ε (T̃ = T + Lap(3/ε), Q̃_ℓ = Ĝ + Lap(6/ε)),
-    then Q(I, τ̃) + Lap(3τ̃/ε) with the LP-SJA (LP-SPJA) truncation. No GS_Q needed.
-    ``prune=True``: Algorithm 4's early stop made exact (identical output; research back-ends only, the
-    release back-end runs Algorithm 2's sequential SVT).
-
-    Parameters
-    ----------
-    info : JoinInfo
-        The instance's join information.
-    epsilon, beta
-        See "Treated as public".
-    rng : seed, Generator or back-end, optional
-        ``None`` is a release (OpenDP back-end).
-    prune : bool
-        Algorithm 4's exact early stop (research back-ends only).
-    fhat, truncation : FHat, Truncation, optional
-        Solvers of the same instance to reuse (non-private values they already solved).
-    accountant : Accountant, optional
-        Records the spend before any noise is drawn.
-
-    Returns
-    -------
-    OPT2Result
-        A :class:`~dpworkbench.accounting.Release` with the private ``value`` and chosen ``tau``.
-
-    Treated as public
-    -----------------
-    beta : β, in the threshold T = −9 ln(4/β)/ε
-    epsilon : ε
-    The τ levels 2^ℓ (ℓ ≤ 64), the query and the primary private relation. No GS_Q.
+    ``prune=True``: Algorithm 4's early stop made exact (identical output; research back-ends only, the release
+    back-end runs Algorithm 2's sequential SVT). ``fhat``/``truncation``: solvers of the same instance to reuse.
+    Treated as public: ``beta`` (in T = −9 ln(4/β)/ε), ``epsilon``, the τ levels 2^ℓ, the query and the primary
+    private relation. Returns an :class:`OPT2Result` with the private ``value`` and chosen ``tau``.
 
     References
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (OPT², Algorithm 2 with Ĝ; Theorem 6.8), §6.3 (SPJA), Algorithm 4 (early stop); spec 2.9–2.11.
     """
     fh = fhat or FHat(info)
-    tr = truncation or Truncation(info)
-    return _opt2_core(info, fh.g, 0.0, epsilon=epsilon, beta=beta, rng=rng, prune=prune, truncation=tr, solvers=(fh,),
-                      accountant=accountant, note=note, label="opt2")
+    stats = InstanceStats(truncation or Truncation(info), fhat=fh)
+    return _opt2_release(OPT2, "opt2", stats, (fh,), epsilon=epsilon, beta=beta, rng=rng, accountant=accountant,
+                         prune=prune, note=note)
 
 
 def exp_opt2(info: JoinInfo, *, epsilon: float, beta: float = 0.1, rng: RngLike = None, f_values: dict | None = None,
              truncation: Truncation | None = None, accountant: AccountantLike | None = None, note: str = "") -> OPT2Result:
-    """ExpOPT² (Algorithm 2 with the exact G = F − N; exponential time, tiny inputs). Spends ε.
+    """ExpOPT² (Algorithm 2 with the exact G = F − N; exponential time, tiny inputs): one :data:`EXP_OPT2` release.
 
-    ``f_values`` (τ → F) overrides the exact computation, e.g. with the paper's printed
-    (wrong) Ex. 6.3 values for the labelled paper-version reproduction of that one instance.
-
-    Treated as public
-    -----------------
-    beta, epsilon : as in :func:`opt2`
-    f_values : when given, fixed numbers (not computed from the data)
+    ``f_values`` (τ → F) overrides the exact computation, e.g. with the paper's printed (wrong) Ex. 6.3 values for
+    the labelled paper-version reproduction of that one instance (fixed numbers, not computed from the data).
 
     References
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.1 (ExpOPT², Algorithm 2; Theorem 6.4; Example 6.3); spec 2.8.
     """
-    tr = truncation or Truncation(info)
-
-    def g(tau):
-        if f_values is not None and tau in f_values:
-            return float(f_values[tau]) - info.n
-        return f_exact(info, tau) - info.n
-
-    return _opt2_core(info, g, 0.0, epsilon=epsilon, beta=beta, rng=rng, prune=False, truncation=tr,
-                      accountant=accountant, note=note, label="exp-opt2")
+    stats = InstanceStats(truncation or Truncation(info), g=_exact_g(info, f_values))
+    return _opt2_release(EXP_OPT2, "exp-opt2", stats, (), epsilon=epsilon, beta=beta, rng=rng, accountant=accountant,
+                         note=note)
 
 
 # ---------------------------------------------------------------------------------
 # simple baselines (spec 3.1, 3.2)
 # ---------------------------------------------------------------------------------
-def privacy_cost_laplace(epsilon: float, mechanism: str = "laplace") -> tuple[LedgerEntry, ...]:
-    """One Laplace step of ε (naive Laplace, fixed τ, random τ)."""
-    return planned((mechanism, check_epsilon(epsilon)))
+def _laplace_at(value: float, size: int | None, backend, scale: float):
+    """value + Lap(scale), or R such outputs (one draw each, in order)."""
+    return backend.add_laplace(float(value) if size is None else np.full(size, float(value)), scale)
+
+
+NAIVE_LAPLACE = Mechanism(
+    name="r2t.naive_laplace",
+    summary="Q(I) + Lap(GS_Q/ε): the worst-case reference (ε-DP only where GS_Q truly bounds the instance class)",
+    relation=RELATION,
+    params=(EPSILON(), Param("gs", float, help="GS_Q, the noise scale's sensitivity (valid on the instance class)",
+                             low=0.0, open_low=True), _NOTE),
+    cost=lambda *, epsilon, gs, note: planned(("laplace", epsilon, note or "naive Laplace, sensitivity GS_Q")),
+    statistics=lambda data, **p: instance_stats(data, {"Q(I)": ("answer", None)}),
+    sensitivity=lambda *, epsilon, gs, note: {"Q(I)": gs},
+    noise=lambda stats, backend, size, *, epsilon, gs, note: _laplace_at(instance_stats(stats).info.answer, size,
+                                                                         backend, gs / epsilon),
+    truth=lambda stats, **p: float(stats.info.answer),
+    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "gs": float(N_NODES - 1)},
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §1 (the Laplace mechanism with GS_Q); spec 3.1.",
+)
+
+
+def _fixed_tau_noise(stats, backend, size, *, epsilon, tau, note):
+    s = instance_stats(stats)
+    qt = s.q(tau)
+    out = _laplace_at(qt, size, backend, tau / epsilon)
+    return out if size is not None else Drawn(float(out), exact={"truncated": qt, "answer": float(s.info.answer)})
+
+
+FIXED_TAU = Mechanism(
+    name="r2t.fixed_tau",
+    summary="Q_LP(I, τ) + Lap(τ/ε) at a data-independent τ (the LP baseline)",
+    relation=RELATION,
+    params=(EPSILON(), Param("tau", float, help="τ: truncation threshold and sensitivity, chosen without the data",
+                             low=0.0, open_low=True), _NOTE),
+    cost=lambda *, epsilon, tau, note: planned(("lp-fixed-tau", epsilon, note or f"LP truncation at τ={tau:g}")),
+    statistics=lambda data, **p: instance_stats(data, _q_keys([p["tau"]])),
+    sensitivity=lambda *, epsilon, tau, note: {f"Q(I,{tau:g})": tau},
+    noise=_fixed_tau_noise,
+    truth=lambda stats, **p: float(stats.info.answer),
+    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "tau": 2.0},
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 3 (the LP mechanism at a fixed τ); spec 3.2.",
+)
+
+
+def _random_tau_noise(stats, backend, size, *, epsilon, gs, note):
+    s = instance_stats(stats)
+    taus = tau_grid(gs, 2.0)
+    if size is not None:  # R outputs: τ indices first, then one unit Laplace draw each
+        k = backend.generator.integers(taus.size, size=size)
+        vals = np.array([s.q(t) for t in taus])
+        return vals[k] + np.asarray(backend.laplace(1.0, size), dtype=float) * taus[k] / epsilon
+    tau = float(taus[int(backend.gumbel_argmax(np.zeros(taus.size)))])  # Gumbel-max over equal logits: uniform
+    qt = s.q(tau)
+    return Drawn(float(backend.add_laplace(qt, tau / epsilon)), {"tau": tau},
+                 {"truncated": qt, "answer": float(s.info.answer)})
+
+
+RANDOM_TAU = Mechanism(
+    name="r2t.random_tau",
+    summary="the LP baseline of Table 2: τ uniform on {2, 4, ..., GS} (data independent), then Q_LP(I, τ) + Lap(τ/ε)",
+    relation=RELATION,
+    params=(EPSILON(), Param("gs", float, help="GS_Q, the top of the τ grid {2, 4, ..., GS}", low=0.0, open_low=True),
+            _NOTE),
+    cost=lambda *, epsilon, gs, note: planned(("lp-fixed-tau", epsilon, note or "LP truncation at τ uniform on the grid")),
+    statistics=lambda data, **p: instance_stats(data, _q_keys(tau_grid(p["gs"], 2.0))),
+    sensitivity=lambda *, epsilon, gs, note: {f"Q(I,{t:g})": float(t) for t in tau_grid(gs, 2.0)},
+    noise=_random_tau_noise,
+    truth=lambda stats, **p: float(stats.info.answer),
+    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "gs": 8.0},
+    references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 2 (the LP baseline); spec 3.2.",
+)
 
 
 def naive_laplace(info: JoinInfo, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
                   note: str = "") -> Release:
-    """Q(I) + Lap(GS_Q/ε): the worst-case reference (valid only when GS_Q truly bounds the instance class). Spends ε.
-
-    Treated as public
-    -----------------
-    gs : GS_Q, the noise scale's sensitivity; ε-DP only on instance classes where it holds (spec 1.4).
-    epsilon : ε
+    """Q(I) + Lap(GS_Q/ε): one :data:`NAIVE_LAPLACE` release. Spends ε. Treated as public: ``gs`` (GS_Q; ε-DP only
+    on instance classes where it holds, spec 1.4) and ``epsilon``.
 
     References
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §1 (the Laplace mechanism with GS_Q); spec 3.1.
     """
-    epsilon = check_epsilon(epsilon)
-    gs = check_positive(gs, "gs")
-    acc, mark = open_ledger(accountant)
-    record_spend(acc, epsilon, "laplace", note or "naive Laplace, sensitivity GS_Q")
-    value = float(check_rng(rng).add_laplace(float(info.answer), gs / epsilon))
-    return Release(value=value, ledger=acc.entries_since(mark), mechanism="laplace",
-                   public={"epsilon": epsilon, "GS_Q": gs}, exact={"answer": float(info.answer)})
+    rel = NAIVE_LAPLACE.release(info, rng=rng, accountant=accountant, epsilon=epsilon, gs=gs, note=note)
+    return dataclasses.replace(rel, mechanism="laplace", public={"epsilon": rel.public["epsilon"], "GS_Q": rel.public["gs"]},
+                               exact={"answer": rel.exact["truth"]})
 
 
 def fixed_tau(q: JoinInfo | Truncation, tau: float, *, epsilon: float, rng: RngLike = None, accountant: AccountantLike | None = None,
               note: str = "") -> Release:
-    """Q_LP(I, τ) + Lap(τ/ε) for a data-independent τ ("LP" baseline, Kasiviswanathan et al.). Spends ε.
-
-    Treated as public
-    -----------------
-    tau : τ, the truncation threshold and sensitivity; must be chosen without looking at the data.
-    epsilon : ε
+    """Q_LP(I, τ) + Lap(τ/ε) for a data-independent τ: one :data:`FIXED_TAU` release. Spends ε. Treated as public:
+    ``tau`` (truncation threshold and sensitivity, chosen without looking at the data) and ``epsilon``.
 
     References
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 3 (the LP mechanism at a fixed τ); spec 3.2.
     """
-    epsilon = check_epsilon(epsilon)
-    tau = check_positive(tau, "tau")
-    trunc = _as_truncation(q)
-    acc, mark = open_ledger(accountant)
-    record_spend(acc, epsilon, "lp-fixed-tau", note or f"LP truncation at τ={tau:g}")
-    qt = float(trunc.value(tau))
-    value = float(check_rng(rng).add_laplace(qt, tau / epsilon))
-    return Release(value=value, ledger=acc.entries_since(mark), mechanism="lp-fixed-tau",
-                   public={"epsilon": epsilon, "tau": tau}, exact={"truncated": qt, "answer": float(trunc.info.answer)})
+    rel = FIXED_TAU.release(_as_truncation(q), rng=rng, accountant=accountant, epsilon=epsilon, tau=tau, note=note)
+    return dataclasses.replace(rel, mechanism="lp-fixed-tau", public={"epsilon": rel.public["epsilon"], "tau": rel.public["tau"]},
+                               exact={k: rel.exact[k] for k in ("truncated", "answer")})
 
 
 def random_tau(q: JoinInfo | Truncation, *, epsilon: float, gs: float, rng: RngLike = None, accountant: AccountantLike | None = None,
                note: str = "") -> Release:
-    """LP baseline of Table 2: τ uniform on {2, 4, ..., GS} (data independent), then :func:`fixed_tau`.
-
-    Returns a :class:`Release` with the chosen τ in ``details["tau"]`` (private: it is data independent).
-
-    Treated as public
-    -----------------
-    gs : GS_Q, the top of the τ grid {2, 4, ..., GS}
-    epsilon : ε
+    """The LP baseline of Table 2: one :data:`RANDOM_TAU` release (τ uniform on {2, 4, ..., GS} from the same
+    back-end as the noise; the chosen τ in ``details["tau"]``, private: it is data independent).
 
     References
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 2 (the LP baseline with τ uniform on the grid); spec 3.2.
     """
-    taus = tau_grid(gs, 2.0)
-    backend = check_rng(rng)  # τ and the noise come from the same back-end (a release back-end stays one)
-    tau = float(taus[int(backend.gumbel_argmax(np.zeros(taus.size)))])  # Gumbel-max over equal logits: uniform
-    rel = fixed_tau(q, tau, epsilon=epsilon, rng=backend, accountant=accountant, note=note)
-    return Release(value=rel.value, ledger=rel.ledger, mechanism="lp-random-tau",
-                   public={"epsilon": rel.public["epsilon"], "GS_Q": float(gs), "taus": [float(t) for t in taus]},
-                   details={"tau": tau}, exact=rel.exact)
+    rel = RANDOM_TAU.release(_as_truncation(q), rng=rng, accountant=accountant, epsilon=epsilon, gs=gs, note=note)
+    return dataclasses.replace(rel, mechanism="lp-random-tau", public={
+        "epsilon": rel.public["epsilon"], "GS_Q": rel.public["gs"], "taus": [float(t) for t in tau_grid(gs, 2.0)]},
+        exact={k: rel.exact[k] for k in ("truncated", "answer")})
 
 
 # ---------------------------------------------------------------------------------
@@ -618,110 +830,8 @@ def ls_lower_bound(gs: float, *, epsilon: float) -> float:
     return gs / (6 * epsilon * math.log(4 * math.e * gs))
 
 
-__all__ = ["OPT2Result", "R2TResult", "RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau", "naive_laplace", "opt2",
-           "opt2_bound", "privacy_cost_exp_opt2", "privacy_cost_laplace", "privacy_cost_opt2", "privacy_cost_r2t", "r2t",
-           "r2t_bound", "random_tau", "ls_lower_bound", "tau_grid"]
+__all__ = ["EXP_OPT2", "FIXED_TAU", "GRAPH_RELATION", "InstanceStats", "NAIVE_LAPLACE", "OPT2", "OPT2Result", "R2T",
+           "R2TResult", "R2T_GROUP_BY", "RANDOM_TAU", "RELATION", "SQL_RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau",
+           "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_r2t", "r2t", "r2t_bound", "r2t_group_by", "random_tau", "tau_grid"]
 
-
-# ---------------------------------------------------------------------------------
-# vectorised repetitions over cached non-private values (experiments, audits, widgets)
-# ---------------------------------------------------------------------------------
-def r2t_samples(truncated: np.ndarray, taus: np.ndarray, *, epsilon: float, beta: float, size: int,
-                rng: np.random.Generator) -> np.ndarray:
-    """``size`` independent R2T outputs given the exact Q(I, τ_i) values (same law as :func:`r2t`).
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T's output law); used for repetitions over cached Q(I,τ).
-    """
-    epsilon = check_epsilon(epsilon)
-    beta = check_probability(beta, "beta")
-    taus = np.asarray(taus, dtype=float)
-    K = taus.size
-    noise = rng.laplace(0.0, 1.0, (size, K)) * (K * taus / epsilon)
-    cand = np.asarray(truncated, dtype=float)[None, :] + noise - K * math.log(K / beta) * taus / epsilon
-    return np.maximum(cand.max(axis=1), 0.0)
-
-
-def opt2_samples(g_values: dict, truncated: dict, *, epsilon: float, beta: float, size: int,
-                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """``size`` independent OPT² outputs given Ĝ(I, 2^ℓ) for ℓ = 1..L (Ĝ = 0 beyond) and Q(I, 2^ℓ) per ℓ.
-
-    ``truncated`` maps ℓ → Q(I, 2^ℓ) and must cover every level up to L+1 (larger levels use Q(I)).
-    Returns (values, chosen τ̃).
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (OPT²'s output law); used for repetitions over cached Ĝ and Q.
-    """
-    epsilon = check_epsilon(epsilon)
-    beta = check_probability(beta, "beta")
-    levels = OPT2_MAX_LEVELS
-    g = np.zeros(levels)
-    for lv, val in g_values.items():
-        g[lv - 1] = val
-    T = -9.0 * math.log(4.0 / beta) / epsilon
-    t_noisy = T + rng.laplace(0.0, 3.0 / epsilon, size)
-    q = g[None, :] + rng.laplace(0.0, 6.0 / epsilon, (size, levels))
-    above = q > t_noisy[:, None]
-    if not above.any(axis=1).all():
-        raise RuntimeError("SVT did not stop within the hard cap of levels")
-    chosen = above.argmax(axis=1) + 1
-    full = truncated.get("answer")
-    qt = np.array([truncated.get(int(c), full) for c in chosen], dtype=float)
-    tau = 2.0 ** chosen
-    return qt + rng.laplace(0.0, 1.0, size) * 3.0 * tau / epsilon, tau
-
-
-def fixed_tau_samples(truncated: float, tau: float, *, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
-    """``size`` independent outputs of the LP mechanism at a fixed τ given the exact Q(I, τ) (same law as :func:`fixed_tau`).
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 3; spec 3.2.
-    """
-    epsilon = check_epsilon(epsilon)
-    return float(truncated) + rng.laplace(0.0, float(tau) / epsilon, size)
-
-
-def random_tau_samples(truncated: np.ndarray, taus: np.ndarray, *, epsilon: float, size: int,
-                       rng: np.random.Generator) -> np.ndarray:
-    """``size`` outputs of the LP mechanism with τ uniform on ``taus`` (Table 2's LP baseline; same law as :func:`random_tau`).
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 2 (LP baseline); spec 3.2.
-    """
-    epsilon = check_epsilon(epsilon)
-    taus = np.asarray(taus, dtype=float)
-    k = rng.integers(taus.size, size=size)
-    return np.asarray(truncated, dtype=float)[k] + rng.laplace(0.0, 1.0, size) * taus[k] / epsilon
-
-
-def naive_laplace_samples(answer: float, *, gs: float, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
-    """``size`` outputs of the Laplace mechanism with the global sensitivity GS (same law as :func:`naive_laplace`).
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §1; spec 3.1.
-    """
-    epsilon = check_epsilon(epsilon)
-    return float(answer) + rng.laplace(0.0, float(gs) / epsilon, size)
-
-
-def opt2_cache(info: JoinInfo, fhat: FHat | None = None, trunc: Truncation | None = None) -> tuple[dict, dict]:
-    """Ĝ(I, 2^ℓ) for ℓ ≤ L and Q(I, 2^ℓ) for ℓ ≤ L+1 (non-private values for :func:`opt2_samples`).
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (Ĝ(I,τ) = F̂(I,τ) − N, Lemma 6.6).
-    """
-    fh = fhat or FHat(info)
-    tr = trunc or Truncation(info)
-    L = 0
-    while 2.0 ** (L + 1) < info.DS and L + 1 < OPT2_MAX_LEVELS:
-        L += 1
-    g = {lv: fh.g(2.0 ** lv) for lv in range(1, L + 1)}
-    q = {lv: tr.value(2.0 ** lv) for lv in range(1, L + 2)}
-    q["answer"] = info.answer
-    return g, q
+from . import baselines as _baselines  # noqa: E402,F401  (registers NT, SDE, RM and LS, declared there)

@@ -19,10 +19,9 @@ import pandas as pd
 
 from .._validation import check_options
 from ..cache import cached
-from .baselines import nt_from_count
+from .baselines import NT, GraphStats
 from .figures import bounds_histograms, opt2_figure, output_histograms, race_figure
-from .mechanisms import (naive_laplace_samples, opt2, opt2_bound, opt2_cache, opt2_samples, r2t, r2t_bound, r2t_samples,
-                         random_tau_samples, tau_grid, fixed_tau_samples)
+from .mechanisms import FIXED_TAU, NAIVE_LAPLACE, OPT2, R2T, RANDOM_TAU, InstanceStats, opt2, opt2_bound, r2t, r2t_bound
 from .model import FHat, Truncation
 
 GENERATORS = ("road", "social", "tpch-Q12", "tpch-Q3", "tpch-Q20", "fig2")
@@ -133,8 +132,6 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
     tr, fh = _solvers(generator, query, int(size), int(seed), int(degree_cap))
     gs = 2.0 ** int(log2_gs)
     runs = int(runs)
-    taus = tau_grid(gs)
-    vals = np.array([tr.value(t) for t in taus])
     tau = 2.0 ** int(log2_tau)
     outs = {}
     for name in ERROR_PANEL_MECHANISMS:  # fixed order: a mechanism's noise does not depend on the other toggles
@@ -142,20 +139,19 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
         if name not in mechanisms:
             continue
         if name == "R2T":
-            outs[name] = r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=sub)
+            outs[name] = R2T.sample(tr, size=runs, rng=sub, epsilon=epsilon, beta=beta, gs=gs)
         elif name == "OPT2":
-            gv, q = opt2_cache(info, fh, tr)
-            outs[name] = opt2_samples(gv, q, epsilon=epsilon, beta=beta, size=runs, rng=sub)[0]
+            outs[name] = OPT2.sample(InstanceStats(tr, fhat=fh), size=runs, rng=sub, epsilon=epsilon, beta=beta)
         elif name == "fixed τ":
-            outs[name] = fixed_tau_samples(tr.value(tau), tau, epsilon=epsilon, size=runs, rng=sub)
+            outs[name] = FIXED_TAU.sample(tr, size=runs, rng=sub, epsilon=epsilon, tau=tau)
         elif name == "LP random τ":  # Table 2's LP baseline: τ uniform on the grid {2, 4, ..., GS}, data independent
-            outs[name] = random_tau_samples(vals, taus, epsilon=epsilon, size=runs, rng=sub)
+            outs[name] = RANDOM_TAU.sample(tr, size=runs, rng=sub, epsilon=epsilon, gs=gs)
         elif name == "NT":
             if g is None:
                 continue  # TPC-H has no graph: NT is a graph baseline
             outs[name] = _nt_samples(g, query, int(degree_cap), epsilon, runs, sub)
         else:
-            outs[name] = naive_laplace_samples(info.answer, gs=gs, epsilon=epsilon, size=runs, rng=sub)
+            outs[name] = NAIVE_LAPLACE.sample(tr, size=runs, rng=sub, epsilon=epsilon, gs=gs)
     fig = output_histograms(outs, info.answer, focus=[k for k in ("R2T", "OPT2", "fixed τ") if k in outs],
                             labels={"fixed τ": f"fixed τ = {tau:g}", "naive Laplace": f"naive Laplace (GS = 2^{int(log2_gs)})",
                                     "LP random τ": f"LP random τ ≤ 2^{int(log2_gs)}", "NT": f"NT (θ ≤ D = {int(degree_cap)})"},
@@ -168,19 +164,8 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
 
 def _nt_samples(g, query: str, degree_bound: int, epsilon: float, runs: int, gen: np.random.Generator) -> np.ndarray:
     """NT over ``runs`` runs: θ uniform on {2, 4, ..., D} with D the public degree bound (the degree-cap knob)."""
-    from .patterns import count
-
-    grid = tau_grid(max(int(degree_bound), 2))
-    thetas = grid[gen.integers(grid.size, size=runs)]
-    counts = {}
-    for th in np.unique(thetas):
-        counts[th] = _truncated_count(g, query, float(th), count)
-    return np.array([nt_from_count(g, query, float(th), counts[th], epsilon, gen) for th in thetas])
-
-
-def _truncated_count(g, query, theta, count) -> float:
-    keep = np.flatnonzero(g.degrees <= theta)
-    return float(count(g.induced_subgraph(keep), query))
+    return NT.sample(GraphStats(g, query), size=runs, rng=gen, epsilon=epsilon, query=query,
+                     degree_bound=max(int(degree_bound), 2))
 
 
 def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", query: str = "edge", size: int = 1000,
@@ -194,12 +179,9 @@ def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", quer
     info, _, label = instance(generator, query, int(size), int(seed))
     tr, fh = _solvers(generator, query, int(size), int(seed))
     gs = 2.0 ** int(log2_gs)
-    taus = tau_grid(gs)
-    vals = np.array([tr.value(t) for t in taus])
     gen = np.random.default_rng(int(seed) + 11)
-    r2 = np.abs(r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=runs, rng=gen) - info.answer)
-    gv, q = opt2_cache(info, fh, tr)
-    op = np.abs(opt2_samples(gv, q, epsilon=epsilon, beta=beta, size=runs, rng=gen)[0] - info.answer)
+    r2 = np.abs(R2T.sample(tr, size=runs, rng=gen, epsilon=epsilon, beta=beta, gs=gs) - info.answer)
+    op = np.abs(OPT2.sample(InstanceStats(tr, fhat=fh), size=runs, rng=gen, epsilon=epsilon, beta=beta) - info.answer)
     b1, b2 = r2t_bound(info.DS, epsilon=epsilon, beta=beta, gs=gs), opt2_bound(info.DS, epsilon=epsilon, beta=beta)
     fig = bounds_histograms(r2, op, b1, b2, title=f"{label}<br><sup>ε={epsilon:g}, β={beta:g}, GS=2^{int(log2_gs)}, DS={info.DS:g}</sup>")
     stats = pd.DataFrame({"R2T": {"quantile 1−β": float(np.quantile(r2, 1 - beta)), "bound": b1},

@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, figures
-from dpworkbench.r2t import example, tau_grid
-from dpworkbench.r2t.mechanisms import r2t_samples, opt2_cache, opt2_samples
+from dpworkbench.r2t import example
+from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats
 ctx = NotebookContext("r2t/fig02_worked_example", profile=profile, output_dir=output_dir, seed=seed)
 info = example.fig2_joininfo()
 print("data: Fig. 2 fixture (deterministic);", info.stats())
@@ -75,13 +75,10 @@ fig
 # %%
 reps = pick(profile, ci=2000, quick=20000, paper=100000)
 gen = np.random.default_rng(seed)
-taus = tau_grid(example.GS)
 from dpworkbench.r2t import Truncation, FHat
 tr = Truncation(info)
-vals = np.array([tr.value(t) for t in taus])
-r2t_out = r2t_samples(vals, taus, epsilon=epsilon, beta=example.BETA, size=reps, rng=gen)
-g, q = opt2_cache(info, FHat(info, decompose=True), tr)
-opt_out, opt_tau = opt2_samples(g, q, epsilon=epsilon, beta=example.BETA, size=reps, rng=gen)
+r2t_out = R2T.sample(tr, size=reps, rng=gen, epsilon=epsilon, beta=example.BETA, gs=example.GS)
+opt_out = OPT2.sample(InstanceStats(tr, fhat=FHat(info, decompose=True)), size=reps, rng=gen, epsilon=epsilon, beta=example.BETA)
 fig = figures.output_histograms({"R2T": r2t_out, "OPT²": opt_out}, info.answer, signed=True,
                                 title=f"Output − Q(I) over {reps} seeded runs (ε = {epsilon:g}, Q(I) = {info.answer:,.0f})")
 ctx.save_figure(fig, "fig02_output_histograms")

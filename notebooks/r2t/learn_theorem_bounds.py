@@ -35,8 +35,8 @@ import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, figures, model
-from dpworkbench.r2t import Truncation, naive_value, from_lists, tau_grid
-from dpworkbench.r2t.mechanisms import r2t_samples, opt2_cache, opt2_samples, r2t_bound, opt2_bound, ls_lower_bound
+from dpworkbench.r2t import Truncation, naive_value, from_lists
+from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats, r2t_bound, opt2_bound, ls_lower_bound
 from dpworkbench.r2t import baselines
 ctx = NotebookContext("r2t/learn_theorem_bounds", profile=profile, output_dir=output_dir, seed=seed)
 reps = pick(profile, ci=2000, quick=20000, paper=100000)
@@ -78,11 +78,8 @@ bound_stats
 rows = []
 for d, n, q in [("amazon2", n_social, "edge"), ("amazon2", n_social, "triangle"), ("roadnet_pa", n_road, "edge"), ("roadnet_pa", n_road, "rectangle")]:
     inst = model.graph_instance(d, q, n=n, seed=seed)
-    taus = tau_grid(inst.gs)
-    vals = np.array([inst.trunc.value(t) for t in taus])
-    out = r2t_samples(vals, taus, epsilon=epsilon, beta=beta, size=reps, rng=gen)
-    g, qv = opt2_cache(inst.info, inst.fhat, inst.trunc)
-    o, _ = opt2_samples(g, qv, epsilon=epsilon, beta=beta, size=reps, rng=gen)
+    out = R2T.sample(inst.trunc, size=reps, rng=gen, epsilon=epsilon, beta=beta, gs=inst.gs)
+    o = OPT2.sample(InstanceStats(inst.trunc, fhat=inst.fhat), size=reps, rng=gen, epsilon=epsilon, beta=beta)
     err_r, err_o = np.abs(out - inst.answer), np.abs(o - inst.answer)
     rows.append({"dataset": d, "source": inst.source, "query": q, "DS": inst.ds, "GS": inst.gs,
                  "R2T err quantile 1-β": np.quantile(err_r, 1 - beta), "Thm 5.1 bound": r2t_bound(inst.ds, epsilon=epsilon, beta=beta, gs=inst.gs),

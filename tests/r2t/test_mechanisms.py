@@ -1,5 +1,5 @@
 """R2T / OPT² behaviour: one-sidedness, pruning identity, privacy audits; every ε-spending function returns a
-Release whose ledger is its pure privacy_cost plan."""
+Release whose ledger is its declaration's plan."""
 
 import math
 
@@ -10,13 +10,12 @@ from dpworkbench.accounting import Accountant, BudgetExceededError
 from dpworkbench.graphs import holme_kim
 from dpworkbench.r2t import FHat, Truncation, fixed_tau, from_lists, naive_laplace, opt2, r2t, random_tau
 from dpworkbench.r2t import baselines as B
-from dpworkbench.r2t.mechanisms import opt2_cache, opt2_samples, r2t_samples, tau_grid
+from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats, tau_grid
 from dpworkbench.r2t.patterns import graph_joininfo
 from dpworkbench.testing import audit_mechanism
 from dpworkbench.accounting import Release, check_ledger_matches
 from dpworkbench.graphs import from_edge_array
-from dpworkbench.r2t.mechanisms import (exp_opt2, privacy_cost_exp_opt2, privacy_cost_laplace, privacy_cost_opt2,
-                                        privacy_cost_r2t)
+from dpworkbench.r2t.mechanisms import EXP_OPT2, FIXED_TAU, NAIVE_LAPLACE, RANDOM_TAU, exp_opt2, privacy_cost_r2t
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +34,7 @@ def test_pruned_r2t_and_opt2_equal_unpruned(social, seed):
 
 def test_r2t_one_sided_at_beta_001(social):
     tr = Truncation(social)
-    taus = tau_grid(1024)
-    vals = np.array([tr.value(t) for t in taus])
-    out = r2t_samples(vals, taus, epsilon=0.8, beta=0.01, size=20000, rng=np.random.default_rng(0))
+    out = R2T.sample(tr, size=20000, rng=np.random.default_rng(0), epsilon=0.8, beta=0.01, gs=1024)
     assert np.mean(out <= social.answer) >= 0.99
     # the scalar mechanism agrees in law with the vectorised sampler (means within noise)
     one = np.array([r2t(tr, epsilon=0.8, beta=0.01, gs=1024, rng=s).value for s in range(200)])
@@ -45,17 +42,13 @@ def test_r2t_one_sided_at_beta_001(social):
 
 def test_r2t_error_within_theorem_5_1(social):
     from dpworkbench.r2t import r2t_bound
-    tr = Truncation(social)
-    taus = tau_grid(1024)
-    vals = np.array([tr.value(t) for t in taus])
-    out = r2t_samples(vals, taus, epsilon=0.8, beta=0.1, size=5000, rng=np.random.default_rng(1))
+    out = R2T.sample(Truncation(social), size=5000, rng=np.random.default_rng(1), epsilon=0.8, beta=0.1, gs=1024)
     bound = r2t_bound(social.DS, epsilon=0.8, beta=0.1, gs=1024)
     assert np.mean(np.abs(out - social.answer) <= bound) >= 0.9
 
 def test_opt2_samples_match_scalar(social):
     fh, tr = FHat(social), Truncation(social)
-    g, q = opt2_cache(social, fh, tr)
-    vals, taus = opt2_samples(g, q, epsilon=0.8, beta=0.1, size=4000, rng=np.random.default_rng(2))
+    vals = OPT2.sample(InstanceStats(tr, fhat=fh), size=4000, rng=np.random.default_rng(2), epsilon=0.8, beta=0.1)
     one = np.array([opt2(social, epsilon=0.8, beta=0.1, rng=s, fhat=fh, truncation=tr).value for s in range(150)])
     assert abs(np.median(one) - np.median(vals)) < 0.05 * social.DS * 24 / 0.8
 
@@ -69,31 +62,24 @@ def _tiny_pair():
 def test_privacy_audit_r2t():
     eps = 1.0
     I, Ip = _tiny_pair()
-    taus = tau_grid(8)
-
-    def cached(x):
-        tr = Truncation(x, "lp", shortcut=False)
-        return np.array([tr.value(t) for t in taus])
-
-    vals = {id(I): cached(I), id(Ip): cached(Ip)}
-    mech = lambda x, gen, n: r2t_samples(vals[id(x)], taus, epsilon=eps, beta=0.1, size=n, rng=gen)
+    trunc = {id(x): Truncation(x, "lp", shortcut=False) for x in (I, Ip)}
+    mech = lambda x, gen, n: R2T.sample(trunc[id(x)], size=n, rng=gen, epsilon=eps, beta=0.1, gs=8)
     res = audit_mechanism(mech, I, Ip, eps, n_samples=200000, vectorized=True, seed=0, bins=40)
     assert not res.flagged, str(res)
 
 def test_privacy_audit_opt2():
     eps = 1.0
     I, Ip = _tiny_pair()
-    caches = {id(x): opt2_cache(x) for x in (I, Ip)}
-    mech = lambda x, gen, n: opt2_samples(*caches[id(x)], epsilon=eps, beta=0.1, size=n, rng=gen)[0]
+    caches = {id(x): InstanceStats(Truncation(x)) for x in (I, Ip)}
+    mech = lambda x, gen, n: OPT2.sample(caches[id(x)], size=n, rng=gen, epsilon=eps, beta=0.1)
     res = audit_mechanism(mech, I, Ip, eps, n_samples=200000, vectorized=True, seed=1, bins=40)
     assert not res.flagged, str(res)
 
 def test_audit_detects_a_broken_r2t():
     """Sanity of the audit: R2T without the K factor in the noise (ε/K per term ignored) is flagged at ε/ K."""
     I, Ip = _tiny_pair()
-    taus = tau_grid(8)
-    v = {id(x): np.array([Truncation(x, "lp", shortcut=False).value(t) for t in taus]) for x in (I, Ip)}
-    bad = lambda x, gen, n: r2t_samples(v[id(x)], taus, epsilon=20.0, beta=0.1, size=n, rng=gen)
+    v = {id(x): Truncation(x, "lp", shortcut=False) for x in (I, Ip)}
+    bad = lambda x, gen, n: R2T.sample(v[id(x)], size=n, rng=gen, epsilon=20.0, beta=0.1, gs=8)
     res = audit_mechanism(bad, I, Ip, 0.2, n_samples=50000, vectorized=True, seed=0)
     assert res.flagged
 
@@ -186,15 +172,15 @@ def test_plans_match_ledgers(info, graph):
         (lambda a: r2t(info, epsilon=0.7, gs=64, base=2.0, rng=1, accountant=a), privacy_cost_r2t(0.7, 64, 2.0)),
         (lambda a: r2t(info, epsilon=0.7, gs=100, base=5.5, rounding="floor", rng=1, accountant=a),
          privacy_cost_r2t(0.7, 100, 5.5, "floor")),
-        (lambda a: opt2(info, epsilon=0.7, rng=1, accountant=a), privacy_cost_opt2(0.7)),
-        (lambda a: exp_opt2(info, epsilon=0.7, rng=1, accountant=a), privacy_cost_exp_opt2(0.7)),
-        (lambda a: naive_laplace(info, epsilon=0.7, gs=8, rng=1, accountant=a), privacy_cost_laplace(0.7)),
-        (lambda a: fixed_tau(info, 4, epsilon=0.7, rng=1, accountant=a), privacy_cost_laplace(0.7, "lp-fixed-tau")),
-        (lambda a: random_tau(info, epsilon=0.7, gs=8, rng=1, accountant=a), privacy_cost_laplace(0.7, "lp-fixed-tau")),
-        (lambda a: B.rm(info, epsilon=0.7, rng=1, accountant=a), B.privacy_cost_rm(0.7)),
-        (lambda a: B.ls(sjf, epsilon=0.7, gs=8, rng=1, accountant=a), B.privacy_cost_ls(0.7)),
-        (lambda a: B.nt(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.privacy_cost_nt(0.7)),
-        (lambda a: B.sde(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.privacy_cost_sde(0.7)),
+        (lambda a: opt2(info, epsilon=0.7, rng=1, accountant=a), OPT2.plan(epsilon=0.7)),
+        (lambda a: exp_opt2(info, epsilon=0.7, rng=1, accountant=a), EXP_OPT2.plan(epsilon=0.7)),
+        (lambda a: naive_laplace(info, epsilon=0.7, gs=8, rng=1, accountant=a), NAIVE_LAPLACE.plan(epsilon=0.7, gs=8)),
+        (lambda a: fixed_tau(info, 4, epsilon=0.7, rng=1, accountant=a), FIXED_TAU.plan(epsilon=0.7, tau=4)),
+        (lambda a: random_tau(info, epsilon=0.7, gs=8, rng=1, accountant=a), RANDOM_TAU.plan(epsilon=0.7, gs=8)),
+        (lambda a: B.rm(info, epsilon=0.7, rng=1, accountant=a), B.RM.plan(epsilon=0.7)),
+        (lambda a: B.ls(sjf, epsilon=0.7, gs=8, rng=1, accountant=a), B.LS.plan(epsilon=0.7, gs=8)),
+        (lambda a: B.nt(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.NT.plan(epsilon=0.7, degree_bound=8)),
+        (lambda a: B.sde(graph, "edge", epsilon=0.7, degree_bound=8, rng=1, accountant=a), B.SDE.plan(epsilon=0.7, degree_bound=8)),
     ]
     for run, plan in cases:
         acc = Accountant(0.7)
