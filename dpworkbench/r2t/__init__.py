@@ -8,7 +8,7 @@ roles every paper of the workbench shares:
   query with its solvers; join information cached by content). Join information comes from
   :mod:`.joininfo`, :mod:`.sql` (DuckDB), :mod:`.patterns` (graph enumerators) and :mod:`.tpch`.
 * :mod:`.mechanisms` — everything that spends ε (R2T, OPT², ExpOPT², the Laplace/fixed-τ/random-τ
-  baselines), returning :class:`dpworkbench.accounting.Release`; :mod:`.baselines` holds NT,
+  baselines), returning :class:`dpworkbench.accounting.Release`; :mod:`.mechanisms.baselines` holds NT,
   SDE, RM and LS (also Releases).
 * :mod:`.datasets`, :mod:`.experiments` (drivers through ``run_grid``), :mod:`.figures`,
   :mod:`.teaching` (widget views), :mod:`.reference` (the paper's numbers), :mod:`.claims`

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..experiments import run_grid, trimmed_mean
-from . import baselines
+from .mechanisms import baselines
 from .mechanisms import FIXED_TAU, fixed_tau, opt2, r2t, tau_grid
 from .model import FHat, Instance, SolverError, Truncation
 

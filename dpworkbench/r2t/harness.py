@@ -1,7 +1,7 @@
 """R2T's hand-written privacy-harness entries (:mod:`dpworkbench.testing.harness`): what the declarations do not cover.
 
 R2T, OPT², ExpOPT², naive Laplace, fixed τ, random τ, NT and SDE are declared once (:mod:`.mechanisms`,
-:mod:`.baselines`); their entries are derived from the declarations (:mod:`dpworkbench.testing.declared`). Here
+:mod:`.mechanisms.baselines`); their entries are derived from the declarations (:mod:`dpworkbench.testing.declared`). Here
 remain RM and LS (whose statistics need a class bound or SQL inputs the declarations do not carry) and the CLI
 subcommands (``dpworkbench r2t sql|graph``, run in-process with
 ``--seed <int> --json`` on small files written once per input), whose neighbours are rows or lines of files. The
@@ -24,8 +24,8 @@ import pandas as pd
 from dpworkbench.cache import cached_call, fingerprint
 from dpworkbench.testing.harness import EntryPoint, InProcessCLI, node_neighbours, scratch_dir
 
-from . import baselines as B
-from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, _example_graphs, tau_grid
+from .mechanisms import baselines as B
+from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, example_graphs, tau_grid
 from .model import Truncation
 
 EPS = 1.0
@@ -69,8 +69,8 @@ def _q_sens(grid) -> dict[str, float]:
 
 # ------------------------------------------------------------------ graphs (node-DP): the research baselines
 def _graph_inputs(rng):
-    """The declarations' example graphs (:func:`.mechanisms._example_graphs`) as (n, edges)."""
-    return [(N_NODES, e) for e in _example_graphs(rng)]
+    """The declarations' example graphs (:func:`.mechanisms.example_graphs`) as (n, edges)."""
+    return [(N_NODES, e) for e in example_graphs(rng)]
 
 
 def _graph_key(x) -> tuple:

@@ -3,7 +3,7 @@
 Each view takes the knobs of one widget section and returns (figure, table). The non-private
 instance (graph → join information → Q(I,τ) / F̂(I,τ) solvers) is cached by
 :mod:`dpworkbench.cache`, so moving ε, β or the seed only redraws noise. Figures come from
-:mod:`.figures`; noise from the vectorised research samplers of :mod:`.mechanisms` and :mod:`.baselines`
+:mod:`.figures`; noise from the vectorised research samplers of :mod:`.mechanisms` and :mod:`.mechanisms.baselines`
 (seeded: these are teaching runs, not releases).
 
 References
@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._validation import check_options
 from ..cache import cached
-from .baselines import NT, GraphStats
+from .mechanisms.baselines import NT, GraphStats
 from .figures import bounds_histograms, opt2_figure, output_histograms, race_figure
 from .mechanisms import FIXED_TAU, NAIVE_LAPLACE, OPT2, R2T, RANDOM_TAU, InstanceStats, opt2, opt2_bound, r2t, r2t_bound
 from .model import FHat, Truncation

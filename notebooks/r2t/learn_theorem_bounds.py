@@ -37,7 +37,7 @@ from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.r2t import claims, figures, model
 from dpworkbench.r2t import Truncation, naive_value, from_lists
 from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats, r2t_bound, opt2_bound, ls_lower_bound
-from dpworkbench.r2t import baselines
+from dpworkbench.r2t.mechanisms import baselines
 ctx = NotebookContext("r2t/learn_theorem_bounds", profile=profile, output_dir=output_dir, seed=seed)
 reps = pick(profile, ci=2000, quick=20000, paper=100000)
 ls_reps = pick(profile, ci=300, quick=2000, paper=10000)

@@ -16,7 +16,7 @@ import pytest
 from dpworkbench.graphs import from_edge_array
 from dpworkbench.mechanisms.backends import OpenDPBackend, release_backend
 from dpworkbench.r2t import Truncation, fixed_tau, from_lists, naive_laplace, opt2, r2t, random_tau
-from dpworkbench.r2t import baselines as B
+from dpworkbench.r2t.mechanisms import baselines as B
 from dpworkbench.r2t.patterns import graph_joininfo
 
 

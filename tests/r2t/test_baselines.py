@@ -8,7 +8,7 @@ import pytest
 from dpworkbench.accounting import Accountant
 from dpworkbench.graphs import erdos_renyi, holme_kim, thinned_grid
 from dpworkbench.r2t import from_lists
-from dpworkbench.r2t import baselines as B
+from dpworkbench.r2t.mechanisms import baselines as B
 from dpworkbench.r2t.patterns import graph_joininfo
 
 

@@ -9,7 +9,7 @@ import pytest
 from dpworkbench.accounting import Accountant, BudgetExceededError
 from dpworkbench.graphs import holme_kim
 from dpworkbench.r2t import FHat, Truncation, fixed_tau, from_lists, naive_laplace, opt2, r2t, random_tau
-from dpworkbench.r2t import baselines as B
+from dpworkbench.r2t.mechanisms import baselines as B
 from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats, tau_grid
 from dpworkbench.r2t.patterns import graph_joininfo
 from dpworkbench.testing import audit_mechanism

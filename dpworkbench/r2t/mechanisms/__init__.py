@@ -29,12 +29,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import check_options, check_positive
-from ..accounting import AccountantLike, LedgerEntry, Release, planned
-from ..mechanisms.backends import NumpyBackend, RngLike, check_rng
-from ..mechanisms.declaration import EPSILON, FK_TUPLE, NODE, Drawn, Mechanism, Param, parallel_plan
-from .joininfo import JoinInfo
-from .model import FHat, Truncation, f_exact
+from ..._validation import check_options, check_positive
+from ...accounting import AccountantLike, LedgerEntry, Release, planned
+from ...mechanisms.backends import NumpyBackend, RngLike, check_rng
+from ...mechanisms.declaration import EPSILON, FK_TUPLE, NODE, Drawn, Mechanism, Param, parallel_plan
+from ..joininfo import JoinInfo
+from ..model import FHat, Truncation, f_exact
 
 OPT2_MAX_LEVELS = 64  # hard cap on the SVT loop (spec 2.9); reaching it has probability < 1e-40
 
@@ -244,7 +244,7 @@ def _q_keys(taus) -> dict[str, tuple[str, float]]:
 N_NODES = 6  # graphs on at most 6 nodes: a node's edge count (S_Q for the edge query) is ≤ 5
 
 
-def _example_graphs(rng: np.random.Generator) -> list[np.ndarray]:
+def example_graphs(rng: np.random.Generator) -> list[np.ndarray]:
     """Edge lists on ``N_NODES`` nodes: a star with DS = 5 (the neighbour pair that moves most) and two random graphs."""
     iu = np.array([(i, j) for i in range(N_NODES) for j in range(i + 1, N_NODES)])
     star = np.array([[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 2]])
@@ -252,10 +252,10 @@ def _example_graphs(rng: np.random.Generator) -> list[np.ndarray]:
 
 
 def _examples(rng: np.random.Generator) -> list[JoinInfo]:
-    from ..graphs import from_edge_array
-    from .patterns import graph_joininfo
+    from ...graphs import from_edge_array
+    from ..patterns import graph_joininfo
 
-    return [graph_joininfo(from_edge_array(e, n=N_NODES), "edge") for e in _example_graphs(rng)]
+    return [graph_joininfo(from_edge_array(e, n=N_NODES), "edge") for e in example_graphs(rng)]
 
 
 def _neighbours(info: JoinInfo):

@@ -24,14 +24,14 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..accounting import AccountantLike, Release, planned
-from ..graphs import CSRGraph
-from ..mechanisms.backends import RngLike
-from ..mechanisms.declaration import EPSILON, Drawn, Mechanism, Param
-from .joininfo import JoinInfo
-from .mechanisms import GRAPH_RELATION, N_NODES, RELATION, _example_graphs, research_generator, tau_grid
-from .patterns import QUERIES, check_query, count
-from .model import highs_model, pass_rowwise, solve_optimal
+from ...accounting import AccountantLike, Release, planned
+from ...graphs import CSRGraph
+from ...mechanisms.backends import RngLike
+from ...mechanisms.declaration import EPSILON, Drawn, Mechanism, Param
+from ..joininfo import JoinInfo
+from . import GRAPH_RELATION, N_NODES, RELATION, example_graphs, research_generator, tau_grid
+from ..patterns import QUERIES, check_query, count
+from ..model import highs_model, pass_rowwise, solve_optimal
 
 _INF = math.inf
 
@@ -112,7 +112,7 @@ class GraphStats(Mapping):
 def _graph_stats(data: Any, query: str) -> GraphStats:
     """A graph's (or an ``(n, edges)`` pair's, the harness's inputs) statistics."""
     if isinstance(data, tuple):
-        from ..graphs import from_edge_array
+        from ...graphs import from_edge_array
 
         data = from_edge_array(np.asarray(data[1], dtype=np.int64).reshape(-1, 2), n=data[0])
     return data if isinstance(data, GraphStats) else GraphStats(data, query)
@@ -185,7 +185,7 @@ def _smooth_mechanism(which: str, summary: str, references: str) -> Mechanism:
         sensitivity=lambda *, query, degree_bound, **_: {"Q(I)": restricted_sensitivity(query, degree_bound)},
         noise=_smooth_noise(which),
         truth=lambda stats, **p: stats["Q(I)"],
-        examples=lambda rng: [(N_NODES, e) for e in _example_graphs(rng)],
+        examples=lambda rng: [(N_NODES, e) for e in example_graphs(rng)],
         harness_params={"epsilon": 1.0, "query": "edge", "degree_bound": N_NODES - 1},
         harness_samples=4000 if which == "nt" else 2000,
         release_type=BaselineRelease, references=references,
