@@ -29,7 +29,7 @@ from ...graphs import CSRGraph
 from ...mechanisms.backends import RngLike
 from ...mechanisms.declaration import EPSILON, Drawn, Mechanism, Param
 from ..joininfo import JoinInfo
-from . import GRAPH_RELATION, N_NODES, RELATION, example_graphs, research_generator, tau_grid
+from .common import GRAPH_RELATION, N_NODES, RELATION, example_graphs, research_generator, tau_grid
 from ..patterns import QUERIES, check_query, count
 from ..model import highs_model, pass_rowwise, solve_optimal
 
