@@ -8,7 +8,7 @@ import numpy as np
 from dpworkbench.bench import row, timeit
 from dpworkbench.dampening import SensitivityMatrix, dampen
 from dpworkbench.dampening import median as M
-from dpworkbench.dampening import percentile as Q
+from dpworkbench.dampening import mechanisms as DM
 
 
 def run() -> list[dict]:
@@ -35,8 +35,8 @@ def run() -> list[dict]:
     # One percentile release (LD, p = 0.9) on 10^6 rows, next to the median release on the same rows (both: one sort,
     # δ for T = 32, one exponential-mechanism draw)
     big = np.clip(rng.normal(2100, 600, 1_000_000).round(), 0, lam)
-    t_pct = timeit(lambda: Q.select_percentile(big, 0.9, lower=0, upper=lam, epsilon=1.0, rng=0), repeat=3)
-    t_med = timeit(lambda: M.select_median(big, lower=0, upper=lam, epsilon=1.0, rng=0), repeat=3)
+    t_pct = timeit(lambda: DM.select_percentile(big, 0.9, lower=0, upper=lam, epsilon=1.0, rng=0), repeat=3)
+    t_med = timeit(lambda: DM.select_median(big, lower=0, upper=lam, epsilon=1.0, rng=0), repeat=3)
     rows.append(row("dampening_percentile_select_1e6", "seconds, select_percentile(p=0.9, LD) on 10^6 rows", t_pct, t_med,
                     "reference = select_median (LD) on the same rows"))
     return rows

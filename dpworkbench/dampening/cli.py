@@ -14,6 +14,7 @@ import argparse
 import math
 from dataclasses import replace
 from pathlib import Path
+from . import mechanisms as DM
 
 SELECTION_HELP = """Private {what} selection (local dampening thesis, Ch. 5{ch}).
 
@@ -72,7 +73,6 @@ def _median(args: argparse.Namespace) -> int:
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
     from dpworkbench.mechanisms.backends import cli_backend
 
-    from . import median as M
     from . import percentile as Q
     from .mechanisms import MEDIAN, PERCENTILE
 
@@ -113,14 +113,14 @@ def _median(args: argparse.Namespace) -> int:
         args._backend = cli_backend(args.seed)
         kw = dict(lower=args.lower, upper=args.upper, epsilon=eps, mechanism=args.mechanism, horizon=args.horizon,
                   rng=args._backend, missing=missing)
-        rel = M.select_median(values, **kw) if p is None else Q.select_percentile(values, p, **kw)
+        rel = DM.select_median(values, **kw) if p is None else DM.select_percentile(values, p, **kw)
     inputs = {"rows": int(values.size), "values_clipped_into_bounds": counts["clipped"],
               "cells_missing_set_to_default": counts["null"] + counts["unparseable"]}
     if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
         inputs["values"] = (values - args.lower).tolist()
     _show(rel, args, label="row", inputs=inputs, header=[
         f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
-        "releases a row position (0-based data row), not a value", f"neighbouring relation: {M.RELATION}",
+        "releases a row position (0-based data row), not a value", f"neighbouring relation: {DM.QUANTILE_RELATION.describe()}",
         f"every line after the header is one row; values outside [--lower, --upper] = [{args.lower:g}, "
         f"{args.upper:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) counts "
         f"as --missing = {missing:g} (how many of each is an exact count of the data: shown only with --show-exact)"])
@@ -202,7 +202,7 @@ def _topk(args: argparse.Namespace) -> int:
             raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
         st.next("project, EBC and select top-k")
         args._backend = cli_backend(args.seed)
-        rel = E.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=args._backend,
+        rel = DM.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=args._backend,
                                  max_degree_bound=args.max_degree_bound)  # None (research run only): derived
     bound = rel.public["max_degree_bound"]
     inputs.update({k: rel.exact[k] for k in ("self_loops_dropped", "duplicate_edges_dropped",
@@ -218,7 +218,7 @@ def _topk(args: argparse.Namespace) -> int:
     out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
     _show(out, args, label="nodes", inputs=inputs, header=[
         f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
-        f"neighbouring relation: {E.RELATION}",
+        f"neighbouring relation: {DM.TOPK_RELATION.describe()}",
         f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "
         f"the first {bound} edges of both its endpoints in node-pair order); one edge added or removed changes at most "
         f"{E.PROJECTION_STABILITY} projected edges, and every draw is calibrated to that"])

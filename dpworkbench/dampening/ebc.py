@@ -6,19 +6,15 @@ Edge-DP. ΔEBC = g(Δ) with g(k) = max(k(k−1)/4, k) needs a public max-degree 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numba
 import numpy as np
 
-from dpworkbench._validation import as_generator, check_epsilon, check_int, check_options
-from dpworkbench.accounting import Accountant
+from dpworkbench._validation import as_generator, check_epsilon, check_int
 from dpworkbench.cache import cached_call
 from dpworkbench.graphs import CSRGraph
-from dpworkbench.mechanisms.backends import RngLike
 
-from .mechanisms import TOPK_RELATION
 
 METHODS = ("EM", "PF", "LD", "SLD")
 
@@ -303,9 +299,6 @@ def true_top_k(ebc: Any, k: int) -> np.ndarray:
     return order[:k]
 
 
-RELATION = TOPK_RELATION.describe()
-
-
 PROJECTION_STABILITY = 3  # edges of the projected graph one raw edge change can change (proof in project_max_degree)
 
 
@@ -360,67 +353,6 @@ def project_max_degree(edges: Any, n: int, max_degree_bound: int) -> tuple[np.nd
     return e[keep], int(m - keep.sum())
 
 
-def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
-               rng: RngLike = None, accountant: Accountant | None = None, stability: int = 1):
-    """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each — the declarations ``dampening.priv_top_k_<em|pf|ld|sld>``
-    (:data:`.mechanisms.TOPK`). Spends ε in total (k ledger entries, recorded before the draws).
-
-    EM/LD/SLD use one-shot Gumbel-top-k of the noise back-end (equal in law to k sequential draws without
-    replacement); PF runs k sequential permute-and-flip passes on the remaining nodes.
-
-    Parameters
-    ----------
-    ebc, degrees:
-        EBC(v) and d(v) for every node of the public node set (index = node label).
-    k, epsilon, method:
-        Number of nodes, total budget B (ε/k per draw), ``"EM"``, ``"PF"``, ``"LD"`` or ``"SLD"``.
-    max_degree_bound:
-        Public bound Δ on the max degree (ΔEBC = g(Δ), δ^EBC saturates at t = Δ − d_v). ``None`` takes the graph's
-        true max degree — *derived from the data* (as the thesis assumes it public); recorded in
-        ``Release.derived_public``. Pass a data-independent bound for a strict release.
-    stability:
-        How many edges of the graph passed in can change when the user's graph gains or loses one edge: 1 for the
-        user's own graph; :data:`PROJECTION_STABILITY` (3) for a graph projected by :func:`project_max_degree`.
-    rng:
-        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
-
-    Treated as public: the node set, ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (hence ΔEBC and the horizon
-    of δ^EBC). Neighbouring relation: edge-DP on the fixed node set (one edge added or removed).
-
-    Returns
-    -------
-    Release
-        ``value`` = the k selected node indices, in draw order; ``exact`` (NOT PRIVATE): the true top-k and the overlap.
-
-    References
-    ----------
-    de Farias 2021, Alg. 3 (PrivTopk), Lemma 6.3.2, Def. 6.3.1.
-    """
-    from .mechanisms import TOPK, shaped, topk_statistics
-
-    ebc = np.asarray(ebc, float)
-    degrees = np.asarray(degrees, np.int64)
-    if ebc.size == 0:
-        raise ValueError("graph has no nodes")
-    k = check_int(k, "k", minimum=1)
-    if k > ebc.size:
-        raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
-    epsilon = check_epsilon(epsilon)
-    check_options(method, "method", METHODS)
-    derived = () if max_degree_bound is not None else ("max_degree_bound",)
-    bound = check_degree_bound(degrees, max_degree_bound)
-    stab = check_int(stability, "stability", minimum=1)
-    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=bound, stability=stab)
-    rel = TOPK[method].release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon, k=k,
-                               max_degree_bound=bound, stability=stab)
-    truth = rel.exact["truth"]
-    public = {"method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": int(ebc.size)}
-    if stab == 1:
-        rel = replace(rel, public={k_: v for k_, v in rel.public.items() if k_ != "stability"})
-    return shaped(replace(rel, exact={}), public=public, derived=derived, exact={
-        "true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum())})
-
-
 def simple_graph_on(edges: Any, num_nodes: int) -> tuple[np.ndarray, dict]:
     """The simple undirected graph on the public node set 0..num_nodes−1, by public rules applied edge by edge:
     a pair naming a node outside the set is dropped, a self-loop is dropped, a repeated pair is one edge. One raw
@@ -433,44 +365,6 @@ def simple_graph_on(edges: Any, num_nodes: int) -> tuple[np.ndarray, dict]:
     und = np.unique(np.sort(e[~loops], axis=1), axis=0) if (~loops).any() else np.zeros((0, 2), np.int64)
     return und, {"lines_outside_node_set_dropped": int((~inside).sum()), "self_loops_dropped": int(loops.sum()),
                  "duplicate_edges_dropped": int((~loops).sum() - und.shape[0])}
-
-
-def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int | None,
-                     method: str = "SLD", rng: RngLike = None, accountant: Accountant | None = None):
-    """PrivTopk on a user's raw graph, total whatever the graph: the release entry point for an edge list.
-
-    The graph on the public node set 0..num_nodes−1 is made simple by :func:`simple_graph_on`, projected into the
-    public ``max_degree_bound`` by :func:`project_max_degree` (≤ 3 projected edges per raw edge), and PrivTopk runs
-    on the projection with ``stability=3`` (every draw calibrated to three edge steps). Nothing is refused because
-    of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
-
-    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (``None``:
-    the simple graph's max degree, *derived from the data*, a research run: recorded in ``Release.derived_public``).
-    Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
-
-    Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
-    """
-    from .mechanisms import TOPK_GRAPH, graph_topk_statistics
-
-    n = check_int(num_nodes, "num_nodes", minimum=1)
-    derived = () if max_degree_bound is not None else ("max_degree_bound",)
-    if max_degree_bound is None:  # research run: the true max degree (the projection is then the identity)
-        max_degree_bound = max(int(np.bincount(simple_graph_on(edges, n)[0].ravel(), minlength=n).max(initial=0)), 1)
-    bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
-    k = check_int(k, "k", minimum=1)
-    if k > n:
-        raise ValueError(f"k={k} is larger than the number of nodes ({n})")
-    epsilon = check_epsilon(epsilon)
-    check_options(method, "method", METHODS)
-    stats = graph_topk_statistics((n, edges), method=method, max_degree_bound=bound, disk=True)
-    rel = TOPK_GRAPH[method].release((n, edges), rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon,
-                                     k=k, max_degree_bound=bound)
-    truth = rel.exact["truth"]
-    return replace(rel, derived_public=derived, public={
-        **rel.public, "method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": n,
-        "stability": PROJECTION_STABILITY},
-                   exact={"true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum()),
-                          **stats["dropped"]})
 
 
 def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, max_degree_bound: int | None = None) -> np.ndarray:
@@ -488,29 +382,6 @@ def method_logits(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str
     if method == "SLD":
         return e1 * sld_scores(ebc, degrees, max_degree_bound=Dm) / 2
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-
-
-def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
-                   max_degree_bound: int | None = None) -> float:
-    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once; the declaration's
-    ``sample(size=runs)``, research noise drawn in one batch).
-
-    References
-    ----------
-    de Farias 2021, §6.5, Fig. 20.
-    """
-    runs = check_int(runs, "runs", minimum=1)
-    ebc = np.asarray(ebc, float)
-    if k > ebc.size:
-        raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
-    from .mechanisms import TOPK, topk_statistics
-
-    check_options(method, "method", METHODS)
-    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=max_degree_bound)
-    got = TOPK[method].sample(stats, size=runs, rng=rng, epsilon=epsilon, k=k, max_degree_bound=stats["bound"])
-    truth = np.zeros(ebc.size, bool)
-    truth[true_top_k(ebc, k)] = True
-    return float(truth[got].sum()) / (k * runs)
 
 
 def topk_overlap_with_degree(ebc: Any, degrees: Any, k: int) -> int:

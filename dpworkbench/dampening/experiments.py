@@ -28,6 +28,7 @@ from . import ebc as E
 from . import id3 as I
 from . import median as M
 from . import privatesql as PS
+from . import mechanisms as DM
 
 
 def _in_grid_order(df: pd.DataFrame, keys: Sequence[str], grid: Mapping[str, Sequence[Any]], columns: Sequence[str]) -> pd.DataFrame:
@@ -181,7 +182,7 @@ def privtopk_curves(ebc, degrees, ks: Sequence[int], eps_grid: Sequence[float], 
 
     def cell(c: dict, rng: np.random.Generator) -> dict:
         r = (pf_runs or runs) if c["method"] == "PF" else runs
-        acc = E.top_k_accuracy(ebc, degrees, c["k"], epsilon=c["epsilon"], method=c["method"], runs=r, rng=rng,
+        acc = DM.top_k_accuracy(ebc, degrees, c["k"], epsilon=c["epsilon"], method=c["method"], runs=r, rng=rng,
                                max_degree_bound=max_degree_bound)
         return {"accuracy": acc, "runs": r}
 
@@ -290,7 +291,7 @@ def table1_ptk(graph, *, samples: int = 10, runs: int = 10, size: int = 50, ks: 
         sub = E.bfs_sample(graph, size, rng=rng)
         e, d = E.ebc_all(sub, cache=False), sub.degrees
         rows = [{"method": "PTK", "bound": bound, "B": float(B), "k": int(k),
-                 "accuracy": E.top_k_accuracy(e, d, int(k), epsilon=float(B), method="SLD", runs=runs, rng=rng,
+                 "accuracy": DM.top_k_accuracy(e, d, int(k), epsilon=float(B), method="SLD", runs=runs, rng=rng,
                                               max_degree_bound=parent if bound == "parent" else None)}
                 for bound in TABLE1_BOUNDS for B in budgets for k in ks]
         # PrivateSQL on the same sample, after PTK's draws (so PTK's stream is what it was before PSQL was added).
@@ -400,7 +401,7 @@ def id3_curves(data: dict, eps_grid: Sequence[float], depths: Sequence[int], *, 
         noise_seed = int(rng.integers(2**63))
         rows = []
         for m in methods:
-            acc = I.cross_validate(X, y, data["domains"], data["n_classes"], depth=c["depth"], budget=c["epsilon"], method=m, folds=folds,
+            acc = DM.id3_cross_validate(X, y, data["domains"], data["n_classes"], depth=c["depth"], budget=c["epsilon"], method=m, folds=folds,
                                    rng=np.random.default_rng(noise_seed),  # same noise stream per method (paired)
                                    split_rng=np.random.default_rng([seed, 7, c["repetition"]]))  # same folds across cells
             rows.append({"method": m, "accuracy": acc})

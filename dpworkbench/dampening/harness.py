@@ -22,6 +22,7 @@ from dpworkbench.testing.harness import EntryPoint, InProcessCLI, csv_line_neigh
 
 from . import ebc as E
 from .mechanisms import CLI_BOUND, K, LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
+from . import mechanisms as DM
 
 EPS = 1.0
 
@@ -188,7 +189,7 @@ def _topk_cli():
     sens = {f"ebc[{v}]": stab * E.global_sensitivity_ebc(CLI_BOUND) for v in range(N_NODES)}
     sens.update({f"{n}[{v}]": float(stab) for v in range(N_NODES) for n in ("sld", "D")}, num_nodes=0.0)
     return EntryPoint(
-        name="dpworkbench dampening topk", kind="cli", paper="dampening", relation=E.RELATION,
+        name="dpworkbench dampening topk", kind="cli", paper="dampening", relation=DM.TOPK_RELATION.describe(),
         claimed_epsilon=ledger_epsilon(TOPK_GRAPH["SLD"].plan(epsilon=EPS, k=K, max_degree_bound=CLI_BOUND)),
         public_inputs=("--nodes", "--k", "--epsilon", "--mechanism", "--max-degree-bound"),
         make_inputs=_edge_text_inputs, neighbours=_edge_line_neighbours, statistics=stats, sensitivities=sens,

@@ -10,16 +10,14 @@ thesis) are EM-only.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba
 import numpy as np
 
-from dpworkbench._validation import as_generator, check_epsilon, check_int, check_options
-from dpworkbench.mechanisms.backends import RngLike
+from dpworkbench._validation import check_int, check_options
 
-from .mechanisms import ID3_RELATION
 from .model import SensitivityMatrix, dampen
 
 METHODS = ("Global", "Local", "Shifted")
@@ -286,21 +284,6 @@ class Node:
     children: list = field(default_factory=list)
 
 
-RELATION = ID3_RELATION.describe()
-
-
-def privacy_cost(budget: float, depth: int, method: str = "Shifted", criterion: str = "ig"):
-    """The ledger :func:`fit` records (the declaration's plan, spec §2.7; :func:`.mechanisms.id3_plan`): ε = B/(2(d+1))
-    per query; each of the d+1 tree levels is one parallel block over the level's disjoint partitions, in which every
-    partition spends ε on NoisyCount and ε on the split selection or, at a leaf, on the Laplace class counts."""
-    from .mechanisms import ID3
-
-    budget = check_epsilon(budget, "budget")
-    check_options(method, "method", METHODS)
-    return ID3[method].plan(epsilon=budget, depth=depth, domains="2", n_classes=2,
-                            criterion=criterion if method == "Global" else "ig")
-
-
 def rows_used(X: np.ndarray, y: np.ndarray, domains: list[int], n_classes: int, n_bound: int | None):
     """The rows :func:`fit` grows its tree on, by public rules applied to the user's rows (issue 21):
 
@@ -321,93 +304,6 @@ def rows_used(X: np.ndarray, y: np.ndarray, domains: list[int], n_classes: int, 
     return X[:n_bound], y[:n_bound], n_bound, stab, int((~ok).sum()), max(X.shape[0] - n_bound, 0)
 
 
-def fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
-        criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng: RngLike = None, accountant=None):
-    """DiffPID3 family (Alg. 4): GlobalDiffPID3 (EM), LocalDiffPID3 (LD), ShiftedLocalDiffPID3 (SLD). Spends ``budget``.
-
-    The ledger is recorded before any noise is drawn: one parallel block per tree level (:func:`privacy_cost`).
-    All noise comes from one back-end: NoisyCount and the leaf class counts by ``add_laplace``, the split
-    selections by ``gumbel_argmax`` (EM, LD and SLD are exponential-mechanism draws).
-
-    Parameters
-    ----------
-    X, y:
-        Integer-coded attributes (n×d) and class codes.
-    domains, n_classes:
-        Public domain sizes of the attributes and of the class (the tree iterates over the full public domains).
-    depth, budget:
-        Maximal depth d and total budget B; each query gets ε = B/(2(d+1)).
-    method, criterion:
-        ``"Global"``/``"Local"``/``"Shifted"``; ``"ig"`` (Gini / Max are EM-only).
-    n_bound:
-        Public upper bound N on the data set size behind ΔIG = log2(N+1) + 1/ln 2. Rows beyond it are handled by a
-        public rule: the tree is grown on the first N rows in input order, and every query is calibrated to twice its
-        one-row sensitivity, so the release is ε-DP whatever the number of rows (proof in the code). ``None`` uses
-        the number of rows — *derived from the data* (not public under add/remove; recorded in
-        ``Release.derived_public``; a research run).
-    horizon:
-        Public horizon T of δ (δ = ΔIG from T on): must not depend on the data.
-    rng:
-        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
-
-    Treated as public
-    -----------------
-    ``domains``, ``n_classes``, ``depth``, ``budget``, ``method``, ``criterion``, ``n_bound`` (hence ΔIG), ``horizon``;
-    the candidate set of every split (the attributes not yet used on the path: determined by the public tree shape).
-
-    Neighbouring relation
-    ---------------------
-    Add/remove one row at any position (ΔIG, Lemma 7.3.1 and the counts' sensitivity 1 are for this relation).
-
-    Returns
-    -------
-    Release
-        ``value`` = the tree (:class:`Node`), a post-processing of the noisy counts and selections.
-
-    References
-    ----------
-    de Farias 2021, Ch. 7 (DiffPID3), Lemma 7.3.1.
-    """
-
-
-    if y is None:
-        raise ValueError("class attribute missing: y (the class codes) is required")
-    X = np.asarray(X); y = np.asarray(y)
-    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.size:  # shapes: the public column layout, not the rows
-        raise ValueError(f"X must be n×d and y must have n entries (class attribute missing?); got {X.ndim}-D X with "
-                         f"{X.shape[1] if X.ndim == 2 else '?'} columns and {y.ndim}-D y, or different row counts")
-    if len(domains) != X.shape[1]:
-        raise ValueError(f"domains must give one public domain size per attribute: {len(domains)} sizes for {X.shape[1]} attributes")
-    n_classes = check_int(n_classes, "n_classes", minimum=2)
-    depth = check_int(depth, "depth", minimum=1)
-    budget = check_epsilon(budget, "budget")
-    check_options(method, "method", METHODS)
-    if criterion != "ig" and method != "Global":
-        raise ValueError("Gini and Max (Friedman & Schuster) are EM-only: use method='Global'")
-    horizon = check_int(horizon, "horizon", minimum=1)
-    derived = () if n_bound is not None else ("n_bound",)
-    # Rows beyond the public N (issue 21, finding 7): ΔIG(N) only holds for data sets of ≤ N rows, so the tree is
-    # grown on the FIRST N rows in input order, and every draw is calibrated for two add/remove steps (stab = 2).
-    # Proof: let D' = D + r (r at any position). If |D'| ≤ N nothing is cut. Otherwise the first N rows of D' are
-    # the first N of D, or those with r inserted and the N-th row of D pushed out: a substitution, reached by
-    # removing the pushed-out row (≤ N−1 rows) and then adding r (N rows). Both steps stay within N rows, where every
-    # query (NoisyCount, the split selection, the leaf counts) is (ε/2)-DP when calibrated to twice its one-step
-    # sensitivity; by group privacy the pair costs ε per query, as the ledger records. A derived N (None: the row
-    # count, a research run) cuts nothing and keeps stab = 1, so seeded research figures are unchanged.
-    from .mechanisms import ID3, shaped
-
-    rel = ID3[method].release((X, y), rng=rng, accountant=accountant, epsilon=budget, depth=depth,
-                              domains=",".join(str(int(d)) for d in domains), n_classes=n_classes, n_bound=n_bound,
-                              horizon=horizon, criterion=criterion)
-    stab = 1 if n_bound is None else 2
-    n_bound = max(rel.exact["n_rows"], 1) if n_bound is None else n_bound
-    gs = delta_ig_global(n_bound)
-    return shaped(replace(rel, value=rel.value.root), derived=derived, public={
-        "method": method, "budget": budget, "epsilon_per_query": budget / (2 * (depth + 1)),
-        "domains": list(map(int, domains)), "n_bound": n_bound, "delta_ig": gs, "stability": stab,
-        "utility_sensitivity": stab * gs})
-
-
 def predict(tree: Node, X: Any) -> np.ndarray:
     X = np.asarray(X)
     out = np.empty(X.shape[0], np.int64)
@@ -419,33 +315,6 @@ def predict(tree: Node, X: Any) -> np.ndarray:
             go(ch, idx[col == v])
     go(tree, np.arange(X.shape[0]))
     return out
-
-
-def cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10, rng=None, criterion="ig", horizon=1024,
-                   split_rng=None) -> float:
-    """Mean accuracy over a k-fold CV (one run; repeat with different rng for '10 runs').
-
-    Research helper, NOT a release: the accuracy is measured on the data's own held-out folds (exact).
-
-    ``split_rng`` (optional) draws the fold split separately from the noise, so that several methods and budgets
-    can share the same folds (paired comparison; the non-private statistics are then reused from the cache).
-
-    References
-    ----------
-    de Farias 2021, Ch. 7 (10-fold CV).
-    """
-    gen = as_generator(rng)
-    X = np.asarray(X); y = np.asarray(y)
-    perm = (gen if split_rng is None else as_generator(split_rng)).permutation(X.shape[0])
-    parts = np.array_split(perm, folds)
-    accs = []
-    for i in range(folds):
-        test = parts[i]
-        train = np.concatenate([p for j, p in enumerate(parts) if j != i])
-        tree = fit(X[train], y[train], domains, n_classes, depth=depth, budget=budget, method=method, rng=gen,
-                   criterion=criterion, horizon=horizon).value
-        accs.append(float(np.mean(predict(tree, X[test]) == y[test])))
-    return float(np.mean(accs))
 
 
 def root_ranking(X, y, domains, n_classes, *, horizon: int = 1024, n_bound=None) -> "Any":

@@ -18,13 +18,10 @@ import numpy as np
 from scipy.special import logsumexp
 
 from dpworkbench._validation import as_generator, check_epsilon, check_int, check_positive, check_options
-from dpworkbench.mechanisms.backends import RngLike
 
-from .mechanisms import QUANTILE_RELATION
 from .percentile import order_stat as _order_stat  # X_(k), 0 below rank 1 and Λ above rank n
 
 DELTAS = ("box", "thesis_candidates")
-RELATION = QUANTILE_RELATION.describe()
 
 
 def _sorted(x, lam):
@@ -340,43 +337,3 @@ def pf_group_probabilities(log_p: Any, mult: Any) -> np.ndarray:
 MECHANISMS = ("EM", "PF", "LD", "SLD")
 
 
-def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
-    """The ledger of :func:`select_median` (the declaration's plan): one selection with the full ε (spec §2.7)."""
-    from .mechanisms import MEDIAN
-
-    check_options(mechanism, "mechanism", MECHANISMS)
-    return MEDIAN[mechanism].plan(epsilon=epsilon, lower=0.0, upper=1.0)
-
-
-def select_median(values: Any, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD", horizon: int = 32,
-                  delta: str = "box", rng: RngLike = None, accountant=None, allow_unverified: bool = False,
-                  missing: float | None = None):
-    """Private median *selection* (thesis Ch. 5): the label (row position) of an element close to the median.
-
-    The declarations ``dampening.median_<em|pf|ld|sld>`` (:data:`.mechanisms.MEDIAN`): range = the row positions
-    {0, …, n−1}, u(x, i) = −|x_m − x_i| on the values clipped to the public [lower, upper] (Λ = upper − lower; a NaN
-    takes the public ``missing``, default ``lower``). EM and PF run with Δu = Λ; LD / SLD (Thm 3.5.1 / 4.3.1) with the
-    corrected LS0 and the admissible box bound (``delta="box"``), or the thesis' Candidates
-    (``delta="thesis_candidates"``: NOT admissible, refused unless ``allow_unverified=True``, then ``private=False``).
-    The proof covers the selected *position* only: the selected row's value is a raw data value, kept in
-    ``Release.exact`` (NOT PRIVATE) with the true median and the absolute error.
-
-    Treated as public: ``lower``, ``upper``, ``missing``, n (fixed under substitution), ``horizon``, ``mechanism``,
-    ``epsilon``. Neighbouring relation: substitution of one row's value (not add/remove: the labels would shift and
-    the range would reveal n). ``rng=None``: the OpenDP release back-end; a seed / Generator: a research run.
-
-    References
-    ----------
-    de Farias 2021, Ch. 5 (median selection), Lemma 5.2.2 (corrected); spec §3.4.
-    """
-    from .mechanisms import select_quantile
-
-    epsilon = check_epsilon(epsilon)
-    check_options(mechanism, "mechanism", MECHANISMS)
-    check_options(delta, "delta", DELTAS)
-    if not upper > lower:
-        raise ValueError("upper must be larger than lower (public domain bounds)")
-    horizon = check_int(horizon, "horizon", minimum=1)
-    return select_quantile(values, None, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
-                           horizon=horizon, rng=rng, accountant=accountant, missing=missing, delta=delta,
-                           allow_unverified=allow_unverified)

@@ -51,12 +51,9 @@ from typing import Any
 import numpy as np
 
 from dpworkbench._validation import check_epsilon, check_int, check_options, check_positive
-from dpworkbench.mechanisms.backends import RngLike
 
-from .mechanisms import QUANTILE_RELATION
 
 MECHANISMS = ("EM", "PF", "LD", "SLD")
-RELATION = QUANTILE_RELATION.describe()
 
 
 def check_p(p: float, name: str = "p") -> float:
@@ -204,30 +201,3 @@ def expected_error(x: Any, lam: float, p: float, epsilon: float, mechanism: str,
 
 
 # ---------------------------------------------------------------- the release
-def select_percentile(values: Any, p: float, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD",
-                      horizon: int = 32, rng: RngLike = None, accountant=None, missing: float | None = None):
-    """Private p-quantile *selection*: the label (row position) of an element close to the p-quantile.
-
-    The declarations ``dampening.percentile_<em|pf|ld|sld>`` (:data:`.mechanisms.PERCENTILE`; one dispatch with the
-    median, :func:`.mechanisms.select_quantile`): range = the row positions, u(x, i) = −|x_(k) − x_i| with
-    k = ⌈p·n⌉ on the values clipped to the public [lower, upper] (NaN → ``missing``, default ``lower``). EM and PF
-    run with Δu = Λ; LD (Thm 3.5.1) and SLD (Thm 4.3.1) with the admissible, bounded δ proved in this module's
-    docstring. The selected row's value is not released (``Release.exact``, NOT PRIVATE).
-
-    Treated as public: ``p``, ``lower``, ``upper``, ``missing``, n, ``horizon``, ``mechanism``, ``epsilon``.
-    Neighbouring relation: substitution of one row's value, n and the positions fixed.
-
-    References
-    ----------
-    de Farias 2021, Ch. 5 generalised to rank ⌈p·n⌉; Defs. 3.2.1–3.2.2, Thms 3.5.1, 4.3.1.
-    """
-    from .mechanisms import select_quantile
-
-    p = check_p(p)
-    epsilon = check_epsilon(epsilon)
-    check_options(mechanism, "mechanism", MECHANISMS)
-    if not (math.isfinite(lower) and math.isfinite(upper) and upper > lower):
-        raise ValueError("upper must be larger than lower, both finite (public domain bounds)")
-    horizon = check_int(horizon, "horizon", minimum=1)
-    return select_quantile(values, p, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
-                           horizon=horizon, rng=rng, accountant=accountant, missing=missing)

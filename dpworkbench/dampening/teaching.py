@@ -29,6 +29,7 @@ from . import median as M
 from . import percentile as Q
 from .figures import dampening_figure
 from .model import SensitivityMatrix, dampen
+from . import mechanisms as DM
 
 
 TEACHING_DELTA_ROW = (1.0, 2.0, 4.0, 7.0)
@@ -268,7 +269,7 @@ def teaching_topk(generator: str = "karate", epsilon: float = 2.0, k: int = 3, *
     order = E.true_top_k(e, min(top, len(e)))
     for i, m in enumerate(("EM", "PF", "LD", "SLD")):
         lg = E.method_logits(e, d, k, epsilon=epsilon, method=m, max_degree_bound=bound)
-        acc[m] = E.top_k_accuracy(e, d, k, epsilon=epsilon, method=m, runs=runs, rng=np.random.default_rng([seed, i, k]),
+        acc[m] = DM.top_k_accuracy(e, d, k, epsilon=epsilon, method=m, runs=runs, rng=np.random.default_rng([seed, i, k]),
                                   max_degree_bound=bound)
         if m == "PF":
             continue

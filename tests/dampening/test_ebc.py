@@ -7,6 +7,7 @@ from dpworkbench.dampening import ebc as E
 from dpworkbench.dampening import worked_examples as ex
 from dpworkbench.graphs import from_networkx, holme_kim
 from dpworkbench.testing import audit_mechanism
+from dpworkbench.dampening import mechanisms as DM
 
 
 def test_ebc_matches_definition_on_random_graphs():
@@ -109,7 +110,7 @@ def test_audit_privtopk_on_small_graph(method):
     and its worst neighbour for the method."""
     G = ex.fig9c_graph()
     H = _worst_toggle(G, method, 1.0, 7)
-    mech = lambda dat, rng: tuple(E.priv_top_k(dat[0], dat[1], 2, epsilon=1.0, method=method, max_degree_bound=7, rng=rng).value.tolist())  # noqa: E731
+    mech = lambda dat, rng: tuple(DM.priv_top_k(dat[0], dat[1], 2, epsilon=1.0, method=method, max_degree_bound=7, rng=rng).value.tolist())  # noqa: E731
     res = audit_mechanism(mech, _graph_data(G), _graph_data(H), 1.0, n_samples=10000, seed=0)
     assert not res.flagged, res
 
@@ -147,24 +148,24 @@ def test_privtopk_accounting_and_errors():
     e, d = E.ebc_all(g), g.degrees
     acc = Accountant(4.0)
     for m in E.METHODS:
-        rel = E.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
+        rel = DM.priv_top_k(e, d, 5, epsilon=1.0, method=m, rng=0, accountant=acc)
         assert len(set(rel.value.tolist())) == 5
         check_ledger_matches(TOPK[m].plan(epsilon=1.0, k=5), rel.ledger)   # k draws of ε/k, recorded
         assert rel.derived_public == ("max_degree_bound",) and rel.public["max_degree_bound"] == int(d.max())
     assert abs(acc.spent - 4.0) < 1e-9                      # 4 calls × ε = 1
     with pytest.raises(ValueError, match="larger than the number of nodes"):
-        E.priv_top_k(e, d, 500, epsilon=1.0)
+        DM.priv_top_k(e, d, 500, epsilon=1.0)
     with pytest.raises(ValueError, match="max_degree_bound"):
-        E.priv_top_k(e, d, 5, epsilon=1.0, max_degree_bound=2)
+        DM.priv_top_k(e, d, 5, epsilon=1.0, max_degree_bound=2)
     with pytest.raises(ValueError, match="method"):
-        E.priv_top_k(e, d, 5, epsilon=1.0, method="XX")
+        DM.priv_top_k(e, d, 5, epsilon=1.0, method="XX")
 
 
 def test_sld_beats_em_at_small_budget():
     g = holme_kim(3000, 5, 0.3, seed=3)
     e, d = E.ebc_all(g), g.degrees
-    sld = E.top_k_accuracy(e, d, 5, epsilon=1.0, method="SLD", runs=30, rng=0)
-    em = E.top_k_accuracy(e, d, 5, epsilon=1.0, method="EM", runs=30, rng=0)
+    sld = DM.top_k_accuracy(e, d, 5, epsilon=1.0, method="SLD", runs=30, rng=0)
+    em = DM.top_k_accuracy(e, d, 5, epsilon=1.0, method="EM", runs=30, rng=0)
     assert sld > em + 0.3
 
 
@@ -253,6 +254,6 @@ def test_fast_batch_sampler_is_seeded():
     b = sequential_top_k_samples(lg, 5, 100, pf=True, gen=np.random.default_rng(5))
     np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="method"):
-        E.top_k_accuracy(np.zeros(5), np.ones(5, int), 2, epsilon=1.0, method="XX", runs=10, rng=0)
+        DM.top_k_accuracy(np.zeros(5), np.ones(5, int), 2, epsilon=1.0, method="XX", runs=10, rng=0)
     with pytest.raises(ValueError, match="sampler"):
         sequential_top_k_samples(lg, 5, 10, pf=False, gen=np.random.default_rng(0), sampler="XX")

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from dpworkbench.dampening import id3
+from dpworkbench.dampening import mechanisms as DM
 
 
 def test_reference_values():
@@ -65,15 +66,15 @@ def test_fit_predict_and_errors():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 2, (2000, 4)); y = (X[:, 0] ^ (rng.random(2000) < 0.1)).astype(int)
     for m in id3.METHODS:
-        tree = id3.fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method=m, rng=0).value
+        tree = DM.id3_fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method=m, rng=0).value
         assert np.mean(id3.predict(tree, X) == y) > 0.8
     with pytest.raises(ValueError, match="depth"):
-        id3.fit(X, y, [2] * 4, 2, depth=0, budget=1.0)
+        DM.id3_fit(X, y, [2] * 4, 2, depth=0, budget=1.0)
     with pytest.raises(ValueError, match="class attribute"):
-        id3.fit(X, y[:-1], [2] * 4, 2, depth=2, budget=1.0)
+        DM.id3_fit(X, y[:-1], [2] * 4, 2, depth=2, budget=1.0)
     with pytest.raises(ValueError, match="EM-only"):
-        id3.fit(X, y, [2] * 4, 2, depth=2, budget=1.0, method="Local", criterion="gini")
-    tree = id3.fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method="Global", criterion="gini", rng=0).value
+        DM.id3_fit(X, y, [2] * 4, 2, depth=2, budget=1.0, method="Local", criterion="gini")
+    tree = DM.id3_fit(X, y, [2] * 4, 2, depth=2, budget=20.0, method="Global", criterion="gini", rng=0).value
     assert id3.predict(tree, X).shape == y.shape
 
 
@@ -129,10 +130,10 @@ def test_budget_split_per_query_and_per_path(method, monkeypatch):
     monkeypatch.setattr(steps, "exponential_mechanism", lambda u, **kw: spent.append(("select", kw["epsilon"])) or real_em(u, **kw))
     B, d = 60.0, 3
     acc = Accountant(B)
-    rel = id3.fit(X, y, [2] * 5, 2, depth=d, budget=B, method=method, rng=0, accountant=acc)
+    rel = DM.id3_fit(X, y, [2] * 5, 2, depth=d, budget=B, method=method, rng=0, accountant=acc)
     tree = rel.value
     assert acc.spent == pytest.approx(B) and rel.epsilon == pytest.approx(B)
-    check_ledger_matches(id3.privacy_cost(B, d, method), rel.ledger)   # the pure plan is what was recorded
+    check_ledger_matches(DM.id3_privacy_cost(B, d, method), rel.ledger)   # the pure plan is what was recorded
     eps = {e for _, e in spent}
     assert len(eps) == 1 and abs(eps.pop() - B / (2 * (d + 1))) < 1e-12
     assert set(_leaf_depths(tree)) == {d}                 # large B: no early stop, every path has d+1 levels
@@ -149,23 +150,23 @@ def test_stopping_rule_uses_sqrt2_over_epsilon():
     √2/ε ≈ 170) a 400-row node with 2×2 values×classes has N_T/4 ≈ 100 and must become a leaf; the printed √2/2 would split."""
     rng = np.random.default_rng(4)
     X = rng.integers(0, 2, (400, 3)); y = X[:, 0].astype(int)
-    stops = [id3.fit(X, y, [2] * 3, 2, depth=2, budget=0.05, method="Global", rng=s).value.label is not None for s in range(20)]
+    stops = [DM.id3_fit(X, y, [2] * 3, 2, depth=2, budget=0.05, method="Global", rng=s).value.label is not None for s in range(20)]
     assert sum(stops) >= 18
-    grows = [id3.fit(X, y, [2] * 3, 2, depth=2, budget=50.0, method="Global", rng=s).value.label is None for s in range(5)]
+    grows = [DM.id3_fit(X, y, [2] * 3, 2, depth=2, budget=50.0, method="Global", rng=s).value.label is None for s in range(5)]
     assert all(grows)
 
 
 def test_fit_input_errors():
     X = np.zeros((10, 2), int); y = np.zeros(10, int)
     with pytest.raises(ValueError, match="class attribute missing"):
-        id3.fit(X, None, [2, 2], 2, depth=1, budget=1.0)
+        DM.id3_fit(X, None, [2, 2], 2, depth=1, budget=1.0)
     with pytest.raises(ValueError, match="domains"):
-        id3.fit(X, y, [2], 2, depth=1, budget=1.0)
+        DM.id3_fit(X, y, [2], 2, depth=1, budget=1.0)
     # out-of-domain codes are dropped row by row (issue 21): no refusal, no code echoed; the release is total
-    rel = id3.fit(X, y + 5, [2, 2], 2, depth=1, budget=1.0, n_bound=20, rng=0)
+    rel = DM.id3_fit(X, y + 5, [2, 2], 2, depth=1, budget=1.0, n_bound=20, rng=0)
     assert rel.exact["rows_out_of_domain_dropped"] == 10 and rel.exact["n_rows"] == 0
-    id3.fit(np.zeros((0, 2), int), np.zeros(0, int), [2, 2], 2, depth=2, budget=1.0, n_bound=20, rng=0)
+    DM.id3_fit(np.zeros((0, 2), int), np.zeros(0, int), [2, 2], 2, depth=2, budget=1.0, n_bound=20, rng=0)
     with pytest.raises(ValueError, match="budget"):
-        id3.fit(X, y, [2, 2], 2, depth=1, budget=0.0)
+        DM.id3_fit(X, y, [2, 2], 2, depth=1, budget=0.0)
     with pytest.raises(ValueError, match="depth must be >= 1"):
-        id3.fit(X, y, [2, 2], 2, depth=0, budget=1.0)
+        DM.id3_fit(X, y, [2, 2], 2, depth=0, budget=1.0)

@@ -10,6 +10,7 @@ from dpworkbench.cli import main
 from dpworkbench.dampening import median as M
 from dpworkbench.dampening import percentile as Q
 from dpworkbench.dampening.model import SensitivityFunction
+from dpworkbench.dampening import mechanisms as DM
 
 LEVELS = (0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
 
@@ -106,26 +107,26 @@ def test_release_ledger_public_and_median_equivalence():
     rng = np.random.default_rng(5)
     vals = rng.integers(0, 101, 301).astype(float)
     for mech in Q.MECHANISMS:
-        r = Q.select_percentile(vals, 0.9, lower=0, upper=100, epsilon=50, mechanism=mech, rng=1)
+        r = DM.select_percentile(vals, 0.9, lower=0, upper=100, epsilon=50, mechanism=mech, rng=1)
         assert r.private and 0 <= r.value < 301 and sum(e.epsilon for e in r.ledger) == pytest.approx(50)
         assert r.public["rank"] == 271 and r.exact["true_percentile"] == np.sort(vals)[270]
         assert r.exact["abs_error"] <= 15
     # p = 0.5 is the median rank: EM and PF (no δ) draw exactly what select_median draws with the same seed
     for mech in ("EM", "PF"):
-        a = Q.select_percentile(vals, 0.5, lower=0, upper=100, epsilon=2, mechanism=mech, rng=7).value
-        b = M.select_median(vals, lower=0, upper=100, epsilon=2, mechanism=mech, rng=7).value
+        a = DM.select_percentile(vals, 0.5, lower=0, upper=100, epsilon=2, mechanism=mech, rng=7).value
+        b = DM.select_median(vals, lower=0, upper=100, epsilon=2, mechanism=mech, rng=7).value
         assert a == b
 
 
 def test_release_is_total_nan_and_inf_mapped_by_public_rules():
-    r = Q.select_percentile([np.nan, np.inf, -np.inf, 5.0, 1e9], 0.9, lower=0, upper=10, epsilon=1, rng=0)
+    r = DM.select_percentile([np.nan, np.inf, -np.inf, 5.0, 1e9], 0.9, lower=0, upper=10, epsilon=1, rng=0)
     assert 0 <= r.value < 5
 
 
 @pytest.mark.parametrize("bad", [0, -0.1, 1.5, float("nan"), "x"])
 def test_bad_p_refused(bad):
     with pytest.raises(ValueError, match="p must be a number"):
-        Q.select_percentile([1.0, 2.0], bad, lower=0, upper=10, epsilon=1, rng=0)
+        DM.select_percentile([1.0, 2.0], bad, lower=0, upper=10, epsilon=1, rng=0)
 
 
 def test_sld_never_worse_than_em_and_ld_gains_on_concentrated_data():

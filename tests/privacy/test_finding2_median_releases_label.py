@@ -13,6 +13,7 @@ import pytest
 from dpworkbench.accounting import Release, check_ledger_matches
 from dpworkbench.cli import main
 from dpworkbench.dampening import median as M
+from dpworkbench.dampening import mechanisms as DM
 
 # distinctive values (far outside the public range for one of them: the old CLI printed it unclipped)
 VALUES = [17.3125, 42.6875, 55.4375, 63.8125, 4711.0625, 29.5625, 48.1875]
@@ -61,8 +62,8 @@ def test_finding2_help_says_why(capsys):
 def test_finding2_api_releases_the_label_only():
     x = np.array(VALUES)
     for mech in M.MECHANISMS:
-        rel = M.select_median(x, lower=0, upper=100, epsilon=1.0, mechanism=mech, rng=3)
+        rel = DM.select_median(x, lower=0, upper=100, epsilon=1.0, mechanism=mech, rng=3)
         assert isinstance(rel, Release) and isinstance(rel.value, int) and 0 <= rel.value < x.size
         assert rel.details == {} and rel.private                       # nothing else is released
-        check_ledger_matches(M.privacy_cost_median(1.0, mech), rel.ledger)
+        check_ledger_matches(DM.privacy_cost_median(1.0, mech), rel.ledger)
         assert rel.exact["selected_value"] == VALUES[rel.value]         # kept apart as NOT PRIVATE

@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 
 from dpworkbench.accounting import check_ledger_matches
-from dpworkbench.dampening import ebc as E
 from dpworkbench.dampening import id3
-from dpworkbench.dampening import median as M
 from dpworkbench.dampening.mechanisms import local_dampening, shifted_local_dampening
 from dpworkbench.dampening.model import SensitivityMatrix
 from dpworkbench.mechanisms.backends import OpenDPBackend, release_backend
+from dpworkbench.dampening import mechanisms as DM
 
 
 class Spy(OpenDPBackend):
@@ -51,14 +50,14 @@ def _data(n=300, seed=0):
 def test_finding3_id3_runs_on_the_release_backend(method):
     X, y = _data()
     spy = Spy()
-    rel = id3.fit(X, y, [2, 2, 2], 2, depth=2, budget=5.0, method=method, n_bound=1000, rng=spy)
+    rel = DM.id3_fit(X, y, [2, 2, 2], 2, depth=2, budget=5.0, method=method, n_bound=1000, rng=spy)
     assert rel.value is not None and rel.epsilon == pytest.approx(5.0)
-    check_ledger_matches(id3.privacy_cost(5.0, 2, method), rel.ledger)
+    check_ledger_matches(DM.id3_privacy_cost(5.0, 2, method), rel.ledger)
     assert spy.calls.get("add_laplace", 0) >= 3                       # NoisyCount + leaf class counts
     assert set(spy.calls) <= {"add_laplace", "gumbel_argmax"}
     # release_backend() itself and rng=None (which means the release back-end) work too
-    assert id3.fit(X, y, [2, 2, 2], 2, depth=1, budget=1.0, method=method, n_bound=1000, rng=release_backend()).value
-    assert id3.fit(X, y, [2, 2, 2], 2, depth=1, budget=1.0, method=method, n_bound=1000).value
+    assert DM.id3_fit(X, y, [2, 2, 2], 2, depth=1, budget=1.0, method=method, n_bound=1000, rng=release_backend()).value
+    assert DM.id3_fit(X, y, [2, 2, 2], 2, depth=1, budget=1.0, method=method, n_bound=1000).value
 
 
 def test_finding3_selections_use_the_backend_gumbel_samplers():
@@ -69,18 +68,18 @@ def test_finding3_selections_use_the_backend_gumbel_samplers():
         assert 0 <= f(u, d, epsilon=1.0, rng=spy).value < 3 and spy.calls == {"gumbel_argmax": 1}
     for mech in ("EM", "LD", "SLD"):
         spy = Spy()
-        M.select_median([1.0, 5.0, 7.0, 9.0], lower=0, upper=10, epsilon=1.0, mechanism=mech, rng=spy)
+        DM.select_median([1.0, 5.0, 7.0, 9.0], lower=0, upper=10, epsilon=1.0, mechanism=mech, rng=spy)
         assert spy.calls == {"gumbel_argmax": 1}
     e, deg = np.array([6.5, 6.5, 0, 0, 1.0]), np.array([5, 5, 2, 2, 3])
     for m in ("EM", "LD", "SLD"):
         spy = Spy()
-        assert len(E.priv_top_k(e, deg, 2, epsilon=1.0, method=m, max_degree_bound=6, rng=spy).value) == 2
+        assert len(DM.priv_top_k(e, deg, 2, epsilon=1.0, method=m, max_degree_bound=6, rng=spy).value) == 2
         assert spy.calls["gumbel_top_k"] == 1 and set(spy.calls) <= {"gumbel_top_k", "gumbel_argmax"}  # OpenDP: k argmaxes
 
 
 def test_finding3_pf_on_the_release_backend():
-    rel = E.priv_top_k(np.array([6.5, 6.5, 0, 0, 1.0]), np.array([5, 5, 2, 2, 3]), 2, epsilon=1.0, method="PF",
+    rel = DM.priv_top_k(np.array([6.5, 6.5, 0, 0, 1.0]), np.array([5, 5, 2, 2, 3]), 2, epsilon=1.0, method="PF",
                        max_degree_bound=6, rng=release_backend())
     assert len(set(rel.value.tolist())) == 2
-    rel = M.select_median([1.0, 5.0, 7.0, 9.0], lower=0, upper=10, epsilon=1.0, mechanism="PF", rng=release_backend())
+    rel = DM.select_median([1.0, 5.0, 7.0, 9.0], lower=0, upper=10, epsilon=1.0, mechanism="PF", rng=release_backend())
     assert 0 <= rel.value < 4

@@ -21,6 +21,7 @@ import pytest
 
 from dpworkbench.cli import main
 from dpworkbench.dampening import id3 as I
+from dpworkbench.dampening import mechanisms as DM
 
 
 def _run(capsys, argv):
@@ -101,7 +102,7 @@ def test_finding4_projection_changes_at_most_three_edges_per_raw_edge():
 
 
 def test_finding4_api_priv_top_k_graph_is_total():
-    from dpworkbench.dampening.ebc import priv_top_k_graph
+    from dpworkbench.dampening.mechanisms import priv_top_k_graph
 
     star = np.array([[0, v] for v in range(1, 6)] + [[2, 2], [1, 0], [0, 9]])   # degree 5, a loop, a repeat, a stranger
     rel = priv_top_k_graph(star, 6, 2, epsilon=1.0, max_degree_bound=2, rng=0)
@@ -123,7 +124,7 @@ def test_finding6_topk_never_echoes_ids_or_lines(tmp_path, capsys):
 
 
 def test_finding6_select_median_api_maps_nan_and_inf():
-    from dpworkbench.dampening.median import select_median
+    from dpworkbench.dampening.mechanisms import select_median
 
     rel = select_median(np.array([1.0, np.nan, 3.0, np.inf, 5.0]), lower=0, upper=10, epsilon=1.0, rng=0)
     assert rel.public["n"] == 5    # NaN → the public missing value (lower), inf clipped: no refusal
@@ -142,7 +143,7 @@ def test_finding6_median_never_echoes_counts_or_cells(tmp_path, capsys):
 def test_finding6_id3_maps_out_of_domain_codes_without_quoting_them():
     X = np.zeros((8, 2), int)
     y = np.array([0, 1, 0, 1, 0, 1, 0, 7])          # one class code outside the public domain
-    rel = I.fit(X, y, [2, 2], 2, depth=1, budget=1.0, n_bound=20, rng=0)   # no refusal
+    rel = DM.id3_fit(X, y, [2, 2], 2, depth=1, budget=1.0, n_bound=20, rng=0)   # no refusal
     assert rel.exact["rows_out_of_domain_dropped"] == 1
 
 
@@ -155,7 +156,7 @@ def test_finding7_id3_split_utility_within_its_claim_when_rows_exceed_n_bound():
     rows = rows[np.random.default_rng(7).permutation(len(rows))]
     X, y = rows[:, :2], rows[:, 2]
     n = len(y)
-    rel = I.fit(X, y, domains, 2, depth=1, budget=1.0, method="Global", n_bound=n_bound, rng=0)
+    rel = DM.id3_fit(X, y, domains, 2, depth=1, budget=1.0, method="Global", n_bound=n_bound, rng=0)
     claim = rel.public.get("stability", 1) * rel.public["delta_ig"]   # main: one add/remove step, ΔIG(10) = 4.90
 
     def utility(X, y):

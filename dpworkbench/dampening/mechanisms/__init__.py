@@ -675,7 +675,332 @@ def _id3(method: str) -> Mechanism:
 
 ID3 = {m: _id3(m) for m in ID3_METHODS}
 
-__all__ = ["ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
+
+# ---------------------------------------------------------------------------------------------------------------
+# the paper's API: thin wrappers over the declarations (moved here from ebc, median, percentile and id3, which now
+# hold only their models, so no model module imports this package)
+# ---------------------------------------------------------------------------------------------------------------
+from ..ebc import METHODS as TOPK_METHODS, PROJECTION_STABILITY, check_degree_bound, simple_graph_on, true_top_k  # noqa: E402
+from ..id3 import delta_ig_global, predict  # noqa: E402
+from ..median import DELTAS  # noqa: E402
+from ..percentile import MECHANISMS, check_p  # noqa: E402
+from dpworkbench._validation import as_generator, check_epsilon, check_int, check_options  # noqa: E402
+from dpworkbench.accounting import Accountant  # noqa: E402
+from dpworkbench.mechanisms.backends import RngLike  # noqa: E402
+
+
+def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
+               rng: RngLike = None, accountant: Accountant | None = None, stability: int = 1):
+    """PrivTopk (Alg. 3) over V∖Ω: k draws with ε/k each — the declarations ``dampening.priv_top_k_<em|pf|ld|sld>``
+    (:data:`.mechanisms.TOPK`). Spends ε in total (k ledger entries, recorded before the draws).
+
+    EM/LD/SLD use one-shot Gumbel-top-k of the noise back-end (equal in law to k sequential draws without
+    replacement); PF runs k sequential permute-and-flip passes on the remaining nodes.
+
+    Parameters
+    ----------
+    ebc, degrees:
+        EBC(v) and d(v) for every node of the public node set (index = node label).
+    k, epsilon, method:
+        Number of nodes, total budget B (ε/k per draw), ``"EM"``, ``"PF"``, ``"LD"`` or ``"SLD"``.
+    max_degree_bound:
+        Public bound Δ on the max degree (ΔEBC = g(Δ), δ^EBC saturates at t = Δ − d_v). ``None`` takes the graph's
+        true max degree — *derived from the data* (as the thesis assumes it public); recorded in
+        ``Release.derived_public``. Pass a data-independent bound for a strict release.
+    stability:
+        How many edges of the graph passed in can change when the user's graph gains or loses one edge: 1 for the
+        user's own graph; :data:`PROJECTION_STABILITY` (3) for a graph projected by :func:`project_max_degree`.
+    rng:
+        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
+
+    Treated as public: the node set, ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (hence ΔEBC and the horizon
+    of δ^EBC). Neighbouring relation: edge-DP on the fixed node set (one edge added or removed).
+
+    Returns
+    -------
+    Release
+        ``value`` = the k selected node indices, in draw order; ``exact`` (NOT PRIVATE): the true top-k and the overlap.
+
+    References
+    ----------
+    de Farias 2021, Alg. 3 (PrivTopk), Lemma 6.3.2, Def. 6.3.1.
+    """
+
+    ebc = np.asarray(ebc, float)
+    degrees = np.asarray(degrees, np.int64)
+    if ebc.size == 0:
+        raise ValueError("graph has no nodes")
+    k = check_int(k, "k", minimum=1)
+    if k > ebc.size:
+        raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
+    epsilon = check_epsilon(epsilon)
+    check_options(method, "method", TOPK_METHODS)
+    derived = () if max_degree_bound is not None else ("max_degree_bound",)
+    bound = check_degree_bound(degrees, max_degree_bound)
+    stab = check_int(stability, "stability", minimum=1)
+    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=bound, stability=stab)
+    rel = TOPK[method].release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon, k=k,
+                               max_degree_bound=bound, stability=stab)
+    truth = rel.exact["truth"]
+    public = {"method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": int(ebc.size)}
+    if stab == 1:
+        rel = replace(rel, public={k_: v for k_, v in rel.public.items() if k_ != "stability"})
+    return shaped(replace(rel, exact={}), public=public, derived=derived, exact={
+        "true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum())})
+
+
+def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_degree_bound: int | None,
+                     method: str = "SLD", rng: RngLike = None, accountant: Accountant | None = None):
+    """PrivTopk on a user's raw graph, total whatever the graph: the release entry point for an edge list.
+
+    The graph on the public node set 0..num_nodes−1 is made simple by :func:`simple_graph_on`, projected into the
+    public ``max_degree_bound`` by :func:`project_max_degree` (≤ 3 projected edges per raw edge), and PrivTopk runs
+    on the projection with ``stability=3`` (every draw calibrated to three edge steps). Nothing is refused because
+    of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
+
+    Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (``None``:
+    the simple graph's max degree, *derived from the data*, a research run: recorded in ``Release.derived_public``).
+    Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
+
+    Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
+    """
+
+    n = check_int(num_nodes, "num_nodes", minimum=1)
+    derived = () if max_degree_bound is not None else ("max_degree_bound",)
+    if max_degree_bound is None:  # research run: the true max degree (the projection is then the identity)
+        max_degree_bound = max(int(np.bincount(simple_graph_on(edges, n)[0].ravel(), minlength=n).max(initial=0)), 1)
+    bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
+    k = check_int(k, "k", minimum=1)
+    if k > n:
+        raise ValueError(f"k={k} is larger than the number of nodes ({n})")
+    epsilon = check_epsilon(epsilon)
+    check_options(method, "method", TOPK_METHODS)
+    stats = graph_topk_statistics((n, edges), method=method, max_degree_bound=bound, disk=True)
+    rel = TOPK_GRAPH[method].release((n, edges), rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon,
+                                     k=k, max_degree_bound=bound)
+    truth = rel.exact["truth"]
+    return replace(rel, derived_public=derived, public={
+        **rel.public, "method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": n,
+        "stability": PROJECTION_STABILITY},
+                   exact={"true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum()),
+                          **stats["dropped"]})
+
+
+def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
+                   max_degree_bound: int | None = None) -> float:
+    """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once; the declaration's
+    ``sample(size=runs)``, research noise drawn in one batch).
+
+    References
+    ----------
+    de Farias 2021, §6.5, Fig. 20.
+    """
+    runs = check_int(runs, "runs", minimum=1)
+    ebc = np.asarray(ebc, float)
+    if k > ebc.size:
+        raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
+
+    check_options(method, "method", TOPK_METHODS)
+    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=max_degree_bound)
+    got = TOPK[method].sample(stats, size=runs, rng=rng, epsilon=epsilon, k=k, max_degree_bound=stats["bound"])
+    truth = np.zeros(ebc.size, bool)
+    truth[true_top_k(ebc, k)] = True
+    return float(truth[got].sum()) / (k * runs)
+
+
+def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
+    """The ledger of :func:`select_median` (the declaration's plan): one selection with the full ε (spec §2.7)."""
+
+    check_options(mechanism, "mechanism", MECHANISMS)
+    return MEDIAN[mechanism].plan(epsilon=epsilon, lower=0.0, upper=1.0)
+
+
+def select_median(values: Any, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD", horizon: int = 32,
+                  delta: str = "box", rng: RngLike = None, accountant=None, allow_unverified: bool = False,
+                  missing: float | None = None):
+    """Private median *selection* (thesis Ch. 5): the label (row position) of an element close to the median.
+
+    The declarations ``dampening.median_<em|pf|ld|sld>`` (:data:`.mechanisms.MEDIAN`): range = the row positions
+    {0, …, n−1}, u(x, i) = −|x_m − x_i| on the values clipped to the public [lower, upper] (Λ = upper − lower; a NaN
+    takes the public ``missing``, default ``lower``). EM and PF run with Δu = Λ; LD / SLD (Thm 3.5.1 / 4.3.1) with the
+    corrected LS0 and the admissible box bound (``delta="box"``), or the thesis' Candidates
+    (``delta="thesis_candidates"``: NOT admissible, refused unless ``allow_unverified=True``, then ``private=False``).
+    The proof covers the selected *position* only: the selected row's value is a raw data value, kept in
+    ``Release.exact`` (NOT PRIVATE) with the true median and the absolute error.
+
+    Treated as public: ``lower``, ``upper``, ``missing``, n (fixed under substitution), ``horizon``, ``mechanism``,
+    ``epsilon``. Neighbouring relation: substitution of one row's value (not add/remove: the labels would shift and
+    the range would reveal n). ``rng=None``: the OpenDP release back-end; a seed / Generator: a research run.
+
+    References
+    ----------
+    de Farias 2021, Ch. 5 (median selection), Lemma 5.2.2 (corrected); spec §3.4.
+    """
+
+    epsilon = check_epsilon(epsilon)
+    check_options(mechanism, "mechanism", MECHANISMS)
+    check_options(delta, "delta", DELTAS)
+    if not upper > lower:
+        raise ValueError("upper must be larger than lower (public domain bounds)")
+    horizon = check_int(horizon, "horizon", minimum=1)
+    return select_quantile(values, None, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
+                           horizon=horizon, rng=rng, accountant=accountant, missing=missing, delta=delta,
+                           allow_unverified=allow_unverified)
+
+
+def select_percentile(values: Any, p: float, *, lower: float, upper: float, epsilon: float, mechanism: str = "LD",
+                      horizon: int = 32, rng: RngLike = None, accountant=None, missing: float | None = None):
+    """Private p-quantile *selection*: the label (row position) of an element close to the p-quantile.
+
+    The declarations ``dampening.percentile_<em|pf|ld|sld>`` (:data:`.mechanisms.PERCENTILE`; one dispatch with the
+    median, :func:`.mechanisms.select_quantile`): range = the row positions, u(x, i) = −|x_(k) − x_i| with
+    k = ⌈p·n⌉ on the values clipped to the public [lower, upper] (NaN → ``missing``, default ``lower``). EM and PF
+    run with Δu = Λ; LD (Thm 3.5.1) and SLD (Thm 4.3.1) with the admissible, bounded δ proved in this module's
+    docstring. The selected row's value is not released (``Release.exact``, NOT PRIVATE).
+
+    Treated as public: ``p``, ``lower``, ``upper``, ``missing``, n, ``horizon``, ``mechanism``, ``epsilon``.
+    Neighbouring relation: substitution of one row's value, n and the positions fixed.
+
+    References
+    ----------
+    de Farias 2021, Ch. 5 generalised to rank ⌈p·n⌉; Defs. 3.2.1–3.2.2, Thms 3.5.1, 4.3.1.
+    """
+
+    p = check_p(p)
+    epsilon = check_epsilon(epsilon)
+    check_options(mechanism, "mechanism", MECHANISMS)
+    if not (math.isfinite(lower) and math.isfinite(upper) and upper > lower):
+        raise ValueError("upper must be larger than lower, both finite (public domain bounds)")
+    horizon = check_int(horizon, "horizon", minimum=1)
+    return select_quantile(values, p, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
+                           horizon=horizon, rng=rng, accountant=accountant, missing=missing)
+
+
+def id3_privacy_cost(budget: float, depth: int, method: str = "Shifted", criterion: str = "ig"):
+    """The ledger :func:`fit` records (the declaration's plan, spec §2.7; :func:`.mechanisms.id3_plan`): ε = B/(2(d+1))
+    per query; each of the d+1 tree levels is one parallel block over the level's disjoint partitions, in which every
+    partition spends ε on NoisyCount and ε on the split selection or, at a leaf, on the Laplace class counts."""
+
+    budget = check_epsilon(budget, "budget")
+    check_options(method, "method", ID3_METHODS)
+    return ID3[method].plan(epsilon=budget, depth=depth, domains="2", n_classes=2,
+                            criterion=criterion if method == "Global" else "ig")
+
+
+def id3_fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
+        criterion: str = "ig", n_bound: int | None = None, horizon: int = 1024, rng: RngLike = None, accountant=None):
+    """DiffPID3 family (Alg. 4): GlobalDiffPID3 (EM), LocalDiffPID3 (LD), ShiftedLocalDiffPID3 (SLD). Spends ``budget``.
+
+    The ledger is recorded before any noise is drawn: one parallel block per tree level (:func:`privacy_cost`).
+    All noise comes from one back-end: NoisyCount and the leaf class counts by ``add_laplace``, the split
+    selections by ``gumbel_argmax`` (EM, LD and SLD are exponential-mechanism draws).
+
+    Parameters
+    ----------
+    X, y:
+        Integer-coded attributes (n×d) and class codes.
+    domains, n_classes:
+        Public domain sizes of the attributes and of the class (the tree iterates over the full public domains).
+    depth, budget:
+        Maximal depth d and total budget B; each query gets ε = B/(2(d+1)).
+    method, criterion:
+        ``"Global"``/``"Local"``/``"Shifted"``; ``"ig"`` (Gini / Max are EM-only).
+    n_bound:
+        Public upper bound N on the data set size behind ΔIG = log2(N+1) + 1/ln 2. Rows beyond it are handled by a
+        public rule: the tree is grown on the first N rows in input order, and every query is calibrated to twice its
+        one-row sensitivity, so the release is ε-DP whatever the number of rows (proof in the code). ``None`` uses
+        the number of rows — *derived from the data* (not public under add/remove; recorded in
+        ``Release.derived_public``; a research run).
+    horizon:
+        Public horizon T of δ (δ = ΔIG from T on): must not depend on the data.
+    rng:
+        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
+
+    Treated as public
+    -----------------
+    ``domains``, ``n_classes``, ``depth``, ``budget``, ``method``, ``criterion``, ``n_bound`` (hence ΔIG), ``horizon``;
+    the candidate set of every split (the attributes not yet used on the path: determined by the public tree shape).
+
+    Neighbouring relation
+    ---------------------
+    Add/remove one row at any position (ΔIG, Lemma 7.3.1 and the counts' sensitivity 1 are for this relation).
+
+    Returns
+    -------
+    Release
+        ``value`` = the tree (:class:`Node`), a post-processing of the noisy counts and selections.
+
+    References
+    ----------
+    de Farias 2021, Ch. 7 (DiffPID3), Lemma 7.3.1.
+    """
+
+
+    if y is None:
+        raise ValueError("class attribute missing: y (the class codes) is required")
+    X = np.asarray(X); y = np.asarray(y)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.size:  # shapes: the public column layout, not the rows
+        raise ValueError(f"X must be n×d and y must have n entries (class attribute missing?); got {X.ndim}-D X with "
+                         f"{X.shape[1] if X.ndim == 2 else '?'} columns and {y.ndim}-D y, or different row counts")
+    if len(domains) != X.shape[1]:
+        raise ValueError(f"domains must give one public domain size per attribute: {len(domains)} sizes for {X.shape[1]} attributes")
+    n_classes = check_int(n_classes, "n_classes", minimum=2)
+    depth = check_int(depth, "depth", minimum=1)
+    budget = check_epsilon(budget, "budget")
+    check_options(method, "method", ID3_METHODS)
+    if criterion != "ig" and method != "Global":
+        raise ValueError("Gini and Max (Friedman & Schuster) are EM-only: use method='Global'")
+    horizon = check_int(horizon, "horizon", minimum=1)
+    derived = () if n_bound is not None else ("n_bound",)
+    # Rows beyond the public N (issue 21, finding 7): ΔIG(N) only holds for data sets of ≤ N rows, so the tree is
+    # grown on the FIRST N rows in input order, and every draw is calibrated for two add/remove steps (stab = 2).
+    # Proof: let D' = D + r (r at any position). If |D'| ≤ N nothing is cut. Otherwise the first N rows of D' are
+    # the first N of D, or those with r inserted and the N-th row of D pushed out: a substitution, reached by
+    # removing the pushed-out row (≤ N−1 rows) and then adding r (N rows). Both steps stay within N rows, where every
+    # query (NoisyCount, the split selection, the leaf counts) is (ε/2)-DP when calibrated to twice its one-step
+    # sensitivity; by group privacy the pair costs ε per query, as the ledger records. A derived N (None: the row
+    # count, a research run) cuts nothing and keeps stab = 1, so seeded research figures are unchanged.
+
+    rel = ID3[method].release((X, y), rng=rng, accountant=accountant, epsilon=budget, depth=depth,
+                              domains=",".join(str(int(d)) for d in domains), n_classes=n_classes, n_bound=n_bound,
+                              horizon=horizon, criterion=criterion)
+    stab = 1 if n_bound is None else 2
+    n_bound = max(rel.exact["n_rows"], 1) if n_bound is None else n_bound
+    gs = delta_ig_global(n_bound)
+    return shaped(replace(rel, value=rel.value.root), derived=derived, public={
+        "method": method, "budget": budget, "epsilon_per_query": budget / (2 * (depth + 1)),
+        "domains": list(map(int, domains)), "n_bound": n_bound, "delta_ig": gs, "stability": stab,
+        "utility_sensitivity": stab * gs})
+
+
+def id3_cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds=10, rng=None, criterion="ig", horizon=1024,
+                   split_rng=None) -> float:
+    """Mean accuracy over a k-fold CV (one run; repeat with different rng for '10 runs').
+
+    Research helper, NOT a release: the accuracy is measured on the data's own held-out folds (exact).
+
+    ``split_rng`` (optional) draws the fold split separately from the noise, so that several methods and budgets
+    can share the same folds (paired comparison; the non-private statistics are then reused from the cache).
+
+    References
+    ----------
+    de Farias 2021, Ch. 7 (10-fold CV).
+    """
+    gen = as_generator(rng)
+    X = np.asarray(X); y = np.asarray(y)
+    perm = (gen if split_rng is None else as_generator(split_rng)).permutation(X.shape[0])
+    parts = np.array_split(perm, folds)
+    accs = []
+    for i in range(folds):
+        test = parts[i]
+        train = np.concatenate([p for j, p in enumerate(parts) if j != i])
+        tree = id3_fit(X[train], y[train], domains, n_classes, depth=depth, budget=budget, method=method, rng=gen,
+                   criterion=criterion, horizon=horizon).value
+        accs.append(float(np.mean(predict(tree, X[test]) == y[test])))
+    return float(np.mean(accs))
+
+
+__all__ = ["priv_top_k", "priv_top_k_graph", "top_k_accuracy", "privacy_cost_median", "select_median", "select_percentile", "id3_privacy_cost", "id3_fit", "id3_cross_validate", "ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
            "SHIFTED_LOCAL_DAMPENING", "TOPK", "TOPK_GRAPH", "check_bounds", "id3_plan", "ledger_name",
            "local_dampening", "quantile_statistics", "select_quantile", "shifted_local_dampening", "topk_plan",
            "topk_statistics"]
