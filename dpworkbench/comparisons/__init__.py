@@ -1,6 +1,6 @@
 """Cross-paper comparisons: one paper's algorithm run as another paper's baseline.
 
-The papers never import each other (checked by import-linter, ``[tool.importlinter]`` in pyproject.toml); a
+The papers never import each other (checked by import-linter, ``dpworkbench layers``); a
 comparison that needs two of them lives here, above the papers: ``comparisons`` may import papers, papers and the
 core never import ``comparisons``.
 

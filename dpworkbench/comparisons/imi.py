@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_epsilon, check_probability
-from ..accounting import Accountant, AccountantLike, Release, open_ledger
+from ..accounting import Accountant, AccountantLike, Release
 from ..r2t import Truncation, from_arrays, r2t
 from ..r2t.mechanisms import R2TResult
 
@@ -149,9 +149,8 @@ class R2TIMI:
         if self.derived:
             _research_only(rng, "gs= or n_bound= (public bounds)", "R2TIMI.run")
         t0 = time.perf_counter()
-        acc, mark = open_ledger(accountant)
         raw = r2t_imi(None, int(self.graph.n), epsilon=epsilon, beta=self.beta, gs=self.gs, base=self.base,
-                      rounding=self.rounding, rng=rng, accountant=acc, truncation=self.trunc,
+                      rounding=self.rounding, rng=rng, accountant=accountant, truncation=self.trunc,
                       note=f"R2T on I_MI ({self.pairs} pairs, base {self.base:g})")
         if isinstance(raw, Release):  # the r2t package's own Release (if it returns one)
             value, winner, taus = float(raw.value), raw.get("winner_tau"), raw.get("taus") or ()
@@ -169,7 +168,7 @@ class R2TIMI:
                  "rel_error": abs(out - f_true) / f_true if f_true else (0.0 if out == 0 else math.inf),
                  "seconds": time.perf_counter() - t0}
         details = {"winner_tau": winner, "tau_grid": public["tau_grid"], "base": self.base, "pairs": self.pairs}
-        return Release(out, acc.entries_since(mark), public, self.derived, details, exact, True, "R2T on I_MI")
+        return Release(out, raw.ledger, public, self.derived, details, exact, True, "R2T on I_MI")
 
 
 def r2t_imi_record(graph, epsilon: float, *, rng: Any = None, accountant: Accountant | None = None, **kw) -> Release:

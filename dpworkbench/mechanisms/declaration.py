@@ -274,6 +274,15 @@ class Mechanism:
                                  details=dict(drawn.details), exact=exact, private=not self.paper_option,
                                  mechanism=self.name)
 
+    def record(self, accountant: AccountantLike | None = None, **params: Any) -> tuple[LedgerEntry, ...]:
+        """Record this mechanism's plan (refusing an overspend) and return the entries recorded: for an engine
+        that draws the noise itself, in parallel, through this declaration's ``noise`` (e.g. one Spark partition
+        each) and then builds the release. Call it before any draw."""
+        plan = self.plan(**params)
+        acc, mark = open_ledger(accountant)
+        record_plan(acc, plan)
+        return acc.entries_since(mark)
+
     def sample(self, statistics: Mapping[str, Any], *, size: int, rng: RngLike, **params: Any) -> np.ndarray:
         """``size`` independent outputs from cached ``statistics`` through the release's own noise code.
 

@@ -26,9 +26,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_options, check_positive, check_probability
-from ..accounting import Release, open_ledger
+from ..accounting import Release
 from ..mechanisms.backends import RngLike, check_rng
-from ..mechanisms.declaration import record_plan
 from .estimators import Estimate
 from .mechanisms import GRR
 
@@ -136,10 +135,9 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
               for c, p in discrete.items()}
     params.update({c: {"discrete": {}, "numeric": {c: b}, "bounds": {c: (lo, hi)}, "fill": {c: f}}
                    for c, (b, lo, hi, f) in num.items()})
-    plan = GRR.plan(discrete=dict(discrete), numeric=numeric, domains={c: list(domains[c]) for c in discrete},
-                    bounds={c: bounds[c] for c in num}, other=other or None)
-    acc, mark = open_ledger(accountant)
-    record_plan(acc, plan)  # recorded before any draw
+    ledger = GRR.record(accountant, discrete=dict(discrete), numeric=numeric,  # recorded before any draw
+                        domains={c: list(domains[c]) for c in discrete}, bounds={c: bounds[c] for c in num},
+                        other=other or None)
     root = None if backend.name == "opendp" else int(backend.generator.integers(0, 2**63 - 1))
     from pyspark.sql.types import DoubleType, StructField, StructType
 
@@ -159,7 +157,7 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
               "bounds": {c: [lo, hi] for c, (_, lo, hi, _) in num.items()}, "accounting": "exact",
               "engine": "spark", "streams": "one per partition" + (" (seeded: research)" if root is not None else
                                                                    " (OpenDP back-end, OS entropy)")}
-    return Release(rel, acc.entries_since(mark), public=public, mechanism="privateclean.grr")
+    return Release(rel, ledger, public=public, mechanism="privateclean.grr")
 
 
 def estimate_spark(rel: SparkPrivateRelation | Release, agg: str, pred_col: str, pred: Any, value_col: str | None = None,

@@ -149,7 +149,7 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
         elif name == "NT":
             if g is None:
                 continue  # TPC-H has no graph: NT is a graph baseline
-            outs[name] = _nt_samples(g, query, int(degree_cap), epsilon, runs, sub)
+            outs[name] = _nt_outputs(g, query, int(degree_cap), epsilon, runs, sub)
         else:
             outs[name] = NAIVE_LAPLACE.sample(tr, size=runs, rng=sub, epsilon=epsilon, gs=gs)
     fig = output_histograms(outs, info.answer, focus=[k for k in ("R2T", "OPT2", "fixed τ") if k in outs],
@@ -162,7 +162,7 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
     return fig, stats
 
 
-def _nt_samples(g, query: str, degree_bound: int, epsilon: float, runs: int, gen: np.random.Generator) -> np.ndarray:
+def _nt_outputs(g, query: str, degree_bound: int, epsilon: float, runs: int, gen: np.random.Generator) -> np.ndarray:
     """NT over ``runs`` runs: θ uniform on {2, 4, ..., D} with D the public degree bound (the degree-cap knob)."""
     return NT.sample(GraphStats(g, query), size=runs, rng=gen, epsilon=epsilon, query=query,
                      degree_bound=max(int(degree_bound), 2))
