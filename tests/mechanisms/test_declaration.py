@@ -182,3 +182,20 @@ def test_the_error_bar_covers_the_truth(plugin_dir):
         covered += lo <= rel.exact["truth"] <= hi
     se = (beta * (1 - beta) / n) ** 0.5
     assert covered / n >= 1 - beta - 3 * se
+
+
+def test_a_new_file_in_a_papers_mechanisms_package_is_discovered(tmp_path):
+    """The README's claim: adding a mechanism to a paper is one new file in its ``mechanisms`` package."""
+    shutil.copytree(ROOT / "dpworkbench", tmp_path / "dpworkbench", ignore=shutil.ignore_patterns("__pycache__"))
+    text = PLUGIN.read_text().replace('NAME = "plugin.conflict_count"', 'NAME = "inconsistency.conflict_count"')
+    (tmp_path / "dpworkbench" / "inconsistency" / "mechanisms" / "conflict_count.py").write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env.pop("DPWB_MECHANISMS_PATH", None)
+    out = subprocess.run([sys.executable, "-m", "dpworkbench", "privacy-table"], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [ln for ln in out.stdout.splitlines() if "inconsistency.conflict_count" in ln]
+    assert rows and "test_harness_declared.py" in rows[0]
+    listed = subprocess.run([sys.executable, "-m", "dpworkbench", "release", "--help"], capture_output=True, text=True,
+                            env=env, cwd=tmp_path, timeout=300)
+    assert "inconsistency.conflict_count" in listed.stdout
