@@ -11,7 +11,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from dpworkbench._validation import as_generator, check_epsilon, check_int
+from dpworkbench._validation import check_epsilon, check_int
+from dpworkbench.mechanisms.backends import as_generator
 from dpworkbench.cache import cached_call
 from dpworkbench.graphs import CSRGraph
 

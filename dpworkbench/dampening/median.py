@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
-from dpworkbench._validation import as_generator, check_epsilon, check_int, check_positive, check_options
+from dpworkbench._validation import check_epsilon, check_int, check_options, check_positive
+from dpworkbench.mechanisms.backends import as_generator
 
 from .percentile import order_stat as _order_stat  # X_(k), 0 below rank 1 and Λ above rank n
 

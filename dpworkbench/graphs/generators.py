@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_generator, check_int, check_probability
+from .._validation import check_int, check_probability
+from ..mechanisms.backends import as_generator
 from .core import CSRGraph, from_edge_array
 
 

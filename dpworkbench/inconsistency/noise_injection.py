@@ -14,7 +14,8 @@ from typing import Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_int, check_probability
+from .._validation import check_int, check_probability
+from ..mechanisms.backends import as_generator
 from .constraints import DC
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")

@@ -320,11 +320,33 @@ def check_rng(rng: RngLike = None) -> NoiseBackend:
     )
 
 
+def as_generator(rng: Any = None, seed: Any = None) -> np.random.Generator:
+    """Turn ``rng`` / ``seed`` into a :class:`numpy.random.Generator` for randomness that is *not* DP noise
+    (data generators, error injection, permutations, audits); noise is drawn through a back-end
+    (:func:`dpworkbench.mechanisms.check_rng`).
+
+    The one randomness contract holds here too: ``None`` (neither given) is the release back-end's generator
+    (seeded from the OS CSPRNG); a seed or Generator is research. Seeded noise is not a private release.
+    """
+    if rng is not None and seed is not None:
+        raise ValueError("pass either rng or seed, not both")
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is not None:
+        if isinstance(rng, (int, np.integer)):
+            return np.random.default_rng(int(rng))
+        raise ValueError(f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
+    if seed is None:
+        return release_backend().generator
+    return np.random.default_rng(seed)
+
+
 resolve_backend = check_rng  # the earlier name, kept as an alias
 
 
 __all__: Sequence[str] = [
     "NoiseBackend",
+    "as_generator",
     "NumpyBackend",
     "RngLike",
     "check_rng",

@@ -13,10 +13,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .._validation import as_generator, check_epsilon, check_finite_array, check_int
+from .._validation import check_epsilon, check_finite_array, check_int
 from ..accounting import Accountant
 from ..mechanisms import core
-from ..mechanisms.backends import NumpyBackend
+from ..mechanisms.backends import NumpyBackend, as_generator
 
 SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
 

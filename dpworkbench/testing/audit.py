@@ -29,7 +29,8 @@ from typing import Any, Callable
 import numpy as np
 from scipy.stats import beta as beta_dist
 
-from .._validation import as_generator, check_epsilon, check_int, check_probability
+from .._validation import check_epsilon, check_int, check_probability
+from ..mechanisms.backends import as_generator
 
 
 def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:

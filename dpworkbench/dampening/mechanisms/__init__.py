@@ -684,7 +684,8 @@ from ..ebc import METHODS as TOPK_METHODS, PROJECTION_STABILITY, check_degree_bo
 from ..id3 import delta_ig_global, predict  # noqa: E402
 from ..median import DELTAS  # noqa: E402
 from ..percentile import MECHANISMS, check_p  # noqa: E402
-from dpworkbench._validation import as_generator, check_epsilon, check_int, check_options  # noqa: E402
+from dpworkbench._validation import check_epsilon, check_int, check_options  # noqa: E402
+from dpworkbench.mechanisms.backends import as_generator  # noqa: E402
 from dpworkbench.accounting import Accountant  # noqa: E402
 from dpworkbench.mechanisms.backends import RngLike  # noqa: E402
 
