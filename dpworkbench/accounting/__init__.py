@@ -225,12 +225,19 @@ def release_payload(release: "Release", *, noise: str, show_exact: bool = False,
     return jsonable(out)
 
 
+def value_tag(noise: str) -> str:
+    """How a released value is labelled: ``private`` on a release back-end; a seeded research run's values are
+    labelled as research values (anyone with the seed can remove the noise)."""
+    return "seeded research value, not a release" if str(noise).startswith("seeded") else "private"
+
+
 def release_lines(release: "Release", *, noise: str, show_exact: bool = False, label: str = "value") -> list[str]:
-    """Human-readable lines: private values, then public inputs, ε and the noise source; exact values only
-    with ``show_exact``, each labelled NOT PRIVATE."""
+    """Human-readable lines: private values (labelled as research values on a seeded run), then public inputs, ε
+    and the noise source; exact values only with ``show_exact``, each labelled NOT PRIVATE."""
     fmt = (lambda v: f"{v:.6g}" if isinstance(v, float) else str(v))
-    lines = [f"{label} (private): {fmt(release.value)}"]
-    lines += [f"{k} (private): {fmt(v)}" for k, v in release.details.items()]
+    tag = value_tag(noise)
+    lines = [f"{label} ({tag}): {fmt(release.value)}"]
+    lines += [f"{k} ({tag}): {fmt(v)}" for k, v in release.details.items()]
     if not release.private:
         lines.append("WARNING: a labelled paper option that is NOT ε-DP at the stated ε was used")
     pub = ", ".join(f"{k}={fmt(v)}" for k, v in release.public.items())
@@ -463,4 +470,5 @@ __all__ = [
     "record_spend",
     "release_lines",
     "release_payload",
+    "value_tag",
 ]

@@ -48,7 +48,7 @@ def _clamp_note(release) -> str | None:
 
 def _run(args: argparse.Namespace) -> int:
     from .._validation import check_epsilon, check_int
-    from ..accounting import release_lines, release_payload
+    from ..accounting import release_lines, release_payload, value_tag
     from ..cli.common import Stages, print_json, warn_epsilon
     from ..cli.release import emit_plan
     from ..datasets.public_schema import read_csv_public
@@ -117,7 +117,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"schema ({schema.source}): {schema.describe()}")
     print(f"noise: {noise}")
     if size is not None:
-        print(f"private upper bound on the number of rows (private): {size.value}  [ε={size.epsilon:.4g}]")
+        print(f"private upper bound on the number of rows ({value_tag(noise)}): {size.value}  [ε={size.epsilon:.4g}]")
     else:
         print(f"public bound on the number of rows: {n_bound}")
     for k, r in rel.items():
@@ -125,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
         for line in release_lines(r, noise=noise, show_exact=args.show_exact, label=LABELS[k]):
             print("  " + line)
         if k in clamped:
-            print(f"  note (private): {clamped[k]}")
+            print(f"  note ({value_tag(noise)}): {clamped[k]}")
     print(f"total epsilon spent: {total:.6g} of {eps:g}")
     if args.show_exact:
         for k, v in _exact(g).items():

@@ -24,7 +24,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..accounting import value_tag
 from ..cli.release import add_release_flags, emit, emit_plan
+from ..mechanisms.backends import noise_label
 
 _EPILOG = """neighbouring relation: {relation}.
 
@@ -173,7 +175,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=dict(res.details), exact=exact,
                  mechanism="r2t"), args, label="estimate", extra={"notes": [note]} if floor else None)
     if floor and not args.json:
-        print(f"note (private): {note}")
+        print(f"note ({value_tag(noise_label(args._backend))}): {note}")
     return 0
 
 

@@ -33,7 +33,7 @@ def test_finding2_cli_median_prints_no_value(tmp_path, capsys, mech):
                      "--epsilon", "2", "--seed", str(seed)]) == 0
         text = capsys.readouterr().out
         assert not any(f"{v:g}" in text for v in VALUES), text
-        assert "row (private):" in text and "value" not in text.split("row (private):")[1].splitlines()[0]
+        assert "row (seeded research value, not a release):" in text and "value" not in text.split("row (seeded research value, not a release):")[1].splitlines()[0]
         assert main(["dampening", "median", str(p), "--column", "val", "--upper", "100", "--mechanism", mech,
                      "--epsilon", "2", "--seed", str(seed), "--json"]) == 0
         out = json.loads(capsys.readouterr().out)

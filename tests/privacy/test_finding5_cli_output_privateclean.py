@@ -28,7 +28,8 @@ BASE = ["--attr", "major", "--p", "0.3", "--domain", "ME,Mech E,EE,Math", "--val
 def test_default_output_has_no_exact_values(tmp_path, capsys):
     out = _run(capsys, ["privateclean", "query", _csv(tmp_path), *BASE])
     assert "NOT PRIVATE" not in out and "true" not in out.lower()
-    assert "privateclean_avg (private)" in out and "ci_lo (private)" in out and "public inputs" in out
+    assert "privateclean_avg (seeded research value, not a release)" in out and "ci_lo (seeded research value, not a release)" in out and "public inputs" in out
+    assert "(private)" not in out  # a seeded run's values are research values, not a release
     assert "research/test run" in out  # --seed: the noise label says it is not a release
 
 

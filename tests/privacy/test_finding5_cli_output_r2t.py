@@ -35,7 +35,7 @@ def test_finding5_default_output_has_only_private_and_public_values(runs, capsys
         assert "NOT PRIVATE" not in text, (name, text)
         for word in ("join results", "exact", "DS", "bound", "solved", "pruned", "(n="):
             assert word not in text, (name, word, text)
-        assert "estimate (private)" in text and "public inputs:" in text and "epsilon spent: 1" in text
+        assert "estimate (seeded research value, not a release)" in text and "public inputs:" in text and "epsilon spent: 1" in text
         assert "seeded numpy" in text
         assert main(argv + ["--json"]) == 0
         out = json.loads(capsys.readouterr().out)

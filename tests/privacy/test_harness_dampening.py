@@ -69,7 +69,7 @@ def test_installed_command(tmp_path):
         exact = json.loads(_installed(*argv, "--seed", "1", "--json", "--show-exact").stdout)
         assert exact["NOT_PRIVATE"]
         text = _installed(*argv, "--seed", "1").stdout
-        assert "NOT PRIVATE" not in text and "(private)" in text
+        assert "NOT PRIVATE" not in text and "(seeded research value, not a release)" in text and "(private)" not in text
     med = _installed(*runs["median"], "--seed", "2").stdout + _installed(*runs["median"], "--json").stdout
     assert not any(f"{v:g}" in med or str(v) in med for v in vals)   # the median prints no raw value
     assert set(json.loads(_installed(*runs["median"], "--json").stdout)["private"]) == {"row"}
