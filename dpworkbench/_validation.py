@@ -108,10 +108,8 @@ def check_options(value: Any, name: str, allowed: Collection[Any]) -> Any:
     return value
 
 
-def read_user_bytes(path: Any, what: str) -> bytes:
-    """The bytes of a user's input file (``.gz`` decompressed), or one ValueError naming ``what`` and the path only:
-    missing, a folder, unreadable or a truncated gzip (the file's format, never a line's content)."""
-    import gzip
+def check_user_path(path: Any, what: str):
+    """``path`` as a Path, or one ValueError naming ``what`` and the path only: missing, or a folder."""
     from pathlib import Path
 
     p = Path(path)
@@ -119,6 +117,15 @@ def read_user_bytes(path: Any, what: str) -> bytes:
         raise ValueError(f"{what} file not found: {p}")
     if p.is_dir():
         raise ValueError(f"{what} {p} is a folder, not a file")
+    return p
+
+
+def read_user_bytes(path: Any, what: str) -> bytes:
+    """The bytes of a user's input file (``.gz`` decompressed), or one ValueError naming ``what`` and the path only:
+    missing, a folder, unreadable or a truncated gzip (the file's format, never a line's content)."""
+    import gzip
+
+    p = check_user_path(path, what)
     try:
         data = p.read_bytes()
         return gzip.decompress(data) if p.suffix.lower() == ".gz" else data

@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
+from .._validation import check_user_path
 from ..datasets.public_schema import ParseReport, PublicSchema, read_csv_public
 
 ORDER_OPS = ("<", ">", "<=", ">=")
@@ -33,11 +34,7 @@ def read_header(path: str | Path, what: str = "CSV") -> list[str]:
     """The column names of a CSV's first line (public), read without reading any row. Same rule as
     :func:`~dpworkbench.datasets.public_schema.read_raw_lines` (BOM dropped, bad UTF-8 replaced, quotes within the
     line). Errors name the path only."""
-    p = Path(path)
-    if not p.exists():
-        raise ValueError(f"{what} file not found: {p}")
-    if p.is_dir():
-        raise ValueError(f"{what} {p} is a folder, not a file")
+    p = check_user_path(path, what)
     try:
         with open(p, "rb") as fh:
             first = fh.readline()
