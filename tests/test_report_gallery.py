@@ -91,7 +91,8 @@ def test_report_index_starts_with_the_gallery_and_keeps_its_outputs(tmp_path):
     profile_dir = tmp_path / "quick"
     first, *rest = INFOS
     _fake_run(profile_dir, first, png=True,
-              claims=[{"claim": "c", "paper_value": 1, "our_value": 1, "verdict": "pass", "note": ""}])
+              claims=[{"claim": "c", "paper_value": 1, "our_value": 1, "verdict": "pass", "note": "", "source": "paper",
+                      "rule": {"kind": "close", "target": 1, "rtol": 0.1}}])
     if rest:
         _fake_run(profile_dir, rest[0], png=False)
     write_runs(profile_dir, [RunResult(first.name, "ok", 1.5, profile_dir / first.paper / first.stem)])

@@ -139,7 +139,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         print(f"stopped (Ctrl-C) during {stop.current}: {len(stop.results)} of {_plural(len(infos), 'notebook')} finished and kept; "
               f"report: {index}. Run again to continue (finished experiment cells are cached).", file=sys.stderr)
         return 130
-    index = build_report(out_root, args.profile)
+    from ..experiments.claims import ClaimsIncomplete
+
+    try:
+        index = build_report(out_root, args.profile)
+    except ClaimsIncomplete as exc:  # the runs are kept (runs.csv); the report waits for the claim to be fixed
+        print(exc, file=sys.stderr)
+        return 1
     failed = [r for r in results if r.status != "ok"]
     kept = sum(r.kept for r in results)
     total = sum(r.seconds for r in results)
@@ -151,7 +157,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from ..experiments.report import build_report
 
-    index = build_report(reports_dir() / args.profile, args.profile)
+    from ..experiments.claims import ClaimsIncomplete
+
+    try:
+        index = build_report(reports_dir() / args.profile, args.profile)
+    except ClaimsIncomplete as exc:  # a claim with no source, or a non-pass with no cause: one line naming it
+        print(exc, file=sys.stderr)
+        return 1
     print(index)
     return 0
 

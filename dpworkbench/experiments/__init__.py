@@ -1,6 +1,7 @@
 """Experiment grids, summaries and notebook output bookkeeping."""
 
-from .claims import Claim, Claims, Rule, at_least, at_most, between, close, equals, not_comparable
+from .claims import (Claim, Claims, Rule, Scale, at_least, at_most, band, between, claim_defaults, close, equals,
+                     not_comparable)
 from .context import PROFILES, NotebookContext, pick
 from .runner import atomic_write_csv, atomic_write_text, cell_id, cell_rng, expand_grid, load_results, run_grid
 from .summary import relative_error, summarize, trimmed_mean
@@ -10,6 +11,9 @@ __all__ = [
     "Claim",
     "Claims",
     "Rule",
+    "Scale",
+    "band",
+    "claim_defaults",
     "at_least",
     "at_most",
     "between",

@@ -12,7 +12,17 @@ Rules::
     at_most(0.12)              # ours ≤ 0.12
     between(0.9, 1.1)          # 0.9 ≤ ours ≤ 1.1
     equals((15, 1))            # exact (numbers, strings, tuples, booleans)
+    band("152.8", se=4.1)      # a number the paper prints: two-sided, ± (its rounding + 3 Monte-Carlo SE of ours)
     not_comparable("ci grid is too small to compare")   # no verdict; the reason is required
+
+Every claim also records (issue 24) where its reference comes from, ``source``: ``paper`` (a value the paper
+prints), ``spec`` (a recomputation of the spec), ``artifact`` (numbers from the authors' repository) or ``check``
+(a sanity, theorem or pre-registered check: useful, but not reproduction); its ``rule`` as text
+(:meth:`Rule.text`, derived from the rule object); and for a verdict other than pass, its ``cause``
+(``paper-error:<spec item>``, ``stand-in:<dataset>``, ``scale:<what was reduced>``, ``noise:<SE>`` or
+``open:<what is suspected>``). The report refuses to build when a claim has no source or a non-pass has no cause
+(:func:`claim_row_problems`). A ``band`` rule is a claim on a printed number, so its source is ``paper``; the
+others get theirs from the paper module's function (:func:`claim_defaults`) or explicitly (``source=``).
 
 Each paper keeps its rules in ``<paper>/claims.py``; a notebook computes the values with package
 functions and hands them to those functions, which call :meth:`Claims.add`.
@@ -20,13 +30,36 @@ functions and hands them to those functions, which call :meth:`Claims.add`.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .._validation import check_options
 
 VERDICTS = ("pass", "differs", "not-comparable")
+#: Where a claim's reference value comes from; only ``paper`` claims count as reproduction in the report's headline.
+SOURCES = ("paper", "spec", "artifact", "check")
+#: The kinds of cause a verdict other than pass must carry, as ``<kind>:<detail>``.
+CAUSE_KINDS = ("paper-error", "stand-in", "scale", "noise", "open")
+_CAUSE = re.compile(r"^(%s):\s*\S" % "|".join(re.escape(k) for k in CAUSE_KINDS))
+
+
+def check_cause(cause: str, claim: str = "") -> str:
+    """``cause`` if it is ``<kind>:<detail>`` with a known kind, else a ValueError naming the claim."""
+    cause = (cause or "").strip()
+    if cause and not _CAUSE.match(cause):
+        raise ValueError(f"claim {claim!r}: cause {cause!r} is not one of "
+                         + ", ".join(f"{k}:<...>" for k in CAUSE_KINDS))
+    return cause
+
+
+def check_source(source: str, claim: str = "") -> str:
+    if source not in SOURCES:
+        raise ValueError(f"claim {claim!r}: source {source!r} is not one of {', '.join(SOURCES)}")
+    return source
 
 
 def _num(v: Any) -> float:
@@ -102,9 +135,25 @@ class Rule:
     hi: float | None = None
     strict: bool = False
     reason: str = ""
+    # band: the paper's printed rounding, the Monte-Carlo SE of our estimate, how many SEs, and any stated widening
+    rounding: float | None = None
+    se: float | None = None
+    k: float | None = None
+    widen: float | None = None
 
     def __post_init__(self):
-        check_options(self.kind, "rule kind", ("close", "at_least", "at_most", "between", "equals", "not_comparable"))
+        check_options(self.kind, "rule kind", ("close", "at_least", "at_most", "between", "equals", "band", "not_comparable"))
+        if self.kind == "band":
+            if not math.isfinite(_num(self.target)):
+                raise ValueError(f"band(): the paper's value must be finite, got {self.target!r}")
+            for name in ("rounding", "se", "widen"):
+                v = getattr(self, name)
+                if v is None or not (math.isfinite(v) and v >= 0):
+                    raise ValueError(f"band(): {name} must be a finite number >= 0, got {v!r}")
+            if self.k is None or not (math.isfinite(self.k) and self.k >= 3):
+                raise ValueError(f"band(): k must be at least 3 Monte-Carlo SEs, got {self.k!r}")
+            if self.widen > 0 and not self.reason.strip():
+                raise ValueError("band(): a band wider than rounding + k·SE needs a stated reason")
         if self.kind == "close":
             if self.rtol is None and self.atol is None:
                 raise ValueError("close() needs rtol or atol")
@@ -122,6 +171,8 @@ class Rule:
 
     # ---- verdicts -------------------------------------------------------------------------
     def tolerance(self) -> float:
+        if self.kind == "band":  # the half-width: printed rounding + k Monte-Carlo SEs (+ a stated widening)
+            return self.rounding + self.k * self.se + self.widen
         t = abs(_num(self.target))
         return max(self.rtol * t if self.rtol is not None else 0.0, self.atol or 0.0)
 
@@ -135,7 +186,7 @@ class Rule:
             return False
         if not math.isfinite(o):
             return False
-        if k == "close":
+        if k in ("close", "band"):
             return abs(o - _num(self.target)) <= self.tolerance()
         if k == "at_least":
             return o > _num(self.target) if self.strict else o >= _num(self.target)
@@ -161,7 +212,7 @@ class Rule:
         passing = self.holds(ours)
         if k == "equals":
             return _different(self.target) if passing else self.target
-        if k == "close":
+        if k in ("close", "band"):
             t, tol = _num(self.target), self.tolerance()
             return t + 2 * tol + 1e-9 * max(1.0, abs(t)) + (1.0 if tol == 0 else 0.0) if passing else t
         b = _num(self.target) if k in ("at_least", "at_most") else None
@@ -192,7 +243,29 @@ class Rule:
             return f"in [{_g(self.lo)}, {_g(self.hi)}]"
         if k == "equals":
             return f"equal to {_fmt(self.target)!r}"
+        if k == "band":
+            extra = f" + {self.widen:g} ({self.reason})" if self.widen else ""
+            return (f"within {_g(self.target)} ± {self.tolerance():.3g} (printed rounding {self.rounding:g} + "
+                    f"{self.k:g} × Monte-Carlo SE {self.se:.3g}{extra})")
         return f"not comparable: {self.reason}"
+
+    def text(self) -> str:
+        """The rule as code, e.g. ``close(176, rtol=1)``: the ``rule`` column of ``claims.csv``."""
+        k = self.kind
+        if k == "close":
+            args = [_g(self.target)] + [f"{n}={v:g}" for n, v in (("rtol", self.rtol), ("atol", self.atol)) if v is not None]
+        elif k in ("at_least", "at_most"):
+            args = [_g(self.target)] + (["strict=True"] if self.strict else [])
+        elif k == "between":
+            args = [_g(self.lo), _g(self.hi)]
+        elif k == "equals":
+            args = [repr(_fmt(self.target))]
+        elif k == "band":
+            args = [_g(self.target), f"rounding={self.rounding:g}", f"se={self.se:.3g}", f"k={self.k:g}"]
+            args += [f"widen={self.widen:g}"] if self.widen else []
+        else:
+            args = []
+        return f"{k}({', '.join(args)})"
 
     def to_json(self) -> dict:
         d = {k: _plain(v) for k, v in asdict(self).items() if not (v is None or v is False or (isinstance(v, str) and not v))}
@@ -267,6 +340,39 @@ def equals(expected: Any) -> Rule:
     return Rule("equals", target=_tuple_deep(_fmt(expected)) if isinstance(expected, (list, tuple)) else expected)
 
 
+def printed_rounding(printed: Any) -> float:
+    """Half a unit of the last digit the paper prints: ``"152.8"`` → 0.05, ``"176"`` → 0.5, ``"1.2e3"`` → 50.
+
+    A number is read from its shortest repr, so give the printed text when it ends in zeros (``"0.10"``).
+    """
+    text = str(printed).strip().replace(",", "").lower()
+    mant, _, exp = text.partition("e")
+    decimals = len(mant.split(".", 1)[1]) if "." in mant else 0
+    return 0.5 * 10.0 ** (int(exp or 0) - decimals)
+
+
+def band(paper: Any, *, se: float, k: float = 3, rounding: float | None = None, widen: float = 0.0, reason: str = "") -> Rule:
+    """A claim on a number the paper prints (two-sided): pass when ``|ours − paper| ≤ rounding + k·se (+ widen)``.
+
+    ``paper`` is best given as printed (``"152.8"``): its rounding is then derived (:func:`printed_rounding`).
+    ``se`` is the Monte-Carlo standard error of our estimate (recorded in the rule), ``k ≥ 3``; a ``widen`` beyond
+    that needs a ``reason``.
+    """
+    target = _num(float(str(paper).replace(",", "")) if isinstance(paper, str) else paper)
+    rnd = printed_rounding(paper) if rounding is None else float(rounding)
+    se = _num(se)
+    return Rule("band", target=target, rounding=rnd, se=se, k=float(k), widen=float(widen), reason=reason)
+
+
+def monte_carlo_se(values: Any) -> float:
+    """The standard error of the mean of ``values`` (sample SD / √n); NaN for fewer than 2 finite values."""
+    import numpy as np
+
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    return float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else float("nan")
+
+
 def not_comparable(reason: str) -> Rule:
     """No verdict, for a stated reason (for example: the ci grid is too small to compare)."""
     return Rule("not_comparable", reason=reason)
@@ -281,13 +387,47 @@ class Claim:
     note: str = ""
     rule: dict | None = None
     value: Any = None  # the rule's input at full precision (our_value is for display)
+    source: str = ""  # paper | spec | artifact | check (SOURCES)
+    cause: str = ""  # why a verdict is not pass (CAUSE_KINDS); may be stated in advance
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The scale below which a claim cannot be compared: ``what`` (e.g. ``"answer/DS"``, ``"SF"``, ``"rows"``) is
+    ``ours`` in this run and must be at least ``needed``; below it the claim is not-comparable with cause
+    ``scale:<what> <ours> < <needed>``."""
+
+    what: str
+    ours: float
+    needed: float
+
+    def below(self) -> bool:
+        return not (_num(self.ours) >= _num(self.needed))
+
+    def cause(self) -> str:
+        return f"scale:{self.what} {_num(self.ours):.3g} < {_num(self.needed):.3g}"
 
 
 @dataclass
 class Claims:
-    """Rows of (claim, paper value, our value, verdict, note, rule) for the report."""
+    """Rows of (claim, paper value, our value, verdict, note, rule, source, cause) for the report."""
 
     rows: list[Claim] = field(default_factory=list)
+    default_source: str = ""  # set by :meth:`defaults` (a paper module's function, :func:`claim_defaults`)
+    default_cause: str = ""
+
+    @contextlib.contextmanager
+    def defaults(self, *, source: str = "", cause: str = ""):
+        """Within the block, claims without an explicit ``source``/``cause`` get these."""
+        if source:
+            check_source(source)
+        check_cause(cause)
+        old = self.default_source, self.default_cause
+        self.default_source, self.default_cause = source or old[0], cause or old[1]
+        try:
+            yield self
+        finally:
+            self.default_source, self.default_cause = old
 
     def add(
         self,
@@ -301,6 +441,9 @@ class Claims:
         atol: float | None = None,
         verdict: str | None = None,
         note: str = "",
+        source: str | None = None,
+        cause: str = "",
+        scale: Scale | None = None,
     ) -> Claim:
         """Add a claim whose verdict ``rule`` derives from ``value`` (default: ``ours``).
 
@@ -308,6 +451,10 @@ class Claims:
         ``value`` when the displayed ``ours`` is text (for example ``"15 / 1"``) and the rule
         applies to the numbers behind it. ``verdict=`` is accepted only as ``"not-comparable"``
         with a ``note`` saying why; a hand-written pass/differs cannot fail and is refused.
+
+        ``source`` (``paper``/``spec``/``artifact``/``check``) is derived when the rule says it (a ``band`` is a
+        printed paper number) or taken from :meth:`defaults`; ``cause`` explains a verdict other than pass. With
+        ``scale`` below its needed value the claim is not-comparable, its cause the scale.
         """
         if verdict is not None:
             check_options(verdict, "verdict", VERDICTS)
@@ -326,26 +473,81 @@ class Claims:
             rule = close(paper, rtol=rtol, atol=atol)
         elif rtol is not None or atol is not None:
             raise ValueError(f"claim {claim!r}: give a rule or rtol/atol, not both")
+        if rule.kind == "band":
+            if source not in (None, "paper"):
+                raise ValueError(f"claim {claim!r}: a band is a claim on a number the paper prints; its source is 'paper'")
+            source = "paper"
+        source = check_source(source or self.default_source, claim) if (source or self.default_source) else ""
+        cause = check_cause(cause, claim)
+        if scale is not None and scale.below():
+            # too small a run to compare: no verdict, and the cause says which scale (the rule it would have had is kept
+            # in the note)
+            note = f"{note + '; ' if note else ''}at full scale: {rule.text()}"
+            rule, cause = not_comparable(f"{scale.what} = {_num(scale.ours):.3g}, below {_num(scale.needed):.3g}"), scale.cause()
         subject = ours if value is None else value
         v = rule.verdict(subject)
+        if v != "pass" and not cause:
+            cause = self.default_cause
         if not note and rule.kind != "not_comparable":
             note = f"pass when {rule.describe()}"
         elif rule.kind == "not_comparable" and not note:
             note = rule.reason
         # The rule's input is stored at full precision (our_value is rounded for display), so re-evaluating a stored
         # claim gives the same verdict even under a tight tolerance.
-        c = Claim(claim, _fmt(paper), _fmt(ours), v, note, rule.to_json(), _exact(subject))
+        c = Claim(claim, _fmt(paper), _fmt(ours), v, note, rule.to_json(), _exact(subject), source, cause)
         self.rows.append(c)
         return c
 
     def to_frame(self):
         import pandas as pd
 
-        return pd.DataFrame([{k: getattr(c, k) for k in ("claim", "paper_value", "our_value", "verdict", "note")} for c in self.rows],
-                            columns=["claim", "paper_value", "our_value", "verdict", "note"])
+        cols = ["claim", "paper_value", "our_value", "verdict", "source", "cause", "note"]
+        return pd.DataFrame([{k: getattr(c, k) for k in cols} for c in self.rows], columns=cols)
 
     def _repr_html_(self) -> str:
         return self.to_frame().to_html(index=False)
+
+
+def claim_defaults(source: str, *, cause: str = ""):
+    """Decorator for a paper module's claims function ``f(claims, ...)``: its claims get ``source`` (and ``cause``
+    for a non-pass) unless a claim says otherwise."""
+    check_source(source)
+    check_cause(cause)
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def inner(claims: "Claims", *args, **kwargs):
+            with claims.defaults(source=source, cause=cause):
+                return fn(claims, *args, **kwargs)
+
+        return inner
+
+    return wrap
+
+
+def rule_text(row: dict) -> str:
+    """The ``rule`` column of a stored claim: its rule as text (empty for a legacy hand-written verdict)."""
+    return Rule.from_json(row["rule"]).text() if row.get("rule") else ""
+
+
+class ClaimsIncomplete(ValueError):
+    """A claim the report cannot show: no source, or a verdict other than pass without a cause."""
+
+
+def claim_row_problems(row: dict) -> list[str]:
+    """What stops a stored claim (a row of ``claims.json`` plus ``notebook``) from entering the report, one line each."""
+    where = f"claim {row.get('claim')!r}" + (f" of {row['notebook']}" if row.get("notebook") else "")
+    out = []
+    source = row.get("source") or ""
+    if source not in SOURCES:
+        out.append(f"{where} has no source ({'|'.join(SOURCES)}), got {source!r}")
+    cause = str(row.get("cause") or "").strip()
+    verdict = row.get("verdict")
+    if verdict != "pass" and not cause:
+        out.append(f"{where} is '{verdict}' with no cause ({', '.join(k + ':<...>' for k in CAUSE_KINDS)})")
+    elif cause and not _CAUSE.match(cause):
+        out.append(f"{where} has an unknown cause {cause!r}")
+    return out
 
 
 def reevaluate(row: dict, value: Any) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .claims import ClaimsIncomplete, claim_row_problems, rule_text
 from .nbtools import NotebookInfo, describe_notebook, discover_notebooks, notebook_groups
 from .runner import atomic_write_csv, atomic_write_text
 
@@ -235,19 +236,36 @@ def _works_html() -> str:
 def _collect(profile_dir: Path, infos: list[NotebookInfo]) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     runs_path = profile_dir / "runs.csv"
     runs = pd.read_csv(runs_path) if runs_path.exists() else pd.DataFrame(columns=["notebook", "status", "seconds"])
-    claims_rows = []
+    claims_rows, problems = [], []
     manifests = {}
     for info in infos:
         d = profile_dir / info.paper / info.stem
         cp = d / "claims.json"
         if cp.exists():
             for row in json.loads(cp.read_text()):
-                claims_rows.append({"notebook": info.name, **row})
+                row = {"notebook": info.name, **row}
+                problems += claim_row_problems(row)
+                claims_rows.append({**row, "rule": rule_text(row)})  # the rule as text, derived from the stored rule
         mp = d / "manifest.json"
         if mp.exists():
             manifests[info.name] = json.loads(mp.read_text())
-    claims = pd.DataFrame(claims_rows, columns=["notebook", "claim", "paper_value", "our_value", "verdict", "note"])
+    if problems:  # one clear line naming the claim (and how many more there are)
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ClaimsIncomplete(f"report not built: {problems[0]}{more}")
+    claims = pd.DataFrame(claims_rows, columns=CLAIMS_COLUMNS)
     return runs, claims, manifests
+
+
+#: The columns of ``claims.csv``.
+CLAIMS_COLUMNS = ["notebook", "claim", "source", "paper_value", "our_value", "verdict", "rule", "cause", "note"]
+
+
+def verdict_tally(claims: pd.DataFrame) -> str:
+    """``"12 pass, 3 differs, 1 not-comparable"`` (every verdict named, zeros included)."""
+    from .claims import VERDICTS
+
+    counts = claims["verdict"].value_counts().to_dict() if len(claims) else {}
+    return ", ".join(f"{int(counts.get(v, 0))} {v}" for v in VERDICTS)
 
 
 def refresh_notebook_pages(profile_dir: Path, infos: list[NotebookInfo]) -> list[Path]:
@@ -427,22 +445,28 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     parts.append("<h2>Runs and claims</h2>")
     n_ok = int((runs["status"] == "ok").sum()) if len(runs) else 0
     n_err = int((runs["status"] != "ok").sum()) if len(runs) else 0
-    verdicts = claims["verdict"].value_counts().to_dict() if len(claims) else {}
     total_s = float(runs["seconds"].sum()) if len(runs) else 0.0
+    paper_claims, checks = claims[claims["source"] == "paper"], claims[claims["source"] != "paper"]
     parts.append(
         f"<p><b>{n_ok}</b> notebooks executed without error, <b>{n_err}</b> with errors (or past a time or memory "
-        f"limit), {len(infos) - len(runs)} not run; {total_s / 60:.1f} min of notebook time. Claims: "
-        + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items()))
+        f"limit), {len(infos) - len(runs)} not run; {total_s / 60:.1f} min of notebook time. "
+        f"<b>Paper claims</b> (a value the paper prints): {verdict_tally(paper_claims)}. "
+        f"Checks (spec recomputations, the authors' artifact, sanity and theorem checks — not reproduction): "
+        f"{verdict_tally(checks)}"
         + " — <a href='claims.csv'>claims.csv</a>, <a href='runs.csv'>runs.csv</a>, "
         "<a href='timing.md'>timing.md</a> (time and verdicts per notebook)</p>"
     )
-    if len(claims):
-        parts.append("<h2>Reproduction table</h2><table><tr><th>notebook</th><th>claim</th><th>paper</th><th>ours</th><th>verdict</th><th>note</th></tr>")
-        for r in claims.itertuples():
+    for title, part in (("Reproduction table (paper claims)", paper_claims), ("Checks (not counted as reproduction)", checks)):
+        if not len(part):
+            continue
+        parts.append(f"<h2>{title}</h2><table><tr><th>notebook</th><th>claim</th><th>source</th><th>paper</th><th>ours</th>"
+                     "<th>verdict</th><th>rule</th><th>cause</th><th>note</th></tr>")
+        for r in part.itertuples():
             parts.append(
                 f"<tr class='{html.escape(str(r.verdict))}'><td>{html.escape(r.notebook)}</td><td>{html.escape(str(r.claim))}</td>"
-                f"<td>{html.escape(str(r.paper_value))}</td><td>{html.escape(str(r.our_value))}</td>"
-                f"<td>{html.escape(str(r.verdict))}</td><td>{html.escape(str(r.note))}</td></tr>"
+                f"<td>{html.escape(str(r.source))}</td><td>{html.escape(str(r.paper_value))}</td><td>{html.escape(str(r.our_value))}</td>"
+                f"<td>{html.escape(str(r.verdict))}</td><td><code>{html.escape(str(r.rule))}</code></td>"
+                f"<td>{html.escape(str(r.cause))}</td><td>{html.escape(str(r.note))}</td></tr>"
             )
         parts.append("</table>")
     found = review[review["problem"] != FIGURE_OK]

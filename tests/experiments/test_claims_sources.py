@@ -1,0 +1,128 @@
+"""Issue 24: every claim names its source, its rule as text and, when it is not a pass, a cause; a printed paper
+number is judged by a two-sided band of its rounding plus ≥ 3 Monte-Carlo SEs; the report refuses what lacks these."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pandas as pd
+import pytest
+
+from dpworkbench.experiments.claims import (
+    ClaimsIncomplete,
+    Claims,
+    Rule,
+    Scale,
+    at_least,
+    band,
+    between,
+    claim_defaults,
+    claim_row_problems,
+    close,
+    equals,
+    not_comparable,
+    printed_rounding,
+    rule_text,
+)
+
+
+def _rows(claims):
+    return json.loads(json.dumps([dataclasses.asdict(c) for c in claims.rows]))
+
+
+def test_rule_text_is_derived_from_the_rule_and_survives_claims_json():
+    c = Claims()
+    c.add("a", paper=176, ours=150, rule=close(176, rtol=1.0), source="paper")
+    c.add("b", paper="> 10", ours=19.5, rule=at_least(10, strict=True), source="check")
+    c.add("c", paper=2, ours=2, rule=between(1, 9), source="artifact")
+    c.add("d", paper=8, ours=8, rule=equals(8), source="spec")
+    c.add("e", paper="152.8", ours=150, rule=band("152.8", se=1.5))
+    texts = [rule_text(r) for r in _rows(c)]  # from the stored rule dict, as the report reads it
+    assert texts == ["close(176, rtol=1)", "at_least(10, strict=True)", "between(1, 9)", "equals(8)",
+                     "band(152.8, rounding=0.05, se=1.5, k=3)"]
+    # changing the rule changes its text: nothing is written twice
+    assert Rule.from_json({**_rows(c)[0]["rule"], "rtol": 0.1}).text() == "close(176, rtol=0.1)"
+
+
+def test_band_is_two_sided_rounding_plus_three_se():
+    assert printed_rounding("152.8") == pytest.approx(0.05) and printed_rounding("176") == 0.5
+    assert printed_rounding("0.10") == pytest.approx(0.005) and printed_rounding("1.2e3") == pytest.approx(50)
+    r = band("152.8", se=2.0)  # half-width 0.05 + 3 × 2 = 6.05
+    assert r.verdict(152.8 + 6.0) == "pass" and r.verdict(152.8 - 6.0) == "pass"
+    assert r.verdict(152.8 + 6.1) == "differs" and r.verdict(152.8 - 6.1) == "differs"  # both sides fail
+    assert r.verdict(19.5) == "differs"  # tab05 Q3's 19.5 against 152.8: a one-sided "> 10" passed it
+    assert r.verdict(r.breaking(150.0)) == "differs" and r.verdict(r.breaking(100.0)) == "pass"
+    with pytest.raises(ValueError, match="at least 3"):
+        band("152.8", se=2.0, k=2)
+    with pytest.raises(ValueError, match="stated reason"):
+        band("152.8", se=2.0, widen=10)
+    assert band("152.8", se=2.0, widen=10, reason="trimmed mean of 5 runs").verdict(165) == "pass"
+    c = Claims()
+    c.add("x", paper=152.8, ours=19.5, rule=band("152.8", se=1.0), cause="scale:SF 0.1")
+    assert (c.rows[0].source, c.rows[0].verdict) == ("paper", "differs")  # a band is a printed number: source derived
+    with pytest.raises(ValueError, match="source is 'paper'"):
+        c.add("y", paper=1, ours=1, rule=band("1", se=0.1), source="spec")
+
+
+def test_sources_and_causes_come_from_the_paper_function_and_are_checked():
+    @claim_defaults("spec", cause="open:suspected")
+    def paper_fn(claims):
+        claims.add("recomputed", paper=1.0, ours=2.0, rule=close(1.0, rtol=0.1))
+        claims.add("theorem", paper=1.0, ours=1.0, rule=at_least(1.0), source="check")
+
+    c = Claims()
+    paper_fn(c)
+    assert [(r.source, r.verdict, r.cause) for r in c.rows] == [("spec", "differs", "open:suspected"), ("check", "pass", "")]
+    assert c.default_source == ""  # the default does not leak past the function
+    with pytest.raises(ValueError, match="not one of"):
+        c.add("z", paper=1, ours=1, rtol=0.1, source="paper", cause="because")
+    with pytest.raises(ValueError, match="source"):
+        c.add("z", paper=1, ours=1, rtol=0.1, source="thesis")
+
+
+def test_below_its_scale_a_claim_is_not_comparable_with_the_scale_as_cause():
+    c = Claims()
+    c.add("R2T error/DS", paper=0.5, ours=3.0, rule=close(0.5, rtol=0.5), source="paper", scale=Scale("answer/DS", 33, 500))
+    c.add("R2T error/DS big", paper=0.5, ours=3.0, rule=close(0.5, rtol=0.5), source="paper", scale=Scale("answer/DS", 2000, 500),
+          cause="open:?")
+    (small, big) = c.rows
+    assert small.verdict == "not-comparable" and small.cause == "scale:answer/DS 33 < 500" and "close(0.5, rtol=0.5)" in small.note
+    assert big.verdict == "differs"  # at scale the rule applies
+
+
+def test_report_refuses_a_non_pass_without_cause_and_counts_only_paper_claims(tmp_path):
+    from dpworkbench.experiments.nbtools import discover_notebooks
+    from dpworkbench.experiments.report import build_report
+
+    info = discover_notebooks()[0]
+    d = tmp_path / "ci" / info.paper / info.stem
+    d.mkdir(parents=True)
+    c = Claims()
+    c.add("printed number", paper=10, ours=10.2, rule=band("10", se=0.1), note="")
+    c.add("sanity check", paper=1, ours=0, rule=at_least(1), source="check")  # differs, no cause
+    (d / "claims.json").write_text(json.dumps(_rows(c)))
+    with pytest.raises(ClaimsIncomplete) as err:
+        build_report(tmp_path / "ci", "ci")
+    msg = str(err.value)
+    assert "'sanity check'" in msg and "no cause" in msg and "\n" not in msg
+    assert not (tmp_path / "ci" / "claims.csv").exists()
+    rows = _rows(c)
+    rows[1]["cause"] = "open:the check's bound is wrong"
+    rows.append({**rows[0], "claim": "unclassified", "source": ""})
+    assert claim_row_problems({**rows[2], "notebook": info.name}) == [f"claim 'unclassified' of {info.name} has no source "
+                                                                      "(paper|spec|artifact|check), got ''"]
+    (d / "claims.json").write_text(json.dumps(rows[:2]))
+    page = build_report(tmp_path / "ci", "ci").read_text()
+    csv = pd.read_csv(tmp_path / "ci" / "claims.csv")
+    assert {"source", "rule", "cause"} <= set(csv.columns)
+    assert csv.set_index("claim").loc["printed number", "rule"] == "band(10, rounding=0.5, se=0.1, k=3)"
+    assert "Paper claims</b> (a value the paper prints): 1 pass, 0 differs, 0 not-comparable" in page
+    assert "0 pass, 1 differs, 0 not-comparable" in page  # the check, listed apart
+    assert page.index("Reproduction table (paper claims)") < page.index("Checks (not counted as reproduction)")
+
+
+def test_not_comparable_rule_still_needs_a_cause_in_the_report():
+    c = Claims()
+    c.add("n-c", paper=1, ours=1, rule=not_comparable("stand-in"), source="paper")
+    assert claim_row_problems(_rows(c)[0]) and "no cause" in claim_row_problems(_rows(c)[0])[0]
