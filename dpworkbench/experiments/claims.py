@@ -364,13 +364,23 @@ def band(paper: Any, *, se: float, k: float = 3, rounding: float | None = None, 
     return Rule("band", target=target, rounding=rnd, se=se, k=float(k), widen=float(widen), reason=reason)
 
 
-def monte_carlo_se(values: Any) -> float:
-    """The standard error of the mean of ``values`` (sample SD / √n); NaN for fewer than 2 finite values."""
+def monte_carlo_se(values: Any, *, trim: float = 0.0) -> float:
+    """The Monte-Carlo standard error of the (``trim``-per-side trimmed) mean of ``values``; NaN for < 2 values.
+
+    Untrimmed: sample SD / √n. Trimmed: Tukey–McLaughlin, the SD of the values winsorized at the trim over
+    (1 − 2g/n)·√n, g = ⌊trim·n⌋ values cut from each side (the R2T paper's 20 % trimmed means).
+    """
     import numpy as np
 
-    v = np.asarray(values, dtype=float)
+    v = np.sort(np.asarray(values, dtype=float))
     v = v[np.isfinite(v)]
-    return float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else float("nan")
+    n = len(v)
+    if n < 2:
+        return float("nan")
+    g = int(math.floor(trim * n))
+    if g and n - 2 * g >= 1:
+        v = np.clip(v, v[g], v[n - g - 1])
+    return float(v.std(ddof=1) / ((1 - 2 * g / n) * math.sqrt(n)))
 
 
 def not_comparable(reason: str) -> Rule:
@@ -486,7 +496,9 @@ class Claims:
             rule, cause = not_comparable(f"{scale.what} = {_num(scale.ours):.3g}, below {_num(scale.needed):.3g}"), scale.cause()
         subject = ours if value is None else value
         v = rule.verdict(subject)
-        if v != "pass" and not cause:
+        if v == "pass":
+            cause = ""  # a cause explains a difference; a pass has none to explain
+        elif not cause:
             cause = self.default_cause
         if not note and rule.kind != "not_comparable":
             note = f"pass when {rule.describe()}"

@@ -7,6 +7,11 @@ functions and hands them here; every verdict comes from a rule of
 Where the paper gives a number, the rule is stated against that number; a large difference is
 reported as "differs", not hidden behind a looser bar.
 
+Sources (issue 24): a value printed in the paper (its tables, examples, text) is ``paper``; the numbers behind
+Figs. 7–9, Table 3 and Table 5's absolute errors come from the authors' repository (``reference`` marks them
+[repo]) and are ``artifact``; the OPT² LP proxy F̂ is the spec's recomputation (``spec``); Theorem checks, the
+stand-in's own utility assumption and the teaching notebooks are ``check``.
+
 References
 ----------
 Dong, Fang, Yi, Tao, Machanavajjhala, "Instance-optimal Truncation for Differentially Private
@@ -21,7 +26,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..experiments.claims import Claims, at_least, at_most, between, close, equals, not_comparable
+from ..experiments.claims import Claims, at_least, at_most, between, claim_defaults, close, equals, not_comparable
 from . import example, reference
 
 # Table 3's ratios of R2T / OPT² error to the best fixed-τ error (Amazon2, ε = 0.8), from reference.TABLE3
@@ -33,6 +38,7 @@ def _ratio(a: float, b: float) -> float:
     return float(a) / float(b) if b else float("nan")
 
 
+@claim_defaults("paper")
 def fig02_worked_example(claims: Claims, table: pd.DataFrame, runs: Mapping, *, r2t_share_below: float, beta: float) -> None:
     """Fig. 2 / Examples 5.2, 6.3, 6.7: Q(I,τ), F̂(I,τ), F(I,τ) and the scripted-noise outputs.
 
@@ -44,9 +50,9 @@ def fig02_worked_example(claims: Claims, table: pd.DataFrame, runs: Mapping, *, 
         claims.add(f"Q(I,τ={tau}) by LP truncation", paper=example.Q_TAU[tau], ours=float(row["Q(I,τ) LP"]),
                    rule=close(example.Q_TAU[tau], atol=1e-6))
         claims.add(f"F̂(I,τ={tau}) (OPT² LP proxy, spec 1.5)", paper=example.FHAT_TAU[tau], ours=float(row["F̂(I,τ)"]),
-                   rule=close(example.FHAT_TAU[tau], rtol=1e-6))  # relative: claims.json keeps 6 significant digits
+                   rule=close(example.FHAT_TAU[tau], rtol=1e-6), source="spec")  # relative: claims.json keeps 6 significant digits
         claims.add(f"F(I,τ={tau}) exact vs Ex. 6.3 as printed", paper=example.F_TAU_PRINTED[tau], ours=float(row["F(I,τ) exact"]),
-                   rule=equals(example.F_TAU_PRINTED[tau]),
+                   rule=equals(example.F_TAU_PRINTED[tau]), cause="paper-error:spec 6.1 #8 (Ex. 6.3's F values)",
                    note=f"paper's Ex. 6.3 is wrong (spec 6.1 #8); corrected value {example.F_TAU_CORRECT[tau]}")
     claims.add("R2T output with scripted noise (Ex. 5.2)", paper=9440, ours=round(runs["r2t"].value), rule=close(9440, atol=0.5))
     claims.add("OPT² τ̃ with scripted noise (Ex. 6.7)", paper=8, ours=float(runs["opt2"].tau), rule=equals(8))
@@ -54,11 +60,14 @@ def fig02_worked_example(claims: Claims, table: pd.DataFrame, runs: Mapping, *, 
     claims.add("ExpOPT² τ̃ (Ex. 6.3, paper's printed F)", paper=16, ours=float(runs["exp_opt2_printed"].tau), rule=equals(16),
                note="reproduces the paper's arithmetic with its wrong F values")
     claims.add("ExpOPT² τ̃ with the correct F", paper=16, ours=float(runs["exp_opt2_correct"].tau), rule=equals(16),
+               cause="paper-error:spec 2.8 (τ̃ = 16 rests on Ex. 6.3's wrong F)",
                note="expected to differ: correct F gives τ̃ = 8 → 9912 (spec 2.8); the paper's 16 → 10024 rests on the wrong F")
     claims.add("R2T never overestimates (fraction ≤ Q over seeded runs)", paper=f"≥ {1 - beta:g}", ours=float(r2t_share_below),
-               rule=at_least(1 - beta), note="Theorem 5.1: output ≤ Q(I) with probability ≥ 1 − β")
+               rule=at_least(1 - beta), note="Theorem 5.1: output ≤ Q(I) with probability ≥ 1 − β", source="check",
+               cause="noise:share over few seeded runs")
 
 
+@claim_defaults("artifact", cause="stand-in:roadnet_pa (synthetic road grid)")
 def fig07_epsilon_sweep(claims: Claims, summary: pd.DataFrame, answers: Mapping[str, float], *, eps_grid: Sequence[float],
                         stand_in_ds: float) -> None:
     """Fig. 7 (RoadnetPA, error vs ε): R2T's error falls with ε, LP's does not, NT/SDE exceed Q, R2T's level."""
@@ -86,6 +95,7 @@ def fig07_epsilon_sweep(claims: Claims, summary: pd.DataFrame, answers: Mapping[
                note=f"stand-in DS = {stand_in_ds:g}; pass within ±100 % of 176")
 
 
+@claim_defaults("artifact", cause="scale:TPC-H SF grid below the paper's 0.125–8")
 def fig08_scalability(claims: Claims, summary: pd.DataFrame, timing: pd.DataFrame, *, sf_grid: Sequence[float],
                       queries: Sequence[str]) -> None:
     """Fig. 8 (TPC-H, error and time over the scale factor)."""
@@ -104,10 +114,11 @@ def fig08_scalability(claims: Claims, summary: pd.DataFrame, timing: pd.DataFram
                note=f"paper's ratio over SF {plo:g} → {phi:g}; pass when > 1")
     t = timing[timing.mechanism == "R2T"].groupby("sf").seconds.sum()
     claims.add("R2T time grows with scale (sum over queries, time(SF max) / time(SF min))", paper=f"linear: {hi / lo:g}",
-               ours=_ratio(t.loc[hi], t.loc[lo]), rule=at_least(1, strict=True),
+               ours=_ratio(t.loc[hi], t.loc[lo]), rule=at_least(1, strict=True), source="paper",
                note=f"pass when > 1; the SF ratio is {hi / lo:g}")
 
 
+@claim_defaults("artifact", cause="scale:TPC-H SF below the paper's SF 1")
 def fig09_gs_dependency(claims: Claims, summary: pd.DataFrame, answers: Mapping[str, float], *, gs_grid: Sequence[float],
                         queries: Sequence[str]) -> None:
     """Fig. 9 (TPC-H, error vs the assumed GS_Q).
@@ -133,6 +144,7 @@ def fig09_gs_dependency(claims: Claims, summary: pd.DataFrame, answers: Mapping[
                    ours=float(np.mean(wins)), rule=at_least(1.0))
 
 
+@claim_defaults("paper")
 def tab01_datasets(claims: Claims, table1: pd.DataFrame) -> None:
     """Table 1 (graph datasets).
 
@@ -144,23 +156,70 @@ def tab01_datasets(claims: Claims, table1: pd.DataFrame) -> None:
         md = int(r["max degree (= DS of Q1-)"])
         if r.source == "real":
             claims.add(f"{r.dataset} (real): max degree ≤ degree bound D (utility assumption, spec 2.2)",
-                       paper=f"≤ {int(r['degree bound D'])}", ours=md, rule=at_most(float(r["degree bound D"])))
+                       paper=f"≤ {int(r['degree bound D'])}", ours=md, rule=at_most(float(r["degree bound D"])), source="check",
+                       cause="open:the real graph exceeds its public degree bound")
         elif r.dataset in reference.TABLE1_MAX_DEGREE and r.dataset.startswith("roadnet"):
             paper = reference.TABLE1_MAX_DEGREE[r.dataset]
             claims.add(f"{r.dataset} stand-in: max degree vs the paper's", paper=paper, ours=md, rule=close(paper, rtol=0.5),
+                       cause=f"stand-in:{r.dataset} (thinned grid capped at 16)",
                        note="thinned grid capped at 16; pass within ±50 % of the paper's max degree")
         if r.dataset in reference.TABLE1_MAX_DEGREE and r.source != "real":
             claims.add(f"{r.dataset}: stand-in vs paper node count", paper=r.get("paper nodes"), ours=int(r.nodes),
-                       rule=not_comparable("synthetic stand-in at laptop scale"))
+                       rule=not_comparable("synthetic stand-in at laptop scale"), cause=f"stand-in:{r.dataset}")
 
 
-def tab02_graph_queries(claims: Claims, summary: pd.DataFrame, *, datasets: Sequence[str], queries: Sequence[str]) -> None:
-    """Table 2 (graph pattern counting, ε = 0.8)."""
+#: Table 2's headline "R2T's error is under 20 %" can only hold where answer/DS is at least the paper's largest R2T
+#: error/DS on Q1- (19.6, RoadnetPA) over 0.20: below it even the paper's error would exceed 20 % of the answer.
+#: The paper's cells have answer/DS ≈ 2,000 (deezer Q1-: 10.8 / 0.535 %); the quick samples ≈ 33.
+R2T_UNDER_20PCT_MIN_ANSWER_OVER_DS = max(reference.ERR_OVER_DS_EDGE["R2T"]) / 0.20
+
+
+def _cell_se(runs: pd.DataFrame | None, d: str, q: str, mech: str) -> float:
+    """Monte-Carlo SE of a cell's 20 %-trimmed mean |error| (NaN without per-run rows)."""
+    from ..experiments.claims import monte_carlo_se
+    from .experiments import TRIM
+
+    if runs is None:
+        return float("nan")
+    r = runs[(runs.dataset == d) & (runs["query"] == q) & (runs.mechanism == mech) & (runs.status == "ok")]
+    return monte_carlo_se(r.abs_error.to_numpy(), trim=TRIM)
+
+
+@claim_defaults("paper", cause="scale:graph samples of 400–5,000 nodes (answer/DS far below the paper's ≈ 2,000)")
+def tab02_graph_queries(claims: Claims, summary: pd.DataFrame, *, datasets: Sequence[str], queries: Sequence[str],
+                        runs: pd.DataFrame | None = None) -> None:
+    """Table 2 (graph pattern counting, ε = 0.8). ``runs`` (one row per repetition) gives the Monte-Carlo SEs."""
+    from ..experiments.claims import Scale, band
+
     ok = summary[summary.status == "ok"].set_index(["dataset", "query", "mechanism"])["error"]
-    pairs = [(d, q) for d in datasets for q in queries if (d, q, "R2T") in ok.index and (d, q, "OPT2") in ok.index]
-    claims.add("OPT² error ≤ R2T error (share of finished cases)", paper=1.0,
+    cell = summary.set_index(["dataset", "query", "mechanism"])
+    r2t_cells = [(d, q) for d in datasets for q in queries if (d, q, "R2T") in ok.index]
+    # Headline 1: R2T's relative error is under 20 % on every finished cell (paper: 20 of 20); judged per cell, at a
+    # comparable scale only (an average would hide the cells where it fails).
+    for d, q in r2t_cells:
+        k = list(reference.DATASETS).index(d) if d in reference.DATASETS else None
+        paper = reference.TABLE2_REL_ERR.get(q, {}).get("R2T", (None,) * 5)[k] if k is not None else None
+        c = cell.loc[(d, q, "R2T")]
+        claims.add(f"Table 2: R2T relative error < 20 % on {d} {q}", paper=paper if paper is not None else "< 20",
+                   ours=float(c.rel_error_pct), rule=at_most(20, strict=True),
+                   scale=Scale("answer/DS", float(c.answer) / float(c.DS) if c.DS else float("nan"),
+                               R2T_UNDER_20PCT_MIN_ANSWER_OVER_DS),
+                   note=f"paper: {paper} %; pass when < 20 %")
+    # Headline 2: R2T releases a non-zero answer (the paper's R2T never answers 0 on these queries).
+    if runs is not None and r2t_cells:
+        r = runs[(runs.mechanism == "R2T") & (runs.status == "ok")]
+        med = r.groupby(["dataset", "query"]).estimate.median()
+        zero = [f"{d} {q}" for d, q in r2t_cells if (d, q) in med.index and not med[(d, q)] > 0]
+        claims.add("Table 2: R2T releases a non-zero answer (share of finished cells with median output > 0)", paper=1.0,
+                   ours=1 - len(zero) / len(r2t_cells), rule=at_least(1.0),
+                   note="cells releasing 0: " + (", ".join(zero) if zero else "none"))
+    # "OPT² ≤ R2T" passes trivially where R2T's error is the whole answer (it released ≈ 0): those cells are left out.
+    pairs = [(d, q) for d, q in r2t_cells if (d, q, "OPT2") in ok.index and float(cell.loc[(d, q, "R2T")].rel_error_pct) < 99]
+    claims.add("OPT² error ≤ R2T error (share of finished cases where R2T's error < 99 %)", paper=1.0,
                ours=float(np.mean([ok[(d, q, "OPT2")] <= ok[(d, q, "R2T")] for d, q in pairs])) if pairs else float("nan"),
-               rule=close(1.0, atol=0.25), note="paper: OPT² always better when it finishes; pass when ≥ 0.75 (noise on small stand-ins)")
+               rule=close(1.0, atol=0.25),
+               note="paper: OPT² always better when it finishes; pass when ≥ 0.75 (noise on small stand-ins); "
+                    f"{len(pairs)} cells (cells where R2T released ≈ 0 are left out: OPT² ≤ R2T would be trivial)")
     beats = [ok[(d, q, "R2T")] < min(ok.get((d, q, "NT"), np.inf), ok.get((d, q, "SDE"), np.inf))
              for d in datasets for q in queries if (d, q, "R2T") in ok.index]
     claims.add("R2T beats NT and SDE in every case (share)", paper=1.0, ours=float(np.mean(beats)) if beats else float("nan"),
@@ -171,11 +230,18 @@ def tab02_graph_queries(claims: Claims, summary: pd.DataFrame, *, datasets: Sequ
         for mech, label in (("R2T", "R2T"), ("OPT2", "OPT²")):
             paper = reference.ERR_OVER_DS_EDGE[mech][k]
             if (d, "edge", mech) in ok.index:
+                # two-sided band: the printed value's rounding (one decimal) + 3 Monte-Carlo SEs of our error/DS
+                c = cell.loc[(d, "edge", mech)]
+                se = _cell_se(runs, d, "edge", mech) / float(c.DS) if c.DS else float("nan")
+                stand_in = str(c.source) != "real"
                 claims.add(f"Q1- {label} error/DS on {d} (scale-free, spec 5.3)", paper=paper, ours=float(ratio[(d, "edge", mech)]),
-                           rule=close(paper, rtol=1.0), note="pass within ±100 % of the paper's error/DS")
+                           rule=band(str(paper), se=se if math.isfinite(se) else 0.0),
+                           cause=f"stand-in:{d} (synthetic, answer/DS {float(c.answer) / float(c.DS):.3g})" if stand_in else "",
+                           note="" if math.isfinite(se) else "no per-run rows: SE taken as 0")
             elif (d, "edge", mech) in ran:  # run but over this profile's size/time limit: say so instead of dropping it
                 claims.add(f"Q1- {label} error/DS on {d} (scale-free, spec 5.3)", paper=paper, ours=float("nan"),
-                           rule=not_comparable("OT: over this profile's size/time limit"))
+                           rule=not_comparable("OT: over this profile's size/time limit"),
+                           cause="scale:over this profile's size/time limit (OT)")
     nt = summary[(summary.mechanism == "NT") & (summary.status == "ok")]
     paper_nt = [v for q in reference.TABLE2_REL_ERR for v in reference.TABLE2_REL_ERR[q]["NT"] if v is not None]
     claims.add("NT error exceeds the query result (relative error > 100 %): share of cases", paper=round(float(np.mean(np.array(paper_nt) > 100)), 2),
@@ -183,6 +249,7 @@ def tab02_graph_queries(claims: Claims, summary: pd.DataFrame, *, datasets: Sequ
                note="pass when more than half of the cases")
 
 
+@claim_defaults("artifact", cause="stand-in:amazon2 (synthetic sample at laptop scale)")
 def tab03_fixed_tau(claims: Claims, fixed: pd.DataFrame, mech_error: pd.Series, *, queries: Sequence[str]) -> None:
     """Table 3 (LP mechanism with a fixed τ vs R2T/OPT², Amazon2). ``mech_error`` is indexed by (query, mechanism)."""
     fixed = fixed.reset_index(drop=True)  # one row per (query, k): concatenated tables repeat index labels
@@ -202,6 +269,7 @@ def tab03_fixed_tau(claims: Claims, fixed: pd.DataFrame, mech_error: pd.Series, 
                        note="pass within a factor 2 of the paper's ratio")
 
 
+@claim_defaults("check", cause="open:early-stop pruning")
 def tab04_early_stop(claims: Claims, table4: pd.DataFrame) -> None:
     """Table 4 (early stop).
 
@@ -221,9 +289,11 @@ def tab04_early_stop(claims: Claims, table4: pd.DataFrame) -> None:
     paper = [w / v for v, w in zip(with_t, without_t)]
     claims.add("R2T speed-up from early stop on social graphs (largest over datasets)", paper=f"{min(paper):.2g}–{max(paper):.2g}×",
                ours=float(social.speedup.max()) if len(social) else float("nan"), rule=between(min(paper), max(paper)),
+               source="paper", cause="open:HiGHS with exact bound pruning vs the paper's CPLEX early stop (spec 2.7)",
                note="paper: CPLEX dual simplex stopped early; ours: exact bound pruning with HiGHS (spec 2.7)")
 
 
+@claim_defaults("paper", cause="scale:TPC-H SF below the paper's SF 1")
 def tab05_tpch(claims: Claims, summary: pd.DataFrame, *, sf: float, queries: Sequence[str]) -> None:
     """Table 5 (TPC-H at the profile's scale factor)."""
     e = summary.set_index(["query", "mechanism"])["error"]
@@ -234,15 +304,17 @@ def tab05_tpch(claims: Claims, summary: pd.DataFrame, *, sf: float, queries: Seq
         if sf in reference.FIG8_SF:
             ref = reference.FIG8[name]["R2T"][reference.FIG8_SF.index(sf)]
             claims.add(f"{name}: R2T (base 5.5 as in the authors' code) absolute error at SF {sf:g} (Fig. 8 / Table 5 data)",
-                       paper=ref, ours=float(e[(name, "R2T-5.5")]), rule=close(ref, rtol=0.5))
+                       paper=ref, ours=float(e[(name, "R2T-5.5")]), rule=close(ref, rtol=0.5), source="artifact")
         else:
             claims.add(f"{name}: R2T (base 5.5) absolute error (paper at SF 1)", paper=reference.TABLE5_ABS_R2T[name],
-                       ours=float(e[(name, "R2T-5.5")]), rule=not_comparable(f"ours at SF {sf:g}, the paper's at SF 1"))
+                       ours=float(e[(name, "R2T-5.5")]), rule=not_comparable(f"ours at SF {sf:g}, the paper's at SF 1"),
+                       source="artifact", cause=f"scale:SF {sf:g} < 1")
     both = [(n, e[(n, "OPT2")] <= e[(n, "R2T")]) for n in queries if (n, "OPT2") in e.index and np.isfinite(e[(n, "OPT2")])]
     claims.add("OPT² error ≤ R2T error on every query where it ran (share)", paper=1.0,
                ours=float(np.mean([b for _, b in both])) if both else float("nan"), rule=close(1.0, atol=0.1))
 
 
+@claim_defaults("paper")
 def tab05_headline(claims: Claims, head: pd.DataFrame, *, sf: float, epsilon: float, repetitions: int) -> None:
     """Table 5's relative errors of Q3 and Q12 at SF 1 (R2T-5.5, the authors' base); not comparable at other SFs."""
     hs = head.set_index(["query", "mechanism"])["rel_error_pct"]
@@ -254,9 +326,10 @@ def tab05_headline(claims: Claims, head: pd.DataFrame, *, sf: float, epsilon: fl
                        ours=float(hs[(name, "R2T-5.5")]), rule=close(paper, rtol=0.5), note=note)
         else:
             claims.add(f"Table 5: {name} R2T relative error % (paper at SF 1)", paper=paper, ours=float(hs[(name, "R2T-5.5")]),
-                       rule=not_comparable(f"{note}; Q is ~{1 / sf:g}× smaller than at SF 1"))
+                       rule=not_comparable(f"{note}; Q is ~{1 / sf:g}× smaller than at SF 1"), cause=f"scale:SF {sf:g} < 1")
 
 
+@claim_defaults("check", cause="open:R2T teaching instance")
 def learn_race_to_the_top(claims: Claims, stats: pd.DataFrame, *, beta: float, log2_gs: int) -> None:
     """Teaching notebook: R2T against naive Laplace (GS/ε) and R2T's one-sidedness over many seeded runs."""
     claims.add(f"R2T median |error| / naive Laplace (GS/ε) median |error| at GS = 2^{log2_gs}", paper="≪ 1",
@@ -267,6 +340,7 @@ def learn_race_to_the_top(claims: Claims, stats: pd.DataFrame, *, beta: float, l
                rule=at_least(1 - beta))
 
 
+@claim_defaults("check", cause="open:theorem bound violated on a teaching instance")
 def learn_theorem_bounds(claims: Claims, bounds: pd.DataFrame, *, beta: float, ls_share: float, tau: float, jump_naive: float,
                          jump_lp: float) -> None:
     """Teaching notebook: Theorems 5.1 / 6.8, §7's LS lower bound and Example 1.2."""

@@ -93,5 +93,5 @@ display(summary.pivot_table(index=["query", "mechanism"], columns="dataset", val
 fig
 
 # %%
-claims.tab02_graph_queries(ctx.claims, summary, datasets=datasets, queries=queries)
+claims.tab02_graph_queries(ctx.claims, summary, datasets=datasets, queries=queries, runs=runs)
 ctx.finish()

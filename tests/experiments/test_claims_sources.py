@@ -126,3 +126,21 @@ def test_not_comparable_rule_still_needs_a_cause_in_the_report():
     c = Claims()
     c.add("n-c", paper=1, ours=1, rule=not_comparable("stand-in"), source="paper")
     assert claim_row_problems(_rows(c)[0]) and "no cause" in claim_row_problems(_rows(c)[0])[0]
+
+
+def test_every_paper_claims_function_names_a_source():
+    """A claims function of a paper module gives its claims a default source (claim_defaults), so no claim of a
+    notebook reaches the report unclassified; a new function without one fails here."""
+    import importlib
+    import inspect
+
+    missing = []
+    for paper in ("r2t", "dampening", "inconsistency", "privateclean", "teaching"):
+        mod = importlib.import_module(f"dpworkbench.{paper}.claims")
+        for name, fn in inspect.getmembers(mod, inspect.isfunction):
+            if fn.__module__ != mod.__name__ or name.startswith("_"):
+                continue
+            params = list(inspect.signature(inspect.unwrap(fn)).parameters)
+            if params[:1] == ["claims"] and not hasattr(fn, "__wrapped__"):
+                missing.append(f"{paper}.{name}")
+    assert missing == []

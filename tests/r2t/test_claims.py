@@ -164,8 +164,10 @@ def test_tab01_claims_only_what_can_fail():
 
 
 # --- tab02 ---------------------------------------------------------------------------------------
-def _tab02(opt2_factor: float, r2t_err: float, nt_rel: float):
-    rows = []
+def _tab02(opt2_factor: float, r2t_err: float, nt_rel: float, *, r2t_rel: float = 1.0, estimate: float = 1.0,
+           answer_over_ds: float = 2000.0):
+    """A Table 2 summary and its per-run rows (5 identical runs per cell: Monte-Carlo SE 0)."""
+    rows, runs = [], []
     for k, d in enumerate(("deezer", "amazon2")):
         i = reference.DATASETS.index(d)
         ds = 100.0
@@ -173,18 +175,40 @@ def _tab02(opt2_factor: float, r2t_err: float, nt_rel: float):
                           ("OPT2", reference.ERR_OVER_DS_EDGE["OPT2"][i] * ds * opt2_factor),
                           ("NT", 1e6), ("SDE", 1e6)):
             rows.append({"dataset": d, "query": "edge", "mechanism": mech, "error": err, "error_over_DS": err / ds,
-                         "rel_error_pct": nt_rel if mech == "NT" else 1.0, "status": "ok"})
-    return pd.DataFrame(rows)
+                         "rel_error_pct": nt_rel if mech == "NT" else (r2t_rel if mech == "R2T" else 1.0), "status": "ok",
+                         "answer": answer_over_ds * ds, "DS": ds, "source": "real"})
+            runs += [{"dataset": d, "query": "edge", "mechanism": mech, "rep": r, "abs_error": err,
+                      "estimate": estimate if mech == "R2T" else 1.0, "status": "ok"} for r in range(5)]
+    return pd.DataFrame(rows), pd.DataFrame(runs)
 
 
 def test_tab02_both_sides():
     c = Claims()
-    claims.tab02_graph_queries(c, _tab02(1.0, 1.0, 500.0), datasets=["deezer", "amazon2"], queries=["edge"])
-    assert set(verdicts(c).values()) == {"pass"} and len(c.rows) == 7
+    summary, runs = _tab02(1.0, 1.0, 500.0)
+    claims.tab02_graph_queries(c, summary, datasets=["deezer", "amazon2"], queries=["edge"], runs=runs)
+    assert set(verdicts(c).values()) == {"pass"} and len(c.rows) == 10
+    assert {r.source for r in c.rows} == {"paper"}
     every_claim_can_flip(c)
     c = Claims()
-    claims.tab02_graph_queries(c, _tab02(1e6, 1e5, 50.0), datasets=["deezer", "amazon2"], queries=["edge"])
+    summary, runs = _tab02(1e6, 1e5, 50.0, r2t_rel=50.0, estimate=0.0)
+    claims.tab02_graph_queries(c, summary, datasets=["deezer", "amazon2"], queries=["edge"], runs=runs)
     assert set(verdicts(c).values()) == {"differs"}
+    assert all(r.cause for r in c.rows)  # every difference carries a cause
+    # a printed error/DS just outside rounding + 3 SE fails on either side (band, two-sided)
+    for factor in (1.05, 0.95):
+        c = Claims()
+        summary, runs = _tab02(1.0, factor, 500.0)
+        claims.tab02_graph_queries(c, summary, datasets=["deezer", "amazon2"], queries=["edge"], runs=runs)
+        assert verdicts(c)["Q1- R2T error/DS on deezer (scale-free, spec 5.3)"] == "differs"  # 10.8 ± 0.05 (SE 0)
+
+
+def test_tab02_headline_is_not_comparable_below_its_scale():
+    c = Claims()
+    summary, runs = _tab02(1.0, 1.0, 500.0, r2t_rel=60.0, answer_over_ds=33.0)  # the quick samples' answer/DS
+    claims.tab02_graph_queries(c, summary, datasets=["deezer", "amazon2"], queries=["edge"], runs=runs)
+    heads = [r for r in c.rows if r.claim.startswith("Table 2: R2T relative error < 20 %")]
+    assert len(heads) == 2 and {r.verdict for r in heads} == {"not-comparable"}
+    assert all(r.cause.startswith("scale:answer/DS 33 <") for r in heads)
 
 
 # --- tab03 ---------------------------------------------------------------------------------------
