@@ -21,8 +21,8 @@ prints), ``spec`` (a recomputation of the spec), ``artifact`` (numbers from the 
 (:meth:`Rule.text`, derived from the rule object); and for a verdict other than pass, its ``cause``
 (``paper-error:<spec item>``, ``stand-in:<dataset>``, ``scale:<what was reduced>``, ``noise:<SE>`` or
 ``open:<what is suspected>``). The report refuses to build when a claim has no source or a non-pass has no cause
-(:func:`claim_row_problems`). A ``band`` rule is a claim on a printed number, so its source is ``paper``; the
-others get theirs from the paper module's function (:func:`claim_defaults`) or explicitly (``source=``).
+(:func:`claim_row_problems`). A ``band`` rule is a claim on a printed number, so its source is ``paper`` (or
+``artifact`` when the number is the authors' repository's); the others get theirs from the paper module's function (:func:`claim_defaults`) or explicitly (``source=``).
 
 Each paper keeps its rules in ``<paper>/claims.py``; a notebook computes the values with package
 functions and hands them to those functions, which call :meth:`Claims.add`.
@@ -484,9 +484,11 @@ class Claims:
         elif rtol is not None or atol is not None:
             raise ValueError(f"claim {claim!r}: give a rule or rtol/atol, not both")
         if rule.kind == "band":
-            if source not in (None, "paper"):
-                raise ValueError(f"claim {claim!r}: a band is a claim on a number the paper prints; its source is 'paper'")
-            source = "paper"
+            # a band is a claim on a printed number: the paper's, or the authors' repository's behind its figures
+            source = source or (self.default_source if self.default_source == "artifact" else "paper")
+            if source not in ("paper", "artifact"):
+                raise ValueError(f"claim {claim!r}: a band is a claim on a number the paper (or its artifact) prints; "
+                                 f"its source is 'paper' or 'artifact', not {source!r}")
         source = check_source(source or self.default_source, claim) if (source or self.default_source) else ""
         cause = check_cause(cause, claim)
         if scale is not None and scale.below():

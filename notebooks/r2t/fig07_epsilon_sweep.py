@@ -64,5 +64,5 @@ ctx.save_figure(fig, "fig07_error_vs_epsilon")
 fig
 
 # %%
-claims.fig07_epsilon_sweep(ctx.claims, summary, {i.query: i.answer for i in instances}, eps_grid=eps_grid, stand_in_ds=instances[0].ds)
+claims.fig07_epsilon_sweep(ctx.claims, summary, {i.query: i.answer for i in instances}, eps_grid=eps_grid, stand_in_ds=instances[0].ds, runs=runs)
 ctx.finish()

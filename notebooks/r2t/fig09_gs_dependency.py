@@ -65,5 +65,5 @@ ctx.save_figure(fig, "fig09_error_vs_gs")
 fig
 
 # %%
-claims.fig09_gs_dependency(ctx.claims, summary, {q: base[q].answer for q in queries}, gs_grid=gs_grid, queries=queries)
+claims.fig09_gs_dependency(ctx.claims, summary, {q: base[q].answer for q in queries}, gs_grid=gs_grid, queries=queries, runs=runs)
 ctx.finish()

@@ -79,7 +79,7 @@ ctx.save_figure(fig, "tab05_tpch")
 fig
 
 # %%
-claims.tab05_tpch(ctx.claims, summary, sf=sf, queries=list(tpch.QUERIES))
+claims.tab05_tpch(ctx.claims, summary, sf=sf, queries=list(tpch.QUERIES), runs=runs)
 
 # %% [markdown]
 # ### Table 5's headline numbers at SF 1 (Q3, Q12)
@@ -95,6 +95,6 @@ for name in ("Q3", "Q12"):
     head_runs.append(r_head)
 head = experiments.summarize_runs(pd.concat(head_runs))
 ctx.save_table(head, "table5_sf1_headline")
-claims.tab05_headline(ctx.claims, head, sf=sf_head, epsilon=epsilon, repetitions=repetitions)
+claims.tab05_headline(ctx.claims, head, sf=sf_head, epsilon=epsilon, repetitions=repetitions, runs=pd.concat(head_runs))
 display(head.pivot_table(index="query", columns="mechanism", values="rel_error_pct", aggfunc="first").assign(**{"paper R2T %": [0.254, 0.0229]}))
 ctx.finish()

@@ -61,7 +61,7 @@ def test_band_is_two_sided_rounding_plus_three_se():
     c = Claims()
     c.add("x", paper=152.8, ours=19.5, rule=band("152.8", se=1.0), cause="scale:SF 0.1")
     assert (c.rows[0].source, c.rows[0].verdict) == ("paper", "differs")  # a band is a printed number: source derived
-    with pytest.raises(ValueError, match="source is 'paper'"):
+    with pytest.raises(ValueError, match="source is 'paper' or 'artifact'"):
         c.add("y", paper=1, ours=1, rule=band("1", se=0.1), source="spec")
 
 

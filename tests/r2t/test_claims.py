@@ -68,22 +68,25 @@ def test_fig02_fails_on_wrong_values():
 
 
 # --- fig07 ---------------------------------------------------------------------------------------
-def _fig07_summary(r2t_lo=1000.0, r2t_hi=20.0, lp_lo=30000.0, lp_hi=40000.0, nt=1e9, r2t_08=176.0):
+def _fig07_summary(r2t_lo_factor=1.0, lp_lo_factor=1.0, nt=1e9, r2t_08=176.0):
+    """Fig. 7's summary at the authors' repository values (ε = 0.1, 0.8, 12.8), the ε = 0.1 ends scaled by a factor."""
     rows = []
     for q in ("edge", "path2", "triangle", "rectangle"):
-        rows += [{"query": q, "mechanism": "R2T", "epsilon": 0.1, "error": r2t_lo},
+        ys = reference.FIG7[q]["R2T"] if q in reference.FIG7 else (1000.0,) + (20.0,) * 7
+        rows += [{"query": q, "mechanism": "R2T", "epsilon": 0.1, "error": ys[0] * r2t_lo_factor},
                  {"query": q, "mechanism": "R2T", "epsilon": 0.8, "error": r2t_08},
-                 {"query": q, "mechanism": "R2T", "epsilon": 12.8, "error": r2t_hi},
+                 {"query": q, "mechanism": "R2T", "epsilon": 12.8, "error": ys[-1]},
                  {"query": q, "mechanism": "NT", "epsilon": 0.8, "error": nt},
                  {"query": q, "mechanism": "SDE", "epsilon": 0.8, "error": nt}]
-    rows += [{"query": "edge", "mechanism": "LP", "epsilon": 0.1, "error": lp_lo},
-             {"query": "edge", "mechanism": "LP", "epsilon": 12.8, "error": lp_hi}]
+    lp = reference.FIG7["edge"]["LP"]
+    rows += [{"query": "edge", "mechanism": "LP", "epsilon": 0.1, "error": lp[0] * lp_lo_factor},
+             {"query": "edge", "mechanism": "LP", "epsilon": 12.8, "error": lp[-1]}]
     return pd.DataFrame(rows)
 
 
 @pytest.mark.parametrize("good", [True, False])
 def test_fig07_both_sides(good):
-    s = _fig07_summary() if good else _fig07_summary(r2t_lo=100.0, lp_lo=200000.0, nt=10.0, r2t_08=500.0)
+    s = _fig07_summary() if good else _fig07_summary(r2t_lo_factor=0.1, lp_lo_factor=5.0, nt=10.0, r2t_08=500.0)
     c = Claims()
     claims.fig07_epsilon_sweep(c, s, {q: 1e6 for q in ("edge", "path2", "triangle", "rectangle")}, eps_grid=[0.1, 0.8, 12.8],
                                stand_in_ds=8)
@@ -91,6 +94,17 @@ def test_fig07_both_sides(good):
     assert set(verdicts(c).values()) == {expected}
     assert len(c.rows) == 6
     every_claim_can_flip(c)
+
+
+def test_fig07_ratios_are_two_sided():
+    """A ratio far above the authors' fails too: "does not fall" (LP) and "falls" (R2T) are judged on the number."""
+    c = Claims()
+    claims.fig07_epsilon_sweep(c, _fig07_summary(r2t_lo_factor=10.0, lp_lo_factor=0.2), {"edge": 1e6}, eps_grid=[0.1, 0.8, 12.8],
+                               stand_in_ds=8)
+    v = verdicts(c)
+    assert v["edge: R2T error falls with ε (error(ε=0.1) / error(ε=12.8))"] == "differs"  # falls 10× more than the paper's
+    assert v["edge: LP error does not fall with ε (error(ε_min) / error(ε_max); random-τ bias dominates)"] == "differs"
+    assert {r.source for r in c.rows if "falls" in r.claim or "LP" in r.claim} == {"artifact"}
 
 
 # --- fig08 ---------------------------------------------------------------------------------------
@@ -116,10 +130,12 @@ def test_fig08_both_sides():
 
 # --- fig09 ---------------------------------------------------------------------------------------
 def _fig09(r2t_growth: float, ls_top: float, opt2_level: float):
+    """R2T's errors at GS 1e4 and 1e11: the authors' repository values, the top one scaled by ``r2t_growth``."""
     rows = []
     for q in ("Q3", "Q12"):
+        ys = reference.FIG9[q]["R2T"]
         for gs, k in ((1e4, 0), (1e11, 1)):
-            rows += [{"query": q, "mechanism": "R2T", "gs": gs, "error": 1000.0 * (r2t_growth if k else 1.0)},
+            rows += [{"query": q, "mechanism": "R2T", "gs": gs, "error": ys[-1] * r2t_growth if k else ys[0]},
                      {"query": q, "mechanism": "LS", "gs": gs, "error": ls_top if k else 100.0},
                      {"query": q, "mechanism": "OPT2", "gs": gs, "error": opt2_level}]
     return pd.DataFrame(rows)
@@ -128,13 +144,16 @@ def _fig09(r2t_growth: float, ls_top: float, opt2_level: float):
 def test_fig09_both_sides():
     answers = {"Q3": 1e6, "Q12": 1e6}
     c = Claims()
-    claims.fig09_gs_dependency(c, _fig09(3.0, 1e8, 50.0), answers, gs_grid=[1e4, 1e11], queries=["Q3", "Q12"])
+    claims.fig09_gs_dependency(c, _fig09(1.0, 1e8, 50.0), answers, gs_grid=[1e4, 1e11], queries=["Q3", "Q12"])
     assert set(verdicts(c).values()) == {"pass"} and len(c.rows) == 6
     assert not any("independent of GS" in r.claim for r in c.rows)  # removed: OPT² never reads GS (issue 13)
     every_claim_can_flip(c)
     c = Claims()
-    claims.fig09_gs_dependency(c, _fig09(100.0, 1e3, 1e9), answers, gs_grid=[1e4, 1e11], queries=["Q3", "Q12"])
+    claims.fig09_gs_dependency(c, _fig09(30.0, 1e3, 1e9), answers, gs_grid=[1e4, 1e11], queries=["Q3", "Q12"])
     assert set(verdicts(c).values()) == {"differs"}
+    c = Claims()  # "grows slowly" is two-sided: growing less than the paper's ratio fails as well
+    claims.fig09_gs_dependency(c, _fig09(0.5, 1e8, 50.0), answers, gs_grid=[1e4, 1e11], queries=["Q3", "Q12"])
+    assert {v for k, v in verdicts(c).items() if "grows slowly" in k} == {"differs"}
 
 
 # --- tab01 ---------------------------------------------------------------------------------------
@@ -253,39 +272,53 @@ def test_tab04_speedup_is_judged_against_the_papers_range():
 
 
 # --- tab05 ---------------------------------------------------------------------------------------
-def _tab05(ls_over_r2t: float, r2t55: float, opt2_better: bool):
+def _tab05(ls_factor: float, r2t55: float, opt2_better: bool, sf: float):
+    """Table 5's summary: LS / R2T at the paper's printed ratio × ``ls_factor``, R2T-5.5 at the authors' error × ``r2t55``."""
     rows = []
     for q in ("Q3", "Q12", "Q20", "Q5"):
         r2t_err = 1000.0
+        abs55 = reference.FIG8[q]["R2T"][reference.FIG8_SF.index(sf)] if q in reference.FIG8 and sf in reference.FIG8_SF else 1.0
         rows += [{"query": q, "mechanism": "R2T", "error": r2t_err, "rel_error_pct": 0.1},
-                 {"query": q, "mechanism": "R2T-5.5", "error": reference.FIG8[q]["R2T"][0] * r2t55 if q in reference.FIG8 else 1.0,
-                  "rel_error_pct": 0.1},
+                 {"query": q, "mechanism": "R2T-5.5", "error": abs55 * r2t55, "rel_error_pct": 0.1},
                  {"query": q, "mechanism": "OPT2", "error": r2t_err / 10 if opt2_better else r2t_err * 10, "rel_error_pct": 0.01}]
         if q != "Q5":
-            rows.append({"query": q, "mechanism": "LS", "error": r2t_err * ls_over_r2t, "rel_error_pct": 10.0})
+            ratio = reference.TABLE5[q][3] / reference.TABLE5[q][1]
+            rows.append({"query": q, "mechanism": "LS", "error": r2t_err * ratio * ls_factor, "rel_error_pct": 10.0})
     return pd.DataFrame(rows)
 
 
 def test_tab05_both_sides_and_not_comparable_off_sf():
+    qs = ["Q3", "Q12", "Q20", "Q5"]
     c = Claims()
-    claims.tab05_tpch(c, _tab05(100.0, 1.0, True), sf=0.125, queries=["Q3", "Q12", "Q20", "Q5"])
+    claims.tab05_tpch(c, _tab05(1.0, 1.0, True, 1.0), sf=1.0, queries=qs)
     assert set(verdicts(c).values()) == {"pass"}
     every_claim_can_flip(c)
+    for low_or_high in (0.5, 2.0):  # LS / R2T two-sided: Q3's 19.5 against the printed 152.8 no longer passes "> 10"
+        c = Claims()
+        claims.tab05_tpch(c, _tab05(low_or_high, 3.0, False, 1.0), sf=1.0, queries=qs)
+        assert set(verdicts(c).values()) == {"differs"}
+    c = Claims()  # below SF 1 LS / R2T is a scale effect: not comparable, the SF in its cause
+    claims.tab05_tpch(c, _tab05(0.13, 1.0, True, 0.125), sf=0.125, queries=qs)
+    ls = [r for r in c.rows if "LS / R2T" in r.claim]
+    assert {r.verdict for r in ls} == {"not-comparable"} and {r.cause for r in ls} == {"scale:SF 0.125 < 1"}
+    assert {r.verdict for r in c.rows if r not in ls} == {"pass"}
     c = Claims()
-    claims.tab05_tpch(c, _tab05(2.0, 3.0, False), sf=0.125, queries=["Q3", "Q12", "Q20", "Q5"])
-    assert set(verdicts(c).values()) == {"differs"}
-    c = Claims()
-    claims.tab05_tpch(c, _tab05(100.0, 1.0, True), sf=0.01, queries=["Q3", "Q12", "Q20", "Q5"])
-    assert sum(v == "not-comparable" for v in verdicts(c).values()) == 3
+    claims.tab05_tpch(c, _tab05(1.0, 1.0, True, 0.01), sf=0.01, queries=qs)
+    assert sum(v == "not-comparable" for v in verdicts(c).values()) == 6
 
 
-@pytest.mark.parametrize("sf, factor, expected", [(1.0, 1.0, "pass"), (1.0, 3.0, "differs"), (0.01, 1.0, "not-comparable")])
+@pytest.mark.parametrize("sf, factor, expected", [(1.0, 1.0, "pass"), (1.0, 3.0, "differs"), (1.0, 0.3, "differs"),
+                                                  (0.01, 1.0, "not-comparable")])
 def test_tab05_headline(sf, factor, expected):
-    head = pd.DataFrame([{"query": q, "mechanism": m, "rel_error_pct": reference.TABLE5[q][1] * factor}
+    head = pd.DataFrame([{"query": q, "mechanism": m, "rel_error_pct": reference.TABLE5[q][1] * factor, "answer": reference.TABLE5[q][0]}
                          for q in ("Q3", "Q12") for m in ("R2T", "R2T-5.5")])
+    runs = pd.DataFrame([{"query": q, "mechanism": "R2T-5.5", "abs_error": reference.TABLE5[q][1] * factor * reference.TABLE5[q][0] / 100,
+                          "status": "ok"} for q in ("Q3", "Q12") for _ in range(5)])
     c = Claims()
-    claims.tab05_headline(c, head, sf=sf, epsilon=0.8, repetitions=3)
+    claims.tab05_headline(c, head, sf=sf, epsilon=0.8, repetitions=5, runs=runs)
     assert set(verdicts(c).values()) == {expected}
+    if expected != "not-comparable":
+        assert all(r.rule["kind"] == "band" and r.rule["se"] < 1e-12 for r in c.rows)  # identical runs: SE 0, the rounding alone
 
 
 # --- teaching notebooks ----------------------------------------------------------------------------
