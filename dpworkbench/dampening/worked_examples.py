@@ -19,6 +19,9 @@ def fig2_graph() -> nx.Graph:
     """
     G = nx.Graph(); G.add_nodes_from(NODES)
     G.add_edges_from([("a", "b")] + [(x, f"v{i}") for x in "ab" for i in range(6)])
+    from ..datasets import provenance  # the notebook's data: the thesis' own example (datasets.csv, issue 24)
+
+    provenance.record("dampening.fig2_example", "example", "the thesis' Fig. 2 graph", G.number_of_nodes())
     return G
 
 
@@ -32,6 +35,10 @@ def fig9c_graph() -> nx.Graph:
     G = nx.Graph(); G.add_nodes_from(NODES)
     G.add_edges_from([("a", "b"), ("a", "v0"), ("a", "v1"), ("a", "v2"), ("a", "v3"), ("b", "v2"), ("b", "v3"),
                       ("b", "v4"), ("b", "v5"), ("v0", "v1"), ("v4", "v5")])
+    from ..datasets import provenance
+
+    provenance.record("dampening.fig9c_example", "example", "the thesis' Fig. 3 / 9c / 15 graph (reconstructed, spec §2.11)",
+                      G.number_of_nodes())
     return G
 
 

@@ -186,7 +186,8 @@ def load(name: str, *, prefer: str = "real", seed: int = 0, **kwargs: Any) -> Da
     stats = {}
     if isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], dict):
         data, stats = data
-    record(name, "synthetic", _describe_call(f"stand-in {name}", seed, kwargs), size_of(data), "", note)
+    # a registered dataset's generator stands in for the dataset itself (its real file, or the paper's data when none exists)
+    record(name, "synthetic", _describe_call(f"stand-in {name}", seed, kwargs), size_of(data), "", note, stands_in_for=name)
     return Dataset(name, data, "synthetic", spec.description + (f" [{note}]" if note else ""), None, stats)
 
 

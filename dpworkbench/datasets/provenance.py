@@ -8,6 +8,12 @@ line, so a notebook shows which data it used without any code of its own, and
 :func:`provenance_table` gathers those files into ``reports/<profile>/datasets.csv``.
 
 The record holds public facts about the inputs (file names, sizes, hashes), never data values.
+
+A source is ``real`` (a published file, or a benchmark's official generator such as TPC-H's and TPC-DS's at a stated
+scale factor), ``synthetic`` (our seeded generator) or ``example`` (a worked example typed in from the paper). A use
+that stands in for another dataset names it in ``stands_in_for`` (a synthetic stand-in for the registered real file it
+replaces, the cars table for MCAFE, …). A notebook that loaded nothing gets one row saying so
+(:data:`NO_DATASET`), so every executed notebook appears in ``datasets.csv`` (issue 24).
 """
 
 from __future__ import annotations
@@ -23,7 +29,10 @@ import pandas as pd
 
 from ..paths import data_dir
 
-COLUMNS = ["notebook", "dataset", "source", "path_or_generator", "rows_or_nodes", "sha256"]
+COLUMNS = ["notebook", "dataset", "source", "stands_in_for", "path_or_generator", "rows_or_nodes", "sha256"]
+SOURCES = ("real", "synthetic", "example")
+#: The ``dataset`` of the one row of a notebook that recorded no dataset (its inputs are computed in the notebook).
+NO_DATASET = "(none loaded)"
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,7 @@ class DataUse:
     rows_or_nodes: int
     sha256: str = ""  # of the source file(s); empty for a generator
     note: str = ""  # e.g. why a stand-in replaced the real file
+    stands_in_for: str = ""  # the dataset this one replaces (empty when it is the data the paper used)
 
 
 _RECORD: list[DataUse] = []
@@ -55,19 +65,21 @@ def display_path(path: Path | str) -> str:
     return str(p)
 
 
-def record(dataset: str, source: str, path_or_generator: str, rows_or_nodes: int, sha256: str = "", note: str = "") -> DataUse:
+def record(dataset: str, source: str, path_or_generator: str, rows_or_nodes: int, sha256: str = "", note: str = "", *,
+           stands_in_for: str = "") -> DataUse:
     """Add one use to the process record and print one line saying what was used.
 
     The line is printed the first time a use is recorded in this process (kernel) only: a notebook that loads the
     same data in each of its panels says so once, not once per panel."""
-    if source not in ("real", "synthetic"):
-        raise ValueError(f"source must be 'real' or 'synthetic', got {source!r}")
-    use = DataUse(dataset, source, path_or_generator, int(rows_or_nodes), sha256, note)
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
+    use = DataUse(dataset, source, path_or_generator, int(rows_or_nodes), sha256, note, stands_in_for)
     if use in _RECORD:
         return use
     _RECORD.append(use)
     if _PRINT:
-        kind = "REAL data" if source == "real" else "SYNTHETIC stand-in"
+        kind = {"real": "REAL data", "synthetic": "SYNTHETIC stand-in", "example": "the paper's worked example"}[source]
+        kind += f" for {stands_in_for}" if stands_in_for else ""
         digest = f", sha256 {sha256[:12]}…" if sha256 and ";" not in sha256 else (", sha256 recorded" if sha256 else "")
         why = f" ({note})" if note else ""
         print(f"[data] {dataset}: {kind} — {path_or_generator}, {rows_or_nodes:,} rows/nodes{digest}{why}", flush=True)
@@ -103,8 +115,8 @@ def write_json(path: Path | str) -> Path:
 def provenance_table(report_dir: Path | str) -> pd.DataFrame:
     """All ``datasets.json`` under ``report_dir`` (``<paper>/<notebook>/datasets.json``) as one table.
 
-    Columns: ``notebook, dataset, source, path_or_generator, rows_or_nodes, sha256`` (``notebook`` is
-    ``<paper>/<notebook>``). Notebooks that loaded no registered dataset contribute no row.
+    Columns: :data:`COLUMNS` (``notebook`` is ``<paper>/<notebook>``). A notebook whose ``datasets.json`` is empty
+    gets one row, dataset :data:`NO_DATASET`, so every executed notebook is listed.
     """
     report_dir = Path(report_dir)
     rows = []
@@ -114,6 +126,10 @@ def provenance_table(report_dir: Path | str) -> pd.DataFrame:
             entries = json.loads(f.read_text())
         except (OSError, json.JSONDecodeError) as exc:
             raise ValueError(f"{f}: unreadable datasets.json ({exc})") from None
+        if not entries:
+            rows.append({"notebook": notebook, "dataset": NO_DATASET, "source": "", "stands_in_for": "",
+                         "path_or_generator": "no dataset loaded: its inputs are computed in the notebook", "rows_or_nodes": 0,
+                         "sha256": ""})
         for e in entries:
             row = {"notebook": notebook, **{k: e.get(k, "") for k in COLUMNS[1:]}}
             if e.get("note"):  # why a stand-in was used, or which subset of the real data (kept with the path)

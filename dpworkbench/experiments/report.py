@@ -432,8 +432,12 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         lk += [f"<a href='{rel}/{html.escape(f['html'])}'>{html.escape(f['name'])}</a>" for f in figs if f.get("html")]
         nclaims = claims[claims["notebook"] == info.name]
         claim_txt = ", ".join(f"{v} {k}" for k, v in nclaims["verdict"].value_counts().items()) if len(nclaims) else "no claims"
-        used = datasets_used[datasets_used["notebook"] == info.name]
-        data_txt = "; ".join(f"{html.escape(str(u.dataset))} ({html.escape(str(u.source))}, {int(u.rows_or_nodes):,})"
+        from ..datasets.provenance import NO_DATASET
+
+        used = datasets_used[(datasets_used["notebook"] == info.name) & (datasets_used["dataset"] != NO_DATASET)]
+        data_txt = "; ".join(f"{html.escape(str(u.dataset))} ({html.escape(str(u.source))}"
+                             + (f" for {html.escape(str(u.stands_in_for))}" if isinstance(u.stands_in_for, str) and u.stands_in_for else "")
+                             + f", {int(u.rows_or_nodes):,})"
                              for u in used.drop_duplicates(["dataset", "source", "rows_or_nodes"]).itertuples())
         data_p = f"<p class='data'>data: {data_txt} — <a href='datasets.csv'>datasets.csv</a></p>" if data_txt else ""
         n_fig = int(((review["notebook"] == info.name) & (review["problem"] != FIGURE_OK)).sum())

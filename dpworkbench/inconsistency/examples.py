@@ -34,7 +34,11 @@ def fig2_graph(with_grey_row: bool = True) -> ConflictGraph:
     ----------
     Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: Fig. 2.
     """
-    return build(capital_country(with_grey_row), [FD("Capital", "Country")])
+    from ..datasets import provenance  # the notebook's data: the paper's own toy table (datasets.csv, issue 24)
+
+    table = capital_country(with_grey_row)
+    provenance.record("inconsistency.fig2_toy", "example", "the paper's Fig. 2 table (Capital → Country)", len(table))
+    return build(table, [FD("Capital", "Country")])
 
 
 def table3(eps2: float = 1.0, thetas=(1, 2, 3)) -> pd.DataFrame:
@@ -90,6 +94,9 @@ def fig3_graphs() -> tuple[ConflictGraph, ConflictGraph]:
     full = [(idx[a], idx[b]) for a, b in FIG3_EDGES]
     g = from_edges(7, [e for e in full if idx["E"] not in e])
     gp = from_edges(7, full)
+    from ..datasets import provenance
+
+    provenance.record("inconsistency.fig3_toy", "example", "the paper's Fig. 3 conflict graphs G and G' (Examples 5–6)", 7)
     return g, gp
 
 

@@ -290,27 +290,30 @@ def record_data_source(kind: str, fixed: dict | None = None, *, seed: int = 0) -
     fixed = dict(fixed or {})
     if kind in ("synthetic", "synthetic_loop"):
         provenance.record("privateclean.appendix_d", "synthetic", f"Appendix D generator (seed={seed}; N, S, l, z per cell; "
-                          "the paper's synthetic data are not published)", int(fixed.get("S", 1000)))
+                          "the paper's synthetic data are not published)", int(fixed.get("S", 1000)),
+                          stands_in_for="the paper's Appendix D synthetic data (unpublished)")
     elif kind in ("multiattr", "multiattr_loop"):
         provenance.record("privateclean.appendix_d_multiattr", "synthetic", f"Appendix D two-attribute generator (seed={seed})",
-                          int(fixed.get("S", 1000)))
+                          int(fixed.get("S", 1000)), stands_in_for="the paper's Appendix D synthetic data (unpublished)")
     elif kind in ("intel", "intel_loop"):
         scale = float(fixed.get("scale", 0.1))
         provenance.record("privateclean.intel_like", "synthetic", f"intel_like(scale={scale:g}) stand-in for IntelWireless "
-                          "(the real data are not available offline)", int(2_300_000 * scale))
+                          "(the real data are not available offline)", int(2_300_000 * scale),
+                          stands_in_for="IntelWireless")
     elif kind == "cars":
         df, source = cars(fixed.get("prefer", "real"))
         provenance.record("privateclean.cars", source, "vega_datasets cars table (MCAFE stand-in)" if source == "real"
-                          else "synthetic copy of the cars table's make frequencies", len(df))
+                          else "synthetic copy of the cars table's make frequencies", len(df), stands_in_for="MCAFE")
     elif kind == "tpcds":
         df, source = tpcds_truth(fixed)
         what = (f"TPC-DS customer_address (dsdgen, sf={float(fixed.get('sf', 1.0)):g})" if source == "real"
                 else f"customer_address stand-in (S={fixed.get('S')})")
-        provenance.record("privateclean.tpcds_customer_address", source, what, len(df))
+        provenance.record("privateclean.tpcds_customer_address", source, what, len(df),
+                          stands_in_for="" if source == "real" else "TPC-DS customer_address")
     elif kind == "mcafe":
         data_seed = int(fixed.get("data_seed", 0))
         provenance.record("privateclean.mcafe_like", "synthetic", f"mcafe_like(seed={data_seed}) stand-in for MCAFE",
-                          len(mcafe_like(data_seed)[0]))
+                          len(mcafe_like(data_seed)[0]), stands_in_for="MCAFE")
 
 
 def data_source(kind: str, fixed: dict | None = None) -> str:

@@ -139,6 +139,10 @@ def fig01_relation(seed: int = 0, S: int = 100) -> pd.DataFrame:
     df.loc[:2, "major"] = ["Mechanical E.", "Mech. Eng.", "Electrical Eng."]
     df.loc[:2, "satisfaction"] = [4.0, 3.0, 1.0]
     df.insert(0, "id", np.arange(1, S + 1))
+    from ..datasets import provenance  # the notebook's data (datasets.csv, issue 24)
+
+    provenance.record("privateclean.fig01_students", "synthetic", f"running_example(seed={seed}, S={S}) with the paper's rows 1–3",
+                      S, stands_in_for="the paper's illustrative Fig. 1 table")
     return df
 
 

@@ -52,7 +52,11 @@ def fig2_joininfo() -> JoinInfo:
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Fig. 2 and Example 5.2.
     """
-    return graph_joininfo(fig2_graph(), "edge", name="Fig. 2 edge counting")
+    from ..datasets import provenance  # the notebook's data: the paper's own example (datasets.csv, issue 24)
+
+    g = fig2_graph()
+    provenance.record("r2t.fig2_example", "example", "the paper's Fig. 2 graph (Examples 5.2, 6.3, 6.7)", g.n)
+    return graph_joininfo(g, "edge", name="Fig. 2 edge counting")
 
 
 def value_table(info: JoinInfo | None = None, *, exact_f: bool = True) -> pd.DataFrame:

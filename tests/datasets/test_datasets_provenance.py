@@ -37,18 +37,23 @@ def test_record_prints_one_line_and_drops_duplicates(capsys):
 
 def test_datasets_json_and_table(tmp_path):
     provenance.record("a", "real", "f.csv [seed=1]", 3, "00" * 32)
-    provenance.record("b", "synthetic", "gen(seed=0)", 7, note="real file absent")
+    provenance.record("b", "synthetic", "gen(seed=0)", 7, note="real file absent", stands_in_for="B")
     provenance.write_json(tmp_path / "inconsistency" / "tab05" / "datasets.json")
     provenance.clear()
     provenance.record("c", "real", "g.txt", 9, "11" * 32)
     provenance.write_json(tmp_path / "r2t" / "tab01" / "datasets.json")
     table = provenance.provenance_table(tmp_path)
-    assert list(table.columns) == ["notebook", "dataset", "source", "path_or_generator", "rows_or_nodes", "sha256"]
+    assert list(table.columns) == ["notebook", "dataset", "source", "stands_in_for", "path_or_generator", "rows_or_nodes", "sha256"]
+    assert table.stands_in_for.fillna("").tolist() == ["", "B", ""]  # a stand-in names what it stands in for
     assert table.notebook.tolist() == ["inconsistency/tab05", "inconsistency/tab05", "r2t/tab01"]
     assert table.source.tolist() == ["real", "synthetic", "real"] and table.rows_or_nodes.tolist() == [3, 7, 9]
     assert table.path_or_generator.tolist()[1] == "gen(seed=0) (real file absent)"  # the reason travels with the path
     path = provenance.write_provenance_csv(tmp_path)
-    assert pd.read_csv(path).shape == (3, 6)
+    assert pd.read_csv(path).shape == (3, 7)
+    provenance.clear()
+    provenance.write_json(tmp_path / "mechanisms" / "learn_x" / "datasets.json")  # a notebook that loaded nothing
+    table = provenance.provenance_table(tmp_path)
+    assert table[table.notebook == "mechanisms/learn_x"].dataset.tolist() == [provenance.NO_DATASET]  # still listed
     (tmp_path / "x" / "y").mkdir(parents=True)
     (tmp_path / "x" / "y" / "datasets.json").write_text("{not json")
     with pytest.raises(ValueError, match="datasets.json"):
@@ -63,7 +68,7 @@ def test_notebook_context_finish_writes_datasets_json(tmp_path):
     ctx.finish()
     rows = json.loads((tmp_path / "out" / "datasets.json").read_text())
     assert rows == [{"dataset": "toy", "source": "synthetic", "path_or_generator": "gen(seed=0)", "rows_or_nodes": 4,
-                     "sha256": "", "note": ""}]
+                     "sha256": "", "note": "", "stands_in_for": ""}]
 
 
 def test_file_sha256_matches_hashlib_and_follows_rewrites(tmp_path):
@@ -179,3 +184,13 @@ def test_a_users_own_file_gets_no_hash(tmp_path):
     load_table("Stock", path=path, rows=20, seed=1)
     uses = [u for u in provenance.used() if "user file" in u.path_or_generator]
     assert uses and all(u.sha256 == provenance.USER_FILE_DIGEST for u in uses)
+
+
+def test_a_registered_stand_in_names_the_dataset_it_stands_in_for(tmp_path, monkeypatch):
+    from dpworkbench import datasets
+
+    monkeypatch.setenv("DPWB_DATA", str(tmp_path))  # no real files: every load is the stand-in
+    provenance.clear()
+    datasets.load("r2t.roadnet_pa", n=200, seed=0)
+    (use,) = provenance.used()
+    assert (use.source, use.stands_in_for) == ("synthetic", "r2t.roadnet_pa")
