@@ -110,7 +110,7 @@ def _run(fn, *args, **kw) -> Claims:
     return c
 
 
-def _errors(scale: float, ir: float = 0.05):
+def _errors(scale: float, ir: float = ref.PAPER_AVG_ERROR["I_R"]):
     avg = {"I_MI": ref.PAPER_AVG_ERROR["I_MI"] * scale, "I_P": ref.PAPER_AVG_ERROR["I_P"] * scale, "I_R": ir}
     per = {(d, "I_MI"): p * scale for d, p in ref.PAPER_MI_ERROR_TEXT.items()}
     per.update({(d, m): 0.1 for d in ref.PAPER_MI_ERROR_TEXT for m in ("I_P", "I_R")})
@@ -130,6 +130,14 @@ def test_true_vs_private_claims_on_both_sides_and_ci_not_comparable():
     assert v3["I_MI relative error, Stock (ours, ε=1)"] == "differs"
     assert v3["I_R is the most accurate measure (min(I_MI, I_P) − I_R, average relative error)"] == "differs"
     assert v3["R2T is less accurate than ours for I_MI (R2T − ours, average relative error)"] == "differs"
+    # printed errors are two-sided bands (rounding + 3 SE): 10 % off fails with SE 0, passes with a large enough SE
+    avg_off, per_off = _errors(1.1)
+    se = {"I_MI": 0.01, "I_P": 0.02, "I_R": 0.0}
+    off = _verdicts(_run(C.fig04_fig05_true_vs_private, avg=avg_off, per=per_off, noise="rnoise", profile="quick", datasets=ds))
+    assert off["average relative error of I_MI over datasets and checkpoints"] == "differs"
+    off_se = _verdicts(_run(C.fig04_fig05_true_vs_private, avg=avg_off, per=per_off, noise="rnoise", profile="quick", datasets=ds, se=se))
+    assert off_se["average relative error of I_MI over datasets and checkpoints"] == "pass"  # 0.025 ≤ 0.005 + 3 × 0.01
+    assert off_se["average relative error of I_P over datasets and checkpoints"] == "pass"  # 0.046 ≤ 0.005 + 3 × 0.02
     ci = _run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="conoise", profile="ci", datasets=ds)
     assert {r.verdict for r in ci.rows if "average relative error of" in r.claim} == {"not-comparable"}
     assert not any("Stock (ours" in r.claim for r in ci.rows)  # per-dataset claims belong to Fig. 4 only
