@@ -19,7 +19,7 @@ BODY = """
 from dpworkbench.experiments.context import NotebookContext
 import pandas as pd
 ctx = NotebookContext('mechanisms/learn_tiny', profile=profile, output_dir=output_dir or None)
-ctx.claims.add('epsilon used', paper=1.0, ours=float(epsilon), rtol=0.01)
+ctx.claims.add('epsilon used', paper=1.0, ours=float(epsilon), rtol=0.01, source='check', cause='open:the parameter did not reach the notebook')
 ctx.save_table(pd.DataFrame({'epsilon': [float(epsilon)]}), 'used')
 ctx.finish()
 """
