@@ -72,5 +72,5 @@ ctx.save_figure(fig, "fig08_time_vs_scale")
 fig
 
 # %%
-claims.fig08_scalability(ctx.claims, summary, timing, sf_grid=sf_grid, queries=queries)
+claims.fig08_scalability(ctx.claims, summary, timing, sf_grid=sf_grid, queries=queries, runs=runs)
 ctx.finish()

@@ -108,11 +108,13 @@ def test_fig07_ratios_are_two_sided():
 
 
 # --- fig08 ---------------------------------------------------------------------------------------
-def _fig08(r2t_ratio: float, ls_ratio: float, t_ratio: float):
+def _fig08(r2t_ratio: float, ls_ratio: float, t_ratio: float, hi: float = 0.5):
     rows, times = [], []
     for q in ("Q3", "Q12", "Q20"):
-        for sf, f in ((0.125, 1.0), (0.5, None)):
-            rows.append({"query": q, "mechanism": "R2T", "sf": sf, "error": 1000.0 * (1.0 if f else r2t_ratio)})
+        for sf, f in ((0.125, 1.0), (hi, None)):
+            # R2T at the authors' numbers for that SF (0.5's off their grid), the top SF's scaled by r2t_ratio
+            paper = reference.FIG8[q]["R2T"][reference.FIG8_SF.index(sf if sf in reference.FIG8_SF else 0.5)]
+            rows.append({"query": q, "mechanism": "R2T", "sf": sf, "error": paper * (1.0 if f else r2t_ratio)})
             rows.append({"query": q, "mechanism": "LS", "sf": sf, "error": 1e5 * (1.0 if f else ls_ratio)})
             times.append({"query": q, "mechanism": "R2T", "sf": sf, "seconds": 1.0 if f else t_ratio})
     return pd.DataFrame(rows), pd.DataFrame(times)
@@ -126,6 +128,13 @@ def test_fig08_both_sides():
     c = Claims()
     claims.fig08_scalability(c, *_fig08(10.0, 0.5, 0.9), sf_grid=[0.125, 0.25, 0.5], queries=["Q3", "Q12", "Q20"])
     assert set(verdicts(c).values()) == {"differs"}
+    c = Claims()  # "barely changes" is two-sided: a ratio well below the authors' fails too
+    claims.fig08_scalability(c, *_fig08(0.5, 3.0, 3.5), sf_grid=[0.125, 0.25, 0.5], queries=["Q3", "Q12", "Q20"])
+    assert {v for k, v in verdicts(c).items() if "barely changes" in k} == {"differs"}
+    c = Claims()  # off the paper's SF grid: not comparable, the grid in its cause
+    claims.fig08_scalability(c, *_fig08(1.0, 3.0, 3.5, hi=0.3), sf_grid=[0.125, 0.3], queries=["Q3"])
+    (r,) = [r for r in c.rows if "barely changes" in r.claim]
+    assert r.verdict == "not-comparable" and r.cause.startswith("scale:SF 0.125–0.3")
 
 
 # --- fig09 ---------------------------------------------------------------------------------------
