@@ -135,7 +135,12 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                            max_memory_gb=args.max_memory,
                            on_result=lambda r: write_runs(out_root, [r]))
     except RunInterrupted as stop:  # Ctrl-C: keep what finished, drop the notebook in progress, no traceback
-        index = build_report(out_root, args.profile)
+        from ..experiments.claims import ClaimsIncomplete
+
+        try:
+            index = build_report(out_root, args.profile)
+        except ClaimsIncomplete as exc:
+            index = f"not built ({exc})"
         print(f"stopped (Ctrl-C) during {stop.current}: {len(stop.results)} of {_plural(len(infos), 'notebook')} finished and kept; "
               f"report: {index}. Run again to continue (finished experiment cells are cached).", file=sys.stderr)
         return 130

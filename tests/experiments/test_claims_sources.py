@@ -144,3 +144,19 @@ def test_every_paper_claims_function_names_a_source():
             if params[:1] == ["claims"] and not hasattr(fn, "__wrapped__"):
                 missing.append(f"{paper}.{name}")
     assert missing == []
+
+
+def test_report_command_refuses_in_one_line(tmp_path, monkeypatch, capsys):
+    from dpworkbench.cli import main
+    from dpworkbench.experiments.nbtools import discover_notebooks
+
+    monkeypatch.setenv("DPWB_REPORTS", str(tmp_path))
+    info = discover_notebooks()[0]
+    d = tmp_path / "ci" / info.paper / info.stem
+    d.mkdir(parents=True)
+    c = Claims()
+    c.add("a difference nobody explained", paper=1, ours=2, rule=close(1, rtol=0.1), source="paper")
+    (d / "claims.json").write_text(json.dumps(_rows(c)))
+    assert main(["report", "--profile", "ci"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "'a difference nobody explained'" in err and "Traceback" not in err
