@@ -130,6 +130,16 @@ def test_true_vs_private_claims_on_both_sides_and_ci_not_comparable():
     assert v3["I_MI relative error, Stock (ours, ε=1)"] == "differs"
     assert v3["I_R is the most accurate measure (min(I_MI, I_P) − I_R, average relative error)"] == "differs"
     assert v3["R2T is less accurate than ours for I_MI (R2T − ours, average relative error)"] == "differs"
+    # R2T against ours per dataset: the mean hid Tax, where R2T wins
+    r2t_per = {d: per[(d, "I_MI")] + 0.5 for d in ds}
+    r2t_per["Tax"] = per[("Tax", "I_MI")] - 0.01
+    vd = _verdicts(_run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds,
+                        r2t_avg_mi=1.0, r2t_per_mi=r2t_per))
+    key = "R2T is less accurate than ours for I_MI on every dataset (smallest R2T − ours, relative error)"
+    assert vd[key] == "differs"
+    r2t_per["Tax"] = per[("Tax", "I_MI")] + 0.01
+    assert _verdicts(_run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds,
+                          r2t_per_mi=r2t_per))[key] == "pass"
     # printed errors are two-sided bands (rounding + 3 SE): 10 % off fails with SE 0, passes with a large enough SE
     avg_off, per_off = _errors(1.1)
     se = {"I_MI": 0.01, "I_P": 0.02, "I_R": 0.0}
