@@ -22,7 +22,8 @@ prints), ``spec`` (a recomputation of the spec), ``artifact`` (numbers from the 
 (``paper-error:<spec item>``, ``stand-in:<dataset>``, ``scale:<what was reduced>``, ``noise:<SE>`` or
 ``open:<what is suspected>``). The report refuses to build when a claim has no source or a non-pass has no cause
 (:func:`claim_row_problems`). A ``band`` rule is a claim on a printed number, so its source is ``paper`` (or
-``artifact`` when the number is the authors' repository's); the others get theirs from the paper module's function (:func:`claim_defaults`) or explicitly (``source=``).
+``artifact`` when the number is the authors' repository's); the others get theirs from the paper module's function
+(:func:`claim_defaults`) or explicitly (``source=``).
 
 Each paper keeps its rules in ``<paper>/claims.py``; a notebook computes the values with package
 functions and hands them to those functions, which call :meth:`Claims.add`.
