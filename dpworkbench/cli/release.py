@@ -48,8 +48,8 @@ def accuracy_payload(accuracy: Any, value: Any) -> dict | str | None:
         covers = getattr(accuracy, "covers", "")
         if covers:
             out["covers"] = covers
-        try:
-            out["interval"] = list(accuracy.interval(float(value)))
+        try:  # a number's interval; a selection's Accuracy gives its loss interval whatever the label
+            out["interval"] = list(accuracy.interval(float(value) if isinstance(value, (int, float)) else value))
         except (TypeError, ValueError):
             pass
         return out
