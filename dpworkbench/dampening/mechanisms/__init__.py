@@ -340,6 +340,26 @@ def _thesis_examples(rng):
     return [np.array([0, 0, 0, 1, 5, 4])]
 
 
+def load_one_column(path, *, lower: float, upper: float, missing: float | None = None, **_) -> np.ndarray:
+    """``dpworkbench release dampening.median_* FILE``: a one-column CSV (a header, then one value per line) read by
+    the public rules of ``dpworkbench dampening median``: one physical line is one row (n, public under
+    substitution, is the number of lines), a value is clipped into [lower, upper], and a blank, missing or
+    unparseable cell is ``missing`` (default ``lower``) — so a release never refuses because of what a cell holds.
+    Refusals depend only on the header and the number of lines."""
+    from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
+
+    missing = check_bounds(lower, upper, missing)
+    raw = read_raw_lines(path, "CSV")
+    if raw.shape[1] != 1:
+        raise ValueError(f"CSV {path} has {raw.shape[1]} columns: give a one-column CSV (a header, then one value per "
+                         "line), or use `dpworkbench dampening median --column NAME`")
+    if len(raw) == 0:
+        raise ValueError(f"CSV {path} has a header but no rows: there is no value to select")
+    col = raw.columns[0]
+    typed, _ = PublicSchema((ColumnSpec(col, "float", lower, upper, default=missing),)).apply(raw[[col]])
+    return typed[col].to_numpy(float)
+
+
 def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
     """One selector of median (``median``) or percentile selection; ``thesis``: the median with the thesis'
     Candidates δ (Alg. 2, NOT admissible: a labelled paper option, not ε-DP as claimed)."""
@@ -367,6 +387,7 @@ def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
         sensitivity=lambda **p: _elementwise(u=p["upper"] - p["lower"],
                                              **({} if selector in ("EM", "PF") else {"dampened": 1.0})),
         truth=lambda stats, **_: stats["target"], accuracy=None if thesis else _quantile_accuracy(selector, median),
+        load=None if thesis else load_one_column,
         examples=(None if selector == "LD" else _thesis_examples) if thesis else _quantile_examples,
         neighbours=_substitutions, harness_samples=3000,
         harness_params={"epsilon": 1.0, "lower": 0.0, "upper": float(LAM), **({} if median else {"p": 0.75}),
