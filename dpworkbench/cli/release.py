@@ -127,8 +127,7 @@ def emit_plan(mech: Any, params: dict, args: argparse.Namespace, *, accuracy: An
     for i, e in enumerate(plan, 1):
         print(f"  {i}. {e.mechanism}: ε = {e.epsilon:.6g}" + (f" ({e.note})" if e.note else "")
               + (f" [parallel: {e.group}, branch {e.branch}]" if e.composition == "parallel" else ""))
-    if isinstance(acc, dict) and acc and all(isinstance(v, (dict, str)) for v in acc.values()) \
-            and "noise_scale" not in acc:
+    if isinstance(accuracy, Mapping):
         for name, a in acc.items():
             print(f"expected noise error of {name}: {accuracy_text(a)}")
     elif acc is not None:
