@@ -229,8 +229,8 @@ class CoveredAccuracy(Accuracy):
 
 
 def _laplace_bar(scale: float, covers: str, clip: tuple[float, float] | None = None) -> CoveredAccuracy:
-    a = Accuracy.laplace(scale, ACCURACY_BETA, clip)
-    return CoveredAccuracy(a.noise_scale, a.bound, a.beta, a.clip, covers)
+    # Accuracy.laplace's bound (P(|Lap(b)| > b·ln(1/β)) = β), with what it covers
+    return CoveredAccuracy(float(scale), float(scale) * math.log(1.0 / ACCURACY_BETA), ACCURACY_BETA, clip, covers)
 
 
 def _size_accuracy(*, epsilon, beta=None, **_):
