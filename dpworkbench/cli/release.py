@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Mapping
 
 from .common import EXIT_BAD_INPUT, print_json, run_handler
 
@@ -37,15 +37,19 @@ def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = Non
 
 
 def accuracy_payload(accuracy: Any, value: Any) -> dict | str | None:
-    """``{"noise_scale", "interval", "beta", "bound"}`` of an :class:`Accuracy` around a numeric ``value``."""
+    """``{"noise_scale", "interval", "beta", "bound"}`` of an :class:`Accuracy` around a numeric ``value`` (with
+    ``"covers"``, what the interval is for, when the Accuracy says so: e.g. a selection's utility loss)."""
     from ..mechanisms.declaration import Accuracy
 
     if accuracy is None or isinstance(accuracy, str):
         return accuracy
     if isinstance(accuracy, Accuracy):
         out = {"noise_scale": accuracy.noise_scale, "bound": accuracy.bound, "beta": accuracy.beta}
-        try:
-            out["interval"] = list(accuracy.interval(float(value)))
+        covers = getattr(accuracy, "covers", "")
+        if covers:
+            out["covers"] = covers
+        try:  # a number's interval; a selection's Accuracy gives its loss interval whatever the label
+            out["interval"] = list(accuracy.interval(float(value) if isinstance(value, (int, float)) else value))
         except (TypeError, ValueError):
             pass
         return out
@@ -53,11 +57,25 @@ def accuracy_payload(accuracy: Any, value: Any) -> dict | str | None:
 
 
 def accuracy_text(acc: dict | str) -> str:
+    """One line: the (1−β) noise-only interval (or bound) and the noise scale; it covers the noise only, never a
+    truncation or clipping bias."""
     if isinstance(acc, str):
         return acc
     pct = f"{100 * (1 - acc['beta']):g}%"
     where = (f"[{acc['interval'][0]:.6g}, {acc['interval'][1]:.6g}]" if "interval" in acc else f"±{acc['bound']:.6g}")
-    return f"{pct} noise-only interval {where} (noise scale {acc['noise_scale']:.6g})"
+    what = f" for {acc['covers']}" if acc.get("covers") else ""
+    return (f"{pct} noise-only interval {where}{what} (noise scale {acc['noise_scale']:.6g}; covers the noise only, "
+            "not truncation or clipping bias)")
+
+
+def accuracy_payloads(accuracy: Any, value: Any, label: str) -> dict | None:
+    """``{name: payload}``: one Accuracy (or sentence) for ``value`` under ``label``, or a mapping ``{name:
+    (Accuracy or sentence, value)}`` when a release has several private values (e.g. one per group)."""
+    if accuracy is None:
+        return None
+    if isinstance(accuracy, Mapping):
+        return {str(k): accuracy_payload(a, v) for k, (a, v) in accuracy.items()}
+    return {label: accuracy_payload(accuracy, value)}
 
 
 def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: Any = None,
@@ -65,41 +83,54 @@ def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accura
     """Print a release: private values with their error bar and public inputs, ε and the noise source; exact values
     only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object, the error bar
     under a top-level ``accuracy`` object keyed by the value's name (a null value says why in ``null_reasons``), with
-    the public ``extra`` keys (e.g. warnings) added."""
-    from ..accounting import release_lines
+    the public ``extra`` keys (e.g. warnings) added. ``accuracy``: an Accuracy (or a sentence) of ``release.value``,
+    or ``{name: (Accuracy, value)}`` for several private values."""
+    from ..accounting import jsonable, release_lines
     from ..mechanisms.backends import noise_label
     from .common import release_json
 
     noise = noise_label(args._backend) if hasattr(args, "_backend") else "unknown"
-    acc = accuracy_payload(accuracy, release.value)
+    acc = accuracy_payloads(accuracy, release.value, label)
     if args.json:
         payload = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
         if acc is not None:
-            payload["accuracy"] = {label: acc}
+            payload["accuracy"] = jsonable(acc)
         payload.update(extra or {})
         print_json(payload)
         return
     lines = release_lines(release, noise=noise, show_exact=args.show_exact, label=label)
     if acc is not None:
-        lines.insert(1, f"  error bar (public parameters only): {accuracy_text(acc)}")
+        bars = [f"  error bar{'' if len(acc) == 1 else ' of ' + name} (public parameters only): {accuracy_text(a)}"
+                for name, a in acc.items()]
+        lines[1:1] = bars
     print("\n".join(lines))
 
 
-def emit_plan(mech: Any, params: dict, args: argparse.Namespace) -> None:
+def emit_plan(mech: Any, params: dict, args: argparse.Namespace, *, accuracy: Any = None) -> None:
+    """``--plan``: the ledger the run would record and the expected noise error for these public parameters,
+    printed before any data is read. ``accuracy`` (an Accuracy, a sentence or ``{name: Accuracy}``) overrides the
+    declaration's own (a command that composes several declarations states each)."""
     plan = mech.plan(**params)
-    from ..accounting import ledger_epsilon
+    from ..accounting import jsonable, ledger_epsilon
 
+    if accuracy is None and getattr(mech, "accuracy", None) is not None:
+        accuracy = mech.accuracy(**params)
+    if isinstance(accuracy, Mapping):
+        acc = {str(k): accuracy_payload(a, None) for k, a in accuracy.items()}
+    else:
+        acc = accuracy_payload(accuracy, None)
     if args.json:
-        acc = accuracy_payload(mech.accuracy(**params), None) if mech.accuracy is not None else None
-        print_json({"mechanism": mech.name, "epsilon": ledger_epsilon(plan), "accuracy": acc, "plan": [
+        print_json({"mechanism": mech.name, "epsilon": ledger_epsilon(plan), "accuracy": jsonable(acc), "plan": [
             {"mechanism": e.mechanism, "epsilon": e.epsilon, "note": e.note, "composition": e.composition} for e in plan]})
         return
     print(f"{mech.name} would spend ε = {ledger_epsilon(plan):.6g} in {len(plan)} step(s):")
     for i, e in enumerate(plan, 1):
         print(f"  {i}. {e.mechanism}: ε = {e.epsilon:.6g}" + (f" ({e.note})" if e.note else "")
               + (f" [parallel: {e.group}, branch {e.branch}]" if e.composition == "parallel" else ""))
-    if mech.accuracy is not None:
-        acc = accuracy_payload(mech.accuracy(**params), None)
+    if isinstance(accuracy, Mapping):
+        for name, a in acc.items():
+            print(f"expected noise error of {name}: {accuracy_text(a)}")
+    elif acc is not None:
         print(f"expected noise error: {accuracy_text(acc)}")
 
 

@@ -50,20 +50,22 @@ projected edges, and every draw is calibrated to that, so the release never refu
 back-end draws the noise. --show-exact adds the true top-k, labelled NOT PRIVATE."""
 
 
-def _show(rel, args, *, label: str, header: list[str], inputs: dict) -> None:
-    """The one emitter; the NOT PRIVATE input counts go under ``NOT_PRIVATE.input`` (JSON) or one line each (text)."""
+def _show(rel, args, *, label: str, header: list[str], inputs: dict, accuracy=None) -> None:
+    """The one emitter; the NOT PRIVATE input counts go under ``NOT_PRIVATE.input`` (JSON) or one line each (text).
+    ``accuracy``: the declaration's error bar of the released label (a bound on the selection's utility loss)."""
     from dpworkbench.cli.release import emit
 
     if not args.json:
         print("\n".join(header))
-    emit(replace(rel, exact={**rel.exact, **({"input": inputs} if args.json else inputs)}), args, label=label)
+    emit(replace(rel, exact={**rel.exact, **({"input": inputs} if args.json else inputs)}), args, label=label,
+         accuracy=accuracy)
 
 
-def _plan(args, decl, **params) -> bool:
+def _plan(args, decl, accuracy=None, **params) -> bool:
     if args.plan:
         from dpworkbench.cli.release import emit_plan
 
-        emit_plan(decl, params, args)
+        emit_plan(decl, params, args, accuracy=accuracy)
     return args.plan
 
 
@@ -89,8 +91,9 @@ def _median(args: argparse.Namespace) -> int:
     if not (math.isfinite(missing) and args.lower <= missing <= args.upper):
         raise ValueError("--missing must be a finite number in [--lower, --upper] (the public value of a missing cell)")
     common = dict(epsilon=eps, lower=args.lower, upper=args.upper, missing=missing, horizon=args.horizon)
-    if _plan(args, MEDIAN[args.mechanism] if p is None else PERCENTILE[args.mechanism],
-             **(common if p is None else dict(common, p=p))):
+    decl = MEDIAN[args.mechanism] if p is None else PERCENTILE[args.mechanism]
+    params = common if p is None else dict(common, p=p)
+    if _plan(args, decl, **params):
         return 0
     warn_epsilon(eps)
     what = "median" if p is None else "percentile"
@@ -118,7 +121,8 @@ def _median(args: argparse.Namespace) -> int:
               "cells_missing_set_to_default": counts["null"] + counts["unparseable"]}
     if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
         inputs["values"] = (values - args.lower).tolist()
-    _show(rel, args, label="row", inputs=inputs, header=[
+    # n (the number of lines) is public under substitution: the error bar is a function of public inputs only
+    _show(rel, args, label="row", inputs=inputs, accuracy=decl.accuracy(n=int(values.size), **params), header=[
         f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
         "releases a row position (0-based data row), not a value", f"neighbouring relation: {DM.QUANTILE_RELATION.describe()}",
         f"every line after the header is one row; values outside [--lower, --upper] = [{args.lower:g}, "
@@ -188,7 +192,11 @@ def _topk(args: argparse.Namespace) -> int:
                          "that derives them from the data (NOT a private release)")
     if ids is not None and args.k > ids.size:  # public: the node set
         raise ValueError(f"--k {args.k} is larger than the number of nodes in --nodes ({ids.size})")
-    if _plan(args, TOPK_GRAPH[args.mechanism], epsilon=eps, k=args.k, max_degree_bound=args.max_degree_bound or 1):
+    decl = TOPK_GRAPH[args.mechanism]
+    if args.plan:  # the node set (when given) is public: its size enters the error bar
+        params = dict(epsilon=eps, k=args.k, max_degree_bound=args.max_degree_bound or 1)
+        _plan(args, decl, accuracy=decl.accuracy(nodes=None if ids is None else ids.size,
+                                                 **dict(params, max_degree_bound=args.max_degree_bound)), **params)
         return 0
     warn_epsilon(eps)
     if not args.json:
@@ -216,7 +224,9 @@ def _topk(args: argparse.Namespace) -> int:
     exact = {"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
              "overlap_with_true_top_k": rel.exact["overlap_with_true_top_k"], "num_edges": rel.exact["num_edges"]}
     out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
-    _show(out, args, label="nodes", inputs=inputs, header=[
+    # the node-set size and D are public inputs (derived from the data only in a --seed research run, reported so)
+    acc = decl.accuracy(epsilon=eps, k=args.k, max_degree_bound=bound, nodes=ids.size)
+    _show(out, args, label="nodes", inputs=inputs, accuracy=acc, header=[
         f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
         f"neighbouring relation: {DM.TOPK_RELATION.describe()}",
         f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "

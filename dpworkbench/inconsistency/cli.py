@@ -46,11 +46,27 @@ def _clamp_note(release) -> str | None:
     return f"the noisy value was clamped: {side} of its range, {release.value:g}"
 
 
+def _accuracy(eps: float, n_bound: int | None, rel: dict | None = None, size=None) -> dict:
+    """The declarations' error bars of the three releases (and the private row bound): before a run (``rel`` None,
+    ``--plan``) from ε and the public bound alone; after it at the released θ* and the released row bound (both
+    private outputs: post-processing)."""
+    from .mechanisms import I_MI, I_P, SIZE_BOUND, VERTEX_COVER, measures_split
+
+    eps_n, per = measures_split(eps, n_bound)
+    nb = n_bound if n_bound is not None else (size.value if size is not None else None)
+    out = {} if n_bound is not None else {"n_bound": SIZE_BOUND.accuracy(epsilon=eps_n)}
+    for k, decl in (("I_MI", I_MI), ("I_P", I_P)):
+        theta = rel[k].details["theta_star"] if rel is not None else None
+        out[k] = decl.accuracy(epsilon=per, n_bound=nb, theta=theta, bound_outside=True)
+    out["I_R"] = VERTEX_COVER.accuracy(epsilon=per, n_bound=nb)
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     from .._validation import check_epsilon, check_int
-    from ..accounting import release_lines, release_payload, value_tag
+    from ..accounting import jsonable, release_lines, release_payload, value_tag
     from ..cli.common import Stages, print_json, warn_epsilon
-    from ..cli.release import emit_plan
+    from ..cli.release import accuracy_payload, accuracy_text, emit_plan
     from ..datasets.public_schema import read_csv_public
     from ..mechanisms.backends import cli_backend, noise_label
     from ..spark import session_from_args
@@ -66,7 +82,8 @@ def _run(args: argparse.Namespace) -> int:
     schema, dcs = public_inputs(path, schema=args.schema, dcs=args.dcs, id_column=args.id_column)
     if args.plan:
         plan = measures_plan(eps, n_bound=n_bound, dcs=dcs)
-        emit_plan(SimpleNamespace(name="inconsistency (I_MI, I_P, I_R)", plan=lambda: plan), {}, args)
+        emit_plan(SimpleNamespace(name="inconsistency (I_MI, I_P, I_R)", plan=lambda: plan), {}, args,
+                  accuracy=_accuracy(eps, n_bound))
         return 0
     names = ["read table", "build conflict graph", "release I_MI", "release I_P", "release I_R"]
     with Stages(args, names if n_bound is not None else names + ["private row bound"], "inconsistency") as st:
@@ -88,6 +105,10 @@ def _run(args: argparse.Namespace) -> int:
                                         id_column=args.id_column, engine=args.engine, null_policy=args.null_policy,
                                         unary_policy=args.unary_policy, order_seed=args.order_seed, progress=st)
     clamped = {k: c for k, r in rel.items() if (c := _clamp_note(r))}
+    # each error bar from public parameters and released (private) values only: θ*, the private row bound
+    bars = _accuracy(eps, n_bound, rel, size)
+    values = {k: r.value for k, r in rel.items()} | ({"n_bound": size.details["noisy_count"]} if size else {})
+    acc = {k: accuracy_payload(a, values.get(k)) for k, a in bars.items()}
     total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
     public = {"epsilon_total": eps, "noise": noise, "neighbours": NEIGHBOURS, "constraints": len(dcs),
               "columns": list(map(str, df.columns)), "schema": schema.to_public(), "order": "rank",
@@ -111,6 +132,7 @@ def _run(args: argparse.Namespace) -> int:
                 out["NOT_PRIVATE"]["releases"][k] = p.pop("NOT_PRIVATE")
             out["public"]["releases"][k] = p
         out["public"]["epsilon_spent"] = total
+        out["accuracy"] = jsonable(acc)
         print_json(out)
         return 0
     print(f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: {NEIGHBOURS}")
@@ -118,11 +140,14 @@ def _run(args: argparse.Namespace) -> int:
     print(f"noise: {noise}")
     if size is not None:
         print(f"private upper bound on the number of rows ({value_tag(noise)}): {size.value}  [ε={size.epsilon:.4g}]")
+        print(f"  error bar (public parameters only): {accuracy_text(acc['n_bound'])}")
     else:
         print(f"public bound on the number of rows: {n_bound}")
     for k, r in rel.items():
         print(f"{k}:")
-        for line in release_lines(r, noise=noise, show_exact=args.show_exact, label=LABELS[k]):
+        lines = release_lines(r, noise=noise, show_exact=args.show_exact, label=LABELS[k])
+        lines.insert(1, f"  error bar (public parameters only): {accuracy_text(acc[k])}")
+        for line in lines:
             print("  " + line)
         if k in clamped:
             print(f"  note ({value_tag(noise)}): {clamped[k]}")

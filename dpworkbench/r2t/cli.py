@@ -44,11 +44,10 @@ noise: without --seed the run is a release on OpenDP's floating-point-safe sampl
 makes it a reproducible research run on seeded numpy, which is NOT a private release."""
 
 
-def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = ()) -> None:
+def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_help: str) -> None:
     p.add_argument("--beta", type=float, default=0.1, help="failure probability β (public; default 0.1)")
     p.add_argument("--base", type=float, default=2.0, help="τ grid base (public; 2 = paper; the authors' code used 5.5)")
-    p.add_argument("--gs", type=float, default=None,
-                   help="public global sensitivity bound GS_Q (sets the τ grid; choose it without looking at the data)")
+    p.add_argument("--gs", type=float, default=None, help=gs_help)
     p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
                    help="truncation engine (same Q(I,τ) either way)")
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
@@ -169,11 +168,28 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
                  "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
         if input_exact:
             exact["input"] = input_exact
-    # no τ beat Q(I, 0) = 0: saying so is post-processing of the private output (the winning τ), not a leak
+    # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
     floor = not grouped and res.details.get("winner_tau") is None
-    note = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0"
-    emit(Release(value=res.value, ledger=res.ledger, public=public, details=dict(res.details), exact=exact,
-                 mechanism="r2t"), args, label="estimate", extra={"notes": [note]} if floor else None)
+    note = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"
+    details = dict(res.details)
+    taus = tau_grid(p["gs"], p["base"])
+    # the error bar (R2T_ACCURACY): at the winning τ, or at τ_1 for the floor; a function of the output and public
+    # inputs only (the winning τ is part of the private output)
+    if grouped:
+        accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (
+            R2T_GROUP_BY.accuracy(tau=g["winner_tau"] if g["winner_tau"] is not None else float(taus[0]),
+                                  **R2T_GROUP_BY.check_params({**p, "groups": len(truncs), "parallel": parallel})),
+            g["estimate"]) for g in details["groups"]}
+        for g in details["groups"]:  # a group at the floor has no winning τ: say so, never print None
+            if g["winner_tau"] is None:
+                g["winner_tau"] = "none (estimate at the floor 0)"
+    else:
+        if floor:
+            details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing
+        accuracy = R2T.accuracy(tau=float(taus[0]) if floor else details["winner_tau"], **R2T.check_params(p))
+    emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
+                 mechanism="r2t"), args, label="estimate", accuracy=accuracy,
+         extra={"notes": [note]} if floor else None)
     if floor and not args.json:
         print(f"note ({value_tag(noise_label(args._backend))}): {note}")
     return 0
@@ -317,12 +333,13 @@ def register(subparsers) -> None:
                         "keys; a CSV cell that does not parse under its declared type is NULL")
     s.add_argument("--private", action="append", metavar="RELATION | ALIAS:KEY[:RELATION]",
                    help="primary private relation (with --db/--schema: its name; else alias in FROM and key column); "
-                        "repeatable")
+                        "repeatable; required, no default")
     s.add_argument("--groups", action="append", metavar="EXPR=v1|v2|...",
                    help="the public domain of a GROUP BY expression (else: a public relation's column or an ENUM)")
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
-    _common(s, engines=("memory", "spark"))  # spark: the same SQL on Spark (local[*] or --spark-master/--spark-remote)
+    _common(s, engines=("memory", "spark"), gs_help="public global sensitivity bound GS_Q (sets the τ grid; choose "
+            "it without looking at the data); required, no default")  # spark: the same SQL on Spark (local[*] or --spark-master/--spark-remote)
     from ..spark import add_spark_arguments
 
     add_spark_arguments(s)
@@ -334,6 +351,8 @@ def register(subparsers) -> None:
                                                     "GS_Q = D^k)"))
     g.add_argument("edges", help="SNAP edge list or CSV id_1,id_2")
     g.add_argument("--query", default="edge", help="edge | path2 | triangle | rectangle (default edge)")
-    g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs)")
-    _common(g)
+    g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs; one of the two is required, "
+                   "no default)")
+    _common(g, gs_help="public global sensitivity bound GS_Q (sets the τ grid; choose it without looking at the "
+                       "data); default D^k from --max-degree (one of the two is required)")
     g.set_defaults(func=_run_graph)

@@ -21,7 +21,7 @@ def test_cli_json_and_errors(tmp_path, capsys):
     dc.write_text("t1&t2&EQ(t1.Capital,t2.Capital)&IQ(t1.Country,t2.Country)\n")
     assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"private", "public"}  # exact values only with --show-exact
+    assert set(out) == {"private", "public", "accuracy"}  # exact values only with --show-exact
     assert set(out["private"]) == {"n_bound", "I_MI", "I_P", "I_R"}
     assert out["public"]["epsilon_spent"] == pytest.approx(1.0)
     assert "research" in out["public"]["noise"] or "NOT a private release" in out["public"]["noise"]

@@ -32,7 +32,7 @@ import numpy as np
 
 from dpworkbench.accounting import LedgerEntry, planned
 from dpworkbench.mechanisms import exponential_mechanism, exponential_top_k, laplace_mechanism, permute_and_flip
-from dpworkbench.mechanisms.declaration import (ADD_REMOVE_ROW, EDGE, EPSILON, REQUIRED, SUBSTITUTE_ROW, Drawn,
+from dpworkbench.mechanisms.declaration import (ADD_REMOVE_ROW, EDGE, EPSILON, REQUIRED, SUBSTITUTE_ROW, Accuracy, Drawn,
                                                 Mechanism, Param, parallel_plan)
 
 from ..model import SensitivityMatrix, dampen, sld_slack, sld_utility
@@ -75,6 +75,73 @@ def _selection(selector: str, exact=None):
         i = _pick(stats, backend, epsilon, selector)
         return Drawn(i, exact=exact(stats, i) if exact is not None else {})
     return noise
+
+
+@dataclass(frozen=True)
+class SelectionAccuracy(Accuracy):
+    """The error bar of a selection (a label, not a number): with probability ≥ 1 − β the selected candidate's
+    utility loss against the best candidate is at most ``bound`` (EM and permute-and-flip on n candidates with
+    scale s: P(loss ≥ 2s·ln(n/β)/ε) ≤ β, since each candidate r is output with probability at most
+    exp(−ε·loss_r/(2s))). ``interval`` is the loss interval [0, bound], capped at ``clip``'s upper end (the public
+    range of the loss); ``covers`` says in what units. Noise only."""
+
+    covers: str = ""
+
+    def interval(self, value: Any = None) -> tuple[float, float]:
+        hi = self.bound if self.clip is None else min(self.bound, self.clip[1])
+        return 0.0, hi
+
+
+SELECTION_BETA = 0.05
+
+
+def selection_loss_bound(scale: float, epsilon: float, candidates: int, beta: float = SELECTION_BETA) -> float:
+    """2·scale·ln(candidates/β)/ε: the (1 − β) bound on the utility loss of one EM or PF draw."""
+    return 2.0 * scale * math.log(max(int(candidates), 1) / beta) / epsilon
+
+
+def _quantile_accuracy(selector: str, median: bool):
+    """|x_selected − x_(k)| for EM, PF (utility −|x_(k) − x_i| with Δ = Λ) and LD (on the dampened utility D with
+    sensitivity 1: every δ ≤ Λ, so a loss of d in D is a loss of at most Λ·d in u, and D is 0 at x_(k)); for SLD a
+    bound on the loss of its score u − S (score units: the slack S is data-dependent). ``n`` (the number of rows,
+    public under substitution) is known once the file is read; before (``--plan``) the bound is a formula in n."""
+    what = "median" if median else "p-quantile"
+
+    def accuracy(*, epsilon, lower, upper, n=None, **_):
+        lam = float(upper - lower)
+        if selector == "SLD":
+            covers = f"the loss of the selected row's SLD score u − S against the best row's (score units, not a {what} distance)"
+        else:
+            covers = f"|x_selected − x_(k)|, the distance of the selected row's clipped value from the {what}"
+        if n is None:
+            return (f"with probability ≥ {1 - SELECTION_BETA:g}, {covers} ≤ 2Λ·ln(n/β)/ε = "
+                    f"{2 * lam / epsilon:.4g}·ln(n/{SELECTION_BETA:g}) for n rows (n is public: the file's lines), "
+                    "at most Λ = " f"{lam:g}; noise only")
+        b = selection_loss_bound(lam, epsilon, n)
+        return SelectionAccuracy(noise_scale=2 * lam / epsilon, bound=b, beta=SELECTION_BETA,
+                                 clip=None if selector == "SLD" else (0.0, lam), covers=covers)
+
+    return accuracy
+
+
+def _topk_accuracy(method: str, graph: bool):
+    """Per draw of PrivTopk (ε/k each, union bound over the k draws: β/k each): the selected node's score loss
+    against the best node not yet drawn, at most 2s·ln(N·k/β)·k/ε for N public nodes. EM/PF: in EBC (s = the
+    stability × ΔEBC(D)); LD/SLD: in their score units (s = the stability)."""
+    def accuracy(*, epsilon, k, max_degree_bound=None, stability=1, nodes=None, **_):
+        from ..ebc import PROJECTION_STABILITY
+
+        stab = PROJECTION_STABILITY if graph else stability
+        s = stab * (_ebc_gs(max_degree_bound) if method in ("EM", "PF") else 1.0)
+        units = "EBC" if method in ("EM", "PF") else f"{method} score units, not EBC"
+        covers = f"each draw's loss against the best node not yet drawn ({units})"
+        if nodes is None:
+            return (f"with probability ≥ {1 - SELECTION_BETA:g}, {covers} ≤ 2s·k·ln(N·k/β)/ε = "
+                    f"{2 * s * k / epsilon:.4g}·ln({k}N/{SELECTION_BETA:g}) for N nodes in the public node set; noise only")
+        b = selection_loss_bound(s, epsilon / k, int(nodes) * k)
+        return SelectionAccuracy(noise_scale=2 * s * k / epsilon, bound=b, beta=SELECTION_BETA, covers=covers)
+
+    return accuracy
 
 
 def _require_admissible(delta: SensitivityMatrix, allow_unverified: bool, what: str) -> None:
@@ -273,6 +340,26 @@ def _thesis_examples(rng):
     return [np.array([0, 0, 0, 1, 5, 4])]
 
 
+def load_one_column(path, *, lower: float, upper: float, missing: float | None = None, **_) -> np.ndarray:
+    """``dpworkbench release dampening.median_* FILE``: a one-column CSV (a header, then one value per line) read by
+    the public rules of ``dpworkbench dampening median``: one physical line is one row (n, public under
+    substitution, is the number of lines), a value is clipped into [lower, upper], and a blank, missing or
+    unparseable cell is ``missing`` (default ``lower``) — so a release never refuses because of what a cell holds.
+    Refusals depend only on the header and the number of lines."""
+    from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
+
+    missing = check_bounds(lower, upper, missing)
+    raw = read_raw_lines(path, "CSV")
+    if raw.shape[1] != 1:
+        raise ValueError(f"CSV {path} has {raw.shape[1]} columns: give a one-column CSV (a header, then one value per "
+                         "line), or use `dpworkbench dampening median --column NAME`")
+    if len(raw) == 0:
+        raise ValueError(f"CSV {path} has a header but no rows: there is no value to select")
+    col = raw.columns[0]
+    typed, _ = PublicSchema((ColumnSpec(col, "float", lower, upper, default=missing),)).apply(raw[[col]])
+    return typed[col].to_numpy(float)
+
+
 def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
     """One selector of median (``median``) or percentile selection; ``thesis``: the median with the thesis'
     Candidates δ (Alg. 2, NOT admissible: a labelled paper option, not ε-DP as claimed)."""
@@ -299,7 +386,8 @@ def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
         noise=_selection(selector, _quantile_exact),
         sensitivity=lambda **p: _elementwise(u=p["upper"] - p["lower"],
                                              **({} if selector in ("EM", "PF") else {"dampened": 1.0})),
-        truth=lambda stats, **_: stats["target"],
+        truth=lambda stats, **_: stats["target"], accuracy=None if thesis else _quantile_accuracy(selector, median),
+        load=None if thesis else load_one_column,
         examples=(None if selector == "LD" else _thesis_examples) if thesis else _quantile_examples,
         neighbours=_substitutions, harness_samples=3000,
         harness_params={"epsilon": 1.0, "lower": 0.0, "upper": float(LAM), **({} if median else {"p": 0.75}),
@@ -450,7 +538,7 @@ def _topk(method: str, graph: bool) -> Mechanism:
         + (" (raw edge list, projected into the degree bound)" if graph else ""),
         relation=GRAPH_RELATION if graph else TOPK_RELATION, params=params, public=("node set",),
         cost=lambda epsilon, k, **_: topk_plan(epsilon, k, method), statistics=stats, noise=_topk_noise(method),
-        sensitivity=sens, truth=_topk_truth, examples=graph_examples,
+        sensitivity=sens, truth=_topk_truth, examples=graph_examples, accuracy=_topk_accuracy(method, graph),
         neighbours=_raw_edge_neighbours if graph else None, harness_samples=2000 if graph else 3000,
         harness_params={"epsilon": 1.0, "k": K, "max_degree_bound": CLI_BOUND if graph else N_NODES - 1},
         references="de Farias 2021, Alg. 3, Lemma 6.3.2, Def. 6.3.1")

@@ -58,7 +58,7 @@ from ..._validation import check_epsilon, check_int, check_options
 from ...accounting import Accountant, LedgerEntry, Release, planned
 from ...experiments.summary import relative_error
 from ...mechanisms import exponential_logits
-from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Drawn, Mechanism, Param
+from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Accuracy, Drawn, Mechanism, Param
 from ..conflict_graph import ConflictGraph, build
 from ..constraints import DC, FD
 from ..model import Projector, degree_bound, i_r_2approx, paper_candidates, quality
@@ -217,6 +217,71 @@ def _repeat(one, size):
 
 
 # ---------------------------------------------------------------------------------------------------- the private size bound
+ACCURACY_BETA = 0.05
+
+
+@dataclasses.dataclass(frozen=True)
+class CoveredAccuracy(Accuracy):
+    """A Laplace error bar (:meth:`Accuracy.laplace`) that says what it covers (``covers``): the pre-noise value it
+    is centred on, never the bias of a truncation or an approximation."""
+
+    covers: str = ""
+
+
+def _laplace_bar(scale: float, covers: str, clip: tuple[float, float] | None = None) -> CoveredAccuracy:
+    # Accuracy.laplace's bound (P(|Lap(b)| > b·ln(1/β)) = β), with what it covers
+    return CoveredAccuracy(float(scale), float(scale) * math.log(1.0 / ACCURACY_BETA), ACCURACY_BETA, clip, covers)
+
+
+def _size_accuracy(*, epsilon, beta=None, **_):
+    """|D| within ±ln(1/β')/ε of the released noisy count (Lap(1/ε)); the released bound adds ln(1/(2β))/ε to it."""
+    return _laplace_bar(1.0 / epsilon, "the number of rows |D|, around the noisy count (the released bound adds "
+                        "ln(1/(2β))/ε to it so that it is ≥ |D| with probability 1 − β)", (0.0, math.inf))
+
+
+def _measure_hi(measure: str, nb: float) -> float:
+    return max(nb * (nb - 1) / 2, nb) if measure == "MI" else float(nb)
+
+
+def _projection_accuracy(measure: str, ip_sensitivity: str):
+    """Alg. 2's Laplace step: f(π_θ*(G)) + Lap(Δ(θ*)/ε₂). After a release the scale is a function of the released
+    θ* (a private output: post-processing) and public parameters; the interval is clipped to the public range
+    [0, C(n_bound, 2)] (I_MI) or [0, n_bound] (I_P) with ``clip="range"`` (``n_bound``: the public bound, or the
+    released private one). Before a run (``theta=None``) the worst case θ* = n_bound (or a formula in θ*). It
+    covers the noise only: f(π_θ*(G)) may be below f(G) (truncation bias)."""
+    label = {"MI": "I_MI", "P": "I_P"}[measure]
+
+    def accuracy(*, epsilon, strategy="bound_hier", n_bound=None, n_frac=N_FRAC, eps1_frac=0.4,
+                 artifact_compat=False, clip="range", theta=None, size_bound=None, bound_outside=False, **_):
+        # n_frac·ε buys the private size bound inside the release unless a bound is given (public, or bought
+        # outside it: ``bound_outside``, as release_measures does)
+        rest = epsilon - n_frac * epsilon if (n_bound is None and not bound_outside) else epsilon
+        eps2 = rest if (strategy in ("baseline_V", "baseline_dmax") or artifact_compat) else (1 - eps1_frac) * rest
+        nb = n_bound if n_bound is not None else size_bound
+        covers = f"{label} of the projection π_θ*(G) at the released θ*"
+        if theta is None:
+            if nb is None:
+                one = laplace_sensitivity(1, measure, ip_sensitivity) / eps2
+                return (f"Laplace noise of scale Δ(θ*)/ε₂ with ε₂ = {eps2:.4g} and Δ(θ*) = θ*"
+                        + (" + 1" if measure == "P" and ip_sensitivity == "safe" else "")
+                        + f": {one:.4g} at θ* = 1; {100 * (1 - ACCURACY_BETA):g}% noise-only bound ±scale·ln(1/{ACCURACY_BETA:g})"
+                        f" (θ* ≤ the private row bound; truncation bias not included)")
+            theta, covers = nb, f"{label} of the projection π_θ*(G) (worst case θ* = n_bound = {nb})"
+        scale = laplace_sensitivity(int(theta), measure, ip_sensitivity) / eps2
+        rng = (0.0, _measure_hi(measure, nb)) if (clip == "range" and nb is not None) else None
+        return _laplace_bar(scale, covers, rng)
+
+    return accuracy
+
+
+def _cover_accuracy(scale_of):
+    def accuracy(*, epsilon, n_bound=None, **_):
+        return _laplace_bar(scale_of(epsilon), "c, the size of the greedy 2-approximate vertex cover (≈ 2·I_R; the "
+                            "approximation is not included)", (0.0, math.inf if n_bound is None else float(n_bound)))
+
+    return accuracy
+
+
 def _size_noise(stats, backend, size, *, epsilon, beta):
     def one():
         noisy = float(backend.add_laplace(float(stats["rows"]), 1.0 / epsilon))
@@ -236,7 +301,7 @@ SIZE_BOUND = Mechanism(
     statistics=lambda df, **p: {"rows": float(len(df))},
     sensitivity=lambda **p: {"rows": 1.0},
     noise=_size_noise,
-    truth=lambda stats, **p: stats["rows"],
+    truth=lambda stats, **p: stats["rows"], accuracy=_size_accuracy,
     examples=lambda rng: [pd.DataFrame({"A": rng.integers(0, 2, 4)}), FINDING1.copy()],
     harness_params={"epsilon": 1.0},
     references="spec §1.5 (public information)",
@@ -561,7 +626,7 @@ def _projection(measure: str, ip_sensitivity: str, name: str, paper_option: bool
         harness_params={"epsilon": 1.0},
         harness_samples=5000,
         paper_option=paper_option,
-        release_type=ProjectionRelease,
+        release_type=ProjectionRelease, accuracy=_projection_accuracy(measure, ip_sensitivity),
         references="Mohapatra et al., SIGMOD 2025: Alg. 2 with Alg. 3–4; Lemmas 1–2",
     )
 
@@ -676,7 +741,7 @@ def _cover(name: str, scale_of, summary: str, note: str, paper_option: bool = Fa
         noise=_cover_noise(scale_of),
         truth=lambda stats, **p: float(stats.cover()),
         examples=harness_tables, neighbours=_neighbours, harness_params={"epsilon": 1.0}, harness_samples=6000,
-        paper_option=paper_option,
+        paper_option=paper_option, accuracy=_cover_accuracy(scale_of),
         references="Mohapatra et al., SIGMOD 2025: §5, Algorithm 5 and Prop. 3",
     )
 

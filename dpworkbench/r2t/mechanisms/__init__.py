@@ -31,7 +31,7 @@ import numpy as np
 
 from ...accounting import AccountantLike, LedgerEntry, Release, planned
 from ...mechanisms.backends import NumpyBackend, RngLike, check_rng
-from ...mechanisms.declaration import EPSILON, Drawn, Mechanism, Param, parallel_plan
+from ...mechanisms.declaration import EPSILON, Accuracy, Drawn, Mechanism, Param, parallel_plan
 from ..joininfo import JoinInfo
 from ..model import FHat, Truncation, f_exact
 from .common import (GRAPH_RELATION, N_NODES, RELATION, SQL_RELATION, SQL_RELATION_NO_SCHEMA, example_graphs,
@@ -309,6 +309,40 @@ def _r2t_noise(stats, backend, size, *, epsilon, gs, beta, base, rounding, prune
                   "pruned": K - solved, "early_stopped": stopped, "seconds": time.perf_counter() - t0})
 
 
+@dataclasses.dataclass(frozen=True)
+class R2TAccuracy(Accuracy):
+    """R2T's noise-only error bar: Theorem 5.1's form with a public τ in place of DS. With probability ≥ 1 − β every
+    draw |Lap(Kτ_i/ε)| ≤ K ln(K/β) τ_i/ε (the penalty; union bound over the K draws). On that event
+    Q̃ ≤ Q(I, τ*) ≤ Q̃ + 2K ln(K/β) τ*/ε at the winning τ* (and Q(I, τ_i) ≤ Q̃ + 2K ln(K/β) τ_i/ε at every τ_i, so
+    at τ_1 when no τ won). ``bound`` is that 2K ln(K/β) τ/ε; the interval is one-sided, [Q̃, Q̃ + bound]: R2T
+    under-estimates on the event. It covers the noise only: Q(I) − Q(I, τ*) (truncation bias) is not in it."""
+
+    covers: str = ""
+
+    def interval(self, value: float) -> tuple[float, float]:
+        lo, hi = float(value), float(value) + self.bound
+        if self.clip is not None:
+            lo, hi = max(lo, self.clip[0]), min(hi, self.clip[1])
+        return lo, hi
+
+
+def r2t_accuracy(*, epsilon: float, gs: float, beta: float, base: float = 2.0, rounding: str = "ceil",
+                 tau: float | None = None, **_) -> R2TAccuracy:
+    """The noise-only error bar of one R2T release from public inputs: at ``tau`` (the released winning τ, or τ_1
+    when the estimate is the floor 0: post-processing of the output), or, before a run (``--plan``), at the
+    largest τ_K (the worst case; it also covers Q(I) itself when GS_Q really bounds DS)."""
+    taus = tau_grid(gs, base, rounding=rounding)
+    K = taus.size
+    t = float(taus[-1] if tau is None else tau)
+    pen = K * math.log(K / beta) * t / epsilon
+    if tau is None:
+        first = 2 * K * math.log(K / beta) * float(taus[0]) / epsilon
+        covers = (f"Q(I, τ*) at the winning τ* (worst case τ* = τ_K = {t:g}; {first:.4g} at τ_1 = {taus[0]:g})")
+    else:
+        covers = f"the truncated answer Q(I, τ) at τ = {t:g}"
+    return R2TAccuracy(noise_scale=K * t / epsilon, bound=2 * pen, beta=float(beta), covers=covers)
+
+
 _BETA = Param("beta", float, 0.1, "failure probability β (public)", low=0.0, high=1.0, open_low=True)
 _NOTE = Param("note", str, "", "a label prefixed to the ledger notes")
 
@@ -331,7 +365,7 @@ R2T = Mechanism(
     noise=_r2t_noise,
     truth=lambda stats, **p: float(stats.info.answer),
     examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "gs": 8.0, "beta": 0.1},
-    release_type=R2TResult,
+    release_type=R2TResult, accuracy=r2t_accuracy,
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T, eqs. 8–9; Theorem 5.1), spec 2.6–2.7.",
 )
 
@@ -404,6 +438,8 @@ R2T_GROUP_BY = Mechanism(
     statistics=lambda data, **p: {g: instance_stats(d, _q_keys(_r2t_grid(p))) for g, d in data.items()},
     noise=_group_by_noise,
     truth=lambda stats, **p: [float(s.info.answer) for s in stats.values()],
+    accuracy=lambda *, epsilon, groups, parallel, **p: r2t_accuracy(
+        epsilon=epsilon if parallel else epsilon / groups, **p),
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T) per group; parallel composition.",
 )
 
@@ -781,6 +817,6 @@ def ls_lower_bound(gs: float, *, epsilon: float) -> float:
 
 __all__ = ["N_NODES", "SQL_RELATION_NO_SCHEMA", "example_graphs", "research_generator", "EXP_OPT2", "FIXED_TAU", "GRAPH_RELATION", "InstanceStats", "NAIVE_LAPLACE", "OPT2", "OPT2Result", "R2T",
            "R2TResult", "R2T_GROUP_BY", "RANDOM_TAU", "RELATION", "SQL_RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau",
-           "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_r2t", "r2t", "r2t_bound", "r2t_group_by", "random_tau", "tau_grid"]
+           "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_r2t", "r2t", "r2t_accuracy", "R2TAccuracy", "r2t_bound", "r2t_group_by", "random_tau", "tau_grid"]
 
 from . import baselines as _baselines  # noqa: E402,F401  (registers NT, SDE, RM and LS, declared there)
