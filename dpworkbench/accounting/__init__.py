@@ -225,6 +225,14 @@ def release_payload(release: "Release", *, noise: str, show_exact: bool = False,
     return jsonable(out)
 
 
+def format_number(v) -> str:
+    """A printed number: 6 significant digits, but a large value in plain digits (a SUM of 128,732,456 read as
+    ``1.28732e+08`` hid its size from a reader); non-floats as they are."""
+    if not isinstance(v, float) or not math.isfinite(v):
+        return str(v)
+    return f"{v:.0f}" if 1e6 <= abs(v) < 1e15 else f"{v:.6g}"
+
+
 def value_tag(noise: str) -> str:
     """How a released value is labelled: ``private`` on a release back-end; a seeded research run's values are
     labelled as research values (anyone with the seed can remove the noise)."""
@@ -234,7 +242,7 @@ def value_tag(noise: str) -> str:
 def release_lines(release: "Release", *, noise: str, show_exact: bool = False, label: str = "value") -> list[str]:
     """Human-readable lines: private values (labelled as research values on a seeded run), then public inputs, ε
     and the noise source; exact values only with ``show_exact``, each labelled NOT PRIVATE."""
-    fmt = (lambda v: f"{v:.6g}" if isinstance(v, float) else str(v))
+    fmt = format_number
     tag = value_tag(noise)
     lines = [f"{label} ({tag}): {fmt(release.value)}"]
     lines += [f"{k} ({tag}): {fmt(v)}" for k, v in release.details.items()]

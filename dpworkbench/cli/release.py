@@ -62,9 +62,12 @@ def accuracy_text(acc: dict | str) -> str:
     if isinstance(acc, str):
         return acc
     pct = f"{100 * (1 - acc['beta']):g}%"
-    where = (f"[{acc['interval'][0]:.6g}, {acc['interval'][1]:.6g}]" if "interval" in acc else f"±{acc['bound']:.6g}")
+    from ..accounting import format_number
+
+    n = lambda v: format_number(float(v))  # noqa: E731
+    where = f"[{n(acc['interval'][0])}, {n(acc['interval'][1])}]" if "interval" in acc else f"±{n(acc['bound'])}"
     what = f" for {acc['covers']}" if acc.get("covers") else ""
-    return (f"{pct} noise-only interval {where}{what} (noise scale {acc['noise_scale']:.6g}; covers the noise only, "
+    return (f"{pct} noise-only interval {where}{what} (noise scale {n(acc['noise_scale'])}; covers the noise only, "
             "not truncation or clipping bias)")
 
 

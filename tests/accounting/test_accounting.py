@@ -63,3 +63,17 @@ def test_ledger_html():
     acc.spend(0.5, "exponential", "θ selection")
     html = acc._repr_html_()
     assert "θ selection" in html and "0.5" in html
+
+
+def test_large_values_print_in_plain_digits():
+    """A noisy SUM of about 1.3e8 printed as ``1.28732e+08`` (issue 28): large values are plain digits, small ones
+    keep 6 significant digits, and the error bar's ends follow the same rule."""
+    from dpworkbench.accounting import format_number
+    from dpworkbench.cli.release import accuracy_text
+
+    assert format_number(128732456.4) == "128732456"
+    assert format_number(-2.5e7) == "-25000000"
+    assert format_number(0.1234567) == "0.123457" and format_number(3) == "3"
+    assert format_number(float("nan")) == "nan" and format_number(2e15) == "2e+15"
+    line = accuracy_text({"beta": 0.05, "interval": [128000000.0, 129500000.0], "noise_scale": 250000.0})
+    assert "[128000000, 129500000]" in line and "e+08" not in line
