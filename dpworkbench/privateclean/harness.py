@@ -117,8 +117,42 @@ def _cli_neighbours(text: str) -> Iterable[str]:
     return csv_line_neighbours(text, hostile_lines(text, limit=None), remove=False, add=False)
 
 
+JOINT_DOMAIN = {"cat": ["a", "b"], "sub": ["u", "v"]}  # a joint partition (cat, sub): N = 4 combinations
+
+
+def _joint_examples(rng: np.random.Generator) -> list:
+    import pandas as pd
+
+    out = []
+    for n in (3, 4):
+        cat, sub = list(rng.choice(["a", "b"], n)), list(rng.choice(["u", "v"], n))
+        cat[0], sub[0] = "a", "u"  # substituting ("b", "v", 1e9)-like records at row 0 moves the tuple and the value by Δ
+        out.append(pd.DataFrame({"cat": cat, "sub": sub, "val": np.r_[0.0, np.round(rng.uniform(-2, 12, n - 1), 2)]}))
+    return out
+
+
+def joint_entry() -> EntryPoint:
+    """The GRR declaration on a joint partition (issue 25): (cat, sub) randomised jointly over the product of their
+    declared domains, with a Laplace number beside it; everything else (plan, statistics, noise, neighbours) is the
+    declaration's own, through :func:`dpworkbench.testing.declared.entry_point`."""
+    import dataclasses
+
+    from dpworkbench.testing.declared import entry_point
+
+    from .mechanisms import GRR
+
+    mech = dataclasses.replace(
+        GRR, harness_params={"discrete": {("cat", "sub"): 0.5}, "numeric": {"val": 10.0},
+                             "domains": {("cat", "sub"): JOINT_DOMAIN}, "bounds": {"val": (0.0, 10.0)}},
+        examples=_joint_examples)  # ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+    return dataclasses.replace(entry_point(mech), name="privateclean.grr(discrete={('cat', 'sub'): 0.5} joint over "
+                               "{cat: [a, b]} × {sub: [u, v]}, numeric={'val': 10.0}, bounds=(0, 10))",
+                               tests="tests/privacy/test_harness_privateclean.py",
+                               note="joint partition (cat, sub) over the product of declared domains (issue 25)")
+
+
 def entry_points() -> list[EntryPoint]:
-    return [EntryPoint(
+    return [joint_entry(), EntryPoint(
         name="dpworkbench privateclean query", kind="cli", paper=PAPER, relation=FILE_RELATION,
         claimed_epsilon=CLI_EPSILON,
         public_inputs=("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
