@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -67,7 +68,7 @@ from .estimators import Estimate
 from .mechanisms import _key_cols, partition_codes
 from .model import CleanedRelation, _denull
 
-AGGS = ("count", "sum", "avg", "var", "std")
+AGGS = ("count", "sum", "avg", "var", "std", "median", "percentile")
 MAX_TABLE_CELLS = 5_000_000  # the truth table's size (product of the involved partitions' domains × groups)
 
 
@@ -450,6 +451,73 @@ def true_aggregate(agg: str, sel: np.ndarray, x: np.ndarray | None = None) -> np
         return var if agg == "var" else np.sqrt(np.maximum(var, 0.0))
 
 
+_C0 = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def cdf_weights(t: np.ndarray, y: np.ndarray, b: float, s: float) -> np.ndarray:
+    """ψ_t(y) with E[ψ_t(x + Lap(b))] = E G((t − x)/s) ≈ 1[x ≤ t] (the deconvolved, smoothed indicator).
+
+    G(u) = Φ(u) + u φ(u)/2 is the integral of the fourth-order Gaussian kernel (3 − u²)φ(u)/2, so E G((t − x)/s) over
+    the data's x is F_X(t) + O(s⁴) (the smoothing's bias). Laplace's characteristic function is 1/(1 + b²ω²), so the
+    operator that undoes its convolution is 1 − b² d²/dy²: ψ = G − b² G''/s², and G''(u) = −u(5 − u²)φ(u)/2, giving
+    ψ_t(y) = G(u) + b² u (5 − u²) φ(u) / (2 s²) with u = (t − y)/s — a bounded function, unbiased for the smoothed
+    CDF."""
+    from scipy.special import ndtr
+
+    u = (t - y) / s
+    ph = _C0 * np.exp(-0.5 * u * u)
+    return ndtr(u) + 0.5 * u * ph + (b * b) * u * (5.0 - u * u) * ph / (2.0 * s * s)
+
+
+def quantile_estimate(w: np.ndarray, y: np.ndarray, P: float, *, b: float, bounds: tuple[float, float],
+                      s: float | None = None, z: float = 1.96, iters: int = 22) -> tuple[np.ndarray, ...]:
+    """(estimate, lo, hi) of the P-quantile of the true numbers over the selected rows, from row weights ``w`` and
+    Laplace-noised ``y`` (… × S; leading axes vectorised).
+
+    F̂(t) = Σ w_i ψ_t(y_i) / Σ w_i (:func:`cdf_weights`; w the joint-truth-table weights, so the predicate's
+    randomisation is corrected too) estimates the selected rows' CDF; the quantile is the root of F̂(t) = P in the
+    public ``bounds`` (bisection; the true numbers were clipped into them). Interval (Woodruff): the roots of
+    F̂(t) = P ∓ z·se, se the delta-method SE of F̂ at the estimate (per-row influence (w_i ψ_i − F̂ w_i)/Σw).
+    ``s``: the smoothing bandwidth, default b/2 (smaller s: less smoothing bias, more variance ∝ b²/s²; its bias is
+    measured, not assumed: tests/privateclean/test_multi.py)."""
+    if not 0 < P < 1:
+        raise ValueError(f"percentile must lie in (0, 100), got {100 * P:g}")
+    lo_b, hi_b = float(bounds[0]), float(bounds[1])
+    s = float(s) if s is not None else max(b / 2.0, 1e-9 * (hi_b - lo_b))
+    w = np.asarray(w, dtype=float)
+    y = np.asarray(y, dtype=float)
+    C = w.sum(-1)
+    lead = w.shape[:-1]
+
+    def F(t):
+        psi = cdf_weights(t[..., None], y, b, s)
+        Fh = (w * psi).sum(-1) / C
+        return Fh, psi
+
+    def root(target):
+        lo, hi = np.full(lead, lo_b), np.full(lead, hi_b)
+        for _ in range(iters):
+            mid = (lo + hi) / 2
+            below = F(mid)[0] < target
+            lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+        return (lo + hi) / 2
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = root(np.full(lead, P))
+        Fh, psi = F(q)
+        u = (w * psi - Fh[..., None] * w) / C[..., None]
+        se = np.sqrt(w.shape[-1] * u.var(-1))
+        qlo, qhi = root(P - z * se), root(P + z * se)
+    bad = ~(C > 0)
+    return tuple(np.where(bad, np.nan, v) for v in (q, qlo, qhi))
+
+
+def true_quantile(sel: np.ndarray, x: np.ndarray, P: float) -> float:
+    """inf{t : F(t) ≥ P} of the selected true numbers (NOT PRIVATE; tests and the notebook)."""
+    xs = np.sort(np.asarray(x, dtype=float)[np.asarray(sel, dtype=bool)])
+    return float(xs[max(int(math.ceil(P * len(xs))) - 1, 0)]) if len(xs) else math.nan
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # the front end on a CleanedRelation
 # --------------------------------------------------------------------------------------------------------------------
@@ -549,15 +617,22 @@ def joint_table(crel: CleanedRelation, where: Any = None, *, group_by: str | Non
 
 def estimate_where(crel: CleanedRelation, agg: str, where: Any = None, value_col: str | None = None, *,
                    group_by: str | None = None, groups: Sequence | None = None, method: str = "privateclean",
-                   z: float = 1.96) -> "Estimate | pd.DataFrame":
+                   z: float = 1.96, percentile: float | None = None, value_bounds: tuple | None = None,
+                   bandwidth: float | None = None) -> "Estimate | pd.DataFrame":
     """``SELECT agg(value_col) FROM C(V) WHERE where [GROUP BY group_by]`` with the joint-truth-table correction
     (module docstring). ``where``: a :class:`Predicate` or an expression (:func:`parse_where`) over any discrete
     attributes — independent partitions, attributes of one joint partition, columns extracted from them (a public
     table joined on a key, :func:`join_public`). ``groups``: the public group domain (required with ``group_by``).
     ``method``: ``privateclean`` (corrected, with a 95 % CI) or ``direct`` (the predicate on C(V) as it is; no CI).
+    ``median`` / ``percentile`` (``percentile=P`` in (0, 100)): :func:`quantile_estimate`, needing the numeric
+    attribute's public ``value_bounds``; ``bandwidth`` its smoothing s (default b/2).
     Returns an :class:`Estimate`, or with ``group_by`` a frame (group, value, lo, hi)."""
     check_options(agg, "agg", AGGS)
     check_options(method, "method", ("privateclean", "direct"))
+    if agg in ("median", "percentile"):
+        P = 0.5 if agg == "median" else (percentile or 0) / 100.0
+        if agg == "percentile" and percentile is None:
+            raise ValueError("percentile needs percentile=P (0 < P < 100)")
     y, b = None, 0.0
     if agg != "count":
         if value_col is None or value_col not in crel.data.columns:
@@ -570,7 +645,26 @@ def estimate_where(crel: CleanedRelation, agg: str, where: Any = None, value_col
     jt = joint_table(crel, where, group_by=group_by, groups=groups)
     codes = [_codes(crel, k) for k in jt.keys] or [np.zeros(len(crel.data), dtype=np.int64)]
     w = jt.weights(codes, method)
-    est, lo, hi = aggregate(agg, w, y, b=b, z=z, interval=method == "privateclean")
+    if agg in ("median", "percentile"):
+        src = crel.sources.get(value_col, value_col)
+        delta = float(crel.private.deltas[src])
+        bounds = crel.private.bounds.get(src) if hasattr(crel.private, "bounds") else None
+        if bounds is None:  # the public bounds: the released relation carries Δ; the caller passes (lo, hi)
+            if value_bounds is None:
+                raise ValueError(f"a {agg} needs the public bounds of {value_col!r} (value_bounds=(lo, hi), width Δ)")
+            bounds = value_bounds
+        if abs((bounds[1] - bounds[0]) - delta) > 1e-9 * max(1.0, delta):
+            raise ValueError(f"value_bounds {tuple(bounds)} disagree with the released Δ = {delta:g}")
+        if method == "direct":  # the empirical quantile of the noisy numbers over the rows C(V) selects
+            sel = w > 0.5
+            est = np.asarray([true_quantile(sel[g] if sel.ndim > 1 else sel, y, P)
+                              for g in range(sel.shape[0] if sel.ndim > 1 else 1)])
+            est = est if sel.ndim > 1 else est[0]
+            lo = hi = np.full(np.shape(est), np.nan)
+        else:
+            est, lo, hi = quantile_estimate(w, y, P, b=b, bounds=bounds, s=bandwidth, z=z)
+    else:
+        est, lo, hi = aggregate(agg, w, y, b=b, z=z, interval=method == "privateclean")
     meta = {"S": len(crel.data), "partitions": [str(k) for k in jt.keys], "p": jt.ps,
             "N": [int(n) for n in jt.truth.shape[1 if jt.groups is not None else 0:]], "method": method, "agg": agg}
     if group_by is None:
@@ -626,6 +720,11 @@ class Query:
     value_col: str | None = None
     group_by: str | None = None
     groups: tuple | None = None
+    percentile: float | None = None  # for agg="percentile" (median: 50)
+
+    @property
+    def P(self) -> float:
+        return 0.5 if self.agg == "median" else float(self.percentile) / 100.0
 
 
 def synthetic_joint(S: int, rng: Any) -> tuple[pd.DataFrame, dict, dict, dict, dict]:
@@ -671,7 +770,12 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
         jt = joint_table(crel, q.where, group_by=q.group_by, groups=q.groups)
         tw = jt.weights([codes[k] for k in jt.keys] or [np.zeros(len(df), dtype=np.int64)], "direct") > 0.5
         xv = None if q.agg == "count" else x[crel.sources.get(q.value_col, q.value_col)]
-        plans.append((q, jt, true_aggregate(q.agg, tw, xv), xv))
+        if q.agg in ("median", "percentile"):
+            truth = np.asarray([true_quantile(t, xv, q.P) for t in (tw if q.group_by is not None else [tw])])
+            truth = truth if q.group_by is not None else truth[0]
+        else:
+            truth = true_aggregate(q.agg, tw, xv)
+        plans.append((q, jt, truth, xv))
     acc: dict = {i: {"pc": [], "lo": [], "hi": [], "d": []} for i in range(len(plans))}
     done = 0
     while done < R:
@@ -682,8 +786,16 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
             kc = [cv[k] for k in jt.keys] or [np.zeros((n, len(df)), dtype=np.int64)]
             y = None if q.agg == "count" else vv[crel.sources.get(q.value_col, q.value_col)]
             b = 0.0 if q.agg == "count" else float(numeric[crel.sources.get(q.value_col, q.value_col)])
-            est, lo, hi = aggregate(q.agg, jt.weights(kc, "privateclean"), y, b=b, z=z)
-            d = aggregate(q.agg, jt.weights(kc, "direct"), y, b=0.0, interval=False)[0]
+            if q.agg in ("median", "percentile"):
+                src = crel.sources.get(q.value_col, q.value_col)
+                est, lo, hi = quantile_estimate(jt.weights(kc, "privateclean"), y, q.P, b=b, bounds=bounds[src], z=z)
+                sel = jt.weights(kc, "direct") > 0.5  # Direct: the empirical quantile of the noisy numbers it selects
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # an empty selection is NaN
+                    d = np.nanquantile(np.where(sel, y, np.nan), q.P, axis=-1, method="inverted_cdf")
+            else:
+                est, lo, hi = aggregate(q.agg, jt.weights(kc, "privateclean"), y, b=b, z=z)
+                d = aggregate(q.agg, jt.weights(kc, "direct"), y, b=0.0, interval=False)[0]
             if q.group_by is not None:  # (G × n) → (n × G)
                 est, lo, hi, d = est.T, lo.T, hi.T, d.T
             for name, v in (("pc", est), ("lo", lo), ("hi", hi), ("d", d)):
@@ -715,4 +827,4 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
     return pd.DataFrame(rows)
 
 
-__all__ += ["Query", "coverage_study", "synthetic_joint"]
+__all__ += ["Query", "cdf_weights", "coverage_study", "quantile_estimate", "synthetic_joint", "true_quantile"]

@@ -171,3 +171,70 @@ def test_group_by_matches_one_query_per_group():
         one = estimate_where(c, "avg", f"b = b2 AND c = {row['group']}", "x")
         assert (row["value"], row["lo"], row["hi"]) == pytest.approx((one.value, one.lo, one.hi), nan_ok=True)
     assert math.isnan(g["value"].iloc[-1])  # a public group no value of the domain maps to: no count, AVG undefined
+
+
+# --- 5. views over a public table ----------------------------------------------------------------------------------
+REGIONS = pd.DataFrame({"c": [0, 1, 2, 3], "region": ["low", "low", "mid", "high"], "tier": [1, 1, 2, 3]})  # no c = 4
+
+
+def test_join_public_is_a_single_attribute_cleaner_of_the_key():
+    df, discrete, numeric, domains, bounds = synthetic_joint(800, 3)
+    rel = grr(df, discrete, numeric, domains=domains, bounds=bounds, rng=2)
+    v = join_public(CleanedRelation.start(rel), REGIONS, "c")
+    assert v.mappings["region"] == {0: "low", 1: "low", 2: "mid", 3: "high", 4: None}  # c = 4: NULL (left join)
+    assert v.data["region"].tolist() == [REGIONS.set_index("c")["region"].get(c) for c in rel.value.data["c"]]
+    with pytest.raises(ValueError, match="not unique"):
+        join_public(CleanedRelation.start(rel), pd.concat([REGIONS, REGIONS]), "c")
+    with pytest.raises(ValueError, match="collides"):
+        join_public(CleanedRelation.start(rel), REGIONS.rename(columns={"region": "a"}), "c")
+
+
+def test_view_queries_bias_and_coverage():
+    df, discrete, numeric, domains, bounds = synthetic_joint(2000, 11)
+    qs = [Query("view COUNT", "count", "region = high AND a = a0"),
+          Query("view inner join SUM", "sum", "region IS NOT NULL AND tier >= 2", "x"),
+          Query("view GROUP BY region AVG", "avg", "b != b3", "x", "region", ("low", "mid", "high"))]
+    st = coverage_study(df, discrete, numeric, domains, bounds, qs, R=1000, rng=5,
+                        clean=lambda c: join_public(c, REGIONS, "c"))
+    assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
+    assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
+    assert st["direct_bias_z"].abs().max() > Z_REJECT  # Direct on the view is biased by the key's randomisation
+
+
+# --- 4. MEDIAN / percentile ------------------------------------------------------------------------------------------
+MEDIAN_QUERIES = [Query("MEDIAN b IN", "median", "b IN (b0, b1)", "x"),
+                  Query("MEDIAN c, a", "median", "c >= 2 AND a != a2", "x"),
+                  Query("P75 a", "percentile", "a = 'a1'", "x", percentile=75)]
+
+
+def _median_study(R, queries):
+    # b = 4 on bounds (0, 100): the deconvolution's regime (b well below the spread of x, about 10–15)
+    df, discrete, _, domains, bounds = synthetic_joint(1000, 7)
+    return coverage_study(df, discrete, {"x": 4.0}, domains, bounds, queries, R=R, rng=1)
+
+
+def test_median_fast():
+    st = _median_study(150, MEDIAN_QUERIES[:1])
+    assert abs(st["bias_z"].iloc[0]) < Z_REJECT and st["coverage"].iloc[0] >= 0.95 - 3 * st["coverage_se"].iloc[0]
+
+
+@pytest.mark.slow
+def test_median_percentile_bias_and_coverage_1000():
+    st = _median_study(1000, MEDIAN_QUERIES)
+    assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
+    assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
+
+
+def test_median_front_end():
+    df, discrete, numeric, domains, bounds = synthetic_joint(1500, 2)
+    rel = grr(df, discrete, {"x": 4.0}, domains=domains, bounds=bounds, rng=4)
+    c = CleanedRelation.start(rel)
+    e = estimate_where(c, "median", "a = a1", "x", value_bounds=(0, 100))
+    assert 0 <= e.lo <= e.value <= e.hi <= 100
+    g = estimate_where(c, "percentile", None, "x", group_by="a", groups=["a0", "a1", "a2"], percentile=25,
+                       value_bounds=(0, 100))
+    assert (g["lo"] <= g["value"]).all() and (g["value"] <= g["hi"]).all()
+    with pytest.raises(ValueError, match="public bounds"):
+        estimate_where(c, "median", None, "x")
+    with pytest.raises(ValueError, match="disagree"):
+        estimate_where(c, "median", None, "x", value_bounds=(0, 50))
