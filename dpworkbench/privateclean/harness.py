@@ -151,8 +151,58 @@ def joint_entry() -> EntryPoint:
                                note="joint partition (cat, sub) over the product of declared domains (issue 25)")
 
 
+MULTI_ARGS = ["--attr", "cat", "--domain", ",".join(DOM3), "--attr", "sub", "--domain", "u,v", "--p", str(P3),
+              "--value-col", "val", "--b", str(B), "--bounds", f"{LO:g},{HI:g}", "--where", "cat = a AND sub = u"]
+# each --attr: NULL joins its released domain (N = 4 and 3); the ledger composes the two GRRs and the Laplace column
+MULTI_EPSILON = epsilon_grr(P3, len(DOM3) + 1) + epsilon_grr(P3, 3) + (HI - LO) / B
+
+
+def _multi_query(text: str, *extra: str) -> dict:
+    path = scratch_dir(PAPER) / f"m-{hashlib.sha1(text.encode()).hexdigest()}.csv"
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    return run_cli(["privateclean", "query", str(path), *MULTI_ARGS, *extra])
+
+
+def _multi_release(text: str, seed: Any) -> dict[str, float]:
+    out = _multi_query(text, "--agg", "sum", "--seed", str(int(seed)), "--json")
+    return {k: (math.nan if v is None else float(v)) for k, v in out["private"].items()}
+
+
+def _multi_statistics(text: str) -> dict[str, float]:
+    s = _multi_query(text, "--agg", "sum", "--seed", "0", "--json", "--show-exact")
+    c = _multi_query(text, "--agg", "count", "--seed", "0", "--json", "--show-exact")
+    return {"true_sum": float(s["NOT_PRIVATE"]["true_answer"]), "true_count": float(c["NOT_PRIVATE"]["true_answer"]),
+            "rows": float(s["public"]["rows"])}
+
+
+def _multi_inputs(rng: np.random.Generator) -> list[str]:
+    out = []
+    for n in (3,):
+        cat = [DOM3[i] for i in rng.integers(0, 3, n)]
+        sub = [("u", "v")[i] for i in rng.integers(0, 2, n)]
+        val = list(np.round(rng.uniform(LO, HI, n), 2))
+        cat[0], sub[0], val[0] = "a", "u", LO  # the template of the hostile lines: ("a", "u", 1e9) moves the SUM by Δ
+        out.append("cat,sub,val\n" + "".join(f"{c},{s},{v:g}\n" for c, s, v in zip(cat, sub, val)))
+    return out
+
+
+def multi_entry() -> EntryPoint:
+    """The multi-attribute path of the CLI (issue 25): two GRR attributes, a --where over both, SUM."""
+    return EntryPoint(
+        name="dpworkbench privateclean query --attr cat --attr sub --where", kind="cli", paper=PAPER,
+        relation=FILE_RELATION, claimed_epsilon=MULTI_EPSILON,
+        public_inputs=("--domain per --attr (+ NULL)", "--bounds (clip; Δ = HI − LO)", "--p", "--b", "--where",
+                       "header", "number of lines"),
+        make_inputs=_multi_inputs, neighbours=_cli_neighbours, statistics=_multi_statistics,
+        sensitivities={"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0},
+        release=_multi_release, n_samples=1000, tests="tests/privacy/test_harness_privateclean.py",
+        note="--agg sum --where \"cat = a AND sub = u\", in process with --seed <int> --json; file-level neighbours "
+             "with hostile lines")
+
+
 def entry_points() -> list[EntryPoint]:
-    return [joint_entry(), EntryPoint(
+    return [joint_entry(), multi_entry(), EntryPoint(
         name="dpworkbench privateclean query", kind="cli", paper=PAPER, relation=FILE_RELATION,
         claimed_epsilon=CLI_EPSILON,
         public_inputs=("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",

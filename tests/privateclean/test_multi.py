@@ -238,3 +238,21 @@ def test_median_front_end():
         estimate_where(c, "median", None, "x")
     with pytest.raises(ValueError, match="disagree"):
         estimate_where(c, "median", None, "x", value_bounds=(0, 50))
+
+
+# --- 7. the notebook's logic ---------------------------------------------------------------------------------------
+def test_beers_study_and_its_figures():
+    from dpworkbench.experiments.claims import Claims
+    from dpworkbench.plots import figure_problems
+    from dpworkbench.privateclean import claims, figures
+    from dpworkbench.privateclean.multi import beers_study
+
+    st, source = beers_study([8.0], R=30, seed=0)
+    assert source == "real" or source.startswith("stand-in")
+    assert set(st["query"]) == {q.name for q in __import__("dpworkbench.privateclean.multi", fromlist=["x"]).BEERS_QUERIES}
+    assert (st["R"] > 0).all() and st["truth"].notna().all()
+    for fig in (figures.multi_error_vs_epsilon(st), figures.multi_coverage(st)):
+        assert not figure_problems(fig)
+    c = Claims()
+    claims.multi_attribute(c, st)
+    assert len(c.rows) == 2 * len(st)
