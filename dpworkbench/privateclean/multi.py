@@ -431,6 +431,54 @@ def aggregate(agg: str, w: np.ndarray, y: np.ndarray | None = None, *, b: float 
         return sd, np.maximum(sd - half, 0.0), sd + half
 
 
+def aggregate_cells(agg: str, W: np.ndarray, n: np.ndarray, m: Sequence[np.ndarray] = (), *, S: int, b: float = 0.0,
+                    z: float = 1.96, interval: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`aggregate` from the cells of the truth table instead of the rows (the same numbers, tested): ``W``
+    (… × M) the weight of each cell, ``n`` (M,) the rows per cell and ``m[k-1]`` (M,) Σ y^k over a cell's rows
+    (k = 1..4 as the aggregate needs). Each row term is w_cell · r(y_i) for a polynomial r, so Σ_i t_i = W @ Σ r and
+    S·var_i(t_i) = W² @ Σ r² − (W @ Σ r)²/S: a query over 10⁶ rows costs a few bincounts and matrix products."""
+    check_options(agg, "agg", AGGS[:5])
+    W = np.asarray(W, dtype=float)
+    W2 = W * W
+    nanv = np.full(W.shape[:-1], np.nan)
+
+    def svar(s1, s2):
+        return np.maximum(s2 - s1 * s1 / S, 0.0)
+    C = W @ n
+    if agg == "count":
+        half = z * np.sqrt(svar(C, W2 @ n)) if interval else nanv
+        return C, C - half, C + half
+    m1, m2 = m[0], m[1]
+    H = W @ m1
+    if agg == "sum":
+        half = z * np.sqrt(svar(H, W2 @ m2)) if interval else nanv
+        return H, H - half, H + half
+    with np.errstate(invalid="ignore", divide="ignore"):
+        Cp = np.where(C > 0, C, np.nan)
+        mu = H / Cp
+        mu_ = mu[..., None]
+        if agg == "avg":  # u = w (y − μ)/C
+            s1 = (W * (m1 - mu_ * n)).sum(-1) / Cp
+            s2 = (W2 * (m2 - 2 * mu_ * m1 + mu_ * mu_ * n)).sum(-1) / Cp ** 2
+            half = z * np.sqrt(svar(s1, s2)) if interval else nanv
+            return mu, mu - half, mu + half
+        m3, m4 = m[2], m[3]
+        Q = W @ (m2 - 2 * b * b * n)
+        mu2 = Q / Cp
+        var = mu2 - mu * mu
+        K = (2 * mu * mu - mu2 - 2 * b * b)[..., None]  # u = w (y² − 2μ y + K)/C
+        s1 = (W * (m2 - 2 * mu_ * m1 + K * n)).sum(-1) / Cp
+        r2 = m4 - 4 * mu_ * m3 + (4 * mu_ * mu_ + 2 * K) * m2 - 4 * mu_ * K * m1 + K * K * n
+        s2 = (W2 * r2).sum(-1) / Cp ** 2
+        sd_var = np.sqrt(svar(s1, s2))
+        if agg == "var":
+            half = z * sd_var if interval else nanv
+            return var, var - half, var + half
+        sd = np.sqrt(np.maximum(var, 0.0))
+        half = z * sd_var / (2 * np.where(sd > 0, sd, np.nan)) if interval else nanv
+        return sd, np.maximum(sd - half, 0.0), sd + half
+
+
 def true_aggregate(agg: str, sel: np.ndarray, x: np.ndarray | None = None) -> np.ndarray:
     """The same aggregate on the true relation (selection ``sel`` (… × S) bool, numbers ``x``): NOT PRIVATE, for tests
     and the notebook's error columns."""
@@ -551,11 +599,45 @@ def _clean_values(crel: CleanedRelation, col: str, key: Any, src: str) -> np.nda
     return out
 
 
+def fast_partition_codes(data: pd.DataFrame, key: Any, dom: np.ndarray) -> np.ndarray:
+    """:func:`~dpworkbench.privateclean.mechanisms.partition_codes` through the distinct rows: each column factorised
+    once (a C hash), the few distinct value tuples coded by ``partition_codes`` itself, then a gather (equal codes,
+    tested; ~10× faster on 10⁶ rows of text)."""
+    cols = _key_cols(key)
+    facs = []
+    for c in cols:
+        codes_j, uniq_j = pd.factorize(data[c].to_numpy(), use_na_sentinel=True)  # NaN/None → −1 (no isna pass)
+        uniq_j = list(uniq_j) + [None]
+        facs.append((np.where(codes_j < 0, len(uniq_j) - 1, codes_j), uniq_j))
+    comb = np.zeros(len(data), dtype=np.int64)
+    radix = 1
+    for codes_j, uniq_j in facs:
+        comb += codes_j.astype(np.int64) * radix
+        radix *= max(len(uniq_j), 1)
+    if radix <= 4 * len(data) + 1024:  # compaction by a bincount (no sort)
+        present = np.bincount(comb, minlength=radix) > 0
+        ucomb = np.flatnonzero(present)
+        inv = (np.cumsum(present) - 1)[comb]
+    else:
+        ucomb, inv = np.unique(comb, return_inverse=True)
+    distinct = {}
+    rem = ucomb.copy()
+    for c, (_, uniq_j) in zip(cols, facs):
+        k = max(len(uniq_j), 1)
+        idx = rem % k
+        rem //= k
+        vals = np.empty(len(idx), dtype=object)
+        u = list(uniq_j)
+        for i, j in enumerate(idx):
+            vals[i] = u[j] if u else None
+        distinct[c] = vals
+    return partition_codes(pd.DataFrame(distinct), key, dom)[inv.ravel()]
+
+
 def _codes(crel: CleanedRelation, key: Any) -> np.ndarray:
     ck = ("partition_codes", key)
     if ck not in crel._cache:
-        codes = partition_codes(crel.private.data, key, crel.private.domains[key])
-        crel._cache[ck] = codes
+        crel._cache[ck] = fast_partition_codes(crel.private.data, key, crel.private.domains[key])
     return crel._cache[ck]
 
 
@@ -644,6 +726,17 @@ def estimate_where(crel: CleanedRelation, agg: str, where: Any = None, value_col
         b = float(crel.private.b[src]) if method == "privateclean" else 0.0
     jt = joint_table(crel, where, group_by=group_by, groups=groups)
     codes = [_codes(crel, k) for k in jt.keys] or [np.zeros(len(crel.data), dtype=np.int64)]
+    if agg not in ("median", "percentile"):  # the cell path (aggregate_cells): per-cell moments, no row × group array
+        sizes = jt.truth.shape[1 if jt.groups is not None else 0:]
+        cell = np.ravel_multi_index(tuple(codes), sizes) if jt.keys else np.zeros(len(crel.data), dtype=np.int64)
+        M = int(np.prod(sizes)) if jt.keys else 1
+        table = correction_table(jt.truth, jt.ps, first_axis=1 if jt.groups is not None else 0) \
+            if method == "privateclean" else jt.truth.astype(float)
+        W = table.reshape((len(jt.groups), M) if jt.groups is not None else (M,))
+        n = np.bincount(cell, minlength=M).astype(float)
+        m = [] if y is None else [np.bincount(cell, weights=y ** k, minlength=M) for k in range(1, 5 if agg in ("var", "std") else 3)]
+        est, lo, hi = aggregate_cells(agg, W, n, m, S=len(crel.data), b=b, z=z, interval=method == "privateclean")
+        return _package(crel, jt, agg, method, est, lo, hi, group_by)
     w = jt.weights(codes, method)
     if agg in ("median", "percentile"):
         src = crel.sources.get(value_col, value_col)
@@ -665,6 +758,10 @@ def estimate_where(crel: CleanedRelation, agg: str, where: Any = None, value_col
             est, lo, hi = quantile_estimate(w, y, P, b=b, bounds=bounds, s=bandwidth, z=z)
     else:
         est, lo, hi = aggregate(agg, w, y, b=b, z=z, interval=method == "privateclean")
+    return _package(crel, jt, agg, method, est, lo, hi, group_by)
+
+
+def _package(crel, jt, agg, method, est, lo, hi, group_by):
     meta = {"S": len(crel.data), "partitions": [str(k) for k in jt.keys], "p": jt.ps,
             "N": [int(n) for n in jt.truth.shape[1 if jt.groups is not None else 0:]], "method": method, "agg": agg}
     if group_by is None:
@@ -901,4 +998,4 @@ def beers_study(epsilons: Sequence[float], *, R: int, seed: int = 0, value_epsil
     return pd.concat(out, ignore_index=True), source
 
 
-__all__ += ["BEERS_QUERIES", "beers_study", "beers_table"]
+__all__ += ["BEERS_QUERIES", "aggregate_cells", "beers_study", "beers_table"]

@@ -256,3 +256,34 @@ def test_beers_study_and_its_figures():
     c = Claims()
     claims.multi_attribute(c, st)
     assert len(c.rows) == 2 * len(st)
+
+
+@pytest.mark.parametrize("agg", ["count", "sum", "avg", "var", "std"])
+@pytest.mark.parametrize("grouped", [False, True])
+def test_cell_path_equals_the_row_path(agg, grouped):
+    # estimate_where aggregates per cell of the truth table (aggregate_cells); the row path (aggregate) is the
+    # definition: the two must give the same estimate and interval
+    from dpworkbench.privateclean.multi import _codes, aggregate, joint_table
+
+    df, discrete, numeric, domains, bounds = synthetic_joint(1200, 5)
+    c = CleanedRelation.start(grr(df, discrete, numeric, domains=domains, bounds=bounds, rng=6)).merge("b", {"b3": "b2"})
+    kw = dict(group_by="c", groups=(0, 1, 2, 3, 4)) if grouped else {}
+    got = estimate_where(c, agg, "a = a0 OR b IN (b1, b2)", "x", **kw)
+    jt = joint_table(c, "a = a0 OR b IN (b1, b2)", **kw)
+    w = jt.weights([_codes(c, k) for k in jt.keys])
+    est, lo, hi = aggregate(agg, w, c.data["x"].to_numpy(float), b=numeric["x"])
+    if grouped:
+        np.testing.assert_allclose(got[["value", "lo", "hi"]].to_numpy(), np.c_[est, lo, hi], rtol=1e-7)
+    else:
+        assert (got.value, got.lo, got.hi) == pytest.approx((float(est), float(lo), float(hi)), rel=1e-7)
+
+
+def test_fast_partition_codes_equal_partition_codes():
+    from dpworkbench.privateclean.multi import fast_partition_codes
+
+    df = pd.DataFrame({"a": ["x", "y", None, "x", "q", np.nan] * 50, "b": ["u", "v", "u", None, "u", "v"] * 50,
+                       "n": [1, 2, 3, 1, 9, 2] * 50})
+    for key, dom in ((("a", "b"), [["x", "y"], ["u", "v"]]), (("a", "b"), [("x", "u"), (None, "u"), None]),
+                     ("a", ["x", "y", None]), ("n", [1, 2, 3])):
+        d = partition_domain(key, dom)
+        assert fast_partition_codes(df, key, d).tolist() == partition_codes(df, key, d).tolist()
