@@ -19,6 +19,13 @@ where other values go (--other, default NULL), --p/--epsilon, --b/--value-epsilo
 The file is read one line = one row; --attr is text and --value-col a number, cell by cell (a cell that does not
 parse is NULL). A release never refuses because of what the rows hold.
 
+Beyond one attribute (issue 25): repeat --attr (one --domain each, in order; each its own GRR at --p/--epsilon, the
+ledger composes them), write the predicate as --where EXPR over those attributes and the columns of a public table
+joined with --join PUBLIC_TABLE ON KEY, group with --group-by (over a public group domain: --groups, else the declared
+--domain after --merge or the public table's values), and use --agg median, percentile:P, var or std. The estimate
+inverts the randomisation on the predicate's truth table; each interval is the privacy noise's only (an AVG, MEDIAN or
+percentile interval is clipped to --bounds). All flags are checked before the file is read.
+
 No --seed: a release, noise from the OpenDP floating-point-safe back-end. --seed makes it a RESEARCH run (seeded
 numpy noise, NOT a private release; only then may the domain be read off the data, reported as data-derived).
 --show-exact adds the true answer, errors and the counts of mapped/filled/clipped cells, each labelled NOT PRIVATE."""
