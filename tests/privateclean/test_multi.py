@@ -287,3 +287,16 @@ def test_fast_partition_codes_equal_partition_codes():
                      ("a", ["x", "y", None]), ("n", [1, 2, 3])):
         d = partition_domain(key, dom)
         assert fast_partition_codes(df, key, d).tolist() == partition_codes(df, key, d).tolist()
+
+
+@pytest.mark.slow
+def test_beers_bias_and_coverage_1000():
+    # raha beers (the seeded stand-in when absent), ε = 8 per attribute, R = 1000: the truth is each query on the
+    # repaired dirty table; the same z-test and coverage floor as on the synthetic table, and Direct's bias beside it
+    from dpworkbench.privateclean.multi import beers_study
+
+    st, _ = beers_study([8.0], R=1000, seed=0)
+    assert (st["R"] >= 990).all()
+    assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
+    assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
+    assert st["direct_bias_z"].abs().max() > Z_REJECT
