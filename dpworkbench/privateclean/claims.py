@@ -408,7 +408,7 @@ __all__ += ["raha_cleaning"]
 
 
 def multi_attribute(claims: Claims, st: pd.DataFrame) -> None:
-    """multi_attribute notebook (issue 25, no paper figure): at the largest ε of the grid, every new estimator's 95 %
+    """raha_multi_attribute notebook (issue 25, no paper figure): at the largest ε of the grid, every new estimator's 95 %
     CI covers the (repaired) truth in at least 0.95 − 3 MC SE of the releases, and PrivateClean's bias is not
     detectable (|z| ≤ 3.29, two-sided α = 0.001); Direct's bias z is shown beside it."""
     top = st[st["epsilon"] == st["epsilon"].max()]

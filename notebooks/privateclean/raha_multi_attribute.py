@@ -31,7 +31,7 @@ from IPython.display import display
 from dpworkbench.experiments import NotebookContext, pick
 from dpworkbench.privateclean import claims, figures, multi
 
-ctx = NotebookContext("privateclean/multi_attribute", profile=profile, output_dir=output_dir, seed=seed)
+ctx = NotebookContext("privateclean/raha_multi_attribute", profile=profile, output_dir=output_dir, seed=seed)
 epsilons = pick(profile, ci=[2.0, 8.0], quick=[1.0, 2.0, 4.0, 8.0], paper=[0.5, 1.0, 2.0, 4.0, 8.0, 16.0])
 R = pick(profile, ci=60, quick=400, paper=1000)
 
