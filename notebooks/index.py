@@ -25,7 +25,7 @@
 # - **PrivateClean (seed 002)** — PrivateClean: a relation privatized once with generalized randomized response, then cleaned and queried; COUNT/SUM/AVG estimates corrected for the privacy noise and for the cleaning.
 # - **Local dampening (seed 004)** — Local dampening: the exponential mechanism with local instead of global sensitivity (LD and shifted LD) for the median, the top-k most influential nodes of a graph (egocentric betweenness), and private ID3 trees.
 #
-# Below: 51 notebooks (13 teaching notebooks marked 🎓), grouped by paper. Open one, then *Run → Run All Cells*;
+# Below: 52 notebooks (13 teaching notebooks marked 🎓), grouped by paper. Open one, then *Run → Run All Cells*;
 # teaching notebooks show widgets (move the ε slider, the figure redraws).
 
 # %% tags=["parameters"]
@@ -91,6 +91,7 @@ interactive = True
 # - [`fig10_intel_like`](privateclean/fig10_intel_like.ipynb) — PrivateClean (Krishnan et al., SIGMOD 2016) — Fig. 10: IntelWireless — error vs privacy p (count, avg)
 # - [`fig11_mcafe_like`](privateclean/fig11_mcafe_like.ipynb) — PrivateClean (Krishnan et al., SIGMOD 2016) — Fig. 11: MCAFE stand-in — error vs privacy p (count, avg) with isEurope(make)
 # - [`raha_cleaning`](privateclean/raha_cleaning.ipynb) — PrivateClean on real dirty data — raha's beers, flights and rayyan (no paper figure)
+# - [`raha_multi_attribute`](privateclean/raha_multi_attribute.ipynb) — PrivateClean beyond one column — multi-attribute, grouped and median queries on raha's beers (no paper figure)
 # - 🎓 [`learn_ci_coverage`](privateclean/learn_ci_coverage.ipynb) — Learn PrivateClean: do the confidence intervals cover?
 # - 🎓 [`learn_privateclean`](privateclean/learn_privateclean.ipynb) — Learn PrivateClean: randomized response, de-biasing, and cleaning with provenance
 # - 🎓 [`learn_theory_and_tuning`](privateclean/learn_theory_and_tuning.ipynb) — Learn PrivateClean: how much privacy does p buy, how many rows keep every value, and how to tune p

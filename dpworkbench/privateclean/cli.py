@@ -19,6 +19,13 @@ where other values go (--other, default NULL), --p/--epsilon, --b/--value-epsilo
 The file is read one line = one row; --attr is text and --value-col a number, cell by cell (a cell that does not
 parse is NULL). A release never refuses because of what the rows hold.
 
+Beyond one attribute (issue 25): repeat --attr (one --domain each, in order; each its own GRR at --p/--epsilon, the
+ledger composes them), write the predicate as --where EXPR over those attributes and the columns of a public table
+joined with --join PUBLIC_TABLE ON KEY, group with --group-by (over a public group domain: --groups, else the declared
+--domain after --merge or the public table's values), and use --agg median, percentile:P, var or std. The estimate
+inverts the randomisation on the predicate's truth table; each interval is the privacy noise's only (an AVG, MEDIAN or
+percentile interval is clipped to --bounds). All flags are checked before the file is read.
+
 No --seed: a release, noise from the OpenDP floating-point-safe back-end. --seed makes it a RESEARCH run (seeded
 numpy noise, NOT a private release; only then may the domain be read off the data, reported as data-derived).
 --show-exact adds the true answer, errors and the counts of mapped/filled/clipped cells, each labelled NOT PRIVATE."""
@@ -35,12 +42,15 @@ def register(subparsers) -> None:
                        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     a = q.add_argument
     a("csv")
-    a("--attr", required=True, help="discrete attribute to randomise (GRR) and to filter on")
+    a("--attr", required=True, action="append",
+      help="discrete attribute to randomise (GRR) and to filter on; repeat it for several attributes (each its own "
+           "GRR, the ledger composes them; give one --domain per --attr, in the same order)")
     g = q.add_mutually_exclusive_group(required=True)
     g.add_argument("--p", type=float, help="GRR replacement probability in (0, 1) (public)")
     g.add_argument("--epsilon", type=float, help="ε of the discrete attribute (exact convention: p = N/(e^ε+N−1))")
-    a("--domain", help="public domain of --attr, comma-separated (required for a release; a --seed research run "
-                       "without it reads the domain off the data, reported as data-derived)")
+    a("--domain", action="append", help="public domain of --attr, comma-separated (required for a release; a --seed "
+                                        "research run without it reads the domain off the data, reported as "
+                                        "data-derived); repeated: the i-th --domain is the i-th --attr's")
     a("--other", help="where an --attr value outside --domain (or a blank cell) goes: a value of --domain (default: "
                       "NULL, which is then one more category of the released domain)")
     a("--value-col", help="numeric attribute for SUM/AVG (Laplace noise)")
@@ -53,9 +63,19 @@ def register(subparsers) -> None:
     a("--fill", type=float, help="what a missing or non-numeric --value-col cell becomes, within --bounds (default: the "
                                  "midpoint)")
     a("--merge", action="append", default=[], metavar="OLD=NEW",
-      help="cleaning: merge value OLD into NEW on the private relation (repeatable; NEW empty = NULL)")
-    a("--agg", choices=["count", "sum", "avg"], default="count")
-    a("--equals", required=True, help="predicate: cleaned value(s) of --attr, comma-separated (public)")
+      help="cleaning: merge value OLD into NEW on the private relation (repeatable; NEW empty = NULL); with several "
+           "--attr write ATTR:OLD=NEW")
+    a("--agg", default="count", metavar="AGG",
+      help="count|sum|avg|median|percentile:P|var|std (median, percentile, var and std: the multi-attribute path)")
+    a("--equals", help="predicate: cleaned value(s) of --attr, comma-separated (public); or use --where")
+    a("--where", metavar="EXPR",
+      help="public predicate over the --attr attributes and the --join table's columns, e.g. \"a = 'x' AND (b IN "
+           "(u, v) OR c BETWEEN 1 AND 5)\" (AND, OR, NOT, =, !=, IN, BETWEEN, <, <=, >, >=, IS [NOT] NULL)")
+    a("--group-by", metavar="ATTR", help="GROUP BY an --attr or a --join column, over its public domain (--groups)")
+    a("--groups", metavar="V1,V2,...", help="the public group domain (default: the declared --domain after --merge, "
+                                            "or the --join table's values)")
+    a("--join", nargs=3, metavar=("PUBLIC_TABLE", "ON", "KEY"),
+      help="join a public CSV on KEY (an --attr): its columns can be used in --where and --group-by")
     a("--ci", choices=["row_clt", "paper"], default="row_clt", help="interval form (default: corrected per-row CLT)")
     a("--save-private", help="write the private relation V to this CSV")
     a("--engine", choices=["memory", "spark"], default="memory",
@@ -66,8 +86,70 @@ def register(subparsers) -> None:
     q.set_defaults(func=_query)
 
 
+def _plain(release):
+    """The release as printed in text: numbers with plain digits (issue 28: a SUM read 1.28732e+08)."""
+    import dataclasses
+
+    from .query import plain_number
+
+    def conv(v):
+        if isinstance(v, dict):
+            return {k: conv(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(str(conv(x)) for x in v) + "]"
+        return plain_number(v)
+    return dataclasses.replace(release, value=conv(release.value), details=conv(dict(release.details)),
+                               exact=conv(dict(release.exact)))
+
+
 def _split(s: str | None) -> list[str]:
     return [v.strip() for v in s.split(",")] if s else []
+
+
+def _multi(args: argparse.Namespace) -> bool:
+    """Whether the flags ask for the multi-attribute path (issue 25); the one-attribute path is unchanged."""
+    return (len(args.attr) > 1 or args.where is not None or args.group_by is not None or args.join is not None
+            or args.agg not in ("count", "sum", "avg"))
+
+
+def _bounds(args):
+    if args.bounds is None or args.value_col is None:
+        return args.bounds
+    try:
+        lo, hi = (float(v) for v in args.bounds.split(","))
+    except ValueError:
+        raise ValueError(f"--bounds expects LO,HI, got {args.bounds!r}") from None
+    return lo, hi
+
+
+def _plan_multi(args: argparse.Namespace):
+    from .query import plan_multi
+
+    if args.equals is not None:
+        raise ValueError("--equals is the one-attribute predicate: with --where, several --attr, --group-by, --join or "
+                         "--agg median/percentile/var/std write the predicate as --where EXPR")
+    if args.engine == "spark":
+        raise ValueError("--engine spark runs the one-attribute query only")
+    if args.other is not None or args.delta is not None or args.ci != "row_clt":
+        raise ValueError("--other, --delta and --ci apply to the one-attribute query only")
+    if not args.domain:
+        raise ValueError("--domain (the public domain of each --attr, one per --attr) is required: the multi-attribute "
+                         "query never reads a domain off the data")
+    merges: dict = {}
+    for m in args.merge:
+        attr = args.attr[0]
+        if len(args.attr) > 1:
+            if ":" not in m.split("=", 1)[0]:
+                raise ValueError(f"--merge with several --attr expects ATTR:OLD=NEW, got {m!r}")
+            attr, m = m.split(":", 1)
+        if "=" not in m:
+            raise ValueError(f"--merge expects OLD=NEW, got {m!r}")
+        old, new = m.split("=", 1)
+        merges.setdefault(attr, {})[old] = new if new != "" else None
+    return plan_multi(args.attr, [_split(d) for d in args.domain], where=args.where, agg=args.agg, p=args.p,
+                      epsilon=args.epsilon, value_col=args.value_col, b=args.b, value_epsilon=args.value_epsilon,
+                      bounds=_bounds(args), fill=args.fill, merges=merges, group_by=args.group_by,
+                      groups=_split(args.groups) or None, join=args.join)
 
 
 def _plan(args: argparse.Namespace):
@@ -78,6 +160,16 @@ def _plan(args: argparse.Namespace):
 
     if args.save_private:  # checked before any budget is spent: a failed write must not waste a release
         check_output_path(args.save_private, "--save-private")
+    if _multi(args):
+        return _plan_multi(args)
+    if args.groups is not None:
+        raise ValueError("--groups needs --group-by")
+    if args.equals is None:
+        raise ValueError("give the predicate: --equals V1,V2 (one attribute) or --where EXPR")
+    args.attr = args.attr[0]
+    if args.domain is not None and len(args.domain) > 1:
+        raise ValueError("--domain is given more than once for one --attr")
+    args.domain = args.domain[0] if args.domain else None
     merge = {}
     for m in args.merge:
         if "=" not in m:
@@ -108,6 +200,7 @@ def _query(args: argparse.Namespace) -> int:
     from ..spark import session_from_args
     from .query import RELATION, query
 
+    multi = _multi(args)  # before _plan, which turns a single --attr into its name
     plan = _plan(args)
     if args.plan:  # GRR's plan from the public inputs (the answer is post-processing: it spends nothing more)
         from dpworkbench.cli.release import emit_plan
@@ -116,18 +209,31 @@ def _query(args: argparse.Namespace) -> int:
 
         emit_plan(GRR, plan.grr_params(), args)
         return 0
-    with Stages(args, ["read CSV", "privatise (GRR + Laplace)", "clean and estimate"], "privateclean") as st:
+    stages = ["read CSV"] + (["parse cells"] if multi else []) + ["privatise (GRR + Laplace)", "clean and estimate"]
+    with Stages(args, stages, "privateclean") as st:
         st.next("read CSV")
         raw = read_raw_lines(Path(args.csv), "CSV")  # one physical line = one row; errors name the path, never a cell
         args._backend = cli_backend(args.seed)
-        release, released, warns = query(raw, plan, rng=args._backend, spark=session_from_args(args),
-                                         source=str(args.csv), progress=st)
+        if multi:
+            from .query import query_multi
+
+            release, released, warns = query_multi(raw, plan, rng=args._backend, source=str(args.csv), progress=st)
+        else:
+            release, released, warns = query(raw, plan, rng=args._backend, spark=session_from_args(args),
+                                             source=str(args.csv), progress=st)
     if args.save_private:
         write_csv_atomic(released.value.data, args.save_private)
+    label = f"privateclean_{args.agg.replace(':', '_')}"
     if not args.json:
-        print(f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}  "
-              f"(neighbouring relation: substitute one record; S = {release.public['rows']} is public)")
-    emit(release, args, label=f"privateclean_{args.agg}", extra={"warnings": warns, "neighbouring_relation": RELATION})
+        if multi:
+            print(f"{args.agg.upper()}{' OF ' + args.value_col if args.value_col else ''}"
+                  f"{' WHERE ' + args.where if args.where else ''}{' GROUP BY ' + args.group_by if args.group_by else ''}"
+                  f"  (neighbouring relation: substitute one record; S = {release.public['rows']} is public)")
+        else:
+            print(f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}  "
+                  f"(neighbouring relation: substitute one record; S = {release.public['rows']} is public)")
+    shown = release if args.json else _plain(release)
+    emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION})
     for w in warns if not args.json else ():
         print(f"warning: {w}", file=sys.stderr)
     return 0

@@ -117,8 +117,92 @@ def _cli_neighbours(text: str) -> Iterable[str]:
     return csv_line_neighbours(text, hostile_lines(text, limit=None), remove=False, add=False)
 
 
+JOINT_DOMAIN = {"cat": ["a", "b"], "sub": ["u", "v"]}  # a joint partition (cat, sub): N = 4 combinations
+
+
+def _joint_examples(rng: np.random.Generator) -> list:
+    import pandas as pd
+
+    out = []
+    for n in (3, 4):
+        cat, sub = list(rng.choice(["a", "b"], n)), list(rng.choice(["u", "v"], n))
+        cat[0], sub[0] = "a", "u"  # substituting ("b", "v", 1e9)-like records at row 0 moves the tuple and the value by Δ
+        out.append(pd.DataFrame({"cat": cat, "sub": sub, "val": np.r_[0.0, np.round(rng.uniform(-2, 12, n - 1), 2)]}))
+    return out
+
+
+def joint_entry() -> EntryPoint:
+    """The GRR declaration on a joint partition (issue 25): (cat, sub) randomised jointly over the product of their
+    declared domains, with a Laplace number beside it; everything else (plan, statistics, noise, neighbours) is the
+    declaration's own, through :func:`dpworkbench.testing.declared.entry_point`."""
+    import dataclasses
+
+    from dpworkbench.testing.declared import entry_point
+
+    from .mechanisms import GRR
+
+    mech = dataclasses.replace(
+        GRR, harness_params={"discrete": {("cat", "sub"): 0.5}, "numeric": {"val": 10.0},
+                             "domains": {("cat", "sub"): JOINT_DOMAIN}, "bounds": {"val": (0.0, 10.0)}},
+        examples=_joint_examples)  # ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+    return dataclasses.replace(entry_point(mech), name="privateclean.grr(discrete={('cat', 'sub'): 0.5} joint over "
+                               "{cat: [a, b]} × {sub: [u, v]}, numeric={'val': 10.0}, bounds=(0, 10))",
+                               tests="tests/privacy/test_harness_privateclean.py",
+                               note="joint partition (cat, sub) over the product of declared domains (issue 25)")
+
+
+MULTI_ARGS = ["--attr", "cat", "--domain", ",".join(DOM3), "--attr", "sub", "--domain", "u,v", "--p", str(P3),
+              "--value-col", "val", "--b", str(B), "--bounds", f"{LO:g},{HI:g}", "--where", "cat = a AND sub = u"]
+# each --attr: NULL joins its released domain (N = 4 and 3); the ledger composes the two GRRs and the Laplace column
+MULTI_EPSILON = epsilon_grr(P3, len(DOM3) + 1) + epsilon_grr(P3, 3) + (HI - LO) / B
+
+
+def _multi_query(text: str, *extra: str) -> dict:
+    path = scratch_dir(PAPER) / f"m-{hashlib.sha1(text.encode()).hexdigest()}.csv"
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    return run_cli(["privateclean", "query", str(path), *MULTI_ARGS, *extra])
+
+
+def _multi_release(text: str, seed: Any) -> dict[str, float]:
+    out = _multi_query(text, "--agg", "sum", "--seed", str(int(seed)), "--json")
+    return {k: (math.nan if v is None else float(v)) for k, v in out["private"].items()}
+
+
+def _multi_statistics(text: str) -> dict[str, float]:
+    s = _multi_query(text, "--agg", "sum", "--seed", "0", "--json", "--show-exact")
+    c = _multi_query(text, "--agg", "count", "--seed", "0", "--json", "--show-exact")
+    return {"true_sum": float(s["NOT_PRIVATE"]["true_answer"]), "true_count": float(c["NOT_PRIVATE"]["true_answer"]),
+            "rows": float(s["public"]["rows"])}
+
+
+def _multi_inputs(rng: np.random.Generator) -> list[str]:
+    out = []
+    for n in (3,):
+        cat = [DOM3[i] for i in rng.integers(0, 3, n)]
+        sub = [("u", "v")[i] for i in rng.integers(0, 2, n)]
+        val = list(np.round(rng.uniform(LO, HI, n), 2))
+        cat[0], sub[0], val[0] = "a", "u", LO  # the template of the hostile lines: ("a", "u", 1e9) moves the SUM by Δ
+        out.append("cat,sub,val\n" + "".join(f"{c},{s},{v:g}\n" for c, s, v in zip(cat, sub, val)))
+    return out
+
+
+def multi_entry() -> EntryPoint:
+    """The multi-attribute path of the CLI (issue 25): two GRR attributes, a --where over both, SUM."""
+    return EntryPoint(
+        name="dpworkbench privateclean query --attr cat --attr sub --where", kind="cli", paper=PAPER,
+        relation=FILE_RELATION, claimed_epsilon=MULTI_EPSILON,
+        public_inputs=("--domain per --attr (+ NULL)", "--bounds (clip; Δ = HI − LO)", "--p", "--b", "--where",
+                       "header", "number of lines"),
+        make_inputs=_multi_inputs, neighbours=_cli_neighbours, statistics=_multi_statistics,
+        sensitivities={"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0},
+        release=_multi_release, n_samples=1000, tests="tests/privacy/test_harness_privateclean.py",
+        note="--agg sum --where \"cat = a AND sub = u\", in process with --seed <int> --json; file-level neighbours "
+             "with hostile lines")
+
+
 def entry_points() -> list[EntryPoint]:
-    return [EntryPoint(
+    return [joint_entry(), multi_entry(), EntryPoint(
         name="dpworkbench privateclean query", kind="cli", paper=PAPER, relation=FILE_RELATION,
         claimed_epsilon=CLI_EPSILON,
         public_inputs=("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",

@@ -104,6 +104,11 @@ class CleanedRelation:
         # no private row holds (masked, Theorem 2) are still carried through every later cleaner (provenance
         # with domain_source="released" needs their images)
         maps = {c: ({_denull(v): _denull(v) for v in rel.domains[c].tolist()} if c in rel.domains else {}) for c in cols}
+        for key, dom in rel.domains.items():  # an attribute of a joint partition: the components of its tuples
+            if isinstance(key, tuple) and len(key) > 1:
+                for i, c in enumerate(key):
+                    comps = [None if t is None else _denull(t[i]) for t in dom.tolist()]
+                    maps[c] = {v: v for v in comps}
         return cls(rel, rel.data.copy(), {c: c for c in cols}, maps, [])
 
     # -- local cleaners ------------------------------------------------------

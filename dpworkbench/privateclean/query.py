@@ -246,10 +246,266 @@ def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, s
     exact = {"input": {"cells": parse_report.columns, **dict(released.exact)}, "true_answer": truth,
              "privateclean_error": pc.value - truth, "direct_error": d - truth,
              "ci_covers_truth": bool(pc.lo <= truth <= pc.hi)}
+    lo, hi = pc.lo, pc.hi
+    if q.agg == "avg" and q.bounds is not None and math.isfinite(lo) and math.isfinite(hi):
+        # an average of numbers clipped into the public bounds lies in them: the interval is clipped too (issue 28;
+        # post-processing with public bounds). It is the privacy noise's interval only, not a sampling interval.
+        lo, hi = max(lo, q.bounds[0]), min(hi, q.bounds[1])
+        notes.append("the AVG interval is the privacy noise's only (not a sampling interval), clipped to --bounds")
     release = Release(pc.value, released.ledger, public=public, derived_public=tuple(derived),
-                      details={"ci_lo": pc.lo, "ci_hi": pc.hi, "direct": d}, exact=exact,
+                      details={"ci_lo": lo, "ci_hi": hi, "direct": d}, exact=exact,
                       private=released.private and not derived, mechanism="privateclean query")
-    return release, released, notes + [str(w.message) for w in caught]
+    return release, released, notes + [cli_warning(str(w.message)) for w in caught]
 
 
-__all__ = ["QueryPlan", "RELATION", "plan_query", "query"]
+NEW_AGGS = ("count", "sum", "avg", "median", "var", "std")  # and percentile:P
+
+
+def plain_number(v: Any) -> Any:
+    """A float printed with plain digits (6 significant, no exponent: 128732000 rather than 1.28732e+08); other
+    values unchanged. Display only (issue 28)."""
+    if isinstance(v, (float, np.floating)) and math.isfinite(v):
+        return np.format_float_positional(float(v), precision=6, unique=False, fractional=False, trim="-")
+    return v
+
+
+def cli_warning(message: str) -> str:
+    """A library warning in the CLI's words: the flag, not the Python argument (issue 28)."""
+    import re
+
+    message = re.sub(r"pass domains=\{.*?: \[\.\.\.\]\}", "pass --domain", message)
+    return re.sub(r"pass bounds=\{.*?: \(lo, hi\)\}", "pass --bounds LO,HI", message)
+
+
+def parse_agg(agg: str) -> tuple[str, float | None]:
+    """``count|sum|avg|median|var|std|percentile:P`` → (aggregate, P in (0, 100) or None)."""
+    if agg.startswith("percentile:"):
+        try:
+            P = float(agg.split(":", 1)[1])
+        except ValueError:
+            raise ValueError(f"--agg percentile:P needs a number P in (0, 100), got {agg!r}") from None
+        if not 0 < P < 100:
+            raise ValueError(f"--agg percentile:P needs 0 < P < 100, got {P:g}")
+        return "percentile", P
+    if agg not in NEW_AGGS:
+        raise ValueError(f"--agg must be one of {', '.join(NEW_AGGS)} or percentile:P, got {agg!r}")
+    return agg, None
+
+
+@dataclass(frozen=True)
+class MultiPlan:
+    """The checked public inputs of a multi-attribute query (issue 25): several GRR attributes (independent
+    partitions), a --where predicate over them and the joined public columns, --group-by over a public group domain,
+    the new aggregates and a --join with a public table."""
+
+    attrs: tuple[str, ...]
+    domains: tuple[tuple[str, ...], ...]
+    ps: tuple[float, ...]
+    where: Any
+    where_text: str
+    agg: str
+    percentile: float | None = None
+    value_col: str | None = None
+    b: float | None = None
+    bounds: tuple[float, float] | None = None
+    fill: float | None = None
+    merges: dict = field(default_factory=dict)   # {attr: {old: new}}
+    group_by: str | None = None
+    groups: tuple | None = None
+    join: tuple | None = None                     # (public table frame, key)
+    join_path: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def grr_params(self) -> dict[str, Any]:
+        return {"discrete": dict(zip(self.attrs, self.ps)), "domains": {a: list(d) for a, d in zip(self.attrs, self.domains)},
+                "other": {a: None for a in self.attrs},
+                **({"numeric": {self.value_col: self.b}, "bounds": {self.value_col: self.bounds}} if self.value_col
+                   else {})}
+
+
+def plan_multi(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, where: str | None, agg: str,
+               p: float | None = None, epsilon: float | None = None, value_col: str | None = None,
+               b: float | None = None, value_epsilon: float | None = None, bounds: tuple | None = None,
+               fill: float | None = None, merges: dict | None = None, group_by: str | None = None,
+               groups: Sequence[str] | None = None, join: Sequence[str] | None = None) -> MultiPlan:
+    """Every check of a multi-attribute query on public inputs (flags, the public table), before the data is read.
+    ``p`` / ``epsilon`` apply to each discrete attribute (its own GRR; the ledger composes them)."""
+    from .multi import TrueP, parse_where
+
+    aggname, P = parse_agg(agg)
+    attrs = list(attrs)
+    if len(set(attrs)) != len(attrs):
+        raise ValueError("--attr lists an attribute twice")
+    if len(domains) != len(attrs):
+        raise ValueError(f"give one --domain per --attr, in the same order ({len(attrs)} --attr, {len(domains)} --domain): "
+                         "a release never reads a domain off the data")
+    notes: list[str] = []
+    ps = []
+    for a, dom in zip(attrs, domains):
+        if not dom or "" in dom or len(set(dom)) != len(dom):
+            raise ValueError(f"--domain of {a!r} must list distinct non-empty values")
+        N = len(dom) + 1  # values outside the domain (and blank cells) go to NULL, one more category
+        if (p is None) == (epsilon is None):
+            raise ValueError("give exactly one of --p and --epsilon")
+        if epsilon is not None:
+            from dpworkbench._validation import check_epsilon
+
+            e = check_epsilon(epsilon, "--epsilon")
+            if e > MAX_GRR_EPSILON:
+                raise ValueError(f"--epsilon {e:g} is too large for GRR (use ≤ {MAX_GRR_EPSILON:g})")
+            ps.append(p_for_epsilon(e, N))
+        else:
+            if not 0 < p < 1:
+                raise ValueError(f"--p must lie in the open interval (0, 1), got {p!r}")
+            ps.append(float(p))
+    needs_value = aggname != "count"
+    if needs_value and value_col is None:
+        raise ValueError(f"--value-col is required for {aggname}")
+    if value_col is not None:
+        if value_col in attrs:
+            raise ValueError("--value-col must differ from every --attr")
+        if bounds is None:
+            raise ValueError("--bounds LO,HI (public bounds of --value-col) is required: values are clipped into them")
+        lo, hi = bounds
+        if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+            raise ValueError(f"--bounds needs finite LO < HI, got {lo:g},{hi:g}")
+        if fill is not None and not (math.isfinite(fill) and lo <= fill <= hi):
+            raise ValueError(f"--fill {fill:g} must lie within --bounds [{lo:g}, {hi:g}]")
+        if (b is None) == (value_epsilon is None):
+            raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
+        if b is not None and not (math.isfinite(b) and b > 0):
+            raise ValueError(f"--b must be a positive number, got {b!r}")
+        if b is None:
+            from dpworkbench._validation import check_epsilon
+
+            b = b_for_epsilon(check_epsilon(value_epsilon, "--value-epsilon"), hi - lo)
+    merges = {a: dict(m) for a, m in (merges or {}).items()}
+    for a in merges:
+        if a not in attrs:
+            raise ValueError(f"--merge names {a!r}, which is not an --attr")
+    table, key, jpath = None, None, None
+    if join is not None:
+        if len(join) != 3 or join[1].upper() != "ON":
+            raise ValueError("--join expects PUBLIC_TABLE ON KEY")
+        jpath, _, key = join
+        if key not in attrs:
+            raise ValueError(f"--join ... ON {key!r}: the key must be an --attr (a randomised attribute)")
+        from pathlib import Path
+
+        from dpworkbench.datasets.public_schema import read_raw_lines
+
+        table = read_raw_lines(Path(jpath), "public table (--join)")  # public: read before the private file
+        if key not in table.columns:
+            raise ValueError(f"the public table {jpath} has no column {key!r}")
+        if table[key].duplicated().any():
+            raise ValueError(f"the public table's key {key!r} is not unique: the join would duplicate private rows")
+        clash = [c for c in table.columns if c != key and (c in attrs or c == value_col)]
+        if clash:
+            raise ValueError(f"the public table's columns {clash} collide with the private relation's")
+    known = set(attrs) | (set(table.columns) if table is not None else set())
+    pred = parse_where(where) if where else TrueP()
+    unknown = [a for a in pred.attrs() if a not in known]
+    if unknown:
+        raise ValueError(f"--where reads {unknown}: not an --attr or a column of the --join table"
+                         + (" (a predicate on --value-col, the Laplace-noised number, has no unbiased estimator)"
+                            if value_col in unknown else ""))
+    if group_by is not None:
+        if group_by not in known:
+            raise ValueError(f"--group-by {group_by!r} is not an --attr or a column of the --join table")
+        if groups is None:  # the public group domain: the declared domain after --merge, or the public table's column
+            if group_by in attrs:
+                m = merges.get(group_by, {})
+                groups = list(dict.fromkeys(m.get(v, v) for v in domains[attrs.index(group_by)]))
+                groups = [g for g in groups if g is not None]
+            else:
+                groups = list(dict.fromkeys(v for v in table[group_by].tolist() if v is not None))
+        groups = tuple(groups)
+    elif groups is not None:
+        raise ValueError("--groups needs --group-by")
+    return MultiPlan(tuple(attrs), tuple(tuple(d) for d in domains), tuple(ps), pred, where or "", aggname, P,
+                     value_col, b, None if bounds is None else (float(bounds[0]), float(bounds[1])), fill, merges,
+                     group_by, groups, None if table is None else (table, key), jpath, tuple(notes))
+
+
+def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source: str = "the table",
+                progress=None) -> tuple[Release, Release, list[str]]:
+    """Privatise (GRR on each --attr, Laplace on --value-col) → merge → join the public table → the joint-truth-table
+    estimate (:mod:`dpworkbench.privateclean.multi`). Intervals of AVG/MEDIAN/percentile are clipped to the public
+    bounds (post-processing); every interval is the privacy noise's only (the randomisation of this table, given its
+    rows), not a sampling interval."""
+    from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema
+
+    from .multi import estimate_where, join_public
+
+    header = list(map(str, raw.columns))
+    for col in list(q.attrs) + ([q.value_col] if q.value_col else []):
+        if col not in header:
+            raise ValueError(f"column {col!r} not in {source} (columns: {', '.join(header)})")
+    if len(raw) == 0:
+        raise ValueError(f"CSV {source} has a header but no rows: nothing to privatise")
+    specs = [ColumnSpec(a, "text") for a in q.attrs] + ([ColumnSpec(q.value_col, "float")] if q.value_col else [])
+    schema = PublicSchema(tuple(specs), source="flags: --attr text, --value-col float")
+    if progress is not None:
+        progress.next("parse cells")
+    df, parse_report = schema.apply(raw[schema.names])
+    if progress is not None:
+        progress.next("privatise (GRR + Laplace)")
+    params = q.grr_params()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        released = grr(df, params["discrete"], params.get("numeric"), domains=params["domains"], other=params["other"],
+                       bounds=params.get("bounds"),
+                       fill={q.value_col: q.fill} if q.value_col and q.fill is not None else None, rng=rng)
+    if progress is not None:
+        progress.next("clean and estimate")
+    crel = CleanedRelation.start(released)
+    for a, m in q.merges.items():
+        crel = crel.merge(a, m, note="CLI merges")
+    if q.join is not None:
+        crel = join_public(crel, q.join[0], q.join[1])
+    kw = dict(group_by=q.group_by, groups=q.groups, percentile=q.percentile, value_bounds=q.bounds)
+    pc = estimate_where(crel, q.agg, q.where, q.value_col, **kw)
+    d = estimate_where(crel, q.agg, q.where, q.value_col, method="direct", **kw)
+    notes = [cli_warning(str(w.message)) for w in caught]
+    clip = q.agg in ("avg", "median", "percentile") and q.bounds is not None
+
+    def cl(v):
+        return float(np.clip(v, *q.bounds)) if clip and np.isfinite(v) else float(v)
+    if q.group_by is None:
+        value, details = pc.value, {"ci_lo": cl(pc.lo), "ci_hi": cl(pc.hi), "direct": d.value}
+    else:
+        value = {str(g): float(v) for g, v in zip(pc["group"], pc["value"])}
+        details = {"ci": {str(g): [cl(lo), cl(hi)] for g, lo, hi in zip(pc["group"], pc["lo"], pc["hi"])},
+                   "direct": {str(g): float(v) for g, v in zip(d["group"], d["value"])}}
+    notes.append("the 95% interval is the privacy noise's only (the randomisation of these rows), not a sampling "
+                 "interval" + ("; clipped to the public --bounds" if clip else ""))
+    public = dict(released.public)
+    public.update({"agg": q.agg if q.percentile is None else f"percentile:{q.percentile:g}", "where": q.where_text,
+                   "group_by": q.group_by, "groups": list(q.groups) if q.groups else None,
+                   "merges": {a: dict(m) for a, m in q.merges.items()}, "join": q.join_path,
+                   "schema": schema.to_public()})
+    # --- NOT PRIVATE: the same query on the pre-noise relation (every row kept, no noise) ---------------------------
+    from .mechanisms import GRR as _G
+    from .model import PrivateRelation
+
+    pre = _G.statistics(df, **_G.check_params({**params, "fill": {q.value_col: q.fill} if q.value_col and q.fill
+                                                is not None else None}))
+    tdata = pd.DataFrame({a: np.asarray(public["domain"][a], dtype=object)[pre["codes"][a]] for a in q.attrs})
+    if q.value_col:
+        tdata[q.value_col] = pre["values"][q.value_col]
+    trel = CleanedRelation.start(PrivateRelation(tdata, {a: 0.0 for a in q.attrs}, released.value.b,
+                                                 released.value.domains, released.value.deltas))
+    for a, m in q.merges.items():
+        trel = trel.merge(a, m)
+    if q.join is not None:
+        trel = join_public(trel, q.join[0], q.join[1])
+    t = estimate_where(trel, q.agg, q.where, q.value_col, method="direct", **kw)
+    truth = t.value if q.group_by is None else {str(g): float(v) for g, v in zip(t["group"], t["value"])}
+    exact = {"input": {"cells": parse_report.columns, **dict(released.exact)}, "true_answer": truth}
+    release = Release(value, released.ledger, public=public, details=details, exact=exact,
+                      private=released.private, mechanism="privateclean query")
+    return release, released, notes
+
+
+__all__ = ["MultiPlan", "QueryPlan", "RELATION", "cli_warning", "parse_agg", "plain_number", "plan_multi", "plan_query",
+           "query", "query_multi"]

@@ -199,6 +199,97 @@ def _key_cols(key: Any) -> list[str]:
     return list(key) if isinstance(key, tuple) else [key]
 
 
+def _obj1d(values: Any) -> np.ndarray:
+    """A 1-D object array of ``values`` (``np.asarray`` would turn a list of tuples into a 2-D array)."""
+    vals = list(values)
+    out = np.empty(len(vals), dtype=object)
+    for i, v in enumerate(vals):  # element-wise: a tuple stays one cell
+        out[i] = v
+    return out
+
+
+def _component(v: Any) -> Any:
+    return None if _is_null(v) else v
+
+
+def partition_domain(key: Any, domain: Any) -> np.ndarray:
+    """The public domain of a partition as a 1-D object array (issue 25).
+
+    One attribute: the declared values. A partition of several attributes ``(a, b, …)`` (§4.2.3) is randomised
+    jointly over its domain of value *tuples*, declared as
+
+    * ``{a: [...], b: [...]}`` or ``[[...], [...]]`` (one list per attribute, in the key's order): the **product**
+      of the per-attribute domains; or
+    * ``[(a1, b1), (a2, b2), …]`` (tuples): the **allowed combinations** only.
+
+    A ``None`` entry is the NULL category of the partition (a tuple's ``None`` component is a NULL attribute). Public
+    inputs only; the order (product: itertools order) fixes the codes."""
+    cols = _key_cols(key)
+    if len(cols) == 1:
+        return _obj1d(domain) if not isinstance(domain, np.ndarray) else domain.astype(object).ravel()
+    import itertools
+
+    if isinstance(domain, dict):
+        missing = [c for c in cols if c not in domain]
+        if missing:
+            raise ValueError(f"domains[{key!r}] as {{attribute: values}} lacks {missing!r}")
+        per = [list(domain[c]) for c in cols]
+        combos: list = list(itertools.product(*per))
+    else:
+        items = list(domain)
+        if items and all(isinstance(t, tuple) or t is None for t in items):
+            bad = [t for t in items if t is not None and len(t) != len(cols)]
+            if bad:
+                raise ValueError(f"domains[{key!r}]: a combination must have {len(cols)} values (one per attribute of "
+                                 f"the partition), got {bad[0]!r}")
+            combos = [None if t is None else tuple(_component(v) for v in t) for t in items]
+        elif len(items) == len(cols) and all(isinstance(d, (list, np.ndarray, pd.Index)) for d in items):
+            combos = list(itertools.product(*(list(d) for d in items)))
+        else:
+            raise ValueError(f"domains[{key!r}] must be a list of tuples (the allowed combinations), one list of values "
+                             f"per attribute [[...], [...]] or {{attribute: [...]}} (their product)")
+    combos = [None if t is None else tuple(_component(v) for v in t) for t in combos]
+    if len(set(combos)) != len(combos):
+        raise ValueError(f"domains[{key!r}] lists a combination twice")
+    if not combos:
+        raise ValueError(f"domains[{key!r}] is empty")
+    return _obj1d(combos)
+
+
+def partition_codes(df: pd.DataFrame, key: Any, dom: np.ndarray) -> np.ndarray:
+    """Codes of each row's value of partition ``key`` in ``dom`` (−1 = outside), vectorised: one attribute through
+    :func:`domain_codes`; several through per-attribute codes combined in mixed radix and looked up among the
+    declared combinations (a NULL cell matches a ``None`` component; an all-NULL row matches a ``None`` entry)."""
+    cols = _key_cols(key)
+    if len(cols) == 1:
+        return domain_codes(df[cols[0]].to_numpy(), dom)
+    entries = dom.tolist()
+    whole_null = [i for i, t in enumerate(entries) if t is None]
+    tuples = [(i, t) for i, t in enumerate(entries) if t is not None]
+    comb = np.zeros(len(df), dtype=np.int64)
+    ok = np.ones(len(df), dtype=bool)
+    allnull = np.ones(len(df), dtype=bool)
+    radix = 1
+    dkey = np.zeros(len(tuples), dtype=np.int64)
+    for j, c in enumerate(cols):
+        comp = list(dict.fromkeys(t[j] for _, t in tuples))
+        cc = domain_codes(df[c].to_numpy(), _obj1d(comp)) if comp else np.full(len(df), -1)
+        allnull &= pd.isna(df[c]).to_numpy()
+        ok &= cc >= 0
+        comb += np.maximum(cc, 0) * radix
+        pos = {(_NULL if v is None else v): k for k, v in enumerate(comp)}
+        dkey += np.asarray([pos[_NULL if t[j] is None else t[j]] for _, t in tuples], dtype=np.int64) * radix
+        radix *= max(len(comp), 1)
+    order = np.argsort(dkey, kind="stable")
+    sk = dkey[order]
+    at = np.clip(np.searchsorted(sk, comb), 0, max(len(sk) - 1, 0))
+    found = ok & (sk[at] == comb) if len(sk) else np.zeros(len(df), dtype=bool)
+    codes = np.where(found, np.asarray([i for i, _ in tuples], dtype=np.int64)[order][at] if len(sk) else -1, -1)
+    if whole_null:
+        codes[~found & allnull] = whole_null[0]
+    return codes
+
+
 def _is_null(v: Any) -> bool:
     return _nk(v) is _NULL
 
@@ -215,12 +306,13 @@ def out_of_domain_rule(domain: Any, other: Any = _NULL, *, declared: bool = Fals
       ratio is at most max(N(1−p)+p, 1/p) ≤ 1 + N(1−p)/p.
 
     Depends on public inputs only; never on the rows."""
-    dom = np.asarray(list(domain), dtype=object)
+    dom = domain if isinstance(domain, np.ndarray) and domain.ndim == 1 else _obj1d(domain)
+    dom = dom.astype(object)
     nulls = [i for i, v in enumerate(dom.tolist()) if _is_null(v)]
     if declared:
         if _is_null(other):
             if not nulls:
-                dom = np.asarray(dom.tolist() + [None], dtype=object)
+                dom = _obj1d(dom.tolist() + [None])
                 return dom, len(dom) - 1
             return dom, nulls[0]
         hits = [i for i, v in enumerate(dom.tolist()) if not _is_null(v) and v == other]
@@ -234,7 +326,9 @@ def out_of_domain_rule(domain: Any, other: Any = _NULL, *, declared: bool = Fals
 def released_domain(key: Any, domains: dict, other: dict | None) -> tuple[np.ndarray, np.ndarray, int | None]:
     """(domain GRR encodes against, the released domain — numeric when homogeneous —, out-of-domain target code)."""
     other = other or {}
-    dom, target = out_of_domain_rule(domains[key], other.get(key), declared=key in other)
+    dom, target = out_of_domain_rule(partition_domain(key, domains[key]), other.get(key), declared=key in other)
+    if len(_key_cols(key)) > 1:  # a joint partition: its values are tuples, kept as one object cell each
+        return dom, dom, target
     typed = np.asarray(dom.tolist()) if all(not _is_null(v) for v in dom.tolist()) else dom
     return dom, (typed if typed.dtype.kind in "iufb" else dom), target
 
@@ -325,7 +419,7 @@ def _statistics(df: pd.DataFrame, *, discrete, numeric, domains, bounds, other, 
     exact: dict[str, dict[str, int]] = {"out_of_domain": {}, "numbers_missing_filled": {}, "numbers_clipped": {}}
     for key in discrete:
         dom, _, target = released_domain(key, domains, other)
-        codes = domain_codes(_values(df, key), dom)
+        codes = partition_codes(df, key, dom)
         out = codes < 0
         exact["out_of_domain"][str(key)] = int(out.sum())
         codes[out] = len(dom) if target is None else target
@@ -604,7 +698,7 @@ def grr(
         if key not in domains:
             warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent; pass domains={{{key!r}: [...]}} "
                           "with a public domain for a private release", stacklevel=2)
-            domains[key] = np.asarray(list(pd.unique(pd.Series(_values(df, key), dtype=object))), dtype=object)
+            domains[key] = _obj1d(pd.unique(pd.Series(_values(df, key), dtype=object)))
             derived.append(f"domain[{key}]")
     for col in numeric:
         if col not in bounds:
@@ -677,5 +771,6 @@ def grr_sample(codes: dict[Any, tuple[np.ndarray, int, float]], values: dict[str
 
 
 __all__ = ["ACCOUNTING", "GRR", "GRR_LEMMA1", "GRR_REGENERATE", "b_for_epsilon", "domain_codes", "epsilon_grr", "released_domain",
-           "epsilon_laplace", "grr", "grr_sample", "out_of_domain_rule", "p_for_epsilon", "privacy_cost",
+           "epsilon_laplace", "grr", "grr_sample", "out_of_domain_rule", "p_for_epsilon", "partition_codes",
+           "partition_domain", "privacy_cost",
            "privacy_cost_table", "theorem2_bound", "theorem2_exact", "theorem2_probability"]
