@@ -192,6 +192,37 @@ def test_epsilon_sweep_claims_on_both_sides():
     assert v["I_MI: error improves from ε=0.1 to ε=5 (error at 5 − error at 0.1)"] == "differs"
 
 
+
+def _ir_exact_table(err: float, cover_over_tau: float, tau: float = 60.0) -> pd.DataFrame:
+    rows = []
+    for d, e in ref.FIG7_IR_POINTS:
+        rows.append(dict(dataset=d, eps=e, tau=tau, i_r_lin=tau, two_lin=2 * tau, cover=cover_over_tau * tau,
+                         cover_over_tau=cover_over_tau, err_vs_2lin=0.01, err_vs_exact=err, runs=3))
+    return pd.DataFrame(rows)
+
+
+def test_ir_against_exact_claims_on_both_sides_with_a_cause_when_they_differ():
+    c = _run(C.fig07_ir_exact, _ir_exact_table(0.03, 1.0), profile="quick")
+    assert set(_verdicts(c).values()) == {"pass"}
+    _every_claim_flips(c)
+    c = _run(C.fig07_ir_exact, _ir_exact_table(0.95, 2.5), profile="quick")
+    v = _verdicts(c)
+    assert v["I_R error against the exact I_R (τ) ≤ 0.05 at ε=0.1 on Hospital"] == "differs"
+    assert v["Hospital: Alg. 5's pre-noise cover / exact I_R lies in [1, 2] (2-approximation)"] == "differs"
+    assert all(r.cause.startswith(("paper-error:", "open:")) for r in c.rows)
+    # an exact value that could not be computed (NaN) or is 0 is not comparable, with the reason as its cause
+    v = _verdicts(_run(C.fig07_ir_exact, _ir_exact_table(float("nan"), float("nan"), tau=float("nan")), profile="quick"))
+    assert set(v.values()) == {"not-comparable"}
+
+
+def test_ir_against_exact_scores_the_releases_against_tau():
+    from dpworkbench.inconsistency import experiments as E
+    from dpworkbench.inconsistency.model import i_r_exact
+
+    g = examples.fig2_graph()
+    assert E.ir_exact_reference(g) == i_r_exact(g) == ref.FIG2_MEASURES["I_R_exact"]
+
+
 def test_runtime_claims_on_both_sides():
     fl = pd.DataFrame({"dcs": [1, 2, 13], "I_MI_s": [1.0, 2.0, 5.0], "I_R_s": [0.1, 0.2, 0.3]})
     c = _run(C.fig08_runtime, tax_slope=1.2, edge_slope=1.8, flight=fl)
