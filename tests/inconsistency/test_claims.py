@@ -165,8 +165,10 @@ def test_theta_strategy_claims_on_both_sides():
     assert set(_verdicts(c).values()) == {"pass"}
     _every_claim_flips(c)
     s2 = _strategies(ours=0.01, base_v=0.5, em=0.5, hier=0.005)  # ratio 50×, hier beats ours, Baseline 1 worse on I_MI
-    v = _verdicts(_run(C.fig06_theta_strategies, s2, profile="quick"))
+    v = _verdicts(_run(C.fig06_theta_strategies, s2, profile="quick", paper_setting=s2))
     assert v["Stock: non-pruned private strategies 10³–10⁴× worse than ours"] == "differs"
+    assert v["Tax: ours best among private strategies for I_P in the paper's setting (θ sensitivity, unclipped I_P; "
+             "not proven private)"] == "differs"
     assert v["Tax: ours best among private strategies (ours / best other private, worst measure)"] == "differs"
     assert v["Flight (dense): Baseline 1 beats ours for I_MI (Baseline 1 − ours)"] == "differs"
     assert v["Flight (dense): ours/hier beat Baseline 1 for I_P (min(ours, hier) − Baseline 1)"] == "pass"
