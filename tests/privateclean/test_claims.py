@@ -111,6 +111,30 @@ def test_fig06_paired_and_bias_rules():
     assert verdicts(c) == ["differs"] * 4
 
 
+def _ablation(kept, dropped):
+    rows = [dict(domain=d, merge_rate=m, mean=v, sem=0.01, n=400) for d, vals in (("kept emptied", kept), ("without emptied", dropped))
+            for m, v in zip((0.0, 1.0), vals)]
+    return pd.DataFrame(rows)
+
+
+def test_fig06_domain_ablation_decides_the_cause_of_the_provenance_claim():
+    tab = make_tab("merge_rate", [0.0, 1.0], {("count", "direct"): [0.2, 0.3], ("count", "privateclean"): [0.1, 0.1],
+                                              ("sum", "direct"): [0.2, 0.3], ("sum", "privateclean"): [0.1, 0.1]})
+    diff = pd.DataFrame({"mean": [0.06, 0.0], "sem": [0.01, 0.01]}, index=pd.Index([0.0, 1.0], name="merge_rate"))
+    bias = pd.DataFrame({"mean": [0.0] * 4, "sem": [0.1] * 4},
+                        index=pd.MultiIndex.from_product([["pc_noprov", "privateclean"], [0.0, 1.0]], names=["method", "merge_rate"]))
+    prov = "Fig. 6 (§6.1): provenance does not hurt"
+    abl = "Fig. 6 ablation: with a released domain without the emptied values"
+    for kept, dropped, verdict, kind in (((0.06, 0.0), (0.0, -0.01), "pass", "stand-in:"),   # excess gone without them
+                                         ((0.06, 0.0), (0.06, 0.0), "differs", "open:")):  # excess stays: not the domain
+        c = Claims()
+        pc_claims.fig06_merge_rate(c, tab, diff, bias, ablation=_ablation(kept, dropped))
+        a, = (r for r in c.rows if r.claim.startswith(abl))
+        p, = (r for r in c.rows if r.claim.startswith(prov))
+        assert a.verdict == verdict
+        assert p.verdict == "differs" and p.cause.startswith(kind)
+
+
 def test_fig07_ordering():
     def tab(w, u, d):
         return make_tab("error_rate", [0.0, 0.3], {("count", "PC-W"): [0, w], ("count", "PC-U"): [0, u], ("count", "Direct"): [0, d]})
