@@ -233,11 +233,30 @@ def fig07_multiattr(claims: Claims, tab: pd.DataFrame) -> None:
                note="spec §6.3 [ours] oracle at 0.3: %.2f / %.2f / %.2f" % ref.SPEC_FIG7_ORACLE)
 
 
-@claim_defaults("paper", cause="open:the released ca_country domain makes Direct nearly unbiased under the MD repair (issue 24 "
-                                     "asks for the public-domain ablation)")
-def fig08_tpcds(claims: Claims, tab: pd.DataFrame, df: pd.DataFrame, *, source: str, rows: object) -> None:
-    """Fig. 8: TPC-DS customer_address, FD repair (a) and MD repair (b), vs the number of corruptions."""
+@claim_defaults("paper", cause="open:the MD panel moves with the released ca_country domain (N = 2 at 0 corruptions, ~28 "
+                                     "after; the public-domain ablation below shows how)")
+def fig08_tpcds(claims: Claims, tab: pd.DataFrame, df: pd.DataFrame, *, source: str, rows: object,
+                ablation: pd.DataFrame | None = None) -> None:
+    """Fig. 8: TPC-DS customer_address, FD repair (a) and MD repair (b), vs the number of corruptions; ``ablation``
+    from :func:`~dpworkbench.privateclean.experiments.country_domain_ablation` (issue 24: a public country domain)."""
     top = tab.corruptions.max()
+    b_cause = ""  # the claim_defaults cause (open) unless the ablation settles it
+    if ablation is not None:
+        w = ablation[ablation["country_domain"] == "public_world"]
+        m_w, se_w = paired_difference(w, "b_country_md", "corruptions", top)
+        worst_w = max(paired_difference(w, "b_country_md", "corruptions", x)[0] for x in sorted(w.corruptions.unique()))
+        bound_w = m_w + 2 * (se_w if se_w == se_w else 0.0)
+        claims.add("Fig. 8b ablation: with a public world-sized country domain PrivateClean beats Direct under MD repair "
+                   "(most corruptions; paired PC − Direct + 2 SE)", paper=True, ours=f"paired PC − Direct {m_w:+.3f} ± {se_w:.3f} SE",
+                   value=bound_w, rule=at_most(0.0, strict=True),
+                   cause="open:Direct stays nearly unbiased under the MD repair even with a public domain",
+                   note=f"ablation, world-sized public country domain (276 values): worst paired PC − Direct over the grid "
+                        f"{worst_w:+.3f}; with the corruption alphabet as public domain (28 values) Direct is unbiased at every "
+                        "count (ablation table)")
+        if bound_w < 0:
+            b_cause = ("stand-in:our released ca_country domain is the corrupted table's own values, so GRR draws land on "
+                       "variants the MD merges back and Direct is nearly unbiased by construction; with a public world-sized "
+                       "country domain PrivateClean beats Direct again (ablation claim): a reconstruction artefact")
     a_pc, a_d = value(tab, "a_state_fd", "privateclean", "corruptions", top), value(tab, "a_state_fd", "direct", "corruptions", top)
     b_pc, b_d = value(tab, "b_country_md", "privateclean", "corruptions", top), value(tab, "b_country_md", "direct", "corruptions", top)
     note = f"data: customer_address ({source}), {rows or 'all'} rows"
@@ -247,7 +266,7 @@ def fig08_tpcds(claims: Claims, tab: pd.DataFrame, df: pd.DataFrame, *, source: 
         claims.add(f"Fig. {lab}: PrivateClean beats Direct under {'FD' if lab == '8a' else 'MD'} repair (most corruptions; paired "
                    "PC − Direct + 2 SE)", paper=True,
                    ours=f"PC {pc_:.3f} vs Direct {d_:.3f} (paired PC − Direct {m_:+.3f} ± {se_:.3f} SE)", value=bound,
-                   rule=at_most(0.0, strict=True),
+                   rule=at_most(0.0, strict=True), cause=b_cause if lab == "8b" else "",
                    note=note + "; pass = PC better by more than 2 SE of the paired difference. In (b), once corrupted variants of the "
                                "country exist, GRR draws mostly land on variants that the MD merges back, Direct's bias almost vanishes "
                                "and the two are equal within noise (see the panel note)")
@@ -262,6 +281,7 @@ def fig08_tpcds(claims: Claims, tab: pd.DataFrame, df: pd.DataFrame, *, source: 
                note=note + "; the MD repair is exact")
     claims.add("Fig. 8: PrivateClean's advantage larger in (b) than in (a) (gap (b) − gap (a))", paper="gap(b) > gap(a)",
                ours=f"{b_d - b_pc:.3f} vs {a_d - a_pc:.3f}", value=(b_d - b_pc) - (a_d - a_pc), rule=at_least(0.0, strict=True),
+               cause=b_cause,
                note=note + ". Finding, not a bug: once the country is corrupted into ~27 variants that the MD merges back, GRR draws "
                            "mostly land on variants of 'United States' and are merged back too, so Direct's bias on the 97% group shrinks; "
                            "with (city, county) groups of about one row each, GRR on city/county leaves the FD repair unable to fix randomised "
