@@ -377,10 +377,23 @@ def learn_ci_coverage(claims: Claims, cov: pd.DataFrame, *, reps: int) -> None:
                note="spec §7 item 9 ([ours]: widths 2–7x)")
     av = cov[cov["agg"] == "avg"]
     amin = float(av["coverage corrected (row CLT)"].min())
+    cause = ("open:the delta-method AVG interval under-covers when ĉ is near 0 (random Zipf(2) predicates at large p; no "
+             "corrected interval in this run)")
+    if "coverage Fieller" in av:
+        fmin = float(av["coverage Fieller"].min())
+        unb = float(av["share unbounded, Fieller"].max())
+        claims.add("Fieller AVG interval coverage (min over p and query modes)", paper=ref.NOMINAL_COVERAGE, ours=round(fmin, 3),
+                   value=fmin, rule=at_least(floor),
+                   cause="open:Fieller's interval also under-covers: the ratio estimate's normal approximation fails",
+                   note=f"pass when ≥ {floor:.3f} (0.95 − 3 SE). Fieller: every θ with (ĥ − θĉ)² ≤ z²·Var(ĥ − θĉ), per-row "
+                        f"variances and covariance; unbounded (−∞, ∞) when ĉ is not significantly above 0 — up to {unb:.0%} "
+                        "of the releases with random predicates at the largest p, none with the top-5 predicate")
+        if fmin >= floor:
+            cause = (f"paper-error:spec §3.7 (the delta-method AVG interval assumes ĉ far from 0; Fieller's interval, unbounded "
+                     f"where ĉ is not significantly positive, covers: min {fmin:.3f}; a property of the delta method, not of "
+                     "the reconstruction, and not the paper's interval (its ratio of endpoints covers ~100 %))")
     claims.add("delta-method AVG interval coverage (min over p and query modes)", paper=ref.NOMINAL_COVERAGE, ours=round(amin, 3),
-               value=amin, rule=at_least(floor),
-               cause="open:the delta-method AVG interval under-covers when ĉ is near 0 (random Zipf(2) predicates at large p; "
-                     "issue 24 asks for a corrected interval)",
+               value=amin, rule=at_least(floor), cause=cause,
                note=f"pass when ≥ {floor:.3f} (0.95 − 3 SE). Finding: with random 5-of-50 Zipf(2) predicates at large p the count "
                     "estimate ĉ is often near 0, the ratio is far from normal and the delta method under-covers (non-positive ĉ → NaN "
                     "counted as a miss); with the top-5 predicate it covers. The paper's ratio-of-endpoints interval covers ~100% but "

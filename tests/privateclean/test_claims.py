@@ -254,6 +254,14 @@ def test_coverage_floor_is_three_standard_errors():
     c = Claims()
     pc_claims.learn_ci_coverage(c, cov.assign(**{"coverage corrected (row CLT)": 0.90, "coverage paper form": 0.97}), reps=1000)
     assert verdicts(c) == ["differs"] * 3
+    # with Fieller's interval measured, the delta-method claim's cause follows it
+    for fieller, verdict, kind in ((0.96, "pass", "paper-error:"), (0.90, "differs", "open:")):
+        c = Claims()
+        pc_claims.learn_ci_coverage(c, cov.assign(**{"coverage corrected (row CLT)": 0.90, "coverage Fieller": fieller,
+                                                     "share unbounded, Fieller": 0.5}), reps=1000)
+        assert by_text(c, "Fieller AVG").verdict == verdict
+        assert by_text(c, "delta-method AVG").verdict == "differs"
+        assert by_text(c, "delta-method AVG").cause.startswith(kind)
 
 
 def test_learn_privateclean_and_theory():
