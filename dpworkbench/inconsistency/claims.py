@@ -254,6 +254,13 @@ def fig04_fig05_true_vs_private(claims: Claims, *, avg: Mapping[str, float], per
                    note="Table 1's noise setting is not stated; two-sided: rounding + 3 SE")
 
 
+#: the Tax ablation (issue 24; quick profile, seed 0, 10k rows, 5 checkpoints × 10 runs): with the corrected I_P setting
+#: Baseline 1's clipped output wins I_P on Tax (ours 0.51 vs θ=|V| 0.35; I_MI: ours 0.17, best); in the paper's setting
+#: (sensitivity θ, I_P measured before the clip) Baseline 1 rises to 1.22 and ours (0.34) is best (ours / best other 0.67)
+TAX_IP_CAUSE = ("paper-error:spec §2.7 (I_P sensitivity θ + 1 and the clip to [0, n]; in the paper's setting — θ, error before "
+                "the clip — ours is best on Tax, see the paper-setting Tax claim)")
+
+
 @claim_defaults("paper", cause="open:the strategies' order depends on the I_P sensitivity setting (θ vs θ + 1, spec §2.7)")
 def fig06_theta_strategies(claims: Claims, summary: pd.DataFrame, *, profile: str,
                            paper_setting: pd.DataFrame | None = None) -> None:
@@ -279,6 +286,7 @@ def fig06_theta_strategies(claims: Claims, summary: pd.DataFrame, *, profile: st
                          for m in ("I_MI", "I_P"))
         claims.add(f"{d}: ours best among private strategies (ours / best other private, worst measure)", paper="≤ 1",
                    ours=ratio_best, rule=not_comparable(CI_REASON) if ci else at_most(1.0),
+                   cause=TAX_IP_CAUSE if d == "Tax" and not ci else "",
                    note="the paper also puts the hierarchical EM (hier_em) within one order of magnitude of ours")
     for d in ("Flight", "Adult"):
         mi_gap = _get(S, (d, "I_MI"), "baseline_V") - _get(S, (d, "I_MI"), "bound_hier")
@@ -289,6 +297,12 @@ def fig06_theta_strategies(claims: Claims, summary: pd.DataFrame, *, profile: st
                    rule=not_comparable(CI_REASON) if ci else at_most(0.0))
     if paper_setting is None:
         return
+    if ("Tax", "I_P") in paper_setting.index:
+        others = [a for a in private_others if a in paper_setting.columns]
+        r = _get(paper_setting, ("Tax", "I_P"), "bound_hier") / max(min(_get(paper_setting, ("Tax", "I_P"), a) for a in others), 1e-12)
+        claims.add("Tax: ours best among private strategies for I_P in the paper's setting (θ sensitivity, unclipped I_P; "
+                   "not proven private)", paper="≤ 1", ours=r, rule=not_comparable(CI_REASON) if ci else at_most(1.0),
+                   note="ours / best of " + ", ".join(others) + ", mean relative error (the ablation of the Tax claim above)")
     for d in ("Flight", "Adult"):
         gap = (min(_get(paper_setting, (d, "I_P"), "bound_hier"), _get(paper_setting, (d, "I_P"), "hier_em"))
                - _get(paper_setting, (d, "I_P"), "baseline_V"))
@@ -404,6 +418,50 @@ def tab01_r2t_vs_projection(claims: Claims, summary: pd.DataFrame, *, paper_r2t:
                     "which a clipped R2T cannot produce unless the true count is tiny — a large difference is expected here")
 
 
+
+#: why Alg. 5 cannot meet Fig. 7's 5 % against the exact I_R: the paper's protocol scores it against 2·I_R^lin
+IR_EXACT_CAUSE = ("paper-error:§6.1 scores Alg. 5 against 2·I_R^lin (the artifact's reference), not against I_R = τ; "
+                  "Alg. 5's pre-noise cover is a 2-approximation of τ, so against τ its approximation factor dominates")
+
+
+@claim_defaults("paper", cause=IR_EXACT_CAUSE)
+def fig07_ir_exact(claims: Claims, table: pd.DataFrame, *, profile: str) -> None:
+    """Fig. 7's I_R error against the exact I_R (issue 24): ``table`` from
+    :func:`~dpworkbench.inconsistency.experiments.ir_against_exact`.
+
+    The paper's I_R claims compare with 2·I_R^lin, which is within a few % of Alg. 5's own pre-noise cover, so they
+    measure only the Lap(2/ε) noise; here the reference is τ (enumeration / HiGHS MILP) where the graph is small
+    enough, and a check that the pre-noise cover is within [τ, 2τ] (Alg. 5 is a 2-approximation).
+
+    References
+    ----------
+    Mohapatra et al. 2025, §5 (Alg. 5), §6.1 (reference), §6.4 / Fig. 7 (I_R error ≤ 5 %).
+    """
+    ci = _ci_cause(claims, profile)
+    T = table.set_index(["dataset", "eps"])
+    for d, e in ref.FIG7_IR_POINTS:
+        if (d, e) not in T.index:
+            continue
+        r = T.loc[(d, e)]
+        name = f"I_R error against the exact I_R (τ) ≤ 0.05 at ε={e} on {d}"
+        note = (f"τ {r.tau:g}, I_R^lin {r.i_r_lin:g}, pre-noise cover {r.cover:g}; error against 2·I_R^lin "
+                f"{r.err_vs_2lin:.3g} (the paper's protocol)")
+        if not (np.isfinite(r.tau) and r.tau > 0):
+            why = ("no violations: τ = 0, no relative error" if r.tau == 0 else
+                   "the graph exceeds the exact I_R guard (NP-hard)")
+            claims.add(name, paper=ref.FIG7_IR_MAX_ERROR, ours=r.err_vs_exact, rule=not_comparable(why),
+                       cause=f"scale:{why}", note=note)
+            continue
+        claims.add(name, paper=ref.FIG7_IR_MAX_ERROR, ours=r.err_vs_exact,
+                   rule=not_comparable(CI_REASON) if ci else at_most(ref.FIG7_IR_MAX_ERROR), note=note)
+    for d, grp in table.groupby("dataset", sort=False):
+        r = grp.iloc[0]
+        if np.isfinite(r.tau) and r.tau > 0:
+            claims.add(f"{d}: Alg. 5's pre-noise cover / exact I_R lies in [1, 2] (2-approximation)", paper="[1, 2]",
+                       ours=float(r.cover_over_tau), rule=between(1.0, 2.0), source="check",
+                       cause="open:a cover outside [τ, 2τ] would be a bug in Alg. 5 or in the exact solver")
+
+
 __all__ = ["fig02_tab03_tab04_fig10_toy", "fig03_vertex_cover_toy", "fig04_fig05_true_vs_private", "fig06_theta_strategies",
-           "fig07_epsilon_sweep", "fig08_runtime", "fig09_runtime_by_density", "tab01_r2t_vs_projection", "tab02_measures",
+           "fig07_epsilon_sweep", "fig07_ir_exact", "fig08_runtime", "fig09_runtime_by_density", "tab01_r2t_vs_projection", "tab02_measures",
            "tab05_datasets"]

@@ -60,6 +60,7 @@ def estimate_batch(Vcat: np.ndarray, Vval: np.ndarray | None, cmap: np.ndarray, 
             avg = np.where(c_hat > 0, h_hat / c_hat, np.nan)
             u = (yh - avg[:, None] * yc) / c_hat[:, None]
             half_a = z * np.sqrt(S * _rowvar(u))
+            lo_f, hi_f = fieller_interval(h_hat, c_hat, S * _rowvar(yh), S * _rowvar(yc), S * _rowcov(yh, yc), z)
             lo_cp, hi_cp = c_hat - half_cp, c_hat + half_cp
             lo_ap = np.where(hi_cp > 0, (h_hat - half_hp) / hi_cp, -np.inf)
             hi_ap = np.where(lo_cp > 0, (h_hat + half_hp) / lo_cp, np.inf)
@@ -67,8 +68,32 @@ def estimate_batch(Vcat: np.ndarray, Vval: np.ndarray | None, cmap: np.ndarray, 
                   "count_lo_paper": lo_cp, "count_hi_paper": hi_cp,
                   "sum": h_hat, "sum_lo": h_hat - half_h, "sum_hi": h_hat + half_h,
                   "sum_lo_paper": h_hat - half_hp, "sum_hi_paper": h_hat + half_hp,
-                  "avg": avg, "avg_lo": avg - half_a, "avg_hi": avg + half_a, "avg_lo_paper": lo_ap, "avg_hi_paper": hi_ap}
+                  "avg": avg, "avg_lo": avg - half_a, "avg_hi": avg + half_a, "avg_lo_paper": lo_ap, "avg_hi_paper": hi_ap,
+                  "avg_lo_fieller": lo_f, "avg_hi_fieller": hi_f}
     return out
+
+
+def _rowcov(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return ((x - x.mean(1, keepdims=True)) * (y - y.mean(1, keepdims=True))).mean(1)
+
+
+def fieller_interval(h: np.ndarray, c: np.ndarray, v_hh: np.ndarray, v_cc: np.ndarray, v_hc: np.ndarray,
+                     z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Fieller's interval for the ratio h/c of two jointly normal estimates with variances v_hh, v_cc and covariance
+    v_hc: every θ with (h − θc)² ≤ z²·Var(h − θc). When c is not significantly away from 0 (c² ≤ z²·v_cc) the set
+    is unbounded and the interval is (−∞, ∞) — the honest answer where the delta method, which assumes c far from 0,
+    under-covers (issue 24's corrected AVG interval)."""
+    z2 = z * z
+    A = c * c - z2 * v_cc
+    B = h * c - z2 * v_hc
+    C = h * h - z2 * v_hh
+    disc = B * B - A * C
+    bounded = (A > 0) & (disc >= 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.sqrt(np.where(bounded, disc, 0.0))
+        lo = np.where(bounded, (B - r) / A, -np.inf)
+        hi = np.where(bounded, (B + r) / A, np.inf)
+    return lo, hi
 
 
 def zipf_codes(R: int, S: int, N: int, z: float, gen: np.random.Generator, ensure_coverage: bool = False) -> np.ndarray:
@@ -204,6 +229,9 @@ def run_batch(cell: dict, rng) -> list[dict]:
                     r["covered_paper"] = bool(est[m][f"{agg}_lo_paper"][i] <= t <= est[m][f"{agg}_hi_paper"][i])
                     r["width"] = float(est[m][f"{agg}_hi"][i] - est[m][f"{agg}_lo"][i])
                     r["width_paper"] = float(est[m][f"{agg}_hi_paper"][i] - est[m][f"{agg}_lo_paper"][i])
+                if f"{agg}_lo_fieller" in est[m]:
+                    r["covered_fieller"] = bool(est[m][f"{agg}_lo_fieller"][i] <= t <= est[m][f"{agg}_hi_fieller"][i])
+                    r["width_fieller"] = float(est[m][f"{agg}_hi_fieller"][i] - est[m][f"{agg}_lo_fieller"][i])
                 out.append(r)
     return out
 
@@ -227,6 +255,10 @@ def ci_coverage(ps=(0.1, 0.3, 0.5), reps: int = 1000, *, seed: int = 0, query_mo
                         "coverage paper form": float(g["covered_paper"].astype(bool).mean()),
                         "median width / truth, corrected": float((g["width"] / t).median()),
                         "median width / truth, paper": float((g["width_paper"] / t).median())})
+            if "covered_fieller" in g and g["covered_fieller"].notna().any():  # AVG only: Fieller's ratio interval
+                out[-1].update({"coverage Fieller": float(g["covered_fieller"].astype(bool).mean()),
+                                "median width / truth, Fieller": float((g["width_fieller"] / t).median()),
+                                "share unbounded, Fieller": float(np.isinf(g["width_fieller"]).mean())})
     return pd.DataFrame(out)
 
 

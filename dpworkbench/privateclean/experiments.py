@@ -99,6 +99,15 @@ def fd_majority_map(df: pd.DataFrame, lhs: list[str], rhs: str) -> dict:
 _NULLKEY = "\x00NULL"
 
 
+#: Fig. 8b ablation: a public ca_country domain, fixed before any data is seen — the uncorrupted value, NULL and every
+#: value the corruption rule (append one letter a–z) can produce; the real and stand-in tables hold no other country
+PUBLIC_COUNTRY_DOMAIN = ["United States", None] + ["United States" + c for c in string.ascii_lowercase]
+#: … and a world-sized one: that alphabet plus 248 other countries (ISO 3166-1 has 249 codes; placeholder names, none
+#: within edit distance 1 of "United States", so the MD repair never merges a GRR draw on them back)
+PUBLIC_WORLD_DOMAIN = PUBLIC_COUNTRY_DOMAIN + [f"Country {i:03d}" for i in range(1, 249)]
+COUNTRY_DOMAINS = {"observed": None, "public": PUBLIC_COUNTRY_DOMAIN, "public_world": PUBLIC_WORLD_DOMAIN}
+
+
 def run_tpcds(cell, rng) -> list[dict]:
     """Fig. 8: corrupt ca_state (a, FD repair) or ca_country (b, MD repair); GROUP BY count error vs ground truth."""
     from .estimators import count_by_group
@@ -108,7 +117,10 @@ def run_tpcds(cell, rng) -> list[dict]:
     truth_df, source = tpcds_truth(cell)
     S = len(truth_df)
     rows = []
-    for panel in ("a_state_fd", "b_country_md"):
+    country_domain = cell.get("country_domain", "observed")
+    if country_domain not in COUNTRY_DOMAINS:
+        raise ValueError(f"country_domain must be one of {', '.join(COUNTRY_DOMAINS)}, got {country_domain!r}")
+    for panel in cell.get("panels", ("a_state_fd", "b_country_md")):
         R = truth_df.copy()
         idx = gen.choice(S, size=min(k, S), replace=False)
         if panel == "a_state_fd":
@@ -122,6 +134,10 @@ def run_tpcds(cell, rng) -> list[dict]:
         # released domains of the (corrupted) relation, read off the simulated table: a research run only (seeded);
         # a release would take them as public inputs (grr refuses a release without them)
         doms = {c: list(pd.unique(R[c])) for c in R.columns}
+        if panel == "b_country_md" and country_domain != "observed":
+            # issue 24's ablation: a country domain fixed in advance, the same at every corruption count, instead of the
+            # corrupted table's own values; nothing is read off the data (grr maps a value outside it by its public rule)
+            doms["ca_country"] = list(COUNTRY_DOMAINS[country_domain])
         rel = grr(R, {c: p for c in R.columns}, None, domains=doms, rng=gen).value
         crel = CleanedRelation.start(rel)
         if panel == "a_state_fd":
@@ -350,6 +366,32 @@ def paired_difference(df: pd.DataFrame, agg: str, x: str, at, *, a: str = "priva
     diff = (d[a] - d[b]).xs(at, level=0)
     se = float(diff.std(ddof=1) / len(diff) ** 0.5) if len(diff) > 1 else float("nan")
     return float(diff.mean()), se
+
+
+def country_domain_ablation(ctx, values, *, repetitions: int, fixed: dict | None = None, seed: int = 0) -> pd.DataFrame:
+    """Fig. 8b's ablation (issue 24): the MD panel with a public country domain fixed in advance — the corruption
+    alphabet (``public``: 28 values) and a world-sized one (``public_world``: 276) — instead of the corrupted table's
+    own values. Tidy per-instance rows as :func:`sweep` (``agg`` = ``b_country_md``) with a ``country_domain`` column."""
+    out = []
+    for dom in ("public", "public_world"):
+        df = sweep(ctx, f"fig08b_domain_{dom}", "corruptions", values, repetitions=repetitions,
+                   fixed={**(fixed or {}), "country_domain": dom, "panels": ["b_country_md"]}, seed=seed, kind="tpcds")
+        out.append(df.assign(country_domain=dom))
+    return pd.concat(out, ignore_index=True)
+
+
+def merge_rate_domain_ablation(ctx, values, *, repetitions: int, fixed: dict | None = None, seed: int = 0) -> pd.DataFrame:
+    """Fig. 6's ablation (issue 24): PrivateClean − no-provenance paired count error per merge rate, with the renamed-away
+    (emptied) values kept in the released domain and dropped from it (the per-instance path, where the domain can
+    differ between instances). Rows: domain ("kept emptied" / "without emptied"), merge_rate, mean, sem, n."""
+    out = []
+    for keep, label in ((True, "kept emptied"), (False, "without emptied")):
+        df = sweep(ctx, f"fig06_domain_{'kept' if keep else 'dropped'}", "merge_rate", values, repetitions=repetitions,
+                   fixed={**(fixed or {}), "keep_emptied": keep}, seed=seed, kind="synthetic_loop")
+        d = df[df["agg"] == "count"].pivot_table(index=["merge_rate", "repetition"], columns="method", values="rel_error")
+        diff = (d["privateclean"] - d["pc_noprov"]).groupby(level=0).agg(["mean", "sem", "count"])
+        out.append(diff.rename(columns={"count": "n"}).reset_index().assign(domain=label))
+    return pd.concat(out, ignore_index=True)[["domain", "merge_rate", "mean", "sem", "n"]]
 
 
 def merge_rate_paired(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -33,8 +33,13 @@ def generate(S=1000, N=50, z=2.0, *, numeric_mode="uniform", ensure_coverage=Fal
     return pd.DataFrame({"cat": pd.Series(cat, dtype=object), "val": val})
 
 
-def inject_errors(clean: pd.DataFrame, N: int, *, error_rate=0.0, merge_rate=1.0, mode="split_alias", rng=None):
-    """Return (dirty R, cleaner mapping C, dirty domain). Truth is C(R) by construction."""
+def inject_errors(clean: pd.DataFrame, N: int, *, error_rate=0.0, merge_rate=1.0, mode="split_alias", rng=None,
+                  keep_emptied: bool = True):
+    """Return (dirty R, cleaner mapping C, dirty domain). Truth is C(R) by construction.
+
+    ``keep_emptied`` (split_alias): a value renamed as a whole has no rows left; True keeps it in the released domain
+    (the workbench's generator), False drops it, as a domain of the dirty relation's values would (the issue 24
+    ablation of Fig. 6)."""
     gen = np.random.default_rng(rng)
     R = clean.copy()
     E = int(round(error_rate * N))
@@ -64,6 +69,8 @@ def inject_errors(clean: pd.DataFrame, N: int, *, error_rate=0.0, merge_rate=1.0
             else:  # harmless 1-to-1 rename of the whole value
                 cat[rows] = alias
                 mapping[alias] = f"r{int(v)}"
+                if not keep_emptied:
+                    domain.remove(int(v))
             domain.append(alias)
         R["cat"] = pd.Series(cat, dtype=object)
     else:
@@ -80,7 +87,8 @@ def run_instance(cell: dict, rng) -> list[dict]:
                     ensure_coverage=bool(cell.get("ensure_coverage", False)), rng=gen)
     R, C, domain = inject_errors(base, N, error_rate=float(cell.get("error_rate", 0.0)),
                                  merge_rate=float(cell.get("merge_rate", 1.0)),
-                                 mode=cell.get("error_mode", "split_alias"), rng=gen)
+                                 mode=cell.get("error_mode", "split_alias"), rng=gen,
+                                 keep_emptied=bool(cell.get("keep_emptied", True)))
     R_clean = apply_mapping(R["cat"], C)
     clean_domain = pd.unique(pd.Series(apply_mapping(domain, C), dtype=object))
     if cell.get("query_mode", "random") == "top":

@@ -165,8 +165,10 @@ def test_theta_strategy_claims_on_both_sides():
     assert set(_verdicts(c).values()) == {"pass"}
     _every_claim_flips(c)
     s2 = _strategies(ours=0.01, base_v=0.5, em=0.5, hier=0.005)  # ratio 50×, hier beats ours, Baseline 1 worse on I_MI
-    v = _verdicts(_run(C.fig06_theta_strategies, s2, profile="quick"))
+    v = _verdicts(_run(C.fig06_theta_strategies, s2, profile="quick", paper_setting=s2))
     assert v["Stock: non-pruned private strategies 10³–10⁴× worse than ours"] == "differs"
+    assert v["Tax: ours best among private strategies for I_P in the paper's setting (θ sensitivity, unclipped I_P; "
+             "not proven private)"] == "differs"
     assert v["Tax: ours best among private strategies (ours / best other private, worst measure)"] == "differs"
     assert v["Flight (dense): Baseline 1 beats ours for I_MI (Baseline 1 − ours)"] == "differs"
     assert v["Flight (dense): ours/hier beat Baseline 1 for I_P (min(ours, hier) − Baseline 1)"] == "pass"
@@ -190,6 +192,37 @@ def test_epsilon_sweep_claims_on_both_sides():
     v = _verdicts(_run(C.fig07_epsilon_sweep, _eps_summary(0.2, False), profile="quick"))
     assert v["I_R error ≤ 0.05 at ε=0.1 on Hospital"] == "differs"
     assert v["I_MI: error improves from ε=0.1 to ε=5 (error at 5 − error at 0.1)"] == "differs"
+
+
+
+def _ir_exact_table(err: float, cover_over_tau: float, tau: float = 60.0) -> pd.DataFrame:
+    rows = []
+    for d, e in ref.FIG7_IR_POINTS:
+        rows.append(dict(dataset=d, eps=e, tau=tau, i_r_lin=tau, two_lin=2 * tau, cover=cover_over_tau * tau,
+                         cover_over_tau=cover_over_tau, err_vs_2lin=0.01, err_vs_exact=err, runs=3))
+    return pd.DataFrame(rows)
+
+
+def test_ir_against_exact_claims_on_both_sides_with_a_cause_when_they_differ():
+    c = _run(C.fig07_ir_exact, _ir_exact_table(0.03, 1.0), profile="quick")
+    assert set(_verdicts(c).values()) == {"pass"}
+    _every_claim_flips(c)
+    c = _run(C.fig07_ir_exact, _ir_exact_table(0.95, 2.5), profile="quick")
+    v = _verdicts(c)
+    assert v["I_R error against the exact I_R (τ) ≤ 0.05 at ε=0.1 on Hospital"] == "differs"
+    assert v["Hospital: Alg. 5's pre-noise cover / exact I_R lies in [1, 2] (2-approximation)"] == "differs"
+    assert all(r.cause.startswith(("paper-error:", "open:")) for r in c.rows)
+    # an exact value that could not be computed (NaN) or is 0 is not comparable, with the reason as its cause
+    v = _verdicts(_run(C.fig07_ir_exact, _ir_exact_table(float("nan"), float("nan"), tau=float("nan")), profile="quick"))
+    assert set(v.values()) == {"not-comparable"}
+
+
+def test_ir_against_exact_scores_the_releases_against_tau():
+    from dpworkbench.inconsistency import experiments as E
+    from dpworkbench.inconsistency.model import i_r_exact
+
+    g = examples.fig2_graph()
+    assert E.ir_exact_reference(g) == i_r_exact(g) == ref.FIG2_MEASURES["I_R_exact"]
 
 
 def test_runtime_claims_on_both_sides():

@@ -111,6 +111,30 @@ def test_fig06_paired_and_bias_rules():
     assert verdicts(c) == ["differs"] * 4
 
 
+def _ablation(kept, dropped):
+    rows = [dict(domain=d, merge_rate=m, mean=v, sem=0.01, n=400) for d, vals in (("kept emptied", kept), ("without emptied", dropped))
+            for m, v in zip((0.0, 1.0), vals)]
+    return pd.DataFrame(rows)
+
+
+def test_fig06_domain_ablation_decides_the_cause_of_the_provenance_claim():
+    tab = make_tab("merge_rate", [0.0, 1.0], {("count", "direct"): [0.2, 0.3], ("count", "privateclean"): [0.1, 0.1],
+                                              ("sum", "direct"): [0.2, 0.3], ("sum", "privateclean"): [0.1, 0.1]})
+    diff = pd.DataFrame({"mean": [0.06, 0.0], "sem": [0.01, 0.01]}, index=pd.Index([0.0, 1.0], name="merge_rate"))
+    bias = pd.DataFrame({"mean": [0.0] * 4, "sem": [0.1] * 4},
+                        index=pd.MultiIndex.from_product([["pc_noprov", "privateclean"], [0.0, 1.0]], names=["method", "merge_rate"]))
+    prov = "Fig. 6 (§6.1): provenance does not hurt"
+    abl = "Fig. 6 ablation: with a released domain without the emptied values"
+    for kept, dropped, verdict, kind in (((0.06, 0.0), (0.0, -0.01), "pass", "stand-in:"),   # excess gone without them
+                                         ((0.06, 0.0), (0.06, 0.0), "differs", "open:")):  # excess stays: not the domain
+        c = Claims()
+        pc_claims.fig06_merge_rate(c, tab, diff, bias, ablation=_ablation(kept, dropped))
+        a, = (r for r in c.rows if r.claim.startswith(abl))
+        p, = (r for r in c.rows if r.claim.startswith(prov))
+        assert a.verdict == verdict
+        assert p.verdict == "differs" and p.cause.startswith(kind)
+
+
 def test_fig07_ordering():
     def tab(w, u, d):
         return make_tab("error_rate", [0.0, 0.3], {("count", "PC-W"): [0, w], ("count", "PC-U"): [0, u], ("count", "Direct"): [0, d]})
@@ -145,6 +169,26 @@ def test_fig08_panels():
     c = Claims()
     pc_claims.fig08_tpcds(c, table(flat_a, "corruptions"), flat_a, source="synthetic", rows=100)
     assert by_text(c, "8a: PrivateClean's error grows").verdict == "differs"
+
+
+def test_fig08_public_domain_ablation_settles_the_cause_of_panel_b():
+    rng = np.random.default_rng(2)
+
+    def rows(agg, gap, **extra):  # gap = Direct − PC
+        return [{"agg": agg, "method": m, "corruptions": x, "repetition": rep, **extra,
+                 "rel_error": base + 0.005 * rng.standard_normal()}
+                for rep in range(10) for x in (0, 500) for m, base in (("privateclean", 0.02), ("direct", 0.02 + gap))]
+
+    df = pd.DataFrame(rows("a_state_fd", 0.03) + rows("b_country_md", 0.0))  # (b): Direct as good as PC
+    from dpworkbench.privateclean.experiments import table
+
+    for world_gap, verdict, kind in ((0.07, "pass", "stand-in:"), (0.0, "differs", "open:")):
+        abl = pd.DataFrame(rows("b_country_md", 0.0, country_domain="public") + rows("b_country_md", world_gap, country_domain="public_world"))
+        c = Claims()
+        pc_claims.fig08_tpcds(c, table(df, "corruptions"), df, source="synthetic", rows=100, ablation=abl)
+        assert by_text(c, "8b ablation").verdict == verdict
+        assert by_text(c, "8b: PrivateClean beats Direct").verdict == "differs"
+        assert by_text(c, "8b: PrivateClean beats Direct").cause.startswith(kind)
 
 
 def test_fig09_crossover_against_the_paper():
@@ -210,6 +254,14 @@ def test_coverage_floor_is_three_standard_errors():
     c = Claims()
     pc_claims.learn_ci_coverage(c, cov.assign(**{"coverage corrected (row CLT)": 0.90, "coverage paper form": 0.97}), reps=1000)
     assert verdicts(c) == ["differs"] * 3
+    # with Fieller's interval measured, the delta-method claim's cause follows it
+    for fieller, verdict, kind in ((0.96, "pass", "paper-error:"), (0.90, "differs", "open:")):
+        c = Claims()
+        pc_claims.learn_ci_coverage(c, cov.assign(**{"coverage corrected (row CLT)": 0.90, "coverage Fieller": fieller,
+                                                     "share unbounded, Fieller": 0.5}), reps=1000)
+        assert by_text(c, "Fieller AVG").verdict == verdict
+        assert by_text(c, "delta-method AVG").verdict == "differs"
+        assert by_text(c, "delta-method AVG").cause.startswith(kind)
 
 
 def test_learn_privateclean_and_theory():

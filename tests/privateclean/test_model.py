@@ -143,3 +143,17 @@ def test_multiattr_batch_equals_estimate_and_orders_pcw_pcu_direct():
     rows_ = pd.DataFrame(run_multiattr_batch({"batch": 2000, "error_rate": 0.3}, 7))
     m = rows_.dropna(subset=["rel_error"]).groupby("method")["rel_error"].mean()
     assert m["PC-W"] < m["PC-U"] < m["Direct"]
+
+
+def test_split_alias_domain_keeps_or_drops_the_values_a_rename_empties():
+    # issue 24's Fig. 6 ablation: a value renamed as a whole has no rows left; keep_emptied=False drops it from the domain
+    base = generate(1000, 50, 2.0, rng=11)
+    R, C, kept = inject_errors(base, 50, error_rate=0.3, merge_rate=0.0, mode="split_alias", rng=12)
+    R2, C2, dropped = inject_errors(base, 50, error_rate=0.3, merge_rate=0.0, mode="split_alias", rng=12, keep_emptied=False)
+    pd.testing.assert_frame_equal(R, R2)
+    assert C == C2
+    emptied = {int(a[1:]) for a in C}  # every alias "a{v}" renamed v as a whole (merge rate 0)
+    assert len(emptied) == 15 and not (set(R["cat"]) & emptied)
+    assert set(kept) - set(dropped) == emptied and set(dropped) < set(kept)
+    assert inject_errors(base, 50, error_rate=0.3, merge_rate=1.0, mode="split_alias", rng=12, keep_emptied=False)[2] == \
+        inject_errors(base, 50, error_rate=0.3, merge_rate=1.0, mode="split_alias", rng=12)[2]  # merges empty nothing
