@@ -489,6 +489,7 @@ def raha_cleaning(claims: Claims, summ: pd.DataFrame, preps: dict) -> None:
 __all__ += ["raha_cleaning"]
 
 
+@claim_defaults("check", cause="open:a new estimator's coverage or bias check failed on raha beers (issue 25's rule)")
 def multi_attribute(claims: Claims, st: pd.DataFrame) -> None:
     """raha_multi_attribute notebook (issue 25, no paper figure): at the largest ε of the grid, every new estimator's 95 %
     CI covers the (repaired) truth in at least 0.95 − 3 MC SE of the releases, and PrivateClean's bias is not

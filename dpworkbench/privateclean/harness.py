@@ -144,7 +144,9 @@ def joint_entry() -> EntryPoint:
     mech = dataclasses.replace(
         GRR, harness_params={"discrete": {("cat", "sub"): 0.5}, "numeric": {"val": 10.0},
                              "domains": {("cat", "sub"): JOINT_DOMAIN}, "bounds": {"val": (0.0, 10.0)}},
-        examples=_joint_examples)  # ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+        examples=_joint_examples, register=False)  # ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+    # register=False: a copy registered under GRR's name replaced the real GRR in the registry (the privacy table and
+    # `dpworkbench release` then showed the harness instance)
     return dataclasses.replace(entry_point(mech), name="privateclean.grr(discrete={('cat', 'sub'): 0.5} joint over "
                                "{cat: [a, b]} × {sub: [u, v]}, numeric={'val': 10.0}, bounds=(0, 10))",
                                tests="tests/privacy/test_harness_privateclean.py",

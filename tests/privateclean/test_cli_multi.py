@@ -1,7 +1,6 @@
 """``dpworkbench privateclean query`` beyond one attribute (issue 25) and the issue-28 items of that CLI, in process."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pandas as pd

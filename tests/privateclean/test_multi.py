@@ -8,7 +8,6 @@ queries where the randomisation biases it: the z-test can fail).
 """
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -17,7 +16,7 @@ import pytest
 
 from dpworkbench.privateclean import CleanedRelation, estimate, grr
 from dpworkbench.privateclean.mechanisms import GRR, epsilon_grr, partition_codes, partition_domain
-from dpworkbench.privateclean.multi import (And, Eq, In, Query, Range, coverage_study, estimate_where, join_public,
+from dpworkbench.privateclean.multi import (And, Eq, In, Query, coverage_study, estimate_where, join_public,
                                             parse_where, synthetic_joint)
 
 Z_REJECT = 3.29  # two-sided z-test at α = 0.001
