@@ -68,8 +68,8 @@ ctx = NotebookContext("dampening/learn_local_dampening", profile=profile, output
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-3, maximum=1e4),
             "generator": widgets.choice(["fig9c", "karate", "les_miserables", "synthetic"], generator, "graph"),
             "k": widgets.choice([1, 2, 3, 5, 10, 20], k, "k"),
-            "n": widgets.choice([100, 300, 1000], graph_size, "size (synthetic)"),
-            "max_degree_factor": widgets.choice(list(teaching.MAX_DEGREE_FACTORS), max_degree_factor, "Δ bound × max degree")}
+            "n": widgets.choice([100, 300, 1000], graph_size, "size n", "nodes of the synthetic graph (other graphs have their own size)"),
+            "max_degree_factor": widgets.choice(list(teaching.MAX_DEGREE_FACTORS), max_degree_factor, "Δ bound", "public degree bound Δ, as a multiple of the graph's max degree")}
 panel = widgets.control_panel(lambda epsilon, generator, k, n, max_degree_factor: teaching.teaching_topk(
                                   generator, epsilon, k, n=n, seed=seed, max_degree_factor=max_degree_factor),
                               controls, interactive=interactive, title="PrivTopk: EM vs PF vs LD vs SLD")

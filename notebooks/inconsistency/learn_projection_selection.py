@@ -107,13 +107,13 @@ ctx.save_figure(teaching.projection_degrees_view(dataset, rows, alpha, theta, se
 em_controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
                "use_bound": widgets.choice([True, False], True, "FD bound"),
                "eps1_frac": widgets.choice([0.2, 0.4, 0.6], 0.4, "ε₁ share"),
-               "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀ share of ε₁"),
+               "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀/ε₁", "ε₀ as a share of ε₁ (the part of ε₁ the θ choice spends)"),
                "steps": widgets.choice([1, 2, 3], 2, "EM steps"),
-               "prune": widgets.choice(["le", "lt"], "le", "prune (≤ / <)"),
+               "prune": widgets.choice(["le", "lt"], "le", "prune", "pruning rule: le keeps candidates ≤ the bound, lt only those <"),
                "add_V": widgets.choice(["if_general_DC", "always", "never"], "if_general_DC", "add |V|"),
-               "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P sensitivity"),
+               "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P Δ", "I_P sensitivity mode: safe (proved) or paper (the paper's unproven, smaller)"),
                "measure": widgets.choice(["MI", "P"], measure, "measure"),
-               "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "θ candidates")}
+               "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "Θ", "θ candidates: numbers separated by commas, or a preset: paper, powers of 2, log-spaced")}
 panel2 = widgets.control_panel(lambda epsilon, use_bound, eps1_frac, eps0_frac, steps, prune, add_V, ip_sensitivity, measure, thetas:
                                teaching.em_view(dataset, rows, alpha, epsilon, measure, seed=seed, use_bound=use_bound,
                                                 eps1_frac=eps1_frac, eps0_frac=eps0_frac, steps=steps, prune=prune, add_V=add_V,

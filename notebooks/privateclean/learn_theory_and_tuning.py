@@ -70,7 +70,7 @@ panel if interactive else None
 
 # %%
 tcontrols_eps = {"epsilon": widgets.epsilon_slider(2.0, minimum=0.2, maximum=10),
-                 "N": widgets.choice([3, 10, 50, 200], 50, "domain size N"),
+                 "N": widgets.choice([3, 10, 50, 200], 50, "N", "domain size N (values)"),
                  "S": widgets.log_slider(1000, 100, 1_000_000, "S (rows)")}
 trade = widgets.control_panel(lambda epsilon, N, S: teaching.tradeoff_panel(epsilon, N=int(N), S=int(round(S))), tcontrols_eps,
                               interactive=interactive, title="privacy–accuracy trade-off")

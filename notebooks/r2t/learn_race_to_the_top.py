@@ -108,7 +108,7 @@ controls2 = {
     "degree_cap": widgets.choice([16, 64, 256, 1024], 1024, "degree cap D"),
     "runs": widgets.choice(sorted({runs, 200, 1000, 5000}), runs, "runs"),
     "seed": widgets.seed_box(seed),
-    "mechanisms": ipywidgets.SelectMultiple(options=teaching.ERROR_PANEL_MECHANISMS, value=tuple(show_mechanisms), description="mechanisms"),
+    "mechanisms": ipywidgets.SelectMultiple(options=teaching.ERROR_PANEL_MECHANISMS, value=tuple(show_mechanisms), description="shown", tooltip="mechanisms drawn (ctrl/shift-click to pick several)"),
 }
 panel2 = widgets.control_panel(lambda **kw: teaching.error_panel(beta=beta, **kw), controls2, interactive=interactive,
                                title="Error distribution over runs")
