@@ -238,6 +238,20 @@ def _split(result: Any) -> tuple[Any, Any]:
     return result if isinstance(result, tuple) else (result, None)
 
 
+# Width of a panel's live figure when its builder sets none. plotly's FigureWidget draws before its output area is laid
+# out and then falls back to plotly's 700 px, whatever the room: on a 1024×768 projector, with JupyterLab's file
+# browser open, the output area is 592 px wide (measured in Chromium), and the right 100 px of every panel figure
+# (a "Q(I) = …" label, the last tick) were cut off (issue 28). Static figures autosize to the output area themselves.
+PANEL_FIGURE_W = 580
+
+
+def _fit_width(fig: go.Figure) -> go.Figure:
+    if fig.layout.width is None:
+        fig = go.Figure(fig)
+        fig.update_layout(width=PANEL_FIGURE_W)
+    return fig
+
+
 class _LiveFigure:
     """A figure that can be redrawn in place: a plotly ``FigureWidget`` when it can be
     built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure
@@ -245,6 +259,8 @@ class _LiveFigure:
 
     def __init__(self, fig: go.Figure):
         import ipywidgets as w
+
+        fig = _fit_width(fig)
 
         try:
             if os.environ.get("DPWB_NO_FIGUREWIDGET", "") not in ("", "0"):
@@ -260,6 +276,7 @@ class _LiveFigure:
                 display_figure(self.figure)
 
     def set(self, fig: go.Figure) -> None:
+        fig = _fit_width(fig)
         """Replace traces and layout in place (``panel.figure`` stays the same object).
 
         Traces are deleted and re-added, then the layout is replaced. (A single

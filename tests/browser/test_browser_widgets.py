@@ -7,7 +7,10 @@ token over a temporary copy of ``notebooks/``, drives headless Chromium (Debian'
 the kernel, moves the ε slider with the keyboard, and checks that the plotly figure
 bound to it changed and that no cell shows an error; then, for every drawn plotly figure,
 that each title (main, subplot, annotation) lies within the figure's drawn width and that
-every axis carrying data has a title. ``learn_projection_selection`` is also run for its
+every axis carrying data has a title. The notebook is shown as on a projector (a 1024×768 window) and every drawn
+figure goes through the rendered review (:func:`dpworkbench.plots.render.page_problems`: clipped or overlapping text,
+cut legends, loud log labels), every widget label must be shown whole (no "…"), and each control panel must show
+its figure within the first screen under its controls. ``learn_projection_selection`` is also run for its
 θ axis: the range (log10 units on a log axis, converted) must lie within [1, max θ], max θ
 being the largest θ the figure's own curves draw. A screenshot per notebook goes
 to ``reports/screenshots/<paper>_<stem>.png`` (override: ``DPWB_SCREENSHOTS``).
@@ -361,6 +364,65 @@ def _figure_layout_problems(page, where: str) -> list[str]:
     return problems
 
 
+# ----------------------------------------------------------------------------- the projector (issue 28)
+
+PROJECTOR = {"width": 1024, "height": 768}
+FIGURE_IN_VIEW_PX = 300  # with the controls at the top of the notebook, this much of the figure (or all of it) shows
+
+JS_CUT_LABELS = """() => Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-label'))
+  .filter(el => el.offsetParent !== null && el.textContent.trim() !== '' && el.scrollWidth > el.clientWidth + 1)
+  .map(el => ({text: el.textContent.trim(), shown: el.clientWidth, needs: el.scrollWidth}))"""
+
+JS_PANELS = """() => {
+  const area = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer')
+            || document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const view = area.getBoundingClientRect().height;
+  return Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .dpwb-panel')).map((p, i) => {
+    const ctl = p.querySelector('.dpwb-controls'), gd = p.querySelector('.js-plotly-plot');
+    if (!ctl || !gd) return null;
+    const c = ctl.getBoundingClientRect(), g = gd.getBoundingClientRect();
+    if (g.height === 0) return null;
+    const h4 = p.querySelector('h4');
+    return {i, title: h4 ? h4.textContent : '', offset: g.top - c.top, height: g.height, view};
+  }).filter(x => x !== null);
+}"""
+
+
+def _js_drawn_figures() -> str:
+    from dpworkbench.plots.render import JS_MEASURE_DRAWN
+
+    return ("() => Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .js-plotly-plot'))"
+            ".filter(gd => gd.offsetParent !== null && gd._fullLayout).map((gd, index) => {"
+            " const m = (" + JS_MEASURE_DRAWN + ")(gd);"
+            " const svg = gd.querySelector('.main-svg'), r = (svg || gd).getBoundingClientRect();"
+            " const hold = gd.closest('.jp-OutputArea-output') || gd.closest('.jp-Cell') || gd.parentNode;"
+            " const c = hold.getBoundingClientRect();"
+            " m.clip = [c.left - r.left, c.top - r.top, c.right - r.left, c.bottom - r.top];"
+            " const t = gd._fullLayout.title && gd._fullLayout.title.text ? String(gd._fullLayout.title.text) : '';"
+            " return Object.assign(m, {index, title: t}); })")
+
+
+def _projector_problems(page, where: str) -> list[str]:
+    """What a class cannot read on a 1024×768 projector: each drawn figure's rendered review, widget labels cut with
+    "…", and control panels whose figure starts below the first screen under the controls."""
+    from dpworkbench.plots.render import page_problems
+
+    problems = []
+    for m in page.evaluate(_js_drawn_figures()):
+        if not m["width"] or not m["height"]:
+            continue
+        name = f"{where} figure {m['index']} ({m['title'][:50]!r}, {m['width']:.0f}×{m['height']:.0f} px)"
+        problems += [f"{name}: {p}" for p in page_problems(m)]
+    for lab in page.evaluate(JS_CUT_LABELS):
+        problems.append(f"{where}: widget label {lab['text']!r} is cut (shown in {lab['shown']} px, needs {lab['needs']} px)")
+    for p in page.evaluate(JS_PANELS):
+        need = p["offset"] + min(p["height"], FIGURE_IN_VIEW_PX)
+        if need > p["view"] + 1:
+            problems.append(f"{where}: panel {p['title']!r}: its figure starts {p['offset']:.0f} px below the controls, so with the "
+                            f"controls in view only {max(0, p['view'] - p['offset']):.0f} px of it show (need {min(p['height'], FIGURE_IN_VIEW_PX):.0f})")
+    return problems
+
+
 def _wait(page, predicate_js: str, timeout_s: float, what: str, arg=None):
     deadline = time.monotonic() + timeout_s
     last = None
@@ -426,7 +488,7 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
     lab, browser = browser_env
     t0 = time.monotonic()
     rel = f"notebooks/{paper}/{notebook.name}"
-    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    context = browser.new_context(viewport=PROJECTOR)
     page = context.new_page()
     console_errors: list[str] = []
     page.on("pageerror", lambda exc: console_errors.append(str(exc)))
@@ -442,6 +504,9 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         assert not errors, f"{rel}: errors after Run All:\n" + "\n".join(errors)
         unexecuted = [c["index"] for c in state["cells"] if c["count"] is None]
         assert not unexecuted, f"{rel}: cells {unexecuted} were not executed by Run All"
+        page.wait_for_timeout(500)  # figures of the last cells finish their layout
+        projector = _projector_problems(page, rel)
+        assert not projector, f"{rel}: on a 1024×768 projector:\n" + "\n".join(projector)
 
         # The ε slider: an ipywidgets FloatLogSlider whose description is "ε".
         slider = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=re.compile(r"^\s*ε\s*$"))).first
@@ -529,7 +594,7 @@ def test_projection_selection_theta_axis(browser_env):
         pytest.skip(f"notebooks/{paper}/{stem}.ipynb is gone")
     lab, browser = browser_env
     rel = f"notebooks/{paper}/{notebook.name}"
-    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    context = browser.new_context(viewport=PROJECTOR)
     page = context.new_page()
     with _closing_page(lab, context, page, f"{paper}_{stem}_theta_axis"):
         page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
