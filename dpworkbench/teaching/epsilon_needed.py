@@ -114,6 +114,13 @@ def declared(mechanism: Any, **public: Any) -> AccuracyAt:
     return at
 
 
+def from_bound(bound_at: Callable[[float, float], float], noise_scale_at: Callable[[float], float] | None = None) -> AccuracyAt:
+    """A paper's (1 − β) error bound ``bound_at(epsilon, beta)`` (e.g. R2T's Theorem 5.1, :func:`r2t_bound`) as an
+    error bar; the noise scale is ``noise_scale_at(epsilon)`` when given, else not stated (NaN)."""
+    return lambda epsilon, beta: Accuracy(float(noise_scale_at(epsilon)) if noise_scale_at else math.nan,
+                                          float(bound_at(epsilon, beta)), beta)
+
+
 def laplace(sensitivity: float, clip: tuple[float, float] | None = None) -> AccuracyAt:
     """Lap(Δ/ε) noise: ``Accuracy.laplace`` (bound Δ·ln(1/β)/ε), as the CLI's Laplace declarations."""
     sensitivity = float(sensitivity)
@@ -217,4 +224,4 @@ def epsilon_needed_panel(accuracy_at: AccuracyAt, *, reference: float, sizes: Se
 
 
 __all__ = ["EPSILON_RANGE", "EpsilonNeeded", "above_threshold", "composed", "declared", "epsilon_needed", "epsilon_needed_figure",
-           "epsilon_needed_panel", "laplace", "rr_count", "selection", "share"]
+           "epsilon_needed_panel", "from_bound", "laplace", "rr_count", "selection", "share"]

@@ -182,6 +182,23 @@ panel5 = widgets.control_panel(lambda epsilon, depth, horizon, criterion: teachi
                                interactive=interactive, title="DiffPID3 root split")
 panel5 if interactive else None
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# The exponential mechanism's median over a public domain of 1,000 candidate values (rank utility, Δ = 1) misses the
+# median's rank by at most 2·ln(1000/β)/ε with probability 1 − β. Local dampening can only do better where the local
+# sensitivity is small; this is the global-sensitivity baseline. The size must be public (stated before looking at the
+# data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** Ask for ±1 % of 1,000 ranks, then of 10,000 (the domain staying 1,000 values): ten times less ε for
+# the same share.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.selection(1.0, 1000), reference=1000, sizes=[100, 10_000], what="the median's rank",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 fig = teaching.teaching_dampening_figure(t, 10.0); _ = ctx.save_figure(fig, "dampening_function")
 _ = ctx.save_figure(teaching.teaching_topk(generator, epsilon, k, n=graph_size, seed=seed, max_degree_factor=max_degree_factor)[0],

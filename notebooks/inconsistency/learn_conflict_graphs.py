@@ -124,6 +124,22 @@ vc_panel = widgets.control_panel(lambda epsilon, step: teaching.vertex_cover_ste
                                  interactive=interactive, title="Algorithm 5 step by step")
 vc_panel if interactive else None
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# The vertex cover c behind I_R is released with Laplace noise of scale 2/ε (one row changes c by at most 2). The
+# panel gives the ε for ±x % of a public size of c (e.g. a bound on the conflicting rows). The size must be public
+# (stated before looking at the data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** A cover of 10 needs ten times the ε of a cover of 100 for the same ±x %: small measures are
+# expensive.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.laplace(2.0), reference=100, sizes=[10, 1000], what="the cover size c",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 gfig, trace = teaching.vertex_cover_steps()
 ctx.save_figure(gfig, "fig3_graph")

@@ -121,6 +121,24 @@ panel2 = widgets.control_panel(lambda epsilon, use_bound, eps1_frac, eps0_frac, 
                                em_controls, interactive=interactive, title="Algorithm 4")
 panel2 if interactive else None
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# At a fixed θ the measure step adds Laplace noise of scale Δ(θ)/ε₂ with Δ(θ) = θ (I_MI, Lemma 1) and ε₂ the 60 % of ε
+# left after the θ choice. The panel gives the ε for ±x % of a public size of I_MI at θ = `theta`. The size must be
+# public (stated before looking at the data), never the private answer. Noise only: truncation or clipping bias is not
+# in it.
+#
+# > **Try this.** Halve θ at the top of the notebook and re-run this cell: the ε needed halves (the noise is θ/ε₂), at
+# the price of a larger cut.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+from dpworkbench.inconsistency.mechanisms import laplace_sensitivity
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.share(epsilon_needed.laplace(laplace_sensitivity(int(theta), "MI", "safe")), 0.6), reference=10_000, sizes=[1000, 100_000], what="I_MI at θ",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 fig = teaching.em_view(dataset, rows, alpha, epsilon, measure, seed=seed)
 ctx.save_figure(fig, "em_steps")

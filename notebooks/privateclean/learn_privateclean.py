@@ -129,6 +129,23 @@ ctable
 # %% [markdown]
 # ## Paper-claim check
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# A COUNT over S = `S` rows whose discrete attribute went through GRR at ε (exact convention on N = `N` values): the
+# corrected count's noise-only error is at most √(S·ln(2/β)/2)/(1 − p) with probability 1 − β (Hoeffding). The size
+# must be public (stated before looking at the data), never the private answer. Noise only: truncation or clipping
+# bias is not in it.
+#
+# > **Try this.** Ask for ±2 % of S/10 rows: out of reach (GRR's error never falls below √(S·ln(2/β)/2)); ±10 % of S =
+# 1000 needs ε ≈ 3.6.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.rr_count(S, N), reference=S, sizes=[S // 10, S // 2], percent=10, what="the COUNT",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 claims.learn_privateclean(ctx.claims, ctable)
 ctx.finish()

@@ -119,3 +119,15 @@ def test_figure_and_panel():
 def test_static_panel_still_emits_the_figure(capsys):
     fig = en.epsilon_needed_panel(en.selection(1.0, 20), reference=19, interactive=False)
     assert "ε needed" in fig.layout.title.text
+
+
+def test_every_learn_notebook_has_the_panel():
+    """Issue 28: each learn notebook asks "how much ε for ±x %?" through this module (run headless, the panel's
+    figure is displayed: tests/test_notebooks.py executes them in the ci profile)."""
+    from dpworkbench.paths import project_root
+
+    books = sorted((project_root() / "notebooks").glob("*/learn_*.py"))
+    assert len(books) >= 13
+    missing = [p.name for p in books if "epsilon_needed.epsilon_needed_panel(" not in p.read_text(encoding="utf-8")
+               or "How much ε do I need for ±x %?" not in p.read_text(encoding="utf-8")]
+    assert not missing, f"no ε-needed panel in {missing}"
