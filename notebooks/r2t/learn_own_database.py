@@ -35,7 +35,7 @@ import pandas as pd
 import plotly.express as px
 from dpworkbench.experiments import NotebookContext, pick
 import functools
-from dpworkbench import widgets
+from dpworkbench import plots, widgets
 from dpworkbench.r2t import teaching, tpch
 from dpworkbench.r2t.mechanisms import r2t
 from dpworkbench.r2t.model import Truncation
@@ -99,8 +99,12 @@ display(runs.groupby("nation")[["answer", "DS"]].first().T)
 
 # %%
 fig = px.line(per_group, x="epsilon", y="rel_error_pct", color="nation", log_x=True, log_y=True, markers=True,
-              title=f"GROUP BY nation (TPC-H SF {sf:g}): median relative error % vs ε, per nation (parallel composition)",
-              labels={"epsilon": "ε (per group = total)", "rel_error_pct": "relative error % (log)"})
+              title=f"Median relative error % vs ε, per nation (SF {sf:g})",
+              labels={"epsilon": "ε (per group = total)", "rel_error_pct": "error %"})
+# 25 nations: a legend in rows under the plot (beside it, it was cut by a scroll bar), decades only on the log axes
+fig.update_layout(height=640, margin_b=200, legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom",
+                                                        font_size=10, title_text=""))
+plots.style.decade_ticks(fig)
 ctx.save_figure(fig, "own_database_group_by")
 fig
 
