@@ -575,6 +575,47 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
     assert timings["total"] < 240, f"{rel}: took {timings['total']:.0f} s (budget 240 s per notebook)"
 
 
+CUT_CELL = """import ipywidgets
+import plotly.graph_objects as go
+# the defect of issue 28: a two-line title anchored at the figure's top edge loses its first line
+cut = go.Figure(go.Scatter(x=[1, 2, 3], y=[3, 1, 2], name="data"))
+cut.update_layout(title=dict(text="PrivTopk, first draw<br>eps/k = 0.667", y=1.0, yref="container", yanchor="top",
+                             automargin=False), margin_t=12, height=300, xaxis_title="x", yaxis_title="y")
+display(cut)
+ipywidgets.Dropdown(options=["0.1", "0.25"], description="ε₀ share of ε₁")  # a label left in ipywidgets' 80 px box
+"""
+
+
+@pytest.mark.timeout(600)
+def test_projector_check_fails_on_a_cut_title(browser_env):
+    """The 1024×768 check can fail: a copy of a learn notebook with one figure whose title is cut at the top and one
+    widget label cut with "…" is refused, naming exactly those two (the notebook's own figures pass)."""
+    import nbformat
+
+    lab, browser = browser_env
+    src = lab.root / "notebooks" / "mechanisms" / "learn_sparse_vector.ipynb"
+    nb = nbformat.read(str(src), as_version=4)
+    nb.metadata.pop("jupytext", None)  # an unpaired copy: jupytext would look for its .py
+    nb.cells.append(nbformat.v4.new_code_cell(CUT_CELL))
+    copy = src.with_name("learn_sparse_vector_cut_title.ipynb")
+    nbformat.write(nb, str(copy))
+    rel = f"notebooks/mechanisms/{copy.name}"
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    with _closing_page(lab, context, page, "projector_cut_title"):
+        page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
+        state = _run_all_and_wait(page)
+        assert not _cell_errors(state), _cell_errors(state)
+        problems = _projector_problems(page, rel)
+        cut_title = [p for p in problems if "PrivTopk, first draw" in p and "clipped at the top edge" in p]
+        cut_label = [p for p in problems if "widget label 'ε₀ share of ε₁' is cut" in p]
+        assert cut_title and cut_label, "the cut title and the cut label were not both found:\n" + "\n".join(problems)
+        others = [p for p in problems if p not in cut_title + cut_label and "PrivTopk" not in p]
+        assert not others, "the notebook's own figures should pass:\n" + "\n".join(others)
+        page.screenshot(path=str(_screenshot_dir() / "projector_cut_title.png"))
+
+
 # Figures whose x axis is θ: the axis range in data units (a log axis stores log10 of it), the θ values drawn on the
 # curves and the chosen-θ marker, read from the figure itself.
 JS_THETA_AXES = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => {
