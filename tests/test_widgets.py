@@ -180,7 +180,11 @@ def test_update_replaces_traces_and_layout_exactly_and_keeps_the_widget():
     live.set(new)
     assert live.figure is fw
     got, want = fw.to_dict(), new.to_dict()
-    assert got["layout"] == want["layout"]
+    # a figure without a width is drawn PANEL_FIGURE_W wide (a FigureWidget would take 700 px, wider than the
+    # output area of a 1024 px window): everything else exactly as built
+    assert got["layout"] == {**want["layout"], "width": widgets.PANEL_FIGURE_W}
+    live.set(new.update_layout(width=640))
+    assert fw.layout.width == 640  # a width the builder chose is kept
     assert [{k: v for k, v in t.items() if k != "uid"} for t in got["data"]] == want["data"], "removed properties are gone"
     live.set(go.Figure([go.Scatter(y=[1]), go.Bar(y=[3])]))
     assert [t.type for t in fw.data] == ["scatter", "bar"]

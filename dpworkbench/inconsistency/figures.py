@@ -142,7 +142,10 @@ def draw_graph(g: ConflictGraph, *, labels=None, highlight=(), max_nodes: int = 
     col = ["#d62728" if v in set(highlight) else "#1f77b4" for v in h.nodes]
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text" if len(xs) <= 40 else "markers", text=text, textposition="top center",
                              marker=dict(size=14 if len(xs) <= 40 else 6, color=col), showlegend=False))
-    fig.update_layout(title=title, template="plotly_white", xaxis=dict(visible=False), yaxis=dict(visible=False), height=380)
+    # room above the top node for its name (the label of the highest node was cut by the plot area)
+    pad_y = 0.15 * (max(ys) - min(ys) or 1.0)
+    fig.update_layout(title=title, template="plotly_white", xaxis=dict(visible=False),
+                      yaxis=dict(visible=False, range=[min(ys) - pad_y / 3, max(ys) + pad_y]), height=380)
     return fig
 
 

@@ -125,22 +125,25 @@ def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: i
         est["I_P"].append(graph_projection(g, "P", epsilon, rng=rng, ip_sensitivity=ip_sensitivity, **kw).value)
         est["I_R"].append(dp_vertex_cover(g, epsilon, cover_size=cover, order=order, order_seed=seed, rng=rng, n_bound=len(df)).value)
     truth = {"I_MI": exact["I_MI"], "I_P": exact["I_P"], "I_R": 2 * lin}
-    fig = make_subplots(rows=1, cols=4, subplot_titles=["degree distribution", "I_MI (edges)", "I_P (tuples)", "I_R vs 2·I_R^lin"])
+    # 2×2, not 1×4: four panels in a row overlapped their titles at the 580 px of a 1024×768 projector's output area
+    fig = make_subplots(rows=2, cols=2, subplot_titles=["degree distribution", "I_MI (edges)", "I_P (tuples)", "I_R vs 2·I_R^lin"],
+                        vertical_spacing=0.3, horizontal_spacing=0.2)
+    cell = {1: (1, 1), 2: (1, 2), 3: (2, 1), 4: (2, 2)}
     deg = g.degrees()
     fig.add_trace(go.Histogram(x=deg[deg > 0], nbinsx=40, name="tuples per degree", showlegend=True, marker_color="#7f7f7f"), 1, 1)
     for j, m in enumerate(("I_MI", "I_P", "I_R"), start=2):
         fig.add_trace(go.Box(y=est[m], name=f"ε={epsilon:.3g}", boxpoints="all", legendgroup="dp", showlegend=(j == 2),
-                             marker_color="#1f77b4", line_color="#1f77b4"), 1, j)
+                             marker_color="#1f77b4", line_color="#1f77b4"), *cell[j])
         fig.add_trace(go.Scatter(x=[f"ε={epsilon:.3g}"], y=[truth[m]], mode="markers", marker=dict(symbol="x", size=14, color="#ff7f0e"),
-                                 name="true value (NOT PRIVATE)", legendgroup="true", showlegend=(j == 2)), 1, j)
+                                 name="true value (NOT PRIVATE)", legendgroup="true", showlegend=(j == 2)), *cell[j])
     # every panel names its own unit: the three measures count different things (a reader sees untitled axes otherwise)
-    for j, unit in ((2, "value (count of edges)"), (3, "value (count of tuples)"), (4, "value (tuples to remove)")):
-        fig.update_yaxes(title_text=unit, row=1, col=j)
-    fig.update_xaxes(title_text="degree in the conflict graph", row=1, col=1)
+    for j, unit in ((2, "edges"), (3, "tuples"), (4, "to remove")):
+        fig.update_yaxes(title_text=unit, row=cell[j][0], col=cell[j][1])
+    fig.update_xaxes(title_text="degree (conflicts)", row=1, col=1)
     fig.update_yaxes(title_text="tuples", row=1, col=1)
     for j in (2, 3, 4):
-        fig.update_xaxes(title_text=f"{repeats} releases", row=1, col=j)
-    fig.update_layout(template="plotly_white", height=380,
+        fig.update_xaxes(title_text=f"{repeats} releases", row=cell[j][0], col=cell[j][1])
+    fig.update_layout(template="plotly_white", height=620,
                       title=f"{dataset} ({ds.source}), {rows} rows, {noise}, {len(dcs)} DC(s), {g.num_edges} edges")
     table = pd.DataFrame([{"measure": m, "true (NOT PRIVATE)": truth[m], "DP mean": np.mean(est[m]), "DP std": np.std(est[m]),
                            "mean rel. error": np.mean(np.abs(np.asarray(est[m]) - truth[m]) / truth[m]) if truth[m] else np.nan}
@@ -277,6 +280,7 @@ def vertex_cover_step_view(step: int, epsilon: float):
     fig = make_subplots(rows=1, cols=2, subplot_titles=[f"G' after {step}/7 edges", f"c + Lap(2/ε), ε = {epsilon:.3g}"])
     for tr_ in left.data:
         fig.add_trace(tr_, 1, 1)
+    fig.update_yaxes(range=left.layout.yaxis.range, row=1, col=1)  # draw_graph's room above the top node's name
     cg, cgp = int(tr.c.iloc[-1]), int(tr["c'"].iloc[-1])
     scale = 2 / float(epsilon)
     x = np.linspace(min(cg, cgp) - 6 * scale, max(cg, cgp) + 6 * scale, 400)

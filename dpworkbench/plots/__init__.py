@@ -20,7 +20,7 @@ import plotly.io as pio
 
 from .review import figure_problems, text_width_px
 from .style import PALETTE as _PALETTE
-from .style import TEMPLATE_NAME, apply_style, figure_size, panel_grid
+from .style import TEMPLATE_NAME, apply_style, decade_ticks, figure_size, panel_grid
 
 # Figures built anywhere in the workbench (notebooks, widgets) share the one template.
 pio.templates.default = TEMPLATE_NAME
@@ -111,7 +111,8 @@ def line_with_band(
         fig.update_xaxes(type="log")
     if log_y:
         fig.update_yaxes(type="log")
-    return fig
+    # as shown in a notebook too (not only as saved): plotly's 2…9 minor labels drown the decades on a projector
+    return decade_ticks(fig) if (log_x or log_y) else fig
 
 
 def error_vs_epsilon(

@@ -37,14 +37,12 @@ SCREEN_OUTPUT_W = 1024 - 120
 OVERLAP_PX = 2.0  # two labels overlap when their boxes share more than this in both directions
 EDGE_TOL_PX = 1.0
 
-_JS_MEASURE = r"""
-async ({fig, width, height}) => {
-  const gd = document.getElementById('g');
-  Plotly.purge(gd);
-  gd.style.width = width + 'px'; gd.style.height = height + 'px';
-  const layout = Object.assign({}, fig.layout || {}, {width: width, height: height, autosize: false});
-  await Plotly.newPlot(gd, fig.data || [], layout, {staticPlot: true, displayModeBar: false});
-  const root = gd.getBoundingClientRect();
+# What is measured on a drawn plotly div ``gd`` (also on a live page: tests/browser measures the figures a notebook
+# shows in JupyterLab at 1024×768 with it and judges them with :func:`page_problems`).
+JS_MEASURE_DRAWN = r"""
+(gd) => {
+  const svg = gd.querySelector('.main-svg');  // the drawn figure: in JupyterLab the div around it may be wider
+  const root = (svg || gd).getBoundingClientRect();
   const box = (r) => [r.left - root.left, r.top - root.top, r.right - root.left, r.bottom - root.top];
   const texts = [];
   gd.querySelectorAll('text').forEach((el) => {
@@ -108,7 +106,18 @@ async ({fig, width, height}) => {
     const p = fl._plots[id];
     if (p.xaxis && p.yaxis) plots[id] = [p.xaxis._offset, p.yaxis._offset, p.xaxis._offset + p.xaxis._length, p.yaxis._offset + p.yaxis._length];
   });
-  return {texts, legends, axes, plots};
+  return {texts, legends, axes, plots, width: root.width, height: root.height};
+}
+"""
+
+_JS_MEASURE = r"""
+async ({fig, width, height}) => {
+  const gd = document.getElementById('g');
+  Plotly.purge(gd);
+  gd.style.width = width + 'px'; gd.style.height = height + 'px';
+  const layout = Object.assign({}, fig.layout || {}, {width: width, height: height, autosize: false});
+  await Plotly.newPlot(gd, fig.data || [], layout, {staticPlot: true, displayModeBar: false});
+  return (""" + JS_MEASURE_DRAWN + r""")(gd);
 }
 """
 
@@ -309,6 +318,25 @@ def _page_problems(m: dict, width: float, height: float, where: str) -> list[str
     return list(dict.fromkeys(out))
 
 
+def page_problems(m: dict, where: str = "") -> list[str]:
+    """Problems of a figure measured on a page with :data:`JS_MEASURE_DRAWN` (its own drawn width and height).
+
+    ``m["clip"]`` (optional, ``[left, top, right, bottom]`` in the figure's pixels): the box of what holds the figure
+    on the page (a notebook's output area); text outside it left or right is cut off for the reader even when it lies
+    inside the figure.
+    """
+    out = _page_problems(m, float(m.get("width") or 0), float(m.get("height") or 0), where)
+    clip = m.get("clip")
+    if clip:
+        for t in m["texts"]:
+            x0, _, x1, _ = t["box"]
+            cut = [side for side, bad in (("left", x0 < clip[0] - EDGE_TOL_PX), ("right", x1 > clip[2] + EDGE_TOL_PX)) if bad]
+            if cut:
+                out.append(f"{_name(t)} is cut off at the {'/'.join(cut)} edge of the area showing the figure "
+                           f"({clip[2] - clip[0]:.0f} px wide){where}")
+    return list(dict.fromkeys(out))
+
+
 def _unnamed_series(fig: go.Figure, m: dict, width: float, height: float) -> list[str]:
     """Series drawn in the figure whose legend entry a reader cannot see (clipped, scrolled away or outside the figure)."""
     legend_texts = [t for t in m["texts"] if t["role"] == "legend"]
@@ -376,4 +404,4 @@ def rendered_problems(fig: go.Figure, *, as_saved: bool = True, screen: bool = F
     return problems
 
 
-__all__ = ["Renderer", "measure", "rendered_problems", "renderer", "SCREEN_W", "SCREEN_H"]
+__all__ = ["JS_MEASURE_DRAWN", "Renderer", "measure", "page_problems", "rendered_problems", "renderer", "SCREEN_W", "SCREEN_H"]

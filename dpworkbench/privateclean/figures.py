@@ -129,21 +129,24 @@ def provenance_graph(edges: pd.DataFrame, col: str, pred: Iterable | None = None
 
 def cleaning_before_after(order: Sequence[str], series: Mapping[str, Sequence[int]], estimates: Mapping[str, float], *,
                           truth: int, target: object, title: str) -> go.Figure:
-    """Teaching: value counts of R, V, V_clean and C(R) (left) and the three count estimates vs the truth (right)."""
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], subplot_titles=["value counts", f"COUNT(cat = {target})"])
+    """Teaching: value counts of R, V, V_clean and C(R) (top) and the three count estimates vs the truth (below)."""
+    # One column, two rows: side by side (55/45) the 13 value codes and the estimator names did not fit the 740×370
+    # print size (labels skipped, the y title over the neighbour's ticks, 7 legend entries scrolled away).
+    fig = make_subplots(rows=2, cols=1, subplot_titles=["value counts", f"COUNT(cat = {target})"])
     for name, counts in series.items():
         fig.add_bar(x=list(order), y=list(counts), name=name, marker_color=RELATION_COLORS.get(name), row=1, col=1)
     for m, v in estimates.items():
         # the bar's category is a short form of its legend name: "PrivateClean, no provenance" under a 45 % panel
         # took the plot's height and plotly could not lay the figure out at its saved size
         fig.add_bar(x=[SHORT_METHOD_NAMES.get(m, METHOD_NAMES.get(m, m))], y=[v], name=METHOD_NAMES.get(m, m),
-                    marker_color=COLORS.get(m), row=1, col=2)
-    fig.add_hline(y=truth, line_dash="dash", line_color="black", annotation_text=f"truth {truth}", row=1, col=2)
-    fig.update_xaxes(title_text="value", row=1, col=1)
+                    marker_color=COLORS.get(m), row=2, col=1)
+    fig.add_hline(y=truth, line_dash="dash", line_color="black", annotation_text=f"truth {truth}", row=2, col=1)
+    # every value code named (plotly skips category labels it thinks crowded)
+    fig.update_xaxes(title_text="value", type="category", dtick=1, tickangle=0, row=1, col=1)
     fig.update_yaxes(title_text="rows", row=1, col=1)
-    fig.update_xaxes(title_text="estimator", row=1, col=2)
-    fig.update_yaxes(title_text="COUNT (rows)", row=1, col=2)
-    fig.update_layout(title=title, height=420, barmode="group")
+    fig.update_xaxes(title_text="estimator", row=2, col=1)
+    fig.update_yaxes(title_text="COUNT (rows)", row=2, col=1)
+    fig.update_layout(title=title, height=560, barmode="group")
     return fig
 
 

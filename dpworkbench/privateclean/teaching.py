@@ -107,8 +107,11 @@ def p_slider(value: float = 0.1, description: str = "p"):
     """
     import ipywidgets as w
 
+    from dpworkbench import widgets
+
     p = float(value)
-    return w.FloatSlider(value=p, min=min(0.0, p), max=max(0.95, p), step=0.01, description=description, continuous_update=False)
+    slider = w.FloatSlider(value=p, min=min(0.0, p), max=max(0.95, p), step=0.01, continuous_update=False)
+    return widgets.labelled(slider, description, "p: probability that GRR replaces a value")
 
 
 def provenance_figure(crel: CleanedRelation, col: str, pred=None, domain_source: str = "observed") -> go.Figure:
@@ -403,13 +406,13 @@ def grr_knob_controls(knob: str = "epsilon", epsilon: float = 5.0, p: float = 0.
 
     from .mechanisms import p_for_epsilon
 
-    controls = {"knob": widgets.choice(["epsilon", "p"], knob, "set privacy by"),
+    controls = {"knob": widgets.choice(["epsilon", "p"], knob, "privacy by", "set the privacy by ε or by the GRR probability p"),
                 "epsilon": widgets.epsilon_slider(epsilon, minimum=0.5, maximum=10),
                 "p": p_slider(p),
                 "z": widgets.choice([0.0, 1.0, 2.0, 3.0], z, "z (skew)"),
                 "N": widgets.choice([5, 10, 50, 200, 500], N, "N"),
                 "S": widgets.log_slider(S, 100, 100_000, "S (rows)"),
-                "l": widgets.choice([1, 2, 5, 10], l, "l (values queried)"),
+                "l": widgets.choice([1, 2, 5, 10], l, "l", "l: values in the query's predicate"),
                 "b": widgets.log_slider(b, 0.1, 100, "b (Laplace)")}
     eps_w, p_w, knob_w, n_w = controls["epsilon"], controls["p"], controls["knob"], controls["N"]
     busy = {"on": False}

@@ -6,4 +6,6 @@ module (checked by import-linter, ``[tool.importlinter]`` in pyproject.toml). Ea
 views in ``dpworkbench/<paper>/teaching.py``.
 
 * :mod:`dpworkbench.teaching.mechanisms` — Laplace and composition, randomized response, EM / PF / RNM, SVT.
+* :mod:`dpworkbench.teaching.epsilon_needed` — "how much ε do I need for ±x %?": the inverse of a release's
+  error bar (:class:`~dpworkbench.mechanisms.declaration.Accuracy`), with the learn notebooks' planning panel.
 """

@@ -78,6 +78,12 @@ TEMPLATE = "dpwb"
 # (@jupyter-widgets/jupyterlab-manager) and jupytext's editor extension are built against a newer JupyterLab than
 # Voilà 0.5.13's front end (4.2), which made ~20 "Unsatisfied version" console warnings and a failed module; neither
 # does anything in an app without menus or editors. anywidget and plotly (the live figures) stay.
+# The 13 "Unsatisfied version" warnings left (measured in Chromium, issue 28) cannot be removed from here: 9 come from
+# @jupyter-widgets/jupyterlab-manager 5.0.16 (jupyterlab_widgets 3.0.17, built for JupyterLab ^4.6.2; ipywidgets 8.1.9
+# requires it), and denying that extension leaves the app without widgets (no slider drawn: Voilà's widgets-manager8
+# takes the widget modules from it); 4 come from Voilà 0.5.13's own widgets-manager8, which asks for ^4.5.10 of the
+# JupyterLab 4.2.5 core Voilà itself bundles. 0.5.13 is Voilà's latest release. The shared modules are not strict
+# (strictVersion false): the one version present is used and the app works (tests/browser/test_browser_apps.py).
 APP_DENIED_EXTENSIONS = ["jupyterlab-jupytext"]
 _CDN_FA5 = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/"
 _CDN_FA4 = '<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/font-awesome.min.css" type="text/css" />'

@@ -17,6 +17,7 @@ from .._validation import check_epsilon, check_finite_array, check_int
 from ..accounting import Accountant
 from ..mechanisms import core
 from ..mechanisms.backends import NumpyBackend, as_generator
+from ..plots.style import decade_ticks
 
 SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
 
@@ -138,7 +139,8 @@ def selection_figure(acc: pd.DataFrame) -> go.Figure:
     fig.update_xaxes(type="log", title="ε")
     fig.update_yaxes(title="expected utility loss u* − u(r)")
     fig.update_layout(title="Selection accuracy: EM, permute-and-flip, report-noisy-max")
-    return fig
+    # plotly labels 2…9 between the decades as large as the decades: unreadable on a projector
+    return decade_ticks(fig)
 
 
 # ---------------------------------------------------------------------------------
@@ -219,8 +221,9 @@ def rr_bias_figure(n: int, domain_size: int, *, epsilon: float, skew: float, rep
     from ..plots import bar
 
     res = rr_estimation_experiment(n, int(domain_size), [epsilon], skew=skew, repetitions=repetitions, seed=seed)
+    # short title: the long form ("Bias of the most frequent value's share …") ran past a 700 px figure's edge
     fig = bar(summarize(res, ["estimator"], "top_value_error"), "estimator", "mean",
-              title=f"Bias of the most frequent value's share (ε={epsilon:.3g}, N={int(domain_size)})")
+              title=f"Bias of the top value's share, ε={epsilon:.3g}, N={int(domain_size)}")
     fig.update_yaxes(title_text="estimated − true share")
     return fig
 
@@ -229,7 +232,15 @@ def svt_figure(queries: Sequence[float], threshold: float, *, epsilon: float, re
     from ..plots import bar
 
     res = svt_experiment(queries, threshold, [epsilon], repetitions=repetitions, seed=seed)
-    return bar(res.astype({"index": str}), "index", "frequency", title=f"Index returned by AboveThreshold, ε={epsilon:.3g}, T={threshold:g}")
+    # A numeric x axis ("none" drawn one step past the last query): as categories, plotly silently skipped
+    # every other index label once there were more than ~16 queries.
+    k = len(res) - 1
+    pos = res["index"].where(res["index"] != "none", k).astype(int)
+    fig = bar(res.assign(position=pos), "position", "frequency", title=f"Index returned by AboveThreshold, ε={epsilon:.3g}, T={threshold:g}")
+    step = max(1, int(np.ceil(k / 10)))
+    ticks = [i for i in range(0, k, step) if k - i >= step / 2] + [k]
+    fig.update_xaxes(title_text="index returned", tickvals=ticks, ticktext=[str(i) if i < k else "none" for i in ticks])
+    return fig
 
 
 def svt_localisation_error(res: pd.DataFrame, queries: Sequence[float], threshold: float) -> pd.DataFrame:

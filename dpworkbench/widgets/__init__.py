@@ -28,8 +28,58 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import plotly.graph_objects as go
 
+# ---------------------------------------------------------------------------------------------- labels
+# ipywidgets draws a control's description in a fixed 80 px box (--jp-widgets-inline-label-width) and cuts the rest
+# with "…" ("ε₀ share o…", "θ candida…" on a projector, issue 28). Here every label is short (at most
+# LABEL_MAX_CHARS characters: a developer who passes a longer one gets a ValueError naming it), its box is sized to
+# the label itself (:func:`label_width_px`), and the long form is the tooltip shown on hover.
+LABEL_MAX_CHARS = 12
+# The widest average advance of a label character in JupyterLab's widget font (13 px system sans): measured in
+# Chromium on this project's labels at ≤ 0.58 em ("log₂ GS", "degree cap D", "Δu"); 0.66 em leaves room for a wider
+# system font. tests/browser checks on the drawn page that no label is cut.
+LABEL_FONT_PX = 13
+LABEL_EM_PER_CHAR = 0.66
+LABEL_PAD_PX = 10
 
-def epsilon_slider(value: float = 1.0, *, minimum: float = 1e-3, maximum: float = 1e2, description: str = "ε"):
+
+def label_width_px(text: str) -> int:
+    """Width in pixels of the box that shows ``text`` whole in a widget's description."""
+    return int(math.ceil(len(str(text)) * LABEL_EM_PER_CHAR * LABEL_FONT_PX)) + LABEL_PAD_PX
+
+
+def check_label(description: str) -> str:
+    """``description`` when it is short enough to show whole next to a control, else a ValueError saying what to do."""
+    text = str(description)
+    if len(text) > LABEL_MAX_CHARS:
+        raise ValueError(f"widget label {text!r} has {len(text)} characters (at most {LABEL_MAX_CHARS} fit beside a control "
+                         "on a projector): give a short label and the long form as tooltip=")
+    return text
+
+
+def fit_label(widget: Any, tooltip: str | None = None) -> Any:
+    """Size ``widget``'s description box to its label (never cut with "…") and set its tooltip (default: the label).
+
+    Widgets without a description (a FigureWidget, an Output) are returned unchanged. Returns ``widget``.
+    """
+    description = getattr(widget, "description", None)
+    if not description or not hasattr(widget, "style") or not hasattr(widget.style, "description_width"):
+        return widget
+    widget.style.description_width = f"{label_width_px(description)}px"
+    if tooltip is not None:
+        widget.tooltip = str(tooltip)
+    elif not getattr(widget, "tooltip", None):
+        widget.tooltip = str(description)
+    return widget
+
+
+def labelled(widget: Any, description: str, tooltip: str | None = None) -> Any:
+    """Give ``widget`` a short label (checked by :func:`check_label`) and the long form as its tooltip."""
+    widget.description = check_label(description)
+    return fit_label(widget, tooltip)
+
+
+def epsilon_slider(value: float = 1.0, *, minimum: float = 1e-3, maximum: float = 1e2, description: str = "ε",
+                   tooltip: str | None = None):
     """A log-scale slider for ε (steps of 1/10 of a decade).
 
     ``minimum``/``maximum`` are the slider's comfortable range, not a rule: a ``value`` outside it (a
@@ -43,21 +93,23 @@ def epsilon_slider(value: float = 1.0, *, minimum: float = 1e-3, maximum: float 
     if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
         raise ValueError(f"{description} must be a positive finite number, got {value!r}")
     minimum, maximum = min(minimum, value), max(maximum, value)
-    return w.FloatLogSlider(
+    slider = w.FloatLogSlider(
         value=value,
         base=10,
         min=math.log10(minimum),
         max=math.log10(maximum),
         step=0.1,
-        description=description,
         continuous_update=False,
         readout_format=".3g",
     )
+    if tooltip is None and description == "ε":
+        tooltip = "ε: the privacy budget (log scale; smaller is more private, noisier)"
+    return labelled(slider, description, tooltip)
 
 
-def log_slider(value: float, minimum: float, maximum: float, description: str):
+def log_slider(value: float, minimum: float, maximum: float, description: str, tooltip: str | None = None):
     """Generic log slider (noise levels, β, GS, ...)."""
-    return epsilon_slider(value, minimum=minimum, maximum=maximum, description=description)
+    return epsilon_slider(value, minimum=minimum, maximum=maximum, description=description, tooltip=tooltip)
 
 
 def parse_candidates(text: str) -> list[float]:
@@ -77,20 +129,22 @@ def parse_candidates(text: str) -> list[float]:
     return sorted(set(out))
 
 
-def candidate_editor(values: Sequence[float], description: str = "θ candidates"):
+def candidate_editor(values: Sequence[float], description: str = "Θ", tooltip: str | None = None):
     """A text box holding a candidate set; read it with :func:`parse_candidates`."""
     import ipywidgets as w
 
-    return w.Text(value=", ".join(f"{v:g}" for v in values), description=description, continuous_update=False)
+    box = w.Text(value=", ".join(f"{v:g}" for v in values), continuous_update=False)
+    return labelled(box, description, tooltip or "candidate set Θ: numbers separated by commas")
 
 
-def seed_box(value: int = 0, description: str = "seed"):
+def seed_box(value: int = 0, description: str = "seed", tooltip: str | None = None):
     import ipywidgets as w
 
-    return w.BoundedIntText(value=value, min=0, max=2**31 - 1, description=description)
+    box = w.BoundedIntText(value=value, min=0, max=2**31 - 1)
+    return labelled(box, description, tooltip or "seed of the research noise (same seed, same draw)")
 
 
-def choice(options: Sequence[Any], value: Any = None, description: str = ""):
+def choice(options: Sequence[Any], value: Any = None, description: str = "", tooltip: str | None = None):
     """A dropdown. A ``value`` that is not among ``options`` (a headless run's parameter) is added to them:
     the function bound to the panel, not the widget, decides whether it is valid."""
     import ipywidgets as w
@@ -98,7 +152,8 @@ def choice(options: Sequence[Any], value: Any = None, description: str = ""):
     opts = list(options)
     if value is not None and value not in opts:
         opts.append(value)
-    return w.Dropdown(options=opts, value=value if value is not None else opts[0], description=description)
+    box = w.Dropdown(options=opts, value=value if value is not None else opts[0])
+    return labelled(box, description, tooltip)
 
 
 def _widget_value(widget: Any) -> Any:
@@ -183,6 +238,20 @@ def _split(result: Any) -> tuple[Any, Any]:
     return result if isinstance(result, tuple) else (result, None)
 
 
+# Width of a panel's live figure when its builder sets none. plotly's FigureWidget draws before its output area is laid
+# out and then falls back to plotly's 700 px, whatever the room: on a 1024×768 projector, with JupyterLab's file
+# browser open, the output area is 592 px wide (measured in Chromium), and the right 100 px of every panel figure
+# (a "Q(I) = …" label, the last tick) were cut off (issue 28). Static figures autosize to the output area themselves.
+PANEL_FIGURE_W = 580
+
+
+def _fit_width(fig: go.Figure) -> go.Figure:
+    if fig.layout.width is None:
+        fig = go.Figure(fig)
+        fig.update_layout(width=PANEL_FIGURE_W)
+    return fig
+
+
 class _LiveFigure:
     """A figure that can be redrawn in place: a plotly ``FigureWidget`` when it can be
     built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure
@@ -190,6 +259,8 @@ class _LiveFigure:
 
     def __init__(self, fig: go.Figure):
         import ipywidgets as w
+
+        fig = _fit_width(fig)
 
         try:
             if os.environ.get("DPWB_NO_FIGUREWIDGET", "") not in ("", "0"):
@@ -205,6 +276,7 @@ class _LiveFigure:
                 display_figure(self.figure)
 
     def set(self, fig: go.Figure) -> None:
+        fig = _fit_width(fig)
         """Replace traces and layout in place (``panel.figure`` stays the same object).
 
         Traces are deleted and re-added, then the layout is replaced. (A single
@@ -225,6 +297,41 @@ class _LiveFigure:
         self.widget.clear_output(wait=True)
         with self.widget:
             display_figure(target)
+
+
+# Field widths (px) next to a label: what a slider's track + readout, a dropdown's longest option or a number box need.
+_SLIDER_FIELD_PX, _READOUT_PX = 150, 64
+_TEXT_FIELD_PX, _NUMBER_FIELD_PX = 170, 90
+_OPTION_CHAR_PX, _DROPDOWN_CHROME_PX, _DROPDOWN_MAX_PX = 8, 36, 230
+
+
+def compact(widget: Any) -> Any:
+    """Fit ``widget``'s label (:func:`fit_label`) and size the widget to its label plus the field it needs.
+
+    ipywidgets gives every control 300 px (plus the readout): nine of them took five rows above a figure, which then
+    started below a 1024×768 projector's fold. Sized to their content they share rows, and the figure stays in view
+    under them while a slider moves. A width the author set is kept.
+    """
+    import ipywidgets as w
+
+    fit_label(widget)
+    if getattr(widget, "layout", None) is None or widget.layout.width is not None:
+        return widget
+    description = getattr(widget, "description", "") or ""
+    label = label_width_px(description) if description else 0
+    if isinstance(widget, (w.FloatLogSlider, w.FloatSlider, w.IntSlider, w.FloatRangeSlider, w.IntRangeSlider, w.SelectionSlider)):
+        field = _SLIDER_FIELD_PX + (_READOUT_PX if widget.readout else 0)
+    elif isinstance(widget, w.Dropdown):
+        longest = max((len(str(lbl)) for lbl in widget._options_labels), default=4)
+        field = min(_DROPDOWN_MAX_PX, longest * _OPTION_CHAR_PX + _DROPDOWN_CHROME_PX)
+    elif isinstance(widget, (w.Text, w.Textarea)):
+        field = _TEXT_FIELD_PX
+    elif isinstance(widget, (w.BoundedIntText, w.IntText, w.BoundedFloatText, w.FloatText)):
+        field = _NUMBER_FIELD_PX
+    else:
+        return widget  # checkboxes, multi-selects, buttons: their own size
+    widget.layout.width = f"{label + field + 8}px"
+    return widget
 
 
 def display_figure(fig: Any) -> None:
@@ -307,8 +414,13 @@ def control_panel(
 
     for widget in controls.values():
         widget.observe(refresh, names="value")
-    header = [w.HTML(f"<h4>{html.escape(title)}</h4>")] if title else []
-    panel = w.VBox([*header, w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, work, live.widget, out])
+        compact(widget)
+    header = [w.HTML(f"<h4 style='margin:0.2em 0'>{html.escape(title)}</h4>")] if title else []
+    # Controls above the figure in rows sized to their content (see :func:`compact`): on a 1024×768 projector the
+    # figure starts within the first screen under them, and stays there while a control moves.
+    grid = w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap", align_items="center", grid_gap="2px 12px"))
+    grid.add_class("dpwb-controls")
+    panel = w.VBox([*header, grid, status, work, live.widget, out])
     panel.add_class("dpwb-panel")
     panel.figure = live.figure  # for tests and for callers that want to inspect the live figure
     panel.refresh = refresh
@@ -317,9 +429,15 @@ def control_panel(
 
 
 __all__ = [
+    "LABEL_MAX_CHARS",
     "cache_nonprivate",
     "candidate_editor",
+    "check_label",
     "choice",
+    "compact",
+    "fit_label",
+    "label_width_px",
+    "labelled",
     "control_panel",
     "epsilon_slider",
     "log_slider",

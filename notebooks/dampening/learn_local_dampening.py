@@ -68,8 +68,8 @@ ctx = NotebookContext("dampening/learn_local_dampening", profile=profile, output
 controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=1e-3, maximum=1e4),
             "generator": widgets.choice(["fig9c", "karate", "les_miserables", "synthetic"], generator, "graph"),
             "k": widgets.choice([1, 2, 3, 5, 10, 20], k, "k"),
-            "n": widgets.choice([100, 300, 1000], graph_size, "size (synthetic)"),
-            "max_degree_factor": widgets.choice(list(teaching.MAX_DEGREE_FACTORS), max_degree_factor, "Δ bound × max degree")}
+            "n": widgets.choice([100, 300, 1000], graph_size, "size n", "nodes of the synthetic graph (other graphs have their own size)"),
+            "max_degree_factor": widgets.choice(list(teaching.MAX_DEGREE_FACTORS), max_degree_factor, "Δ bound", "public degree bound Δ, as a multiple of the graph's max degree")}
 panel = widgets.control_panel(lambda epsilon, generator, k, n, max_degree_factor: teaching.teaching_topk(
                                   generator, epsilon, k, n=n, seed=seed, max_degree_factor=max_degree_factor),
                               controls, interactive=interactive, title="PrivTopk: EM vs PF vs LD vs SLD")
@@ -181,6 +181,23 @@ panel5 = widgets.control_panel(lambda epsilon, depth, horizon, criterion: teachi
                                 "criterion": widgets.choice(list(teaching.ID3_CRITERIA), criterion, "criterion")},
                                interactive=interactive, title="DiffPID3 root split")
 panel5 if interactive else None
+
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# The exponential mechanism's median over a public domain of 1,000 candidate values (rank utility, Δ = 1) misses the
+# median's rank by at most 2·ln(1000/β)/ε with probability 1 − β. Local dampening can only do better where the local
+# sensitivity is small; this is the global-sensitivity baseline. The size must be public (stated before looking at the
+# data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** Ask for ±1 % of 1,000 ranks, then of 10,000 (the domain staying 1,000 values): ten times less ε for
+# the same share.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.selection(1.0, 1000), reference=1000, sizes=[100, 10_000], what="the median's rank",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
 
 # %%
 fig = teaching.teaching_dampening_figure(t, 10.0); _ = ctx.save_figure(fig, "dampening_function")

@@ -84,15 +84,15 @@ controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10)
             "seed": widgets.seed_box(seed),
             "noise": widgets.choice(["rnoise", "conoise"], "rnoise", "noise"),
             "alpha": widgets.choice([0.001, 0.005, 0.01, 0.02], alpha, "RNoise α"),
-            "conoise_iters": widgets.choice([25, 50, 100, 200], 100, "CONoise iterations"),
-            "dc_count": widgets.choice(list(range(0, 14)), dc_count, "first k DCs (0 = all)"),
+            "conoise_iters": widgets.choice([25, 50, 100, 200], 100, "CON iters", "CONoise iterations"),
+            "dc_count": widgets.choice(list(range(0, 14)), dc_count, "first k DCs", "use the first k denial constraints (0 = all)"),
             "eps1_frac": widgets.choice([0.2, 0.4, 0.6], 0.4, "ε₁ share"),
-            "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀ share of ε₁"),
-            "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P sensitivity"),
+            "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀/ε₁", "ε₀ as a share of ε₁ (the part of ε₁ the θ choice spends)"),
+            "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P Δ", "I_P sensitivity mode: safe (proved) or paper (the paper's unproven, smaller)"),
             "add_V": widgets.choice(["if_general_DC", "always", "never"], "if_general_DC", "add |V|"),
-            "prune": widgets.choice(["le", "lt"], "le", "prune (≤ / <)"),
+            "prune": widgets.choice(["le", "lt"], "le", "prune", "pruning rule: le keeps candidates ≤ the bound, lt only those <"),
             "order": widgets.choice(["rank", "lex"], "rank", "order"),
-            "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "θ candidates")}
+            "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "Θ", "θ candidates: numbers separated by commas, or a preset: paper, powers of 2, log-spaced")}
 panel = widgets.control_panel(lambda epsilon, dataset, n_rows, seed, noise, alpha, conoise_iters, dc_count, eps1_frac, eps0_frac, ip_sensitivity, add_V,
                               prune, order, thetas: teaching.explorer_view(dataset, n_rows, alpha, epsilon, seed=seed, repeats=repeats, dc_count=dc_count,
                                                                    noise=noise, conoise_iters=conoise_iters, order=order, eps1_frac=eps1_frac,
@@ -123,6 +123,22 @@ vc_controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=
 vc_panel = widgets.control_panel(lambda epsilon, step: teaching.vertex_cover_step_view(step, epsilon), vc_controls,
                                  interactive=interactive, title="Algorithm 5 step by step")
 vc_panel if interactive else None
+
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# The vertex cover c behind I_R is released with Laplace noise of scale 2/ε (one row changes c by at most 2). The
+# panel gives the ε for ±x % of a public size of c (e.g. a bound on the conflicting rows). The size must be public
+# (stated before looking at the data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** A cover of 10 needs ten times the ε of a cover of 100 for the same ±x %: small measures are
+# expensive.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.laplace(2.0), reference=100, sizes=[10, 1000], what="the cover size c",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
 
 # %%
 gfig, trace = teaching.vertex_cover_steps()

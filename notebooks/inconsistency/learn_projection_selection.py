@@ -107,19 +107,37 @@ ctx.save_figure(teaching.projection_degrees_view(dataset, rows, alpha, theta, se
 em_controls = {"epsilon": widgets.epsilon_slider(epsilon, minimum=0.05, maximum=10),
                "use_bound": widgets.choice([True, False], True, "FD bound"),
                "eps1_frac": widgets.choice([0.2, 0.4, 0.6], 0.4, "ε₁ share"),
-               "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀ share of ε₁"),
+               "eps0_frac": widgets.choice([0.1, 0.25, 0.5], 0.25, "ε₀/ε₁", "ε₀ as a share of ε₁ (the part of ε₁ the θ choice spends)"),
                "steps": widgets.choice([1, 2, 3], 2, "EM steps"),
-               "prune": widgets.choice(["le", "lt"], "le", "prune (≤ / <)"),
+               "prune": widgets.choice(["le", "lt"], "le", "prune", "pruning rule: le keeps candidates ≤ the bound, lt only those <"),
                "add_V": widgets.choice(["if_general_DC", "always", "never"], "if_general_DC", "add |V|"),
-               "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P sensitivity"),
+               "ip_sensitivity": widgets.choice(["safe", "paper"], "safe", "I_P Δ", "I_P sensitivity mode: safe (proved) or paper (the paper's unproven, smaller)"),
                "measure": widgets.choice(["MI", "P"], measure, "measure"),
-               "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "θ candidates")}
+               "thetas": widgets.candidate_editor([1, 5, 10, 100, 500], "Θ", "θ candidates: numbers separated by commas, or a preset: paper, powers of 2, log-spaced")}
 panel2 = widgets.control_panel(lambda epsilon, use_bound, eps1_frac, eps0_frac, steps, prune, add_V, ip_sensitivity, measure, thetas:
                                teaching.em_view(dataset, rows, alpha, epsilon, measure, seed=seed, use_bound=use_bound,
                                                 eps1_frac=eps1_frac, eps0_frac=eps0_frac, steps=steps, prune=prune, add_V=add_V,
                                                 ip_sensitivity=ip_sensitivity, thetas=thetas),
                                em_controls, interactive=interactive, title="Algorithm 4")
 panel2 if interactive else None
+
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# At a fixed θ the measure step adds Laplace noise of scale Δ(θ)/ε₂ with Δ(θ) = θ (I_MI, Lemma 1) and ε₂ the 60 % of ε
+# left after the θ choice. The panel gives the ε for ±x % of a public size of I_MI at θ = `theta`. The size must be
+# public (stated before looking at the data), never the private answer. Noise only: truncation or clipping bias is not
+# in it.
+#
+# > **Try this.** Halve θ at the top of the notebook and re-run this cell: the ε needed halves (the noise is θ/ε₂), at
+# the price of a larger cut.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+from dpworkbench.inconsistency.mechanisms import laplace_sensitivity
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.share(epsilon_needed.laplace(laplace_sensitivity(int(theta), "MI", "safe")), 0.6), reference=10_000, sizes=[1000, 100_000], what="I_MI at θ",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
 
 # %%
 fig = teaching.em_view(dataset, rows, alpha, epsilon, measure, seed=seed)

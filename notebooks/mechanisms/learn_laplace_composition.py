@@ -93,6 +93,22 @@ except BudgetExceededError as err:
     refused = True
     print("refused:", err)
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# Each of the k = `n_queries` counts gets ε/k of the budget (Laplace noise of scale kΔ/ε). The panel gives the total ε
+# that keeps each count within ±x % of its size, with probability 1 − β. The size must be public (stated before
+# looking at the data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** Ask for ±1 % instead of ±5 % of a count of 1,000: ε grows fivefold (from 0.3 to 1.5). Then pick a
+# count of 10,000: the same ±1 % costs ten times less.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.composed(epsilon_needed.laplace(sensitivity), n_queries), reference=1000, sizes=[100, 10_000], what="each count",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 from dpworkbench.teaching import claims as teaching_claims
 teaching_claims.laplace_composition(ctx.claims, measured_mean_error=float(stats["mean"].mean()), n_queries=n_queries,

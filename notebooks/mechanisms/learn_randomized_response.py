@@ -81,6 +81,23 @@ display(ledger)
 table = teaching.grr_epsilon_table([0.1, 0.25, 0.5, 0.75], [2, 3, 10, 50])
 table
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# A count over the n respondents, estimated from k-ary randomized response on N = `domain_size` values (the bias-
+# corrected estimate above): its error bound (Hoeffding) shrinks like √n, so the ε needed depends on n and N. The size
+# must be public (stated before looking at the data), never the private answer. Noise only: truncation or clipping
+# bias is not in it.
+#
+# > **Try this.** Ask for ±5 % of a count of n/10: no ε up to 1000 reaches it (RR's error never falls below
+# √(n·ln(2/β)/2), however large ε is); ±20 % of n/2 does.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.rr_count(n, domain_size), reference=n, sizes=[n // 10, n // 2], what="a value's count",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 from dpworkbench.teaching import claims as teaching_claims
 corrected = bias[bias.estimator == "bias-corrected"]

@@ -87,6 +87,22 @@ for name, mech in (("exponential", exponential_mechanism), ("permute-and-flip", 
 import pandas as pd
 audits = pd.DataFrame(audits); audits
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# Selection's error is the utility lost, u* − u(r): with probability 1 − β at most 2Δ·ln(m/β)/ε for m candidates (EM;
+# permute-and-flip and report-noisy-max meet the same bound). The size must be public (stated before looking at the
+# data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** Move the best score from 19 to 1,000: the same ±5 % is a 50 times larger loss, so an ε about 50
+# times smaller suffices.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.selection(1.0, n_candidates), reference=float(utilities.max()), sizes=[100.0, 1000.0], what="the utility loss",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 from dpworkbench.teaching import claims as teaching_claims
 teaching_claims.selection(ctx.claims, expected_loss=acc, flagged=int(audits.flagged.sum()))

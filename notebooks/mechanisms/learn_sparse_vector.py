@@ -66,6 +66,22 @@ fig = plots.line_with_band(summary, "epsilon", "mean", band=None,
 ctx.save_figure(fig, "svt_error_vs_epsilon")
 fig
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# AboveThreshold is (α, β)-accurate with α = 8(ln k + ln(2/β))/ε for k queries (Dwork–Roth, Theorem 3.24): every query
+# it passes is at least T − α, every earlier one at most T + α. The panel asks for α within ±x % of the threshold T.
+# The size must be public (stated before looking at the data), never the private answer. Noise only: truncation or
+# clipping bias is not in it.
+#
+# > **Try this.** Ask for ±1 % of T = 10: ε above 500. With T = 1,000 the same ±1 % costs a hundred times less.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.above_threshold(n_queries), reference=threshold, sizes=[100.0, 1000.0], what="α",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 # A budget of 10ε, not ε: an over-spend would then show in the ledger instead of stopping the run.
 ledger = Accountant(10 * epsilon)

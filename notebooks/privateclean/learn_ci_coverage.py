@@ -100,6 +100,21 @@ display(cov[cov["agg"] == "avg"][["p", "query_mode", "n", "coverage corrected (r
 # %% [markdown]
 # ## Paper-claim check
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# The same question for the counts whose intervals are drawn above: a COUNT over S = 1000 rows, GRR on N = 50 values
+# at ε (exact convention), noise-only bound √(S·ln(2/β)/2)/(1 − p). The size must be public (stated before looking at
+# the data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** Compare the ε this gives for ±10 % with the interval widths above at that ε.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.rr_count(1000, 50), reference=1000, sizes=[100, 500], percent=10, what="the COUNT",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 claims.learn_ci_coverage(ctx.claims, cov, reps=reps)
 ctx.finish()

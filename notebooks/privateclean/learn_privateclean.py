@@ -21,7 +21,7 @@
 # *provenance graph*.
 #
 # **What to do.** Choose **Run → Run All**, then move the sliders under each figure: start with ε, then switch
-# "set privacy by" to p. Each section ends with a "Try this" line saying what to change and what to watch.
+# "privacy by" to p. Each section ends with a "Try this" line saying what to change and what to watch.
 #
 # Paper terms (second): this is a teaching notebook for PrivateClean (Krishnan et al., SIGMOD 2016, seed 002):
 # Generalized Randomized Response (GRR, §4.2), the Direct estimator and its bias S·p(l/N − s) (§5.2), the corrected
@@ -115,7 +115,7 @@ panel = widgets.control_panel(lambda epsilon, error_rate, merge_rate: teaching.c
                               title="cleaning on the private relation")
 panel2 = widgets.control_panel(lambda epsilon, error_rate, merge_rate, domain_source: teaching.cleaning_graph_view(epsilon, error_rate, merge_rate, domain_source, seed=seed),
                                {**teaching.cleaning_controls(epsilon, error_rate, merge_rate),
-                                "domain_source": widgets.choice(["released", "observed"], domain_source, "domain source")},
+                                "domain_source": widgets.choice(["released", "observed"], domain_source, "domain", "domain source: released (every value of the released domain) or observed (only values V holds)")},
                                interactive=interactive, title="provenance graph (dirty → clean)")
 display(panel, panel2) if interactive else None
 
@@ -128,6 +128,23 @@ ctable
 
 # %% [markdown]
 # ## Paper-claim check
+
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# A COUNT over S = `S` rows whose discrete attribute went through GRR at ε (exact convention on N = `N` values): the
+# corrected count's noise-only error is at most √(S·ln(2/β)/2)/(1 − p) with probability 1 − β (Hoeffding). The size
+# must be public (stated before looking at the data), never the private answer. Noise only: truncation or clipping
+# bias is not in it.
+#
+# > **Try this.** Ask for ±2 % of S/10 rows: out of reach (GRR's error never falls below √(S·ln(2/β)/2)); ±10 % of S =
+# 1000 needs ε ≈ 3.6.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.rr_count(S, N), reference=S, sizes=[S // 10, S // 2], percent=10, what="the COUNT",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
 
 # %%
 claims.learn_privateclean(ctx.claims, ctable)

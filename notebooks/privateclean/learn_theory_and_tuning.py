@@ -70,7 +70,7 @@ panel if interactive else None
 
 # %%
 tcontrols_eps = {"epsilon": widgets.epsilon_slider(2.0, minimum=0.2, maximum=10),
-                 "N": widgets.choice([3, 10, 50, 200], 50, "domain size N"),
+                 "N": widgets.choice([3, 10, 50, 200], 50, "N", "domain size N (values)"),
                  "S": widgets.log_slider(1000, 100, 1_000_000, "S (rows)")}
 trade = widgets.control_panel(lambda epsilon, N, S: teaching.tradeoff_panel(epsilon, N=int(N), S=int(round(S))), tcontrols_eps,
                               interactive=interactive, title="privacy–accuracy trade-off")
@@ -133,6 +133,23 @@ tun.round(3)
 
 # %% [markdown]
 # ## Paper-claim check
+
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# Appendix E tunes p for a target error; here the same question in ε: the ε for which a COUNT over S rows (GRR on N =
+# 50 values, exact convention) is within ±x % with probability 1 − β (Hoeffding, no normal approximation). The size
+# must be public (stated before looking at the data), never the private answer. Noise only: truncation or clipping
+# bias is not in it.
+#
+# > **Try this.** Set ±5 % and 1 − β = 0.95: compare the ε with the tuning calculator's exact ε above (it uses a
+# z-score instead).
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.rr_count(10_000, 50), reference=5000, sizes=[1000, 10_000], what="the COUNT",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
 
 # %%
 claims.learn_theory_and_tuning(

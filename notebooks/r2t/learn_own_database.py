@@ -35,7 +35,7 @@ import pandas as pd
 import plotly.express as px
 from dpworkbench.experiments import NotebookContext, pick
 import functools
-from dpworkbench import widgets
+from dpworkbench import plots, widgets
 from dpworkbench.r2t import teaching, tpch
 from dpworkbench.r2t.mechanisms import r2t
 from dpworkbench.r2t.model import Truncation
@@ -99,8 +99,12 @@ display(runs.groupby("nation")[["answer", "DS"]].first().T)
 
 # %%
 fig = px.line(per_group, x="epsilon", y="rel_error_pct", color="nation", log_x=True, log_y=True, markers=True,
-              title=f"GROUP BY nation (TPC-H SF {sf:g}): median relative error % vs ε, per nation (parallel composition)",
-              labels={"epsilon": "ε (per group = total)", "rel_error_pct": "relative error % (log)"})
+              title=f"Median relative error % vs ε, per nation (SF {sf:g})",
+              labels={"epsilon": "ε (per group = total)", "rel_error_pct": "error %"})
+# 25 nations: a legend in rows under the plot (beside it, it was cut by a scroll bar), decades only on the log axes
+fig.update_layout(height=640, margin_b=200, legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom",
+                                                        font_size=10, title_text=""))
+plots.style.decade_ticks(fig)
 ctx.save_figure(fig, "own_database_group_by")
 fig
 
@@ -116,3 +120,19 @@ panel = widgets.control_panel(functools.partial(teaching.group_by_panel, groups=
                               {"epsilon": widgets.epsilon_slider(0.8, minimum=0.05, maximum=12.8), "seed": widgets.seed_box(seed)},
                               interactive=interactive, title="GROUP BY nation")
 panel if interactive else None
+
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# Per nation, R2T releases a count with GS = `group_gs`: Theorem 5.1 bounds its error by 2b·K·ln(K/β)·DS/ε. DS (the
+# most orders of one customer) is stated as a public bound, DS ≤ 64. The size must be public (stated before looking at
+# the data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** A nation with 1,000 orders needs ten times the ε of one with 10,000 for the same ±x %.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+from dpworkbench.r2t.mechanisms import r2t_bound
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.from_bound(lambda eps, b: r2t_bound(64.0, epsilon=eps, beta=b, gs=group_gs)), reference=10_000, sizes=[1000, 100_000], what="a nation's count",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+

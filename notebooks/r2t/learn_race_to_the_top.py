@@ -108,11 +108,28 @@ controls2 = {
     "degree_cap": widgets.choice([16, 64, 256, 1024], 1024, "degree cap D"),
     "runs": widgets.choice(sorted({runs, 200, 1000, 5000}), runs, "runs"),
     "seed": widgets.seed_box(seed),
-    "mechanisms": ipywidgets.SelectMultiple(options=teaching.ERROR_PANEL_MECHANISMS, value=tuple(show_mechanisms), description="mechanisms"),
+    "mechanisms": ipywidgets.SelectMultiple(options=teaching.ERROR_PANEL_MECHANISMS, value=tuple(show_mechanisms), description="shown", tooltip="mechanisms drawn (ctrl/shift-click to pick several)"),
 }
 panel2 = widgets.control_panel(lambda **kw: teaching.error_panel(beta=beta, **kw), controls2, interactive=interactive,
                                title="Error distribution over runs")
 panel2 if interactive else None
+
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# R2T's Theorem 5.1 bounds its error by 2b·K·ln(K/β)·DS/ε (K = log_b GS rungs) with probability 1 − β. GS is public;
+# DS (the largest contribution of one individual) is stated here as a public bound, DS ≤ 64. The size must be public
+# (stated before looking at the data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** Ask for ±1 % of 1,000: out of reach below ε = 1000; ±5 % of 10,000 needs ε ≈ 27. Truncation bias is
+# not in this bound: it is the noise only.
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+from dpworkbench.r2t.mechanisms import r2t_bound
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.from_bound(lambda eps, b: r2t_bound(64.0, epsilon=eps, beta=b, gs=2.0 ** 10)), reference=10_000, sizes=[1000, 100_000], what="the R2T answer",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
 
 # %%
 fig2, stats = teaching.error_panel(epsilon=epsilon, log2_tau=4, log2_gs=16, generator="social", query="edge", size=size, runs=runs, beta=beta,

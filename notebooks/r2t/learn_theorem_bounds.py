@@ -123,6 +123,23 @@ demo["τ"] = tau
 display(demo)
 jump_naive = abs(demo["naive truncation"].diff().iloc[1]); jump_lp = abs(demo["LP truncation"].diff().iloc[1])
 
+# %% [markdown]
+# ## How much ε do I need for ±x %?
+# The bound of section 1 turned around: the ε for which Theorem 5.1's bound 2b·K·ln(K/β)·DS/ε is within ±x % of a
+# public size of the answer, with GS = 2^10 and a public bound DS ≤ 64. The size must be public (stated before looking
+# at the data), never the private answer. Noise only: truncation or clipping bias is not in it.
+#
+# > **Try this.** Change 1 − β from 0.9 to 0.99: ε grows by half (about 24 to 35 for ±5 % of 10,000), since the bound
+# grows only like ln(K/β).
+
+# %%
+from dpworkbench.teaching import epsilon_needed
+from dpworkbench.r2t.mechanisms import r2t_bound
+eps_panel = epsilon_needed.epsilon_needed_panel(epsilon_needed.from_bound(lambda eps, b: r2t_bound(64.0, epsilon=eps, beta=b, gs=2.0 ** 10)), reference=10_000, sizes=[1000, 100_000], beta=beta, what="the R2T answer",
+                                                 interactive=interactive)
+eps_panel if interactive else None
+
+
 # %%
 claims.learn_theorem_bounds(ctx.claims, bounds, beta=beta, ls_share=frac, tau=tau, jump_naive=jump_naive, jump_lp=jump_lp)
 ctx.finish()

@@ -7,7 +7,10 @@ token over a temporary copy of ``notebooks/``, drives headless Chromium (Debian'
 the kernel, moves the ε slider with the keyboard, and checks that the plotly figure
 bound to it changed and that no cell shows an error; then, for every drawn plotly figure,
 that each title (main, subplot, annotation) lies within the figure's drawn width and that
-every axis carrying data has a title. ``learn_projection_selection`` is also run for its
+every axis carrying data has a title. The notebook is shown as on a projector (a 1024×768 window) and every drawn
+figure goes through the rendered review (:func:`dpworkbench.plots.render.page_problems`: clipped or overlapping text,
+cut legends, loud log labels), every widget label must be shown whole (no "…"), and each control panel must show
+its figure within the first screen under its controls. ``learn_projection_selection`` is also run for its
 θ axis: the range (log10 units on a log axis, converted) must lie within [1, max θ], max θ
 being the largest θ the figure's own curves draw. A screenshot per notebook goes
 to ``reports/screenshots/<paper>_<stem>.png`` (override: ``DPWB_SCREENSHOTS``).
@@ -361,6 +364,72 @@ def _figure_layout_problems(page, where: str) -> list[str]:
     return problems
 
 
+# ----------------------------------------------------------------------------- the projector (issue 28)
+
+PROJECTOR = {"width": 1024, "height": 768}
+FIGURE_IN_VIEW_PX = 300  # with the controls at the top of the notebook, this much of the figure (or all of it) shows
+
+JS_CUT_LABELS = """() => Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-label'))
+  .filter(el => el.offsetParent !== null && el.textContent.trim() !== '' && el.scrollWidth > el.clientWidth + 1)
+  .map(el => ({text: el.textContent.trim(), shown: el.clientWidth, needs: el.scrollWidth}))"""
+
+JS_PANELS = """() => {
+  const area = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer')
+            || document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const view = area.getBoundingClientRect().height;
+  return Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .dpwb-panel')).map((p, i) => {
+    const ctl = p.querySelector('.dpwb-controls'), gd = p.querySelector('.js-plotly-plot');
+    if (!ctl || !gd) return null;
+    const c = ctl.getBoundingClientRect(), g = gd.getBoundingClientRect();
+    if (g.height === 0) return null;
+    const h4 = p.querySelector('h4');
+    return {i, title: h4 ? h4.textContent : '', offset: g.top - c.top, height: g.height, view};
+  }).filter(x => x !== null);
+}"""
+
+
+def _js_drawn_figures() -> str:
+    from dpworkbench.plots.render import JS_MEASURE_DRAWN
+
+    return ("() => Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .js-plotly-plot'))"
+            ".filter(gd => gd.offsetParent !== null && gd._fullLayout).map((gd, index) => {"
+            " const m = (" + JS_MEASURE_DRAWN + ")(gd);"
+            " const svg = gd.querySelector('.main-svg'), r = (svg || gd).getBoundingClientRect();"
+            " const hold = gd.closest('.jp-OutputArea-output') || gd.closest('.jp-Cell') || gd.parentNode;"
+            " const c = hold.getBoundingClientRect();"
+            " m.clip = [c.left - r.left, c.top - r.top, c.right - r.left, c.bottom - r.top];"
+            " const t = gd._fullLayout.title && gd._fullLayout.title.text ? String(gd._fullLayout.title.text) : '';"
+            " return Object.assign(m, {index, title: t}); })")
+
+
+def _projector_problems(page, where: str) -> list[str]:
+    """What a class cannot read on a 1024×768 projector: each drawn figure's rendered review, widget labels cut with
+    "…", and control panels whose figure starts below the first screen under the controls."""
+    from dpworkbench.plots.render import page_problems
+
+    # In a 768 px window most outputs start off screen, and a FigureWidget draws only once its output is shown:
+    # bring every cell into view once (top to bottom) so that each figure is laid out before it is measured.
+    n_cells = page.evaluate("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length")
+    for i in range(n_cells):
+        page.evaluate("(i) => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell')[i].scrollIntoView({block: 'start'})", i)
+        page.wait_for_timeout(120)
+    page.wait_for_timeout(800)
+    problems = []
+    for m in page.evaluate(_js_drawn_figures()):
+        if not m["width"] or not m["height"]:
+            continue
+        name = f"{where} figure {m['index']} ({m['title'][:50]!r}, {m['width']:.0f}×{m['height']:.0f} px)"
+        problems += [f"{name}: {p}" for p in page_problems(m)]
+    for lab in page.evaluate(JS_CUT_LABELS):
+        problems.append(f"{where}: widget label {lab['text']!r} is cut (shown in {lab['shown']} px, needs {lab['needs']} px)")
+    for p in page.evaluate(JS_PANELS):
+        need = p["offset"] + min(p["height"], FIGURE_IN_VIEW_PX)
+        if need > p["view"] + 1:
+            problems.append(f"{where}: panel {p['title']!r}: its figure starts {p['offset']:.0f} px below the controls, so with the "
+                            f"controls in view only {max(0, p['view'] - p['offset']):.0f} px of it show (need {min(p['height'], FIGURE_IN_VIEW_PX):.0f})")
+    return problems
+
+
 def _wait(page, predicate_js: str, timeout_s: float, what: str, arg=None):
     deadline = time.monotonic() + timeout_s
     last = None
@@ -426,7 +495,7 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
     lab, browser = browser_env
     t0 = time.monotonic()
     rel = f"notebooks/{paper}/{notebook.name}"
-    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    context = browser.new_context(viewport=PROJECTOR)
     page = context.new_page()
     console_errors: list[str] = []
     page.on("pageerror", lambda exc: console_errors.append(str(exc)))
@@ -442,12 +511,16 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         assert not errors, f"{rel}: errors after Run All:\n" + "\n".join(errors)
         unexecuted = [c["index"] for c in state["cells"] if c["count"] is None]
         assert not unexecuted, f"{rel}: cells {unexecuted} were not executed by Run All"
+        page.wait_for_timeout(500)  # figures of the last cells finish their layout
+        projector = _projector_problems(page, rel)
+        assert not projector, f"{rel}: on a 1024×768 projector:\n" + "\n".join(projector)
 
         # The ε slider: an ipywidgets FloatLogSlider whose description is "ε".
         slider = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=re.compile(r"^\s*ε\s*$"))).first
         slider.wait_for(state="visible", timeout=30_000)
         cell = slider.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' jp-Cell ')][1]")
         cell_handle = cell.element_handle()
+        cell.evaluate("el => el.scrollIntoView({block: 'start'})")  # a FigureWidget draws once it is shown
         _wait(page, "(cell) => cell.querySelectorAll('.js-plotly-plot').length > 0", 30, "a plotly figure next to the ε slider", cell_handle)
         # A FigureWidget whose state never reached the browser draws empty axes forever: fail on that by name.
         _wait(page, "(cell) => Array.from(cell.querySelectorAll('.js-plotly-plot')).every(gd => (gd.data || []).length > 0)", 30,
@@ -502,6 +575,47 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
     assert timings["total"] < 240, f"{rel}: took {timings['total']:.0f} s (budget 240 s per notebook)"
 
 
+CUT_CELL = """import ipywidgets
+import plotly.graph_objects as go
+# the defect of issue 28: a two-line title anchored at the figure's top edge loses its first line
+cut = go.Figure(go.Scatter(x=[1, 2, 3], y=[3, 1, 2], name="data"))
+cut.update_layout(title=dict(text="PrivTopk, first draw<br>eps/k = 0.667", y=1.0, yref="container", yanchor="top",
+                             automargin=False), margin_t=12, height=300, xaxis_title="x", yaxis_title="y")
+display(cut)
+ipywidgets.Dropdown(options=["0.1", "0.25"], description="ε₀ share of ε₁")  # a label left in ipywidgets' 80 px box
+"""
+
+
+@pytest.mark.timeout(600)
+def test_projector_check_fails_on_a_cut_title(browser_env):
+    """The 1024×768 check can fail: a copy of a learn notebook with one figure whose title is cut at the top and one
+    widget label cut with "…" is refused, naming exactly those two (the notebook's own figures pass)."""
+    import nbformat
+
+    lab, browser = browser_env
+    src = lab.root / "notebooks" / "mechanisms" / "learn_sparse_vector.ipynb"
+    nb = nbformat.read(str(src), as_version=4)
+    nb.metadata.pop("jupytext", None)  # an unpaired copy: jupytext would look for its .py
+    nb.cells.append(nbformat.v4.new_code_cell(CUT_CELL))
+    copy = src.with_name("learn_sparse_vector_cut_title.ipynb")
+    nbformat.write(nb, str(copy))
+    rel = f"notebooks/mechanisms/{copy.name}"
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    with _closing_page(lab, context, page, "projector_cut_title"):
+        page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=90_000)
+        state = _run_all_and_wait(page)
+        assert not _cell_errors(state), _cell_errors(state)
+        problems = _projector_problems(page, rel)
+        cut_title = [p for p in problems if "PrivTopk, first draw" in p and "clipped at the top edge" in p]
+        cut_label = [p for p in problems if "widget label 'ε₀ share of ε₁' is cut" in p]
+        assert cut_title and cut_label, "the cut title and the cut label were not both found:\n" + "\n".join(problems)
+        others = [p for p in problems if p not in cut_title + cut_label and "PrivTopk" not in p]
+        assert not others, "the notebook's own figures should pass:\n" + "\n".join(others)
+        page.screenshot(path=str(_screenshot_dir() / "projector_cut_title.png"))
+
+
 # Figures whose x axis is θ: the axis range in data units (a log axis stores log10 of it), the θ values drawn on the
 # curves and the chosen-θ marker, read from the figure itself.
 JS_THETA_AXES = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => {
@@ -529,7 +643,7 @@ def test_projection_selection_theta_axis(browser_env):
         pytest.skip(f"notebooks/{paper}/{stem}.ipynb is gone")
     lab, browser = browser_env
     rel = f"notebooks/{paper}/{notebook.name}"
-    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    context = browser.new_context(viewport=PROJECTOR)
     page = context.new_page()
     with _closing_page(lab, context, page, f"{paper}_{stem}_theta_axis"):
         page.goto(f"{lab.url}/lab/tree/{rel}?token={lab.token}&reset", wait_until="domcontentloaded", timeout=90_000)
