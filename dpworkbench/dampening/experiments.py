@@ -79,6 +79,10 @@ def median_reduction(df: pd.DataFrame, method: str = "LD") -> dict:
     the Monte-Carlo SEs of the mean and of the max (propagated from PF's SE where PF is the smaller baseline;
     0 when every cell is exact).
 
+    A cell whose baseline error is 0 (at large ε every one of PF's Monte-Carlo runs picks the median) has no ratio:
+    it counts as no reduction when ``method`` is exact there too, and is left out otherwise (``cells_undefined``);
+    the paper profile's first run divided by it and stopped on an infinite band.
+
     References
     ----------
     de Farias 2021, §5.4 (the text's "mean error reduction").
@@ -86,13 +90,19 @@ def median_reduction(df: pd.DataFrame, method: str = "LD") -> dict:
     p = df.pivot(index="epsilon", columns="method", values="error")
     se = (df.pivot(index="epsilon", columns="method", values="se") if "se" in df
           else p * 0.0)
-    base = np.minimum(p["EM"], p["PF"])
-    red = 1 - p[method] / base
+    base = np.minimum(p["EM"], p["PF"]).to_numpy(float)
+    err, em = p[method].to_numpy(float), p["EM"].to_numpy(float)
+    both_zero = (base <= 0) & (err <= 0)
+    ok = (base > 0) | both_zero
+    safe = np.where(base > 0, base, 1.0)
+    red = np.where(both_zero, 0.0, 1 - err / safe)[ok]
     # d red / d base = err / base²; only PF carries Monte-Carlo noise
-    se_cell = np.where(p["PF"] < p["EM"], p[method] * se["PF"] / base ** 2, 0.0)
-    i = int(np.argmax(red.to_numpy()))
-    return {"mean": float(red.mean()), "max": float(red.max()), "mean_vs_em": float((1 - p[method] / p["EM"]).mean()),
-            "se_mean": float(np.sqrt(np.sum(se_cell ** 2)) / len(red)), "se_max": float(se_cell[i])}
+    se_cell = np.where((p["PF"].to_numpy() < em) & (base > 0), err * se["PF"].to_numpy(float) / safe ** 2, 0.0)[ok]
+    vs_em = np.where(em > 0, 1 - err / np.where(em > 0, em, 1.0), 0.0)[(em > 0) | (err <= 0)]
+    i = int(np.argmax(red))
+    return {"mean": float(red.mean()), "max": float(red.max()), "mean_vs_em": float(vs_em.mean()),
+            "se_mean": float(np.sqrt(np.sum(se_cell ** 2)) / len(red)), "se_max": float(se_cell[i]),
+            "cells_undefined": int((~ok).sum())}
 
 
 def median_suite(histograms: Mapping[str, Any], eps_grid: Sequence[float], *, pf: str = "exact", pf_runs: int = 10_000,

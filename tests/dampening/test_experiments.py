@@ -78,6 +78,12 @@ def test_median_suite_ranking_and_the_monte_carlo_se(tmp_path):
                          "se": [0.0, 0.4, 0.0, 0.0]})
     assert np.isclose(X.median_reduction(hand)["se_mean"], 4.0 * 0.4 / 64)
     assert X.median_reduction(hand.assign(error=[8.0, 10.0, 4.0, 5.0]))["se_mean"] == 0   # EM smaller: exact
+    # PF's Monte-Carlo error 0 (every run exact at a large ε): no ratio there; finite, and the cell is counted
+    two = pd.concat([hand, hand.assign(epsilon=1000.0, error=[1e-3, 0.0, 2e-3, 0.0], se=0.0),
+                     hand.assign(epsilon=2000.0, error=[1e-3, 0.0, 0.0, 0.0], se=0.0)])
+    r = X.median_reduction(two)
+    assert np.isfinite([r["mean"], r["max"], r["se_mean"], r["se_max"], r["mean_vs_em"]]).all()
+    assert r["cells_undefined"] == 1 and np.isclose(r["mean"], (0.5 + 0.0) / 2)
 
 
 def test_every_dpbench_histogram_is_registered_with_a_stand_in(monkeypatch):
