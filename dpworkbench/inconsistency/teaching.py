@@ -280,16 +280,21 @@ def vertex_cover_step_view(step: int, epsilon: float):
     fig = make_subplots(rows=1, cols=2, subplot_titles=[f"G' after {step}/7 edges", f"c + Lap(2/ε), ε = {epsilon:.3g}"])
     for tr_ in left.data:
         fig.add_trace(tr_, 1, 1)
-    fig.update_yaxes(range=left.layout.yaxis.range, row=1, col=1)  # draw_graph's room above the top node's name
+    # draw_graph's room above the top node's name, and more: the subplot is shorter than draw_graph's own figure, so
+    # node G's label was cut at the top (rendered review at the saved size)
+    lo, hi = left.layout.yaxis.range
+    fig.update_yaxes(range=[lo, hi + 0.15 * (hi - lo)], row=1, col=1)
     cg, cgp = int(tr.c.iloc[-1]), int(tr["c'"].iloc[-1])
     scale = 2 / float(epsilon)
     x = np.linspace(min(cg, cgp) - 6 * scale, max(cg, cgp) + 6 * scale, 400)
     for name, c in (("G", cg), ("G'", cgp)):
         fig.add_trace(go.Scatter(x=x, y=np.exp(-np.abs(x - c) / scale) / (2 * scale), name=f"{name} (c={c})", mode="lines",
                                  fill="tozeroy", opacity=0.6), 1, 2)
-    fig.update_xaxes(title_text="released cover size (noisy c)", row=1, col=2)
+    # a short axis title and the legend inside the density panel: beside it, the legend pushed the title past the edge
+    fig.update_xaxes(title_text="noisy cover size", row=1, col=2)
     fig.update_yaxes(title_text="density", row=1, col=2)
     fig.update_xaxes(visible=False, row=1, col=1)
     fig.update_yaxes(visible=False, row=1, col=1)
-    fig.update_layout(template="plotly_white", height=380, title="Algorithm 5 on Fig. 3 (cover in red)")
+    fig.update_layout(template="plotly_white", height=380, title="Algorithm 5 on Fig. 3 (cover in red)",
+                      legend=dict(x=0.99, xanchor="right", y=0.98, yanchor="top", bgcolor="rgba(255,255,255,0.7)"))
     return fig, tr.head(step)

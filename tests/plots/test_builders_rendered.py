@@ -40,6 +40,10 @@ def _figures() -> dict:
     out["r2t.opt2_panel"] = (lambda: rt.opt2_panel(epsilon=0.8, beta=0.1, **kw)[0], True)
     out["r2t.error_panel"] = (lambda: rt.error_panel(epsilon=0.8, log2_tau=2, runs=200, beta=0.1, mechanisms=rt.ERROR_PANEL_MECHANISMS, **kw)[0], True)
     out["r2t.bounds_panel"] = (lambda: rt.bounds_panel(epsilon=0.8, beta=0.1, runs=200, **kw)[0], True)
+    from dpworkbench.inconsistency import teaching as it
+
+    # Algorithm 5's step view: its saved form had node G's label cut at the top and the density axis title clipped
+    out["inconsistency.vertex_cover_step_view"] = (lambda: it.vertex_cover_step_view(2, 1.0)[0], True)
     return out
 
 
