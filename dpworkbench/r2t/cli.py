@@ -233,6 +233,13 @@ def _run_sql(args: argparse.Namespace) -> int:
         raise ValueError("GROUP BY runs on --engine memory only")
     if args.plan and not plan.parsed.group_by:  # the plan depends on public inputs only (a GROUP BY: on its domain)
         return _release(None, args, "", SQL_RELATION, {})
+    if args.plan:  # a GROUP BY's plan: its public group domain and the schema's composition rule, no join extracted
+        from .sql import group_domain
+
+        con = con or duckdb.connect()
+        _load_tables(con, args.table or [], catalog)  # views only: the domain reads a public relation or --groups
+        domain = group_domain(con, plan, catalog, groups)
+        return _release({tuple(g): None for g in domain}, args, "", SQL_RELATION, {}, parallel=plan.parallel_groups)
     with Stages(args, ["load tables", "extract join information"], "r2t sql") as st:
         st.next("load tables")
         from ..spark import session_from_args

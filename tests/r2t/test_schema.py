@@ -167,6 +167,25 @@ def test_group_by_split_when_an_individual_spans_groups(db, capsys):
     assert "group domain must be public" in err
 
 
+def test_group_by_plan_extracts_no_join(db, capsys, monkeypatch):
+    """--plan on a GROUP BY prints its ledger from the public group domain and the schema's composition rule; the join
+    information (the private rows) is never extracted (issue 28: it was, before the plan was printed)."""
+    from dpworkbench.r2t import sql
+
+    def no_extraction(*a, **k):
+        raise AssertionError("the plan extracted the join")
+
+    monkeypatch.setattr(sql, "extract", no_extraction)
+    q = "SELECT n.name, COUNT(*) FROM orders o, person p, nation n WHERE o.pid = p.id AND p.nk = n.nk GROUP BY n.name"
+    assert main(["r2t", "sql", q, "--db", str(db), "--private", "person", "--gs", "64", "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert "would spend" in out and "3" in out  # three public groups (DE, FR, IT), parallel: the whole ε
+    q = "SELECT o.reg, COUNT(*) FROM orders o GROUP BY o.reg"
+    assert main(["r2t", "sql", q, "--db", str(db), "--private", "person", "--gs", "64", "--groups", "o.reg=x|y|w",
+                 "--plan"]) == 0
+    assert "would spend" in capsys.readouterr().out
+
+
 # ---------------------------------------------------------------- projection
 def test_multi_column_projection(db, capsys):
     out = _run(capsys, "SELECT COUNT(*) FROM orders o", "--db", str(db), "--private", "person", "--project", "o.day, o.reg")
