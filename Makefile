@@ -51,9 +51,10 @@ MAX_MEMORY ?= $(shell awk '/MemTotal/ {printf "%.1f", $$2 / 1048576 * 0.9 / $(JO
 reproduce: $(STAMP)
 	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) --timeout $(TIMEOUT) --jobs $(JOBS) $(if $(filter 1,$(RESUME)),--resume,) $(if $(MAX_MEMORY),--max-memory $(MAX_MEMORY),)
 
-# The full test suite (unit, privacy audits, notebooks in the ci profile, browser).
+# The full test suite (unit, privacy audits, notebooks in the ci profile, browser), on two workers (pytest-xdist, one per
+# core); the browser tests run one at a time (tests/browser/conftest.py).
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist worksteal
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not notebook and not browser and not slow"

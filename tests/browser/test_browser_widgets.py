@@ -52,6 +52,9 @@ pytestmark = pytest.mark.browser
 
 PLAYWRIGHT_PIN = "playwright==1.65.2"
 RUN_ALL_TIMEOUT_S = 180
+# A widget's figure reaching the page: 30 s was enough on a quiet machine and timed out twice with a second test worker
+# (and other jobs) on the 2 cores; a figure that never draws still fails, later.
+WIDGET_DRAW_S = 90
 SLIDER_UPDATE_TIMEOUT_S = 60
 
 
@@ -521,9 +524,9 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         cell = slider.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' jp-Cell ')][1]")
         cell_handle = cell.element_handle()
         cell.evaluate("el => el.scrollIntoView({block: 'start'})")  # a FigureWidget draws once it is shown
-        _wait(page, "(cell) => cell.querySelectorAll('.js-plotly-plot').length > 0", 30, "a plotly figure next to the ε slider", cell_handle)
+        _wait(page, "(cell) => cell.querySelectorAll('.js-plotly-plot').length > 0", WIDGET_DRAW_S, "a plotly figure next to the ε slider", cell_handle)
         # A FigureWidget whose state never reached the browser draws empty axes forever: fail on that by name.
-        _wait(page, "(cell) => Array.from(cell.querySelectorAll('.js-plotly-plot')).every(gd => (gd.data || []).length > 0)", 30,
+        _wait(page, "(cell) => Array.from(cell.querySelectorAll('.js-plotly-plot')).every(gd => (gd.data || []).length > 0)", WIDGET_DRAW_S,
               "the figure next to the ε slider to show its traces (empty: the widget's state never reached the browser)", cell_handle)
         before = page.evaluate(JS_FIGURES, cell_handle)
         readout = slider.locator(".widget-readout")
@@ -653,7 +656,7 @@ def test_projection_selection_theta_axis(browser_env):
         assert not errors, f"{rel}: errors after Run All:\n" + "\n".join(errors)
         _wait(page, "() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(gd => (gd.data || []).length > 0)", 60,
               "a drawn plotly figure")
-        figs = _wait(page, "() => { const f = (" + JS_THETA_AXES + ")(); return f.length ? f : null; }", 30,
+        figs = _wait(page, "() => { const f = (" + JS_THETA_AXES + ")(); return f.length ? f : null; }", WIDGET_DRAW_S,
                      "a figure whose x axis is titled θ")
         for fig in figs:
             where = f"{rel}: θ figure {fig['figureTitle'][:60]!r}"
