@@ -103,11 +103,11 @@ class CleanedRelation:
         # the composed cleaner starts as the identity on the whole released domain, so values of the domain that
         # no private row holds (masked, Theorem 2) are still carried through every later cleaner (provenance
         # with domain_source="released" needs their images)
-        maps = {c: ({_denull(v): _denull(v) for v in rel.domains[c].tolist()} if c in rel.domains else {}) for c in cols}
+        maps = {c: ({denull(v): denull(v) for v in rel.domains[c].tolist()} if c in rel.domains else {}) for c in cols}
         for key, dom in rel.domains.items():  # an attribute of a joint partition: the components of its tuples
             if isinstance(key, tuple) and len(key) > 1:
                 for i, c in enumerate(key):
-                    comps = [None if t is None else _denull(t[i]) for t in dom.tolist()]
+                    comps = [None if t is None else denull(t[i]) for t in dom.tolist()]
                     maps[c] = {v: v for v in comps}
         return cls(rel, rel.data.copy(), {c: c for c in cols}, maps, [])
 
@@ -194,9 +194,9 @@ class CleanedRelation:
         src = self.sources.get(col, col)
         edges = diff_provenance(self.private.data, self.data, src, col)
         if domain_source == "released" and src in self.private.domains:
-            present = set(_denull(v) for v in edges["l"].tolist())
+            present = set(denull(v) for v in edges["l"].tolist())
             mapping = self.mappings.get(col)
-            extra = [v for v in self.private.domains[src].tolist() if _denull(v) not in present]
+            extra = [v for v in self.private.domains[src].tolist() if denull(v) not in present]
             if extra:
                 add = pd.DataFrame({"l": extra, "m": [mapping.get(v, v) if mapping is not None else v for v in extra],
                                     "rows": 0, "weight": 1.0})
@@ -242,13 +242,14 @@ def diff_provenance(V: pd.DataFrame, V_clean: pd.DataFrame, src: str, dst: str) 
     rows = counts[key]
     li, mi = key // len(um), key % len(um)
     ul, um = list(ul), list(um)
-    g = pd.DataFrame({"l": pd.Series([_denull(ul[k]) for k in li], dtype=object),
-                      "m": pd.Series([_denull(um[k]) for k in mi], dtype=object), "rows": rows})
+    g = pd.DataFrame({"l": pd.Series([denull(ul[k]) for k in li], dtype=object),
+                      "m": pd.Series([denull(um[k]) for k in mi], dtype=object), "rows": rows})
     g["weight"] = rows / np.bincount(li, weights=rows, minlength=len(ul))[li]
     return g
 
 
-def _denull(x: Any) -> Any:
+def denull(x: Any) -> Any:
+    """A cell as a domain value: every NULL spelling (None, NaN, the NULL marker) → None, an integral float → int."""
     if x is None or (isinstance(x, float) and x != x) or (isinstance(x, str) and x == "\x00NULL"):
         return None
     if isinstance(x, float) and x.is_integer():
@@ -327,4 +328,4 @@ def outlier_values(data: pd.DataFrame, col: str, value_col: str | None = None, *
             raise ValueError(f"value_range must be (lo, hi) with lo < hi, got {value_range!r}")
         means = pd.to_numeric(data[value_col], errors="coerce").groupby(key.to_numpy()).mean()
         bad |= set(means.index[(means < lo) | (means > hi)])
-    return sorted((v for v in (_denull(b) for b in bad) if v is not None), key=repr)
+    return sorted((v for v in (denull(b) for b in bad) if v is not None), key=repr)

@@ -65,8 +65,8 @@ import pandas as pd
 from dpworkbench._validation import check_options
 
 from .estimators import Estimate
-from .mechanisms import _key_cols, partition_codes
-from .model import CleanedRelation, _denull
+from .mechanisms import key_columns, partition_codes
+from .model import CleanedRelation, denull
 
 AGGS = ("count", "sum", "avg", "var", "std", "median", "percentile")
 MAX_TABLE_CELLS = 5_000_000  # the truth table's size (product of the involved partitions' domains × groups)
@@ -87,8 +87,8 @@ def _num(v: Any) -> float | None:
 
 def _same(cell: Any, value: Any) -> bool:
     if value is None:
-        return _denull(cell) is None
-    cell = _denull(cell)
+        return denull(cell) is None
+    cell = denull(cell)
     if cell is None:
         return False
     if cell == value or str(cell) == str(value):
@@ -160,7 +160,7 @@ class Range(Predicate):
         return [self.attr]
 
     def _hit(self, c):
-        x = _num(_denull(c))
+        x = _num(denull(c))
         if x is None:
             return False
         if self.lo is not None and (x < self.lo or (self.lo_open and x == self.lo)):
@@ -572,7 +572,7 @@ def true_quantile(sel: np.ndarray, x: np.ndarray, P: float) -> float:
 def _partition_of(crel: CleanedRelation, col: str) -> tuple[Any, str]:
     src = crel.sources.get(col, col)
     for key in crel.private.p:
-        if src in _key_cols(key):
+        if src in key_columns(key):
             return key, src
     if src in crel.private.b:
         raise ValueError(f"a predicate or group on {col!r}, the Laplace-noised numeric attribute, has no unbiased "
@@ -590,11 +590,11 @@ def _clean_values(crel: CleanedRelation, col: str, key: Any, src: str) -> np.nda
                          "of one attribute, so the joint truth table is not defined (use transform/merge/extract on one "
                          "attribute)")
     dom = crel.private.domains[key].tolist()
-    i = _key_cols(key).index(src)
-    comps = [None if (len(_key_cols(key)) > 1 and t is None) else (t[i] if len(_key_cols(key)) > 1 else t) for t in dom]
+    i = key_columns(key).index(src)
+    comps = [None if (len(key_columns(key)) > 1 and t is None) else (t[i] if len(key_columns(key)) > 1 else t) for t in dom]
     out = np.empty(len(comps), dtype=object)
     for k, v in enumerate(comps):
-        v = _denull(v)
+        v = denull(v)
         out[k] = mapping.get(v, v)
     return out
 
@@ -603,7 +603,7 @@ def fast_partition_codes(data: pd.DataFrame, key: Any, dom: np.ndarray) -> np.nd
     """:func:`~dpworkbench.privateclean.mechanisms.partition_codes` through the distinct rows: each column factorised
     once (a C hash), the few distinct value tuples coded by ``partition_codes`` itself, then a gather (equal codes,
     tested; ~10× faster on 10⁶ rows of text)."""
-    cols = _key_cols(key)
+    cols = key_columns(key)
     facs = []
     for c in cols:
         codes_j, uniq_j = pd.factorize(data[c].to_numpy(), use_na_sentinel=True)  # NaN/None → −1 (no isna pass)
@@ -785,7 +785,7 @@ def join_public(crel: CleanedRelation, table: pd.DataFrame, key: str, *, on: str
     if table[on].duplicated().any():
         raise ValueError(f"the public table's key {on!r} is not unique: a join would duplicate private rows")
     cols = [c for c in (columns or table.columns) if c != on]
-    lookup = {_denull(k): i for i, k in enumerate(table[on].tolist())}
+    lookup = {denull(k): i for i, k in enumerate(table[on].tolist())}
     out = crel
     for c in cols:
         vals = table[c].tolist()
@@ -794,8 +794,8 @@ def join_public(crel: CleanedRelation, table: pd.DataFrame, key: str, *, on: str
             raise ValueError(f"joined column {name!r} collides with an attribute of the private relation (use prefix=)")
 
         def f(v, vals=vals):
-            i = lookup.get(_denull(v))
-            return None if i is None else _denull(vals[i])
+            i = lookup.get(denull(v))
+            return None if i is None else denull(vals[i])
         out = out.extract(name, key, f, note=f"join public {on}→{c}")
     return out
 
@@ -967,7 +967,7 @@ def beers_table(seed: int = 0) -> tuple[pd.DataFrame, dict, str]:
         dirty, clean = _beers_standin(seed)
         source = "stand-in (seeded; the raha beers tables are absent)"
     df = pd.DataFrame({"ounces": dirty["ounces"].astype(object), "state": dirty["state"].astype(object),
-                       "abv": np.clip([raha._number(t, 0.0) for t in dirty["abv"]], *BEERS_BOUNDS)})
+                       "abv": np.clip([raha.parse_number(t, 0.0) for t in dirty["abv"]], *BEERS_BOUNDS)})
     maps = {a: raha.repair_map(dirty[a], clean[a]) for a in ("ounces", "state")}
     return df, maps, source
 

@@ -57,7 +57,7 @@ METHODS = ("direct", "privateclean", "pc_noprov")
 AGGS = ("count", "sum", "avg")
 
 
-def _number(text: str, default: float) -> float:
+def parse_number(text: str, default: float) -> float:
     """Owner's public parser for a numeric attribute: the first number in the text, else ``default``."""
     m = re.search(r"-?\d+(?:\.\d+)?", text or "")
     return float(m.group()) if m else default
@@ -88,7 +88,7 @@ class RahaSpec:
 
 SPECS: dict[str, RahaSpec] = {
     # 25 dirty spellings of 7 sizes ("12.0 oz", "12.0 OZ.", "12.0 ounce" → "12"): a pure merge; value map is exact.
-    "beers": RahaSpec("beers", "ounces", "abv", _number, 0.0, (0.0, 0.15), ("12",),
+    "beers": RahaSpec("beers", "ounces", "abv", parse_number, 0.0, (0.0, 0.15), ("12",),
                       "merges 25 dirty spellings of the can size into 7 clean values"),
     # Scheduled departure times reported by 38 sources that disagree; the clean value depends on the flight,
     # so a value map repairs formats and blanks only partly.
@@ -96,7 +96,7 @@ SPECS: dict[str, RahaSpec] = {
                         ("6:00 a.m.", "7:10 a.m.", "2:55 p.m."),
                         "maps each dirty departure time to the clean time most of its rows have (sources conflict)"),
     # Blank issue numbers are repaired to the benchmark's missing marker "-1".
-    "rayyan": RahaSpec("rayyan", "article_jissue", "article_jvolumn", _number, 0.0, (0.0, 400.0), ("-1", "1"),
+    "rayyan": RahaSpec("rayyan", "article_jissue", "article_jvolumn", parse_number, 0.0, (0.0, 400.0), ("-1", "1"),
                        "merges blank issue numbers into the missing marker -1"),
 }
 

@@ -180,12 +180,12 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
             R2T_GROUP_BY.accuracy(tau=g["winner_tau"] if g["winner_tau"] is not None else float(taus[0]),
                                   **R2T_GROUP_BY.check_params({**p, "groups": len(truncs), "parallel": parallel})),
             g["estimate"]) for g in details["groups"]}
-        for g in details["groups"]:  # a group at the floor has no winning τ: say so, never print None
-            if g["winner_tau"] is None:
-                g["winner_tau"] = "none (estimate at the floor 0)"
+        if not args.json:  # a group at the floor has no winning τ: the text says so, never "None" (JSON keeps null)
+            details["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
+                                 for g in details["groups"]]
     else:
-        if floor:
-            details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing
+        if floor and not args.json:
+            details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
         accuracy = R2T.accuracy(tau=float(taus[0]) if floor else details["winner_tau"], **R2T.check_params(p))
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
                  mechanism="r2t"), args, label="estimate", accuracy=accuracy,

@@ -31,9 +31,11 @@ def _run(capsys, argv):
 def test_finding5_json_has_only_private_and_public_sections(capsys, files):
     csv, dcs = files
     out = json.loads(_run(capsys, ["inconsistency", csv, "--dcs", dcs, "--seed", "1", "--json"]))
-    assert set(out) <= {"private", "public", "NOT_PRIVATE", "public_derived_from_data"} and "NOT_PRIVATE" not in out
+    assert set(out) <= {"private", "public", "NOT_PRIVATE", "public_derived_from_data", "accuracy"} and "NOT_PRIVATE" not in out
     assert {"I_MI", "I_P", "I_R"} <= set(out["private"]) <= {"I_MI", "I_P", "I_R", "n_bound"}  # n_bound: the private size bound
-    flat = json.dumps(out["private"])
+    # the error bars (issue 28): one per private value, from public inputs and the released θ* only
+    assert set(out["accuracy"]) <= set(out["private"])
+    flat = json.dumps(out["private"]) + json.dumps(out["accuracy"])
     assert not any(w in flat for w in EXACT_WORDS), flat
 
 

@@ -24,7 +24,7 @@ def test_repair_map_takes_the_majority_clean_value_per_dirty_value():
 
 
 def test_owner_parsers():
-    assert raha._number("0.05%", 0.0) == 0.05 and raha._number("N/A", -1.0) == -1.0 and raha._number("12.0 oz.", 0) == 12.0
+    assert raha.parse_number("0.05%", 0.0) == 0.05 and raha.parse_number("N/A", -1.0) == -1.0 and raha.parse_number("12.0 oz.", 0) == 12.0
     assert raha._minutes("7:10 a.m.", 0) == 430 and raha._minutes("12:05 p.m.", 0) == 725 and raha._minutes("12:05 a.m.", 0) == 5
     assert raha._minutes("Dec 1", 720.0) == 720.0
 

@@ -107,6 +107,9 @@ def test_winner_tau_none_is_never_printed(files, capsys):
     text = capsys.readouterr().out
     assert "winner_tau" not in text and "None" not in text and "no winning τ" in text
     assert "error bar (public parameters only): 90% noise-only interval [0," in text
+    # JSON keeps the key, null: a reader of the private section finds the same fields on every run
+    assert main(["r2t", "graph", str(files / "empty.txt"), "--max-degree", "4", "--seed", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["private"] == {"estimate": 0.0, "winner_tau": None}
 
 
 def test_plan_prints_ledger_and_expected_error_before_reading(files, capsys):

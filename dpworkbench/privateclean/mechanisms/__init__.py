@@ -195,7 +195,8 @@ def domain_codes(vals: np.ndarray, dom: np.ndarray) -> np.ndarray:
     return codes
 
 
-def _key_cols(key: Any) -> list[str]:
+def key_columns(key: Any) -> list[str]:
+    """The attributes of a partition key: one column, or the columns of a joint partition (a tuple)."""
     return list(key) if isinstance(key, tuple) else [key]
 
 
@@ -224,7 +225,7 @@ def partition_domain(key: Any, domain: Any) -> np.ndarray:
 
     A ``None`` entry is the NULL category of the partition (a tuple's ``None`` component is a NULL attribute). Public
     inputs only; the order (product: itertools order) fixes the codes."""
-    cols = _key_cols(key)
+    cols = key_columns(key)
     if len(cols) == 1:
         return _obj1d(domain) if not isinstance(domain, np.ndarray) else domain.astype(object).ravel()
     import itertools
@@ -260,7 +261,7 @@ def partition_codes(df: pd.DataFrame, key: Any, dom: np.ndarray) -> np.ndarray:
     """Codes of each row's value of partition ``key`` in ``dom`` (−1 = outside), vectorised: one attribute through
     :func:`domain_codes`; several through per-attribute codes combined in mixed radix and looked up among the
     declared combinations (a NULL cell matches a ``None`` component; an all-NULL row matches a ``None`` entry)."""
-    cols = _key_cols(key)
+    cols = key_columns(key)
     if len(cols) == 1:
         return domain_codes(df[cols[0]].to_numpy(), dom)
     entries = dom.tolist()
@@ -327,14 +328,14 @@ def released_domain(key: Any, domains: dict, other: dict | None) -> tuple[np.nda
     """(domain GRR encodes against, the released domain — numeric when homogeneous —, out-of-domain target code)."""
     other = other or {}
     dom, target = out_of_domain_rule(partition_domain(key, domains[key]), other.get(key), declared=key in other)
-    if len(_key_cols(key)) > 1:  # a joint partition: its values are tuples, kept as one object cell each
+    if len(key_columns(key)) > 1:  # a joint partition: its values are tuples, kept as one object cell each
         return dom, dom, target
     typed = np.asarray(dom.tolist()) if all(not _is_null(v) for v in dom.tolist()) else dom
     return dom, (typed if typed.dtype.kind in "iufb" else dom), target
 
 
 def _values(df: pd.DataFrame, key: Any) -> np.ndarray:
-    cols = _key_cols(key)
+    cols = key_columns(key)
     if len(cols) == 1:
         return df[cols[0]].to_numpy()
     vals = np.empty(len(df), dtype=object)
@@ -352,13 +353,13 @@ def _numbers(s: pd.Series) -> np.ndarray:
 def _check_schema(columns, discrete: dict, numeric: dict) -> None:
     """The schema checks (public: the frame's column names)."""
     for key in discrete:
-        for c in _key_cols(key):
+        for c in key_columns(key):
             if c not in columns:
                 raise ValueError(f"unknown discrete attribute {c!r}")
     for col in numeric:
         if col not in columns:
             raise ValueError(f"unknown numeric attribute {col!r}")
-    listed = {c for key in discrete for c in _key_cols(key)} | set(numeric)
+    listed = {c for key in discrete for c in key_columns(key)} | set(numeric)
     unlisted = [c for c in columns if c not in listed]
     if unlisted:
         raise ValueError(f"columns {unlisted!r} of df are neither in discrete nor in numeric: they would be released "
@@ -723,7 +724,7 @@ def grr(
     cols: dict[Any, pd.Series] = {}
     for j, key in enumerate(discrete):
         new = doms[key][rel.value[j].astype(np.int64)] if len(df) else doms[key][:0]
-        kc = _key_cols(key)
+        kc = key_columns(key)
         if len(kc) == 1:
             cols[kc[0]] = pd.Series(new, index=df.index, dtype=doms[key].dtype)
         for i, c in enumerate(kc if len(kc) > 1 else ()):
