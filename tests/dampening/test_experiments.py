@@ -84,6 +84,9 @@ def test_median_suite_ranking_and_the_monte_carlo_se(tmp_path):
     r = X.median_reduction(two)
     assert np.isfinite([r["mean"], r["max"], r["se_mean"], r["se_max"], r["mean_vs_em"]]).all()
     assert r["cells_undefined"] == 1 and np.isclose(r["mean"], (0.5 + 0.0) / 2)
+    rank = X.median_ranking(two.assign(dataset="D"))
+    assert np.isfinite(rank[["ratio_EM", "ratio_PF", "ratio_LD", "ratio_SLD"]].to_numpy()).all()
+    assert np.isclose(1 - rank.loc[0, "ratio_LD"], r["mean"])  # the same cells and the same rule as median_reduction
 
 
 def test_every_dpbench_histogram_is_registered_with_a_stand_in(monkeypatch):
