@@ -68,6 +68,27 @@ class QueryPlan:
                    else {})}
 
 
+def _value_column(bounds, fill, b, value_epsilon, why: str = "") -> tuple[float, float, float]:
+    """The numeric column's public flags, checked once for both query front ends: (lo, hi, Laplace b)."""
+    from dpworkbench._validation import check_epsilon
+
+    if bounds is None:
+        raise ValueError("--bounds LO,HI (public bounds of --value-col) is required: values are clipped into them and "
+                         "Δ = HI − LO" + why)
+    lo, hi = bounds
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+        raise ValueError(f"--bounds needs finite LO < HI, got {lo:g},{hi:g}")
+    if fill is not None and not (math.isfinite(fill) and lo <= fill <= hi):
+        raise ValueError(f"--fill {fill:g} must lie within --bounds [{lo:g}, {hi:g}]")
+    if (b is None) == (value_epsilon is None):
+        raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
+    if b is not None and not (math.isfinite(b) and b > 0):
+        raise ValueError(f"--b must be a positive number, got {b!r}")
+    if b is None:  # the numeric column's share of the budget
+        b = b_for_epsilon(check_epsilon(value_epsilon, "--value-epsilon"), hi - lo)
+    return float(lo), float(hi), float(b)
+
+
 def plan_query(attr: str, equals: Sequence[str], *, agg: str = "count", p: float | None = None,
                epsilon: float | None = None, domain: Sequence[str] | None = None, other: str | None = None,
                value_col: str | None = None, b: float | None = None, value_epsilon: float | None = None,
@@ -116,24 +137,11 @@ def plan_query(attr: str, equals: Sequence[str], *, agg: str = "count", p: float
     else:
         if value_col == attr:
             raise ValueError("--value-col must differ from --attr")
-        if bounds is None:
-            # a Δ alone does not bound a substitution: one record may move from any value to any other
-            raise ValueError("--bounds LO,HI (public bounds of --value-col) is required: values are clipped into them and "
-                             "Δ = HI − LO" + (" (--delta alone does not bound a record's change)" if delta is not None
-                                              else ""))
-        lo, hi = bounds
-        if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
-            raise ValueError(f"--bounds needs finite LO < HI, got {lo:g},{hi:g}")
+        # a Δ alone does not bound a substitution: one record may move from any value to any other
+        lo, hi, b = _value_column(bounds, fill, b, value_epsilon, " (--delta alone does not bound a record's change)"
+                                  if delta is not None else "")
         if delta is not None and abs(delta - (hi - lo)) > 1e-12 * max(1.0, hi - lo):
             raise ValueError(f"--delta {delta:g} disagrees with --bounds (Δ = HI − LO = {hi - lo:g})")
-        if fill is not None and not (math.isfinite(fill) and lo <= fill <= hi):
-            raise ValueError(f"--fill {fill:g} must lie within --bounds [{lo:g}, {hi:g}]")
-        if (b is None) == (value_epsilon is None):
-            raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
-        if b is not None and not (math.isfinite(b) and b > 0):
-            raise ValueError(f"--b must be a positive number, got {b!r}")
-        if b is None:
-            b = b_for_epsilon(value_epsilon, hi - lo)  # the numeric column's share of the budget
     mapping = dict(merge or {})
     if domain is not None:  # the predicate against the cleaned public domain: a public check, before any spend
         released, _ = out_of_domain_rule(domain, other, declared=True)
@@ -364,21 +372,7 @@ def plan_multi(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, where:
     if value_col is not None:
         if value_col in attrs:
             raise ValueError("--value-col must differ from every --attr")
-        if bounds is None:
-            raise ValueError("--bounds LO,HI (public bounds of --value-col) is required: values are clipped into them")
-        lo, hi = bounds
-        if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
-            raise ValueError(f"--bounds needs finite LO < HI, got {lo:g},{hi:g}")
-        if fill is not None and not (math.isfinite(fill) and lo <= fill <= hi):
-            raise ValueError(f"--fill {fill:g} must lie within --bounds [{lo:g}, {hi:g}]")
-        if (b is None) == (value_epsilon is None):
-            raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
-        if b is not None and not (math.isfinite(b) and b > 0):
-            raise ValueError(f"--b must be a positive number, got {b!r}")
-        if b is None:
-            from dpworkbench._validation import check_epsilon
-
-            b = b_for_epsilon(check_epsilon(value_epsilon, "--value-epsilon"), hi - lo)
+        lo, hi, b = _value_column(bounds, fill, b, value_epsilon)
     merges = {a: dict(m) for a, m in (merges or {}).items()}
     for a in merges:
         if a not in attrs:
