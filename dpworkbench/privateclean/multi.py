@@ -53,6 +53,7 @@ y = x + Lap(b) would need (1 − b² d²/dx²) applied to an indicator, which is
 """
 from __future__ import annotations
 
+import abc
 import math
 import re
 import warnings
@@ -97,14 +98,17 @@ def _same(cell: Any, value: Any) -> bool:
     return a is not None and b is not None and a == b
 
 
-class Predicate:
-    """A predicate over attribute values; ``evaluate(values)`` with {attr: object array} → bool array."""
+class Predicate(abc.ABC):
+    """A predicate over attribute values; ``evaluate(values)`` with {attr: object array} → bool array. Abstract: the
+    predicate forms are its subclasses below (Eq, In, Range, And, Or, Not, TrueP)."""
 
+    @abc.abstractmethod
     def attrs(self) -> list[str]:
-        raise NotImplementedError
+        """The attributes the predicate reads."""
 
+    @abc.abstractmethod
     def evaluate(self, values: dict[str, np.ndarray]) -> np.ndarray:
-        raise NotImplementedError
+        """The predicate's truth value per row."""
 
     def __and__(self, other: "Predicate") -> "Predicate":
         return And((self, other))
