@@ -846,13 +846,19 @@ def synthetic_joint(S: int, rng: Any) -> tuple[pd.DataFrame, dict, dict, dict, d
 
 def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dict, bounds: dict,
                    queries: Sequence[Query], *, R: int = 1000, rng: Any = 0, z: float = 1.96, block: int = 250,
-                   clean: Callable[[CleanedRelation], CleanedRelation] | None = None) -> pd.DataFrame:
+                   clean: Callable[[CleanedRelation], CleanedRelation] | None = None,
+                   truth_df: pd.DataFrame | None = None) -> pd.DataFrame:
     """R seeded GRR releases (:func:`~dpworkbench.privateclean.mechanisms.grr_sample`, the GRR declaration's own
     noise) of the table ``df`` (every value inside its declared domain and bounds), each query answered by
     PrivateClean and by Direct on every release. ``clean``: the analyst's single-attribute cleaners (merge, a join
     with a public table…), applied to the relation the truth tables are built from. One row per query (and group):
     the truth (NOT PRIVATE), PrivateClean's mean error (bias), its Monte-Carlo SE and z = bias/SE, CI coverage and
-    its MC SE, mean CI width, and Direct's bias, z and RMSE beside it."""
+    its MC SE, mean CI width, and Direct's bias, z and RMSE beside it.
+
+    ``truth_df``: a ground-truth table (raha's clean version: the same columns, rows aligned with ``df``). The truth
+    is then each query on ``clean(truth_df)`` — the clean table after the same cleaning — and every error, bias and
+    coverage is measured against it; ``target`` (each query on ``clean(df)``, what the estimators are unbiased for)
+    and ``residual`` = target − truth (the cleaning's miss, no privacy involved) are reported beside it."""
     from .mechanisms import grr_sample, released_domain, partition_codes as _pc
     from .model import PrivateRelation
 
@@ -876,14 +882,17 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
             truth = truth if q.group_by is not None else truth[0]
         else:
             truth = true_aggregate(q.agg, tw, xv)
-        plans.append((q, jt, truth, xv))
+        target = truth
+        if truth_df is not None:
+            truth = _truth_on_table(truth_df, q, numeric, bounds, clean)
+        plans.append((q, jt, truth, xv, target))
     acc: dict = {i: {"pc": [], "lo": [], "hi": [], "d": []} for i in range(len(plans))}
     done = 0
     while done < R:
         n = min(block, R - done)
         cv, vv = grr_sample({k: (codes[k], len(doms[k]), p) for k, p in discrete.items()},
                             {c: (x[c], b) for c, b in numeric.items()}, size=n, rng=gen)
-        for i, (q, jt, _, _) in enumerate(plans):
+        for i, (q, jt, _, _, _) in enumerate(plans):
             kc = [cv[k] for k in jt.keys] or [np.zeros((n, len(df)), dtype=np.int64)]
             y = None if q.agg == "count" else vv[crel.sources.get(q.value_col, q.value_col)]
             b = 0.0 if q.agg == "count" else float(numeric[crel.sources.get(q.value_col, q.value_col)])
@@ -903,9 +912,9 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
                 acc[i][name].append(np.asarray(v).reshape(n, -1))
         done += n
     rows = []
-    for i, (q, jt, truth, _) in enumerate(plans):
+    for i, (q, jt, truth, _, target) in enumerate(plans):
         est, lo, hi, d = (np.concatenate(acc[i][k]) for k in ("pc", "lo", "hi", "d"))
-        truth = np.atleast_1d(truth)
+        truth, target = np.atleast_1d(truth), np.atleast_1d(target)
         labels = jt.groups if jt.groups is not None else [None]
         for g, lab in enumerate(labels):
             e, t = est[:, g] - truth[g], truth[g]
@@ -916,7 +925,8 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
             n_ok = int(ok.sum())
             se = float(e[ok].std(ddof=1) / math.sqrt(n_ok)) if n_ok > 1 else np.nan
             dse = float(de[dok].std(ddof=1) / math.sqrt(dok.sum())) if dok.sum() > 1 else np.nan
-            rows.append({"query": q.name, "agg": q.agg, "group": lab, "truth": float(t), "R": n_ok,
+            rows.append({"query": q.name, "agg": q.agg, "group": lab, "truth": float(t), "target": float(target[g]),
+                         "residual": float(target[g] - t), "R": n_ok,
                          "bias": float(e[ok].mean()), "bias_se": se,
                          "bias_z": float(e[ok].mean() / se) if se and se > 0 else 0.0,
                          "coverage": float(cov), "coverage_se": math.sqrt(0.95 * 0.05 / max(n_ok, 1)),
@@ -926,6 +936,32 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
                          "direct_bias_z": float(de[dok].mean() / dse) if dse and dse > 0 else 0.0,
                          "direct_rmse": float(np.sqrt(np.mean(de[dok] ** 2)))})
     return pd.DataFrame(rows)
+
+
+def _truth_on_table(table: pd.DataFrame, q: Query, numeric: dict, bounds: dict,
+                    clean: Callable[[CleanedRelation], CleanedRelation] | None) -> np.ndarray:
+    """The query ``q`` on a ground-truth table after the analyst's cleaning (NOT PRIVATE): the cleaners run on the
+    table's own values (a merge map leaves a clean value it does not list as it is; a public-table join looks the
+    key up), the predicate and group are evaluated row by row, and the numbers are the table's, clipped to bounds."""
+    from .model import PrivateRelation
+
+    base = PrivateRelation(table.copy(), {}, dict(numeric), {}, {c: float(bounds[c][1] - bounds[c][0]) for c in numeric})
+    ct = CleanedRelation.start(base)
+    ct = clean(ct) if clean is not None else ct
+    pred = as_predicate(q.where)
+    attrs = list(pred.attrs()) + ([q.group_by] if q.group_by is not None else [])
+    vals = {a: ct.data[a].to_numpy(dtype=object) for a in attrs}
+    sel = pred.evaluate(vals) if pred.attrs() else np.ones(len(table), dtype=bool)
+    if q.group_by is not None:
+        sel = np.stack([sel & _cellwise(lambda c, m=m: _same(c, m), vals[q.group_by]) for m in q.groups])
+    if q.agg == "count":
+        return true_aggregate("count", sel)
+    src = ct.sources.get(q.value_col, q.value_col)
+    x = np.clip(pd.to_numeric(table[src]).to_numpy(dtype=float), *bounds[src])
+    if q.agg in ("median", "percentile"):
+        out = np.asarray([true_quantile(t, x, q.P) for t in (sel if q.group_by is not None else [sel])])
+        return out if q.group_by is not None else out[0]
+    return true_aggregate(q.agg, sel, x)
 
 
 __all__ += ["Query", "cdf_weights", "coverage_study", "quantile_estimate", "synthetic_joint", "true_quantile"]
@@ -1003,3 +1039,85 @@ def beers_study(epsilons: Sequence[float], *, R: int, seed: int = 0, value_epsil
 
 
 __all__ += ["BEERS_QUERIES", "aggregate_cells", "beers_study", "beers_table"]
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# raha beers against its CLEAN ground truth: the cleaning is exact on what the queries read, so the truth is the
+# query on the clean table (issue 25's "on raha with its clean ground truth")
+# --------------------------------------------------------------------------------------------------------------------
+_STATES = "brewery_state"
+BEERS_CLEAN_QUERIES = (
+    Query("COUNT ounces=16 AND style IN (IPA, DIPA) [shared partition]", "count",
+          "ounces = '16' AND style IN ('American IPA', 'American Double / Imperial IPA')"),
+    Query("COUNT ounces=12 AND state IN (CO, CA, MI) [view]", "count",
+          f"ounces = '12' AND {_STATES} IN (CO, CA, MI)"),
+    Query("SUM abv WHERE state IN (CO, CA) OR ounces=16", "sum", f"{_STATES} IN (CO, CA) OR ounces = '16'", "abv"),
+    Query("AVG abv WHERE ounces=12 AND state != CO", "avg", f"ounces = '12' AND {_STATES} != CO", "abv"),
+    Query("SUM abv GROUP BY ounces WHERE state IN (CO, CA, MI, 'IN', TX)", "sum",
+          f"{_STATES} IN (CO, CA, MI, 'IN', TX)", "abv", "ounces", ("12", "16")),
+    Query("AVG abv GROUP BY ounces WHERE style != American IPA", "avg", "style != 'American IPA'", "abv", "ounces",
+          ("12", "16")),
+    Query("AVG abv GROUP BY state [view]", "avg", None, "abv", _STATES, ("CO", "CA", "MI")),
+    Query("VAR abv WHERE ounces=16", "var", "ounces = '16'", "abv"),
+    Query("STD abv WHERE state IN (CO, CA, OR)", "std", f"{_STATES} IN (CO, CA, 'OR')", "abv"),
+    Query("MEDIAN abv WHERE ounces=12 AND state != CA", "median", f"ounces = '12' AND {_STATES} != CA", "abv"),
+    Query("P75 abv WHERE state IN (CO, CA, MI, OR)", "percentile", f"{_STATES} IN (CO, CA, MI, 'OR')", "abv",
+          percentile=75),
+)
+
+
+def beers_clean_tables() -> dict:
+    """raha beers for the clean-ground-truth study (real data only; FileNotFoundError when absent).
+
+    Released: the joint partition (ounces, style) — its domain the (ounces, style) pairs of the dirty table —, the
+    brewery key ``brewery_id`` (GRR) and ``abv`` (Laplace on (0, 0.15)). The analyst's cleaning: the repair map of
+    ``ounces`` (25 spellings → 7 sizes, exact on this table) and a view with the *public* brewery table
+    (brewery_id → state, one state per brewery), which recovers each beer's state where the dirty ``state`` column
+    is blank (127 rows a value map of ``state`` cannot repair). Both come from the clean table: an oracle cleaner
+    and public table, NOT private, research only. Returns dirty / clean frames of the released columns (abv parsed
+    by the owner's public parser and clipped), the maps, the brewery table and the domains."""
+    from . import raha
+
+    dirty, clean = raha.load_pair("beers")
+
+    def frame(t):
+        return pd.DataFrame({"ounces": t["ounces"].astype(object), "style": t["style"].astype(object),
+                             "brewery_id": t["brewery_id"].astype(object),
+                             "abv": np.clip([raha.parse_number(v, 0.0) for v in t["abv"]], *BEERS_BOUNDS)})
+    d, c = frame(dirty), frame(clean)
+    breweries = clean[["brewery_id", "state"]].drop_duplicates().reset_index(drop=True)
+    if breweries["brewery_id"].duplicated().any():  # the view needs a key: one state per brewery
+        raise ValueError("beers: a brewery with two states in the clean table; the public brewery table needs a key")
+    domains = {("ounces", "style"): list(pd.unique(pd.Series(list(zip(d["ounces"], d["style"]))))),
+               "brewery_id": list(pd.unique(d["brewery_id"]))}
+    return {"dirty": d, "clean": c, "maps": {"ounces": raha.repair_map(dirty["ounces"], clean["ounces"])},
+            "breweries": breweries, "domains": domains}
+
+
+def beers_clean_study(epsilons: Sequence[float] = (8.0,), *, R: int = 1000, seed: int = 0, value_epsilon: float = 30.0,
+                      queries: Sequence[Query] = BEERS_CLEAN_QUERIES, tables: dict | None = None) -> pd.DataFrame:
+    """Coverage and bias of every new estimator on raha beers against the **clean** table (:func:`coverage_study`
+    with ``truth_df``): each partition randomised with GRR at ε (p = N/(e^ε + N − 1)), abv with Laplace at
+    ``value_epsilon``, R seeded releases per ε; cleaned with :func:`beers_clean_tables`' repair map and public
+    brewery view. ``residual`` (the query on the cleaned dirty table − on the clean table) is 0 for every query
+    here: the cleaning is exact on what they read (checked in the tests), so the clean truth is the estimators'
+    target."""
+    from .mechanisms import p_for_epsilon
+
+    t = tables or beers_clean_tables()
+    maps, breweries = t["maps"], t["breweries"]
+
+    def clean(c):
+        c = c.merge("ounces", maps["ounces"])
+        return join_public(c, breweries, "brewery_id", columns=["state"], prefix="brewery_")
+    b = (BEERS_BOUNDS[1] - BEERS_BOUNDS[0]) / value_epsilon
+    out = []
+    for k, eps in enumerate(epsilons):
+        discrete = {key: p_for_epsilon(eps, len(dom)) for key, dom in t["domains"].items()}
+        st = coverage_study(t["dirty"], discrete, {"abv": b}, t["domains"], {"abv": BEERS_BOUNDS}, queries, R=R,
+                            rng=seed + k, clean=clean, truth_df=t["clean"])
+        out.append(st.assign(epsilon=eps))
+    return pd.concat(out, ignore_index=True)
+
+
+__all__ += ["BEERS_CLEAN_QUERIES", "beers_clean_study", "beers_clean_tables"]
