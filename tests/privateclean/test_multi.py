@@ -286,6 +286,12 @@ def test_fast_partition_codes_equal_partition_codes():
                      ("a", ["x", "y", None]), ("n", [1, 2, 3])):
         d = partition_domain(key, dom)
         assert fast_partition_codes(df, key, d).tolist() == partition_codes(df, key, d).tolist()
+    # many distinct values (product of the distinct counts > 4 S + 1024): the path coding only the combinations present
+    wide = pd.DataFrame({"a": [f"v{i}" for i in range(600)] + [None] * 5, "b": [f"w{i % 300}" for i in range(605)]})
+    d = partition_domain(("a", "b"), [(f"v{i}", f"w{i % 300}") for i in range(0, 600, 2)] + [None])
+    got = fast_partition_codes(wide, ("a", "b"), d)
+    # odd v_i are not allowed; a NULL a beside a non-NULL b is not the all-NULL entry: 300 + 5 rows outside
+    assert got.tolist() == partition_codes(wide, ("a", "b"), d).tolist() and (got == -1).sum() == 305
 
 
 @pytest.mark.slow
