@@ -1138,3 +1138,34 @@ def beers_clean_study(epsilons: Sequence[float] = (8.0,), *, R: int = 1000, seed
 
 
 __all__ += ["BEERS_CLEAN_QUERIES", "beers_clean_study", "beers_clean_tables"]
+
+
+def beers_residuals(queries: Sequence[Query] = BEERS_QUERIES) -> pd.DataFrame:
+    """For :func:`beers_study`'s queries (``ounces`` and the dirty ``state`` column, each cleaned by its repair map):
+    each query on the repaired dirty table (the estimators' target), on the clean table, and the difference — the
+    cleaning residual, no privacy involved (NOT PRIVATE; real data only). A value map sends all 127 blank states to
+    one state, which is why :func:`beers_clean_study` reads the state through the public brewery view instead."""
+    from . import raha
+
+    df, maps, source = beers_table()
+    if source != "real":
+        raise FileNotFoundError("the raha beers tables are absent (DPWB_DATA/cleaning/beers)")
+    _, clean_raw = raha.load_pair("beers")
+    clean_df = pd.DataFrame({"ounces": clean_raw["ounces"].astype(object), "state": clean_raw["state"].astype(object),
+                             "abv": np.clip([raha.parse_number(t, 0.0) for t in clean_raw["abv"]], *BEERS_BOUNDS)})
+
+    def clean(c):
+        for a, m in maps.items():
+            c = c.merge(a, m)
+        return c
+    rows = []
+    for q in queries:
+        tgt = np.atleast_1d(_truth_on_table(df, q, {"abv": 1.0}, {"abv": BEERS_BOUNDS}, clean))
+        tru = np.atleast_1d(_truth_on_table(clean_df, q, {"abv": 1.0}, {"abv": BEERS_BOUNDS}, clean))
+        for g, (a, t) in enumerate(zip(tgt, tru)):
+            rows.append({"query": q.name, "group": q.groups[g] if q.groups else None, "target (repaired dirty)": a,
+                         "clean truth": t, "residual": a - t, "relative": (a - t) / t if t else math.nan})
+    return pd.DataFrame(rows)
+
+
+__all__ += ["beers_residuals"]

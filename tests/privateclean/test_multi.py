@@ -358,7 +358,11 @@ def test_beers_clean_truth_fast(beers_tables):
     from dpworkbench.privateclean.multi import BEERS_CLEAN_QUERIES, beers_clean_study
 
     qs = [q for q in BEERS_CLEAN_QUERIES if q.agg in ("count", "avg", "var", "median")][:4]
+    from dpworkbench.plots import figure_problems
+    from dpworkbench.privateclean import figures
+
     st = beers_clean_study(R=150, seed=3, queries=qs, tables=beers_tables)
+    assert not figure_problems(figures.multi_coverage_by_query(st))  # the notebook's figure of this study
     assert (st["residual"].abs() < 1e-9).all()
     assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
     assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
