@@ -611,10 +611,8 @@ def fast_partition_codes(data: pd.DataFrame, key: Any, dom: np.ndarray) -> np.nd
     cols = key_columns(key)
     facs = []
     for c in cols:
-        codes_j, uniq_j = pd.factorize(data[c].to_numpy(), use_na_sentinel=True)  # NaN/None → −1 (no isna pass)
-        codes_j = codes_j.astype(np.int64, copy=False)
-        codes_j[codes_j < 0] = len(uniq_j)  # the NULL slot, last
-        facs.append((codes_j, list(uniq_j) + [None]))
+        codes_j, uniq_j = pd.factorize(data[c].to_numpy(), use_na_sentinel=True)  # NaN/None → −1: the NULL slot, last
+        facs.append((codes_j.astype(np.int64, copy=False), list(uniq_j) + [None]))
     sizes = [len(u) for _, u in facs]
     cells = int(np.prod(sizes, dtype=float))
     if cells > 4 * len(data) + 1024:  # many distinct combinations: code only those present
@@ -627,10 +625,9 @@ def fast_partition_codes(data: pd.DataFrame, key: Any, dom: np.ndarray) -> np.nd
             vals[i] = u[j]
         frame[c] = vals
     lut = partition_codes(pd.DataFrame(frame), key, dom)
-    idx = facs[0][0]
-    for (codes_j, _), k in zip(facs[1:], sizes[1:]):
-        idx = idx * k + codes_j
-    return lut[idx]
+    from ._kernels import lut_codes
+
+    return lut_codes(tuple(f for f, _ in facs), np.asarray(sizes, dtype=np.int64), lut)
 
 
 def _sparse_partition_codes(data: pd.DataFrame, key: Any, dom: np.ndarray, facs: list) -> np.ndarray:
@@ -639,7 +636,7 @@ def _sparse_partition_codes(data: pd.DataFrame, key: Any, dom: np.ndarray, facs:
     comb = np.zeros(len(data), dtype=np.int64)
     radix = 1
     for codes_j, uniq_j in facs:
-        comb += codes_j * radix
+        comb += np.where(codes_j < 0, len(uniq_j) - 1, codes_j) * radix
         radix *= max(len(uniq_j), 1)
     ucomb, inv = np.unique(comb, return_inverse=True)
     distinct = {}
@@ -748,14 +745,19 @@ def estimate_where(crel: CleanedRelation, agg: str, where: Any = None, value_col
     jt = joint_table(crel, where, group_by=group_by, groups=groups)
     codes = [_codes(crel, k) for k in jt.keys] or [np.zeros(len(crel.data), dtype=np.int64)]
     if agg not in ("median", "percentile"):  # the cell path (aggregate_cells): per-cell moments, no row × group array
-        sizes = jt.truth.shape[1 if jt.groups is not None else 0:]
-        cell = np.ravel_multi_index(tuple(codes), sizes) if jt.keys else np.zeros(len(crel.data), dtype=np.int64)
-        M = int(np.prod(sizes)) if jt.keys else 1
+        sizes = jt.truth.shape[1 if jt.groups is not None else 0:] if jt.keys else (1,)
+        M = int(np.prod(sizes))
         table = correction_table(jt.truth, jt.ps, first_axis=1 if jt.groups is not None else 0) \
             if method == "privateclean" else jt.truth.astype(float)
         W = table.reshape((len(jt.groups), M) if jt.groups is not None else (M,))
-        n = np.bincount(cell, minlength=M).astype(float)
-        m = [] if y is None else [np.bincount(cell, weights=y ** k, minlength=M) for k in range(1, 5 if agg in ("var", "std") else 3)]
+        kmax = 0 if y is None else 4 if agg in ("var", "std") else 2
+        from ._kernels import cell_moments
+
+        n, mk, ok = cell_moments(tuple(np.asarray(c, dtype=np.int64) for c in codes), np.asarray(sizes, dtype=np.int64),
+                                 np.empty(0) if y is None else y, kmax)  # one pass: n and Σ y^k per cell
+        if not ok:
+            raise ValueError("a row's code lies outside its partition's released domain")
+        m = list(mk)
         est, lo, hi = aggregate_cells(agg, W, n, m, S=len(crel.data), b=b, z=z, interval=method == "privateclean")
         return _package(crel, jt, agg, method, est, lo, hi, group_by)
     w = jt.weights(codes, method)
