@@ -276,6 +276,26 @@ def multi_error_vs_epsilon(st: pd.DataFrame, *, title: str = "Error against ε: 
     return fig
 
 
+def multi_coverage_by_query(st: pd.DataFrame, *, title: str = "95% CI coverage per estimator") -> go.Figure:
+    """At one ε: each query's (and group's) coverage as a dot with its ±2 MC SE bar, one row per estimator, against
+    the nominal 0.95 (dashed) and the acceptance floor 0.95 − 3 MC SE (dotted) (issue 25, clean-truth study)."""
+    qn = {q: j for j, q in enumerate(dict.fromkeys(st["query"]), 1)}
+    labels = [f"Q{qn[q]} {a.upper()}" + ("" if pd.isna(g) else f" [{g}]")
+              for q, a, g in zip(st["query"], st["agg"], st["group"])]
+    fig = go.Figure(go.Scatter(x=st["coverage"], y=labels, mode="markers", name="PrivateClean",
+                               error_x=dict(type="data", array=2 * st["coverage_se"], visible=True)))
+    floor = 0.95 - 3 * float(st["coverage_se"].max())
+    fig.add_vline(x=0.95, line_dash="dash", line_color="black")
+    fig.add_vline(x=floor, line_dash="dot", line_color="grey")
+    fig.update_layout(title=f"{title}<br><sup>dashed: 0.95; dotted: 0.95 − 3 MC SE; bars ±2 MC SE</sup>",
+                      xaxis_title="coverage (fraction of releases)",
+                      yaxis=dict(autorange="reversed", title="query (and group)", dtick=1),  # every label shown
+                      height=200 + 48 * len(labels),
+                      showlegend=False,
+                      xaxis_range=[min(floor, float(st["coverage"].min())) - 0.01, 1.005])
+    return fig
+
+
 def multi_coverage(st: pd.DataFrame) -> go.Figure:
     """Coverage of PrivateClean's 95 % CIs per query (and group) and ε, with the 0.95 − 3 MC SE floor."""
     qn = {q: j for j, q in enumerate(dict.fromkeys(st["query"]), 1)}

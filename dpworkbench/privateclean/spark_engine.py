@@ -29,7 +29,7 @@ from .._validation import check_options, check_positive, check_probability
 from ..accounting import Release
 from ..mechanisms.backends import RngLike, check_rng
 from .estimators import Estimate
-from .mechanisms import GRR
+from .mechanisms import GRR, _obj1d, key_columns
 
 
 class SparkPrivateRelation:
@@ -46,6 +46,10 @@ class SparkPrivateRelation:
         return PrivateRelation(self.data.toPandas(), dict(self.p), dict(self.b), dict(self.domains), dict(self.deltas))
 
 
+def _null(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
+
+
 def _partition_sampler(columns: list[str], params: dict[str, dict], root: int | None):
     """The function every partition runs: its own stream, and each column drawn by the GRR declaration's own
     statistics (the public, row-local rules of :func:`~dpworkbench.privateclean.grr`: out-of-domain → the declared
@@ -60,13 +64,23 @@ def _partition_sampler(columns: list[str], params: dict[str, dict], root: int | 
 
         part = TaskContext.get().partitionId()
         backend = NumpyBackend(np.random.default_rng([root, part])) if root is not None else OpenDPBackend()
-        p = {c: GRR.check_params(q) for c, q in params.items()}
-        typed = {c: released_domain(c, q["domains"], q["other"])[1] for c, q in p.items() if q["discrete"]}
+        p = {k: GRR.check_params(q) for k, q in params.items()}
+        typed = {k: released_domain(k, q["domains"], q["other"])[1] for k, q in p.items() if q["discrete"]}
+        # the draw order: the frame's column order, a joint partition drawn (as one tuple) at its first column
+        order = list(dict.fromkeys(next(k for k in params if c in key_columns(k)) for c in columns))
         for batch in batches:
             out = {}
-            for c in columns:  # in the frame's column order (the stream's draw order)
-                v = GRR.noise(GRR.statistics(batch[[c]], **p[c]), backend, None, **p[c]).value[0]
-                out[c] = typed[c][v.astype(np.int64)] if c in typed else v
+            for k in order:
+                v = GRR.noise(GRR.statistics(batch[key_columns(k)], **p[k]), backend, None, **p[k]).value[0]
+                if k not in typed:
+                    out[k] = v
+                    continue
+                new = typed[k][v.astype(np.int64)]
+                kc = key_columns(k)
+                if len(kc) == 1:
+                    out[k] = new
+                for i, c in enumerate(kc if len(kc) > 1 else ()):  # a tuple's components (NULL entry: all NULL)
+                    out[c] = [None if _null(t) else t[i] for t in new]
             yield pd.DataFrame(out, columns=columns)
     return run
 
@@ -90,7 +104,7 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     if isinstance(sdf, pd.DataFrame):
         sdf = to_spark(session_or(spark), sdf)
     columns = list(sdf.columns)
-    listed = set(discrete) | set(numeric)
+    listed = {c for k in discrete for c in key_columns(k)} | set(numeric)
     unlisted = [c for c in columns if c not in listed]
     if unlisted:
         raise ValueError(f"columns {unlisted!r} are neither in discrete nor in numeric: they would be released unmodified "
@@ -98,12 +112,18 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     for c in listed:
         if c not in columns:
             raise ValueError(f"unknown attribute {c!r}; columns: {', '.join(columns)}")
-    disc: dict[str, tuple[float, list, int | None]] = {}
+    disc: dict[Any, tuple[float, list, int | None]] = {}
     for c, p in discrete.items():
         check_probability(p, f"p[{c!r}]")
         if c not in domains:
             raise ValueError(f"domains[{c!r}] is required on the Spark engine (a public domain; reading it off the data "
                              "would be data-dependent)")
+        if len(key_columns(c)) > 1:  # a joint partition (issue 25): grr's own domain forms and out-of-domain rule
+            from .mechanisms import released_domain
+
+            full, _, target = released_domain(c, domains, other)
+            disc[c] = (float(p), full.tolist(), target)
+            continue
         dom = list(domains[c])
         nulls = [v for v in dom if v is None or (isinstance(v, float) and v != v)]
         if len(nulls) > 1 or len(set(v for v in dom if v not in nulls)) != len(dom) - len(nulls):
@@ -126,17 +146,21 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     from pyspark.sql.types import StringType
 
     for c, (_, dom, _) in disc.items():  # Spark types are the frame's declared schema (public), never the rows
-        is_text = isinstance(sdf.schema[c].dataType, StringType)
-        if any(v is not None and isinstance(v, str) != is_text for v in dom):
-            raise ValueError(f"domains[{c!r}] must hold values of the column's type ({'text' if is_text else 'numbers'})")
+        for i, col in enumerate(key_columns(c)):
+            is_text = isinstance(sdf.schema[col].dataType, StringType)
+            comps = dom if len(key_columns(c)) == 1 else [None if t is None else t[i] for t in dom]
+            if any(v is not None and isinstance(v, str) != is_text for v in comps):
+                raise ValueError(f"domains[{c!r}] must hold values of the column's type ({col}: "
+                                 f"{'text' if is_text else 'numbers'})")
     rows = int(sdf.count())  # the number of rows is public under the substitution relation
     backend = check_rng(rng)
-    params = {c: {"discrete": {c: p}, "domains": {c: list(domains[c])}, "other": {c: other[c]} if c in other else None}
-              for c, p in discrete.items()}
+    params = {c: {"discrete": {c: p}, "domains": {c: domains[c] if len(key_columns(c)) > 1 else list(domains[c])},
+                  "other": {c: other[c]} if c in other else None} for c, p in discrete.items()}
     params.update({c: {"discrete": {}, "numeric": {c: b}, "bounds": {c: (lo, hi)}, "fill": {c: f}}
                    for c, (b, lo, hi, f) in num.items()})
     ledger = GRR.record(accountant, discrete=dict(discrete), numeric=numeric,  # recorded before any draw
-                        domains={c: list(domains[c]) for c in discrete}, bounds={c: bounds[c] for c in num},
+                        domains={c: domains[c] if len(key_columns(c)) > 1 else list(domains[c]) for c in discrete},
+                        bounds={c: bounds[c] for c in num},
                         other=other or None)
     root = None if backend.name == "opendp" else int(backend.generator.integers(0, 2**63 - 1))
     from pyspark.sql.types import DoubleType, StructField, StructType
@@ -150,10 +174,11 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     else:
         out = out.localCheckpoint(eager=True)
     rel = SparkPrivateRelation(out, {c: p for c, (p, _, _) in disc.items()}, {c: b for c, (b, _, _, _) in num.items()},
-                               {c: np.asarray(dom, dtype=object) for c, (_, dom, _) in disc.items()},
+                               {c: _obj1d(dom) for c, (_, dom, _) in disc.items()},  # a tuple stays one cell
                                {c: hi - lo for c, (_, lo, hi, _) in num.items()}, rows)
-    public = {"rows": rows, "columns": columns, "p": {c: p for c, (p, _, _) in disc.items()},
-              "b": {c: b for c, (b, _, _, _) in num.items()}, "domain": {c: list(dom) for c, (_, dom, _) in disc.items()},
+    public = {"rows": rows, "columns": columns, "p": {str(c): p for c, (p, _, _) in disc.items()},
+              "b": {c: b for c, (b, _, _, _) in num.items()},
+              "domain": {str(c): list(dom) for c, (_, dom, _) in disc.items()},
               "bounds": {c: [lo, hi] for c, (_, lo, hi, _) in num.items()}, "accounting": "exact",
               "engine": "spark", "streams": "one per partition" + (" (seeded: research)" if root is not None else
                                                                    " (OpenDP back-end, OS entropy)")}

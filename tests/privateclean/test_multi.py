@@ -206,6 +206,9 @@ MEDIAN_QUERIES = [Query("MEDIAN b IN", "median", "b IN (b0, b1)", "x"),
                   Query("P75 a", "percentile", "a = 'a1'", "x", percentile=75)]
 
 
+# The quantile estimator targets the quantile of the smoothed sample CDF, 0.01–0.09 away from the sample quantile here:
+# a bias of +0.05…+0.17 on a 0–100 scale that R = 4,000 detects (z up to 6.0) and R = 1,000 does not (quantile_estimate's
+# docstring). The tests below use R = 1,000 as issue 25 asks; the bias is reported, not hidden.
 def _median_study(R, queries):
     # b = 4 on bounds (0, 100): the deconvolution's regime (b well below the spread of x, about 10–15)
     df, discrete, _, domains, bounds = synthetic_joint(1000, 7)
@@ -286,6 +289,12 @@ def test_fast_partition_codes_equal_partition_codes():
                      ("a", ["x", "y", None]), ("n", [1, 2, 3])):
         d = partition_domain(key, dom)
         assert fast_partition_codes(df, key, d).tolist() == partition_codes(df, key, d).tolist()
+    # many distinct values (product of the distinct counts > 4 S + 1024): the path coding only the combinations present
+    wide = pd.DataFrame({"a": [f"v{i}" for i in range(600)] + [None] * 5, "b": [f"w{i % 300}" for i in range(605)]})
+    d = partition_domain(("a", "b"), [(f"v{i}", f"w{i % 300}") for i in range(0, 600, 2)] + [None])
+    got = fast_partition_codes(wide, ("a", "b"), d)
+    # odd v_i are not allowed; a NULL a beside a non-NULL b is not the all-NULL entry: 300 + 5 rows outside
+    assert got.tolist() == partition_codes(wide, ("a", "b"), d).tolist() and (got == -1).sum() == 305
 
 
 @pytest.mark.slow
@@ -299,3 +308,81 @@ def test_beers_bias_and_coverage_1000():
     assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
     assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
     assert st["direct_bias_z"].abs().max() > Z_REJECT
+
+
+# --- raha beers against its CLEAN ground truth (issue 25's must-show on real data) ----------------------------------
+# The released columns: the joint partition (ounces, style), the brewery key and abv. The cleaning: ounces' repair
+# map and a view with the public brewery table (brewery_id → state). The truth is each query on the clean table after
+# the same cleaning; the same z-test (|z| > 3.29 rejects "mean error = 0" at α = 0.001) and the same coverage floor
+# 0.95 − 3·√(0.95·0.05/R) as on the synthetic table; Direct's bias is reported beside it and must be detectable.
+from dpworkbench import datasets as _datasets  # noqa: E402
+
+_HAVE_BEERS = _datasets.real_path("cleaning/beers/dirty.csv.gz") is not None
+_needs_beers = pytest.mark.skipif(not _HAVE_BEERS, reason="raha beers tables not available (DPWB_DATA)")
+
+
+@pytest.fixture(scope="module")
+def beers_tables():
+    from dpworkbench.privateclean.multi import beers_clean_tables
+
+    return beers_clean_tables()
+
+
+@_needs_beers
+def test_beers_cleaning_is_exact_on_what_the_queries_read(beers_tables):
+    # the clean truth is the estimators' target only if the cleaning reproduces the clean table on the attributes the
+    # queries read: ounces (repair map) and the state from the public brewery view — unlike the dirty state column,
+    # whose 127 blanks no value map repairs (that residual is why the state column is not released here)
+    from dpworkbench.privateclean.multi import BEERS_CLEAN_QUERIES, _truth_on_table, join_public
+
+    t = beers_tables
+    st = t["clean"].assign(brewery_state=t["clean"]["brewery_id"].map(t["breweries"].set_index("brewery_id")["state"]))
+    assert st["brewery_state"].notna().all()
+
+    def clean(c):
+        return join_public(c.merge("ounces", t["maps"]["ounces"]), t["breweries"], "brewery_id", columns=["state"],
+                           prefix="brewery_")
+    bounds = {"abv": (0.0, 0.15)}
+    for q in BEERS_CLEAN_QUERIES:
+        on_clean = _truth_on_table(t["clean"], q, {"abv": 0.005}, bounds, clean)
+        on_dirty = _truth_on_table(t["dirty"], q, {"abv": 0.005}, bounds, clean)
+        np.testing.assert_allclose(on_dirty, on_clean, rtol=1e-12, atol=1e-12, err_msg=q.name)
+    # the raw dirty state column is not: a value map sends every blank to one state
+    from dpworkbench.privateclean import raha
+
+    dirty, clean_raw = raha.load_pair("beers")
+    m = raha.repair_map(dirty["state"], clean_raw["state"])
+    assert (dirty["state"].map(m) != clean_raw["state"]).sum() > 100
+
+
+@_needs_beers
+def test_beers_clean_truth_fast(beers_tables):
+    # a fast variant (R = 150, one query per estimator family) of the 1,000-instance test below
+    from dpworkbench.privateclean.multi import BEERS_CLEAN_QUERIES, beers_clean_study
+
+    qs = [q for q in BEERS_CLEAN_QUERIES if q.agg in ("count", "avg", "var", "median")][:4]
+    from dpworkbench.plots import figure_problems
+    from dpworkbench.privateclean import figures
+
+    st = beers_clean_study(R=150, seed=3, queries=qs, tables=beers_tables)
+    assert not figure_problems(figures.multi_coverage_by_query(st))  # the notebook's figure of this study
+    assert (st["residual"].abs() < 1e-9).all()
+    assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
+    assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
+
+
+@_needs_beers
+@pytest.mark.slow
+def test_beers_clean_truth_bias_and_coverage_1000(beers_tables):
+    # every new estimator (shared / independent partitions, the view, GROUP BY SUM / AVG, VAR, STD, MEDIAN, P75),
+    # R = 1,000 seeded releases at ε = 8 per partition, against the clean table
+    from dpworkbench.privateclean.multi import beers_clean_study
+
+    st = beers_clean_study(R=1000, seed=0, tables=beers_tables)
+    assert (st["R"] >= 990).all() and set(st["agg"]) == {"count", "sum", "avg", "var", "std", "median", "percentile"}
+    assert (st["residual"].abs() < 1e-9).all()
+    assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
+    assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
+    # Direct beside it: biased by the randomisation (its z-test rejects) for the counts, sums and VAR
+    for agg in ("count", "sum", "var"):
+        assert (st.loc[st["agg"] == agg, "direct_bias_z"].abs() > Z_REJECT).any(), agg
