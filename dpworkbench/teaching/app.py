@@ -84,6 +84,10 @@ TEMPLATE = "dpwb"
 # takes the widget modules from it); 4 come from Voilà 0.5.13's own widgets-manager8, which asks for ^4.5.10 of the
 # JupyterLab 4.2.5 core Voilà itself bundles. 0.5.13 is Voilà's latest release. The shared modules are not strict
 # (strictVersion false): the one version present is used and the app works (tests/browser/test_browser_apps.py).
+# Tried on 2026-11-27 in a copy of the environment: Voilà 0.5.8 (its widgets-manager8 asks for the 4.2.5 core it
+# bundles) with ipywidgets 8.1.5 / jupyterlab_widgets 3.0.13 (built for ^4.2.4) gives 0 warnings and the app passes
+# its offline test, but JupyterLab 4.6's notebooks then fail 6 widget browser tests ("Error displaying widget: model
+# not found"), so the pins stay and the warnings are Voilà's to fix.
 APP_DENIED_EXTENSIONS = ["jupyterlab-jupytext"]
 _CDN_FA5 = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/"
 _CDN_FA4 = '<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/font-awesome.min.css" type="text/css" />'

@@ -32,7 +32,7 @@ from IPython.display import display
 import duckdb
 import numpy as np
 import pandas as pd
-import plotly.express as px
+import plotly.graph_objects as go
 from dpworkbench.experiments import NotebookContext, pick
 import functools
 from dpworkbench import plots, widgets
@@ -98,12 +98,19 @@ ctx.save_table(per_group, "group_by_nation")
 display(runs.groupby("nation")[["answer", "DS"]].first().T)
 
 # %%
-fig = px.line(per_group, x="epsilon", y="rel_error_pct", color="nation", log_x=True, log_y=True, markers=True,
-              title=f"Median relative error % vs ε, per nation (SF {sf:g})",
-              labels={"epsilon": "ε (per group = total)", "rel_error_pct": "error %"})
-# 25 nations: a legend in rows under the plot (beside it, it was cut by a scroll bar), decades only on the log axes
-fig.update_layout(height=640, margin_b=200, legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom",
-                                                        font_size=10, title_text=""))
+# 25 lines in one plot (and a 25-entry legend) are unreadable on a page or a projector: the figure shows the median
+# over the nations and their range; the per-nation numbers are the saved table `group_by_nation` above.
+band = per_group.groupby("epsilon")["rel_error_pct"].agg(median="median", lo="min", hi="max").reset_index()
+n_groups = per_group["nation"].nunique()
+fig = go.Figure([
+    go.Scatter(x=band["epsilon"], y=band["hi"], mode="lines", line=dict(width=0, color="#1f77b4"), legendgroup="range",
+               showlegend=False, hoverinfo="skip"),
+    go.Scatter(x=band["epsilon"], y=band["lo"], mode="lines", line=dict(width=0, color="#1f77b4"), legendgroup="range",
+               fill="tonexty", fillcolor="rgba(31,119,180,0.25)", name=f"range over the {n_groups} nations"),
+    go.Scatter(x=band["epsilon"], y=band["median"], mode="lines+markers", line_color="#1f77b4", name="median over nations"),
+])
+fig.update_layout(title=f"Median relative error % vs ε, per nation (SF {sf:g})", xaxis_title="ε (per group = total)",
+                  yaxis_title="error %", xaxis_type="log", yaxis_type="log")
 plots.style.decade_ticks(fig)
 ctx.save_figure(fig, "own_database_group_by")
 fig
