@@ -335,7 +335,7 @@ def _order_rank(u, v, n, identity, seed):
     per_bucket = cnt.sum(axis=0)
     lo = np.concatenate([[0], np.cumsum(per_bucket)]).astype(np.int64)
     cursor = lo[:-1] + np.concatenate([np.zeros((1, nb), np.int64), np.cumsum(cnt, axis=0)[:-1]])
-    keys = np.empty(m, np.int64)
+    keys = FK.scratch(m, np.int64)  # reuses the buffer of a previous order that is gone (see FK.scratch)
     (FK.prefault_serial if m < FK.PARALLEL_MIN else FK.prefault)(keys, np.int64(4 * threads))
     fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cursor, keys, True)
     del pos

@@ -126,3 +126,22 @@ def test_serial_twins_for_small_inputs_give_identical_graphs_and_orders(monkeypa
     assert np.array_equal(serial.u, parallel.u) and np.array_equal(serial.v, parallel.v)
     assert np.array_equal(ps.u, pp.u) and np.array_equal(ps.v, pp.v)
     assert np.array_equal(serial.degrees(), FKm._degrees(parallel.u, parallel.v, np.int64(parallel.n), np.int64(2)))
+
+
+def test_serial_twins_do_not_share_numba_cache_entries_with_parallel_kernels():
+    """Issue 27 (Tax 10⁶ on a fresh machine): numba's on-disk cache keys an entry by (signature, CPU, bytecode), not
+    by ``parallel=True``. Twins built as ``njit(kernel.py_func)`` shared one cache file with the parallel kernel, so
+    with a fresh cache (the warm-up compiles the serial twin first) every later process ran the "parallel" kernels
+    on one core. Every jitted kernel with its own target options must have its own cache index file."""
+    from numba.core.registry import CPUDispatcher
+
+    from dpworkbench.inconsistency import _fastkernels as FKm
+
+    seen: dict[str, dict] = {}
+    for mod in (K, FKm):
+        for obj in vars(mod).values():
+            if isinstance(obj, CPUDispatcher) and obj._cache._cache_file is not None and obj._can_compile:
+                name = obj._cache._cache_file._index_name
+                opts = {k: v for k, v in obj.targetoptions.items() if k != "boundscheck"}
+                assert seen.setdefault(name, opts) == opts, f"{name} is shared by kernels with options {opts} and {seen[name]}"
+    assert {"_fastkernels.bucket_fill_serial", "_fastkernels.bucket_fill"} <= {n.split("-")[0] for n in seen}
