@@ -145,3 +145,37 @@ def test_serial_twins_do_not_share_numba_cache_entries_with_parallel_kernels():
                 opts = {k: v for k, v in obj.targetoptions.items() if k != "boundscheck"}
                 assert seen.setdefault(name, opts) == opts, f"{name} is shared by kernels with options {opts} and {seen[name]}"
     assert {"_fastkernels.bucket_fill_serial", "_fastkernels.bucket_fill"} <= {n.split("-")[0] for n in seen}
+
+
+def test_multi_theta_grouped_passes_and_byte_table_count_match_single_passes():
+    """The fused, threaded F(θ) passes (FK.grouped_counts) give exactly one edge_addition_grouped pass per θ, and the
+    1-byte bucket table counts exactly what the rank-key counting pass counted, on random graphs (incl. θ = 0,
+    θ above every degree, isolated nodes)."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+    from dpworkbench.inconsistency.conflict_graph import from_edges
+
+    rng = np.random.default_rng(1)
+    checked = 0
+    for trial in range(25):
+        n = int(rng.integers(2, 300))
+        e = rng.integers(0, n, (int(rng.integers(1, 3000)), 2))
+        e = e[e[:, 0] != e[:, 1]]
+        if not len(e):
+            continue
+        g = from_edges(n, [tuple(x) for x in e])
+        p = Projector(g, rule="rank", seed=trial)
+        _, _, inv, ptr = p._grouped
+        thetas = [0, 1, 2, 3, 5, 10, 50, 10_000][: int(rng.integers(1, 9))]
+        got = FKm.grouped_counts(p.u, p.v, n, thetas, inv, ptr)
+        assert got == [tuple(int(x) for x in FKm.edge_addition_grouped(p.u, p.v, n, t, inv, ptr)) for t in thetas]
+        pos = rng.permutation(n).astype(np.int32)
+        s = FKm.shift_for(n)
+        bs = max(0, s - 7)
+        nb = ((n - 1) >> bs) + 1
+        cuts = np.array([0, g.num_edges // 2, g.num_edges], np.int64)
+        old, new = np.zeros((2, nb), np.int64), np.zeros((2, nb), np.int64)
+        FKm.rank_bucket_fill_serial(g.u, g.v, pos, np.int64(s), np.int64(bs), cuts, old, np.zeros(0, np.int64), False)
+        FKm.rank_bucket_count(g.u, g.v, (pos >> bs).astype(np.uint8), cuts, new)
+        assert np.array_equal(old, new)
+        checked += 1
+    assert checked > 20
