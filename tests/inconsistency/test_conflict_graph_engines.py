@@ -147,8 +147,8 @@ def test_serial_twins_do_not_share_numba_cache_entries_with_parallel_kernels():
     assert {"_fastkernels.bucket_fill_serial", "_fastkernels.bucket_fill"} <= {n.split("-")[0] for n in seen}
 
 
-def test_multi_theta_grouped_passes_and_byte_table_count_match_single_passes():
-    """The fused, threaded F(θ) passes (FK.grouped_counts) give exactly one edge_addition_grouped pass per θ, and the
+def test_threaded_narrow_counter_passes_and_byte_table_count_match_algorithm_1():
+    """The threaded F(θ) passes with narrow counters (FK.grouped_counts) give exactly one edge_addition_grouped pass per θ, and the
     1-byte bucket table counts exactly what the rank-key counting pass counted, on random graphs (incl. θ = 0,
     θ above every degree, isolated nodes)."""
     from dpworkbench.inconsistency import _fastkernels as FKm
@@ -167,7 +167,7 @@ def test_multi_theta_grouped_passes_and_byte_table_count_match_single_passes():
         _, _, inv, ptr = p._grouped
         thetas = [0, 1, 2, 3, 5, 10, 50, 10_000][: int(rng.integers(1, 9))]
         got = FKm.grouped_counts(p.u, p.v, n, thetas, inv, ptr)
-        assert got == [tuple(int(x) for x in FKm.edge_addition_grouped(p.u, p.v, n, t, inv, ptr)) for t in thetas]
+        assert got == [tuple(int(x) for x in K.edge_addition(p.u, p.v, n, t)) for t in thetas]  # plain Algorithm 1
         pos = rng.permutation(n).astype(np.int32)
         s = FKm.shift_for(n)
         bs = max(0, s - 7)
@@ -179,3 +179,12 @@ def test_multi_theta_grouped_passes_and_byte_table_count_match_single_passes():
         assert np.array_equal(old, new)
         checked += 1
     assert checked > 20
+    # the counter widths (1 byte below θ = 255, 2 bytes below 65,535): hubs of degree > 255 around the boundaries
+    n = 2000
+    e = [(0, j) for j in range(1, 700)] + [(1, j) for j in range(2, 400)] + [tuple(x) for x in rng.integers(0, n, (4000, 2))]
+    g = from_edges(n, [x for x in e if x[0] != x[1]])
+    p = Projector(g, rule="rank", seed=3)
+    _, _, inv, ptr = p._grouped
+    thetas = [1, 254, 255, 256, 300, 699, 65_534, 65_535, 70_000]
+    assert FKm.grouped_counts(p.u, p.v, n, thetas, inv, ptr) == [tuple(int(x) for x in K.edge_addition(p.u, p.v, n, t))
+                                                                 for t in thetas]
