@@ -33,7 +33,13 @@ narrowest integer type that holds θ (1 byte for θ < 255: L2-resident) with the
 Measured at 10⁶ rows (313,284,286 edges), seconds:
 - before (main b7ce6bb, lead, quiet machine, load 0.8, 2 repeats): build 11.62, order 11.79, I_MI 6.05, I_P 4.47,
   I_R 0.88, total 36.85; peak 5.54 GB; 582,924 minor faults.
-- after: see the commit that recorded it / the row's note (figures with the load at the time).
+- before, same busy machine as "after" (main b7ce6bb, load 7.9–9.1, stage profiler): CPU 49.6 s (cold) and 43.5 s
+  per repeat; 5.8 s of system time per repeat in first-touch faults (prefault + buffers).
+- after (2026-11-27 01:42 UTC, this branch, 3 repeats; the machine had been up 11.1 h, running other helpers' test
+  suites and builds, 1/5/15-min load 9.1/10.5/10.4 — about 5 runnable tasks per core — so wall times are inflated):
+  CPU 36.2 s (first repeat, fresh memory) / 29.0 / 32.1 s per repeat, 152,725–161,400 minor faults per repeat,
+  wall median 90.4 s (build 34.1, order 28.7, I_MI 10.1, I_P 9.3, I_R 1.6), peak 5.77 GB, numba cache warm.
+  ≤ 20 s wall needs ≤ 40 CPU s spread over both cores; not yet confirmed on a quiet machine.
 """
 
 from __future__ import annotations

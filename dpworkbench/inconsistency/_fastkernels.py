@@ -363,6 +363,11 @@ def scratch(size: int, dtype=np.int64) -> np.ndarray:
     if nbytes < SCRATCH_MIN_BYTES:
         return np.empty(size, dtype)
     free = [i for i in range(len(_scratch)) if _unused(i)]
+    if len(free) > SCRATCH_KEEP:  # several large graphs died together: keep only the largest unused buffers
+        for i in sorted(free, key=lambda i: _scratch[i].nbytes)[: len(free) - SCRATCH_KEEP]:
+            _scratch[i] = None
+        _scratch[:] = [b for b in _scratch if b is not None]
+        free = [i for i in range(len(_scratch)) if _unused(i)]
     fits = [i for i in free if _scratch[i].nbytes >= nbytes]
     if fits:
         best = min(fits, key=lambda i: _scratch[i].nbytes)

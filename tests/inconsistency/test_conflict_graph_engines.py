@@ -188,3 +188,27 @@ def test_threaded_narrow_counter_passes_and_byte_table_count_match_algorithm_1()
     thetas = [1, 254, 255, 256, 300, 699, 65_534, 65_535, 70_000]
     assert FKm.grouped_counts(p.u, p.v, n, thetas, inv, ptr) == [tuple(int(x) for x in K.edge_addition(p.u, p.v, n, t))
                                                                  for t in thetas]
+
+
+def test_scratch_buffers_are_reused_only_when_nothing_refers_to_them(monkeypatch):
+    """Issue 27: the big edge/order buffers are kept across graphs (freed memory comes back as fresh host pages on
+    these VMs), but a buffer is handed out again only once no view of it (a graph's u/v) is alive."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+
+    monkeypatch.setattr(FKm, "SCRATCH_MIN_BYTES", 1024)
+    monkeypatch.setattr(FKm, "_scratch", [])
+    a = FKm.scratch(1000)
+    a[:] = 7
+    u = a.view(np.int32)[0::2]  # what a graph keeps: a strided view
+    del a
+    b = FKm.scratch(1000)
+    assert not np.shares_memory(b, u) and (u == 7).all()  # u's buffer is still in use
+    b[:] = 1
+    del u, b
+    c = FKm.scratch(900)
+    assert any(np.shares_memory(c, buf) for buf in FKm._scratch)  # reused, no new buffer
+    assert len(FKm._scratch) == 2
+    small = FKm.scratch(10)
+    assert not any(np.shares_memory(small, buf) for buf in FKm._scratch)  # below the threshold: plain np.empty
+    del c
+    assert FKm.release_scratch() == 2 * 8000 and FKm._scratch == []
