@@ -196,7 +196,13 @@ class ConflictGraph:
         return fp
 
     def degrees(self) -> np.ndarray:
-        return FK.degrees(np.asarray(self.u), np.asarray(self.v), np.int64(self.n))
+        """Every node's degree (int64; a copy of the value computed once per graph: one pass over 3·10⁸ edges
+        costs seconds, and a run asks for it more than once — max_degree, the projector's θ ≥ d_max shortcut)."""
+        d = self.__dict__.get("_degrees")
+        if d is None or d[0] is not self.u or d[1] is not self.v:  # keyed on the arrays themselves
+            d = (self.u, self.v, FK.degrees(np.asarray(self.u), np.asarray(self.v), np.int64(self.n)))
+            self.__dict__["_degrees"] = d
+        return d[2].copy()
 
     def max_degree(self) -> int:
         return int(self.degrees().max()) if self.n else 0
@@ -573,7 +579,7 @@ def _union_bucketed(parts: list, n: int, s: int) -> tuple[np.ndarray, np.ndarray
     if total == 0:
         parts.clear()
         return np.zeros(0, np.int32), np.zeros(0, np.int32)
-    buf = np.empty(total, np.int64)
+    buf = FK.scratch(total, np.int64)  # reuses the buffer of a previous graph that is gone (see FK.scratch)
     (FK.prefault_serial if total < FK.PARALLEL_MIN else FK.prefault)(buf, np.int64(4 * threads))
     start = lo[:-1].copy()
     cursors = []

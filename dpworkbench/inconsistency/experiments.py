@@ -230,6 +230,9 @@ def warmup() -> None:
     from .constraints import FD
     from .examples import capital_country
 
+    from . import _fastkernels as FK
+
+    FK.warm_parallel()  # the threaded kernels of large graphs (the toy graph below only uses their serial twins)
     small = capital_country()
     g = build(small, [FD("Capital", "Country")])
     graph_projection(g, "MI", 1.0, strategy="bound_hier", df=small, dcs=g.dcs, rng=0, n_bound=len(small))

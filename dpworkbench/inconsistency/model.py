@@ -329,13 +329,13 @@ def _order_rank(u, v, n, identity, seed):
     chunks = max(1, min(4 * threads, m // 100_000))
     cuts = (np.arange(chunks + 1, dtype=np.int64) * m) // chunks
     cnt = np.zeros((chunks, nb), np.int64)
-    none = np.zeros(0, np.int64)
-    fill = FK.rank_bucket_fill_serial if m < FK.PARALLEL_MIN else FK.rank_bucket_fill  # no thread launch for small graphs
-    fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cnt, none, False)
+    small = m < FK.PARALLEL_MIN  # serial twins: no thread launch for small graphs
+    fill = FK.rank_bucket_fill_serial if small else FK.rank_bucket_fill
+    (FK.rank_bucket_count_serial if small else FK.rank_bucket_count)(u, v, (pos >> bs).astype(np.uint8), cuts, cnt)
     per_bucket = cnt.sum(axis=0)
     lo = np.concatenate([[0], np.cumsum(per_bucket)]).astype(np.int64)
     cursor = lo[:-1] + np.concatenate([np.zeros((1, nb), np.int64), np.cumsum(cnt, axis=0)[:-1]])
-    keys = np.empty(m, np.int64)
+    keys = FK.scratch(m, np.int64)  # reuses the buffer of a previous order that is gone (see FK.scratch)
     (FK.prefault_serial if m < FK.PARALLEL_MIN else FK.prefault)(keys, np.int64(4 * threads))
     fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cursor, keys, True)
     del pos
@@ -461,13 +461,16 @@ class Projector(ProjectionCounts):
             deg = self.graph.degrees()
             self._full = (int(deg.max()) if deg.size else 0, int(self.u.size), int(np.count_nonzero(deg)))
         dmax, m, nonisolated = self._full
+        need = [t for t in todo if t < dmax]
         for t in todo:
             if t >= dmax:
                 self._memo[t] = (m, nonisolated)
-            else:  # edges grouped by their later node: a full node's remaining edges are skipped
-                _, _, inv, ptr = self._grouped
-                self._memo[t] = tuple(int(x) for x in FK.edge_addition_grouped(self.u, self.v, self.n, t, inv, ptr))
-                self.passes += 1
+        if need:  # edges grouped by their later node (a full node's remaining edges are skipped); the θs share
+            # one read of the edges per thread and are split over the threads (FK.grouped_counts)
+            _, _, inv, ptr = self._grouped
+            for t, c in zip(need, FK.grouped_counts(self.u, self.v, self.n, need, inv, ptr)):
+                self._memo[t] = c
+            self.passes += len(need)
 
     def projected_degrees(self, theta: int) -> np.ndarray:
         """Every node's degree in π_θ(G) (one Algorithm 1 pass in this order; not memoised)."""

@@ -126,3 +126,89 @@ def test_serial_twins_for_small_inputs_give_identical_graphs_and_orders(monkeypa
     assert np.array_equal(serial.u, parallel.u) and np.array_equal(serial.v, parallel.v)
     assert np.array_equal(ps.u, pp.u) and np.array_equal(ps.v, pp.v)
     assert np.array_equal(serial.degrees(), FKm._degrees(parallel.u, parallel.v, np.int64(parallel.n), np.int64(2)))
+
+
+def test_serial_twins_do_not_share_numba_cache_entries_with_parallel_kernels():
+    """Issue 27 (Tax 10⁶ on a fresh machine): numba's on-disk cache keys an entry by (signature, CPU, bytecode), not
+    by ``parallel=True``. Twins built as ``njit(kernel.py_func)`` shared one cache file with the parallel kernel, so
+    with a fresh cache (the warm-up compiles the serial twin first) every later process ran the "parallel" kernels
+    on one core. Every jitted kernel with its own target options must have its own cache index file."""
+    from numba.core.registry import CPUDispatcher
+
+    from dpworkbench.inconsistency import _fastkernels as FKm
+
+    seen: dict[str, dict] = {}
+    for mod in (K, FKm):
+        for obj in vars(mod).values():
+            if isinstance(obj, CPUDispatcher) and obj._cache._cache_file is not None and obj._can_compile:
+                name = obj._cache._cache_file._index_name
+                opts = {k: v for k, v in obj.targetoptions.items() if k != "boundscheck"}
+                assert seen.setdefault(name, opts) == opts, f"{name} is shared by kernels with options {opts} and {seen[name]}"
+    assert {"_fastkernels.bucket_fill_serial", "_fastkernels.bucket_fill"} <= {n.split("-")[0] for n in seen}
+
+
+def test_threaded_narrow_counter_passes_and_byte_table_count_match_algorithm_1():
+    """The threaded F(θ) passes with narrow counters (FK.grouped_counts) give exactly one edge_addition_grouped pass per θ, and the
+    1-byte bucket table counts exactly what the rank-key counting pass counted, on random graphs (incl. θ = 0,
+    θ above every degree, isolated nodes)."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+    from dpworkbench.inconsistency.conflict_graph import from_edges
+
+    rng = np.random.default_rng(1)
+    checked = 0
+    for trial in range(25):
+        n = int(rng.integers(2, 300))
+        e = rng.integers(0, n, (int(rng.integers(1, 3000)), 2))
+        e = e[e[:, 0] != e[:, 1]]
+        if not len(e):
+            continue
+        g = from_edges(n, [tuple(x) for x in e])
+        p = Projector(g, rule="rank", seed=trial)
+        _, _, inv, ptr = p._grouped
+        thetas = [0, 1, 2, 3, 5, 10, 50, 10_000][: int(rng.integers(1, 9))]
+        got = FKm.grouped_counts(p.u, p.v, n, thetas, inv, ptr)
+        assert got == [tuple(int(x) for x in K.edge_addition(p.u, p.v, n, t)) for t in thetas]  # plain Algorithm 1
+        pos = rng.permutation(n).astype(np.int32)
+        s = FKm.shift_for(n)
+        bs = max(0, s - 7)
+        nb = ((n - 1) >> bs) + 1
+        cuts = np.array([0, g.num_edges // 2, g.num_edges], np.int64)
+        old, new = np.zeros((2, nb), np.int64), np.zeros((2, nb), np.int64)
+        FKm.rank_bucket_fill_serial(g.u, g.v, pos, np.int64(s), np.int64(bs), cuts, old, np.zeros(0, np.int64), False)
+        FKm.rank_bucket_count(g.u, g.v, (pos >> bs).astype(np.uint8), cuts, new)
+        assert np.array_equal(old, new)
+        checked += 1
+    assert checked > 20
+    # the counter widths (1 byte below θ = 255, 2 bytes below 65,535): hubs of degree > 255 around the boundaries
+    n = 2000
+    e = [(0, j) for j in range(1, 700)] + [(1, j) for j in range(2, 400)] + [tuple(x) for x in rng.integers(0, n, (4000, 2))]
+    g = from_edges(n, [x for x in e if x[0] != x[1]])
+    p = Projector(g, rule="rank", seed=3)
+    _, _, inv, ptr = p._grouped
+    thetas = [1, 254, 255, 256, 300, 699, 65_534, 65_535, 70_000]
+    assert FKm.grouped_counts(p.u, p.v, n, thetas, inv, ptr) == [tuple(int(x) for x in K.edge_addition(p.u, p.v, n, t))
+                                                                 for t in thetas]
+
+
+def test_scratch_buffers_are_reused_only_when_nothing_refers_to_them(monkeypatch):
+    """Issue 27: the big edge/order buffers are kept across graphs (freed memory comes back as fresh host pages on
+    these VMs), but a buffer is handed out again only once no view of it (a graph's u/v) is alive."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+
+    monkeypatch.setattr(FKm, "SCRATCH_MIN_BYTES", 1024)
+    monkeypatch.setattr(FKm, "_scratch", [])
+    a = FKm.scratch(1000)
+    a[:] = 7
+    u = a.view(np.int32)[0::2]  # what a graph keeps: a strided view
+    del a
+    b = FKm.scratch(1000)
+    assert not np.shares_memory(b, u) and (u == 7).all()  # u's buffer is still in use
+    b[:] = 1
+    del u, b
+    c = FKm.scratch(900)
+    assert any(np.shares_memory(c, buf) for buf in FKm._scratch)  # reused, no new buffer
+    assert len(FKm._scratch) == 2
+    small = FKm.scratch(10)
+    assert not any(np.shares_memory(small, buf) for buf in FKm._scratch)  # below the threshold: plain np.empty
+    del c
+    assert FKm.release_scratch() == 2 * 8000 and FKm._scratch == []
