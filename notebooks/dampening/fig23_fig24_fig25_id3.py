@@ -64,5 +64,6 @@ ctx.save_table(rk, "acs_root_ranking"); rk.head(6)
 claims.fig23_fig24_fig25_id3(ctx.claims, {name: df for name, (ds, df) in res.items()},
                              sources={name: ds.source for name, (ds, df) in res.items()},
                              majority={name: np.bincount(ds.data["y"]).max() / len(ds.data["y"]) for name, (ds, df) in res.items()},
-                             folds=folds, repetitions=reps, max_rows=max_rows)
+                             folds=folds, repetitions=reps, max_rows=max_rows,
+                             n_rows={name: min(len(ds.data["y"]), max_rows or len(ds.data["y"])) for name, (ds, df) in res.items()})
 ctx.finish()
