@@ -264,8 +264,8 @@ def _stability_text(claims: pd.DataFrame, paper_claims: pd.DataFrame, root: Path
     """The headline's sentence on unstable verdicts: how many claims were rerun on other seeds and how many flipped."""
     checked = claims["unstable"].isin(["yes", "no"])
     if not checked.any():
-        return (f"No claim was rerun on other seeds (unstable verdicts: <code>python -m "
-                f"dpworkbench.experiments.report_stability --profile …</code>)")
+        return ("No claim was rerun on other seeds (unstable verdicts: <code>python -m "
+                "dpworkbench.experiments.report_stability --profile …</code>)")
     n, n_paper = int((claims["unstable"] == "yes").sum()), int((paper_claims["unstable"] == "yes").sum())
     return (f"<b>{n}</b> of {int(checked.sum())} claims rerun on {seeds} seeds flip their verdict (<span class='unstable'>"
             f"unstable</span>; {n_paper} of them paper claims) — <a href='../stability/{html.escape(root.name)}/stability.csv'>"
