@@ -272,6 +272,21 @@ def _stability_text(claims: pd.DataFrame, paper_claims: pd.DataFrame, root: Path
             "stability.csv</a>")
 
 
+def claims_tally(claims: pd.DataFrame) -> dict:
+    """What issue 24 asks the report to show: the paper claims' verdicts, the share of all passes that test a number
+    the paper prints (``paper_share_of_passes``, NaN without passes) and how many non-passes have an ``open:`` cause."""
+    from .claims import VERDICTS
+
+    paper = claims[claims["source"] == "paper"]
+    passes = claims[claims["verdict"] == "pass"]
+    counts = paper["verdict"].value_counts().to_dict() if len(paper) else {}
+    open_ = claims[(claims["verdict"] != "pass") & claims["cause"].fillna("").astype(str).str.startswith("open:")]
+    return {"paper": {v: int(counts.get(v, 0)) for v in VERDICTS},
+            "passes": len(passes), "paper_passes": int((passes["source"] == "paper").sum()),
+            "paper_share_of_passes": float((passes["source"] == "paper").mean()) if len(passes) else float("nan"),
+            "open": len(open_), "open_differs": int((open_["verdict"] == "differs").sum())}
+
+
 def verdict_tally(claims: pd.DataFrame) -> str:
     """``"12 pass, 3 differs, 1 not-comparable"`` (every verdict named, zeros included)."""
     from .claims import VERDICTS
@@ -467,12 +482,16 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     n_err = int((runs["status"] != "ok").sum()) if len(runs) else 0
     total_s = float(runs["seconds"].sum()) if len(runs) else 0.0
     paper_claims, checks = claims[claims["source"] == "paper"], claims[claims["source"] != "paper"]
+    t = claims_tally(claims)
+    tally_text = (f"{t['paper_passes']} of the {t['passes']} passes ({t['paper_share_of_passes']:.0%}) test a number the paper "
+                  f"prints; <b>{t['open']}</b> non-passes have an open cause ({t['open_differs']} of them differ). ") if t["passes"] else ""
     parts.append(
         f"<p><b>{n_ok}</b> notebooks executed without error, <b>{n_err}</b> with errors (or past a time or memory "
         f"limit), {len(infos) - len(runs)} not run; {total_s / 60:.1f} min of notebook time. "
         f"<b>Paper claims</b> (a value the paper prints): {verdict_tally(paper_claims)}. "
         f"Checks (spec recomputations, the authors' artifact, sanity and theorem checks — not reproduction): "
         f"{verdict_tally(checks)}. "
+        + tally_text
         + _stability_text(claims, paper_claims, stability_root(profile_dir), SEEDS)
         + " — <a href='claims.csv'>claims.csv</a>, <a href='runs.csv'>runs.csv</a>, "
         "<a href='timing.md'>timing.md</a> (time and verdicts per notebook)</p>"
