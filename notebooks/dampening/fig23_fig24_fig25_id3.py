@@ -19,6 +19,8 @@
 # not stated in the thesis, taken from the author's later code), else seeded stand-ins. Add/remove neighbours; ΔIG = log2(N+1)+1/ln 2 with N the training size;
 # corrected Candidates (no `a < τ` guard, closed form), stopping rule √2/ε, budget B/(2(d+1)); continuous Adult attributes in 10 bins from public bounds.
 # ci subsamples rows and uses 2 folds; quick and paper use all rows and the thesis' 10-fold CV (paper repeats it 10 times; printed below).
+# Claims: each "up to X%" is judged two-sided — the whole-percent rounding (±0.5 point) plus 3 SEs of our largest gain (the
+# test-set SE over the rows, a lower bound on the noise: the band can be too narrow, never too wide).
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper

@@ -22,6 +22,8 @@
 # (`dpworkbench.dampening.privatesql`). Both systems run on the same BFS samples and B; the thesis' PSQL numbers are shown beside ours,
 # and our PrivateSQL results are saved on their own as `privatesql_table1.csv`.
 # Accuracy averaged over samples, runs and k ∈ {1, 2, 3} (averaging over k is presumed, spec §7 item 23).
+# Claims: every printed cell (PTK and PSQL, per B) is judged two-sided — the thesis' two-decimal rounding (±0.005) plus 3
+# Monte-Carlo SEs of our cell (PTK's SE over the BFS samples, PSQL's over samples × k × runs).
 # ΔEBC and δ^EBC need a public max-degree bound; the thesis does not say which one it used on the samples. Our main PTK column uses the
 # **parent graph's** max degree (the per-dataset Δ(G) the thesis treats as public, valid for every sample); a second column uses each sample's own
 # max degree, which is markedly less accurate at B = 0.5–1 (SLD's degree-driven score is flatter with a small ΔEBC).
