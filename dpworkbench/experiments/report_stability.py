@@ -109,7 +109,9 @@ def stability_table(profile_dir: Path) -> pd.DataFrame:
     verdicts: dict[tuple[str, str], dict[int, str]] = {}
     notebooks = {f"{p.parent.parent.name}/{p.parent.name}" for d in runs.values() for p in d.glob("*/*/claims.json")}
     for nb in sorted(notebooks):
-        sources = {0: profile_dir / nb / "claims.json", **{k: d / nb / "claims.json" for k, d in runs.items()}}
+        # seed s is the profile's run, unless the stability folder ran it itself (no profile run when it was made)
+        sources = {0: profile_dir / nb / "claims.json"}
+        sources.update({k: d / nb / "claims.json" for k, d in runs.items() if (d / nb / "claims.json").exists()})
         for k, path in sorted(sources.items()):
             for row in _claims(path):
                 verdicts.setdefault((nb, str(row.get("claim"))), {})[k] = str(row.get("verdict"))

@@ -92,3 +92,20 @@ def test_run_stability_reruns_with_seeds_s_plus_1_and_s_plus_2(tmp_path, monkeyp
     with pytest.raises(ValueError, match="at least 2"):
         run_stability("ci", only=info.name, reports=tmp_path, seeds=1)
     assert write_stability(tmp_path / "quick").empty  # no reruns: nothing to compare
+
+
+def test_a_seed_s_run_of_one_notebook_does_not_hide_the_profile_runs_of_the_others(tmp_path):
+    """The stability folder runs seed s itself for a notebook that had no profile run; the other notebooks' seed s
+    still comes from the profile's run (a bug once compared them on seeds s+1, s+2 only)."""
+    from dpworkbench.experiments.nbtools import discover_notebooks
+
+    a, b = [i for i in discover_notebooks() if i.kind == "reproduction"][:2]
+    profile, root = tmp_path / "quick", stability_root(tmp_path / "quick")
+    _write(profile / a.paper / a.stem, _claims(1.05))  # a: profile run at s
+    for k, v in ((1, 1.05), (2, 1.05)):
+        _write(root / f"seed+{k}" / a.paper / a.stem, _claims(v))
+    for k, v in ((0, 1.3), (1, 1.05), (2, 1.05)):  # b: no profile run, seed s run in the stability folder
+        _write(root / f"seed+{k}" / b.paper / b.stem, _claims(v))
+    t = stability_table(profile).set_index(["notebook", "claim"])
+    assert t.loc[(a.name, "noisy"), "verdicts"] == "s+0:pass s+1:pass s+2:pass"
+    assert t.loc[(b.name, "noisy"), "verdicts"] == "s+0:differs s+1:pass s+2:pass" and bool(t.loc[(b.name, "noisy"), "unstable"])
