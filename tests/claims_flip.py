@@ -1,14 +1,22 @@
-"""Every claim can fail: its stored rule re-derives its verdict, and a value beyond the rule flips it.
+"""Every claim can fail: its stored rule re-derives its verdict, and a value beyond the rule flips it; and when it
+fails, it has a cause (issue 24: the report refuses a non-pass without one).
 
 Used by tests/test_notebooks.py on the claims.json of every notebook run (ci profile)."""
 
 from __future__ import annotations
 
-from dpworkbench.experiments.claims import flip_value, reevaluate
+from dpworkbench.experiments.claims import claim_cause_problems, flip_value, reevaluate
 
 
-def claim_flip_problems(rows: list[dict]) -> list[str]:
-    """What stops each claim of a claims.json from being able to come out "differs" (empty when all can)."""
+#: notebooks whose claims functions are not yet giving every claim a cause for a non-pass, with who owns them: their
+#: missing causes are not reported here (the report still refuses such a claim if it ever differs). Remove an entry when
+#: its claims module gives one (tests/experiments/test_claims_sources.py lists the same functions).
+CAUSES_PENDING = {"r2t/fig02_worked_example": "r2t.claims.fig02_worked_example (issue 24, the r2t helper's file)"}
+
+
+def claim_flip_problems(rows: list[dict], notebook: str = "") -> list[str]:
+    """What stops each claim of a claims.json from being able to come out "differs" (empty when all can), and a claim
+    that would then carry no cause (``notebook``: its run name, for :data:`CAUSES_PENDING`)."""
     problems = []
     for row in rows:
         name = row.get("claim")
@@ -25,4 +33,7 @@ def claim_flip_problems(rows: list[dict]) -> list[str]:
         flipped = reevaluate(row, flip_value(row))
         if flipped == row["verdict"]:
             problems.append(f"{name!r}: verdict stays {flipped!r} when the value moves beyond the rule ({row['rule']})")
+        # the claim forced to a non-pass (flipped, if it passed here) must name why, or the report would refuse it
+        if notebook not in CAUSES_PENDING:
+            problems += claim_cause_problems(row)
     return problems

@@ -32,7 +32,8 @@ from . import reference as ref
 from .experiments import budget_gaps, gap_range_text, id3_gain, per_graph_gap_text, table1_column
 
 
-@claim_defaults("paper")
+@claim_defaults("paper", cause="open:an exact recomputation of a thesis worked example disagrees beyond the misprints spec §7 "
+                                     "items 7–8 and §2.11 list (a bug here, or a misprint not listed yet)")
 def fig02_fig03_fig09_fig11_fig15_worked_examples(claims: Claims, *, ebc_fig2: Sequence[float], ebc_fig2_without_ab: Sequence[float],
                                                    ebc_fig9c: Sequence[float], element_ls: np.ndarray, p_ld: Sequence[float],
                                                    p_em: Sequence[float], dampened_ex411: Sequence[float],
@@ -82,7 +83,8 @@ def fig02_fig03_fig09_fig11_fig15_worked_examples(claims: Claims, *, ebc_fig2: S
                ours=float(p_shifted[0]), rule=close(ex["shifted_p_a_spec"], atol=0.0005), source="spec")
 
 
-@claim_defaults("check")
+@claim_defaults("check", cause="open:a property of D (Def. 3.3.1, Lemma 3.3.1) fails on the grid: a bug in the dampening "
+                                     "function or in the shifted scores")
 def fig12_fig13_fig14_dampening_function(claims: Claims, *, grid: Sequence[float], dampened: Sequence[float],
                                          dampened_negated: Sequence[float], dampened_ex411: Sequence[float],
                                          sld_scores_ex411: Sequence[float]) -> None:
@@ -112,7 +114,7 @@ def fig12_fig13_fig14_dampening_function(claims: Claims, *, grid: Sequence[float
                rule=at_least(0.0, strict=True), source="paper")
 
 
-@claim_defaults("paper")
+@claim_defaults("paper", cause="open:EBC and δ^EBC(G,0,v) rank this graph's nodes differently (the thesis gives no ρ)")
 def fig16_ebc_correlation(claims: Claims, *, spearman_rho: float, overlap: pd.DataFrame, source: str) -> None:
     """Fig. 16: EBC and δ^EBC(G,0,v) are positively correlated; the top-k overlap of EBC and degree (diagnostic).
 
@@ -122,7 +124,8 @@ def fig16_ebc_correlation(claims: Claims, *, spearman_rho: float, overlap: pd.Da
     """
     claims.add("EBC and δ^EBC(G,0,v) positively correlated (Spearman ρ > 0.5, our bar for 'positively correlated')",
                paper="positive correlation", ours=f"Spearman ρ = {spearman_rho:.3f} ({source})", value=float(spearman_rho),
-               rule=at_least(0.5, strict=True))
+               rule=at_least(0.5, strict=True),
+               cause=f"stand-in:{source} graph (the thesis' graph is not available)" if source != "real" else "")
     last = overlap.iloc[-1]
     claims.add(f"top-{int(last.k)} by EBC vs top-{int(last.k)} by degree (diagnostic, not in the thesis)", paper="—", ours=int(last.overlap),
                rule=not_comparable("the thesis gives no overlap; a high overlap explains SLD's large advantage (spec §0.3)"),
@@ -250,13 +253,18 @@ def fig20_privtopk(claims: Claims, results: pd.DataFrame, budgets: pd.DataFrame,
 @claim_defaults("paper", cause="paper-error:spec §7 items 23–24 (class attribute, bins and N unstated; the gains differ "
                                      "across the thesis: 8 %/5 %/12 %)")
 def fig23_fig24_fig25_id3(claims: Claims, results: Mapping[str, pd.DataFrame], *, sources: Mapping[str, str],
-                          majority: Mapping[str, float], folds: int, repetitions: int, max_rows: int | None) -> None:
+                          majority: Mapping[str, float], folds: int, repetitions: int, max_rows: int | None,
+                          n_rows: Mapping[str, int] | None = None) -> None:
     """Figs. 23–25: the largest accuracy gain of LocalDiffPID3 / ShiftedLocalDiffPID3 over GlobalDiffPID3, and ACS' inversion.
 
     ``results[name]`` = :func:`~dpworkbench.dampening.experiments.id3_curves` for ``nltcs``, ``acs`` and ``adult``.
 
-    "Up to X%" is a claim about the best grid point: pass when our largest gain reaches X within 1 point (the CV
-    noise at these sizes is a few tenths of a point).
+    "Up to X%" is a number the thesis prints (whole percent): our largest gain over the grid is judged two-sided with
+    :func:`~dpworkbench.experiments.claims.band` — the rounding (±0.5 point) plus 3 Monte-Carlo SEs of our gain at the
+    grid point where it is largest (issue 24; it was one-sided, "≥ X − 1 point"). ``n_rows[name]`` is the number of
+    rows the cross-validation tested (every row once): the SE is that of a paired difference of two accuracies over
+    them, √(a₁(1−a₁) + a₂(1−a₂)) / √n — the test-set part of the noise, a lower bound on the whole when the tree's
+    DP noise is drawn once per fold (the band can be too narrow, never too wide). Without ``n_rows`` the SE is 0.
 
     References
     ----------
@@ -271,7 +279,11 @@ def fig23_fig24_fig25_id3(claims: Claims, results: Mapping[str, pd.DataFrame], *
         pv = df.pivot_table(index=["depth", "epsilon"], columns="method", values="accuracy")
         at = (pv[meth] - pv["Global"]).idxmax()
         wins = int((pv[meth] >= pv["Global"]).sum())
-        note = (f"pass when our max gain ≥ the thesis' 'up to' value − 1 point; {sources[name]} data, max gain over the (depth, ε) grid, "
+        a1, a0 = float(pv.loc[at, meth]), float(pv.loc[at, "Global"])
+        n = int(n_rows[name]) if n_rows and name in n_rows else 0
+        se = float(np.sqrt((a1 * (1 - a1) + a0 * (1 - a0)) / n)) if n > 0 else 0.0
+        note = (f"two-sided: the thesis' whole-percent rounding ±0.005 + 3 × SE {se:.4f} (test-set SE over {n or '?'} rows, a lower "
+                f"bound); {sources[name]} data, max gain over the (depth, ε) grid, "
                 f"at depth {at[0]}, B = {at[1]:g}: {meth} {pv.loc[at, meth]:.3f} vs Global {pv.loc[at, 'Global']:.3f} "
                 f"(majority class {majority[name]:.3f}); {meth} ≥ Global at {wins} of {len(pv)} grid points; {folds}-fold CV × "
                 f"{repetitions} repetition(s), {'all rows' if max_rows is None else f'rows ≤ {max_rows}'}")
@@ -280,7 +292,8 @@ def fig23_fig24_fig25_id3(claims: Claims, results: Mapping[str, pd.DataFrame], *
                      "with another class column the gap differs")
         elif name == "acs":
             note += "; " + common + "; the class attribute (column 10) is from the author's later code, not the thesis"
-        claims.add(f"{name.upper()}: {txt}", paper=val, ours=g, rule=at_least(val - 0.01), note=note)
+        claims.add(f"{name.upper()}: {txt}", paper=val, ours=g, rule=band(val, rounding=0.005, se=se), note=note,
+                   cause="" if sources[name] == "real" else f"stand-in:{name} (synthetic)")
     acs = results["acs"]
     d_min, e_max = acs.depth.min(), acs.epsilon.max()
     d2 = acs[(acs.depth == d_min) & (acs.epsilon == e_max)].set_index("method").accuracy
@@ -290,67 +303,79 @@ def fig23_fig24_fig25_id3(claims: Claims, results: Mapping[str, pd.DataFrame], *
                note="see the root ranking table (IG order vs D order)")
 
 
-@claim_defaults("paper")
+#: why our Table 1 cells differ from the thesis' beyond rounding + 3 SE on a real graph: the table's settings are unstated
+TAB01_UNSTATED = ("paper-error:spec §7 item 23 (Table 1's settings are unstated: averaging over k presumed, BFS sample size, "
+                  "the public degree bound)")
+TAB01_PSQL_CAUSE = ("paper-error:spec §7 item 23 (no PSQL sensitivity, synopsis or p̂/q̂ settings; the thesis' 0.01–0.02 at "
+                    "B ≤ 0.5 is below random guessing)")
+
+
+def _per_b_se(frame: pd.DataFrame | None, name: str, budgets) -> np.ndarray:
+    """The Monte-Carlo SE per B of graph ``name`` (parent-graph degree bound) from a long table with ``graph, bound, B,
+    se``; 0 where not given (then the band is the printed rounding alone, the narrowest: a missing SE cannot widen it)."""
+    if frame is None or "se" not in frame:
+        return np.zeros(len(budgets))
+    sel = frame[(frame["graph"] == name) & (frame["bound"] == "parent")].set_index("B")["se"]
+    return sel.reindex(list(budgets)).astype(float).fillna(0.0).to_numpy()
+
+
+@claim_defaults("paper", cause="open:PTK does not beat PSQL on the same samples and B (both run here)")
 def tab01_privtopk_vs_privatesql(claims: Claims, table: pd.DataFrame, sources: Mapping[str, str], *, samples: int, runs: int,
-                                 psql: pd.DataFrame | None = None) -> None:
-    """Table 1: our SLDPrivTopk accuracy per B against the thesis' PTK column; our PrivateSQL (run, Appendix B)
-    against the thesis' PSQL column, two-sided (band: the thesis' two-decimal rounding ±0.005 plus 3 Monte-Carlo SEs
-    per cell); and PTK vs PSQL, both ours, on the same samples and B.
+                                 psql: pd.DataFrame | None = None, ptk: pd.DataFrame | None = None) -> None:
+    """Table 1, cell by cell (issue 24: a printed number is judged two-sided): our SLDPrivTopk accuracy at each B against
+    the thesis' PTK column and our PrivateSQL (run, Appendix B) against its PSQL column, each with
+    :func:`~dpworkbench.experiments.claims.band` — the thesis' two-decimal rounding (±0.005) plus 3 Monte-Carlo SEs of
+    our cell; and PTK vs PSQL, both ours, on the same samples and B.
 
     ``table`` = :func:`~dpworkbench.dampening.experiments.table1`; ``psql`` =
-    :func:`~dpworkbench.dampening.experiments.privatesql_results` (its ``se``; without it the SE is taken as 0).
+    :func:`~dpworkbench.dampening.experiments.privatesql_results` and ``ptk`` the PTK rows of
+    :func:`~dpworkbench.dampening.experiments.table1_ptk` with a ``graph`` column (their ``se``: over BFS samples for
+    PTK, over samples × k × runs for PSQL; without them the SE is taken as 0).
 
     References
     ----------
-    de Farias 2021, §6.5, §6.5.1, Table 1, Appendix B.
+    de Farias 2021, §6.5, §6.5.1, Table 1, Appendix B; spec §7 item 23.
     """
     from .experiments import table1_psql_column
 
     paper = ref.TABLE1_PAPER
+    budgets = paper["B"].to_numpy(float)
     for name, source in sources.items():
         ours = table[table1_column(name, source)].to_numpy(float)
         own = table[table1_column(name, source, bound="sample")].to_numpy(float)
-        diff = float(np.abs(ours - paper[f"{name} PTK"].to_numpy()).max())
-        diff_s = float(np.abs(own - paper[f"{name} PTK"].to_numpy()).max())
-        why = " Synthetic stand-in (no real DBLP copy exists): its BFS samples differ in structure from the real graph's." if source == "synthetic" else ""
-        claims.add(f"Table 1 {name}: PTK accuracy per B (max |ours − thesis| over B)", paper=paper[f"{name} PTK"].round(2).tolist(),
-                   ours=np.round(ours, 2).tolist(), value=diff, rule=at_most(0.15),
-                   cause=("stand-in:dblp (synthetic)" if source == "synthetic" else "noise:BFS-seed sampling, several hundredths"),
-                   note=(f"pass when max |diff| ≤ 0.15; max |diff| = {diff:.2f} ({source} graph, parent-graph degree bound; {samples} BFS "
-                         f"samples × {runs} runs — BFS-seed sampling noise is several hundredths; which degree bound the thesis used is "
-                         f"not stated; with each sample's own Δ: max |diff| = {diff_s:.2f}).{why}"))
+        thesis = paper[f"{name} PTK"].to_numpy(float)
+        se = _per_b_se(ptk, name, budgets)
+        stand_in = source == "synthetic"
+        for b, o, t, s, o_s in zip(budgets, ours, thesis, se, own):
+            claims.add(f"Table 1 {name}: PTK accuracy at B = {b:g}", paper=round(float(t), 2), ours=round(float(o), 3), value=float(o),
+                       rule=band(f"{t:.2f}", se=float(s)),
+                       cause=f"stand-in:{name.lower()} (synthetic: no real copy; its BFS samples differ in structure)" if stand_in
+                       else TAB01_UNSTATED,
+                       note=(f"two-sided: ±0.005 (two-decimal rounding) + 3 × SE {s:.3f} over {samples} BFS samples × {runs} runs "
+                             f"(SE over samples); {source} graph, parent-graph degree bound; with each sample's own Δ: {o_s:.3f}"))
         col = table1_psql_column(name)
         if col not in table:
             continue
         mine = table[col].to_numpy(float)
-        thesis = paper[f"{name} PSQL"].to_numpy(float)
-        se = np.zeros_like(mine)
-        if psql is not None:
-            sel = psql[(psql["graph"] == name) & (psql["bound"] == "parent")].set_index("B")["se"]
-            se = sel.reindex(paper["B"]).fillna(0.0).to_numpy(float)
-        band = 0.005 + 3 * se
-        excess = float(np.max(np.abs(mine - thesis) - band))
-        c = claims.add(f"Table 1 {name}: PrivateSQL accuracy per B, run (Appendix B views, B/n each) vs the thesis' PSQL",
-                       paper=np.round(thesis, 2).tolist(), ours=np.round(mine, 3).tolist(), value=excess, rule=at_most(0.0),
-                       cause="paper-error:spec §7 item 23 (no PSQL sensitivity, synopsis or p̂/q̂ settings; the thesis' 0.01–0.02 "
-                             "at B ≤ 0.5 is below random guessing)",
-                       note=(f"two-sided per B: |ours − thesis| ≤ 0.005 (two-decimal rounding) + 3 SE (SE ≤ {se.max():.3f}); "
-                             f"largest excess over the band {excess:+.3f}. {source} graph, same {samples} BFS samples × {runs} runs "
-                             "and B as PTK; per-view L1 sensitivity from our proved bound (135 at Δ = 10 against PrivateSQL's "
-                             "reported 1448), Δ = min(Δ(G), |S| − 1)"))
-        if c.verdict == "differs":
-            c.note += (". Differs: the thesis does not give its PSQL sensitivity formula, its synopsis (NNLS) settings or how "
-                       "noisy counts became p̂/q̂; ours uses less noise than the thesis reports, yet top-k from B/n per view "
-                       "stays at random guessing (mean over k = 1..3 of k/|S| = 0.04 on 50 nodes), while the thesis prints "
-                       "0.01–0.02 at B ≤ 0.5 (below random) and up to 0.21 at B = 10 (the Laplace scale per count is "
-                       "GS·|S|/B ≥ 675 there, against counts ≤ Δ)")
+        thesis_psql = paper[f"{name} PSQL"].to_numpy(float)
+        se_psql = _per_b_se(psql, name, budgets)
+        for b, m, t, s in zip(budgets, mine, thesis_psql, se_psql):
+            claims.add(f"Table 1 {name}: PrivateSQL accuracy at B = {b:g}, run (Appendix B views, B/n each) vs the thesis' PSQL",
+                       paper=round(float(t), 2), ours=round(float(m), 3), value=float(m), rule=band(f"{t:.2f}", se=float(s)),
+                       cause=TAB01_PSQL_CAUSE,
+                       note=(f"two-sided: ±0.005 (two-decimal rounding) + 3 × SE {s:.3f}; {source} graph, same {samples} BFS samples × "
+                             f"{runs} runs and B as PTK; per-view L1 sensitivity from our proved bound (135 at Δ = 10 against "
+                             "PrivateSQL's reported 1448), Δ = min(Δ(G), |S| − 1). Top-k from B/n per view stays near random "
+                             "guessing (mean over k = 1..3 of k/|S| = 0.04 on 50 nodes); the thesis prints 0.01–0.02 at B ≤ 0.5 "
+                             "(below random) and up to 0.21 at B = 10 (the Laplace scale per count is GS·|S|/B ≥ 675 there)"))
         margin = float(np.min(ours - mine))
         claims.add(f"Table 1 {name}: PTK beats PSQL at every B (smallest PTK − PSQL > 0, both run here)", paper="PTK > PSQL",
                    ours=f"smallest margin {margin:+.2f}", value=margin, rule=at_least(0.0, strict=True),
                    note="both ours, on the same BFS samples, B and degree bound")
 
 
-@claim_defaults("check")
+@claim_defaults("check", cause="open:an exact teaching computation on the Fig. 9c graph contradicts Example 4.2.1's ordering "
+                                   "or Thms 3.5.1 / 4.3.1 (a bug in a mechanism or in the δ)")
 def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame, privacy_loss: pd.DataFrame | None = None) -> None:
     """Teaching notebook: on the Fig. 9c graph SLD puts more mass on the top node than EM (Example 4.2.1's ordering),
     and (``privacy_loss`` given) every mechanism with the admissible box δ keeps its privacy loss ≤ ε on the tiny universe.
@@ -373,7 +398,8 @@ def learn_local_dampening(claims: Claims, probabilities: pd.DataFrame, privacy_l
                    rule=at_most(1.0 + 1e-9), note="exact enumeration of every substitution neighbour, independent of the proofs")
 
 
-@claim_defaults("check")
+@claim_defaults("check", cause="open:an exact selection law contradicts §4.4 inside its stated conditions (a bug in SLD, in the δ, "
+                                   "or in the dominance test)")
 def sec44_accuracy(claims: Claims, instances: pd.DataFrame, minimum: pd.DataFrame) -> None:
     """§4.4's accuracy statements as claims that can fail, from exact selection laws
     (:func:`~dpworkbench.dampening.accuracy.median_instances`, ``ebc_instances``) and the brute-force check of

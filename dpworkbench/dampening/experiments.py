@@ -293,7 +293,8 @@ def table1_ptk(graph, *, samples: int = 10, runs: int = 10, size: int = 50, ks: 
     Returns
     -------
     DataFrame
-        ``method (PTK | PSQL), bound, B, accuracy, se`` (se: PSQL's Monte-Carlo standard error).
+        ``method (PTK | PSQL), bound, B, accuracy, se`` (se: the Monte-Carlo standard error — PSQL's over samples × k × runs,
+        PTK's over BFS samples; NaN with one sample).
 
     References
     ----------
@@ -331,6 +332,11 @@ def table1_ptk(graph, *, samples: int = 10, runs: int = 10, size: int = 50, ks: 
         m2 = g["sq"].mean()["sq"].to_numpy()
         n = df.groupby(["method", "bound", "B"]).size().to_numpy() * int(runs)
         out["se"] = np.where(out["method"] == "PSQL", np.sqrt(np.maximum(m2 - out["accuracy"] ** 2, 0) / n), np.nan)
+    # PTK's SE over BFS samples: each sample's accuracy (mean over k and runs) is one draw of sample and noise together
+    per_sample = df[df["method"] == "PTK"].groupby(["bound", "B", "sample"])["accuracy"].mean().groupby(level=["bound", "B"])
+    ptk_se = (per_sample.std(ddof=1) / np.sqrt(per_sample.size())).rename("ptk_se").reset_index()
+    out = out.merge(ptk_se, on=["bound", "B"], how="left")
+    out["se"] = np.where(out["method"] == "PTK", out.pop("ptk_se"), out["se"] if "se" in out else np.nan)
     return out
 
 

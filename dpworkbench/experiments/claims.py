@@ -400,6 +400,10 @@ class Claim:
     value: Any = None  # the rule's input at full precision (our_value is for display)
     source: str = ""  # paper | spec | artifact | check (SOURCES)
     cause: str = ""  # why a verdict is not pass (CAUSE_KINDS); may be stated in advance
+    # the cause this claim would carry were it not a pass (its own or its function's default): kept for a pass too, so
+    # a verdict that flips (another seed, the flip test) still has its cause, and a claim that could come out without
+    # one is found on a passing run (claim_cause_problems)
+    cause_if_not_pass: str = ""
 
 
 @dataclass(frozen=True)
@@ -499,17 +503,15 @@ class Claims:
             rule, cause = not_comparable(f"{scale.what} = {_num(scale.ours):.3g}, below {_num(scale.needed):.3g}"), scale.cause()
         subject = ours if value is None else value
         v = rule.verdict(subject)
-        if v == "pass":
-            cause = ""  # a cause explains a difference; a pass has none to explain
-        elif not cause:
-            cause = self.default_cause
+        otherwise = cause or self.default_cause
+        cause = "" if v == "pass" else otherwise  # a cause explains a difference; a pass has none to explain
         if not note and rule.kind != "not_comparable":
             note = f"pass when {rule.describe()}"
         elif rule.kind == "not_comparable" and not note:
             note = rule.reason
         # The rule's input is stored at full precision (our_value is rounded for display), so re-evaluating a stored
         # claim gives the same verdict even under a tight tolerance.
-        c = Claim(claim, _fmt(paper), _fmt(ours), v, note, rule.to_json(), _exact(subject), source, cause)
+        c = Claim(claim, _fmt(paper), _fmt(ours), v, note, rule.to_json(), _exact(subject), source, cause, otherwise)
         self.rows.append(c)
         return c
 
@@ -535,6 +537,8 @@ def claim_defaults(source: str, *, cause: str = ""):
             with claims.defaults(source=source, cause=cause):
                 return fn(claims, *args, **kwargs)
 
+        # read by the test that every paper's claims functions give a non-pass a cause
+        inner.claim_source, inner.claim_cause = source, cause
         return inner
 
     return wrap
@@ -563,6 +567,20 @@ def claim_row_problems(row: dict) -> list[str]:
     elif cause and not _CAUSE.match(cause):
         out.append(f"{where} has an unknown cause {cause!r}")
     return out
+
+
+def claim_cause_problems(row: dict) -> list[str]:
+    """What the report would refuse were this stored claim's verdict to flip: a claim that can come out other than
+    pass (any rule but not_comparable, whatever its verdict in this run) must carry a cause for that case — its own
+    ``cause`` or ``cause_if_not_pass`` (issue 24). Checked on passing runs, so a missing cause is found before a new
+    seed or profile turns a pass into a difference and stops ``reproduce``."""
+    where = f"claim {row.get('claim')!r}" + (f" of {row['notebook']}" if row.get("notebook") else "")
+    cause = str(row.get("cause") or row.get("cause_if_not_pass") or "").strip()
+    if not cause:
+        return [f"{where} has no cause for a verdict other than pass ({', '.join(k + ':<...>' for k in CAUSE_KINDS)})"]
+    if not _CAUSE.match(cause):
+        return [f"{where} has an unknown cause {cause!r}"]
+    return []
 
 
 def reevaluate(row: dict, value: Any) -> str:

@@ -73,7 +73,7 @@ h1{margin-bottom:0}.sub{color:#666;margin-top:.2em}
 .card h4{margin:.2em 0;font-size:1em}.card p{font-size:.85em;color:#444;margin:.3em 0}
 .ok{color:#1a7f37;font-weight:bold}.error{color:#b00;font-weight:bold}.missing{color:#888}
 table{border-collapse:collapse;font-size:.85em;margin:1em 0}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left}
-.pass{background:#e6ffec}.differs{background:#fff4e5}.not-comparable{background:#f0f0f0}
+.unstable{color:#8a4b00;font-weight:bold;font-size:.85em}.pass{background:#e6ffec}.differs{background:#fff4e5}.not-comparable{background:#f0f0f0}
 .works{font-size:.92em;color:#333}.works li{margin:.25em 0}
 .thumb{height:150px;display:flex;align-items:center;justify-content:center;background:#fff;border:1px dashed #ddd;color:#999;font-size:.8em}
 """
@@ -257,7 +257,34 @@ def _collect(profile_dir: Path, infos: list[NotebookInfo]) -> tuple[pd.DataFrame
 
 
 #: The columns of ``claims.csv``.
-CLAIMS_COLUMNS = ["notebook", "claim", "source", "paper_value", "our_value", "verdict", "rule", "cause", "note"]
+CLAIMS_COLUMNS = ["notebook", "claim", "source", "paper_value", "our_value", "verdict", "unstable", "rule", "cause", "note"]
+
+
+def _stability_text(claims: pd.DataFrame, paper_claims: pd.DataFrame, root: Path, seeds: int) -> str:
+    """The headline's sentence on unstable verdicts: how many claims were rerun on other seeds and how many flipped."""
+    checked = claims["unstable"].isin(["yes", "no"])
+    if not checked.any():
+        return ("No claim was rerun on other seeds (unstable verdicts: <code>python -m "
+                "dpworkbench.experiments.report_stability --profile …</code>)")
+    n, n_paper = int((claims["unstable"] == "yes").sum()), int((paper_claims["unstable"] == "yes").sum())
+    return (f"<b>{n}</b> of {int(checked.sum())} claims rerun on {seeds} seeds flip their verdict (<span class='unstable'>"
+            f"unstable</span>; {n_paper} of them paper claims) — <a href='../stability/{html.escape(root.name)}/stability.csv'>"
+            "stability.csv</a>")
+
+
+def claims_tally(claims: pd.DataFrame) -> dict:
+    """What issue 24 asks the report to show: the paper claims' verdicts, the share of all passes that test a number
+    the paper prints (``paper_share_of_passes``, NaN without passes) and how many non-passes have an ``open:`` cause."""
+    from .claims import VERDICTS
+
+    paper = claims[claims["source"] == "paper"]
+    passes = claims[claims["verdict"] == "pass"]
+    counts = paper["verdict"].value_counts().to_dict() if len(paper) else {}
+    open_ = claims[(claims["verdict"] != "pass") & claims["cause"].fillna("").astype(str).str.startswith("open:")]
+    return {"paper": {v: int(counts.get(v, 0)) for v in VERDICTS},
+            "passes": len(passes), "paper_passes": int((passes["source"] == "paper").sum()),
+            "paper_share_of_passes": float((passes["source"] == "paper").mean()) if len(passes) else float("nan"),
+            "open": len(open_), "open_differs": int((open_["verdict"] == "differs").sum())}
 
 
 def verdict_tally(claims: pd.DataFrame) -> str:
@@ -389,6 +416,10 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     infos = discover_notebooks()
     refresh_notebook_pages(profile_dir, infos)
     runs, claims, manifests = _collect(profile_dir, infos)
+    from .report_stability import SEEDS, stability_root, unstable_column
+
+    # yes / no for a claim other seeds also ran (reports/stability/<profile>), empty when none did (issue 24)
+    claims["unstable"] = unstable_column(claims, profile_dir)
     atomic_write_csv(claims, profile_dir / "claims.csv")
     review = figure_review(profile_dir, infos)
     atomic_write_csv(review, profile_dir / "figure_review.csv")
@@ -451,12 +482,17 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     n_err = int((runs["status"] != "ok").sum()) if len(runs) else 0
     total_s = float(runs["seconds"].sum()) if len(runs) else 0.0
     paper_claims, checks = claims[claims["source"] == "paper"], claims[claims["source"] != "paper"]
+    t = claims_tally(claims)
+    tally_text = (f"{t['paper_passes']} of the {t['passes']} passes ({t['paper_share_of_passes']:.0%}) test a number the paper "
+                  f"prints; <b>{t['open']}</b> non-passes have an open cause ({t['open_differs']} of them differ). ") if t["passes"] else ""
     parts.append(
         f"<p><b>{n_ok}</b> notebooks executed without error, <b>{n_err}</b> with errors (or past a time or memory "
         f"limit), {len(infos) - len(runs)} not run; {total_s / 60:.1f} min of notebook time. "
         f"<b>Paper claims</b> (a value the paper prints): {verdict_tally(paper_claims)}. "
         f"Checks (spec recomputations, the authors' artifact, sanity and theorem checks — not reproduction): "
-        f"{verdict_tally(checks)}"
+        f"{verdict_tally(checks)}. "
+        + tally_text
+        + _stability_text(claims, paper_claims, stability_root(profile_dir), SEEDS)
         + " — <a href='claims.csv'>claims.csv</a>, <a href='runs.csv'>runs.csv</a>, "
         "<a href='timing.md'>timing.md</a> (time and verdicts per notebook)</p>"
     )
@@ -466,10 +502,12 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         parts.append(f"<h2>{title}</h2><table><tr><th>notebook</th><th>claim</th><th>source</th><th>paper</th><th>ours</th>"
                      "<th>verdict</th><th>rule</th><th>cause</th><th>note</th></tr>")
         for r in part.itertuples():
+            flips = (" <span class='unstable' title='the verdict flips across seeds (stability.csv)'>unstable</span>"
+                     if r.unstable == "yes" else "")
             parts.append(
                 f"<tr class='{html.escape(str(r.verdict))}'><td>{html.escape(r.notebook)}</td><td>{html.escape(str(r.claim))}</td>"
                 f"<td>{html.escape(str(r.source))}</td><td>{html.escape(str(r.paper_value))}</td><td>{html.escape(str(r.our_value))}</td>"
-                f"<td>{html.escape(str(r.verdict))}</td><td><code>{html.escape(str(r.rule))}</code></td>"
+                f"<td>{html.escape(str(r.verdict))}{flips}</td><td><code>{html.escape(str(r.rule))}</code></td>"
                 f"<td>{html.escape(str(r.cause))}</td><td>{html.escape(str(r.note))}</td></tr>"
             )
         parts.append("</table>")

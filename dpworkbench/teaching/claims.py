@@ -13,7 +13,8 @@ import pandas as pd
 from ..experiments.claims import Claims, at_most, claim_defaults, close, equals
 
 
-@claim_defaults("check")  # mechanism sanity checks, not a paper reproduction
+@claim_defaults("check", cause="open:the measured Laplace error or the accountant disagrees with sequential composition (a bug in "
+                         "the mechanism or the accountant)")  # mechanism sanity checks, not a paper reproduction
 def laplace_composition(claims: Claims, *, measured_mean_error: float, n_queries: int, sensitivity: float,
                         total_epsilon: float, refused: bool) -> None:
     """Sequential composition: splitting ε over k queries multiplies each query's Laplace error by k.
@@ -29,7 +30,7 @@ def laplace_composition(claims: Claims, *, measured_mean_error: float, n_queries
                rule=equals("refused"))
 
 
-@claim_defaults("check")  # mechanism sanity checks, not a paper reproduction
+@claim_defaults("check", cause="open:the RR estimator or GRR's exact ε disagrees with its closed form (a bug in the estimator)")  # mechanism sanity checks, not a paper reproduction
 def randomized_response(claims: Claims, *, worst_z: float, naive_max_bias: float, epsilon_exact: float) -> None:
     """Randomised response: the bias-corrected estimator is unbiased, the naive count is not; GRR's exact ε.
 
@@ -47,7 +48,8 @@ def randomized_response(claims: Claims, *, worst_z: float, naive_max_bias: float
                ours=epsilon_exact, rule=close(exact, rtol=0.001), note="ln(1 + 50·0.75/0.25) = ln 151")
 
 
-@claim_defaults("check")  # mechanism sanity checks, not a paper reproduction
+@claim_defaults("check", cause="open:permute-and-flip lost to the exponential mechanism in exact expected loss, or the audit flagged a "
+                         "mechanism (a bug in a mechanism)")  # mechanism sanity checks, not a paper reproduction
 def selection(claims: Claims, *, expected_loss: pd.DataFrame, flagged: int) -> None:
     """Permute-and-flip never loses to the exponential mechanism in expected utility.
 
@@ -66,7 +68,8 @@ def selection(claims: Claims, *, expected_loss: pd.DataFrame, flagged: int) -> N
     claims.add("no mechanism flagged by the privacy audit", paper=0, ours=int(flagged), rule=equals(0))
 
 
-@claim_defaults("check")  # mechanism sanity checks, not a paper reproduction
+@claim_defaults("check", cause="open:AboveThreshold's error or its recorded spend contradicts Dwork & Roth Thm 3.23 (a bug in SVT or "
+                         "its accounting)")  # mechanism sanity checks, not a paper reproduction
 def sparse_vector(claims: Claims, *, errors_by_epsilon: pd.Series, spent: float, epsilon: float, budget: float,
                   n_queries: int) -> None:
     """AboveThreshold: error falls with ε, and it pays ε once however many queries it reads.

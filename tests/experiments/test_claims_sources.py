@@ -167,3 +167,100 @@ def test_report_command_refuses_in_one_line(tmp_path, monkeypatch, capsys):
     assert main(["report", "--profile", "ci"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "'a difference nobody explained'" in err and "Traceback" not in err
+
+
+#: claims functions that do not give every non-pass a cause yet, and whose file this branch does not own (issue 24):
+#: each makes some claims without ``cause=`` and has no default. Remove an entry when its function gets one; the
+#: test fails on an entry that is no longer needed, so the list cannot go stale.
+CAUSES_PENDING = {"r2t.fig02_worked_example", "r2t.tab01_datasets", "r2t.tab05_headline"}
+
+
+def _claims_functions():
+    import importlib
+    import inspect
+
+    from dpworkbench.papers import paper_keys
+
+    for paper in (*paper_keys(), "teaching"):
+        try:
+            mod = importlib.import_module(f"dpworkbench.{paper}.claims")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"dpworkbench.{paper}.claims":
+                raise
+            continue
+        for name, fn in inspect.getmembers(mod, inspect.isfunction):
+            if fn.__module__ == mod.__name__ and not name.startswith("_") and hasattr(fn, "__wrapped__"):
+                yield f"{paper}.{name}", fn
+
+
+def test_every_paper_claims_function_gives_a_non_pass_a_cause():
+    """Issue 24: a claims function's default cause (claim_defaults) is what a claim it makes carries when it comes out
+    other than pass and names no cause of its own, so with a default no claim of a notebook can stop the report. Each
+    default must be a known kind, and not one blanket text shared across functions."""
+    from dpworkbench.experiments.claims import check_cause
+
+    missing, defaults = [], {}
+    for key, fn in _claims_functions():
+        cause = getattr(fn, "claim_cause", None)
+        assert cause is not None, f"{key}: not wrapped by claim_defaults"
+        check_cause(cause, key)  # a known kind
+        if not cause:
+            missing.append(key)
+        else:
+            defaults.setdefault(cause, []).append(key)
+    assert sorted(set(missing) - CAUSES_PENDING) == [], "claims functions with no default cause"
+    assert sorted(CAUSES_PENDING - set(missing)) == [], "CAUSES_PENDING lists functions that now have a cause: remove them"
+    # an open cause is what is suspected in that function's claims: one text shared by several functions would be a
+    # blanket placeholder (a shared spec item, stand-in or scale is one reason and may be shared)
+    shared = {c: fns for c, fns in defaults.items() if len(fns) > 1 and c.startswith("open:")}
+    assert shared == {}
+
+
+@pytest.mark.slow  # runs every paper's claims tests (≈ 15 s); the fast variant is the default-cause test above
+def test_forced_non_passes_carry_a_cause(monkeypatch):
+    """Force every rule to come out "differs" and run each paper's claims tests (their hand-made inputs): every claim a
+    paper's claims function then makes has a cause — its own or its function's default — so the report would build
+    whatever the verdicts. The tests' own assertions expect the real verdicts and fail under the patch; only the
+    claims they make are looked at here."""
+    import importlib.util
+    import inspect
+    import pathlib
+    import sys
+
+    from dpworkbench.experiments import claims as C
+    from dpworkbench.papers import paper_keys
+
+    made = []
+    add = C.Claims.add
+
+    def recording_add(self, *args, **kwargs):
+        c = add(self, *args, **kwargs)
+        caller = sys._getframe(1)  # the claims function that made the claim
+        made.append((f"{caller.f_globals.get('__name__', '')}.{caller.f_code.co_name}", c))
+        return c
+
+    monkeypatch.setattr(C.Rule, "holds", lambda self, ours: False)
+    monkeypatch.setattr(C.Claims, "add", recording_add)
+    tests = pathlib.Path(__file__).resolve().parents[1]
+    for paper in paper_keys():
+        for path in sorted((tests / paper).glob("test_claims*.py")):
+            spec = importlib.util.spec_from_file_location(f"_forced_{paper}_{path.stem}", path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            for name, fn in vars(mod).items():
+                if name.startswith("test_") and inspect.isfunction(fn) and not inspect.signature(fn).parameters:
+                    try:
+                        fn()
+                    except Exception:  # noqa: BLE001 - the test's assertions expect real verdicts
+                        pass
+    made = [(f.removeprefix("dpworkbench."), c) for f, c in made if f.startswith("dpworkbench.") and ".claims." in f]
+    functions = {f for f, _ in made}
+    assert all(c.verdict != "pass" for _, c in made)
+    problems = sorted({f"{f}: {p}" for f, c in made if f.replace(".claims.", ".") not in CAUSES_PENDING
+                       for p in C.claim_row_problems({**dataclasses.asdict(c), "source": c.source or "check"})})
+    assert problems == []
+    # the paper tests exercise most claims functions (the others are held to a default cause by the test above and run
+    # on every notebook's claims by tests/test_notebooks.py), so this is not a check of a few
+    every = {k for k, _ in _claims_functions() if not k.startswith("teaching.")}
+    covered = every & {f.replace(".claims.", ".") for f in functions}
+    assert len(covered) >= 0.75 * len(every), sorted(every - covered)

@@ -271,3 +271,28 @@ def test_table1_claims_judge_against_the_paper_values_including_stock_ratio():
     v0 = _verdicts(_run(C.tab01_r2t_vs_projection, _tab1(0.10, 0.3), **kw))  # the same 0.1 off with no spread: two-sided band
     assert v0["Table 1 R2T: I_MI relative error, Adult"] == "differs"
 
+
+
+def test_stock_ratio_band_is_two_sided_and_table1_conflicts_cite_the_spec():
+    """Issue 24: Table 1's Stock ratio R2T / ours (123.19 / 0.07) is judged two-sided — the printed roundings carried
+    through the ratio plus 3 delta-method SEs (it was a factor 2) — and Table 1's entries that §6.2 contradicts carry
+    spec §7 item 19 as their cause."""
+    paper_r2t = {"Adult": 0.2, "Flight": 0.2, "Stock": 123.19}
+    paper_ours = {"Adult": 0.10, "Flight": 0.10, "Stock": 0.07}
+    kw = dict(paper_r2t=paper_r2t, paper_ours=paper_ours, profile="quick", datasets=["Adult", "Flight", "Stock"])
+    name = "Stock (very few violations): R2T error / ours"
+
+    def stock(r2t: float, ours: float = 0.07, std: float = 0.0) -> Claims:
+        s = _tab1(0.10, 0.2, std=std)
+        s.loc[("Stock", "ours"), "mean"], s.loc[("Stock", "R2T"), "mean"] = ours, r2t
+        return _run(C.tab01_r2t_vs_projection, s, **kw)
+
+    # the band: 1,760 × (0.005/123.19 + 0.005/0.07) ≈ 126 from the roundings alone
+    assert _verdicts(stock(123.19 * 1.05))[name] == "pass"
+    assert _verdicts(stock(123.19 * 1.5))[name] == "differs"  # above: a factor-2 bar passed it
+    assert _verdicts(stock(123.19 / 1.5))[name] == "differs"
+    assert _verdicts(stock(123.19 * 1.5, std=4.0))[name] == "pass"  # a noisy ratio gets a wider band
+    c = stock(1.0, ours=0.6)
+    causes = {r.claim: r.cause for r in c.rows if r.verdict != "pass"}
+    assert causes[name].startswith("open:") and "item 27" in causes[name]
+    assert causes["Table 1 this work: I_MI relative error, Stock"].startswith("paper-error:spec §7 item 19")
