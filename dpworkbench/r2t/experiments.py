@@ -52,10 +52,12 @@ PAPER_PROFILE_OT = {
     "R2T": "instances over 5,000,000 join results are counted, not materialised (OT without trying): Amazon2's stand-in "
            "Q2- (23.3M length-2 paths) took 145 s and 3.8 GB to build and its R2T run was over the 120 s limit (the LP at "
            "τ = 512); this makes Q2- OT on Amazon1/2 (16.2M / 23.3M), RoadnetCA (7.2M) and Q2-/Q□ on Enron and GitHub",
-    "LP": "the same cap as R2T (over 5,000,000 join results: OT without trying)",
+    "LP": "the same cap as R2T (over 5,000,000 join results: OT without trying); below it, the exact LP at a random τ "
+          "(no early stop: the LP mechanism needs Q(I, τ) itself) was over 120 s for some τ on the whole Deezer's Q2- and Q□ "
+          "and on the RoadnetPA-sized stand-in's Q2- (one LP there took 66 s at load ≈ 10)",
     "OPT2": "only instances with ≤ 200,000 join results are tried: on the whole Deezer OPT²'s F̂ LP at τ = 32 did not finish "
-            "in 120 s for Q1- (348,713 join results; paper 165 s) nor for Q△ (129,878; paper 334 s); on the RoadnetPA-sized "
-            "stand-in its Q△ run took 33 s",
+            "in 120 s for Q1- (348,713 join results; paper 165 s); on Q△ (129,878; paper 334 s) one run took 97 s and a "
+            "repetition's new F̂ LP went over 120 s; on the Roadnet stand-ins' Q△ it finished (13 s, 21 s)",
     "SDE": "only graphs with ≤ 150,000 edges are tried (none of the whole graphs): on the whole Deezer (348,713 edges) SDE's "
            "distance LP took 16 s at θ = 512 and 14 s at θ = 64 but did not finish in 60 s at θ = 8, and each repetition draws θ "
            "from {2, 4, …, D}",
@@ -295,7 +297,7 @@ def fixed_tau_errors(inst: Instance, ks: Sequence[int], *, epsilon: float, repet
 # ---------------------------------------------------------------------------------
 def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1, seed: int = 0, opt2_too: bool = True,
                       time_limit: float | None = None, results_dir: str | Path | None = None,
-                      progress: bool = True, run_time_limit: float | None = None) -> pd.DataFrame:
+                      progress: bool = True, run_time_limit: float | None = None, pruning_only: bool = True) -> pd.DataFrame:
     """Seconds and LPs solved by R2T (and OPT²) with and without early stop, on the same noise.
 
     All runs of a mechanism share one stream (the cell's), so their outputs must be identical:
@@ -304,7 +306,8 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
     solves every τ; ``pruning_only_s`` is bound pruning alone (``early_stop=False``), the earlier definition.
     ``time_limit`` bounds each LP; ``run_time_limit`` (seconds, the paper's per-run limit) bounds each of the runs as a
     whole: a run over it is OT (NaN seconds), and when only the run without early stop is OT, ``speedup_at_least`` is
-    the limit over the time with early stop (the speed-up is at least that).
+    the limit over the time with early stop (the speed-up is at least that). ``pruning_only=False`` skips the
+    bound-pruning-only run (not in the paper's Table 4; the paper profile saves its up to ``run_time_limit`` seconds).
 
     References
     ----------
@@ -317,7 +320,7 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
         stream = int(gen.integers(2**63))  # one seed for both runs: identical noise with and without early stop
         out = {}
         for prune in (True, False, "pruning only"):
-            if prune == "pruning only" and mech != "R2T":
+            if prune == "pruning only" and (mech != "R2T" or not pruning_only):
                 continue
             t0 = time.perf_counter()
             deadline = None if run_time_limit is None else t0 + float(run_time_limit)
@@ -349,7 +352,8 @@ def early_stop_timing(inst: Instance, *, epsilon: float = 0.8, beta: float = 0.1
 
     res = run_grid("r2t_early_stop", cell, {"instance": [inst.key], "mechanism": ["R2T", "OPT2"] if opt2_too else ["R2T"]},
                    seed=seed, fixed={"epsilon": epsilon, "beta": beta, "time_limit": time_limit,
-                                     **({} if run_time_limit is None else {"run_time_limit": run_time_limit})},
+                                     **({} if run_time_limit is None else {"run_time_limit": run_time_limit}),
+                                     **({} if pruning_only else {"pruning_only": False})},
                    results_dir=results_dir, progress=progress)
     return res[["mechanism", "with_early_stop_s", "without_s", "pruning_only_s", "speedup", "speedup_at_least", "LPs_with",
                 "LPs_without", "identical_output", "status"]]
