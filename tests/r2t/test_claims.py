@@ -366,6 +366,7 @@ def test_tab04_full_size_per_dataset_speedups_and_the_ot_lower_bound():
              "speedup": paper["amazon1"], "speedup_at_least": float("nan"), "status": "ok"},
             {"dataset": "deezer", "mechanism": "R2T", "identical_output": True, "LPs_with": 3, "LPs_without": 0,
              "speedup": float("nan"), "speedup_at_least": 60.0, "status": "OT/ok"}]
+    rows[1]["identical_output"] = False  # as experiments.early_stop_timing writes it: NaN output without early stop
     full = {"deezer": True, "amazon1": True}
     c = Claims()
     claims.tab04_early_stop(c, pd.DataFrame(rows), full_size=full)
@@ -377,6 +378,8 @@ def test_tab04_full_size_per_dataset_speedups_and_the_ot_lower_bound():
     c = Claims()
     claims.tab04_early_stop(c, pd.DataFrame(rows), full_size=full)
     assert {r.verdict for r in c.rows if r.claim.startswith("Table 4:")} == {"differs"}
+    same = [r for r in c.rows if r.claim.startswith("early stop changes no output")][0]
+    assert same.our_value == 1 and same.verdict == "pass"  # the OT row (no output without early stop) is left out
     c = Claims()
     claims.tab04_early_stop(c, pd.DataFrame(rows))  # samples: no per-dataset claims
     assert not any(r.claim.startswith("Table 4:") for r in c.rows)
