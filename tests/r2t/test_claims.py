@@ -239,6 +239,60 @@ def test_tab02_headline_is_not_comparable_below_its_scale():
     assert all(r.cause.startswith("scale:answer/DS 33 <") for r in heads)
 
 
+def _tab02_full(factor: float, *, sde_ot: bool = False, answer_over_ds: float = 33.0):
+    """Table 2 on whole graphs: every printed Q1- cell at the paper's relative error × ``factor`` (5 identical runs:
+    SE 0); answer/DS deliberately small, to show the scale rule no longer applies at full size."""
+    rows, runs = [], []
+    for d in ("deezer", "amazon2"):
+        i = reference.DATASETS.index(d)
+        ds = 100.0
+        answer = answer_over_ds * ds
+        for mech in ("R2T", "OPT2", "NT", "SDE", "LP", "RM"):
+            paper = reference.TABLE2_REL_ERR["edge"][mech][i]
+            ot = mech == "RM" or (sde_ot and mech == "SDE")
+            rel = float("nan") if ot else paper * factor
+            err = rel * answer / 100
+            rows.append({"dataset": d, "query": "edge", "mechanism": mech, "error": err, "error_over_DS": err / ds,
+                         "rel_error_pct": rel, "status": "OT" if ot else "ok", "answer": answer, "DS": ds, "source": "real"})
+            if not ot:
+                runs += [{"dataset": d, "query": "edge", "mechanism": mech, "rep": r, "abs_error": err, "estimate": answer - err,
+                          "status": "ok"} for r in range(5)]
+    return pd.DataFrame(rows), pd.DataFrame(runs)
+
+
+def test_tab02_full_size_compares_every_printed_cell_two_sided():
+    full = {"deezer": True, "amazon2": True}
+    c = Claims()
+    summary, runs = _tab02_full(1.0, sde_ot=True)
+    claims.tab02_graph_queries(c, summary, datasets=["deezer", "amazon2"], queries=["edge"], runs=runs, full_size=full,
+                               ot_reasons={"SDE": "distance LP over the limit (measured)"})
+    cells = {r.claim: r for r in c.rows if "(whole graph)" in r.claim}
+    # R2T, OPT², NT, LP on both datasets are printed numbers; SDE is OT here (not in the paper); RM is OT in the paper
+    assert {k.split(" relative")[0] for k in cells} == {"Table 2: R2T", "Table 2: OPT²", "Table 2: NT", "Table 2: LP", "Table 2: SDE"}
+    assert all(r.verdict == "pass" for k, r in cells.items() if "SDE" not in k)
+    sde = [r for k, r in cells.items() if "SDE" in k]
+    assert len(sde) == 2 and {r.verdict for r in sde} == {"not-comparable"}
+    assert all(r.cause.startswith("scale:OT here") and "measured" in r.cause for r in sde)
+    assert not any(r.claim.startswith("Table 2: RM") for r in c.rows)  # the paper's own OT: nothing to compare
+    # the headline is judged at full size although answer/DS (33) is below the sample threshold
+    heads = [r for r in c.rows if r.claim.startswith("Table 2: R2T relative error < 20 %")]
+    assert len(heads) == 2 and {r.verdict for r in heads} == {"pass"}
+    every_claim_can_flip(c)
+    for factor in (1.05, 0.95):  # just outside the printed rounding (SE 0) on either side
+        c = Claims()
+        summary, runs = _tab02_full(factor)
+        claims.tab02_graph_queries(c, summary, datasets=["deezer", "amazon2"], queries=["edge"], runs=runs, full_size=full)
+        bands = [r for r in c.rows if "(whole graph)" in r.claim]
+        assert len(bands) == 10 and {r.verdict for r in bands} == {"differs"}
+        assert all(r.cause.startswith("stand-in:") for r in bands)  # the data is not the paper's, not a scale reduction
+    # the same numbers on samples: no per-cell comparison, the scale rule stays
+    c = Claims()
+    summary, runs = _tab02_full(1.0)
+    claims.tab02_graph_queries(c, summary, datasets=["deezer", "amazon2"], queries=["edge"], runs=runs)
+    assert not any("(whole graph)" in r.claim for r in c.rows)
+    assert {r.verdict for r in c.rows if r.claim.startswith("Table 2: R2T relative error < 20 %")} == {"not-comparable"}
+
+
 # --- tab03 ---------------------------------------------------------------------------------------
 def _tab03(best_k_same: bool, scale: float):
     fixed, mech = [], {}
@@ -263,6 +317,30 @@ def test_tab03_both_sides():
     assert set(verdicts(c).values()) == {"differs"}
 
 
+def test_tab03_full_size_bands_on_every_printed_number():
+    """At Amazon2's size every number Table 3 prints is judged two-sided; off by 5 % with SE 0 it differs."""
+    def data(scale):
+        fixed = []
+        for q in ("edge", "triangle"):
+            for k, v in enumerate(reference.TABLE3[q]["fixed"], start=1):
+                fixed.append({"query": q, "k": k, "tau": 2.0 ** (20 - 3 * k), "error": v * scale, "se": 0.0, "status": "ok"})
+        mech = {(q, m): reference.TABLE3[q][key] * scale for q in ("edge", "triangle")
+                for m, key in (("R2T", "R2T"), ("OPT2", "OPT2"), ("LP", "random"))}
+        return pd.DataFrame(fixed), pd.Series(mech)
+
+    c = Claims()
+    claims.tab03_fixed_tau(c, *data(1.0), queries=["edge", "triangle"], full_size=True)
+    # 1 best-k claim + per query: 2 ratios, 3 mechanisms' absolute errors, 7 fixed τ
+    assert len(c.rows) == 1 + 2 * (2 + 3 + 7) and set(verdicts(c).values()) == {"pass"}
+    assert all(r.rule["kind"] == "band" for r in c.rows[1:])
+    every_claim_can_flip(c)
+    c = Claims()
+    claims.tab03_fixed_tau(c, *data(1.05), queries=["edge", "triangle"], full_size=True)
+    absolute = [r for r in c.rows if "absolute error" in r.claim]
+    assert len(absolute) == 20 and {r.verdict for r in absolute} == {"differs"}
+    assert all(r.cause.startswith("stand-in:amazon2") for r in absolute)
+
+
 # --- tab04 ---------------------------------------------------------------------------------------
 def _tab04(identical: bool, lps_with: int, speedup: float):
     return pd.DataFrame([{"dataset": d, "mechanism": "R2T", "identical_output": identical, "LPs_with": lps_with, "LPs_without": 10,
@@ -278,6 +356,49 @@ def test_tab04_speedup_is_judged_against_the_papers_range():
     c = Claims()
     claims.tab04_early_stop(c, _tab04(False, 10, 1.3))  # a 1.3× speed-up used to pass at "≥ 1"
     assert set(verdicts(c).values()) == {"differs"}
+
+
+def test_tab04_full_size_per_dataset_speedups_and_the_ot_lower_bound():
+    """Whole graphs: each dataset's R2T speed-up against the paper's (within a factor 2); when the run without early
+    stop is OT only the lower bound (limit / time with) is judged, ≥ half the paper's ratio."""
+    paper = {d: reference.TABLE4["R2T"]["without"][k] / reference.TABLE4["R2T"]["with"][k] for k, d in enumerate(reference.DATASETS)}
+    rows = [{"dataset": "amazon1", "mechanism": "R2T", "identical_output": True, "LPs_with": 3, "LPs_without": 10,
+             "speedup": paper["amazon1"], "speedup_at_least": float("nan"), "status": "ok"},
+            {"dataset": "deezer", "mechanism": "R2T", "identical_output": True, "LPs_with": 3, "LPs_without": 0,
+             "speedup": float("nan"), "speedup_at_least": 60.0, "status": "OT/ok"}]
+    rows[1]["identical_output"] = False  # as experiments.early_stop_timing writes it: NaN output without early stop
+    full = {"deezer": True, "amazon1": True}
+    c = Claims()
+    claims.tab04_early_stop(c, pd.DataFrame(rows), full_size=full)
+    per = {r.claim: r for r in c.rows if r.claim.startswith("Table 4:")}
+    assert len(per) == 2 and {r.verdict for r in per.values()} == {"pass"}
+    assert any(k.endswith("at least") for k in per)
+    every_claim_can_flip(c)
+    rows[0]["speedup"], rows[1]["speedup_at_least"] = paper["amazon1"] * 3, 10.0  # 3× the paper's; bound below half of 99
+    c = Claims()
+    claims.tab04_early_stop(c, pd.DataFrame(rows), full_size=full)
+    assert {r.verdict for r in c.rows if r.claim.startswith("Table 4:")} == {"differs"}
+    same = [r for r in c.rows if r.claim.startswith("early stop changes no output")][0]
+    assert same.our_value == 1 and same.verdict == "pass"  # the OT row (no output without early stop) is left out
+    c = Claims()
+    claims.tab04_early_stop(c, pd.DataFrame(rows))  # samples: no per-dataset claims
+    assert not any(r.claim.startswith("Table 4:") for r in c.rows)
+
+
+def test_fig07_full_size_judges_every_mechanism_at_eps_08():
+    s = _fig07_summary()
+    s = s[~((s["query"] == "triangle") & (s.mechanism == "SDE"))].assign(status="ok")
+    s = pd.concat([s, pd.DataFrame([{"query": "triangle", "mechanism": "LP", "epsilon": 0.8, "error": 69.5, "status": "ok"},
+                                    {"query": "triangle", "mechanism": "SDE", "epsilon": 0.8, "error": float("nan"), "status": "OT"}])],
+                  ignore_index=True)
+    c = Claims()
+    claims.fig07_epsilon_sweep(c, s, {"edge": 1e6, "triangle": 1e6}, eps_grid=[0.1, 0.8, 12.8], stand_in_ds=8, full_size=True)
+    tri = {r.claim.split(" absolute")[0]: r for r in c.rows if "whole-size stand-in" in r.claim}
+    assert tri["triangle: LP"].verdict == "pass" and tri["triangle: SDE"].verdict == "not-comparable"
+    assert tri["triangle: SDE"].cause.startswith("scale:OT here")
+    c = Claims()
+    claims.fig07_epsilon_sweep(c, s, {"edge": 1e6, "triangle": 1e6}, eps_grid=[0.1, 0.8, 12.8], stand_in_ds=8)
+    assert not any("whole-size stand-in" in r.claim for r in c.rows)
 
 
 # --- tab05 ---------------------------------------------------------------------------------------

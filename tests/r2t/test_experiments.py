@@ -83,3 +83,26 @@ def test_a_run_past_the_run_time_limit_is_ot_and_the_deadline_is_cleared(tmp_pat
     assert set(runs.status) == {"OT"} and social.trunc.deadline is None and social.fhat.deadline is None
     ok = experiments.fixed_tau_errors(inst, [3, 4], epsilon=0.8, repetitions=5, results_dir=tmp_path / "g", progress=False)
     assert set(ok.status) == {"ok"} and ok.error.notna().all()
+
+
+def test_oversize_instance_is_ot_for_fixed_tau_and_fixed_tau_has_its_se(tmp_path):
+    """An instance over the profile's join-result cap (counted, not materialised) has no LP: each fixed τ is OT, not the
+    empty instance's 0; a solved τ carries the Monte-Carlo SE of its trimmed mean (Table 3's two-sided bands)."""
+    big = model.graph_instance("roadnet_pa", "path2", n=150, seed=0, max_m=10)
+    assert big.oversize > 10
+    fixed = experiments.fixed_tau_errors(big, [1, 2], epsilon=0.8, repetitions=5, results_dir=tmp_path / "o", progress=False)
+    assert set(fixed.status) == {"OT"} and fixed.error.isna().all() and fixed.se.isna().all()
+    inst = model.graph_instance("roadnet_pa", "edge", n=150, seed=0)
+    ok = experiments.fixed_tau_errors(inst, [1, 3], epsilon=0.8, repetitions=20, results_dir=tmp_path / "s", progress=False)
+    assert np.isfinite(ok.se).all() and (ok.se > 0).all()
+
+
+def test_early_stop_run_time_limit_gives_a_lower_bound_on_the_speedup(tmp_path):
+    """Table 4 with a per-run limit: a run past it is OT; when only the run without early stop is OT the speed-up is at
+    least limit / time with. With no limit the column is NaN and the runs are as before."""
+    inst = model.graph_instance("roadnet_pa", "rectangle", n=400, seed=0)
+    t = experiments.early_stop_timing(inst, epsilon=0.8, opt2_too=False, results_dir=tmp_path / "a", progress=False)
+    assert t.status.iloc[0] == "ok" and np.isnan(t.speedup_at_least.iloc[0])
+    t = experiments.early_stop_timing(inst, epsilon=0.8, opt2_too=False, results_dir=tmp_path / "b", progress=False,
+                                      run_time_limit=-1.0)  # every run is already past its limit
+    assert t.status.iloc[0] == "OT" and np.isnan(t.with_early_stop_s.iloc[0]) and np.isnan(t.speedup.iloc[0])
