@@ -110,7 +110,9 @@ fig = go.Figure([
     go.Scatter(x=band["epsilon"], y=band["median"], mode="lines+markers", line_color="#1f77b4", name="median over nations"),
 ])
 fig.update_layout(title=f"Median relative error % vs ε, per nation (SF {sf:g})", xaxis_title="ε (per group = total)",
-                  yaxis_title="error %", xaxis_type="log", yaxis_type="log")
+                  yaxis_title="error %", xaxis_type="log", yaxis_type="log",
+                  # the legend under the plot: beside it, it took half of a one-column figure's width
+                  legend=dict(orientation="h", x=0, xanchor="left", y=0, yanchor="bottom", yref="container"), margin_b=150)
 plots.style.decade_ticks(fig)
 ctx.save_figure(fig, "own_database_group_by")
 fig
