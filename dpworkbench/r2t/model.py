@@ -308,6 +308,18 @@ class Truncation:
         """The Q(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
         return dict(self._cache)
 
+    def prepare(self) -> None:
+        """Compute the τ-independent state once, before τ's are solved on several threads (:mod:`.parallel`)."""
+        info = self.info
+        _ = info.S, info.DS, info.answer, info.sizes
+        if self.method == "lp" and self.reduce and info.m:
+            from .reduce import padded_ids
+
+            if self._padded is None:
+                self._padded = padded_ids(info)
+            if self._y is None:
+                self._y = np.ones(info.n)
+
     def adopt(self, values: dict[float, float]) -> None:
         """Reuse values solved by another :class:`Truncation` of the same instance (skips re-solving them)."""
         self._cache.update(values)

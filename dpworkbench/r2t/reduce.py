@@ -144,7 +144,7 @@ def split_components(wm: np.ndarray, A: sp.csr_matrix, tau: float) -> tuple[floa
 # ---------------------------------------------------------------------------------
 # certified upper bounds from dual iterates (the early stop of §9.1, Algorithm 3)
 # ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dual_value(tau, y, s, w):
     f = tau * y.sum()
     for j in range(w.size):
@@ -153,7 +153,7 @@ def _dual_value(tau, y, s, w):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dual_sweeps(indptr, indices, w, tau, y, s, sweeps, target):
     """Gauss–Seidel coordinate descent on the dual  min_y≥0 f(y) = τ Σ_i y_i + Σ_j ψ_j max(0, 1 − Σ_{i∈D_j} y_i).
 
