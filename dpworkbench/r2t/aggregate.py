@@ -199,6 +199,16 @@ def reduce_path2(pi: Path2Info, tau: float, *, split: bool = True) -> ReducedLP:
     return merge_supports(H, w, heavy, float(fixed), tau, stats, split=split)
 
 
+def reduced_columns(pi: Path2Info, tau: float) -> int:
+    """An upper bound on the columns of :func:`reduce_path2`'s LP at τ before merging (heavy nodes + heavy edges +
+    heavy pairs around light centres + heavy–heavy–heavy paths), without building it (memory planning; NOT PRIVATE)."""
+    heavy = pi.s_all > float(tau)
+    src = np.repeat(np.arange(heavy.size), np.diff(pi.indptr))
+    hx = np.bincount(src, weights=heavy[pi.indices].astype(float), minlength=heavy.size)
+    pairs = hx * (hx - 1) / 2
+    return int(heavy.sum() + hx[heavy].sum() / 2 + pairs.sum())
+
+
 class Path2Truncation(Truncation):
     """Q(I, τ) of Q2- (LP truncation) from aggregated counts: the same values as
     ``Truncation(graph_joininfo(g, "path2"))`` without its M join results (module docstring)."""
@@ -233,4 +243,4 @@ class Path2Truncation(Truncation):
         return lb, float(min(ub, pi.answer))
 
 
-__all__ = ["Path2Info", "Path2Truncation", "reduce_path2"]
+__all__ = ["Path2Info", "Path2Truncation", "reduce_path2", "reduced_columns"]
