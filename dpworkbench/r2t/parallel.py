@@ -52,9 +52,19 @@ def parallel_safe(trunc) -> bool:
     return getattr(trunc, "method", None) == "lp" and bool(getattr(trunc, "reduce", False))
 
 
+# Below this many join results a τ's LP takes milliseconds and a thread pool costs more than it saves (the privacy
+# harness runs thousands of tiny releases): sequential unless DPWB_R2T_WORKERS or ``workers`` asks explicitly.
+PARALLEL_MIN_M = 50_000
+
+
 def _workers(trunc, workers: int | None) -> int:
-    w = default_workers() if workers is None else int(workers)
-    return w if parallel_safe(trunc) else 1
+    if not parallel_safe(trunc):
+        return 1
+    if workers is not None:
+        return int(workers)
+    if not os.environ.get("DPWB_R2T_WORKERS", "").strip() and getattr(trunc.info, "m", 0) < PARALLEL_MIN_M:
+        return 1
+    return default_workers()
 
 
 def solve_all(trunc, taus, *, workers: int | None = None) -> np.ndarray:

@@ -97,8 +97,13 @@ def test_race_never_stops_a_tau_that_could_win():
 def test_workers_setting_and_safety(monkeypatch):
     info = _info("path2")
     assert parallel_safe(Truncation(info)) and not parallel_safe(Truncation(info, reduce=False))
+    from dpworkbench.r2t.parallel import _workers
+
+    monkeypatch.delenv("DPWB_R2T_WORKERS", raising=False)
+    assert _workers(Truncation(info), None) == 1  # a small instance: no thread pool unless asked for
+    assert _workers(Truncation(info), 2) == 2 and _workers(Truncation(info, reduce=False), 2) == 1
     monkeypatch.setenv("DPWB_R2T_WORKERS", "3")
-    assert default_workers() == 3
+    assert default_workers() == 3 and _workers(Truncation(info), None) == 3
     monkeypatch.setenv("DPWB_R2T_WORKERS", "zero")
     with pytest.raises(ValueError, match="DPWB_R2T_WORKERS"):
         default_workers()
