@@ -308,6 +308,18 @@ class Truncation:
         """The Q(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
         return dict(self._cache)
 
+    def prepare(self) -> None:
+        """Compute the τ-independent state once, before τ's are solved on several threads (:mod:`.parallel`)."""
+        info = self.info
+        _ = info.S, info.DS, info.answer, info.sizes
+        if self.method == "lp" and self.reduce and info.m:
+            from .reduce import padded_ids
+
+            if self._padded is None:
+                self._padded = padded_ids(info)
+            if self._y is None:
+                self._y = np.ones(info.n)
+
     def adopt(self, values: dict[float, float]) -> None:
         """Reuse values solved by another :class:`Truncation` of the same instance (skips re-solving them)."""
         self._cache.update(values)
@@ -380,12 +392,17 @@ class Truncation:
         self.log_iterations = int(h.getInfo().simplex_iteration_count)
         return min(v, self.info.answer)
 
-    def _lp_reduced(self, tau: float) -> float:
+    def _reduced(self, tau: float, *, split: bool):
+        """The exactly reduced LP of τ (:func:`dpworkbench.r2t.reduce.reduce_lp`); subclasses may build it without
+        enumerating join results (:mod:`dpworkbench.r2t.aggregate`)."""
         from .reduce import padded_ids, reduce_lp
 
         if self._padded is None:
             self._padded = padded_ids(self.info)
-        red = reduce_lp(self.info, tau, padded=self._padded)
+        return reduce_lp(self.info, tau, padded=self._padded, split=split)
+
+    def _lp_reduced(self, tau: float) -> float:
+        red = self._reduced(tau, split=True)
         self.reduced_stats[tau] = red.stats
         return min(red.fixed + red.closed + self._solve_blocks(red.blocks, tau), self.info.answer)
 
@@ -414,14 +431,12 @@ class Truncation:
         info = self.info
         if not (self.method == "lp" and self.reduce) or tau == 0 or info.m == 0 or (self.shortcut and tau >= info.DS):
             return self.value(tau)
-        from .reduce import dual_upper_bound, padded_ids, reduce_lp, split_components
+        from .reduce import dual_upper_bound, split_components
 
         t0 = time.perf_counter()
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SolverError(f"LP truncation at τ={tau:g}: over the run-time limit")
-        if self._padded is None:
-            self._padded = padded_ids(info)
-        red = reduce_lp(info, tau, padded=self._padded, split=False)
+        red = self._reduced(tau, split=False)
         self.reduced_stats[tau] = red.stats
         v = red.fixed
         if red.blocks:

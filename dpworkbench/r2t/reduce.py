@@ -83,6 +83,16 @@ def reduce_lp(info: JoinInfo, tau: float, *, padded: np.ndarray | None = None, s
     w = psi[touches]
     stats = {"tau": float(tau), "rows": int(n), "cols": int(info.m), "heavy_rows": int(heavy.sum()),
              "touching_cols": int(H.shape[0])}
+    return merge_supports(H, w, heavy, fixed, tau, stats, split=split)
+
+
+def merge_supports(H: np.ndarray, w: np.ndarray, heavy: np.ndarray, fixed: float, tau: float, stats: dict, *,
+                   split: bool = True) -> ReducedLP:
+    """Steps 3–4 from the heavy supports ``H`` (one row per column: its heavy tuple ids sorted, padded with the
+    sentinel n = ``heavy.size``) and their weights ``w``. Rows of ``H`` may repeat (merged here) and may come in
+    any order: the merged columns come out in lexicographic order of their supports, whoever built ``H``
+    (the enumerated reduction above, or the aggregated one of :mod:`dpworkbench.r2t.aggregate`)."""
+    n = heavy.size
     if H.shape[0] == 0:
         stats.update(merged_cols=0, components=0, lp_rows=0, lp_cols=0)
         return ReducedLP(float(tau), fixed, 0.0, [], stats)
@@ -144,7 +154,7 @@ def split_components(wm: np.ndarray, A: sp.csr_matrix, tau: float) -> tuple[floa
 # ---------------------------------------------------------------------------------
 # certified upper bounds from dual iterates (the early stop of §9.1, Algorithm 3)
 # ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dual_value(tau, y, s, w):
     f = tau * y.sum()
     for j in range(w.size):
@@ -153,7 +163,7 @@ def _dual_value(tau, y, s, w):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dual_sweeps(indptr, indices, w, tau, y, s, sweeps, target):
     """Gauss–Seidel coordinate descent on the dual  min_y≥0 f(y) = τ Σ_i y_i + Σ_j ψ_j max(0, 1 − Σ_{i∈D_j} y_i).
 
@@ -213,4 +223,4 @@ def dual_upper_bound(wm: np.ndarray, A: sp.csr_matrix, tau: float, *, target: fl
     return float(ub), y, int(done)
 
 
-__all__ = ["ReducedLP", "dual_upper_bound", "padded_ids", "reduce_lp", "split_components"]
+__all__ = ["ReducedLP", "dual_upper_bound", "merge_supports", "padded_ids", "reduce_lp", "split_components"]

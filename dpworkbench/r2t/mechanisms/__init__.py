@@ -34,6 +34,7 @@ from ...mechanisms.backends import NumpyBackend, RngLike, check_rng
 from ...mechanisms.declaration import EPSILON, Accuracy, Drawn, Mechanism, Param, parallel_plan
 from ..joininfo import JoinInfo
 from ..model import FHat, Truncation, f_exact
+from ..parallel import race, solve_all
 from .common import (GRAPH_RELATION, N_NODES, RELATION, SQL_RELATION, SQL_RELATION_NO_SCHEMA, example_graphs,
                      research_generator, tau_grid)
 
@@ -271,9 +272,8 @@ def _r2t_noise(stats, backend, size, *, epsilon, gs, beta, base, rounding, prune
     if trunc.method == "clip" or not _research(backend):
         prune = False  # closed form (a bound costs a value), or a release back-end that samples the noisy value
     if not prune:
-        for i in range(K):
-            values[i] = trunc.value(taus[i])
-            solved += 1
+        values[:] = solve_all(trunc, taus)  # both cores where each τ's LP is independent; the same floats
+        solved = K
         noisy = np.asarray(backend.add_laplace(values, scales), dtype=float)
         noise = noisy - values
         cand = noisy - penalty
@@ -287,20 +287,9 @@ def _r2t_noise(stats, backend, size, *, epsilon, gs, beta, base, rounding, prune
         values[exact] = ubs[exact]
         hi_cand = ubs + noise - penalty
         best = max(0.0, float((lbs + noise - penalty).max()))  # each LB_τ + noise_τ − penalty_τ ≤ that τ's candidate
-        for i in np.argsort(-hi_cand, kind="stable"):
-            if exact[i] or hi_cand[i] <= best:
-                continue
-            if early_stop and hasattr(trunc, "value_or_stop"):
-                # this τ wins only if Q(I,τ) + noise − penalty > best: stop its LP once Q(I,τ) ≤ best − noise + penalty
-                v = trunc.value_or_stop(taus[i], best - noise[i] + penalty[i])
-                if v is None:
-                    stopped += 1
-                    continue
-                values[i] = v
-            else:
-                values[i] = trunc.value(taus[i])
-            solved += 1
-            best = max(best, values[i] + noise[i] - penalty[i])
+        # τ's in order of their upper candidate, two in flight: a τ wins only if Q(I,τ) + noise − penalty > best, so
+        # its LP stops once Q(I,τ) ≤ best − noise + penalty, best being the maximum known at dispatch (r2t.parallel)
+        best, solved, stopped = race(trunc, taus, noise, penalty, values, exact, hi_cand, best, early_stop=early_stop)
         cand = values + noise - penalty
     finite = np.where(np.isnan(cand), -np.inf, cand)
     winner = int(np.argmax(finite)) if finite.max() > 0 else None
