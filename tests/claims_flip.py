@@ -11,7 +11,7 @@ from dpworkbench.experiments.claims import claim_cause_problems, flip_value, ree
 #: notebooks whose claims functions are not yet giving every claim a cause for a non-pass, with who owns them: their
 #: missing causes are not reported here (the report still refuses such a claim if it ever differs). Remove an entry when
 #: its claims module gives one (tests/experiments/test_claims_sources.py lists the same functions).
-CAUSES_PENDING = {"r2t/fig02_worked_example": "r2t.claims.fig02_worked_example (issue 24, the r2t helper's file)"}
+CAUSES_PENDING: dict[str, str] = {}
 
 
 def claim_flip_problems(rows: list[dict], notebook: str = "") -> list[str]:

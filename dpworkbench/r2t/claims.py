@@ -71,7 +71,7 @@ def _ratio_band(paper_num: float, paper_den: float, num: float, se_num: float, d
     return band(r, rounding=rounding, se=se if math.isfinite(se) else 0.0)
 
 
-@claim_defaults("paper")
+@claim_defaults("paper", cause="open:our recomputation of the worked example (Ex. 5.2–6.7) differs from the printed value")
 def fig02_worked_example(claims: Claims, table: pd.DataFrame, runs: Mapping, *, r2t_share_below: float, beta: float) -> None:
     """Fig. 2 / Examples 5.2, 6.3, 6.7: Q(I,τ), F̂(I,τ), F(I,τ) and the scripted-noise outputs.
 
@@ -232,7 +232,7 @@ def fig09_gs_dependency(claims: Claims, summary: pd.DataFrame, answers: Mapping[
                    ours=float(np.mean(wins)), rule=at_least(1.0))
 
 
-@claim_defaults("paper")
+@claim_defaults("paper", cause="open:dataset statistics differ from Table 1 (the data version or the cleaning of the edge list)")
 def tab01_datasets(claims: Claims, table1: pd.DataFrame) -> None:
     """Table 1 (graph datasets).
 
@@ -559,7 +559,7 @@ def tab05_tpch(claims: Claims, summary: pd.DataFrame, *, sf: float, queries: Seq
                ours=float(np.mean([b for _, b in both])) if both else float("nan"), rule=close(1.0, atol=0.1))
 
 
-@claim_defaults("paper")
+@claim_defaults("paper", cause="open:TPC-H headline differs (the generator or the query text)")
 def tab05_headline(claims: Claims, head: pd.DataFrame, *, sf: float, epsilon: float, repetitions: int,
                    runs: pd.DataFrame | None = None) -> None:
     """Table 5's relative errors of Q3 and Q12 at SF 1 (R2T-5.5, the authors' base), two-sided: the printed rounding

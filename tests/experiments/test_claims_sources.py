@@ -172,7 +172,7 @@ def test_report_command_refuses_in_one_line(tmp_path, monkeypatch, capsys):
 #: claims functions that do not give every non-pass a cause yet, and whose file this branch does not own (issue 24):
 #: each makes some claims without ``cause=`` and has no default. Remove an entry when its function gets one; the
 #: test fails on an entry that is no longer needed, so the list cannot go stale.
-CAUSES_PENDING = {"r2t.fig02_worked_example", "r2t.tab01_datasets", "r2t.tab05_headline"}
+CAUSES_PENDING: set[str] = set()
 
 
 def _claims_functions():
