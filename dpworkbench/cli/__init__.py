@@ -347,6 +347,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", choices=PROFILES, default="quick")
     p.set_defaults(func=cmd_report)
 
+    from ..experiments import report_stability
+
+    p = sub.add_parser("stability", help=report_stability.DESCRIPTION)
+    report_stability.add_arguments(p)
+    p.set_defaults(func=report_stability.command)
+
     p = sub.add_parser("index", help="rewrite the landing notebook notebooks/index.ipynb (+ index.py) from the notebook list")
     p.add_argument("--check", action="store_true", help="only report whether it is current (exit 1 when stale)")
     p.set_defaults(func=cmd_index)

@@ -142,17 +142,21 @@ def unstable_column(claims: pd.DataFrame, profile_dir: Path) -> pd.Series:
                      dtype=object)
 
 
-def main(argv: list[str] | None = None) -> int:
+DESCRIPTION = ("rerun notebooks with seeds s+1, s+2 and mark claims whose verdict flips "
+               "(then rebuild the report: dpworkbench report --profile P)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags, shared by ``dpworkbench stability`` and ``python -m dpworkbench.experiments.report_stability``."""
     from .context import PROFILES
 
-    p = argparse.ArgumentParser(prog="python -m dpworkbench.experiments.report_stability",
-                                description="rerun notebooks with seeds s+1, s+2 and mark claims whose verdict flips "
-                                            "(then rebuild the report: dpworkbench report --profile P)")
     p.add_argument("--profile", choices=PROFILES, default="ci")
     p.add_argument("--only", help="regular expression on <paper>/<notebook> (default: every reproduction notebook)")
     p.add_argument("--seeds", type=int, default=SEEDS, help=f"seeds per claim, the profile's included (default {SEEDS})")
     p.add_argument("--timeout", type=float, default=1800, help="seconds any one cell may run")
-    args = p.parse_args(argv)
+
+
+def command(args: argparse.Namespace) -> int:
     if args.seeds < 2:
         print(f"--seeds must be at least 2, got {args.seeds}", file=sys.stderr)
         return 2
@@ -165,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     for r in table[table["unstable"]].itertuples() if n else []:
         print(f"  {r.notebook}: {r.claim} ({r.verdicts})")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m dpworkbench.experiments.report_stability", description=DESCRIPTION)
+    add_arguments(p)
+    return command(p.parse_args(argv))
 
 
 if __name__ == "__main__":
