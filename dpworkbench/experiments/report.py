@@ -280,7 +280,7 @@ def claims_tally(claims: pd.DataFrame) -> dict:
     paper = claims[claims["source"] == "paper"]
     passes = claims[claims["verdict"] == "pass"]
     counts = paper["verdict"].value_counts().to_dict() if len(paper) else {}
-    open_ = claims[(claims["verdict"] != "pass") & claims["cause"].fillna("").astype(str).str.startswith("open:")]
+    open_ = claims[(claims["verdict"] != "pass") & claims["cause"].astype(object).fillna("").astype(str).str.startswith("open:")]
     return {"paper": {v: int(counts.get(v, 0)) for v in VERDICTS},
             "passes": len(passes), "paper_passes": int((passes["source"] == "paper").sum()),
             "paper_share_of_passes": float((passes["source"] == "paper").mean()) if len(passes) else float("nan"),

@@ -29,7 +29,7 @@ from .._validation import check_options, check_positive, check_probability
 from ..accounting import Release
 from ..mechanisms.backends import RngLike, check_rng
 from .estimators import Estimate
-from .mechanisms import GRR, _obj1d, key_columns
+from .mechanisms import GRR, object_array, key_columns
 
 
 class SparkPrivateRelation:
@@ -174,7 +174,7 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
     else:
         out = out.localCheckpoint(eager=True)
     rel = SparkPrivateRelation(out, {c: p for c, (p, _, _) in disc.items()}, {c: b for c, (b, _, _, _) in num.items()},
-                               {c: _obj1d(dom) for c, (_, dom, _) in disc.items()},  # a tuple stays one cell
+                               {c: object_array(dom) for c, (_, dom, _) in disc.items()},  # a tuple stays one cell
                                {c: hi - lo for c, (_, lo, hi, _) in num.items()}, rows)
     public = {"rows": rows, "columns": columns, "p": {str(c): p for c, (p, _, _) in disc.items()},
               "b": {c: b for c, (b, _, _, _) in num.items()},

@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..graphs import CSRGraph
-from .model import Truncation, _check_tau
+from .model import Truncation, check_tau
 from .reduce import ReducedLP, merge_supports
 
 
@@ -180,7 +180,7 @@ class Path2Info:
 def reduce_path2(pi: Path2Info, tau: float, *, split: bool = True) -> ReducedLP:
     """The reduced LP of Q2- at τ from aggregated counts: equal, array by array, to
     ``reduce_lp(graph_joininfo(g, "path2"), τ)`` (module docstring)."""
-    tau = _check_tau(tau)
+    tau = check_tau(tau)
     n_all = pi.s_all.size
     heavy_all = pi.s_all > tau
     light = ~heavy_all
@@ -225,7 +225,7 @@ class Path2Truncation(Truncation):
 
     def bounds(self, tau: float) -> tuple[float, float]:
         """(LB, UB) of sja_bounds from the counts: UB = τ|H| + (paths with no heavy node), LB as there."""
-        tau = _check_tau(tau)
+        tau = check_tau(tau)
         if tau in self._cache:
             return self._cache[tau], self._cache[tau]
         pi = self.info

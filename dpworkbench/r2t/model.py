@@ -42,7 +42,7 @@ class SolverError(RuntimeError):
     """
 
 
-def _check_tau(tau: float) -> float:
+def check_tau(tau: float) -> float:
     t = float(tau)
     if not math.isfinite(t) or t < 0:
         raise ValueError(f"tau must be a finite number ≥ 0, got {tau!r}")
@@ -59,7 +59,7 @@ def clip_value(info: JoinInfo, tau: float) -> float:
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5.1 (self-join-free truncation); spec 2.3.
     """
-    tau = _check_tau(tau)
+    tau = check_tau(tau)
     if not info.self_join_free:
         raise ValueError("clipping is the LP optimum only for self-join-free queries (every |D_j| = 1)")
     return float(np.minimum(info.S, tau).sum())
@@ -76,7 +76,7 @@ def naive_value(info: JoinInfo, tau: float, *, allow_self_joins: bool = False) -
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Example 1.2 (naive truncation is not τ-sensitive with self-joins); spec 2.3.
     """
-    tau = _check_tau(tau)
+    tau = check_tau(tau)
     if info.self_join_free:
         s = info.S
         return float(s[s <= tau].sum())
@@ -102,7 +102,7 @@ def spja_clip_value(info: JoinInfo, tau: float) -> float:
     Tuple i can spend τ of u on its groups; each unit of u yields one unit of v_k up to
     c_k = min(ψ(p_k), Σ_{j∈E_k} ψ_j), so its optimum is min(τ, Σ_k c_k).
     """
-    tau = _check_tau(tau)
+    tau = check_tau(tau)
     if not _spja_separable(info):
         raise ValueError("the SPJA closed form needs every projected key to be referenced by a single primary tuple")
     L = info.psi_proj.size
@@ -129,7 +129,7 @@ def sja_bounds(info: JoinInfo, tau: float) -> tuple[float, float]:
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §9.1 (bounds used by the early stop); spec 2.7.
     """
-    tau = _check_tau(tau)
+    tau = check_tau(tau)
     if info.m == 0:
         return 0.0, 0.0
     if info.is_spja:
@@ -283,7 +283,7 @@ class Truncation:
         return self.value(tau)
 
     def value(self, tau: float) -> float:
-        tau = _check_tau(tau)
+        tau = check_tau(tau)
         if tau in self._cache:
             return self._cache[tau]
         t0 = time.perf_counter()
@@ -325,7 +325,7 @@ class Truncation:
         self._cache.update(values)
 
     def bounds(self, tau: float) -> tuple[float, float]:
-        tau = _check_tau(tau)
+        tau = check_tau(tau)
         if tau in self._cache:
             return self._cache[tau], self._cache[tau]
         if self.shortcut and tau >= self.info.DS:
@@ -425,7 +425,7 @@ class Truncation:
         duality. If the bound does not get below ``target`` within ``sweeps`` sweeps, HiGHS solves the reduced
         LP to optimality, so a returned value is always exact and a ``None`` is always correct.
         """
-        tau = _check_tau(tau)
+        tau = check_tau(tau)
         if tau in self._cache:
             return self._cache[tau]
         info = self.info
@@ -726,7 +726,7 @@ class FHat:
         self.log: list[SolveRecord] = []
 
     def value(self, tau: float) -> float:
-        tau = _check_tau(tau)
+        tau = check_tau(tau)
         if tau in self._cache:
             return self._cache[tau]
         t0 = time.perf_counter()
@@ -832,7 +832,7 @@ def f_exact(info: JoinInfo, tau: float, *, decompose: bool = True, time_limit: f
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.1 (F(I,τ), Example 6.3); spec 2.8.
     """
-    tau = _check_tau(tau)
+    tau = check_tau(tau)
     if info.m == 0 or tau >= info.DS:
         return float(info.n)
     if info.self_join_free:

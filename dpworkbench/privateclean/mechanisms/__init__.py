@@ -200,7 +200,7 @@ def key_columns(key: Any) -> list[str]:
     return list(key) if isinstance(key, tuple) else [key]
 
 
-def _obj1d(values: Any) -> np.ndarray:
+def object_array(values: Any) -> np.ndarray:
     """A 1-D object array of ``values`` (``np.asarray`` would turn a list of tuples into a 2-D array)."""
     vals = list(values)
     out = np.empty(len(vals), dtype=object)
@@ -227,7 +227,7 @@ def partition_domain(key: Any, domain: Any) -> np.ndarray:
     inputs only; the order (product: itertools order) fixes the codes."""
     cols = key_columns(key)
     if len(cols) == 1:
-        return _obj1d(domain) if not isinstance(domain, np.ndarray) else domain.astype(object).ravel()
+        return object_array(domain) if not isinstance(domain, np.ndarray) else domain.astype(object).ravel()
     import itertools
 
     if isinstance(domain, dict):
@@ -254,7 +254,7 @@ def partition_domain(key: Any, domain: Any) -> np.ndarray:
         raise ValueError(f"domains[{key!r}] lists a combination twice")
     if not combos:
         raise ValueError(f"domains[{key!r}] is empty")
-    return _obj1d(combos)
+    return object_array(combos)
 
 
 def partition_codes(df: pd.DataFrame, key: Any, dom: np.ndarray) -> np.ndarray:
@@ -274,7 +274,7 @@ def partition_codes(df: pd.DataFrame, key: Any, dom: np.ndarray) -> np.ndarray:
     dkey = np.zeros(len(tuples), dtype=np.int64)
     for j, c in enumerate(cols):
         comp = list(dict.fromkeys(t[j] for _, t in tuples))
-        cc = domain_codes(df[c].to_numpy(), _obj1d(comp)) if comp else np.full(len(df), -1)
+        cc = domain_codes(df[c].to_numpy(), object_array(comp)) if comp else np.full(len(df), -1)
         allnull &= pd.isna(df[c]).to_numpy()
         ok &= cc >= 0
         comb += np.maximum(cc, 0) * radix
@@ -307,13 +307,13 @@ def out_of_domain_rule(domain: Any, other: Any = _NULL, *, declared: bool = Fals
       ratio is at most max(N(1−p)+p, 1/p) ≤ 1 + N(1−p)/p.
 
     Depends on public inputs only; never on the rows."""
-    dom = domain if isinstance(domain, np.ndarray) and domain.ndim == 1 else _obj1d(domain)
+    dom = domain if isinstance(domain, np.ndarray) and domain.ndim == 1 else object_array(domain)
     dom = dom.astype(object)
     nulls = [i for i, v in enumerate(dom.tolist()) if _is_null(v)]
     if declared:
         if _is_null(other):
             if not nulls:
-                dom = _obj1d(dom.tolist() + [None])
+                dom = object_array(dom.tolist() + [None])
                 return dom, len(dom) - 1
             return dom, nulls[0]
         hits = [i for i, v in enumerate(dom.tolist()) if not _is_null(v) and v == other]
@@ -699,7 +699,7 @@ def grr(
         if key not in domains:
             warnings.warn(f"domain of {key!r} taken from the data: this is data-dependent; pass domains={{{key!r}: [...]}} "
                           "with a public domain for a private release", stacklevel=2)
-            domains[key] = _obj1d(pd.unique(pd.Series(_values(df, key), dtype=object)))
+            domains[key] = object_array(pd.unique(pd.Series(_values(df, key), dtype=object)))
             derived.append(f"domain[{key}]")
     for col in numeric:
         if col not in bounds:
