@@ -35,6 +35,8 @@ $(STAMP): pyproject.toml
 	@echo "installing the pinned dependencies into $(VENV) (log: $(VENV)/install.log)"
 	@$(PY) -m pip install --quiet --upgrade pip > $(VENV)/install.log 2>&1 || true
 	@$(PY) -m pip install --quiet -e ".[dev]" >> $(VENV)/install.log 2>&1 || (tail -40 $(VENV)/install.log; exit 1)
+	@# The class app's own widget manager (dpworkbench/teaching/app.py: Voilà's front end is older than JupyterLab's)
+	@$(PY) -c "from dpworkbench.teaching.app import install_app_widget_manager as i; i()" >> $(VENV)/install.log 2>&1 || (tail -20 $(VENV)/install.log; exit 1)
 	@$(PY) -c "import dpworkbench, papermill, duckdb, numba, opendp, highspy, pyspark" 
 	@touch $(STAMP)
 

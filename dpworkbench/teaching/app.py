@@ -62,32 +62,78 @@ def voila_command(notebook: Path | None, *, port: int = 8866, ip: str = "127.0.0
 
 def teach_environment() -> dict[str, str]:
     """The app's environment: PNG export off (a class does not need report files; it keeps the app fast), and the
-    project's Voilà template (:func:`write_voila_template`) first on ``JUPYTER_PATH``."""
+    project's Voilà template (:func:`write_voila_template`) first on ``JUPYTER_PATH``, then the app's own widget
+    manager (:func:`install_app_widget_manager`) when it is installed."""
     share = write_voila_template()
-    path = os.pathsep.join([str(share), *[p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]])
+    own = [str(app_widget_share())] if app_widget_manager_installed() else []
+    path = os.pathsep.join([str(share), *own, *[p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]])
     return {**os.environ, "DPWB_NO_PNG": os.environ.get("DPWB_NO_PNG", "1"), "JUPYTER_PATH": path}
 
 
-# The app's Voilà template: Voilà's "lab" template with every asset served by the app itself. Voilà 0.5.13 links Font
+# The app's Voilà template: Voilà's "lab" template with every asset served by the app itself. Voilà (0.5.8 and 0.5.13) links Font
 # Awesome from a CDN (lab/index.html.j2 and base/page.html, the tree and error pages); here the same stylesheets come
 # from the xstatic-font-awesome package, copied into the template's static folder. Nothing else on the page is
 # fetched from outside (tests/browser/test_browser_offline.py blocks the network and checks).
 TEMPLATE = "dpwb"
 
-# JupyterLab extensions the app does not load. Voilà brings its own widget manager (widgets-manager8); JupyterLab's
-# (@jupyter-widgets/jupyterlab-manager) and jupytext's editor extension are built against a newer JupyterLab than
-# Voilà 0.5.13's front end (4.2), which made ~20 "Unsatisfied version" console warnings and a failed module; neither
-# does anything in an app without menus or editors. anywidget and plotly (the live figures) stay.
-# The 13 "Unsatisfied version" warnings left (measured in Chromium, issue 28) cannot be removed from here: 9 come from
-# @jupyter-widgets/jupyterlab-manager 5.0.16 (jupyterlab_widgets 3.0.17, built for JupyterLab ^4.6.2; ipywidgets 8.1.9
-# requires it), and denying that extension leaves the app without widgets (no slider drawn: Voilà's widgets-manager8
-# takes the widget modules from it); 4 come from Voilà 0.5.13's own widgets-manager8, which asks for ^4.5.10 of the
-# JupyterLab 4.2.5 core Voilà itself bundles. 0.5.13 is Voilà's latest release. The shared modules are not strict
-# (strictVersion false): the one version present is used and the app works (tests/browser/test_browser_apps.py).
-# Tried on 2026-11-27 in a copy of the environment: Voilà 0.5.8 (its widgets-manager8 asks for the 4.2.5 core it
-# bundles) with ipywidgets 8.1.5 / jupyterlab_widgets 3.0.13 (built for ^4.2.4) gives 0 warnings and the app passes
-# its offline test, but JupyterLab 4.6's notebooks then fail 6 widget browser tests ("Error displaying widget: model
-# not found"), so the pins stay and the warnings are Voilà's to fix.
+# The "Unsatisfied version" console warnings (13 with Voilà 0.5.13, issue 28) came from two front ends built for a newer
+# JupyterLab than the 4.2.5 core Voilà bundles: 9 from @jupyter-widgets/jupyterlab-manager 5.0.16 (jupyterlab_widgets
+# 3.0.17, built for ^4.6.2, which JupyterLab 4.6 itself needs), 4 from Voilà 0.5.13's own widgets-manager8 (asks ^4.5.10
+# of its own 4.2.5 core). So: Voilà is pinned at 0.5.8, whose widgets-manager8 asks for the core it bundles, and the app
+# (only the app: JupyterLab keeps 3.0.17) loads the widget manager of jupyterlab_widgets 3.0.13 (built for ^4.2.4), put
+# first on the app's labextension path. Voilà takes the first extension of a name on that path (jupyterlab_server's
+# get_federated_extensions), so JupyterLab's copy is not loaded by the app. The kernel side (ipywidgets 8.1.9) speaks the
+# same widget protocol (2.1.0, controls 2.0.0) to both. With both: 0 warnings (tests/browser/test_browser_offline.py).
+# Using 3.0.13 in JupyterLab 4.6 instead fails its widgets ("model not found"), hence the app-only copy.
+APP_WIDGET_MANAGER = ("jupyterlab_widgets", "3.0.13")
+_MANAGER = "@jupyter-widgets/jupyterlab-manager"
+
+
+def app_widget_share(prefix: str | Path | None = None) -> Path:
+    """The folder (a ``JUPYTER_PATH`` entry) holding the app's widget manager: inside the environment, beside its
+    ``share/jupyter``."""
+    return Path(prefix if prefix is not None else sys.prefix) / "share" / "dpwb-app"
+
+
+def app_widget_manager_installed(prefix: str | Path | None = None) -> bool:
+    return (app_widget_share(prefix) / "labextensions" / _MANAGER / "package.json").exists()
+
+
+def install_app_widget_manager(prefix: str | Path | None = None) -> Path:
+    """Download jupyterlab_widgets :data:`APP_WIDGET_MANAGER`'s wheel (no dependencies, nothing installed into the
+    environment) and copy its lab extension into :func:`app_widget_share`. Run by ``make install``; idempotent."""
+    import shutil
+    import subprocess
+    import tempfile
+    import zipfile
+
+    dest = app_widget_share(prefix) / "labextensions" / _MANAGER
+    if app_widget_manager_installed(prefix):
+        return dest
+    name, version = APP_WIDGET_MANAGER
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                        f"{name}=={version}", "-d", tmp], check=True)
+        wheel = next(Path(tmp).glob(f"{name}-{version}-*.whl"))
+        inside = f"{name}-{version}.data/data/share/jupyter/labextensions/{_MANAGER}/"
+        staging = dest.with_name(dest.name + ".tmp")  # copied whole, then renamed: never half-installed
+        shutil.rmtree(staging, ignore_errors=True)
+        with zipfile.ZipFile(wheel) as z:
+            members = [m for m in z.namelist() if m.startswith(inside) and not m.endswith("/")]
+            if not any(m.endswith("/package.json") for m in members):
+                raise ValueError(f"{wheel.name} has no {_MANAGER} lab extension")
+            for m in members:
+                out = staging / m[len(inside):]
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(z.read(m))
+        shutil.rmtree(dest, ignore_errors=True)
+        staging.rename(dest)
+    return dest
+
+
+# JupyterLab extensions the app does not load: jupytext's editor extension is built against a newer JupyterLab than
+# Voilà's front end (4.2), which made "Unsatisfied version" console warnings and a failed module, and it does nothing in
+# an app without menus or editors. anywidget and plotly (the live figures) stay.
 APP_DENIED_EXTENSIONS = ["jupyterlab-jupytext"]
 _CDN_FA5 = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/"
 _CDN_FA4 = '<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/font-awesome.min.css" type="text/css" />'
@@ -163,4 +209,4 @@ def write_voila_template(root: Path | None = None) -> Path:
     return share
 
 
-__all__ = ["resolve_teaching_notebook", "teach_environment", "teaching_notebooks", "voila_command", "write_voila_template"]
+__all__ = ["app_widget_manager_installed", "app_widget_share", "install_app_widget_manager", "resolve_teaching_notebook", "teach_environment", "teaching_notebooks", "voila_command", "write_voila_template"]

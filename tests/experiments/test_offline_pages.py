@@ -74,6 +74,28 @@ def test_the_app_template_serves_font_awesome_itself(tmp_path):
     assert str(app.write_voila_template()) in app.teach_environment()["JUPYTER_PATH"].split(":")[0]
 
 
+def test_the_app_loads_its_own_widget_manager_before_jupyterlabs(tmp_path, monkeypatch):
+    """`make install` puts jupyterlab_widgets 3.0.13's manager in the environment; the app's JUPYTER_PATH names it second
+    (after the template), before anything inherited, so Voilà (first extension of a name wins) loads it, not 3.0.17's."""
+    import json
+
+    from dpworkbench.teaching import app
+
+    assert app.app_widget_manager_installed(), "run `make install` (the app's widget manager is missing)"
+    pkg = json.loads((app.app_widget_share() / "labextensions" / app._MANAGER / "package.json").read_text())
+    assert pkg["name"] == app._MANAGER
+    # built for the JupyterLab core Voilà bundles (its webpack share scope asks ^4.2.x of @jupyterlab/notebook, encoded
+    # [1,4,2,x]), not for JupyterLab 4.6's (3.0.17's asks ^4.6.2)
+    entry = (app.app_widget_share() / "labextensions" / app._MANAGER / pkg["jupyterlab"]["_build"]["load"]).read_text()
+    assert re.search(r'"@jupyterlab/notebook",\[1,4,2,\d+\]', entry), "the app's widget manager is not built for 4.2"
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    path = app.teach_environment()["JUPYTER_PATH"].split(":")
+    assert path[1] == str(app.app_widget_share()) and path[2] == str(tmp_path)
+    import voila
+
+    assert voila.__version__ == "0.5.8"  # its widgets-manager8 asks for the 4.2.5 core it bundles (app.py explains)
+
+
 def test_the_data_line_is_printed_once_per_dataset_per_kernel(capsys):
     before, printing = provenance.used(), provenance._PRINT
     provenance.clear()
