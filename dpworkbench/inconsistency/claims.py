@@ -381,16 +381,32 @@ def fig08_runtime(claims: Claims, *, tax_slope: float, edge_slope: float, flight
                rule=at_most(1.0, strict=True))
 
 
-@claim_defaults("paper", cause="open:small tables' runtimes are dominated by fixed costs, not edges")
-def fig09_runtime_by_density(claims: Claims, runtimes: pd.DataFrame, *, spearman_rho: float) -> None:
-    """Fig. 9: runtime by dataset (``runtimes``: dataset, edges, I_MI_s); ``spearman_rho`` of edges vs I_MI time.
+#: what Fig. 9 times: the artifact's compute_measures.py loads each conflict graph from its pickle (built beforehand by
+#: create_graph.py) and times only the algorithm call (nodedp_add_edge_* / vertex_cover); the graph build is not timed
+FIG9_TIMED = "the algorithm on a built graph (the artifact times only the call on the pickled graph, not create_graph.py)"
+
+
+@claim_defaults("paper", cause="open:timing noise (algorithm runs of 5–70 ms on a shared 2-core machine) or the projection's "
+                                "fixed per-run costs (stable order, FD bound) outweighing the edges at 10k rows")
+def fig09_runtime_by_density(claims: Claims, runtimes: pd.DataFrame) -> None:
+    """Fig. 9: runtime by dataset (``runtimes``: dataset, edges, build_s, I_MI_s from
+    :func:`~dpworkbench.inconsistency.experiments.time_all_measures`), judged on the Spearman ρ of edges against the
+    algorithm's time, I_MI_s − build_s (:data:`FIG9_TIMED`). With the build included ρ measured 0.1 / 0.6 / −0.5 over
+    seeds 0–2 (quick, 10k rows): our build costs O(|Σ| n log n + m), its per-DC terms dominate at 10k rows (Tax: 9 DCs,
+    8k edges; Adult: 3 DCs, 190k edges) and it is not what the paper timed; without it ρ = 0.9 / 0.9 / 0.7.
 
     References
     ----------
-    Mohapatra et al. 2025, §6.5, Fig. 9.
+    Mohapatra et al. 2025, §6.5, Fig. 9; artifact compute_measures.py (the timed window).
     """
-    claims.add("runtime increases with density (Spearman ρ of edges vs I_MI time)", paper="> 0.5 (proportional)", ours=float(spearman_rho),
-               rule=at_least(0.5, strict=True), note="the paper gives no numbers; pass when ρ > 0.5")
+    from scipy.stats import spearmanr
+
+    algo = runtimes.I_MI_s - runtimes.build_s
+    rho = float(spearmanr(runtimes.edges, algo).statistic)
+    with_build = float(spearmanr(runtimes.edges, runtimes.I_MI_s).statistic)
+    claims.add("runtime increases with density (Spearman ρ of edges vs I_MI time without the graph build)",
+               paper="> 0.5 (proportional)", ours=rho, rule=at_least(0.5, strict=True),
+               note=f"the paper gives no numbers; pass when ρ > 0.5; timed: {FIG9_TIMED}; with our build included ρ = {with_build:.2f}")
     densest = str(runtimes.set_index("dataset").edges.idxmax())
     claims.add("densest dataset is Adult", paper=ref.DENSITY_ORDER[-1], ours=densest, rule=equals(ref.DENSITY_ORDER[-1]))
 
