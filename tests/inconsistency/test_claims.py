@@ -175,6 +175,25 @@ def test_theta_strategy_claims_on_both_sides():
     assert set(_verdicts(_run(C.fig06_theta_strategies, s, profile="ci")).values()) == {"not-comparable"}
 
 
+def test_paper_setting_gap_within_three_se_is_noise_beyond_is_open():
+    # the paper-setting ablation's Baseline 1 (|Lap(n/ε)|/n, std ≈ 1 per run) made Adult's gap +0.037 at seed 0 and
+    # −0.26 … −0.48 at seeds 1–4: a positive gap within 3 SEs is labelled noise with its SE, a larger one stays open
+    s = _strategies(ours=0.001, base_v=3.0, em=5.0, hier=0.002)
+    p = s.copy()
+    p.loc[("Adult", "I_P"), ["baseline_V", "hier_em", "bound_hier"]] = [0.70, 0.83, 0.72]  # gap +0.02 (seed 0, 10 runs)
+    se = p * 0 + 0.05
+    se.loc[("Adult", "I_P"), "baseline_V"] = 0.13
+    name = "Adult: ours/hier beat Baseline 1 for I_P in the paper's setting (θ sensitivity, unclipped I_P; not proven private)"
+    row = next(r for r in _run(C.fig06_theta_strategies, s, profile="quick", paper_setting=p, paper_setting_se=se).rows if r.claim == name)
+    assert row.verdict == "differs" and row.cause.startswith("noise:SE 0.139"), row.cause  # hypot(0.05, 0.13)
+    far = p.copy()
+    far.loc[("Adult", "I_P"), "baseline_V"] = 0.20  # gap +0.52 ≫ 3 × 0.139
+    row = next(r for r in _run(C.fig06_theta_strategies, s, profile="quick", paper_setting=far, paper_setting_se=se).rows if r.claim == name)
+    assert row.verdict == "differs" and row.cause.startswith("open:"), row.cause
+    no_se = next(r for r in _run(C.fig06_theta_strategies, s, profile="quick", paper_setting=p).rows if r.claim == name)
+    assert no_se.cause.startswith("open:")  # without SEs nothing is called noise
+
+
 def _eps_summary(ir_err: float, improve: bool) -> pd.DataFrame:
     rows = []
     for d in ("Stock", "Hospital", "Flight"):
@@ -192,6 +211,10 @@ def test_epsilon_sweep_claims_on_both_sides():
     v = _verdicts(_run(C.fig07_epsilon_sweep, _eps_summary(0.2, False), profile="quick"))
     assert v["I_R error ≤ 0.05 at ε=0.1 on Hospital"] == "differs"
     assert v["I_MI: error improves from ε=0.1 to ε=5 (error at 5 − error at 0.1)"] == "differs"
+    causes = {r.claim: r.cause for r in _run(C.fig07_epsilon_sweep, _eps_summary(0.2, False), profile="quick").rows}
+    # Stock's I_R error is 1/(ε·m) on its m-pair matching: the sample's violation count, not Alg. 5 (measured m = 2–5)
+    assert causes["I_R error ≤ 0.05 at ε=3.0 on Stock"].startswith("stand-in:Stock") and "1/(ε·m)" in causes["I_R error ≤ 0.05 at ε=3.0 on Stock"]
+    assert causes["I_R error ≤ 0.05 at ε=0.1 on Hospital"].startswith("open:")  # elsewhere the suspicion stays open
 
 
 
@@ -312,5 +335,6 @@ def test_stock_ratio_band_is_two_sided_and_table1_conflicts_cite_the_spec():
     assert _verdicts(stock(123.19 * 1.5, std=4.0))[name] == "pass"  # a noisy ratio gets a wider band
     c = stock(1.0, ours=0.6)
     causes = {r.claim: r.cause for r in c.rows if r.verdict != "pass"}
-    assert causes[name].startswith("open:") and "item 27" in causes[name]
+    # measured: R2T's Stock error is heavy-tailed, a 10-run mean is exactly 1.0 in 61 % of draws (claims.STOCK_RATIO_CAUSE)
+    assert causes[name].startswith("noise:") and "10-run mean" in causes[name]
     assert causes["Table 1 this work: I_MI relative error, Stock"].startswith("paper-error:spec §7 item 19")
