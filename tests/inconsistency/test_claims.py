@@ -137,6 +137,18 @@ def test_true_vs_private_claims_on_both_sides_and_ci_not_comparable():
                         r2t_avg_mi=1.0, r2t_per_mi=r2t_per))
     key = "R2T is less accurate than ours for I_MI on every dataset (smallest R2T − ours, relative error)"
     assert vd[key] == "differs"
+    # R2T winning on Tax by 0.01: noise when that is within 3 SEs of the difference, open when it is not
+    se_tax = {(d, "I_MI"): 0.03 for d in ds}
+    rows = _run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds, se=se_tax,
+                r2t_per_mi=r2t_per, r2t_se_mi={d: 0.04 for d in ds}).rows
+    assert next(r for r in rows if r.claim == key).cause.startswith("noise:SE 0.050 of R2T − ours on Tax")  # hypot(.03, .04)
+    rows = _run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds,
+                se={k: 0.001 for k in se_tax}, r2t_per_mi=r2t_per, r2t_se_mi={d: 0.001 for d in ds}).rows
+    assert next(r for r in rows if r.claim == key).cause.startswith("open:")  # 0.01 > 3 × hypot(.001, .001)
+    r2t_per["Tax"] = per[("Tax", "I_MI")] - 0.2
+    rows = _run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds, se=se_tax,
+                r2t_per_mi=r2t_per, r2t_se_mi={d: 0.04 for d in ds}).rows
+    assert next(r for r in rows if r.claim == key).cause.startswith("open:")  # 0.2 > 3 × 0.05
     r2t_per["Tax"] = per[("Tax", "I_MI")] + 0.01
     assert _verdicts(_run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds,
                           r2t_per_mi=r2t_per))[key] == "pass"
