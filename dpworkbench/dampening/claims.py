@@ -214,15 +214,23 @@ def fig17_median(claims: Claims, *, reductions: Mapping[str, Mapping[str, float]
                    source="check", cause="open:no thesis value (SLD median is our extension)")
 
 
-@claim_defaults("paper", cause="open:SLDPrivTopk plateaus at accuracy 0.90–0.95 (issue 24), so the ε to reach 0.9 is set by "
-                                     "the plateau")
+#: SLDPrivTopk's accuracy ceiling, measured (issue 24): as ε → ∞ SLD returns the top-k of its utility EBC(v) − S_v (spec
+#: §4.4's closed form: EM on φ(d_v) + EBC(v)/ΔEBC, a degree-dominated score), not the top-k of EBC. Its overlap with the true
+#: top-k is the plateau: real Enron k = 5/10/20: 1.00 / 0.90 / 0.95, real GitHub 1.00 / 1.00 / 0.95, synthetic DBLP (60k) 1.00
+#: at every k — the 0.90–0.95 seen up to ε = 10⁴ is SLD's limit, not noise or a sampler bug
+FIG20_SLD_CEILING = ("SLD's limit as ε → ∞ is the top-k of EBC − S_v (spec §4.4), whose overlap with the top-k by EBC is 0.90 / 0.95 "
+                     "on real Enron k = 10 / 20 and 0.95 on real GitHub k = 20")
+
+
+@claim_defaults("paper", cause="open:" + FIG20_SLD_CEILING + ", so at accuracy 0.9 the ε SLD needs is set by that ceiling")
 def fig20_privtopk(claims: Claims, results: pd.DataFrame, budgets: pd.DataFrame, sources: Mapping[str, str], *,
-                   grid_step_orders: float) -> None:
+                   grid_step_orders: float, ceiling: pd.DataFrame | None = None) -> None:
     """Fig. 20: budget gaps (orders of magnitude of ε to reach accuracy 0.9) of SLD vs EM and PF, and LD's inversion.
 
     ``results`` = :func:`~dpworkbench.dampening.experiments.privtopk_curves` rows with a ``graph`` column, ``budgets``
     = :func:`~dpworkbench.dampening.experiments.budget_to_reach` rows with a ``graph`` column; ``grid_step_orders`` =
-    the ε grid's step in orders of magnitude (a gap is measured to ± one step).
+    the ε grid's step in orders of magnitude (a gap is measured to ± one step); ``ceiling`` = rows (graph, k, ceiling)
+    of :func:`~dpworkbench.dampening.ebc.sld_limit_accuracy`, SLD's accuracy as ε → ∞ (issue 24: the plateau it shows).
 
     The thesis' value is a range ("3–4 orders" vs EM, "2–4 orders" vs PF); the verdict is computed against that range,
     widened by one grid step on each side (the resolution of the measurement). Gaps that the baseline never closes on
@@ -237,14 +245,33 @@ def fig20_privtopk(claims: Claims, results: pd.DataFrame, budgets: pd.DataFrame,
                                  ("PF", ref.FIG20_ORDERS_PF, "… and 2–4 orders less than PFPrivTopk")):
         gap = gaps[base]
         med = float(np.nanmedian(gap)) if gap.notna().any() else float("nan")
+        # the same median over the real graphs only: when it lies in the range and the all-graph one does not, the
+        # synthetic stand-ins are what moved it (their gap is set by their own max degree, hence EM's ΔEBC)
+        real = gap[[sources.get(gname) == "real" for gname in gap.index.get_level_values(0)]]
+        med_real = float(np.nanmedian(real)) if real.notna().any() else float("nan")
+        synth = sorted({str(gname) for gname in gap.index.get_level_values(0) if sources.get(gname) != "real"})
+        widened = (lo - grid_step_orders, hi + grid_step_orders)
+        by_stand_in = bool(synth) and not (widened[0] <= med <= widened[1]) and widened[0] <= med_real <= widened[1]
         claims.add(f"{text} (median gap over graphs × k)", paper=f"{lo:g}–{hi:g} orders",
                    ours=f"median {med:.1f} orders; {gap_range_text(gap)}", value=med,
-                   rule=between(lo - grid_step_orders, hi + grid_step_orders),
+                   rule=between(*widened),
+                   cause=(f"stand-in:{', '.join(synth)} (synthetic; over the real graphs alone the median gap is {med_real:.1f} "
+                          f"orders, inside the range)") if by_stand_in else "",
                    note=(f"budget to reach accuracy {ref.FIG20_LEVEL} on the ε grid ({grid_step_orders:g}-order steps, so each gap is "
                          f"± {grid_step_orders:g}); pass when the median gap lies in the thesis' {lo:g}–{hi:g} orders widened by one step. "
                          "Per graph — " + per_graph_gap_text(gap, sources)
                          + ". The synthetic DBLP-like stand-in (no real copy; small max degree, so EM's ΔEBC is small) shows the smallest gap"))
     hi_eps = results[results.epsilon == results.epsilon.max()]
+    if ceiling is not None and len(ceiling):
+        at_max = hi_eps[hi_eps.method == "SLD"].groupby(["graph", "k"]).accuracy.mean()
+        cm = ceiling.set_index(["graph", "k"])["ceiling"]
+        diff = (at_max.reindex(cm.index) - cm).abs()
+        claims.add("SLDPrivTopk's accuracy at the largest ε is its ε → ∞ ceiling, the top-k of φ(d_v) + EBC(v)/ΔEBC against "
+                   "the top-k by EBC (max |difference| over graphs × k)", paper="SLD's limit (spec §4.4 closed form)",
+                   ours=float(diff.max()), rule=at_most(0.05), source="check",
+                   cause="open:SLD at the largest ε is not at its closed-form limit (the sampler or the ε grid)",
+                   note=f"largest ε {results.epsilon.max():g}; ceiling < 1 (EM's is 1): "
+                        + (", ".join(f"{g} k={k} {v:.2f}" for (g, k), v in cm.items() if v < 1) or "none"))
     ld, sld = float(hi_eps[hi_eps.method == "LD"].accuracy.mean()), float(hi_eps[hi_eps.method == "SLD"].accuracy.mean())
     claims.add("LDPrivTopk suffers from inversion, SLD fixes it (SLD − LD mean accuracy at the largest ε > 0)", paper="LD < SLD",
                ours=f"mean acc at max ε: LD {ld:.2f}, SLD {sld:.2f}", value=sld - ld, rule=at_least(0.0, strict=True))

@@ -397,6 +397,21 @@ def topk_overlap_with_degree(ebc: Any, degrees: Any, k: int) -> int:
     return len(a & b)
 
 
+def sld_limit_accuracy(ebc: Any, degrees: Any, k: int, *, max_degree_bound: int | None = None) -> float:
+    """SLDPrivTopk's accuracy as ε → ∞: |top-k of its score φ(d_v) + EBC(v)/ΔEBC ∩ true top-k| / k (issue 24).
+
+    SLD samples from exp(ε'/2 · score), so as ε grows it returns the top-k of :func:`sld_scores` — a degree-dominated
+    score — not the top-k of EBC: this overlap is SLD's accuracy ceiling (EM's is 1).
+
+    References
+    ----------
+    de Farias 2021, Def. 4.2.1 on EBC; spec §4.4 (SLD closed form).
+    """
+    k = int(k)
+    limit = set(true_top_k(sld_scores(ebc, degrees, max_degree_bound=max_degree_bound), k).tolist())
+    return len(limit & set(true_top_k(ebc, k).tolist())) / k
+
+
 def bfs_sample(graph: CSRGraph, size: int, *, rng=None) -> CSRGraph:
     """Table 1 sampling: random seed node, BFS until ``size`` nodes, induced subgraph.
 

@@ -59,6 +59,14 @@ def _runs_se(runs: pd.DataFrame | None, **where) -> float:
     return monte_carlo_se(sel.abs_error.to_numpy(), trim=TRIM)
 
 
+def repetitions_of(runs: pd.DataFrame | None, query: str) -> int:
+    """How many R2T-5.5 runs of ``query`` finished (0 without runs)."""
+    if runs is None:
+        return 0
+    sel = runs[(runs["query"] == query) & (runs.mechanism == "R2T-5.5")]
+    return int((sel.status == "ok").sum()) if "status" in sel else len(sel)
+
+
 def _ratio_band(paper_num: float, paper_den: float, num: float, se_num: float, den: float, se_den: float):
     """A two-sided band on the ratio of two printed numbers: the ratio's rounding (propagated from both printed
     values) plus 3 Monte-Carlo SEs of our ratio (delta method; SE 0 when unknown, noted by the caller)."""
@@ -547,9 +555,19 @@ def tab05_tpch(claims: Claims, summary: pd.DataFrame, *, sf: float, queries: Seq
         if sf in reference.FIG8_SF:
             ref = reference.FIG8[name]["R2T"][reference.FIG8_SF.index(sf)]
             se = _runs_se(runs, query=name, mechanism="R2T-5.5")
+            ours55 = float(e[(name, "R2T-5.5")])
+            # the authors' number is itself a trimmed mean of 10 runs: its SE is estimated by the spread of their Fig. 8
+            # values over the 7 SFs, where R2T's error is flat (anchors §5: Q12 1,170–1,420; Q20 32,570–38,952)
+            se_art = float(np.std(reference.FIG8[name]["R2T"], ddof=1))
+            both = float(np.hypot(se if math.isfinite(se) else 0.0, se_art))
+            within = math.isfinite(ours55) and abs(ours55 - ref) <= 3 * both
+            cause = (f"noise:SE {se:,.0f} (ours, trimmed mean of {repetitions_of(runs, name)} runs) and {se_art:,.0f} (the authors' "
+                     f"trimmed mean, its spread over Fig. 8's 7 SFs): |ours − theirs| = {abs(ours55 - ref):,.0f} ≤ 3 × {both:,.0f}"
+                     if within and math.isfinite(se) else
+                     "noise:trimmed mean of few runs" if sf >= 1 else "open:R2T-5.5 level at a reduced SF")
             claims.add(f"{name}: R2T (base 5.5 as in the authors' code) absolute error at SF {sf:g} (Fig. 8 / Table 5 data)",
-                       paper=ref, ours=float(e[(name, "R2T-5.5")]), rule=band(str(ref), se=se if math.isfinite(se) else 0.0),
-                       source="artifact", cause="noise:trimmed mean of few runs" if sf >= 1 else "open:R2T-5.5 level at a reduced SF")
+                       paper=ref, ours=ours55, rule=band(str(ref), se=se if math.isfinite(se) else 0.0),
+                       source="artifact", cause=cause)
         else:
             claims.add(f"{name}: R2T (base 5.5) absolute error (paper at SF 1)", paper=reference.TABLE5_ABS_R2T[name],
                        ours=float(e[(name, "R2T-5.5")]), rule=not_comparable(f"ours at SF {sf:g}, the paper's at SF 1"),

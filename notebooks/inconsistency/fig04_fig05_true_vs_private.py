@@ -23,7 +23,7 @@
 # 0.1/0.15/0.15/0.6) for I_MI and I_P, Algorithm 5 for I_R. I_P uses the corrected sensitivity θ+1 (set
 # `ip_sensitivity = "paper"` for the paper's θ). The I_R "true value" is 2·I_R^lin, as in the paper's artifact. Panels:
 # datasets sparsest → densest. The R2T series (I_MI, dotted red) is drawn from `dpworkbench.r2t` through the cross-paper module `dpworkbench.comparisons` with the artifact's
-# settings (GS = n, β = 0.1, base 5.5; its truncations are computed once per graph); `r2t_series = False` drops it. Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema, the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which sets the candidate set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). Seeded noise is for reproducibility, not a private release.
+# settings (GS = n, β = 0.1, base 5.5, ordered conflicting pairs with the output halved — spec §2.10; its truncations are computed once per graph); `r2t_series = False` drops it. Neighbouring relation: add or remove one tuple (row) at any position. Public information: the constraints Σ, the schema, the stable ordering rule and its seed, and the sample size of the experiment design (`n_bound`, which sets the candidate set Θ and the clip; a release without a public bound spends 5 % of ε on a private one). Seeded noise is for reproducibility, not a private release.
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
@@ -79,6 +79,8 @@ r2t_avg_mi = float(experiments.error_summary(res[res.algo == "r2t"], by=("measur
 # Monte-Carlo SE of each mean error for the claims' two-sided bands (runs × checkpoints taken as independent draws)
 se = {**experiments.error_summary(ours, by=("measure",)).set_index("measure").eval("std / sqrt(count)").to_dict(),
       **experiments.error_summary(ours, by=("dataset", "measure")).set_index(["dataset", "measure"]).eval("std / sqrt(count)").to_dict()}
+r2t_se_mi = (experiments.error_summary(res[res.algo == "r2t"], by=("dataset", "measure")).query("measure == 'I_MI'")
+             .set_index("dataset").eval("std / sqrt(count)").to_dict() if r2t_series else None)
 claims.fig04_fig05_true_vs_private(ctx.claims, avg=avg.to_dict(), per=per.to_dict(), noise=noise, profile=profile, datasets=datasets,
-                                   r2t_avg_mi=r2t_avg_mi, se=se, r2t_per_mi=r2t_per_mi)
+                                   r2t_avg_mi=r2t_avg_mi, se=se, r2t_per_mi=r2t_per_mi, r2t_se_mi=r2t_se_mi)
 ctx.finish()

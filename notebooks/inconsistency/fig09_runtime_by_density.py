@@ -18,6 +18,12 @@
 # Mohapatra, Gilad, He, Kimelfeld, *Computing Inconsistency Measures Under Differential Privacy* (SIGMOD'25; seeds 000/003). Data: **Adult is the real UCI table** (10k-row samples; the artifact's `inputDB2.csv`); **Hospital (NADEEF's HospitalCompare rows), Tax (the BART tax table, clean version) and Stock (Kaggle) are real** too, sampled to 10k rows and mapped to the DC files' column names; **Flight is a SYNTHETIC seeded stand-in** (the BTS table is not available offline) with the paper's schema and DCs, calibrated to Table 5's maximum degree. Each run prints one `[data]` line per dataset saying which it used (the report's `datasets.csv` lists them). Each table below has a `source` column saying which was used.
 #
 # The paper: "runtime is proportional to the density of the dataset". Times on a shared 2-core machine.
+#
+# What is timed: the artifact (`compute_measures.py`) loads each conflict graph from the pickle that `create_graph.py`
+# built beforehand and times only the algorithm call, so the figure and the claim use each measure's time **without the
+# graph build** (`*_algo_s` = `*_s` − `build_s`; the build time is in the table). Our build (hash/sort, O(|Σ| n log n + m))
+# is dominated by its per-DC terms at 10k rows: with it included, Spearman ρ of edges vs I_MI time measured
+# 0.1 / 0.6 / −0.5 over seeds 0–2, without it 0.9 / 0.9 / 0.7.
 
 # %% tags=["parameters"]
 profile = "quick"      # ci | quick | paper
@@ -39,17 +45,18 @@ out = []
 for name in NAMES:
     ds = load_table(name, rows=rows, seed=seed)
     *_, (_, df) = rnoise(ds.data, dcs_for(name), alpha, rng=seed, n_checkpoints=1)
-    out.append({"dataset": name, "source": ds.source, **experiments.time_all_measures(df, dcs_for(name), rng=seed, repeats=3)})
+    out.append({"dataset": name, "source": ds.source, **experiments.time_all_measures(df, dcs_for(name), rng=seed, repeats=5)})  # median of 5: the algorithm runs take ms
 rt = pd.DataFrame(out)
+for m in ("I_MI", "I_P", "I_R"):
+    rt[f"{m}_algo_s"] = rt[f"{m}_s"] - rt.build_s  # what the paper timed: the algorithm on a built graph
 ctx.save_table(rt, "runtime_by_dataset")
 rt
 
 # %%
-fig = plots.bar(rt.melt(id_vars="dataset", value_vars=["I_MI_s", "I_P_s", "I_R_s"], var_name="measure", value_name="seconds"),
-                "dataset", "seconds", color="measure", log_y=True, title=f"Fig. 9: runtime by dataset (sparsest → densest), {rows} rows, α={alpha}")
+fig = plots.bar(rt.melt(id_vars="dataset", value_vars=["I_MI_algo_s", "I_P_algo_s", "I_R_algo_s"], var_name="measure",
+                        value_name="seconds (without the graph build)").assign(measure=lambda d: d.measure.str.removesuffix("_algo_s")),
+                "dataset", "seconds (without the graph build)", color="measure", log_y=True, title=f"Fig. 9: runtime by dataset (sparsest → densest), {rows} rows, α={alpha}")
 ctx.save_figure(fig, "fig09_runtime")
-from scipy.stats import spearmanr
-rho = float(spearmanr(rt.edges, rt.I_MI_s).statistic)
-claims.fig09_runtime_by_density(ctx.claims, rt, spearman_rho=rho)
+claims.fig09_runtime_by_density(ctx.claims, rt)
 ctx.finish()
 fig

@@ -257,3 +257,19 @@ def test_fast_batch_sampler_is_seeded():
         DM.top_k_accuracy(np.zeros(5), np.ones(5, int), 2, epsilon=1.0, method="XX", runs=10, rng=0)
     with pytest.raises(ValueError, match="sampler"):
         sequential_top_k_samples(lg, 5, 10, pf=False, gen=np.random.default_rng(0), sampler="XX")
+
+
+def test_sld_limit_is_the_top_k_of_its_degree_dominated_score():
+    """Issue 24: SLDPrivTopk plateaus below accuracy 1 because as ε → ∞ it returns the top-k of φ(d_v) + EBC(v)/ΔEBC.
+    A hub whose neighbours are all linked (EBC 0, degree 10) outranks a 3-leaf star centre (EBC 3) in that score, so the
+    limit misses the true top-1 (accuracy 0) while the EM's limit (the top-k by EBC) would hit it."""
+    from dpworkbench.dampening import ebc as E
+
+    ebc_values = np.array([0.0, 3.0, 0.0, 0.0, 0.0])
+    degrees = np.array([10, 3, 1, 1, 1])
+    assert E.sld_limit_accuracy(ebc_values, degrees, 1, max_degree_bound=10) == 0.0
+    assert int(np.argmax(E.sld_scores(ebc_values, degrees, max_degree_bound=10))) == 0
+    assert E.sld_limit_accuracy(ebc_values, np.array([3, 3, 1, 1, 1]), 1, max_degree_bound=10) == 1.0  # equal degrees: EBC decides
+    # the limit is what the sampler converges to: SLD's top-1 draws at a huge ε all pick the hub
+    logits = E.method_logits(ebc_values, degrees, 1, epsilon=1e6, method="SLD", max_degree_bound=10)
+    assert int(np.argmax(logits)) == 0

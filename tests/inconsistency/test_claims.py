@@ -137,6 +137,18 @@ def test_true_vs_private_claims_on_both_sides_and_ci_not_comparable():
                         r2t_avg_mi=1.0, r2t_per_mi=r2t_per))
     key = "R2T is less accurate than ours for I_MI on every dataset (smallest R2T − ours, relative error)"
     assert vd[key] == "differs"
+    # R2T winning on Tax by 0.01: noise when that is within 3 SEs of the difference, open when it is not
+    se_tax = {(d, "I_MI"): 0.03 for d in ds}
+    rows = _run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds, se=se_tax,
+                r2t_per_mi=r2t_per, r2t_se_mi={d: 0.04 for d in ds}).rows
+    assert next(r for r in rows if r.claim == key).cause.startswith("noise:SE 0.050 of R2T − ours on Tax")  # hypot(.03, .04)
+    rows = _run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds,
+                se={k: 0.001 for k in se_tax}, r2t_per_mi=r2t_per, r2t_se_mi={d: 0.001 for d in ds}).rows
+    assert next(r for r in rows if r.claim == key).cause.startswith("open:")  # 0.01 > 3 × hypot(.001, .001)
+    r2t_per["Tax"] = per[("Tax", "I_MI")] - 0.2
+    rows = _run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds, se=se_tax,
+                r2t_per_mi=r2t_per, r2t_se_mi={d: 0.04 for d in ds}).rows
+    assert next(r for r in rows if r.claim == key).cause.startswith("open:")  # 0.2 > 3 × 0.05
     r2t_per["Tax"] = per[("Tax", "I_MI")] + 0.01
     assert _verdicts(_run(C.fig04_fig05_true_vs_private, avg=avg, per=per, noise="rnoise", profile="quick", datasets=ds,
                           r2t_per_mi=r2t_per))[key] == "pass"
@@ -175,6 +187,25 @@ def test_theta_strategy_claims_on_both_sides():
     assert set(_verdicts(_run(C.fig06_theta_strategies, s, profile="ci")).values()) == {"not-comparable"}
 
 
+def test_paper_setting_gap_within_three_se_is_noise_beyond_is_open():
+    # the paper-setting ablation's Baseline 1 (|Lap(n/ε)|/n, std ≈ 1 per run) made Adult's gap +0.037 at seed 0 and
+    # −0.26 … −0.48 at seeds 1–4: a positive gap within 3 SEs is labelled noise with its SE, a larger one stays open
+    s = _strategies(ours=0.001, base_v=3.0, em=5.0, hier=0.002)
+    p = s.copy()
+    p.loc[("Adult", "I_P"), ["baseline_V", "hier_em", "bound_hier"]] = [0.70, 0.83, 0.72]  # gap +0.02 (seed 0, 10 runs)
+    se = p * 0 + 0.05
+    se.loc[("Adult", "I_P"), "baseline_V"] = 0.13
+    name = "Adult: ours/hier beat Baseline 1 for I_P in the paper's setting (θ sensitivity, unclipped I_P; not proven private)"
+    row = next(r for r in _run(C.fig06_theta_strategies, s, profile="quick", paper_setting=p, paper_setting_se=se).rows if r.claim == name)
+    assert row.verdict == "differs" and row.cause.startswith("noise:SE 0.139"), row.cause  # hypot(0.05, 0.13)
+    far = p.copy()
+    far.loc[("Adult", "I_P"), "baseline_V"] = 0.20  # gap +0.52 ≫ 3 × 0.139
+    row = next(r for r in _run(C.fig06_theta_strategies, s, profile="quick", paper_setting=far, paper_setting_se=se).rows if r.claim == name)
+    assert row.verdict == "differs" and row.cause.startswith("open:"), row.cause
+    no_se = next(r for r in _run(C.fig06_theta_strategies, s, profile="quick", paper_setting=p).rows if r.claim == name)
+    assert no_se.cause.startswith("open:")  # without SEs nothing is called noise
+
+
 def _eps_summary(ir_err: float, improve: bool) -> pd.DataFrame:
     rows = []
     for d in ("Stock", "Hospital", "Flight"):
@@ -192,6 +223,10 @@ def test_epsilon_sweep_claims_on_both_sides():
     v = _verdicts(_run(C.fig07_epsilon_sweep, _eps_summary(0.2, False), profile="quick"))
     assert v["I_R error ≤ 0.05 at ε=0.1 on Hospital"] == "differs"
     assert v["I_MI: error improves from ε=0.1 to ε=5 (error at 5 − error at 0.1)"] == "differs"
+    causes = {r.claim: r.cause for r in _run(C.fig07_epsilon_sweep, _eps_summary(0.2, False), profile="quick").rows}
+    # Stock's I_R error is 1/(ε·m) on its m-pair matching: the sample's violation count, not Alg. 5 (measured m = 2–5)
+    assert causes["I_R error ≤ 0.05 at ε=3.0 on Stock"].startswith("stand-in:Stock") and "1/(ε·m)" in causes["I_R error ≤ 0.05 at ε=3.0 on Stock"]
+    assert causes["I_R error ≤ 0.05 at ε=0.1 on Hospital"].startswith("open:")  # elsewhere the suspicion stays open
 
 
 
@@ -236,12 +271,30 @@ def test_runtime_claims_on_both_sides():
     assert v["edges grow super-linearly with rows (paper: 'exponentially'; log–log slope)"] == "differs"
     assert v["Flight: time increases with #DCs (time with all DCs / with one)"] == "differs"
     assert v["I_R (Alg. 5) faster than I_MI/I_P (mean time ratio I_R / I_MI)"] == "differs"
-    rt = pd.DataFrame({"dataset": ["Stock", "Adult"], "edges": [1, 100], "I_MI_s": [0.1, 1.0]})
-    c9 = _run(C.fig09_runtime_by_density, rt, spearman_rho=0.9)
+    rt = pd.DataFrame({"dataset": ["Stock", "Adult"], "edges": [1, 100], "build_s": [0.05, 0.05], "I_MI_s": [0.1, 1.0]})
+    c9 = _run(C.fig09_runtime_by_density, rt)
     assert set(_verdicts(c9).values()) == {"pass"}
     _every_claim_flips(c9)
-    v9 = _verdicts(_run(C.fig09_runtime_by_density, rt.assign(edges=[100, 1]), spearman_rho=0.2))
+    v9 = _verdicts(_run(C.fig09_runtime_by_density, rt.assign(edges=[100, 1])))
     assert set(v9.values()) == {"differs"}
+
+
+def test_fig09_times_the_algorithm_not_the_graph_build():
+    # measured (quick, seed 0): the build's per-DC costs made Tax (9 DCs, 8k edges) slower than Adult (3 DCs, 190k edges)
+    # and ρ(edges, build + algorithm) = 0.1; the artifact times only the algorithm on a pickled graph, so the claim must
+    # pass when the algorithm's time grows with the edges whatever the build costs
+    rt = pd.DataFrame({"dataset": ["Stock", "Tax", "Flight", "Hospital", "Adult"], "edges": [1, 8190, 29339, 37312, 191477],
+                       "build_s": [0.07, 0.26, 0.32, 0.24, 0.02], "I_MI_algo": [0.006, 0.021, 0.038, 0.040, 0.070]})
+    rt["I_MI_s"] = rt.build_s + rt.I_MI_algo
+    c = _run(C.fig09_runtime_by_density, rt)
+    row = next(r for r in c.rows if r.claim.startswith("runtime increases with density"))
+    assert row.verdict == "pass" and abs(row.value - 1.0) < 1e-12, row
+    from scipy.stats import spearmanr
+    with_build = spearmanr(rt.edges, rt.I_MI_s).statistic
+    assert with_build < 0.5 and f"with our build included ρ = {with_build:.2f}" in row.note  # what the old claim judged
+    # an algorithm whose time does not follow the edges still differs, however cheap the build
+    slow_sparse = rt.assign(I_MI_s=rt.build_s + rt.I_MI_algo[::-1].to_numpy())
+    assert _verdicts(_run(C.fig09_runtime_by_density, slow_sparse))[row.claim] == "differs"
 
 
 def _tab1(ours: float, r2t: float, std: float = 0.0) -> pd.DataFrame:
@@ -294,5 +347,6 @@ def test_stock_ratio_band_is_two_sided_and_table1_conflicts_cite_the_spec():
     assert _verdicts(stock(123.19 * 1.5, std=4.0))[name] == "pass"  # a noisy ratio gets a wider band
     c = stock(1.0, ours=0.6)
     causes = {r.claim: r.cause for r in c.rows if r.verdict != "pass"}
-    assert causes[name].startswith("open:") and "item 27" in causes[name]
+    # measured: R2T's Stock error is heavy-tailed, a 10-run mean is exactly 1.0 in 61 % of draws (claims.STOCK_RATIO_CAUSE)
+    assert causes[name].startswith("noise:") and "10-run mean" in causes[name]
     assert causes["Table 1 this work: I_MI relative error, Stock"].startswith("paper-error:spec §7 item 19")
