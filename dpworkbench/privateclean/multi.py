@@ -564,9 +564,9 @@ def quantile_estimate(w: np.ndarray, y: np.ndarray, P: float, *, b: float, bound
     (∂ψ/∂t analytically), Var e = se², minus the continuity offset 1/(2dĈf̂): fixed table +0.100, +0.008, −0.038
     (z = 5.7, 0.4, −1.4), coverage 0.983, 0.977, 0.969, width unchanged; tables 10000 + t: +0.005, +0.092, −0.004
     (z = 0.2, 3.3, −0.1); tables 20000 + t: +0.036, +0.047, −0.087 (z = 1.6, 1.7, −3.0); h = 1.5b, 3b alike, h = b
-    multiplies the SE of P75's mean error by 4 (fixed table) to 14 (tables). (iii) (ii) plus Cov(e, e′) from the per-row influences of F̂ and F̂′ at s (its mean,
-    −1.2·10⁻⁴ for P75, matches the release distribution's −1.3·10⁻⁴): fixed +0.112, +0.035, +0.159; tables 10000 + t
-    +0.011, +0.118, +0.185. The pilot's curvature is the population's, smoothed at h, while the Cov term and the bias
+    multiplies the SE of P75's mean error by 4 (fixed table) to 14 (tables). (iii) (ii) plus Cov(e, e′) from the
+    per-row influences of F̂ and F̂′ at s (its mean, −1.2·10⁻⁴ for P75, matches the release distribution's −1.3·10⁻⁴):
+    fixed +0.112, +0.035, +0.159; tables 10000 + t +0.011, +0.118, +0.185. The pilot's curvature is the population's, smoothed at h, while the Cov term and the bias
     follow the sample curve at scale s, whose derivatives are too noisy to estimate: the two terms are estimated at
     different scales and their near-cancellation is lost. (iv) A multiplier bootstrap of the root around the pilot
     curve (only at R = 100, 32 multiplier draws shared by all releases): its answer moved by 0.1–0.5 with the rule
