@@ -533,24 +533,46 @@ def quantile_estimate(w: np.ndarray, y: np.ndarray, P: float, *, b: float, bound
     ``s``: the smoothing bandwidth, default b/2 (the deconvolution term's variance grows as b²/s²).
 
     Known bias (measured; tests/privateclean/test_multi.py's synthetic table, b = 4, seed rng = 1, R = 4,000 releases,
-    two-sided z-test of mean error = 0, |z| > 3.29 rejects at α = 0.001). The estimator is unbiased, up to the ratio's
-    and the root's O(1/n), for the root of the *smoothed* sample CDF (1/n) Σ G((t − x_i)/s), not for the sample
-    quantile inf{t : F_n(t) ≥ P}. G's kernel is fourth-order, so the smoothing's bias against the population CDF is
-    O(s⁴); what remains is the gap between the smoothed root and the sample's order statistic, a fluctuation of the
-    empirical process near the quantile, not a polynomial in s. Noise-free, on the true x of the three quantile queries
-    (median / median / P75): root − sample quantile = +0.092, +0.052, +0.051 at s = 1; +0.092, +0.012, +0.089 at
-    s = 2; +0.096, +0.111, +0.177 at s = 4; Richardson (4·q(2) − q(4))/3: +0.091, −0.022, +0.059 — so neither a
-    Richardson correction nor a smaller s removes it (it vanishes only at s ≈ the order statistics' spacing, ≈ 0.05,
-    where the variance ∝ b²/s² is prohibitive; the sample quantile has no finite-variance unbiased estimator from
-    Laplace-noised values). With noise, at R = 4,000:
-    s = b/2 (default): bias +0.135, +0.063, +0.115 (z = 7.6, 2.7, 4.1), coverage 0.983, 0.977, 0.968, mean CI width
-    5.6, 7.4, 10.0; s = 3b/8: bias +0.170, +0.115, +0.122 (z = 7.5, 4.0, 3.7), width 7.8, 10.8, 14.5; s = b/4: bias
-    +0.106, +0.044, +0.202 (z = 3.1, 1.0, 3.7), width 14.5, 20.7, 45.1. A second-order (delta-method) correction of
-    the root, −F̂''·Var/(2f̂³) + Cov(F̂, F̂')/f̂², with f̂ and F̂'' deconvolved, inflates the SE of the mean error
-    from 0.018 to 1.7 and drops coverage to 0.92–0.95; with f̂ taken from the Woodruff interval (2·z·se/width)
-    instead, the biases become +0.135, −0.201, −0.265 and coverage 0.96, 0.89, 0.74 (the Cov term alone: +0.144,
-    +0.079, +0.330). The bias is 0.8–2.5 % of the CI width: at R = 1,000 (the tests) it is not detected, at R =
-    4,000 it is; issue 25's "bias not different from 0" holds for the quantile queries only at R = 1,000."""
+    two-sided z-test of mean error = 0, |z| > 3.29 rejects at α = 0.001; queries median / median / P75). At s = b/2
+    (default) the bias is +0.135, +0.063, +0.115 (z = 7.6, 2.7, 4.1), coverage 0.983, 0.977, 0.968, mean CI width 5.6,
+    7.4, 10.0; s = 3b/8: +0.170, +0.115, +0.122 (z = 7.5, 4.0, 3.7), width 7.8, 10.8, 14.5; s = b/4: +0.106, +0.044,
+    +0.202 (z = 3.1, 1.0, 3.7), width 14.5, 20.7, 45.1. It has three parts.
+
+    (a) The table's smoothing gap. The truth is the order statistic x₍⌈nP⌉₎; the estimator targets the root q_s of the
+    smoothed sample CDF (1/n) Σ G((t − x_i)/s). Noise-free, q_s − x₍⌈nP⌉₎ = +0.092, +0.012, +0.089 on this table at
+    s = 2 (+0.092, +0.052, +0.051 at s = 1; +0.096, +0.111, +0.177 at s = 4; Richardson does not remove it; it vanishes
+    only at s ≈ the order statistics' spacing, ≈ 0.05, where the variance ∝ b²/s² is prohibitive). Over 1,000 fresh
+    tables (synthetic_joint(1000, 10000 + t)) it averages +0.011, +0.019, +0.020 (SE 0.003–0.004) with an SD across
+    tables of 0.10, 0.11, 0.13: a fluctuation of the empirical process at scale s, which no estimator from values
+    noised at b = 4 can see. At R = 4,000 the bias SE is 0.018–0.028, so this gap alone gives z an SD ≈ 5 across
+    tables: a single-table z-test at R = 4,000 measures the table as much as the estimator.
+    (b) The continuity offset: x₍⌈nP⌉₎ sits at ≈ (⌈nP⌉ − ½)/n on the smoothed CDF, on average P − 1/(2dn) for
+    P = m/d when n mod d is spread evenly — that is (a)'s mean over tables (shifting the target by it leaves −0.004,
+    −0.004, +0.005).
+    (c) The root's nonlinearity in the release noise e(t) = F̂(t) − E F̂(t), O(1/n): E[q̂ − q_s] ≈ −f′·Var e/(2f³) +
+    Cov(e, e′)/f² − E e/f, with f, f′ the slope and curvature of the *s-smoothed sample* curve at q_s. Checked with
+    the release distribution itself (R = 2,000 on this table, e, e′ at the fixed q_s): predicted +0.024, +0.073,
+    +0.033 against E[q̂] − q_s = +0.025 ± 0.026, +0.118 ± 0.034, +0.045 ± 0.039; for P75 the curvature (+0.199) and
+    the Cov term (−0.174) nearly cancel. Over fresh tables, with R = 4 releases each, the total bias is +0.033,
+    +0.124, +0.155 (z = 1.5, 4.5, 5.0; tables 10000 + t) and +0.064, +0.079, +0.070 (z = 2.9, 2.9, 2.4; tables
+    20000 + t): (c) does not average away over tables (it follows each sample curve's local f, f′ at scale s; the
+    mean of f′_s/f_s³ over tables need not be the population's f′/f³ — a conjecture, not measured).
+
+    Corrections tried (none adopted; all post-processing of the release, no spend). (i) The second-order correction
+    with f̂, f̂′ deconvolved at s (the SE of the mean error grows from 0.018 to 1.7, coverage 0.92–0.95), or f̂ from the
+    Woodruff interval (+0.135, −0.201, −0.265, coverage 0.96, 0.89, 0.74). (ii) f̂, f̂′ at a pilot bandwidth h = 2b
+    (∂ψ/∂t analytically), Var e = se², minus the continuity offset 1/(2dĈf̂): fixed table +0.100, +0.008, −0.038
+    (z = 5.7, 0.4, −1.4), coverage 0.983, 0.977, 0.969, width unchanged; tables 10000 + t: +0.005, +0.092, −0.004
+    (z = 0.2, 3.3, −0.1); tables 20000 + t: +0.036, +0.047, −0.087 (z = 1.6, 1.7, −3.0); h = 1.5b, 3b alike, h = b
+    multiplies the SE of P75's mean error by 4 (fixed table) to 14 (tables). (iii) (ii) plus Cov(e, e′) from the
+    per-row influences of F̂ and F̂′ at s (its mean, −1.2·10⁻⁴ for P75, matches the release distribution's −1.3·10⁻⁴):
+    fixed +0.112, +0.035, +0.159; tables 10000 + t +0.011, +0.118, +0.185. The pilot's curvature is the population's, smoothed at h, while the Cov term and the bias
+    follow the sample curve at scale s, whose derivatives are too noisy to estimate: the two terms are estimated at
+    different scales and their near-cancellation is lost. (iv) A multiplier bootstrap of the root around the pilot
+    curve (only at R = 100, 32 multiplier draws shared by all releases): its answer moved by 0.1–0.5 with the rule
+    that picks one of the noisy curve's several crossings (first crossing or bisection); not conclusive. At
+    R = 1,000 (the tests) the bias is not detected (0.8–2.5 % of the CI width); issue 25's "bias not different from
+    0" holds for the quantile queries at R = 1,000, not at R = 4,000."""
     if not 0 < P < 1:
         raise ValueError(f"percentile must lie in (0, 100), got {100 * P:g}")
     lo_b, hi_b = float(bounds[0]), float(bounds[1])
