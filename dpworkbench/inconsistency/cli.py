@@ -28,24 +28,6 @@ HELP = __doc__
 LABELS = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover size estimate (≈ 2·I_R)"}
 
 
-def _exact(g) -> dict:
-    from .model import all_measures
-
-    m = all_measures(g)
-    return {"n": g.n, "edges": g.num_edges, "unary_violators": int(g.unary.size), "max_degree": g.max_degree(),
-            **{k: m[k] for k in ("I_MI", "I_P", "I_R_lin", "I_R_exact")}}
-
-
-def _clamp_note(release) -> str | None:
-    """Whether the released value was clamped into its range, in words. The comparison is between the noisy value
-    before clamping and the output, both private (post-processing of the Laplace output), so it can be shown."""
-    raw = release.exact.get("output_raw")
-    if raw is None or raw == release.value:
-        return None
-    side = "raised to the lower end" if raw < release.value else "lowered to the upper end"
-    return f"the noisy value was clamped: {side} of its range, {release.value:g}"
-
-
 def _run(args: argparse.Namespace) -> int:
     from .._validation import check_epsilon, check_int
     from ..accounting import jsonable, release_payload, value_tag
@@ -55,7 +37,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..mechanisms.backends import cli_backend, noise_label
     from ..spark import session_from_args
     from .loaders import public_inputs
-    from .mechanisms import NEIGHBOURS, measures_accuracy, measures_plan, release_measures
+    from .mechanisms import NEIGHBOURS, clamp_note, measures_accuracy, measures_plan, release_measures
+    from .model import exact_summary
 
     path = Path(args.csv)
     eps = check_epsilon(args.epsilon, "--epsilon")
@@ -88,7 +71,7 @@ def _run(args: argparse.Namespace) -> int:
         rel, size, g = release_measures(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, graph=graph,
                                         id_column=args.id_column, engine=args.engine, null_policy=args.null_policy,
                                         unary_policy=args.unary_policy, order_seed=args.order_seed, progress=st)
-    clamped = {k: c for k, r in rel.items() if (c := _clamp_note(r))}
+    clamped = {k: c for k, r in rel.items() if (c := clamp_note(r))}
     # each error bar from public parameters and released (private) values only: θ*, the private row bound
     bars = measures_accuracy(eps, n_bound, rel, size)
     values = {k: r.value for k, r in rel.items()} | ({"n_bound": size.details["noisy_count"]} if size else {})
@@ -104,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         out: dict = {"private": {}, "public": {**public, "releases": {}}}
         if args.show_exact:
-            out["NOT_PRIVATE"] = {"graph_and_exact_measures": _exact(g), "parse": report.total(), "releases": {}}
+            out["NOT_PRIVATE"] = {"graph_and_exact_measures": exact_summary(g), "parse": report.total(), "releases": {}}
         if size is not None:
             out["private"]["n_bound"] = size.value
             out["public"]["releases"]["n_bound"] = {"ledger": [e.__dict__ for e in size.ledger],
@@ -133,7 +116,7 @@ def _run(args: argparse.Namespace) -> int:
             print("  " + line)
     print(f"total epsilon spent: {total:.6g} of {eps:g}")
     if args.show_exact:
-        for k, v in _exact(g).items():
+        for k, v in exact_summary(g).items():
             print(f"NOT PRIVATE {k}: {v if v is not None else 'intractable (skipped)'}")
         for k, v in report.total().items():
             print(f"NOT PRIVATE cells {k.replace('_', ' ')} by the schema: {v}")

@@ -86,22 +86,6 @@ def register(subparsers) -> None:
     q.set_defaults(func=_query)
 
 
-def _plain(release):
-    """The release as printed in text: numbers with plain digits (issue 28: a SUM read 1.28732e+08)."""
-    import dataclasses
-
-    from .query import plain_number
-
-    def conv(v):
-        if isinstance(v, dict):
-            return {k: conv(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return "[" + ", ".join(str(conv(x)) for x in v) + "]"
-        return plain_number(v)
-    return dataclasses.replace(release, value=conv(release.value), details=conv(dict(release.details)),
-                               exact=conv(dict(release.exact)))
-
-
 def _split(s: str | None) -> list[str]:
     return [v.strip() for v in s.split(",")] if s else []
 
@@ -193,7 +177,7 @@ def _query(args: argparse.Namespace) -> int:
 
     from ..spark import session_from_args
     from .mechanisms import GRR
-    from .query import RELATION, query
+    from .query import RELATION, plain_release, query
 
     multi = _multi(args)  # before _plan, which turns a single --attr into its name
     plan = _plan(args)
@@ -221,7 +205,7 @@ def _query(args: argparse.Namespace) -> int:
     else:
         what = f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}"
     header = [f"{what}  (neighbouring relation: substitute one record; S = {release.public['rows']} is public)"]
-    shown = release if args.json else _plain(release)
+    shown = release if args.json else plain_release(release)
     emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION}, header=header)
     for w in warns if not args.json else ():
         print(f"warning: {w}", file=sys.stderr)
