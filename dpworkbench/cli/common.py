@@ -199,6 +199,18 @@ class EdgeListScan:
     def exact(self) -> dict:
         return dict(self.counts)
 
+    def on_nodes(self, ids=None):
+        """``(edges, ids)``: the lines as indices into a public node set ``ids`` (sorted integer ids, e.g. from
+        :func:`read_node_set`; ``None``: the ids in the edge list, derived from the data). A line naming a node
+        outside the set maps outside 0..n−1 (−1), so the caller's graph rule drops it — never quoted."""
+        import numpy as np
+
+        ids = np.unique(self.raw.ravel()) if ids is None else ids
+        flat = self.raw.ravel()
+        pos = np.searchsorted(ids, flat).clip(0, max(ids.size - 1, 0))
+        hit = (ids[pos] == flat) if ids.size else np.zeros(flat.size, bool)
+        return np.where(hit, pos, -1).reshape(-1, 2), ids
+
     @staticmethod
     def notes() -> list[str]:
         """Public remarks: the input rule (no counts, no line)."""
@@ -218,6 +230,25 @@ def scan_edge_list(path: str | Path, what: str = "edge list") -> EdgeListScan:
     except ValueError as exc:
         raise CLIInputError(str(exc)) from None
     return EdgeListScan(raw, counts)
+
+
+def read_node_set(path: str | Path, flag: str = "--nodes"):
+    """A public node set: a file of integer ids, one per line (``#`` comments allowed), as a sorted unique array.
+    Public input: its messages may quote it."""
+    import numpy as np
+    import pandas as pd
+
+    check_input_file(path, flag)
+    try:
+        ids = np.unique(pd.read_csv(path, header=None, comment="#", sep=r"\s+|,", engine="python",
+                                    encoding="utf-8").iloc[:, 0].to_numpy())
+    except UnicodeDecodeError:
+        raise ValueError(f"{flag} {path} is not UTF-8 text; re-save it as UTF-8") from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{flag} {path} is empty: give one node id per line") from None
+    if not np.issubdtype(ids.dtype, np.integer):
+        raise ValueError(f"{flag} {path}: node ids must be integers, one per line")
+    return ids.astype(np.int64)
 
 
 # --- ε ----------------------------------------------------------------------------------------------------------------
@@ -412,4 +443,5 @@ def undocumented_flags(parser: argparse.ArgumentParser) -> list[str]:
 
 __all__ = ["CLIInputError", "EPSILON_WARN_HIGH", "EPSILON_WARN_LOW", "Stages", "check_input_file", "check_output_path",
            "describe_error", "document_defaults", "epsilon_warnings", "json_safe", "print_json", "progress_enabled",
-           "read_csv", "release_json", "run_handler", "scan_edge_list", "EdgeListScan", "undocumented_flags", "warn", "warn_epsilon", "write_csv_atomic"]
+           "read_csv", "read_node_set", "release_json", "run_handler", "scan_edge_list", "EdgeListScan",
+           "undocumented_flags", "warn", "warn_epsilon", "write_csv_atomic"]

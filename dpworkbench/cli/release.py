@@ -82,31 +82,46 @@ def accuracy_payloads(accuracy: Any, value: Any, label: str) -> dict | None:
 
 
 def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: Any = None,
-         extra: dict | None = None) -> None:
+         extra: dict | None = None, header: list[str] = (), notes: list[str] = ()) -> None:
     """Print a release: private values with their error bar and public inputs, ε and the noise source; exact values
     only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object, the error bar
     under a top-level ``accuracy`` object keyed by the value's name (a null value says why in ``null_reasons``), with
     the public ``extra`` keys (e.g. warnings) added. ``accuracy``: an Accuracy (or a sentence) of ``release.value``,
-    or ``{name: (Accuracy, value)}`` for several private values."""
-    from ..accounting import jsonable, release_lines
+    or ``{name: (Accuracy, value)}`` for several private values. ``header``: public lines printed first (text only);
+    ``notes``: remarks on the private output (post-processing), last in text, under ``notes`` in JSON."""
+    from ..accounting import jsonable
     from ..mechanisms.backends import noise_label
     from .common import release_json
 
+    if not args.json:
+        print("\n".join([*header, *release_text(release, args, label=label, accuracy=accuracy, notes=notes)]))
+        return
     noise = noise_label(args._backend) if hasattr(args, "_backend") else "unknown"
     acc = accuracy_payloads(accuracy, release.value, label)
-    if args.json:
-        payload = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
-        if acc is not None:
-            payload["accuracy"] = jsonable(acc)
-        payload.update(extra or {})
-        print_json(payload)
-        return
+    payload = release_json(release, noise=noise, show_exact=args.show_exact, label=label)
+    if acc is not None:
+        payload["accuracy"] = jsonable(acc)
+    payload.update(extra or {})
+    if notes:
+        payload["notes"] = list(notes)
+    print_json(payload)
+
+
+def release_text(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: Any = None,
+                 notes: list[str] = ()) -> list[str]:
+    """The text lines of :func:`emit` (without its header): the release's lines with the error bar after the value,
+    then the notes, each labelled private or seeded research value."""
+    from ..accounting import release_lines, value_tag
+    from ..mechanisms.backends import noise_label
+
+    noise = noise_label(args._backend) if hasattr(args, "_backend") else "unknown"
+    acc = accuracy_payloads(accuracy, release.value, label)
     lines = release_lines(release, noise=noise, show_exact=args.show_exact, label=label)
     if acc is not None:
         bars = [f"  error bar{'' if len(acc) == 1 else ' of ' + name} (public parameters only): {accuracy_text(a)}"
                 for name, a in acc.items()]
         lines[1:1] = bars
-    print("\n".join(lines))
+    return lines + [f"note ({value_tag(noise)}): {n}" for n in notes]
 
 
 def emit_plan(mech: Any, params: dict, args: argparse.Namespace, *, accuracy: Any = None) -> None:
@@ -137,6 +152,14 @@ def emit_plan(mech: Any, params: dict, args: argparse.Namespace, *, accuracy: An
         print(f"expected noise error: {accuracy_text(acc)}")
 
 
+def planned(args: argparse.Namespace, mech: Any, params: dict, *, accuracy: Any = None) -> bool:
+    """With ``--plan``: print the plan (:func:`emit_plan`) and return True, so the command stops before any data is
+    read; else False."""
+    if args.plan:
+        emit_plan(mech, params, args, accuracy=accuracy)
+    return bool(args.plan)
+
+
 def _param_flag(p: argparse.ArgumentParser, param) -> None:
     from ..mechanisms.declaration import REQUIRED
 
@@ -165,8 +188,7 @@ def _run(args: argparse.Namespace) -> int:
     mech = get(args.mechanism)
     params = {p.name: getattr(args, p.name) for p in mech.params if getattr(args, p.name, None) is not None}
     params = mech.check_params(params)
-    if args.plan:
-        emit_plan(mech, params, args)
+    if planned(args, mech, params):
         return 0
     args._backend = cli_backend(args.seed)
     data = mech.load(args.input, **params)

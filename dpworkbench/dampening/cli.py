@@ -55,23 +55,14 @@ def _show(rel, args, *, label: str, header: list[str], inputs: dict, accuracy=No
     ``accuracy``: the declaration's error bar of the released label (a bound on the selection's utility loss)."""
     from dpworkbench.cli.release import emit
 
-    if not args.json:
-        print("\n".join(header))
     emit(replace(rel, exact={**rel.exact, **({"input": inputs} if args.json else inputs)}), args, label=label,
-         accuracy=accuracy)
-
-
-def _plan(args, decl, accuracy=None, **params) -> bool:
-    if args.plan:
-        from dpworkbench.cli.release import emit_plan
-
-        emit_plan(decl, params, args, accuracy=accuracy)
-    return args.plan
+         accuracy=accuracy, header=header)
 
 
 def _median(args: argparse.Namespace) -> int:
     from dpworkbench._validation import check_epsilon
     from dpworkbench.cli.common import Stages, warn_epsilon
+    from dpworkbench.cli.release import planned
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
     from dpworkbench.mechanisms.backends import cli_backend
 
@@ -93,7 +84,7 @@ def _median(args: argparse.Namespace) -> int:
     common = dict(epsilon=eps, lower=args.lower, upper=args.upper, missing=missing, horizon=args.horizon)
     decl = MEDIAN[args.mechanism] if p is None else PERCENTILE[args.mechanism]
     params = common if p is None else dict(common, p=p)
-    if _plan(args, decl, **params):
+    if planned(args, decl, params):
         return 0
     warn_epsilon(eps)
     what = "median" if p is None else "percentile"
@@ -131,47 +122,10 @@ def _median(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_nodes(nodes_path: Path):
-    """The public node set (a file of integer ids, one per line). Public input: its messages may quote it."""
-    import numpy as np
-    import pandas as pd
-
-    from dpworkbench.cli.common import check_input_file
-
-    check_input_file(nodes_path, "--nodes")
-    try:
-        ids = np.unique(pd.read_csv(nodes_path, header=None, comment="#", sep=r"\s+|,", engine="python",
-                                    encoding="utf-8").iloc[:, 0].to_numpy())
-    except UnicodeDecodeError:
-        raise ValueError(f"--nodes {nodes_path} is not UTF-8 text; re-save it as UTF-8") from None
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"--nodes {nodes_path} is empty: give one node id per line") from None
-    if not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"--nodes {nodes_path}: node ids must be integers, one per line")
-    return ids.astype(np.int64)
-
-
-def _read_graph(path: Path, ids):
-    """The edge list by the one-line-at-most-one-edge rule (:func:`dpworkbench.graphs.read_edge_lines`), as dense
-    indices into the node set ``ids`` (``None``: the ids in the edge list, a derived research run). A line naming a
-    node outside the set maps outside 0..n−1, so :func:`ebc.simple_graph_on` drops it — never quoted."""
-    import numpy as np
-
-    from dpworkbench.cli.common import check_input_file
-    from dpworkbench.graphs import read_edge_lines
-
-    check_input_file(path, "edge list")
-    raw, exact = read_edge_lines(path)
-    ids = np.unique(raw.ravel()) if ids is None else ids
-    flat = raw.ravel()
-    pos = np.searchsorted(ids, flat).clip(0, max(ids.size - 1, 0))
-    hit = (ids[pos] == flat) if ids.size else np.zeros(flat.size, bool)
-    return np.where(hit, pos, -1).reshape(-1, 2), ids, exact
-
-
 def _topk(args: argparse.Namespace) -> int:
     from dpworkbench._validation import check_epsilon
-    from dpworkbench.cli.common import Stages, warn, warn_epsilon
+    from dpworkbench.cli.common import Stages, check_input_file, read_node_set, scan_edge_list, warn, warn_epsilon
+    from dpworkbench.cli.release import emit_plan
     from dpworkbench.mechanisms.backends import cli_backend
 
     from . import ebc as E
@@ -183,7 +137,7 @@ def _topk(args: argparse.Namespace) -> int:
         raise ValueError(f"--k must be >= 1, got {args.k}")
     if args.max_degree_bound is not None and args.max_degree_bound < 1:
         raise ValueError(f"--max-degree-bound must be >= 1, got {args.max_degree_bound}")
-    ids = _read_nodes(Path(args.nodes)) if args.nodes else None  # public input: checked (and quoted) freely
+    ids = read_node_set(Path(args.nodes)) if args.nodes else None  # public input: checked (and quoted) freely
     # A release takes its public inputs from flags, before reading the data; only a research run may derive them.
     need = [f for f, v in (("--nodes", args.nodes), ("--max-degree-bound", args.max_degree_bound)) if v is None]
     if args.seed is None and need:
@@ -195,8 +149,8 @@ def _topk(args: argparse.Namespace) -> int:
     decl = TOPK_GRAPH[args.mechanism]
     if args.plan:  # the node set (when given) is public: its size enters the error bar
         params = dict(epsilon=eps, k=args.k, max_degree_bound=args.max_degree_bound or 1)
-        _plan(args, decl, accuracy=decl.accuracy(nodes=None if ids is None else ids.size,
-                                                 **dict(params, max_degree_bound=args.max_degree_bound)), **params)
+        emit_plan(decl, params, args, accuracy=decl.accuracy(nodes=None if ids is None else ids.size,
+                                                             **dict(params, max_degree_bound=args.max_degree_bound)))
         return 0
     warn_epsilon(eps)
     if not args.json:
@@ -205,7 +159,10 @@ def _topk(args: argparse.Namespace) -> int:
              "with --show-exact)")
     with Stages(args, ["read edge list", "project, EBC and select top-k"], "dampening topk") as st:
         st.next("read edge list")
-        dense, ids, inputs = _read_graph(path, ids)
+        # one line is at most one edge (dpworkbench.graphs.read_edge_lines); a line naming a node outside the node
+        # set maps outside 0..n−1, so ebc.simple_graph_on drops it — never quoted
+        scan = scan_edge_list(check_input_file(path, "edge list"))
+        (dense, ids), inputs = scan.on_nodes(ids), scan.exact()
         if args.k > ids.size:  # research run only: the node set was derived from the data (reported as such)
             raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
         st.next("project, EBC and select top-k")

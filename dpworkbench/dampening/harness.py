@@ -11,25 +11,18 @@ PRIVATE) and checked against the declarations' own statistics and sensitivities.
 
 from __future__ import annotations
 
-import functools
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 
 from dpworkbench.accounting import ledger_epsilon
-from dpworkbench.testing.harness import EntryPoint, InProcessCLI, csv_line_neighbours, hostile_lines, scratch_dir
+from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, scratch_file
 
 from . import ebc as E
 from .mechanisms import CLI_BOUND, K, LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
 from . import mechanisms as DM
 
 EPS = 1.0
-
-
-@functools.cache  # one scratch folder per process (removed at exit by scratch_dir); holds no data
-def _tmpdir() -> Path:
-    return scratch_dir("dampening")
 
 
 def _declared_stats(decl, params):
@@ -42,31 +35,12 @@ def _declared_stats(decl, params):
     return stats, sens
 
 
-def _file_for(text: str, suffix: str) -> Path:
-    """The bytes of one file-level input, written once per distinct content."""
-    import hashlib
-
-    p = _tmpdir() / f"f_{hashlib.sha1(text.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}{suffix}"
-    if not p.exists():
-        p.write_bytes(text.encode("utf-8", "surrogatepass"))
-    return p
-
-
-@functools.cache  # the parser is built once per process
-def _cli() -> InProcessCLI:
+def _cli(argv, suffix: str = ".csv") -> FileCLI:
+    """``dpworkbench dampening …`` in process (the real parser and handler) on files written from text; a refusal
+    surfaces as the handler's ValueError (what the harness compares across a pair)."""
     from .cli import register
 
-    return InProcessCLI(register)
-
-
-def _run_cli(argv) -> dict:
-    """Parse ``argv`` with the real parser, run the subcommand's handler in-process, parse its ``--json`` output.
-    A refusal surfaces as the handler's ValueError (what the harness compares across a pair)."""
-    return _cli()(argv)
-
-
-def _seed_of(rng) -> int:
-    return int(rng) if isinstance(rng, (int, np.integer)) else int(np.random.default_rng(rng).integers(2**31))
+    return FileCLI(register, "dampening", argv, suffix)
 
 
 # The median CLI starts from bytes: CSV texts whose neighbours substitute one line, at any position, by any line a
@@ -84,27 +58,24 @@ def _median_csv_neighbours(text):
     return csv_line_neighbours(text, list(dict.fromkeys(extra)), add=False, remove=False)
 
 
-def _median_cli_argv(text):
-    return ["dampening", "median", str(_file_for(text, ".csv")), "--column", "val", "--upper", str(LAM),
-            "--epsilon", str(EPS)]
-
-
-def _selection_cli(name, decl, params, argv_of, public):
+def _selection_cli(sub, decl, params, flags, public):
     stats_of, claimed = _declared_stats(decl, params)
+    cli = _cli(lambda path: ["dampening", sub, str(path), *flags, "--column", "val",
+                             "--upper", str(LAM), "--epsilon", str(EPS)])
 
     def values(text):
-        out = _run_cli(argv_of(text) + ["--seed", "0", "--json", "--show-exact", "--dump-scores"])
+        out = cli.exact(text, "--dump-scores")
         return np.asarray(out["NOT_PRIVATE"]["input"]["values"], float)
 
     def release(text, rng):
-        return float(_run_cli(argv_of(text) + ["--seed", str(_seed_of(rng)), "--json"])["private"]["row"])
+        return float(cli.release(text, rng)["private"]["row"])
 
     def stats(text):
         x = values(text)
         return dict(stats_of(x), n=float(x.size))  # n: public under substitution, must not move
 
     return EntryPoint(
-        name=name, kind="cli", paper="dampening", relation=decl.relation.describe(),
+        name=f"dpworkbench dampening {sub}", kind="cli", paper="dampening", relation=decl.relation.describe(),
         claimed_epsilon=ledger_epsilon(decl.plan(**params)), public_inputs=public,
         make_inputs=_median_csv_inputs, neighbours=_median_csv_neighbours, statistics=stats,
         sensitivities=dict(claimed, n=0.0), release=release, n_samples=1000,
@@ -117,26 +88,13 @@ _SEL = {"epsilon": EPS, "lower": 0.0, "upper": float(LAM)}
 
 
 def _median_cli():
-    return _selection_cli("dpworkbench dampening median", MEDIAN["LD"], _SEL, _median_cli_argv,
+    return _selection_cli("median", MEDIAN["LD"], _SEL, [],
                           ("--lower", "--upper", "--missing", "n", "--horizon", "--mechanism", "--epsilon"))
 
 
-def _percentile_cli_argv(text):
-    return ["dampening", "percentile", str(_file_for(text, ".csv")), "--p", str(P_CLI), "--column", "val",
-            "--upper", str(LAM), "--epsilon", str(EPS)]
-
-
 def _percentile_cli():
-    return _selection_cli("dpworkbench dampening percentile", PERCENTILE["LD"], dict(_SEL, p=P_CLI),
-                          _percentile_cli_argv,
+    return _selection_cli("percentile", PERCENTILE["LD"], dict(_SEL, p=P_CLI), ["--p", str(P_CLI)],
                           ("--p", "--lower", "--upper", "--missing", "n", "--horizon", "--mechanism", "--epsilon"))
-
-
-@functools.cache
-def _nodes_file() -> Path:
-    p = _tmpdir() / "nodes.txt"
-    p.write_text("\n".join(str(v) for v in range(N_NODES)) + "\n")
-    return p
 
 
 # The topk CLI starts from bytes: edge-list texts whose neighbours add or remove one line at any position — an edge
@@ -154,30 +112,22 @@ _HOSTILE_EDGE_LINES = ("3 3", "0 9", "9 0", "7 8", "x y", "1.5 2", "", "# c", "-
 
 
 def _edge_line_neighbours(text):
-    lines = text.split("\n")[:-1]
+    """One line removed, or one line added at every position (the first line too: an edge list has no header)."""
     extra = [f"{a} {b}" for a, b in combinations(range(N_NODES), 2)] + [f"{b} {a}" for a, b in ((0, 1), (2, 4))]
-    extra += list(_HOSTILE_EDGE_LINES) + lines[1:2]  # a repeated line
-    for i in range(len(lines)):  # one line removed
-        yield "\n".join(lines[:i] + lines[i + 1:]) + "\n"
-    for x in dict.fromkeys(extra):  # one line added at every position
-        for pos in range(len(lines) + 1):
-            yield "\n".join(lines[:pos] + [x] + lines[pos:]) + "\n"
-
-
-def _topk_cli_argv(text):
-    return ["dampening", "topk", str(_file_for(text, ".txt")), "--nodes", str(_nodes_file()), "--k", str(K),
-            "--max-degree-bound", str(CLI_BOUND), "--epsilon", str(EPS)]
+    extra += list(_HOSTILE_EDGE_LINES) + text.split("\n")[1:2]  # a repeated line
+    return csv_line_neighbours(text, list(dict.fromkeys(extra)), substitute=False, header=False)
 
 
 def _topk_cli():
+    nodes = scratch_file("dampening", "\n".join(str(v) for v in range(N_NODES)) + "\n", ".txt")
+    cli = _cli(lambda path: ["dampening", "topk", str(path), "--nodes", str(nodes), "--k", str(K),
+                             "--max-degree-bound", str(CLI_BOUND), "--epsilon", str(EPS)], ".txt")
+
     def release(text, rng):
-        out = _run_cli(_topk_cli_argv(text) + ["--seed", str(_seed_of(rng)), "--json"])
-        return {f"node_{j + 1}": float(v) for j, v in enumerate(out["private"]["nodes"])}
+        return {f"node_{j + 1}": float(v) for j, v in enumerate(cli.release(text, rng)["private"]["nodes"])}
 
     def stats(text):
-        exact = _run_cli(_topk_cli_argv(text) + ["--seed", "0", "--json", "--show-exact", "--dump-scores"])
-        # the real command's reader, projection and scores
-        inp = exact["NOT_PRIVATE"]["input"]
+        inp = cli.exact(text, "--dump-scores")["NOT_PRIVATE"]["input"]  # the real command's reader, projection, scores
         out = {f"ebc[{v}]": float(x) for v, x in enumerate(inp["ebc"])}
         out.update({f"sld[{v}]": float(x) for v, x in enumerate(inp["scores"])})
         out.update({f"D[{v}]": float(x) for v, x in enumerate(inp["ld_scores"])})

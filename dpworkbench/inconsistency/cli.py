@@ -28,50 +28,17 @@ HELP = __doc__
 LABELS = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover size estimate (≈ 2·I_R)"}
 
 
-def _exact(g) -> dict:
-    from .model import all_measures
-
-    m = all_measures(g)
-    return {"n": g.n, "edges": g.num_edges, "unary_violators": int(g.unary.size), "max_degree": g.max_degree(),
-            **{k: m[k] for k in ("I_MI", "I_P", "I_R_lin", "I_R_exact")}}
-
-
-def _clamp_note(release) -> str | None:
-    """Whether the released value was clamped into its range, in words. The comparison is between the noisy value
-    before clamping and the output, both private (post-processing of the Laplace output), so it can be shown."""
-    raw = release.exact.get("output_raw")
-    if raw is None or raw == release.value:
-        return None
-    side = "raised to the lower end" if raw < release.value else "lowered to the upper end"
-    return f"the noisy value was clamped: {side} of its range, {release.value:g}"
-
-
-def _accuracy(eps: float, n_bound: int | None, rel: dict | None = None, size=None) -> dict:
-    """The declarations' error bars of the three releases (and the private row bound): before a run (``rel`` None,
-    ``--plan``) from ε and the public bound alone; after it at the released θ* and the released row bound (both
-    private outputs: post-processing)."""
-    from .mechanisms import I_MI, I_P, SIZE_BOUND, VERTEX_COVER, measures_split
-
-    eps_n, per = measures_split(eps, n_bound)
-    nb = n_bound if n_bound is not None else (size.value if size is not None else None)
-    out = {} if n_bound is not None else {"n_bound": SIZE_BOUND.accuracy(epsilon=eps_n)}
-    for k, decl in (("I_MI", I_MI), ("I_P", I_P)):
-        theta = rel[k].details["theta_star"] if rel is not None else None
-        out[k] = decl.accuracy(epsilon=per, n_bound=nb, theta=theta, bound_outside=True)
-    out["I_R"] = VERTEX_COVER.accuracy(epsilon=per, n_bound=nb)
-    return out
-
-
 def _run(args: argparse.Namespace) -> int:
     from .._validation import check_epsilon, check_int
-    from ..accounting import jsonable, release_lines, release_payload, value_tag
+    from ..accounting import jsonable, release_payload, value_tag
     from ..cli.common import Stages, print_json, warn_epsilon
-    from ..cli.release import accuracy_payload, accuracy_text, emit_plan
+    from ..cli.release import accuracy_payload, accuracy_text, emit_plan, release_text
     from ..datasets.public_schema import read_csv_public
     from ..mechanisms.backends import cli_backend, noise_label
     from ..spark import session_from_args
     from .loaders import public_inputs
-    from .mechanisms import NEIGHBOURS, measures_plan, release_measures
+    from .mechanisms import NEIGHBOURS, clamp_note, measures_accuracy, measures_plan, release_measures
+    from .model import exact_summary
 
     path = Path(args.csv)
     eps = check_epsilon(args.epsilon, "--epsilon")
@@ -83,7 +50,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.plan:
         plan = measures_plan(eps, n_bound=n_bound, dcs=dcs)
         emit_plan(SimpleNamespace(name="inconsistency (I_MI, I_P, I_R)", plan=lambda: plan), {}, args,
-                  accuracy=_accuracy(eps, n_bound))
+                  accuracy=measures_accuracy(eps, n_bound))
         return 0
     names = ["read table", "build conflict graph", "release I_MI", "release I_P", "release I_R"]
     with Stages(args, names if n_bound is not None else names + ["private row bound"], "inconsistency") as st:
@@ -91,7 +58,7 @@ def _run(args: argparse.Namespace) -> int:
         # one physical line = one row, typed cell by cell under the public schema (a cell that does not parse is
         # NULL): the release is a total function of the file. A header-only table is released like any other.
         df, schema, report = read_csv_public(path, schema)
-        backend = cli_backend(args.seed)
+        args._backend = backend = cli_backend(args.seed)
         noise = noise_label(backend)
         session_from_args(args)  # --engine spark: start/reach Spark now (one-line error when it cannot)
         graph = None
@@ -104,9 +71,9 @@ def _run(args: argparse.Namespace) -> int:
         rel, size, g = release_measures(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, graph=graph,
                                         id_column=args.id_column, engine=args.engine, null_policy=args.null_policy,
                                         unary_policy=args.unary_policy, order_seed=args.order_seed, progress=st)
-    clamped = {k: c for k, r in rel.items() if (c := _clamp_note(r))}
+    clamped = {k: c for k, r in rel.items() if (c := clamp_note(r))}
     # each error bar from public parameters and released (private) values only: θ*, the private row bound
-    bars = _accuracy(eps, n_bound, rel, size)
+    bars = measures_accuracy(eps, n_bound, rel, size)
     values = {k: r.value for k, r in rel.items()} | ({"n_bound": size.details["noisy_count"]} if size else {})
     acc = {k: accuracy_payload(a, values.get(k)) for k, a in bars.items()}
     total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
@@ -120,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         out: dict = {"private": {}, "public": {**public, "releases": {}}}
         if args.show_exact:
-            out["NOT_PRIVATE"] = {"graph_and_exact_measures": _exact(g), "parse": report.total(), "releases": {}}
+            out["NOT_PRIVATE"] = {"graph_and_exact_measures": exact_summary(g), "parse": report.total(), "releases": {}}
         if size is not None:
             out["private"]["n_bound"] = size.value
             out["public"]["releases"]["n_bound"] = {"ledger": [e.__dict__ for e in size.ledger],
@@ -145,15 +112,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"public bound on the number of rows: {n_bound}")
     for k, r in rel.items():
         print(f"{k}:")
-        lines = release_lines(r, noise=noise, show_exact=args.show_exact, label=LABELS[k])
-        lines.insert(1, f"  error bar (public parameters only): {accuracy_text(acc[k])}")
-        for line in lines:
+        for line in release_text(r, args, label=LABELS[k], accuracy=bars[k], notes=[clamped[k]] if k in clamped else []):
             print("  " + line)
-        if k in clamped:
-            print(f"  note ({value_tag(noise)}): {clamped[k]}")
     print(f"total epsilon spent: {total:.6g} of {eps:g}")
     if args.show_exact:
-        for k, v in _exact(g).items():
+        for k, v in exact_summary(g).items():
             print(f"NOT PRIVATE {k}: {v if v is not None else 'intractable (skipped)'}")
         for k, v in report.total().items():
             print(f"NOT PRIVATE cells {k.replace('_', ' ')} by the schema: {v}")

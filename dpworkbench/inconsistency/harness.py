@@ -15,13 +15,12 @@ computed through the real path (reader → ``build`` → stable order).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..testing.harness import EntryPoint, scratch_dir
+from ..testing.harness import EntryPoint, FileCLI, numeric_components, scratch_file
 from .conflict_graph import build
 from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, Statistics, harness_tables  # noqa: F401 (DCS: tests)
 
@@ -44,16 +43,6 @@ EXEMPT: dict[str, str] = {
                                          "seeded outputs and ledgers equal the in-memory path's (a KNOWN GAP: not "
                                          "sampled on neighbours)",
 }
-
-
-def _flatten(prefix: str, x, out: dict) -> None:
-    if isinstance(x, dict):
-        for k, v in x.items():
-            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
-    elif isinstance(x, (int, float)) and not isinstance(x, bool):
-        out[prefix] = float(x)
-    elif x is None:
-        out[prefix] = float("nan")
 
 
 # --- file-level entry points: the user's bytes → the subcommand's own loader → graph → statistics --------------
@@ -97,29 +86,20 @@ def _file_entry(via: str, schema: str | None, id_column: str | None) -> EntryPoi
     (``loaders.public_inputs`` + ``read_csv_public``), then the same build/projection as every entry; a refusal on one
     side of a pair only is a violation (the release must be a total function of the file)."""
     from ..datasets.public_schema import read_csv_public
-    from ..testing.harness import InProcessCLI
     from . import cli as C
     from .loaders import load_csv, public_inputs
     from .mechanisms import release_measures
 
-    folder, paths = scratch_dir(f"inconsistency-{via}-{'schema' if schema else 'text'}"), {}
-
-    def files(text: str) -> Path:  # one scratch file per distinct CSV text (the CLI reads files)
-        if text not in paths:
-            paths[text] = folder / f"t{len(paths)}.csv"
-            paths[text].write_text(text, encoding="utf-8")
-        return paths[text]
-
-    dcs_file = folder / "dcs.txt"
-    dcs_file.write_text("not(t1.A=t2.A&t1.B!=t2.B)\n")
-    run_cli = InProcessCLI(C.register)
+    dcs_file = scratch_file(PAPER, "not(t1.A=t2.A&t1.B!=t2.B)\n", ".txt")
     extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])
+    cli = FileCLI(C.register, PAPER, lambda path: ["inconsistency", str(path), "--dcs", str(dcs_file), "--epsilon",
+                                                   str(EPS), *extra])
     graphs: dict[str, Any] = {}
 
     def loaded(text: str):
         hit = graphs.get(text)
         if hit is None:
-            path = files(text)
+            path = cli.path(text)
             sch, dcs = public_inputs(path, schema=schema, dcs=[str(dcs_file)], id_column=id_column)
             df, _, _ = read_csv_public(path, sch)
             g = build(df, dcs, id_column=id_column)
@@ -131,18 +111,12 @@ def _file_entry(via: str, schema: str | None, id_column: str | None) -> EntryPoi
         return dict(Statistics(g, df=df, dcs=dcs))
 
     def release(text, rng):
-        seed = int(rng) if not isinstance(rng, np.random.Generator) else int(rng.integers(2**62))
-        path = files(text)
         if via == "cli":
-            out = run_cli(["inconsistency", str(path), "--dcs", str(dcs_file), "--epsilon", str(EPS), "--seed",
-                           str(seed), "--json", *extra])["private"]
-        else:
-            df, _, _ = load_csv(path, schema, dcs=DCS)
-            rel, size, _ = release_measures(df, list(DCS), epsilon=EPS, backend=seed, id_column=id_column)
-            out = {k: r.value for k, r in rel.items()} | {"n_bound": size.value}
-        comps: dict = {}
-        _flatten("", out, comps)
-        return comps
+            return numeric_components(cli.release(text, rng)["private"])
+        seed = int(rng) if not isinstance(rng, np.random.Generator) else int(rng.integers(2**62))
+        df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
+        rel, size, _ = release_measures(df, list(DCS), epsilon=EPS, backend=seed, id_column=id_column)
+        return numeric_components({k: r.value for k, r in rel.items()} | {"n_bound": size.value})
 
     flags = " ".join(f"{a} '{b}'" if " " in b else f"{a} {b}" for a, b in zip(extra[::2], extra[1::2]))
     if via == "cli":

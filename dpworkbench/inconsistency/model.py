@@ -223,6 +223,13 @@ def max_maximal_independent_sets(n: int) -> int:
     return 3**q if r == 0 else (4 * 3 ** (q - 1) if r == 1 else 2 * 3**q)
 
 
+def exact_summary(g: ConflictGraph) -> dict:
+    """The conflict graph's size and exact measures as the CLI prints them with --show-exact (NOT PRIVATE)."""
+    m = all_measures(g)
+    return {"n": g.n, "edges": g.num_edges, "unary_violators": int(g.unary.size), "max_degree": g.max_degree(),
+            **{k: m[k] for k in ("I_MI", "I_P", "I_R_lin", "I_R_exact")}}
+
+
 def all_measures(g: ConflictGraph, *, exact_ir: bool | None = None) -> dict:
     """I_D, I_MI, I_P, I_R^lin, 2·I_R^lin, max degree and (when tractable) I_R exact.
 
@@ -571,4 +578,6 @@ def theorem2_bound(beta, *, q_opt_tilde: float, theta_max: float, n_candidates: 
     return out
 
 
-__all__ = ["all_measures", "degree_bound", "edge_addition_reference", "i_d", "i_mc", "i_mi", "i_p", "i_r_2approx", "i_r_exact", "i_r_lin", "i_r_lin_lp", "max_maximal_independent_sets", "node_sequence", "order_edges", "paper_candidates", "Projector", "quality", "SQRT2", "theorem2_bound", "tid_rank"]
+__all__ = ["all_measures", "degree_bound", "edge_addition_reference", "exact_summary", "i_d", "i_mc", "i_mi", "i_p",
+           "i_r_2approx", "i_r_exact", "i_r_lin", "i_r_lin_lp", "max_maximal_independent_sets", "node_sequence",
+           "order_edges", "paper_candidates", "Projector", "quality", "SQRT2", "theorem2_bound", "tid_rank"]

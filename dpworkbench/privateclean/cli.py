@@ -86,22 +86,6 @@ def register(subparsers) -> None:
     q.set_defaults(func=_query)
 
 
-def _plain(release):
-    """The release as printed in text: numbers with plain digits (issue 28: a SUM read 1.28732e+08)."""
-    import dataclasses
-
-    from .query import plain_number
-
-    def conv(v):
-        if isinstance(v, dict):
-            return {k: conv(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return "[" + ", ".join(str(conv(x)) for x in v) + "]"
-        return plain_number(v)
-    return dataclasses.replace(release, value=conv(release.value), details=conv(dict(release.details)),
-                               exact=conv(dict(release.exact)))
-
-
 def _split(s: str | None) -> list[str]:
     return [v.strip() for v in s.split(",")] if s else []
 
@@ -110,6 +94,22 @@ def _multi(args: argparse.Namespace) -> bool:
     """Whether the flags ask for the multi-attribute path (issue 25); the one-attribute path is unchanged."""
     return (len(args.attr) > 1 or args.where is not None or args.group_by is not None or args.join is not None
             or args.agg not in ("count", "sum", "avg"))
+
+
+def _merges(flags: list[str], attrs: list[str]) -> dict[str, dict[str, str | None]]:
+    """``--merge OLD=NEW`` (with several --attr: ``ATTR:OLD=NEW``) as {attribute: {old: new}}; NEW empty = NULL."""
+    merges: dict = {}
+    for m in flags:
+        attr = attrs[0]
+        if len(attrs) > 1:
+            if ":" not in m.split("=", 1)[0]:
+                raise ValueError(f"--merge with several --attr expects ATTR:OLD=NEW, got {m!r}")
+            attr, m = m.split(":", 1)
+        if "=" not in m:
+            raise ValueError(f"--merge expects OLD=NEW, got {m!r}")
+        old, new = m.split("=", 1)
+        merges.setdefault(attr, {})[old] = new if new != "" else None
+    return merges
 
 
 def _bounds(args):
@@ -135,17 +135,7 @@ def _plan_multi(args: argparse.Namespace):
     if not args.domain:
         raise ValueError("--domain (the public domain of each --attr, one per --attr) is required: the multi-attribute "
                          "query never reads a domain off the data")
-    merges: dict = {}
-    for m in args.merge:
-        attr = args.attr[0]
-        if len(args.attr) > 1:
-            if ":" not in m.split("=", 1)[0]:
-                raise ValueError(f"--merge with several --attr expects ATTR:OLD=NEW, got {m!r}")
-            attr, m = m.split(":", 1)
-        if "=" not in m:
-            raise ValueError(f"--merge expects OLD=NEW, got {m!r}")
-        old, new = m.split("=", 1)
-        merges.setdefault(attr, {})[old] = new if new != "" else None
+    merges = _merges(args.merge, args.attr)
     return plan_multi(args.attr, [_split(d) for d in args.domain], where=args.where, agg=args.agg, p=args.p,
                       epsilon=args.epsilon, value_col=args.value_col, b=args.b, value_epsilon=args.value_epsilon,
                       bounds=_bounds(args), fill=args.fill, merges=merges, group_by=args.group_by,
@@ -166,47 +156,32 @@ def _plan(args: argparse.Namespace):
         raise ValueError("--groups needs --group-by")
     if args.equals is None:
         raise ValueError("give the predicate: --equals V1,V2 (one attribute) or --where EXPR")
-    args.attr = args.attr[0]
+    attrs, args.attr = args.attr, args.attr[0]
     if args.domain is not None and len(args.domain) > 1:
         raise ValueError("--domain is given more than once for one --attr")
     args.domain = args.domain[0] if args.domain else None
-    merge = {}
-    for m in args.merge:
-        if "=" not in m:
-            raise ValueError(f"--merge expects OLD=NEW, got {m!r}")
-        old, new = m.split("=", 1)
-        merge[old] = new if new != "" else None
-    bounds = None
-    if args.bounds is not None and args.value_col is not None:
-        try:
-            bounds = tuple(float(v) for v in args.bounds.split(","))
-            lo, hi = bounds
-        except ValueError:
-            raise ValueError(f"--bounds expects LO,HI, got {args.bounds!r}") from None
+    merge = _merges(args.merge, attrs).get(args.attr, {})
     return plan_query(args.attr, _split(args.equals), agg=args.agg, p=args.p, epsilon=args.epsilon,
                       domain=_split(args.domain) or None, other=args.other, value_col=args.value_col, b=args.b,
-                      value_epsilon=args.value_epsilon, bounds=bounds if args.value_col else args.bounds,
-                      delta=args.delta, fill=args.fill, merge=merge, ci=args.ci, spark=args.engine == "spark")
+                      value_epsilon=args.value_epsilon, bounds=_bounds(args), delta=args.delta, fill=args.fill,
+                      merge=merge, ci=args.ci, spark=args.engine == "spark")
 
 
 def _query(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dpworkbench.cli.common import Stages, write_csv_atomic
-    from dpworkbench.cli.release import emit
+    from dpworkbench.cli.release import emit, emit_plan
     from dpworkbench.datasets.public_schema import read_raw_lines
     from dpworkbench.mechanisms.backends import cli_backend
 
     from ..spark import session_from_args
-    from .query import RELATION, query
+    from .mechanisms import GRR
+    from .query import RELATION, plain_release, query
 
     multi = _multi(args)  # before _plan, which turns a single --attr into its name
     plan = _plan(args)
     if args.plan:  # GRR's plan from the public inputs (the answer is post-processing: it spends nothing more)
-        from dpworkbench.cli.release import emit_plan
-
-        from .mechanisms import GRR
-
         emit_plan(GRR, plan.grr_params(), args)
         return 0
     stages = ["read CSV"] + (["parse cells"] if multi else []) + ["privatise (GRR + Laplace)", "clean and estimate"]
@@ -224,16 +199,14 @@ def _query(args: argparse.Namespace) -> int:
     if args.save_private:
         write_csv_atomic(released.value.data, args.save_private)
     label = f"privateclean_{args.agg.replace(':', '_')}"
-    if not args.json:
-        if multi:
-            print(f"{args.agg.upper()}{' OF ' + args.value_col if args.value_col else ''}"
-                  f"{' WHERE ' + args.where if args.where else ''}{' GROUP BY ' + args.group_by if args.group_by else ''}"
-                  f"  (neighbouring relation: substitute one record; S = {release.public['rows']} is public)")
-        else:
-            print(f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}  "
-                  f"(neighbouring relation: substitute one record; S = {release.public['rows']} is public)")
-    shown = release if args.json else _plain(release)
-    emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION})
+    if multi:
+        what = (f"{args.agg.upper()}{' OF ' + args.value_col if args.value_col else ''}"
+                f"{' WHERE ' + args.where if args.where else ''}{' GROUP BY ' + args.group_by if args.group_by else ''}")
+    else:
+        what = f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}"
+    header = [f"{what}  (neighbouring relation: substitute one record; S = {release.public['rows']} is public)"]
+    shown = release if args.json else plain_release(release)
+    emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION}, header=header)
     for w in warns if not args.json else ():
         print(f"warning: {w}", file=sys.stderr)
     return 0

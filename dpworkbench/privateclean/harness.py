@@ -12,15 +12,12 @@ with ``--seed <int> --json``.
 """
 from __future__ import annotations
 
-import hashlib
-import math
-import warnings
-from typing import Any, Iterable
+from typing import Iterable
 
 import numpy as np
 
 from dpworkbench.mechanisms.backends import NumpyBackend
-from dpworkbench.testing.harness import EntryPoint, InProcessCLI, csv_line_neighbours, hostile_lines, scratch_dir
+from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, numeric_components
 
 from .mechanisms import epsilon_grr
 
@@ -68,40 +65,32 @@ CLI_ARGS = ["--attr", "cat", "--p", str(P3), "--domain", ",".join(DOM3), "--valu
             "--bounds", f"{LO:g},{HI:g}", "--merge", "b=a", "--equals", "a"]
 # NULL joins the released domain (where values outside --domain go), so GRR's N is 4 here
 CLI_EPSILON = epsilon_grr(P3, len(DOM3) + 1) + (HI - LO) / B
-_RUN: InProcessCLI | None = None
+
+
+def _cli(flags: list[str]) -> FileCLI:
+    """``dpworkbench privateclean query FILE <flags>`` in process, on files written once per distinct content."""
+    from .cli import register
+
+    return FileCLI(register, PAPER, lambda path: ["privateclean", "query", str(path), *flags], quiet=True)
 
 
 def run_cli(argv: list[str]) -> dict:
     """Run ``dpworkbench <argv>`` in process (the real parser and handler) and parse its JSON output."""
-    global _RUN
-    if _RUN is None:
-        from .cli import register
-
-        _RUN = InProcessCLI(register)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return _RUN(argv)
+    return _cli([]).argv(argv)
 
 
-def _query(text: str, *extra: str) -> dict:
-    path = scratch_dir(PAPER) / f"in-{hashlib.sha1(text.encode()).hexdigest()}.csv"  # once per distinct content
-    if not path.exists():
-        path.write_text(text, encoding="utf-8")
-    return run_cli(["privateclean", "query", str(path), *CLI_ARGS, *extra])
+def _release(cli: FileCLI):
+    return lambda text, seed: numeric_components(cli.release(text, seed, "--agg", "sum")["private"])
 
 
-def _cli_release(text: str, seed: Any) -> dict[str, float]:
-    out = _query(text, "--agg", "sum", "--seed", str(int(seed)), "--json")
-    return {k: (math.nan if v is None else float(v)) for k, v in out["private"].items()}
-
-
-def _cli_statistics(text: str) -> dict[str, float]:
-    # the CLI's own NOT PRIVATE truth on the pre-noise relation (the file read by the public schema, mapped into the
-    # domain and clipped into the bounds, then merged and filtered): the quantities the noise is added to
-    s = _query(text, "--agg", "sum", "--seed", "0", "--json", "--show-exact")
-    c = _query(text, "--agg", "count", "--seed", "0", "--json", "--show-exact")
-    return {"true_sum": float(s["NOT_PRIVATE"]["true_answer"]), "true_count": float(c["NOT_PRIVATE"]["true_answer"]),
-            "rows": float(s["public"]["rows"])}
+def _statistics(cli: FileCLI):
+    def stats(text: str) -> dict[str, float]:
+        # the CLI's own NOT PRIVATE truth on the pre-noise relation (the file read by the public schema, mapped into
+        # the domain and clipped into the bounds, then merged and filtered): the quantities the noise is added to
+        s, c = cli.exact(text, "--agg", "sum"), cli.exact(text, "--agg", "count")
+        return {"true_sum": float(s["NOT_PRIVATE"]["true_answer"]),
+                "true_count": float(c["NOT_PRIVATE"]["true_answer"]), "rows": float(s["public"]["rows"])}
+    return stats
 
 
 def _cli_inputs(rng: np.random.Generator) -> list[str]:
@@ -161,25 +150,6 @@ MULTI_ARGS = ["--attr", "cat", "--domain", ",".join(DOM3), "--attr", "sub", "--d
 MULTI_EPSILON = epsilon_grr(P3, len(DOM3) + 1) + epsilon_grr(P3, 3) + (HI - LO) / B
 
 
-def _multi_query(text: str, *extra: str) -> dict:
-    path = scratch_dir(PAPER) / f"m-{hashlib.sha1(text.encode()).hexdigest()}.csv"
-    if not path.exists():
-        path.write_text(text, encoding="utf-8")
-    return run_cli(["privateclean", "query", str(path), *MULTI_ARGS, *extra])
-
-
-def _multi_release(text: str, seed: Any) -> dict[str, float]:
-    out = _multi_query(text, "--agg", "sum", "--seed", str(int(seed)), "--json")
-    return {k: (math.nan if v is None else float(v)) for k, v in out["private"].items()}
-
-
-def _multi_statistics(text: str) -> dict[str, float]:
-    s = _multi_query(text, "--agg", "sum", "--seed", "0", "--json", "--show-exact")
-    c = _multi_query(text, "--agg", "count", "--seed", "0", "--json", "--show-exact")
-    return {"true_sum": float(s["NOT_PRIVATE"]["true_answer"]), "true_count": float(c["NOT_PRIVATE"]["true_answer"]),
-            "rows": float(s["public"]["rows"])}
-
-
 def _multi_inputs(rng: np.random.Generator) -> list[str]:
     out = []
     for n in (3,):
@@ -191,34 +161,32 @@ def _multi_inputs(rng: np.random.Generator) -> list[str]:
     return out
 
 
-def multi_entry() -> EntryPoint:
-    """The multi-attribute path of the CLI (issue 25): two GRR attributes, a --where over both, SUM."""
+def _cli_entry(name: str, flags: list[str], claimed: float, public: tuple[str, ...], inputs, note: str,
+               **samples) -> EntryPoint:
+    """A file-level entry of ``dpworkbench privateclean query`` with ``flags``: its SUM released, the true SUM and
+    COUNT and the public row count brute-forced (each sample is a whole CLI run, ~50 ms)."""
+    cli = _cli(flags)
     return EntryPoint(
-        name="dpworkbench privateclean query --attr cat --attr sub --where", kind="cli", paper=PAPER,
-        relation=FILE_RELATION, claimed_epsilon=MULTI_EPSILON,
-        public_inputs=("--domain per --attr (+ NULL)", "--bounds (clip; Δ = HI − LO)", "--p", "--b", "--where",
-                       "header", "number of lines"),
-        make_inputs=_multi_inputs, neighbours=_cli_neighbours, statistics=_multi_statistics,
-        sensitivities={"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0},
-        # a smaller pilot than the default 2,000: the single-attribute entry below audits the same front end at full
-        # size, and each sample here is a whole CLI run (~50 ms)
-        release=_multi_release, n_samples=1000, pilot_samples=500, tests="tests/privacy/test_harness_privateclean.py",
-        note="--agg sum --where \"cat = a AND sub = u\", in process with --seed <int> --json; file-level neighbours "
-             "with hostile lines")
+        name=name, kind="cli", paper=PAPER, relation=FILE_RELATION, claimed_epsilon=claimed, public_inputs=public,
+        make_inputs=inputs, neighbours=_cli_neighbours, statistics=_statistics(cli),
+        sensitivities={"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0}, release=_release(cli),
+        tests="tests/privacy/test_harness_privateclean.py", note=note + ", in process with --seed <int> --json; "
+        "file-level neighbours with hostile lines", **samples)
 
 
 def entry_points() -> list[EntryPoint]:
-    return [joint_entry(), multi_entry(), EntryPoint(
-        name="dpworkbench privateclean query", kind="cli", paper=PAPER, relation=FILE_RELATION,
-        claimed_epsilon=CLI_EPSILON,
-        public_inputs=("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
-                       "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines"),
-        make_inputs=_cli_inputs, neighbours=_cli_neighbours, statistics=_cli_statistics,
-        sensitivities={"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0},
-        release=_cli_release, n_samples=1000, tests="tests/privacy/test_harness_privateclean.py",
-        note="--agg sum --merge b=a --equals a, in process with --seed <int> --json; file-level neighbours with "
-             "hostile lines",
-    )]
+    return [joint_entry(), _cli_entry(
+        # the multi-attribute path (issue 25): two GRR attributes, a --where over both, SUM
+        "dpworkbench privateclean query --attr cat --attr sub --where", MULTI_ARGS, MULTI_EPSILON,
+        ("--domain per --attr (+ NULL)", "--bounds (clip; Δ = HI − LO)", "--p", "--b", "--where", "header",
+         "number of lines"), _multi_inputs, "--agg sum --where \"cat = a AND sub = u\"",
+        # a smaller pilot than the default 2,000: the single-attribute entry below audits the same front end at full
+        # size, and each sample here is a whole CLI run (~50 ms)
+        n_samples=1000, pilot_samples=500), _cli_entry(
+        "dpworkbench privateclean query", CLI_ARGS, CLI_EPSILON,
+        ("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
+         "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines"), _cli_inputs,
+        "--agg sum --merge b=a --equals a", n_samples=1000)]
 
 
 __all__ = ["EXEMPT", "entry_points", "run_cli"]

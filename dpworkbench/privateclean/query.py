@@ -277,6 +277,19 @@ def plain_number(v: Any) -> Any:
     return v
 
 
+def plain_release(release: Release) -> Release:
+    """The release as printed in text: numbers with plain digits (:func:`plain_number`; issue 28: a SUM read
+    1.28732e+08), lists as one bracketed string. Display only."""
+    def conv(v):
+        if isinstance(v, dict):
+            return {k: conv(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(str(conv(x)) for x in v) + "]"
+        return plain_number(v)
+    return dataclasses.replace(release, value=conv(release.value), details=conv(dict(release.details)),
+                               exact=conv(dict(release.exact)))
+
+
 def cli_warning(message: str) -> str:
     """A library warning in the CLI's words: the flag, not the Python argument (issue 28)."""
     import re
@@ -501,5 +514,5 @@ def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source:
     return release, released, notes
 
 
-__all__ = ["MultiPlan", "QueryPlan", "RELATION", "cli_warning", "parse_agg", "plain_number", "plan_multi", "plan_query",
-           "query", "query_multi"]
+__all__ = ["MultiPlan", "QueryPlan", "RELATION", "cli_warning", "parse_agg", "plain_number", "plain_release", "plan_multi",
+           "plan_query", "query", "query_multi"]

@@ -24,9 +24,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..accounting import value_tag
 from ..cli.release import add_release_flags, emit, emit_plan
-from ..mechanisms.backends import noise_label
 
 _EPILOG = """neighbouring relation: {relation}.
 
@@ -53,66 +51,6 @@ def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_hel
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
     # --epsilon, --seed (a research run on seeded numpy, NOT a private release), --json, --show-exact, --plan, --engine
     add_release_flags(p, epsilon=1.0, engines=engines)
-
-
-def _table_arg(text: str) -> tuple[str, Path]:
-    if "=" not in text:
-        raise ValueError(f"--table must be NAME=PATH, got {text!r}")
-    name, path = text.split("=", 1)
-    if not name.isidentifier():
-        raise ValueError(f"--table name must be an SQL identifier, got {name!r}")
-    from ..cli.common import check_input_file
-
-    # a 0-byte file has no header, and the schema is public: refusing it depends on no private value
-    return name, check_input_file(path, f"--table {name}")
-
-
-def _private_arg(text: str) -> str:
-    parts = text.split(":")
-    if len(parts) == 1 and parts[0].strip().isidentifier():
-        return parts[0].strip()  # --private RELATION: its key comes from the declared schema
-    if len(parts) not in (2, 3) or not all(parts):
-        raise ValueError(f"--private must be RELATION, ALIAS:KEY or ALIAS:KEY:RELATION, got {text!r}")
-    return text
-
-
-def _groups_arg(items: list[str] | None) -> dict[str, list[str]]:
-    out = {}
-    for text in items or []:
-        if "=" not in text:
-            raise ValueError(f"--groups must be EXPR=v1|v2|..., got {text!r}")
-        expr, vals = text.split("=", 1)
-        out[expr.strip()] = [v.strip() for v in vals.split("|")]
-    return out
-
-
-def _load_tables(con, tables: list[str], catalog=None) -> None:
-    import duckdb
-
-    from .schema import load_csv_view, load_parquet_view
-
-    for spec in tables:
-        name, path = _table_arg(spec)
-        suffix = path.suffix.lower()
-        types = catalog.columns.get(name.lower()) if catalog is not None else None
-        try:
-            if suffix in (".parquet", ".pq"):
-                load_parquet_view(con, name, path, types)
-            elif suffix in (".csv", ".tsv", ".txt"):
-                # types from the declared schema, else every column text (the header-only rule); one line = one row
-                load_csv_view(con, name, path, types)
-            else:
-                raise ValueError(f"--table {name}: unsupported file type {suffix!r} (CSV or Parquet)")
-        except duckdb.Error as exc:  # Parquet metadata problems: DuckDB's dump names neither the flag nor the file
-            raise ValueError(_duckdb_message(exc, f"--table {name} ({path})")) from None
-
-
-def _duckdb_message(exc: Exception, where: str) -> str:
-    text = " ".join(str(exc).split())
-    if "unicode" in text.lower() or "utf-8" in text.lower() or "utf8" in text.lower():
-        return f"{where} is not UTF-8 text; re-save it as UTF-8"
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return f"{where}: {first}"
 
 
 def _params(args: argparse.Namespace) -> dict:
@@ -188,10 +126,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
             details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
         accuracy = R2T.accuracy(tau=float(taus[0]) if floor else details["winner_tau"], **R2T.check_params(p))
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
-                 mechanism="r2t"), args, label="estimate", accuracy=accuracy,
-         extra={"notes": [note]} if floor else None)
-    if floor and not args.json:
-        print(f"note ({value_tag(noise_label(args._backend))}): {note}")
+                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=[note] if floor else [])
     return 0
 
 
@@ -199,6 +134,7 @@ def _run_sql(args: argparse.Namespace) -> int:
     import duckdb
 
     from .mechanisms import SQL_RELATION, SQL_RELATION_NO_SCHEMA
+    from .schema import groups_arg, load_tables, private_arg, table_arg
     from .sql import complete, extract
 
     if args.gs is None:
@@ -210,8 +146,8 @@ def _run_sql(args: argparse.Namespace) -> int:
     from ..cli.common import Stages, check_input_file
 
     _warn_epsilon(args)
-    privs = [_private_arg(p) for p in args.private]
-    groups = _groups_arg(args.groups)
+    privs = [private_arg(p) for p in args.private]
+    groups = groups_arg(args.groups)
     catalog, con = None, None
     # the schema (keys, types) is public and read before any row: from the DDL, or from the database's catalog
     if args.schema:
@@ -237,7 +173,7 @@ def _run_sql(args: argparse.Namespace) -> int:
         from .sql import group_domain
 
         con = con or duckdb.connect()
-        _load_tables(con, args.table or [], catalog)  # views only: the domain reads a public relation or --groups
+        load_tables(con, args.table or [], catalog)  # views only: the domain reads a public relation or --groups
         domain = group_domain(con, plan, catalog, groups)
         return _release({tuple(g): None for g in domain}, args, "", SQL_RELATION, {}, parallel=plan.parallel_groups)
     with Stages(args, ["load tables", "extract join information"], "r2t sql") as st:
@@ -247,11 +183,11 @@ def _run_sql(args: argparse.Namespace) -> int:
         spark = session_from_args(args)  # --engine spark (issue 14): the same reporting SQL on Spark
         if spark is None:
             con = con or duckdb.connect()
-            _load_tables(con, args.table or [], catalog)
+            load_tables(con, args.table or [], catalog)
         else:
             from .spark_engine import register_tables
 
-            register_tables(spark, dict(_table_arg(t) for t in args.table or []), catalog)
+            register_tables(spark, dict(table_arg(t) for t in args.table or []), catalog)
         st.next("extract join information")
         if spark is None:
             ex = extract(con, args.query, privs, project=args.project, catalog=catalog, groups=groups, plan=plan)
@@ -261,7 +197,7 @@ def _run_sql(args: argparse.Namespace) -> int:
             ex = extract_spark(spark, args.query, privs, project=args.project, catalog=catalog)
         extra = {"primary private": ", ".join(privs), "completed query": ex.completed_sql or args.query}
         if args.table:
-            extra["tables"] = ", ".join(_table_arg(t)[0] for t in args.table)
+            extra["tables"] = ", ".join(table_arg(t)[0] for t in args.table)
         if catalog is not None:
             extra["schema"] = catalog.source
             extra["foreign keys"] = "; ".join(f.describe() for f in catalog.foreign) or "(none)"

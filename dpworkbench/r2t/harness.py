@@ -15,14 +15,14 @@ instance class (at most ``N_NODES`` nodes; at most ``MAX_ORDERS`` orders per cus
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dpworkbench.cache import cached_call, fingerprint
-from dpworkbench.testing.harness import EntryPoint, InProcessCLI, node_neighbours, scratch_dir
+from dpworkbench.testing.harness import (EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, node_neighbours,
+                                         scratch_dir, scratch_file, seed_of)
 
 from .mechanisms import baselines as B
 from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, example_graphs, tau_grid
@@ -45,18 +45,10 @@ EXEMPT = {
 }
 
 
-def _tmpdir() -> Path:
-    return scratch_dir("r2t")  # one folder per process (scratch_dir keeps it), removed at exit
-
-
 def _memo(kind: str, key: tuple, compute):
     """Non-private per-input work (join information, Q(I,τ) solvers, RM LPs), content-keyed in
     :mod:`dpworkbench.cache`: the harness calls a release thousands of times on each input."""
     return cached_call("r2t.harness", (kind, key), compute)
-
-
-def _seed(rng) -> int:
-    return int(rng) if isinstance(rng, (int, np.integer)) else int(np.random.default_rng(rng).integers(2**31))
 
 
 def _q_stats(trunc, grid) -> dict[str, float]:
@@ -156,31 +148,25 @@ def _sql_entry(name, kind, release, *, claimed, public, n_samples=3000, pilot=20
 
 def _ls_api():
     def release(x, rng):
-        return B.ls(_sql_info(x).info, epsilon=EPS, gs=GS_SQL, rng=np.random.default_rng(_seed(rng))).value
+        return B.ls(_sql_info(x).info, epsilon=EPS, gs=GS_SQL, rng=np.random.default_rng(seed_of(rng))).value
     return _sql_entry("r2t.baselines.ls", "api", release, claimed=B.LS.epsilon(epsilon=EPS, gs=GS_SQL),
                       public=("gs (GS_Q)", "epsilon"))
 
 
 def _sql_files(x) -> tuple[Path, Path]:
-    key = fingerprint(_sql_key(x))[:20]
-    c, o = _tmpdir() / f"cust_{key}.csv", _tmpdir() / f"orders_{key}.csv"
-    if not c.exists():
-        x[0].to_csv(c, index=False)
-        x[1].to_csv(o, index=False)
-    return c, o
+    return scratch_file("r2t", x[0].to_csv(index=False)), scratch_file("r2t", x[1].to_csv(index=False))
 
 
-@functools.lru_cache(maxsize=1)
-def _cli() -> InProcessCLI:
-    """One in-process CLI runner per process (a parser, not data)."""
+def _cli(argv=lambda path: [], suffix: str = ".csv") -> FileCLI:
+    """``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content."""
     from .cli import register
 
-    return InProcessCLI(register)
+    return FileCLI(register, "r2t", argv, suffix)
 
 
-def _run_cli(argv) -> dict:
-    """Run the CLI subcommand's handler in-process on ``argv`` and parse its ``--json`` output."""
-    return _cli()(argv)
+def _run_cli(argv, rng) -> dict:
+    """Run the CLI subcommand's handler in-process on ``argv`` with ``--seed`` from the audit and ``--json``."""
+    return _cli().argv([*argv, "--seed", str(seed_of(rng)), "--json"])
 
 
 def _cli_components(out: dict) -> dict:
@@ -192,8 +178,7 @@ def _sql_cli():
     def release(x, rng):
         c, o = _sql_files(x)
         return _cli_components(_run_cli(["r2t", "sql", SQL, "--table", f"cust={c}", "--table", f"orders={o}",
-                                         "--private", "c:id", "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}",
-                                         "--seed", str(_seed(rng)), "--json"]))
+                                         "--private", "c:id", "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}"], rng))
     return _sql_entry("dpworkbench r2t sql", "cli", release, claimed=R2T.epsilon(epsilon=EPS, gs=GS_SQL),
                       public=("query", "--table names", "--private", "--gs", "--base", "--beta", "--epsilon"),
                       n_samples=600, pilot=400)  # each run opens a DuckDB connection (~10–30 ms)
@@ -217,7 +202,7 @@ def _graph_text_neighbours(text: str):
     from ..graphs import read_edge_lines
 
     lines = text.splitlines()
-    raw, _ = read_edge_lines(_graph_text_file(text))
+    raw, _ = read_edge_lines(scratch_file("r2t", text, ".txt"))
     for v in np.unique(raw):
         yield "".join(ln + "\n" for ln in lines if v not in _line_ids(ln)) or "# no edges\n"
     for h in HOSTILE_EDGE_LINES:
@@ -233,13 +218,6 @@ def _line_ids(line: str) -> set[int]:
         return set()
 
 
-def _graph_text_file(text: str) -> Path:
-    p = _tmpdir() / f"gt_{fingerprint(text)[:20]}.txt"
-    if not p.exists():
-        p.write_text(text)
-    return p
-
-
 def _graph_text_stats(grid):
     """Q(I, τ) for the graph the CLI's own reader makes of the file (``scan_edge_list``, dense relabelling)."""
     def stats(text):
@@ -247,15 +225,17 @@ def _graph_text_stats(grid):
         from .patterns import graph_joininfo
 
         def compute():
-            return Truncation(graph_joininfo(scan_edge_list(_graph_text_file(text)).graph(), "edge"))
+            return Truncation(graph_joininfo(scan_edge_list(scratch_file("r2t", text, ".txt")).graph(), "edge"))
         return _q_stats(_memo("trunc-text", (fingerprint(text),), compute), grid)
     return stats
 
 
 def _graph_cli():
+    cli = _cli(lambda path: ["r2t", "graph", str(path), "--query", "edge", "--gs", f"{GS_GRAPH:g}", "--epsilon",
+                             f"{EPS:g}"], ".txt")
+
     def release(text, rng):
-        return _cli_components(_run_cli(["r2t", "graph", str(_graph_text_file(text)), "--query", "edge", "--gs",
-                                         f"{GS_GRAPH:g}", "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"]))
+        return _cli_components(cli.release(text, rng))
     grid = tau_grid(GS_GRAPH)
     return EntryPoint(
         name="dpworkbench r2t graph", kind="cli", paper="r2t",
@@ -331,7 +311,7 @@ def _schema_db(x) -> Path:
     """The input as a DuckDB file with the declared keys (written once per input)."""
     import duckdb
 
-    p = _tmpdir() / f"db_{fingerprint(_schema_key(x))[:20]}.duckdb"
+    p = scratch_dir("r2t") / f"db_{fingerprint(_schema_key(x))[:20]}.duckdb"
     if not p.exists():
         tmp = p.with_suffix(".tmp")
         tmp.unlink(missing_ok=True)
@@ -388,7 +368,7 @@ def _schema_entry(name, query, private, *, groups=None, project=None, parallel=N
 
     def release(x, rng):
         out = _run_cli(["r2t", "sql", query, "--db", str(_schema_db(x)), *[a for p in private for a in ("--private", p)],
-                        *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"])
+                        *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}"], rng)
         if "groups" in out["private"]:
             return {f"estimate[{'/'.join(g['group'])}]": float(g["estimate"]) for g in out["private"]["groups"]}
         return _cli_components(out)
@@ -438,22 +418,12 @@ def _csv_inputs(rng):
 
 
 def _csv_neighbours(text):
-    from dpworkbench.testing.harness import csv_line_neighbours, hostile_lines
-
     extra = hostile_lines(text, np.random.default_rng(len(text)), limit=8) + ["99,2,1"]
     yield from csv_line_neighbours(text, extra)
 
 
 def _csv_files(text) -> tuple[Path, Path, Path]:
-    d = _tmpdir()
-    key = fingerprint(text)[:20]
-    c, o, s = d / "csv_cust.csv", d / f"csv_orders_{key}.csv", d / "csv_schema.sql"
-    if not c.exists():
-        c.write_text("id\n1\n2\n3\n")
-        s.write_text(CSV_DDL)
-    if not o.exists():
-        o.write_text(text)
-    return c, o, s
+    return scratch_file("r2t", "id\n1\n2\n3\n"), scratch_file("r2t", text), scratch_file("r2t", CSV_DDL, ".sql")
 
 
 def _csv_entry():
@@ -462,15 +432,14 @@ def _csv_entry():
     def stats(text):
         import duckdb
 
-        from .schema import catalog_from_ddl, load_csv_view
+        from .schema import catalog_from_ddl, load_tables
         from .sql import extract
 
         def compute():
             c, o, s = _csv_files(text)
             cat = catalog_from_ddl(s)
             con = duckdb.connect()
-            load_csv_view(con, "cust", c, cat.columns["cust"])
-            load_csv_view(con, "orders", o, cat.columns["orders"])
+            load_tables(con, [f"cust={c}", f"orders={o}"], cat)  # the CLI's own loader
             tr = Truncation(extract(con, CSV_SQL, ["cust"], catalog=cat).info)
             return {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
 
@@ -480,7 +449,7 @@ def _csv_entry():
         c, o, s = _csv_files(text)
         return _cli_components(_run_cli(["r2t", "sql", CSV_SQL, "--table", f"cust={c}", "--table", f"orders={o}",
                                          "--schema", str(s), "--private", "cust", "--gs", f"{GS_SQL:g}",
-                                         "--epsilon", f"{EPS:g}", "--seed", str(_seed(rng)), "--json"]))
+                                         "--epsilon", f"{EPS:g}"], rng))
 
     return EntryPoint(
         name="dpworkbench r2t sql --schema (CSV lines)", kind="cli", paper="r2t", relation=CSV_RELATION,

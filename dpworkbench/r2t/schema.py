@@ -170,4 +170,68 @@ def load_parquet_view(con, name: str, path: Path, types: dict[str, str] | None) 
     con.execute(f"CREATE VIEW {name} AS SELECT {', '.join(cols)} FROM read_parquet('{lit}')")
 
 
-__all__ = ["Catalog", "ForeignKey", "catalog_from_ddl", "catalog_from_duckdb", "load_csv_view", "load_parquet_view"]
+# --- the CLI's flags for tables, primary private relations and group domains -----------------------------------------
+def table_arg(text: str) -> tuple[str, Path]:
+    """``--table NAME=PATH``: an SQL identifier and a readable, non-empty file."""
+    if "=" not in text:
+        raise ValueError(f"--table must be NAME=PATH, got {text!r}")
+    name, path = text.split("=", 1)
+    if not name.isidentifier():
+        raise ValueError(f"--table name must be an SQL identifier, got {name!r}")
+    from ..cli.common import check_input_file
+
+    # a 0-byte file has no header, and the schema is public: refusing it depends on no private value
+    return name, check_input_file(path, f"--table {name}")
+
+
+def private_arg(text: str) -> str:
+    """``--private RELATION | ALIAS:KEY[:RELATION]``, checked for its shape."""
+    parts = text.split(":")
+    if len(parts) == 1 and parts[0].strip().isidentifier():
+        return parts[0].strip()  # --private RELATION: its key comes from the declared schema
+    if len(parts) not in (2, 3) or not all(parts):
+        raise ValueError(f"--private must be RELATION, ALIAS:KEY or ALIAS:KEY:RELATION, got {text!r}")
+    return text
+
+
+def groups_arg(items: list[str] | None) -> dict[str, list[str]]:
+    """``--groups EXPR=v1|v2|...`` (repeatable): the public domain of each GROUP BY expression."""
+    out = {}
+    for text in items or []:
+        if "=" not in text:
+            raise ValueError(f"--groups must be EXPR=v1|v2|..., got {text!r}")
+        expr, vals = text.split("=", 1)
+        out[expr.strip()] = [v.strip() for v in vals.split("|")]
+    return out
+
+
+def load_tables(con, tables: list[str], catalog=None) -> None:
+    """Each ``--table NAME=PATH`` as a view: CSV by :func:`load_csv_view`, Parquet by :func:`load_parquet_view`."""
+    import duckdb
+
+    for spec in tables:
+        name, path = table_arg(spec)
+        suffix = path.suffix.lower()
+        types = catalog.columns.get(name.lower()) if catalog is not None else None
+        try:
+            if suffix in (".parquet", ".pq"):
+                load_parquet_view(con, name, path, types)
+            elif suffix in (".csv", ".tsv", ".txt"):
+                # types from the declared schema, else every column text (the header-only rule); one line = one row
+                load_csv_view(con, name, path, types)
+            else:
+                raise ValueError(f"--table {name}: unsupported file type {suffix!r} (CSV or Parquet)")
+        except duckdb.Error as exc:  # Parquet metadata problems: DuckDB's dump names neither the flag nor the file
+            raise ValueError(_duckdb_message(exc, f"--table {name} ({path})")) from None
+
+
+def _duckdb_message(exc: Exception, where: str) -> str:
+    text = " ".join(str(exc).split())
+    if "unicode" in text.lower() or "utf-8" in text.lower() or "utf8" in text.lower():
+        return f"{where} is not UTF-8 text; re-save it as UTF-8"
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"{where}: {first}"
+
+
+__all__ = ["Catalog", "ForeignKey", "catalog_from_ddl", "catalog_from_duckdb", "groups_arg", "load_csv_view",
+           "load_parquet_view", "load_tables", "private_arg", "table_arg"]

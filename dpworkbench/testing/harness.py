@@ -268,6 +268,77 @@ def scratch_dir(tag: str):
     return Path(_SCRATCH[tag].name)
 
 
+def scratch_file(tag: str, text: str, suffix: str = ".csv"):
+    """The bytes of one file-level input in :func:`scratch_dir`, named by a hash of its content and written once
+    (the harness runs a release thousands of times on each input)."""
+    import hashlib
+
+    data = text.encode("utf-8", "surrogatepass")
+    path = scratch_dir(tag) / f"f_{hashlib.sha1(data).hexdigest()[:20]}{suffix}"
+    if not path.exists():
+        path.write_bytes(data)
+    return path
+
+
+def seed_of(rng: Any) -> int:
+    """The integer ``--seed`` of one sampled CLI run: the audit's own seed, or one drawn from a generator."""
+    if isinstance(rng, (int, np.integer)):
+        return int(rng)
+    return int(np.random.default_rng(rng).integers(2**31))
+
+
+def numeric_components(out: Any, prefix: str = "") -> dict[str, float]:
+    """The numbers of a JSON section (nested mappings flattened to ``a.b`` keys; a null is NaN; text, flags and
+    lists are left out): the components the audit compares."""
+    comps: dict[str, float] = {}
+    if isinstance(out, Mapping):
+        for k, v in out.items():
+            comps.update(numeric_components(v, f"{prefix}.{k}" if prefix else str(k)))
+    elif isinstance(out, (int, float)) and not isinstance(out, bool):
+        comps[prefix] = float(out)
+    elif out is None:
+        comps[prefix] = math.nan
+    return comps
+
+
+_RUNNERS: dict[Any, "InProcessCLI"] = {}
+
+
+class FileCLI:
+    """One paper subcommand run in process (:class:`InProcessCLI`, one parser per ``register``) on small files
+    written from text: ``argv(path)`` is the command line without ``--seed``/``--json``."""
+
+    def __init__(self, register: Callable[[Any], None], tag: str, argv: Callable[[Any], list[str]],
+                 suffix: str = ".csv", *, quiet: bool = False):
+        if register not in _RUNNERS:
+            _RUNNERS[register] = InProcessCLI(register)
+        self._runner, self._tag, self._argv, self._suffix, self._quiet = _RUNNERS[register], tag, argv, suffix, quiet
+
+    def path(self, text: str):
+        return scratch_file(self._tag, text, self._suffix)
+
+    def argv(self, argv: list[str]) -> dict:
+        """Any command line of the same parser (``quiet``: Python warnings silenced, e.g. an estimator's numeric
+        warnings, which thousands of sampled runs would repeat)."""
+        import warnings
+
+        with warnings.catch_warnings():
+            if self._quiet:
+                warnings.simplefilter("ignore")
+            return self._runner(argv)
+
+    def run(self, text: str, *extra: str) -> dict:
+        return self.argv([*self._argv(self.path(text)), *extra])
+
+    def release(self, text: str, rng: Any, *extra: str) -> dict:
+        """The JSON of one sampled run: ``--seed`` from the audit's stream."""
+        return self.run(text, *extra, "--seed", str(seed_of(rng)), "--json")
+
+    def exact(self, text: str, *extra: str) -> dict:
+        """The JSON with the NOT PRIVATE section (``--seed 0 --show-exact``): what the statistics are read from."""
+        return self.run(text, *extra, "--seed", "0", "--json", "--show-exact")
+
+
 # --- neighbour generators at the user's input level ---------------------------------------------------------
 def row_neighbours(df, universe=None) -> Iterable[Any]:
     """Every add/remove-one-row neighbour of a DataFrame: each row removed (later rows keep their order, the
@@ -285,14 +356,15 @@ def row_neighbours(df, universe=None) -> Iterable[Any]:
 
 
 def csv_line_neighbours(text: str, extra_lines: Sequence[str] = (), *, remove: bool = True, add: bool = True,
-                        substitute: bool = True) -> Iterable[str]:
+                        substitute: bool = True, header: bool = True) -> Iterable[str]:
     """Every file-level neighbour of a CSV's text (header first): each data line removed; each of ``extra_lines``
     inserted at every position; each data line replaced by each of ``extra_lines`` (the substitution relation).
-    The neighbours are where a user's data enters: the bytes of the file, read by the entry point's own loader."""
+    The neighbours are where a user's data enters: the bytes of the file, read by the entry point's own loader.
+    ``header=False``: every line is data (an edge list, whose first line may be an edge or be dropped)."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    head, body = lines[:1], lines[1:]
+    head, body = (lines[:1], lines[1:]) if header else ([], lines)
 
     def join(b: list[str]) -> str:
         return "\n".join(head + b) + "\n"
@@ -356,6 +428,7 @@ def node_neighbours(n: int, edges: np.ndarray) -> Iterable[tuple[int, np.ndarray
 __all__ = [
     "EntryPoint",
     "EntryReport",
+    "FileCLI",
     "InProcessCLI",
     "SensitivityReport",
     "audit_entry",
@@ -365,6 +438,9 @@ __all__ = [
     "hostile_lines",
     "markdown_table",
     "node_neighbours",
+    "numeric_components",
     "row_neighbours",
     "scratch_dir",
+    "scratch_file",
+    "seed_of",
 ]

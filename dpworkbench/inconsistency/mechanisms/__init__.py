@@ -805,6 +805,30 @@ def measures_plan(epsilon: float, *, n_bound: int | None = None, dcs: Sequence[D
             + I_P.plan(epsilon=per, n_bound=nb, fd_bound=fd) + VERTEX_COVER.plan(epsilon=per))
 
 
+def clamp_note(release: Release) -> str | None:
+    """Whether the released value was clamped into its range, in words. The comparison is between the noisy value
+    before clamping and the output, both private (post-processing of the Laplace output), so it can be shown."""
+    raw = release.exact.get("output_raw")
+    if raw is None or raw == release.value:
+        return None
+    side = "raised to the lower end" if raw < release.value else "lowered to the upper end"
+    return f"the noisy value was clamped: {side} of its range, {release.value:g}"
+
+
+def measures_accuracy(epsilon: float, n_bound: int | None, releases: dict | None = None, size=None) -> dict:
+    """The declarations' error bars of :func:`release_measures`' three releases (and of the private row bound): before
+    a run (``releases`` None, ``--plan``) from ε and the public bound alone; after it at the released θ* and the
+    released row bound ``size`` (both private outputs: post-processing)."""
+    eps_n, per = measures_split(epsilon, n_bound)
+    nb = n_bound if n_bound is not None else (size.value if size is not None else None)
+    out = {} if n_bound is not None else {"n_bound": SIZE_BOUND.accuracy(epsilon=eps_n)}
+    for k, decl in (("I_MI", I_MI), ("I_P", I_P)):
+        theta = releases[k].details["theta_star"] if releases is not None else None
+        out[k] = decl.accuracy(epsilon=per, n_bound=nb, theta=theta, bound_outside=True)
+    out["I_R"] = VERTEX_COVER.accuracy(epsilon=per, n_bound=nb)
+    return out
+
+
 def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = None, id_column: str | None = None,
                      engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0,
                      progress=None, schema=None, graph: ConflictGraph | None = None):
@@ -858,7 +882,8 @@ def run_record(release: Release, **extra) -> dict:
 
 
 __all__ = ["DEGREE_BOUND", "I_MI", "I_P", "I_P_PAPER", "N_BETA", "N_FRAC", "NEIGHBOURS", "SIZE_BOUND", "STRATEGIES",
-           "STRATEGY_LABELS", "Statistics", "THETA_EM", "Table", "VERTEX_COVER", "VERTEX_COVER_TYPO", "basic_em",
+           "STRATEGY_LABELS", "Statistics", "THETA_EM", "Table", "VERTEX_COVER", "VERTEX_COVER_TYPO", "basic_em", "clamp_note",
            "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection", "graph_projection_cost",
-           "laplace_sensitivity", "measures_plan", "measures_split", "noisy_degree_bound", "optimized_em",
+           "laplace_sensitivity", "measures_accuracy", "measures_plan", "measures_split", "noisy_degree_bound",
+           "optimized_em",
            "quality_sensitivity", "release_measures", "run_record"]
