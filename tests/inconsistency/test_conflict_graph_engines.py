@@ -264,3 +264,39 @@ def test_rank_order_4_and_8_byte_keys_match_stable_argsort(monkeypatch, force_pa
             assert u.dtype == np.int32 and v.dtype == np.int32 and u.size == g.num_edges
             assert np.array_equal(u, u0) and np.array_equal(v, v0), (n, seed)
             assert np.array_equal(ptr, ptr0), (n, seed)
+
+
+@pytest.mark.parametrize("force_parallel", [False, True])
+def test_bucketed_union_4_and_8_byte_keys_match_sorted_unique(monkeypatch, force_parallel):
+    """Issue 27, item 5: the fast build's union writes 4-byte keys relative to their bucket up to 2**20 nodes (at
+    2**19 < n ≤ 2**20 with 256 buckets), 8-byte keys above; both give the sorted distinct pairs of every DC's combo
+    pairs (here two DCs sharing combinations: duplicate keys), serial twins and threaded kernels alike, including
+    the first/last nodes and the bucket boundaries. Synthetic combos: no table of 10⁶ rows needed."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+    from dpworkbench.inconsistency.conflict_graph import _union_bucketed, sorted_unique
+
+    if force_parallel:
+        monkeypatch.setattr(FKm, "PARALLEL_MIN", 0)
+    rng = np.random.default_rng(4)
+    for n in (2, 9, 1000, 2**19 + 1, 2**20, 2**20 + 1):
+        s = FKm.shift_for(n)
+        special = [x for bs in (s - 7, 32 - s) if bs > 0 for x in (2**bs - 1, 2**bs, 2**(bs + 1) - 1) if x < n]
+        # disjoint combinations (each row in one), members ascending; the first holds the first/last/boundary nodes
+        first = np.unique([0, n - 1, *special])
+        rest = rng.permutation(np.setdiff1d(np.arange(min(n, 5000)) * max(1, n // 5000), first))[:800]
+        cut = np.sort(rng.choice(np.arange(1, max(rest.size, 2)), size=min(79, max(rest.size - 1, 0)), replace=False))
+        combos = [first] + [np.sort(c) for c in np.split(rest, cut) if c.size]
+        mp = np.concatenate([[0], np.cumsum([c.size for c in combos])]).astype(np.int64)
+        mem = np.concatenate(combos).astype(np.int64)
+        parts, expect = [], []
+        for dc in range(2):  # two DCs over the same combinations, overlapping combo pairs: duplicate keys
+            pa = rng.integers(0, len(combos), 150)
+            pb = np.where(rng.random(150) < 0.3, pa, rng.integers(0, len(combos), 150))
+            pa, pb = np.minimum(pa, pb).astype(np.int64), np.maximum(pa, pb).astype(np.int64)
+            pa[0] = pb[0] = 0
+            parts.append((mp, mem, pa, pb))
+            expect.append(FKm.expand_pairs_shift(mp, mem, pa, pb, np.int64(s)))
+        keys = sorted_unique(np.concatenate(expect))
+        u, v = _union_bucketed(parts, n, s)
+        assert u.dtype == np.int32 and u.size == keys.size > 0, n
+        assert np.array_equal(u, keys >> s) and np.array_equal(v, keys & ((1 << s) - 1)), n
