@@ -300,3 +300,21 @@ def test_bucketed_union_4_and_8_byte_keys_match_sorted_unique(monkeypatch, force
         u, v = _union_bucketed(parts, n, s)
         assert u.dtype == np.int32 and u.size == keys.size > 0, n
         assert np.array_equal(u, keys >> s) and np.array_equal(v, keys & ((1 << s) - 1)), n
+
+
+def test_node_sequence_equals_four_key_lexsort_with_ties():
+    """Issue 27, item 5: the node sequence sorts the keyed ranks alone and re-sorts only runs of equal ranks; it must
+    be exactly np.lexsort((occ, tie, key2, rank)) (stable: fully equal nodes by node number), with no ties, with
+    ties on the rank only, and with ties on every key."""
+    from dpworkbench.inconsistency.conflict_graph import NodeIdentity
+    from dpworkbench.inconsistency.model import tid_rank
+
+    rng = np.random.default_rng(2)
+    for n, k1, k2, k3, k4 in [(1, 5, 5, 1, 1), (50, 2**40, 2**40, 1, 1), (3000, 4, 3, 2, 3), (3000, 2, 1, 1, 1),
+                              (20_000, 300, 2, 2, 50)]:
+        ident = NodeIdentity(rng.integers(0, k1, n).astype(np.uint64), rng.integers(0, k2, n).astype(np.uint64),
+                             rng.integers(0, k3, n).astype(np.int64), rng.integers(0, k4, n).astype(np.int64), "content")
+        for seed in (0, 9):
+            want = np.lexsort((ident.occ, ident.tie, ident.key2, tid_rank(ident.key1, seed)))
+            got = node_sequence(ident, seed)
+            assert got.dtype == np.int64 and np.array_equal(got, want), (n, seed)
