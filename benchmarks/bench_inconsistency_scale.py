@@ -40,6 +40,31 @@ Measured at 10⁶ rows (313,284,286 edges), seconds:
   CPU 36.2 s (first repeat, fresh memory) / 29.0 / 32.1 s per repeat, 152,725–161,400 minor faults per repeat,
   wall median 90.4 s (build 34.1, order 28.7, I_MI 10.1, I_P 9.3, I_R 1.6), peak 5.77 GB, numba cache warm.
   ≤ 20 s wall needs ≤ 40 CPU s spread over both cores; not yet confirmed on a quiet machine.
+- main 5e9cb92 (lead, quiet machine): build 8.4, order 5.05, I_MI 2.33, I_P 2.63, I_R 0.40; total 20.03 s median
+  (24.1/19.2/20.0), peak 5.85 GB.
+
+4-byte sort keys (issue 27, item 5; branch tax-order). The build's union and the rank order each sort all of a graph's
+keys (313 M edges at 10⁶ rows, more keys before the union's deduplication), bucket by bucket. Both now write a key
+relative to its bucket — (offset of the bucket's end in the bucket) << bits(n) | other end — as 4 bytes whenever that
+fits with ≤ 256 buckets (up to 2**20 nodes; larger graphs keep 8-byte keys): the scatter writes half the bytes, and
+numpy's AVX-512 sort took 3.95 ns per 4-byte key (1.2 M-key buckets) against 8.85 ns per 8-byte key (2.45 M-key
+buckets). Keys are sorted in the first half of their bucket's 8-byte-per-edge range and decoded in place from the back.
+The node sequence sorts the keyed ranks with one SIMD argsort and re-sorts only runs of equal ranks instead of a 4-key
+lexsort (10⁶ nodes: 0.11 s against 1.08 s, load 8.5). Outputs are unchanged: tests against np.argsort(kind="stable"),
+sorted_unique and np.lexsort, and at 10⁶ rows the same blake2b digests of the graph (u, v) and of the order (u, v, inv,
+ptr) from main's code and from this branch. Measured old (main's functions) vs new, interleaved in one process after
+warm-up, on the shared 2-core machine while other helpers ran test suites (1-min load 8–12: wall times are 5–8 times the
+quiet ones, so CPU seconds are the better guide):
+- 2·10⁵ rows (12.5 M edges), 5 repeats, load 8.3–9.2: order wall median 0.96 → 0.67 s (×0.69), CPU 0.32 → 0.22 s
+  (×0.70); build wall 4.0 → 2.9 s (×0.72), CPU 1.17 → 0.98 s (×0.84).
+- 10⁶ rows, 2 repeats, load 10.6–11.9: build CPU 14.0/12.95 → 11.06/10.09 s (×0.79), wall median 49.9 → 37.6 s; order
+  CPU 10.26/10.17 → 9.05/10.77 s (×0.97: within the noise at this load), wall 37.0 → 34.6 s.
+- 10⁶ rows, the order stage alone (one graph, main's order and this branch's alternating), 4 repeats, load 8.6–9.9
+  (the inconsistency privacy-harness tests ran alongside for part of it): CPU 11.34/11.57/10.71/11.58 →
+  8.90/8.69/9.91/9.97 s (median ×0.82), wall median 52.3 → 46.0 s (×0.88); peak RSS 6.9 GB (digest copies included).
+  On the quiet machine's 5.05 s this would be ≈ 4.1–4.4 s if the CPU ratio carries over, and the build's ×0.79 CPU
+  ≈ 1.5–1.8 s off its 8.4 s: an estimate, not a measurement.
+  The whole 10⁶ figure on a quiet machine is still to be taken (the lead's).
 """
 
 from __future__ import annotations
@@ -75,7 +100,8 @@ def _cache_cold() -> int:
     """How many of the large-graph kernels were compiled in this process (not loaded from numba's cache)."""
     from dpworkbench.inconsistency import _fastkernels as FK
 
-    kernels = [FK.bucket_fill, FK.rank_bucket_fill, FK.rank_bucket_count, FK.prefault, FK._degrees, FK._grouped_scan]
+    kernels = [FK.bucket_fill, FK.bucket_fill32, FK.rank_bucket_fill32, FK.rank_bucket_count, FK.prefault, FK._degrees,
+               FK._grouped_scan]
     return sum(1 for k in kernels if sum(k.stats.cache_misses.values()))
 
 

@@ -273,7 +273,19 @@ def node_sequence(identity: NodeIdentity, seed: int = 0) -> np.ndarray:
     Mohapatra, Gilad, He, Kimelfeld, SIGMOD 2025: §4, Definition 7.
     """
     r = tid_rank(identity.key1, seed)
-    return np.lexsort((identity.occ, identity.tie, identity.key2, r)).astype(np.int64)
+    # = np.lexsort((occ, tie, key2, r)), i.e. by r, then key2, tie, occ, then node (lexsort is stable), but 4-key
+    # lexsort of 10⁶ nodes costs ~10 argsorts: sort by r alone (SIMD quicksort) and re-sort only the runs of equal r
+    idx = np.argsort(r, kind="quicksort").astype(np.int64)
+    rs = r[idx]
+    eq = rs[1:] == rs[:-1]
+    if eq.any():
+        tied = np.zeros(r.size, bool)
+        tied[:-1] |= eq
+        tied[1:] |= eq
+        at = np.flatnonzero(tied)  # sorted places of tied nodes: each run is contiguous, runs in order of r
+        sub = idx[at]
+        idx[at] = sub[np.lexsort((sub, identity.occ[sub], identity.tie[sub], identity.key2[sub], rs[at]))]
+    return idx
 
 
 def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int = 0, n: int | None = None,
@@ -316,11 +328,16 @@ def order_edges(u: np.ndarray, v: np.ndarray, *, rule: str = "rank", seed: int =
 def _order_rank(u, v, n, identity, seed):
     """The "rank" order: (u, v, inv, ptr) with inv[place] = node and ptr the edge ranges per later place.
 
-    One int64 key (later place << s) | earlier place per edge — the order of later·n + earlier, no division.
-    The keys are generated in parallel (numba) straight into buckets of later places (a counting pass sizes
-    every chunk × bucket range), each bucket is sorted by numpy (GIL released: one bucket per thread) and
-    decoded in place (8 bytes per edge at peak; the returned u and v are strided views of one interleaved int32
-    buffer). Deterministic: the sorted keys do not depend on the number of threads."""
+    One key (later place, earlier place) per edge, generated in parallel (numba) straight into buckets of later
+    places (a counting pass sizes every chunk × bucket range); each bucket is sorted by numpy (GIL released: one
+    bucket per thread) and decoded in place (8 bytes per edge at peak; the returned u and v are strided views of
+    one interleaved int32 buffer). The edges are distinct, so the sorted keys — and the order — are unique:
+    deterministic, independent of the number of threads and of the bucket split.
+
+    Up to 2**20 nodes (Tax at 10⁶ rows) the keys are 4 bytes, relative to their bucket (≤ 256 buckets of 2**bs
+    places, bs + bits(n) ≤ 32): written into the first half of the bucket's 8-byte-per-edge range, sorted there
+    and decoded from the back (:func:`~._fastkernels.rank_bucket_decode32`). Larger graphs use 8-byte keys
+    (later place << s) | earlier place."""
     from concurrent.futures import ThreadPoolExecutor
     from numba import get_num_threads
 
@@ -330,6 +347,9 @@ def _order_rank(u, v, n, identity, seed):
     inv32 = inv.astype(np.int32)
     s = FK.shift_for(n)
     bs = max(0, s - 7)  # ≤ 128 buckets of 2**bs places
+    narrow = bs + s <= 32 or ((n - 1) >> (32 - s)) < 256  # 4-byte relative keys, ≤ 256 buckets (1-byte table)
+    if narrow:
+        bs = min(bs, 32 - s)
     nb = ((n - 1) >> bs) + 1
     m = u.size
     threads = max(1, get_num_threads())
@@ -337,23 +357,34 @@ def _order_rank(u, v, n, identity, seed):
     cuts = (np.arange(chunks + 1, dtype=np.int64) * m) // chunks
     cnt = np.zeros((chunks, nb), np.int64)
     small = m < FK.PARALLEL_MIN  # serial twins: no thread launch for small graphs
-    fill = FK.rank_bucket_fill_serial if small else FK.rank_bucket_fill
     (FK.rank_bucket_count_serial if small else FK.rank_bucket_count)(u, v, (pos >> bs).astype(np.uint8), cuts, cnt)
     per_bucket = cnt.sum(axis=0)
     lo = np.concatenate([[0], np.cumsum(per_bucket)]).astype(np.int64)
     cursor = lo[:-1] + np.concatenate([np.zeros((1, nb), np.int64), np.cumsum(cnt, axis=0)[:-1]])
     keys = FK.scratch(m, np.int64)  # reuses the buffer of a previous order that is gone (see FK.scratch)
-    (FK.prefault_serial if m < FK.PARALLEL_MIN else FK.prefault)(keys, np.int64(4 * threads))
-    fill(u, v, pos, np.int64(s), np.int64(bs), cuts, cursor, keys, True)
-    del pos
+    (FK.prefault_serial if small else FK.prefault)(keys, np.int64(4 * threads))
     pairs = keys.view(np.int32)  # decoded in place: pair i takes the 8 bytes of key i
     per_place = np.zeros(n + 1, np.int64)
+    if narrow:
+        k32 = keys.view(np.uint32)  # bucket b's keys: k32[2·lo[b] : lo[b] + lo[b + 1]], its pairs k32[2·lo[b] : 2·lo[b + 1]]
+        (FK.rank_bucket_fill32_serial if small else FK.rank_bucket_fill32)(u, v, pos, np.int64(s), np.int64(bs), cuts,
+                                                                           cursor + lo[:-1], k32)
 
-    def finish(b):
-        seg = keys[lo[b]:lo[b + 1]]
-        seg.sort(kind="quicksort")
-        FK.rank_bucket_decode(seg, pairs[2 * lo[b]:2 * lo[b + 1]], inv32, np.int64(s), per_place)
+        def finish(b):
+            w = k32[2 * lo[b]:2 * lo[b + 1]]
+            c = lo[b + 1] - lo[b]
+            w[:c].sort(kind="quicksort")
+            FK.rank_bucket_decode32(w, np.int64(c), np.int64(b << bs), np.int64(s), inv32, per_place)
+    else:
+        (FK.rank_bucket_fill_serial if small else FK.rank_bucket_fill)(u, v, pos, np.int64(s), np.int64(bs), cuts,
+                                                                       cursor, keys, True)
 
+        def finish(b):
+            seg = keys[lo[b]:lo[b + 1]]
+            seg.sort(kind="quicksort")
+            FK.rank_bucket_decode(seg, pairs[2 * lo[b]:2 * lo[b + 1]], inv32, np.int64(s), per_place)
+
+    del pos
     order = np.argsort(-per_bucket, kind="stable").tolist()  # largest buckets first
     with ThreadPoolExecutor(threads) as ex:
         list(ex.map(finish, order))

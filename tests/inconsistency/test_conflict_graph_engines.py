@@ -212,3 +212,109 @@ def test_scratch_buffers_are_reused_only_when_nothing_refers_to_them(monkeypatch
     assert not any(np.shares_memory(small, buf) for buf in FKm._scratch)  # below the threshold: plain np.empty
     del c
     assert FKm.release_scratch() == 2 * 8000 and FKm._scratch == []
+
+
+def _stable_argsort_rank_order(g, seed):
+    """The "rank" order by the plainest means: np.argsort(kind="stable") of max(place)·n + min(place), and the
+    edge ranges per later place (ptr)."""
+    inv = node_sequence(g.identity, seed)
+    pos = np.empty(g.n, np.int64)
+    pos[inv] = np.arange(g.n)
+    a, b = pos[np.asarray(g.u)], pos[np.asarray(g.v)]
+    hi, lo = np.maximum(a, b), np.minimum(a, b)
+    idx = np.argsort(hi * g.n + lo, kind="stable")
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(hi, minlength=g.n))])
+    return np.asarray(g.u)[idx], np.asarray(g.v)[idx], ptr  # g.u < g.v: (min node, max node) already
+
+
+@pytest.mark.parametrize("force_parallel", [False, True])
+def test_rank_order_4_and_8_byte_keys_match_stable_argsort(monkeypatch, force_parallel):
+    """Issue 27, item 5: up to 2**20 nodes the rank order sorts 4-byte keys relative to their bucket (≤ 256 buckets;
+    at 2**19 < n ≤ 2**20 the buckets are narrower than the 128-bucket split), above that 8-byte keys. Both give
+    exactly np.argsort(kind="stable")'s order and per-place ranges, on graphs with hubs, with edges at the bucket
+    boundaries and the last place, and with node identities full of ties (few distinct keys: the node sequence is
+    decided by the tie-breakers), serial twins and threaded kernels alike."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+    from dpworkbench.inconsistency.conflict_graph import NodeIdentity, from_edges
+
+    if force_parallel:
+        monkeypatch.setattr(FKm, "PARALLEL_MIN", 0)
+    rng = np.random.default_rng(11)
+    # 2**19 + 1 and 2**20: 4-byte keys with bs = 32 - 20 = 12 (the 128-bucket split would need 33 bits);
+    # 2**20 + 1: 8-byte keys (4-byte ones would need 512 buckets)
+    for n in (2, 7, 300, 5000, 2**19 + 1, 2**20, 2**20 + 1):
+        key = rng.integers(0, 3, n).astype(np.uint64)  # 3 distinct keys: ties everywhere
+        occ = np.zeros(n, np.int64)
+        for k in range(3):
+            occ[key == k] = np.arange(int(np.sum(key == k)))
+        ident = NodeIdentity(key, rng.integers(0, 2, n).astype(np.uint64), np.zeros(n, np.int64), occ, "labels")
+        s = FKm.shift_for(n)
+        inv = node_sequence(ident, 0)
+        edge_places = [0, 1, n - 1, n - 2] + [p for bs in (s - 7, 32 - s) if bs > 0 for p in (2**bs - 1, 2**bs)]
+        spots = [int(inv[p]) for p in edge_places if 0 <= p < n]
+        e = [(a, b) for a in spots for b in spots]
+        e += [(int(spots[-1]), int(x)) for x in rng.integers(0, n, 400)]  # a hub at the last place
+        e += [tuple(int(y) for y in x) for x in rng.integers(0, n, (2000, 2))]
+        g = from_edges(n, [x for x in e if x[0] != x[1]])
+        g.identity = ident
+        for seed in ((0, 5) if n < 10**5 else (5,)):  # one seed for the large n (the node sequence is most of it)
+            u0, v0, ptr0 = _stable_argsort_rank_order(g, seed)
+            p = Projector(g, rule="rank", seed=seed)
+            u, v, _, ptr = p._grouped
+            assert u.dtype == np.int32 and v.dtype == np.int32 and u.size == g.num_edges
+            assert np.array_equal(u, u0) and np.array_equal(v, v0), (n, seed)
+            assert np.array_equal(ptr, ptr0), (n, seed)
+
+
+@pytest.mark.parametrize("force_parallel", [False, True])
+def test_bucketed_union_4_and_8_byte_keys_match_sorted_unique(monkeypatch, force_parallel):
+    """Issue 27, item 5: the fast build's union writes 4-byte keys relative to their bucket up to 2**20 nodes (at
+    2**19 < n ≤ 2**20 with 256 buckets), 8-byte keys above; both give the sorted distinct pairs of every DC's combo
+    pairs (here two DCs sharing combinations: duplicate keys), serial twins and threaded kernels alike, including
+    the first/last nodes and the bucket boundaries. Synthetic combos: no table of 10⁶ rows needed."""
+    from dpworkbench.inconsistency import _fastkernels as FKm
+    from dpworkbench.inconsistency.conflict_graph import _union_bucketed, sorted_unique
+
+    if force_parallel:
+        monkeypatch.setattr(FKm, "PARALLEL_MIN", 0)
+    rng = np.random.default_rng(4)
+    for n in (2, 9, 1000, 2**19 + 1, 2**20, 2**20 + 1):
+        s = FKm.shift_for(n)
+        special = [x for bs in (s - 7, 32 - s) if bs > 0 for x in (2**bs - 1, 2**bs, 2**(bs + 1) - 1) if x < n]
+        # disjoint combinations (each row in one), members ascending; the first holds the first/last/boundary nodes
+        first = np.unique([0, n - 1, *special])
+        rest = rng.permutation(np.setdiff1d(np.arange(min(n, 5000)) * max(1, n // 5000), first))[:800]
+        cut = np.sort(rng.choice(np.arange(1, max(rest.size, 2)), size=min(79, max(rest.size - 1, 0)), replace=False))
+        combos = [first] + [np.sort(c) for c in np.split(rest, cut) if c.size]
+        mp = np.concatenate([[0], np.cumsum([c.size for c in combos])]).astype(np.int64)
+        mem = np.concatenate(combos).astype(np.int64)
+        parts, expect = [], []
+        for dc in range(2):  # two DCs over the same combinations, overlapping combo pairs: duplicate keys
+            pa = rng.integers(0, len(combos), 150)
+            pb = np.where(rng.random(150) < 0.3, pa, rng.integers(0, len(combos), 150))
+            pa, pb = np.minimum(pa, pb).astype(np.int64), np.maximum(pa, pb).astype(np.int64)
+            pa[0] = pb[0] = 0
+            parts.append((mp, mem, pa, pb))
+            expect.append(FKm.expand_pairs_shift(mp, mem, pa, pb, np.int64(s)))
+        keys = sorted_unique(np.concatenate(expect))
+        u, v = _union_bucketed(parts, n, s)
+        assert u.dtype == np.int32 and u.size == keys.size > 0, n
+        assert np.array_equal(u, keys >> s) and np.array_equal(v, keys & ((1 << s) - 1)), n
+
+
+def test_node_sequence_equals_four_key_lexsort_with_ties():
+    """Issue 27, item 5: the node sequence sorts the keyed ranks alone and re-sorts only runs of equal ranks; it must
+    be exactly np.lexsort((occ, tie, key2, rank)) (stable: fully equal nodes by node number), with no ties, with
+    ties on the rank only, and with ties on every key."""
+    from dpworkbench.inconsistency.conflict_graph import NodeIdentity
+    from dpworkbench.inconsistency.model import tid_rank
+
+    rng = np.random.default_rng(2)
+    for n, k1, k2, k3, k4 in [(1, 5, 5, 1, 1), (50, 2**40, 2**40, 1, 1), (3000, 4, 3, 2, 3), (3000, 2, 1, 1, 1),
+                              (20_000, 300, 2, 2, 50)]:
+        ident = NodeIdentity(rng.integers(0, k1, n).astype(np.uint64), rng.integers(0, k2, n).astype(np.uint64),
+                             rng.integers(0, k3, n).astype(np.int64), rng.integers(0, k4, n).astype(np.int64), "content")
+        for seed in (0, 9):
+            want = np.lexsort((ident.occ, ident.tie, ident.key2, tid_rank(ident.key1, seed)))
+            got = node_sequence(ident, seed)
+            assert got.dtype == np.int64 and np.array_equal(got, want), (n, seed)
