@@ -155,8 +155,8 @@ def fig07_epsilon_sweep(claims: Claims, summary: pd.DataFrame, answers: Mapping[
                 continue  # R2T on edges is judged above
             text = f"{q}: {MECH_LABEL[mech]} absolute error at ε = 0.8 (RoadnetPA, whole-size stand-in)"
             if status[(q, mech, 0.8)] != "ok":
-                claims.add(text, paper=ys[k08], ours=float("nan"), rule=not_comparable("OT here under this profile's per-run limit"),
-                           cause="scale:OT here under this profile's per-run limit, not in the paper")
+                claims.add(text, paper=ys[k08], ours=float("nan"), rule=not_comparable("OT here: over this profile's per-run time limit or size caps"),
+                           cause="scale:OT here (per-run time limit or size caps), not in the paper")
                 continue
             e08 = se(q, mech, 0.8)
             claims.add(text, paper=ys[k08], ours=float(s[(q, mech, 0.8)]), rule=band(_printed(ys[k08]), se=e08 if math.isfinite(e08) else 0.0),
@@ -427,7 +427,7 @@ def tab03_fixed_tau(claims: Claims, fixed: pd.DataFrame, mech_error: pd.Series, 
             if not math.isfinite(v):
                 claims.add(f"{q}: {label} error / best fixed-τ error", paper=round(paper, 2), ours=v,
                            rule=not_comparable(f"{label} or every fixed τ over this profile's size/time limit (OT)"),
-                           cause="scale:OT here under this profile's per-run limit" if full_size else "")
+                           cause="scale:OT here (per-run time limit or LP-size cap), not in the paper" if full_size else "")
                 continue
             if full_size:
                 p_num, p_den = reference.TABLE3[q][mech], min(reference.TABLE3[q]["fixed"])
@@ -447,8 +447,8 @@ def tab03_fixed_tau(claims: Claims, fixed: pd.DataFrame, mech_error: pd.Series, 
             ours = float(mech_error.get((q, mech), np.nan))
             if not math.isfinite(ours):
                 claims.add(f"{q}: {label} absolute error (Table 3)", paper=paper, ours=ours,
-                           rule=not_comparable("OT here under this profile's per-run limit"),
-                           cause="scale:OT here under this profile's per-run limit")
+                           rule=not_comparable("OT here: over this profile's per-run time limit or LP-size cap"),
+                           cause="scale:OT here (per-run time limit or LP-size cap), not in the paper")
                 continue
             se = se_of(q, mech)
             claims.add(f"{q}: {label} absolute error (Table 3)", paper=paper, ours=ours,
@@ -461,8 +461,8 @@ def tab03_fixed_tau(claims: Claims, fixed: pd.DataFrame, mech_error: pd.Series, 
             ours, se = float(row.error.iloc[0]), float(row.se.iloc[0]) if "se" in row.columns else float("nan")
             text = f"{q}: fixed τ = GS/8^{k} absolute error (Table 3)"
             if not math.isfinite(ours):
-                claims.add(text, paper=paper, ours=ours, rule=not_comparable("OT here under this profile's per-run limit"),
-                           cause="scale:OT here under this profile's per-run limit")
+                claims.add(text, paper=paper, ours=ours, rule=not_comparable("OT here: over this profile's per-run time limit or LP-size cap"),
+                           cause="scale:OT here (per-run time limit or LP-size cap), not in the paper")
                 continue
             claims.add(text, paper=paper, ours=ours, rule=band(_printed(paper), se=se if math.isfinite(se) else 0.0),
                        cause=full_cause, note="two-sided: the printed rounding + 3 Monte-Carlo SE")

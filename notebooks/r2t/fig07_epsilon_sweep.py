@@ -44,8 +44,8 @@ if profile == "paper":
     print("Reductions from the paper's settings (2 shared cores instead of 24, HiGHS instead of CPLEX):")
     print("- time limit: paper: 6 h per run, OT beyond; here 120 s per run (each repetition's LP solves), OT beyond")
     print("- Q2- (4.0M length-2 paths): truncated from per-node counts (dpworkbench.r2t.aggregate, the same Q(I, τ) "
-          "without listing the paths; one R2T run 11.7 s at load ≈ 4, against 33 s enumerated); a τ whose reduced LP would "
-          "exceed 5,000,000 columns is OT (τ = 2, 4: 6.3M–6.6M columns), so is OPT² (it needs the join results)")
+          "without listing the paths; one R2T run 11.7 s at load ≈ 4, against 33 s enumerated); its reduced LPs have at most "
+          "4.0M columns, under the 5,000,000 cap; OPT² is OT on it (it needs the join results; over its 200,000 cap too)")
     print("- repetitions: paper: 20; here 10 (the 20 % trimmed mean drops 2 runs on each side), because this notebook and "
           "Table 3's had to run one after the other within about an hour on the shared 2-core machine")
     for mech, why in experiments.PAPER_PROFILE_OT.items():
