@@ -51,8 +51,7 @@ _LP_BASED = ("R2T", "OPT2", "LP", "RM")
 PAPER_PROFILE_OT = {
     "R2T": "instances over 5,000,000 join results are counted, not materialised (OT without trying: Q□ on Enron and "
            "GitHub); Q2- over it is truncated from per-node counts instead (dpworkbench.r2t.aggregate: the same Q(I, τ) "
-           "without listing the paths), OT only where a τ it needs has a reduced LP over the profile's column cap (5,000,000; "
-           "Table 3's notebook 12,000,000) or the "
+           "without listing the paths), OT only where a τ it needs has a reduced LP of more than 5,000,000 columns or the "
            "run exceeds 120 s (enumerated, Amazon2's 23.3M paths took 145 s and 3.8 GB to build and the run was over 120 s; "
            "from counts one run took 63 s and 4.4 GB at load ≈ 4)",
     "LP": "the same caps as R2T (over 5,000,000 join results, or an aggregated Q2- reduced LP over 5,000,000 columns at "

@@ -934,8 +934,7 @@ class Instance:
 
 
 def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int = 0, prefer: str = "real",
-                   degree_bound: int | None = None, max_m: int | None = None, aggregate: bool | None = None,
-                   max_cols: int | None = None) -> Instance:
+                   degree_bound: int | None = None, max_m: int | None = None, aggregate: bool | None = None) -> Instance:
     """One graph dataset × pattern query as an :class:`Instance` (non-private; join results cached by content).
 
     Parameters
@@ -951,13 +950,10 @@ def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int 
     max_m : int, optional
         Instances with more join results are counted but not materialised (``oversize``); Q2- is then truncated from
         per-node counts instead (:class:`dpworkbench.r2t.aggregate.Path2Truncation`, the same Q(I, τ) without
-        listing the paths), its reduced LPs capped at ``max_cols`` columns (over it: a ``SolverError``, OT).
+        listing the paths), its reduced LPs capped at ``max_m`` columns (over it: a ``SolverError``, OT).
     aggregate : bool, optional
         Q2- from per-node counts (True) or enumerated (False; OPT² and RM need the join results); default: only
         over ``max_m``. Ignored for the other queries.
-    max_cols : int, optional
-        The column cap of an aggregated Q2-'s reduced LPs (default ``max_m``: a reduced LP is never larger than the
-        join a materialised instance may hold).
 
     References
     ----------
@@ -971,7 +967,7 @@ def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int 
         from .aggregate import Path2Truncation
 
         t0 = time.perf_counter()
-        trunc = Path2Truncation(ds.data, max_cols=max_cols if max_cols is not None else max_m)
+        trunc = Path2Truncation(ds.data, max_cols=max_m)
         return Instance(dataset, query, trunc.info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
                         extract_seconds=time.perf_counter() - t0, trunc=trunc)
     if max_m is not None:
