@@ -26,7 +26,7 @@ import resource
 import time
 
 from dpworkbench.bench import row, timed
-from dpworkbench.r2t.aggregate import Path2Truncation, reduced_columns
+from dpworkbench.r2t.aggregate import Path2Truncation
 from dpworkbench.r2t.model import SolverError
 
 EPS, BETA, SEED = 0.8, 0.1, 1
@@ -58,22 +58,6 @@ def _graph(name: str):
     return g, time.perf_counter() - t0
 
 
-class _Capped(Path2Truncation):
-    """Q2- (aggregated) that refuses to build a reduced LP of more than ``max_cols`` columns (the shared machine's
-    memory; seeded research runs only — a release never gets here)."""
-
-    def __init__(self, g, max_cols: int):
-        super().__init__(g)
-        self.max_cols = int(max_cols)
-
-    def _reduced(self, tau, *, split):
-        k = reduced_columns(self.info, tau)
-        if k > self.max_cols:
-            raise SolverError(f"the reduced LP at τ={tau:g} would have {k:,} columns > DPWB_BENCH_R2T_MAX_M="
-                              f"{self.max_cols:,}")
-        return super()._reduced(tau, split=split)
-
-
 def r2t_run(g, query: str, D: int, *, max_cols: int) -> tuple[float, object, float]:
     """(seconds, R2TResult, extraction seconds) of one R2T run: enumeration + mechanism."""
     from dpworkbench.r2t import Truncation, r2t
@@ -82,7 +66,7 @@ def r2t_run(g, query: str, D: int, *, max_cols: int) -> tuple[float, object, flo
     def once():
         t0 = time.perf_counter()  # the extraction share inside the timed run (a stage breakdown, not the median)
         # Q2-: aggregated counting (per-node counts; the same reduced LPs and seeded output as the enumerated join)
-        trunc = _Capped(g, max_cols) if query == "path2" else Truncation(graph_joininfo(g, query))
+        trunc = Path2Truncation(g, max_cols=max_cols) if query == "path2" else Truncation(graph_joininfo(g, query))
         t_ext = time.perf_counter() - t0
         return r2t(trunc, epsilon=EPS, beta=BETA, gs=float(D) ** GS_EXP[query], rng=SEED), t_ext
 
@@ -112,7 +96,7 @@ def run() -> list[dict]:
                 continue
             m = count(g, q)
             ref_note = f"reference = paper's R2T time on Deezer ({PAPER_R2T_DEEZER[q]:g} s; no {name} time in the paper)"
-            # Q2- is aggregated (never enumerated): its guard is the size of each reduced LP the run builds (_Capped)
+            # Q2- is aggregated (never enumerated): its guard is the size of each reduced LP the run builds (Path2Truncation's max_cols)
             if q != "path2" and m > max_m:
                 rows.append(row(bench, "seconds per R2T run", float("nan"), PAPER_R2T_DEEZER[q],
                                 f"OT (memory): {m:,} join results > DPWB_BENCH_R2T_MAX_M={max_m:,} (rectangles are still "

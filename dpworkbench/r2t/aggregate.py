@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..graphs import CSRGraph
-from .model import Truncation, check_tau
+from .model import SolverError, Truncation, check_tau
 from .reduce import ReducedLP, merge_supports
 
 
@@ -211,12 +211,23 @@ def reduced_columns(pi: Path2Info, tau: float) -> int:
 
 class Path2Truncation(Truncation):
     """Q(I, τ) of Q2- (LP truncation) from aggregated counts: the same values as
-    ``Truncation(graph_joininfo(g, "path2"))`` without its M join results (module docstring)."""
+    ``Truncation(graph_joininfo(g, "path2"))`` without its M join results (module docstring).
 
-    def __init__(self, g: CSRGraph, *, time_limit: float | None = None):
+    ``max_cols``: refuse (:class:`~dpworkbench.r2t.model.SolverError`, reported as OT by the research drivers) to
+    build a reduced LP with more than this many columns (:func:`reduced_columns` or M, upper bounds): at small τ almost
+    every node is heavy and the reduced LP is as large as the enumerated join (the shared machine's memory). A
+    release never gets here (seeded research runs only)."""
+
+    def __init__(self, g: CSRGraph, *, time_limit: float | None = None, max_cols: int | None = None):
         super().__init__(Path2Info(g), "lp", time_limit=time_limit, reduce=True)
+        self.max_cols = None if max_cols is None else int(max_cols)
 
     def _reduced(self, tau: float, *, split: bool):
+        if self.max_cols is not None:
+            k = min(reduced_columns(self.info, tau), self.info.m)  # a column's weight counts ≥ 1 path: ≤ M columns
+            if k > self.max_cols:
+                raise SolverError(f"Q2- LP truncation at τ={tau:g}: its reduced LP would have {k:,} columns, over the "
+                                  f"limit of {self.max_cols:,}")
         return reduce_path2(self.info, tau, split=split)
 
     def prepare(self) -> None:

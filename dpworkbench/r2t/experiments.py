@@ -49,10 +49,13 @@ _LP_BASED = ("R2T", "OPT2", "LP", "RM")
 #: CPLEX), as measured on this project's shared 2-core machine (2026-11-27, load average 6–9 from other jobs). The
 #: notebooks print these next to their tables and the claims carry them as the cause of the not-comparable cells.
 PAPER_PROFILE_OT = {
-    "R2T": "instances over 5,000,000 join results are counted, not materialised (OT without trying): Amazon2's stand-in "
-           "Q2- (23.3M length-2 paths) took 145 s and 3.8 GB to build and its R2T run was over the 120 s limit (the LP at "
-           "τ = 512); this makes Q2- OT on Amazon1/2 (16.2M / 23.3M), RoadnetCA (7.2M) and Q2-/Q□ on Enron and GitHub",
-    "LP": "the same cap as R2T (over 5,000,000 join results: OT without trying); below it, the exact LP at a random τ "
+    "R2T": "instances over 5,000,000 join results are counted, not materialised (OT without trying: Q□ on Enron and "
+           "GitHub); Q2- over it is truncated from per-node counts instead (dpworkbench.r2t.aggregate: the same Q(I, τ) "
+           "without listing the paths), OT only where a τ it needs has a reduced LP of more than 5,000,000 columns or the "
+           "run exceeds 120 s (enumerated, Amazon2's 23.3M paths took 145 s and 3.8 GB to build and the run was over 120 s; "
+           "from counts one run took 63 s and 4.4 GB at load ≈ 4)",
+    "LP": "the same caps as R2T (over 5,000,000 join results, or an aggregated Q2- reduced LP over 5,000,000 columns at "
+          "the drawn τ: OT without trying); below them, the exact LP at a random τ "
           "(no early stop: the LP mechanism needs Q(I, τ) itself) was over 120 s for some τ on the whole Deezer's Q2- and Q□ "
           "and on the RoadnetPA-sized stand-in's Q2- (one LP there took 66 s at load ≈ 10)",
     "OPT2": "only instances with ≤ 200,000 join results are tried: on the whole Deezer OPT²'s F̂ LP at τ = 32 did not finish "
@@ -80,7 +83,10 @@ def _run_deadline(inst: Instance, run_time_limit: float | None):
 
 def _run_one(inst: Instance, mech: str, epsilon: float, beta: float, gen: np.random.Generator, limits: dict) -> float:
     """One seeded run of ``mech`` on ``inst`` (research: the private value is returned for the error only)."""
-    if mech in _LP_BASED and (inst.oversize or inst.info.m > limits.get("max_m", 10**12)):
+    if mech in ("OPT2", "RM") and inst.aggregated:
+        raise OutOfTime(f"{mech} needs the join results; Q2- is counted per node here (over this profile's size limit)")
+    # an aggregated Q2- holds no join results: its size guard is the columns of each reduced LP (Path2Truncation)
+    if mech in _LP_BASED and (inst.oversize or (not inst.aggregated and inst.info.m > limits.get("max_m", 10**12))):
         raise OutOfTime(f"{inst.info.m} join results exceed this profile's limit")
     if mech == "R2T":
         return r2t(inst.trunc, epsilon=epsilon, beta=beta, gs=inst.gs, rng=gen).value
@@ -138,8 +144,13 @@ def timed_full_run(inst: Instance, mech: str, epsilon: float, beta: float, gen: 
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (times include extraction); spec 2.13.
     """
-    fresh = Instance(inst.dataset, inst.query, inst.info, inst.gs, inst.source, inst.graph, inst.degree_bound,
-                     trunc=Truncation(inst.info, time_limit=limits.get("lp_time_limit")),
+    if inst.aggregated:  # Q2- from per-node counts: a fresh solver of the same kind (its counts are the extraction)
+        from .aggregate import Path2Truncation
+
+        trunc = Path2Truncation(inst.graph, time_limit=limits.get("lp_time_limit"), max_cols=inst.trunc.max_cols)
+    else:
+        trunc = Truncation(inst.info, time_limit=limits.get("lp_time_limit"))
+    fresh = Instance(inst.dataset, inst.query, trunc.info, inst.gs, inst.source, inst.graph, inst.degree_bound, trunc=trunc,
                      fhat=FHat(inst.info, time_limit=limits.get("lp_time_limit")), oversize=inst.oversize)
     fresh.cache["uncached"] = True
     t0 = time.perf_counter()

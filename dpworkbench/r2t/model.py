@@ -910,6 +910,11 @@ class Instance:
         return float(self.oversize) if self.oversize else self.info.answer
 
     @property
+    def aggregated(self) -> bool:
+        """Q2- truncated from per-node counts (:mod:`dpworkbench.r2t.aggregate`): no join results are held."""
+        return not hasattr(self.info, "psi")
+
+    @property
     def ds(self) -> float:
         return float("nan") if self.oversize else self.info.DS
 
@@ -920,12 +925,16 @@ class Instance:
         from ..cache import fingerprint
 
         i = self.info
-        data = fingerprint(self.graph.fingerprint if self.graph is not None else None, i.psi, i.ptr, i.ids, i.n, i.proj, i.psi_proj)
+        if self.aggregated:  # Q2- from per-node counts (no join results held): the graph is the data
+            data = fingerprint(self.graph.fingerprint, "aggregated", i.n, i.m)
+        else:
+            data = fingerprint(self.graph.fingerprint if self.graph is not None else None, i.psi, i.ptr, i.ids, i.n, i.proj,
+                               i.psi_proj)
         return f"{self.dataset}|{self.query}|GS={self.gs:g}|D={self.degree_bound}|{data[:16]}|{self.oversize}"
 
 
 def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int = 0, prefer: str = "real",
-                   degree_bound: int | None = None, max_m: int | None = None) -> Instance:
+                   degree_bound: int | None = None, max_m: int | None = None, aggregate: bool | None = None) -> Instance:
     """One graph dataset × pattern query as an :class:`Instance` (non-private; join results cached by content).
 
     Parameters
@@ -939,7 +948,12 @@ def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int 
     degree_bound : int, optional
         D of the utility assumption (default: the dataset's); GS_Q = D^k with k from :data:`GS_EXPONENT`.
     max_m : int, optional
-        Instances with more join results are counted but not materialised (``oversize``).
+        Instances with more join results are counted but not materialised (``oversize``); Q2- is then truncated from
+        per-node counts instead (:class:`dpworkbench.r2t.aggregate.Path2Truncation`, the same Q(I, τ) without
+        listing the paths), its reduced LPs capped at ``max_m`` columns (over it: a ``SolverError``, OT).
+    aggregate : bool, optional
+        Q2- from per-node counts (True) or enumerated (False; OPT² and RM need the join results); default: only
+        over ``max_m``. Ignored for the other queries.
 
     References
     ----------
@@ -949,6 +963,13 @@ def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int 
 
     ds, D = load_graph(dataset, n=n, seed=seed, prefer=prefer)
     D = degree_bound or D
+    if query == "path2" and (aggregate or (aggregate is None and max_m is not None and pattern_count(ds.data, query) > max_m)):
+        from .aggregate import Path2Truncation
+
+        t0 = time.perf_counter()
+        trunc = Path2Truncation(ds.data, max_cols=max_m)
+        return Instance(dataset, query, trunc.info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
+                        extract_seconds=time.perf_counter() - t0, trunc=trunc)
     if max_m is not None:
         c = pattern_count(ds.data, query)
         if c > max_m:

@@ -84,3 +84,53 @@ def test_seeded_r2t_outputs_are_exactly_equal():
 @pytest.mark.slow
 def test_seeded_r2t_outputs_are_exactly_equal_on_more_graphs():
     _check_seeded_equal([holme_kim(90, 3, 0.6, seed=s) for s in range(1, 3)] + _graphs()[:-1:4], range(3))
+
+
+def test_column_guard_refuses_only_reduced_lps_over_it():
+    """max_cols bounds the reduced LP a τ would build (the research drivers' memory guard): over it SolverError (OT),
+    under it the same value as without the guard."""
+    from dpworkbench.r2t.aggregate import reduced_columns
+    from dpworkbench.r2t.model import SolverError
+
+    g = holme_kim(80, 3, 0.6, seed=7)
+    free = Path2Truncation(g)
+    taus = [float(t) for t in tau_grid(float(free.info.DS) * 2)]
+    cols = {t: reduced_columns(free.info, t) for t in taus}
+    limit = sorted(set(cols.values()))[len(set(cols.values())) // 2]  # some τ's over it, some under
+    guarded = Path2Truncation(g, max_cols=limit)
+    over = [t for t in taus if cols[t] > limit and t < free.info.DS]
+    assert over and any(cols[t] <= limit for t in taus)
+    for t in taus:
+        if t in over:
+            with pytest.raises(SolverError, match="columns"):
+                guarded.value(t)
+        else:
+            assert guarded.value(t) == free.value(t)
+
+
+def test_graph_instance_counts_path2_per_node_over_max_m():
+    """Over max_m, graph_instance truncates Q2- from per-node counts (not OT as before): same answer, DS and Q(I, τ) as
+    the enumerated instance; R2T and LP run under the driver's size cap; OPT² and RM (they need the join results) are
+    OT; a timed run builds a fresh solver of the same kind."""
+    from dpworkbench.r2t import experiments, model
+
+    enum = model.graph_instance("amazon2", "path2", n=300, seed=0)
+    m = enum.info.m
+    agg = model.graph_instance("amazon2", "path2", n=300, seed=0, max_m=m - 1)
+    assert agg.aggregated and not enum.aggregated and agg.oversize == 0 and agg.key != enum.key
+    assert (agg.answer, agg.ds) == (enum.answer, enum.ds)
+    assert agg.trunc.max_cols == m - 1  # its reduced LPs are capped by the same limit
+    free = model.graph_instance("amazon2", "path2", n=300, seed=0, aggregate=True)
+    assert free.aggregated and free.trunc.max_cols is None
+    for t in tau_grid(free.gs)[:12]:
+        assert free.trunc.value(float(t)) == enum.trunc.value(float(t))
+    # the other queries keep the old rule (counted only, OT)
+    assert model.graph_instance("amazon2", "edge", n=300, seed=0, max_m=1).oversize > 0
+    limits = {"max_m": m - 1}  # the driver's join-result cap is not applied to an aggregated instance
+    gen = np.random.default_rng(0)
+    assert np.isfinite(experiments._run_one(free, "R2T", 0.8, 0.1, gen, limits))
+    assert np.isfinite(experiments._run_one(free, "LP", 0.8, 0.1, gen, limits))
+    for mech in ("OPT2", "RM"):
+        with pytest.raises(experiments.OutOfTime, match="join results"):
+            experiments._run_one(agg, mech, 0.8, 0.1, gen, {"max_m": 10**9, "opt2_max_m": 10**9, "rm_max_m": 10**9})
+    assert experiments.timed_full_run(free, "R2T", 0.8, 0.1, np.random.default_rng(1), limits) > 0

@@ -92,7 +92,7 @@ def test_fig07_both_sides(good):
                                stand_in_ds=8)
     expected = "pass" if good else "differs"
     assert set(verdicts(c).values()) == {expected}
-    assert len(c.rows) == 6
+    assert len(c.rows) == 7  # R2T's ratio on each of the four queries, LP's, NT/SDE > Q, R2T's level on edges
     every_claim_can_flip(c)
 
 
@@ -396,6 +396,16 @@ def test_fig07_full_size_judges_every_mechanism_at_eps_08():
     tri = {r.claim.split(" absolute")[0]: r for r in c.rows if "whole-size stand-in" in r.claim}
     assert tri["triangle: LP"].verdict == "pass" and tri["triangle: SDE"].verdict == "not-comparable"
     assert tri["triangle: SDE"].cause.startswith("scale:OT here")
+    # OT cells are left out, not judged: an R2T end of the ε grid (ratio not comparable), SDE everywhere (NT alone decides)
+    ot = s.copy()
+    ot.loc[(ot["query"] == "path2") & (ot.mechanism == "R2T") & (ot.epsilon == 0.1), ["error", "status"]] = [float("nan"), "OT"]
+    ot.loc[ot.mechanism == "SDE", ["error", "status"]] = [float("nan"), "OT"]
+    c = Claims()
+    claims.fig07_epsilon_sweep(c, ot, {"edge": 1e6, "triangle": 1e6}, eps_grid=[0.1, 0.8, 12.8], stand_in_ds=8, full_size=True)
+    v = verdicts(c)
+    assert v["path2: R2T error falls with ε (error(ε=0.1) / error(ε=12.8))"] == "not-comparable"
+    assert v["edge: R2T error falls with ε (error(ε=0.1) / error(ε=12.8))"] == "pass"
+    assert v["NT and SDE errors exceed the query result at ε = 0.8 (share of cases)"] == "pass"
     c = Claims()
     claims.fig07_epsilon_sweep(c, s, {"edge": 1e6, "triangle": 1e6}, eps_grid=[0.1, 0.8, 12.8], stand_in_ds=8)
     assert not any("whole-size stand-in" in r.claim for r in c.rows)
