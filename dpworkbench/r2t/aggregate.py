@@ -226,8 +226,9 @@ class Path2Truncation(Truncation):
         if self.max_cols is not None:
             k = min(reduced_columns(self.info, tau), self.info.m)  # a column's weight counts ≥ 1 path: ≤ M columns
             if k > self.max_cols:
-                raise SolverError(f"Q2- LP truncation at τ={tau:g}: its reduced LP would have {k:,} columns, over the "
-                                  f"limit of {self.max_cols:,}")
+                # the message names the public limit only, never the data's column count
+                raise SolverError(f"Q2- LP truncation at τ={tau:g}: its reduced LP would exceed the column limit of "
+                                  f"{self.max_cols:,}")
         return reduce_path2(self.info, tau, split=split)
 
     def prepare(self) -> None:
