@@ -302,7 +302,7 @@ def _tab1(ours: float, r2t: float, std: float = 0.0) -> pd.DataFrame:
     for d in ("Adult", "Flight", "Stock"):
         rows += [{"dataset": d, "algo": "ours", "mean": ours, "std": std, "runs": 4, "source": "real"},
                  {"dataset": d, "algo": "R2T", "mean": r2t, "std": std, "runs": 4, "source": "real"},
-                 {"dataset": d, "algo": "R2T-ordered", "mean": r2t, "std": std, "runs": 4, "source": "real"}]
+                 {"dataset": d, "algo": "R2T-unordered", "mean": r2t, "std": std, "runs": 4, "source": "real"}]
     return pd.DataFrame(rows).set_index(["dataset", "algo"])
 
 
@@ -324,6 +324,23 @@ def test_table1_claims_judge_against_the_paper_values_including_stock_ratio():
     v0 = _verdicts(_run(C.tab01_r2t_vs_projection, _tab1(0.10, 0.3), **kw))  # the same 0.1 off with no spread: two-sided band
     assert v0["Table 1 R2T: I_MI relative error, Adult"] == "differs"
 
+
+
+def test_table1_r2t_claims_read_the_ordered_pair_series_not_the_unordered_one():
+    """Table 1's "R2T" is the artifact's ordered-pair count, halved (spec §2.10), as Figs. 4–5's R2T series: the claims
+    read the ``R2T`` row (comparisons.table1_experiment builds it with comparisons.artifact_r2t, pairs="ordered"), never
+    the ``R2T-unordered`` sensitivity row. Measured (quick, seed 0): Adult 0.337 ordered vs 0.189 unordered."""
+    kw = dict(paper_r2t={"Adult": 0.17, "Flight": 0.12, "Stock": 123.19}, paper_ours={"Adult": 0.10, "Flight": 0.10, "Stock": 0.07},
+              profile="quick", datasets=["Adult", "Flight", "Stock"])
+    s = _tab1(0.10, 0.17)
+    s.loc[("Adult", "R2T"), "mean"] = 0.337           # ordered (the artifact): far from 0.17
+    s.loc[("Adult", "R2T-unordered"), "mean"] = 0.189  # unordered: within 0.005 + 3 SE of 0.17
+    s["std"] = 0.017
+    c = _run(C.tab01_r2t_vs_projection, s, **kw)
+    row = {r.claim: r for r in c.rows}["Table 1 R2T: I_MI relative error, Adult"]
+    assert abs(row.value - 0.337) < 1e-12 and row.verdict == "differs"
+    assert row.cause.startswith("open:the artifact's ordered-pair R2T truncates on Adult")
+    assert "R2T-unordered (the R2T paper's count): 0.189" in row.note
 
 
 def test_stock_ratio_band_is_two_sided_and_table1_conflicts_cite_the_spec():
