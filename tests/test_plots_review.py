@@ -95,6 +95,22 @@ def test_degenerate_ticks_and_log_ranges():
     assert any("spans 55 decades" in p for p in figure_problems(theta))
 
 
+def test_bars_on_a_log_axis_are_judged_on_their_own_values():
+    """A bar starts at 0 on a linear axis but at the plot's bottom on a log axis: positive bars on a log axis (Fig. 9's
+    runtimes, Table 1's errors) have nothing ≤ 0 to flag, while a real 0 or negative bar still is."""
+    def bars(y):
+        fig = go.Figure(go.Bar(x=["Stock", "Tax", "Adult"], y=y, name="I_MI"))
+        fig.update_layout(yaxis_type="log", xaxis_title="dataset", yaxis_title="seconds")
+        return figure_problems(fig)
+
+    assert not [p for p in bars([0.0088, 0.031, 0.052]) if "≤ 0" in p]
+    assert any("1 value(s) ≤ 0" in p for p in bars([0.0088, 0.0, 0.052]))
+    assert any("1 value(s) ≤ 0" in p for p in bars([0.0088, -0.002, 0.052]))  # e.g. a time minus a larger build time
+    horizontal = go.Figure(go.Bar(y=["a", "b"], x=[0.5, -1.0], orientation="h", name="v"))
+    horizontal.update_layout(xaxis_type="log", xaxis_title="x", yaxis_title="y")
+    assert any("1 value(s) ≤ 0" in p for p in figure_problems(horizontal))
+
+
 def test_small_text_at_print_width():
     fig = _one(font_size=6)
     probs = figure_problems(fig, as_saved=False, width=1400)

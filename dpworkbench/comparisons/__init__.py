@@ -12,8 +12,8 @@ core never import ``comparisons``.
 """
 
 from .figs45 import r2t_noise_experiment
-from .imi import IMIRelease, R2TIMI, imi_truncation, r2t_imi, r2t_imi_record
+from .imi import IMIRelease, R2TIMI, artifact_r2t, imi_truncation, r2t_imi, r2t_imi_record
 from .table1 import PAPER_SEC62_R2T, PAPER_TABLE1, fig_table1, ratio_verdict, table1_experiment, table1_summary
 
-__all__ = ["IMIRelease", "PAPER_SEC62_R2T", "PAPER_TABLE1", "R2TIMI", "fig_table1", "imi_truncation", "r2t_imi",
+__all__ = ["IMIRelease", "PAPER_SEC62_R2T", "PAPER_TABLE1", "R2TIMI", "artifact_r2t", "fig_table1", "imi_truncation", "r2t_imi",
            "r2t_imi_record", "r2t_noise_experiment", "ratio_verdict", "table1_experiment", "table1_summary"]

@@ -171,9 +171,18 @@ class R2TIMI:
         return Release(out, raw.ledger, public, self.derived, details, exact, True, "R2T on I_MI")
 
 
+def artifact_r2t(graph, *, pairs: str = "ordered", base: float = 5.5, n_bound: int | None = None) -> R2TIMI:
+    """The inconsistency paper's R2T baseline as its artifact ran it: ordered conflicting pairs with the output halved
+    (spec inconsistency §2.10), GS = n (or the public ``n_bound``), β = 0.1, τ_i = 5.5^i, i = 1..⌊log_5.5 GS⌋.
+    The one constructor of the R2T series of Figs. 4–5 (:func:`~dpworkbench.comparisons.figs45.r2t_noise_experiment`)
+    and of Table 1 (:func:`~dpworkbench.comparisons.table1.table1_experiment`), so the two cannot drift apart;
+    ``pairs="unordered"`` (the R2T paper's self-join count) only as a labelled sensitivity variant."""
+    return R2TIMI(graph, pairs=pairs, base=base, rounding="floor", beta=0.1, n_bound=n_bound)
+
+
 def r2t_imi_record(graph, epsilon: float, *, rng: Any = None, accountant: Accountant | None = None, **kw) -> Release:
     """One-off convenience: :class:`R2TIMI` (kwargs) then ``.run``. Spends ``epsilon``."""
     return R2TIMI(graph, **kw).run(epsilon, rng=rng, accountant=accountant)
 
 
-__all__ = ["IMIRelease", "R2TIMI", "imi_truncation", "r2t_imi", "r2t_imi_record"]
+__all__ = ["IMIRelease", "R2TIMI", "artifact_r2t", "imi_truncation", "r2t_imi", "r2t_imi_record"]

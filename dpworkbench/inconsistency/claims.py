@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..experiments.claims import Claims, Rule, at_least, at_most, between, claim_defaults, close, equals, not_comparable
 from . import reference as ref
+from .experiments import TIMED, algorithm_seconds
 
 #: an error value passes when it lies within this factor of the paper's (both ways: [p/F, F·p])
 ERROR_FACTOR = 2.0
@@ -387,10 +388,13 @@ def fig07_epsilon_sweep(claims: Claims, summary: pd.DataFrame, *, profile: str) 
 
 @claim_defaults("paper", cause="open:runtimes on other hardware")
 def fig08_runtime(claims: Claims, *, tax_slope: float, edge_slope: float, flight: pd.DataFrame, tax_series: str = "") -> None:
-    """Fig. 8: runtime against table size (log–log slope of the I_MI time on Tax, α = 0.005) and number of DCs
-    (``flight``: one row per DC count with I_MI_s, I_R_s, from
-    :func:`~dpworkbench.inconsistency.experiments.time_all_measures`; medians after a warm-up). ``tax_series`` names the
-    sizes and table the slopes come from (real Tax up to its 40,000 rows, the stand-in above).
+    """Fig. 8: runtime against table size (``tax_slope``: log–log slope of the I_MI algorithm time on Tax, α = 0.005,
+    the ``I_MI_algo_s`` of :func:`~dpworkbench.inconsistency.experiments.algorithm_seconds`) and number of DCs
+    (``flight``: one row per DC count with build_s, I_MI_s, I_R_s from
+    :func:`~dpworkbench.inconsistency.experiments.time_all_measures`; medians after a warm-up). Every time is the
+    algorithm's without the graph build, as the artifact timed it (:data:`~dpworkbench.inconsistency.experiments.TIMED`),
+    as Fig. 9. ``tax_series`` names the sizes and table the slopes come from (real Tax up to its 40,000 rows, the
+    stand-in above).
 
     References
     ----------
@@ -404,25 +408,28 @@ def fig08_runtime(claims: Claims, *, tax_slope: float, edge_slope: float, flight
                note="paper: 1 ms at 10² nodes → 4,500 s at 10⁶ nodes (322 M edges)")
     on = f"on {tax_series}" if tax_series else ""
     claims.add("runtime increases with size (log–log slope of I_MI time)", paper="> 0", ours=float(tax_slope), rule=at_least(0.0, strict=True),
-               note=f"pass when > 0; {on}".rstrip("; "))
+               note=f"pass when > 0; the algorithm's time without the graph build, as the artifact timed it; {on}".rstrip("; "))
     claims.add("edges grow super-linearly with rows (paper: 'exponentially'; log–log slope)", paper="> 1", ours=float(edge_slope),
                rule=at_least(1.0, strict=True), note=f"pass when > 1 (spec §7 item 18: 'exponentially' means super-linearly); {on}".rstrip("; "))
-    first, last = float(flight.I_MI_s.iloc[0]), float(flight.I_MI_s.iloc[-1])
+    fl = algorithm_seconds(flight)
+    first, last = float(fl.I_MI_algo_s.iloc[0]), float(fl.I_MI_algo_s.iloc[-1])
     k0, k1 = sorted(ref.FIG8_FLIGHT_SECONDS)
     claims.add(f"Flight: I_MI/I_P time, {k1} DCs vs {k0} DC", paper=ref.FIG8_FLIGHT_SECONDS[k1] / ref.FIG8_FLIGHT_SECONDS[k0], ours=last / first,
-               rule=not_comparable("the paper's times include networkx graph building on other hardware; ratio shown"),
-               cause="stand-in:Flight (synthetic; the paper's times also include networkx graph building on other hardware)",
-               note="paper: ≈5 s → 25 s")
+               rule=not_comparable("the paper's times are of networkx code on other hardware and the Flight table is a stand-in; ratio shown"),
+               cause="stand-in:Flight (synthetic; the paper's times are of its networkx code on a Xeon, ours of the same timed "
+                     "window — the algorithm on a built graph — on a shared 2-core machine)",
+               note=f"paper: ≈5 s → 25 s; timed: {TIMED}")
+    with_build = float(flight.I_MI_s.iloc[-1]) / float(flight.I_MI_s.iloc[0])
     claims.add("Flight: time increases with #DCs (time with all DCs / with one)", paper="> 1", ours=last / first,
-               rule=at_least(1.0, strict=True), note=f"{first:.3g}s → {last:.3g}s")
-    r = float(flight.I_R_s.mean()) / float(flight.I_MI_s.mean())
+               rule=at_least(1.0, strict=True),
+               note=f"{first:.3g}s → {last:.3g}s without the graph build; with our build included {with_build:.3g}×")
+    r = float(fl.I_R_algo_s.mean()) / float(fl.I_MI_algo_s.mean())
     claims.add("I_R (Alg. 5) faster than I_MI/I_P (mean time ratio I_R / I_MI)", paper="< 1 (≤1 s vs 5 s with 1 DC)", ours=r,
-               rule=at_most(1.0, strict=True))
+               rule=at_most(1.0, strict=True), note="the algorithms' times without the graph build, as the artifact timed them")
 
 
-#: what Fig. 9 times: the artifact's compute_measures.py loads each conflict graph from its pickle (built beforehand by
-#: create_graph.py) and times only the algorithm call (nodedp_add_edge_* / vertex_cover); the graph build is not timed
-FIG9_TIMED = "the algorithm on a built graph (the artifact times only the call on the pickled graph, not create_graph.py)"
+#: what Fig. 9 times (as Fig. 8): the artifact's compute_measures.py times only the algorithm call on the pickled graph
+FIG9_TIMED = TIMED
 
 
 @claim_defaults("paper", cause="open:timing noise (algorithm runs of 5–70 ms on a shared 2-core machine) or the projection's "
@@ -440,7 +447,7 @@ def fig09_runtime_by_density(claims: Claims, runtimes: pd.DataFrame) -> None:
     """
     from scipy.stats import spearmanr
 
-    algo = runtimes.I_MI_s - runtimes.build_s
+    algo = algorithm_seconds(runtimes).I_MI_algo_s
     rho = float(spearmanr(runtimes.edges, algo).statistic)
     with_build = float(spearmanr(runtimes.edges, runtimes.I_MI_s).statistic)
     claims.add("runtime increases with density (Spearman ρ of edges vs I_MI time without the graph build)",
@@ -475,6 +482,14 @@ def _ratio_band(num: float, den: float, se_num: float, se_den: float, paper_num:
     return band(r, rounding=rounding, se=se if np.isfinite(se) else 0.0)
 
 
+#: Table 1's R2T is the artifact's ordered-pair count (output halved, spec §2.10), whose join results weigh 2·degree per
+#: tuple: on a dense sample (Adult) the artifact's top τ = 5.5^⌊log_5.5 GS⌋ ≈ 5,033 (GS = n = 10k) lies below that DS
+#: and truncates. Measured (quick, seed 0, Adult at RNoise 1 %: max degree 9,927, 2.04 M pairs): every run of both counts
+#: wins at τ = 5,033, which keeps ≤ 5,033 pairs per tuple unordered but ≤ 2,516 ordered — error 0.189 vs 0.337.
+TAB1_R2T_OPEN_CAUSE = ("open:the artifact's ordered-pair R2T truncates on {d} (τ ≤ 5.5^5 ≈ 5,033 at GS = n = 10k, below its DS = "
+                       "2·max degree on a dense sample); Table 1's noise setting is unstated (spec §7 item 19)")
+
+
 @claim_defaults("paper", cause="open:our I_MI errors differ from Table 1's where §6.2 does not contradict it (noise setting unstated)")
 def tab01_r2t_vs_projection(claims: Claims, summary: pd.DataFrame, *, paper_r2t: Mapping[str, float],
                             paper_ours: Mapping[str, float], profile: str, datasets: Sequence[str]) -> None:
@@ -498,9 +513,12 @@ def tab01_r2t_vs_projection(claims: Claims, summary: pd.DataFrame, *, paper_r2t:
         conflict = TAB1_CONFLICTS_TEXT.get(("R2T", d))
         claims.add(f"Table 1 R2T: I_MI relative error, {d}", paper=p, ours=m,
                    rule=not_comparable(CI_REASON) if ci else _printed_band(p, ROUNDING_2DP, ses, (d, "R2T")),
-                   cause="" if ci or not conflict else f"paper-error:spec §7 item 19 (Table 1 vs §6.2 on {d}: {conflict})",
+                   cause="" if ci else (f"paper-error:spec §7 item 19 (Table 1 vs §6.2 on {d}: {conflict})" if conflict else
+                                        TAB1_R2T_OPEN_CAUSE.format(d=d)),
                    note=f"two-sided: the printed rounding + 3 SE; {S.loc[(d, 'R2T'), 'source']} data; "
-                        f"R2T-ordered (artifact): {_get(S, (d, 'R2T-ordered'), 'mean'):.3f}")
+                        "R2T counts ordered pairs and halves its output, as the artifact and Figs. 4–5 (spec §2.10)"
+                        + (f"; R2T-unordered (the R2T paper's count): {_get(S, (d, 'R2T-unordered'), 'mean'):.3f}"
+                           if (d, "R2T-unordered") in S.index else ""))
     for d in datasets:
         m, p = _get(S, (d, "ours"), "mean"), float(paper_ours[d])
         conflict = TAB1_CONFLICTS_TEXT.get(("ours", d))

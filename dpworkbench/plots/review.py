@@ -263,7 +263,10 @@ def figure_problems(fig: go.Figure, *, as_saved: bool = True, width: int | None 
                 getattr(t, "orientation", None) != "h" for t in ts) else "x")
             if not values or ax.type == "category":
                 continue
-            v = np.concatenate(values + ([np.zeros(1)] if bar_like else []))
+            # a bar is drawn from 0 on a linear axis (0 belongs to its span), but from the bottom of the plot on a log
+            # axis, where 0 is not drawn at all: only the bars' own values count there (fig09's positive runtimes
+            # were flagged "≤ 0" for the added 0)
+            v = np.concatenate(values + ([np.zeros(1)] if bar_like and ax.type != "log" else []))
             lo, hi = float(v.min()), float(v.max())
             if ax.range is not None and ax.type != "log":
                 try:

@@ -67,12 +67,34 @@ def test_privacy_audit_on_neighbouring_databases():
 
 def test_table1_experiment_rows_and_summary(tmp_path):
     res = table1_experiment("t1", ["Stock", "Flight"], rows=300, repeats=2, results_dir=tmp_path, seed=0, prefer="synthetic")
-    assert set(res.algo) == {"R2T", "R2T-ordered", "ours"}
+    assert set(res.algo) == {"R2T", "R2T-unordered", "ours"}
     assert (res.groupby(["dataset", "algo"]).size() == 2).all()
     assert np.allclose(res.eps_total, 1.0)
     s = table1_summary(res)
     assert {"paper_mean", "mean", "std"} <= set(s.columns)
     assert s.set_index(["dataset", "algo"]).loc[("Stock", "R2T"), "paper_mean"] == pytest.approx(123.19)
+
+
+def test_table1_r2t_is_the_ordered_pair_series_of_figs45(tmp_path, monkeypatch):
+    """Table 1's "R2T" counts ordered conflicting pairs and halves the output (the artifact, spec §2.10), built by the
+    same constructor as Figs. 4–5's R2T series (comparisons.artifact_r2t): on the unordered series (the old Table 1,
+    which reported the ordered count only in a note) the ``pairs`` column reads "unordered" and this fails."""
+    from dpworkbench.comparisons import figs45, imi, table1
+
+    built = []
+    real = imi.artifact_r2t
+
+    def spy(g, **kw):
+        q = real(g, **kw)
+        built.append(q.pairs)
+        return q
+
+    monkeypatch.setattr(table1, "artifact_r2t", spy)
+    res = table1_experiment("t1o", ["Stock"], rows=300, repeats=2, results_dir=tmp_path, seed=0, prefer="synthetic")
+    assert set(res[res.algo == "R2T"].pairs) == {"ordered"}
+    assert set(res[res.algo == "R2T-unordered"].pairs) == {"unordered"}
+    assert sorted(built) == ["ordered", "unordered"]  # both R2T columns come from the one constructor
+    assert figs45.artifact_r2t is real  # Figs. 4–5's series uses that constructor too
 
 
 def test_r2t_noise_series_matches_the_inconsistency_rows(tmp_path):
