@@ -28,7 +28,9 @@ from ..experiments import run_grid, trimmed_mean
 from ..experiments.claims import monte_carlo_se
 from .mechanisms import baselines
 from .mechanisms import FIXED_TAU, fixed_tau, opt2, r2t, tau_grid
-from .model import FHat, Instance, SolverError, Truncation
+from .aggregate import Path2Truncation
+from .joininfo import from_lists
+from .model import GS_EXPONENT, FHat, Instance, SolverError, Truncation, graph_joininfo_cached, pattern_count
 
 MECHANISMS_GRAPH = ("R2T", "OPT2", "LP", "NT", "SDE", "RM")
 TRIM = 0.2  # spec 4.1: drop 20 % of the runs on each side
@@ -68,6 +70,51 @@ PAPER_PROFILE_OT = {
 }
 # SDE's distance LP per (graph, θ), shared by the queries of one graph (the graph object is kept alive with it)
 _SDE_PROJECTIONS: dict[tuple[int, float], tuple[object, tuple[float, np.ndarray] | None]] = {}
+
+
+def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int = 0, prefer: str = "real",
+                   degree_bound: int | None = None, max_m: int | None = None, aggregate: bool | None = None) -> Instance:
+    """One graph dataset × pattern query as an :class:`Instance` (non-private; join results cached by content).
+
+    Parameters
+    ----------
+    dataset : str
+        A key of :data:`dpworkbench.r2t.datasets.GRAPHS` (stand-in or real graph).
+    query : {"edge", "path2", "triangle", "rectangle"}
+        The pattern (Q1-, Q2-, Q△, Q□ of the paper).
+    n, seed, prefer
+        Passed to :func:`dpworkbench.r2t.datasets.load_graph`.
+    degree_bound : int, optional
+        D of the utility assumption (default: the dataset's); GS_Q = D^k with k from :data:`GS_EXPONENT`.
+    max_m : int, optional
+        Instances with more join results are counted but not materialised (``oversize``); Q2- is then truncated from
+        per-node counts instead (:class:`dpworkbench.r2t.aggregate.Path2Truncation`, the same Q(I, τ) without
+        listing the paths), its reduced LPs capped at ``max_m`` columns (over it: a ``SolverError``, OT).
+    aggregate : bool, optional
+        Q2- from per-node counts (True) or enumerated (False; OPT² and RM need the join results); default: only
+        over ``max_m``. Ignored for the other queries.
+
+    References
+    ----------
+    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §8.1 (graph pattern counting under node-DP, Table 1).
+    """
+    from .datasets import load_graph
+
+    ds, D = load_graph(dataset, n=n, seed=seed, prefer=prefer)
+    D = degree_bound or D
+    if query == "path2" and (aggregate or (aggregate is None and max_m is not None and pattern_count(ds.data, query) > max_m)):
+        t0 = time.perf_counter()
+        trunc = Path2Truncation(ds.data, max_cols=max_m)
+        return Instance(dataset, query, trunc.info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
+                        extract_seconds=time.perf_counter() - t0, trunc=trunc)
+    if max_m is not None:
+        c = pattern_count(ds.data, query)
+        if c > max_m:
+            return Instance(dataset, query, from_lists([], []), float(D) ** GS_EXPONENT[query], ds.source, ds.data, D, oversize=c)
+    t0 = time.perf_counter()
+    info = graph_joininfo_cached(ds.data, query, name=f"{dataset}/{query}")
+    return Instance(dataset, query, info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
+                    extract_seconds=time.perf_counter() - t0)
 
 
 @contextlib.contextmanager
@@ -182,7 +229,7 @@ def evaluate(instances: Sequence[Instance], mechanisms: Sequence[str], epsilons:
     Parameters
     ----------
     instances : sequence of Instance
-        From :func:`dpworkbench.r2t.model.graph_instance` (or any instance with a graph for NT/SDE).
+        From :func:`graph_instance` (or any instance with a graph for NT/SDE).
     mechanisms : sequence of str
         Names from :data:`MECHANISMS_GRAPH`.
     epsilons : sequence of float

@@ -27,7 +27,7 @@ from scipy.sparse.csgraph import connected_components
 from .._validation import check_options
 from ..cache import cached
 from ..graphs import CSRGraph
-from .joininfo import JoinInfo, from_lists
+from .joininfo import JoinInfo
 from .patterns import count, graph_joininfo
 
 _INF = math.inf
@@ -933,53 +933,6 @@ class Instance:
         return f"{self.dataset}|{self.query}|GS={self.gs:g}|D={self.degree_bound}|{data[:16]}|{self.oversize}"
 
 
-def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int = 0, prefer: str = "real",
-                   degree_bound: int | None = None, max_m: int | None = None, aggregate: bool | None = None) -> Instance:
-    """One graph dataset × pattern query as an :class:`Instance` (non-private; join results cached by content).
-
-    Parameters
-    ----------
-    dataset : str
-        A key of :data:`dpworkbench.r2t.datasets.GRAPHS` (stand-in or real graph).
-    query : {"edge", "path2", "triangle", "rectangle"}
-        The pattern (Q1-, Q2-, Q△, Q□ of the paper).
-    n, seed, prefer
-        Passed to :func:`dpworkbench.r2t.datasets.load_graph`.
-    degree_bound : int, optional
-        D of the utility assumption (default: the dataset's); GS_Q = D^k with k from :data:`GS_EXPONENT`.
-    max_m : int, optional
-        Instances with more join results are counted but not materialised (``oversize``); Q2- is then truncated from
-        per-node counts instead (:class:`dpworkbench.r2t.aggregate.Path2Truncation`, the same Q(I, τ) without
-        listing the paths), its reduced LPs capped at ``max_m`` columns (over it: a ``SolverError``, OT).
-    aggregate : bool, optional
-        Q2- from per-node counts (True) or enumerated (False; OPT² and RM need the join results); default: only
-        over ``max_m``. Ignored for the other queries.
-
-    References
-    ----------
-    Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §8.1 (graph pattern counting under node-DP, Table 1).
-    """
-    from .datasets import load_graph
-
-    ds, D = load_graph(dataset, n=n, seed=seed, prefer=prefer)
-    D = degree_bound or D
-    if query == "path2" and (aggregate or (aggregate is None and max_m is not None and pattern_count(ds.data, query) > max_m)):
-        from .aggregate import Path2Truncation
-
-        t0 = time.perf_counter()
-        trunc = Path2Truncation(ds.data, max_cols=max_m)
-        return Instance(dataset, query, trunc.info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
-                        extract_seconds=time.perf_counter() - t0, trunc=trunc)
-    if max_m is not None:
-        c = pattern_count(ds.data, query)
-        if c > max_m:
-            return Instance(dataset, query, from_lists([], []), float(D) ** GS_EXPONENT[query], ds.source, ds.data, D, oversize=c)
-    t0 = time.perf_counter()
-    info = graph_joininfo_cached(ds.data, query, name=f"{dataset}/{query}")
-    return Instance(dataset, query, info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
-                    extract_seconds=time.perf_counter() - t0)
-
-
 def tpch_instance(con, name: str, *, gs: float = 1e6, sf: float | None = None) -> Instance:
     """One TPC-H query (:data:`dpworkbench.r2t.tpch.QUERIES`) as an :class:`Instance`; the join extraction is
     checked against the plain SQL answer.
@@ -999,5 +952,5 @@ def tpch_instance(con, name: str, *, gs: float = 1e6, sf: float | None = None) -
     return inst
 
 
-__all__ = ["FHat", "GS_EXPONENT", "Instance", "SolverError", "Truncation", "clip_value", "f_exact", "graph_instance",
+__all__ = ["FHat", "GS_EXPONENT", "Instance", "SolverError", "Truncation", "clip_value", "f_exact",
            "graph_joininfo_cached", "naive_value", "pattern_count", "sja_bounds", "tpch_instance"]

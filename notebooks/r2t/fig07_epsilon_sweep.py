@@ -29,7 +29,7 @@ beta = 0.1
 # %%
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model, reference
+from dpworkbench.r2t import claims, experiments, figures, reference
 from dpworkbench.r2t import datasets as datasets_mod
 ctx = NotebookContext("r2t/fig07_epsilon_sweep", profile=profile, output_dir=output_dir, seed=seed)
 n = pick(profile, ci=600, quick=6000, paper=datasets_mod.PAPER_NODES["roadnet_pa"])  # paper: the stand-in at RoadnetPA's 1.09M nodes
@@ -52,7 +52,7 @@ if profile == "paper":
         if mech in ("OPT2", "SDE", "RM"):
             print(f"- {mech}: {why}")
     print("- ε grid (0.1 … 12.8), β = 0.1, D = 16: as in the paper")
-instances = [model.graph_instance("roadnet_pa", q, n=n, seed=seed, max_m=limits.get("max_m"), aggregate=aggregate_path2)
+instances = [experiments.graph_instance("roadnet_pa", q, n=n, seed=seed, max_m=limits.get("max_m"), aggregate=aggregate_path2)
              for q in ["edge", "path2", "triangle", "rectangle"]]
 print("data:", instances[0].source, "RoadnetPA stand-in;", [(i.query, i.oversize or i.info.m, i.ds) for i in instances])
 

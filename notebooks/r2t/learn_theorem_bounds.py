@@ -34,7 +34,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, figures, model
+from dpworkbench.r2t import claims, experiments, figures
 from dpworkbench.r2t import Truncation, naive_value, from_lists
 from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats, r2t_bound, opt2_bound, ls_lower_bound
 from dpworkbench.r2t.mechanisms import baselines
@@ -77,7 +77,7 @@ bound_stats
 # %%
 rows = []
 for d, n, q in [("amazon2", n_social, "edge"), ("amazon2", n_social, "triangle"), ("roadnet_pa", n_road, "edge"), ("roadnet_pa", n_road, "rectangle")]:
-    inst = model.graph_instance(d, q, n=n, seed=seed)
+    inst = experiments.graph_instance(d, q, n=n, seed=seed)
     out = R2T.sample(inst.trunc, size=reps, rng=gen, epsilon=epsilon, beta=beta, gs=inst.gs)
     o = OPT2.sample(InstanceStats(inst.trunc, fhat=inst.fhat), size=reps, rng=gen, epsilon=epsilon, beta=beta)
     err_r, err_o = np.abs(out - inst.answer), np.abs(o - inst.answer)

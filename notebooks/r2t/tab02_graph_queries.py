@@ -31,7 +31,7 @@ beta = 0.1
 from IPython.display import display
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model, reference
+from dpworkbench.r2t import claims, experiments, figures, reference
 from dpworkbench.r2t import datasets as datasets_mod
 ctx = NotebookContext("r2t/tab02_graph_queries", profile=profile, output_dir=output_dir, seed=seed)
 datasets = pick(profile, ci=["roadnet_pa", "amazon2"], quick=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca", "enron", "github"],
@@ -58,7 +58,7 @@ if profile == "paper":
           "RoadnetPA-sized stand-in (4.0M), and the first run with 20 passed 25 min before reaching RoadnetPA's repetitions")
     print("- ε = 0.8, β = 0.1, D and GS_Q = D^k: as in the paper")
 from dpworkbench.r2t.datasets import sample_size
-instances = [model.graph_instance(d, q, n=sample_size(d, sizes), seed=seed, max_m=limits["max_m"]) for d in datasets for q in queries]
+instances = [experiments.graph_instance(d, q, n=sample_size(d, sizes), seed=seed, max_m=limits["max_m"]) for d in datasets for q in queries]
 display(pd.DataFrame([{"dataset": i.dataset, "source": i.source, "query": i.query, "join results M": i.oversize or i.info.m, "Q(I)": i.answer, "DS": i.ds, "GS": i.gs} for i in instances]))
 
 # %%

@@ -32,7 +32,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model
+from dpworkbench.r2t import claims, experiments, figures
 from dpworkbench.r2t import datasets as datasets_mod
 ctx = NotebookContext("r2t/tab03_fixed_tau", profile=profile, output_dir=output_dir, seed=seed)
 n = pick(profile, ci=300, quick=1000, paper=datasets_mod.PAPER_NODES["amazon2"])  # paper: the stand-in at Amazon2's 335k nodes
@@ -55,7 +55,7 @@ if profile == "paper":
           "Fig. 7's had to run one after the other within about an hour on the shared 2-core machine (one R2T run of Q2- "
           "on this stand-in took 63 s at load ≈ 4)")
     print("- fixed τ = GS/8^k (k = 1..7), ε = 0.8: as in the paper")
-instances = [model.graph_instance("amazon2", q, n=n, seed=seed, max_m=limits.get("max_m")) for q in ["edge", "path2", "triangle", "rectangle"]]
+instances = [experiments.graph_instance("amazon2", q, n=n, seed=seed, max_m=limits.get("max_m")) for q in ["edge", "path2", "triangle", "rectangle"]]
 print("data:", instances[0].source, "Amazon2 stand-in;", [(i.query, i.oversize or i.info.m, i.ds) for i in instances])
 
 # %%

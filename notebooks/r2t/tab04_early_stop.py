@@ -31,7 +31,7 @@ query = "rectangle"
 # %%
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.r2t import claims, experiments, figures, model
+from dpworkbench.r2t import claims, experiments, figures
 from dpworkbench.r2t import datasets as datasets_mod
 ctx = NotebookContext("r2t/tab04_early_stop", profile=profile, output_dir=output_dir, seed=seed)
 datasets = pick(profile, ci=["amazon2", "roadnet_pa"], quick=["deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca"],
@@ -56,7 +56,7 @@ from dpworkbench.r2t.datasets import sample_size
 # %%
 rows = []
 for d in datasets:
-    inst = model.graph_instance(d, query, n=sample_size(d, sizes), seed=seed)
+    inst = experiments.graph_instance(d, query, n=sample_size(d, sizes), seed=seed)
     t = experiments.early_stop_timing(inst, epsilon=epsilon, beta=beta, seed=seed, opt2_too=inst.info.m <= opt2_max_m, time_limit=time_limit,
                                       run_time_limit=run_time_limit, pruning_only=profile != "paper", results_dir=ctx.results_dir)
     t.insert(0, "dataset", d); t.insert(1, "source", inst.source); t.insert(2, "join results", inst.info.m)

@@ -112,20 +112,20 @@ def test_graph_instance_counts_path2_per_node_over_max_m():
     """Over max_m, graph_instance truncates Q2- from per-node counts (not OT as before): same answer, DS and Q(I, τ) as
     the enumerated instance; R2T and LP run under the driver's size cap; OPT² and RM (they need the join results) are
     OT; a timed run builds a fresh solver of the same kind."""
-    from dpworkbench.r2t import experiments, model
+    from dpworkbench.r2t import experiments
 
-    enum = model.graph_instance("amazon2", "path2", n=300, seed=0)
+    enum = experiments.graph_instance("amazon2", "path2", n=300, seed=0)
     m = enum.info.m
-    agg = model.graph_instance("amazon2", "path2", n=300, seed=0, max_m=m - 1)
+    agg = experiments.graph_instance("amazon2", "path2", n=300, seed=0, max_m=m - 1)
     assert agg.aggregated and not enum.aggregated and agg.oversize == 0 and agg.key != enum.key
     assert (agg.answer, agg.ds) == (enum.answer, enum.ds)
     assert agg.trunc.max_cols == m - 1  # its reduced LPs are capped by the same limit
-    free = model.graph_instance("amazon2", "path2", n=300, seed=0, aggregate=True)
+    free = experiments.graph_instance("amazon2", "path2", n=300, seed=0, aggregate=True)
     assert free.aggregated and free.trunc.max_cols is None
     for t in tau_grid(free.gs)[:12]:
         assert free.trunc.value(float(t)) == enum.trunc.value(float(t))
     # the other queries keep the old rule (counted only, OT)
-    assert model.graph_instance("amazon2", "edge", n=300, seed=0, max_m=1).oversize > 0
+    assert experiments.graph_instance("amazon2", "edge", n=300, seed=0, max_m=1).oversize > 0
     limits = {"max_m": m - 1}  # the driver's join-result cap is not applied to an aggregated instance
     gen = np.random.default_rng(0)
     assert np.isfinite(experiments._run_one(free, "R2T", 0.8, 0.1, gen, limits))

@@ -14,7 +14,7 @@ LIMITS = {"rm_max_m": 200, "opt2_max_m": 2000, "lp_time_limit": 10}
 
 @pytest.fixture(scope="module")
 def instances():
-    return [model.graph_instance("roadnet_pa", q, n=150, seed=0) for q in ("edge", "triangle")]
+    return [experiments.graph_instance("roadnet_pa", q, n=150, seed=0) for q in ("edge", "triangle")]
 
 
 def test_evaluate_resumes_with_identical_results_and_one_stream_per_cell(instances, tmp_path):
@@ -61,9 +61,9 @@ def test_fixed_tau_errors_and_early_stop(instances, tmp_path):
 
 
 def test_instance_key_follows_the_data():
-    a = model.graph_instance("roadnet_pa", "edge", n=150, seed=0)
-    b = model.graph_instance("roadnet_pa", "edge", n=150, seed=1)
-    c = model.graph_instance("roadnet_pa", "edge", n=150, seed=0)
+    a = experiments.graph_instance("roadnet_pa", "edge", n=150, seed=0)
+    b = experiments.graph_instance("roadnet_pa", "edge", n=150, seed=1)
+    c = experiments.graph_instance("roadnet_pa", "edge", n=150, seed=0)
     assert a.key == c.key and a.key != b.key
     assert model.Instance(a.dataset, a.query, a.info, 2 * a.gs, a.source, a.graph, a.degree_bound).key != a.key
 
@@ -71,12 +71,12 @@ def test_instance_key_follows_the_data():
 def test_a_run_past_the_run_time_limit_is_ot_and_the_deadline_is_cleared(tmp_path):
     """The paper profile's per-run limit: an LP started past it raises, the cell is OT (no estimate), and the
     instance's solvers carry no deadline afterwards (a later run without a limit must not inherit it)."""
-    inst = model.graph_instance("roadnet_pa", "triangle", n=150, seed=0)  # GS 256, DS 2: τ = GS/8^3 < DS needs the LP
+    inst = experiments.graph_instance("roadnet_pa", "triangle", n=150, seed=0)  # GS 256, DS 2: τ = GS/8^3 < DS needs the LP
     fixed = experiments.fixed_tau_errors(inst, [3, 4], epsilon=0.8, repetitions=5, results_dir=tmp_path / "f",
                                          progress=False, run_time_limit=-1.0)  # already past the deadline
     assert set(fixed.status) == {"OT"} and fixed.error.isna().all()
     assert inst.trunc.deadline is None and inst.fhat.deadline is None
-    social = model.graph_instance("amazon2", "edge", n=300, seed=0)  # τ = 2 < DS: R2T must solve (max-flow)
+    social = experiments.graph_instance("amazon2", "edge", n=300, seed=0)  # τ = 2 < DS: R2T must solve (max-flow)
     assert social.ds > 2
     runs, _ = experiments.evaluate([social], ["R2T"], [0.8], repetitions=2, seed=0, timing_epsilon=None,
                                    limits={**LIMITS, "run_time_limit": -1.0}, results_dir=tmp_path / "e", progress=False)
@@ -89,11 +89,11 @@ def test_oversize_instance_is_ot_for_fixed_tau_and_fixed_tau_has_its_se(tmp_path
     """An instance over the profile's join-result cap (counted, not materialised) has no LP: each fixed τ is OT, not the
     empty instance's 0; a solved τ carries the Monte-Carlo SE of its trimmed mean (Table 3's two-sided bands)."""
     # Q□ (Q2- over the cap is counted per node instead, tests/r2t/test_aggregate.py)
-    big = model.graph_instance("roadnet_pa", "rectangle", n=150, seed=0, max_m=10)
+    big = experiments.graph_instance("roadnet_pa", "rectangle", n=150, seed=0, max_m=10)
     assert big.oversize > 10
     fixed = experiments.fixed_tau_errors(big, [1, 2], epsilon=0.8, repetitions=5, results_dir=tmp_path / "o", progress=False)
     assert set(fixed.status) == {"OT"} and fixed.error.isna().all() and fixed.se.isna().all()
-    inst = model.graph_instance("roadnet_pa", "edge", n=150, seed=0)
+    inst = experiments.graph_instance("roadnet_pa", "edge", n=150, seed=0)
     ok = experiments.fixed_tau_errors(inst, [1, 3], epsilon=0.8, repetitions=20, results_dir=tmp_path / "s", progress=False)
     assert np.isfinite(ok.se).all() and (ok.se > 0).all()
 
@@ -101,7 +101,7 @@ def test_oversize_instance_is_ot_for_fixed_tau_and_fixed_tau_has_its_se(tmp_path
 def test_early_stop_run_time_limit_gives_a_lower_bound_on_the_speedup(tmp_path):
     """Table 4 with a per-run limit: a run past it is OT; when only the run without early stop is OT the speed-up is at
     least limit / time with. With no limit the column is NaN and the runs are as before."""
-    inst = model.graph_instance("roadnet_pa", "rectangle", n=400, seed=0)
+    inst = experiments.graph_instance("roadnet_pa", "rectangle", n=400, seed=0)
     t = experiments.early_stop_timing(inst, epsilon=0.8, opt2_too=False, results_dir=tmp_path / "a", progress=False)
     assert t.status.iloc[0] == "ok" and np.isnan(t.speedup_at_least.iloc[0])
     t = experiments.early_stop_timing(inst, epsilon=0.8, opt2_too=False, results_dir=tmp_path / "b", progress=False,
