@@ -64,7 +64,11 @@ quiet ones, so CPU seconds are the better guide):
   8.90/8.69/9.91/9.97 s (median ×0.82), wall median 52.3 → 46.0 s (×0.88); peak RSS 6.9 GB (digest copies included).
   On the quiet machine's 5.05 s this would be ≈ 4.1–4.4 s if the CPU ratio carries over, and the build's ×0.79 CPU
   ≈ 1.5–1.8 s off its 8.4 s: an estimate, not a measurement.
-  The whole 10⁶ figure on a quiet machine is still to be taken (the lead's).
+- main 7711573 + the 4-byte keys (lead, 2026-11-27 05:03 UTC, up 14.5 h after a day of test runs, helpers finished a
+  few minutes before: 1-min load 1.3–1.5 during the repeats, 5-min 2.5–3.0; numba cache warm): build 8.48, order 4.59,
+  I_MI 2.57, I_P 2.91, I_R 0.65; total 20.46 s median (22.3/20.5/20.1), CPU 34.1/29.3/30.1 s, peak 5.77 GB. The order
+  stage fell 5.05 → 4.59 s; the build did not move (8.4 → 8.48): the estimate above did not carry over. ≤ 20 s is
+  still not met.
 """
 
 from __future__ import annotations
