@@ -69,6 +69,16 @@ quiet ones, so CPU seconds are the better guide):
   I_MI 2.57, I_P 2.91, I_R 0.65; total 20.46 s median (22.3/20.5/20.1), CPU 34.1/29.3/30.1 s, peak 5.77 GB. The order
   stage fell 5.05 → 4.59 s; the build did not move (8.4 → 8.48): the estimate above did not carry over. ≤ 20 s is
   still not met.
+- main 9cb4670, unchanged code (lead, 2026-11-27 06:16–06:23 UTC, first thing in a new session: up 15.7 h, nothing had
+  run for ~40 min before, 1-min load 0.45 at start): this script alone 13.68 s median (15.8/13.5/13.7; build 5.95,
+  order 3.13, I_MI 1.72, I_P 1.74, I_R 0.36), CPU 24.6/20.3/20.3 s; through `dpworkbench bench --only
+  inconsistency_scale` (what `make bench` runs) 13.34 s (14.9/13.3/12.9), CPU 23.0/19.8/19.0 s, load 1.3–1.5; and
+  with an empty numba cache (``NUMBA_CACHE_DIR`` a new folder: 7 large-graph kernels compiled in the untimed warm-up,
+  as on a fresh clone) 13.08 s (18.1/13.1/12.6 — the first repeat on fresh memory), CPU 26.9/19.2/18.5 s, peak 5.86 GB.
+  ≤ 20 s is met, the first repeat on fresh memory included. The same code took 29–34 CPU s per repeat at 05:03: the
+  CPU seconds themselves moved 1.5× between the two sessions at similar load, so the host (other VMs on it), not this
+  process, set the 20.46 s. This machine could not be restarted here, so "freshly started" is approximated by the cold
+  numba cache and the fresh-memory first repeat.
 """
 
 from __future__ import annotations
