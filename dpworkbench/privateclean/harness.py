@@ -223,7 +223,7 @@ def spark_api_entry() -> EntryPoint:
     declaration's sensitivities."""
     from dpworkbench.accounting import ledger_epsilon
 
-    from .mechanisms import GRR
+    from .mechanisms import GRR, partition_codes
 
     params = dict(GRR.harness_params)
     checked = GRR.check_params(params)
@@ -235,9 +235,7 @@ def spark_api_entry() -> EntryPoint:
     def release(x, rng):
         rel, v = _spark_v(x, rng, params)
         comps = {}
-        for k, dom in rel.domains.items():
-            from .mechanisms import partition_codes
-
+        for k, dom in rel.domains.items():  # V's codes in the released domains, then its numbers
             comps.update({f"{k}[{i}]": float(c) for i, c in enumerate(partition_codes(v, k, np.asarray(dom, object)))})
         for c in checked["numeric"] or {}:
             comps.update({f"{c}[{i}]": float(y) for i, y in enumerate(v[c].to_numpy(dtype=float))})

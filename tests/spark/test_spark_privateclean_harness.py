@@ -96,3 +96,30 @@ def test_query_engine_spark_entry_on_file_level_neighbours(spark):
     cli = _cli(SPARK_ARGS)
     a, b = cli.release(x, 5, "--agg", "sum"), cli.release(xp, 5, "--agg", "sum")
     assert a["public"] == b["public"] and a["public"]["engine"] == "spark" and "NOT_PRIVATE" not in a
+
+
+def test_the_partition_hook_is_a_research_back_ends_only(spark):
+    """grr_spark lets a research back-end open each partition's stream (``for_partition``: how the pre-noise back-end
+    reaches the executors). A release back-end is never asked, even one that has the method."""
+    import pandas as pd
+
+    from dpworkbench.mechanisms.backends import OpenDPBackend
+    from dpworkbench.privateclean.harness import _PreNoise
+    from dpworkbench.privateclean.spark_engine import grr_spark
+
+    class Hooked(OpenDPBackend):
+        def for_partition(self, part):  # pragma: no cover - reached only if the release took the hook
+            raise AssertionError("a release opened its partition streams through for_partition")
+
+    df = pd.DataFrame({"cat": ["a", "b", "zz", "c"] * 5, "val": [-3.0, 4.0, 25.0, 7.5] * 5})
+    kw = dict(domains={"cat": ["a", "b", "c"]}, other={"cat": None}, bounds={"val": (0.0, 10.0)}, spark=spark)
+    rel = grr_spark(df, {"cat": 0.5}, {"val": 1.0}, rng=Hooked(), **kw)
+    assert rel.public["streams"].endswith("(OpenDP back-end, OS entropy)")
+    v = rel.value.data.toPandas()
+    assert not np.allclose(v["val"].to_numpy(), np.clip(df["val"].to_numpy(), 0, 10))  # noise was added
+    pre = grr_spark(df, {"cat": 0.5}, {"val": 1.0}, rng=_PreNoise(0), **kw)
+    assert "for_partition" in pre.public["streams"]
+    v = pre.value.data.toPandas()  # every partition (local[2]: two) ran without randomness
+    assert spark.createDataFrame(df).rdd.getNumPartitions() >= 2
+    assert [None if pd.isna(c) else c for c in v["cat"]] == ["a", "b", None, "c"] * 5  # "zz" → the declared NULL
+    np.testing.assert_array_equal(v["val"].to_numpy(), np.clip(df["val"].to_numpy(), 0, 10))
