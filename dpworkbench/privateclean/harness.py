@@ -185,8 +185,8 @@ def _cli_entry(name: str, flags: list[str], claimed: float, public: tuple[str, .
 # inputs are one small table / file; see tests/spark/test_spark_privateclean_harness.py.
 SPARK_TESTS = "tests/spark/test_spark_privateclean_harness.py"
 SPARK_NOTE = ("pre-noise statistics computed by the Spark path itself (grr_spark with the harness's pre-noise back-end "
-              "in every partition); each sample is a Spark run, so its test brute-forces the neighbours and leaves the "
-              "audit of the noise (GRR.noise, the same in every partition) to privateclean.grr")
+              "in every partition); each sample is a Spark run, so the release is audited on grr_spark only, each side "
+              "drawn by one release run on many copies of the table (records are randomised independently)")
 
 
 def _v_statistics(data: pd.DataFrame, domains: dict, numeric: Iterable[str]) -> dict[str, np.ndarray]:
