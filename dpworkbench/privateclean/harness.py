@@ -9,12 +9,17 @@ unparseable and non-finite numbers, blanks, a new category, ±1e9, a blank line,
 Whether a release happens and its pre-noise statistics (the CLI's NOT PRIVATE true SUM and COUNT, and the public row
 count) are compared on every pair; components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM)
 with ``--seed <int> --json``.
+
+The Spark engine (:func:`~dpworkbench.privateclean.spark_engine.grr_spark`, and ``privateclean query --engine spark``)
+has two entries of its own (:func:`spark_entry_points`): the same checks, the pre-noise statistics computed by Spark
+itself (the partitions run the real path with :class:`_PreNoise`, which draws nothing).
 """
 from __future__ import annotations
 
 from typing import Iterable
 
 import numpy as np
+import pandas as pd
 
 from dpworkbench.mechanisms.backends import NumpyBackend
 from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, numeric_components
@@ -31,12 +36,6 @@ EXEMPT = {
     "b_for_epsilon": "pure arithmetic: the Laplace scale Δ/ε (no data, no noise)",
     "allocate_epsilon": "pure arithmetic: splits a total ε into per-attribute p and b (no data, no noise)",
     "tune": "pure arithmetic: Appendix E's p and b from S and a target error (no data, no noise)",
-    # Not sampled by this harness (each call starts Spark jobs): the Spark front of the GRR declaration.
-    "spark_engine.grr_spark": "Spark front of the GRR declaration (harness-tested): its plan, its statistics and noise "
-                              "per partition; tests/spark/test_spark_privateclean.py checks the ledger and that the "
-                              "output law equals grr's, tests/spark/test_spark_privateclean_joint.py that a seeded "
-                              "one-partition release is grr's V on the same stream, joint partitions included (a KNOWN "
-                              "GAP: not sampled on neighbours)",
 }
 
 
@@ -58,6 +57,11 @@ class _PreNoise(NumpyBackend):
 
     def add_laplace(self, value, scale):
         return np.asarray(value, dtype=float)
+
+    def for_partition(self, part: int) -> "_PreNoise":
+        """Every Spark partition of :func:`~dpworkbench.privateclean.spark_engine.grr_spark` draws nothing either
+        (the instance is pickled to the executors, so the class lives at module level)."""
+        return self
 
 
 DOM3, P3, LO, HI, B = ["a", "b", "c"], 0.5, 0.0, 10.0, 10.0
@@ -174,6 +178,155 @@ def _cli_entry(name: str, flags: list[str], claimed: float, public: tuple[str, .
         "file-level neighbours with hostile lines", **samples)
 
 
+# --- the Spark engine (issue 25: every release path in the harness) -----------------------------------------------
+# grr_spark draws V partition by partition (spark_engine._partition_sampler: GRR.statistics, then GRR.noise); with the
+# pre-noise back-end (its for_partition, pickled to the executors) that very path runs with randomness switched off,
+# so the V it returns is the pre-noise relation Spark computed. Each statistic is a whole Spark run (~0.7 s), so the
+# inputs are one small table / file; see tests/spark/test_spark_privateclean_harness.py.
+SPARK_TESTS = "tests/spark/test_spark_privateclean_harness.py"
+SPARK_NOTE = ("pre-noise statistics computed by the Spark path itself (grr_spark with the harness's pre-noise back-end "
+              "in every partition); each sample is a Spark run, so the release is audited on grr_spark only, each side "
+              "drawn by one release run on many copies of the table (records are randomised independently)")
+
+
+def _v_statistics(data: pd.DataFrame, domains: dict, numeric: Iterable[str]) -> dict[str, np.ndarray]:
+    """The declaration's brute-forced statistics (``counts[key]``: the code histogram over the released domain plus
+    GRR's "forced" bin; ``values[col]``) read off a pre-noise V. A forced row (outside a domain without a declared
+    target) comes out of the pre-noise back-end as code 0, so its forced bin here stays empty; one substituted record
+    still moves the histogram by at most 2 in L1."""
+    from .mechanisms import partition_codes
+
+    out: dict[str, np.ndarray] = {}
+    for key, dom in domains.items():
+        dom = np.asarray(dom, dtype=object)
+        codes = partition_codes(data, key, dom)
+        if (codes < 0).any():  # not a refusal (a ValueError would be read as one): the pre-noise V left its domain
+            raise RuntimeError(f"pre-noise V holds a value outside the released domain of {key!r}")
+        out[f"counts[{key}]"] = np.bincount(codes, minlength=len(dom) + 1).astype(float)
+    for col in numeric:
+        out[f"values[{col}]"] = data[col].to_numpy(dtype=float)
+    return out
+
+
+def _spark_v(x: pd.DataFrame, rng, params: dict):
+    """``grr_spark(x, **params, rng=rng)`` (the session this process opened, else a local one) and its V in pandas."""
+    from .spark_engine import grr_spark
+
+    rel = grr_spark(x, rng=rng, **params).value
+    return rel, rel.data.toPandas()
+
+
+def spark_api_entry() -> EntryPoint:
+    """:func:`~dpworkbench.privateclean.spark_engine.grr_spark` with the GRR declaration's own harness parameters,
+    inputs (one of its example tables) and neighbours (one record substituted at any position, hostile records
+    included), its ``counts``/``values`` statistics read off the pre-noise V that Spark drew, against the
+    declaration's sensitivities."""
+    from dpworkbench.accounting import ledger_epsilon
+
+    from .mechanisms import GRR, partition_codes
+
+    params = dict(GRR.harness_params)
+    checked = GRR.check_params(params)
+
+    def statistics(x):
+        rel, v = _spark_v(x, _PreNoise(0), params)
+        return _v_statistics(v, {k: rel.domains[k] for k in checked["discrete"]}, checked["numeric"] or {})
+
+    def release(x, rng):
+        rel, v = _spark_v(x, rng, params)
+        comps = {}
+        for k, dom in rel.domains.items():  # V's codes in the released domains, then its numbers
+            comps.update({f"{k}[{i}]": float(c) for i, c in enumerate(partition_codes(v, k, np.asarray(dom, object)))})
+        for c in checked["numeric"] or {}:
+            comps.update({f"{c}[{i}]": float(y) for i, y in enumerate(v[c].to_numpy(dtype=float))})
+        return comps
+
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    return EntryPoint(
+        name=f"privateclean.spark_engine.grr_spark({shown})", kind="api", paper=PAPER,
+        relation=GRR.relation.describe(), claimed_epsilon=ledger_epsilon(GRR.cost(**checked)),
+        public_inputs=tuple(p.name for p in GRR.params) + tuple(GRR.public),
+        make_inputs=lambda rng: GRR.examples(rng)[:1],  # one 3-row table: ~13 Spark runs
+        neighbours=GRR.neighbours, statistics=statistics, sensitivities=dict(GRR.sensitivity(**checked)),
+        release=release, n_samples=400, pilot_samples=200, tests=SPARK_TESTS,
+        note="the Spark front of the GRR declaration; " + SPARK_NOTE)
+
+
+SPARK_ARGS = [*CLI_ARGS, "--engine", "spark"]
+
+
+def prenoise_query(flags: list[str]):
+    """``text ↦ (answer, grr release)`` of ``dpworkbench privateclean query FILE <flags>``: the CLI's own parser,
+    plan (checked before the file is read), line reader and :func:`~dpworkbench.privateclean.query.query` — the
+    engine the flags name, its session resolved as the CLI resolves it —, with the noise back-end replaced by the
+    pre-noise one (the only difference from the handler, whose back-end comes from ``--seed``)."""
+    import argparse
+    import warnings
+    from pathlib import Path
+
+    from dpworkbench.datasets.public_schema import read_raw_lines
+    from dpworkbench.spark import session_from_args
+    from dpworkbench.testing.harness import scratch_file
+
+    from .cli import _plan, register
+    from .query import query
+
+    parser = argparse.ArgumentParser(prog="dpworkbench")
+    register(parser.add_subparsers(dest="command", required=True))
+
+    def run(text: str):
+        args = parser.parse_args(["privateclean", "query", str(scratch_file(PAPER, text)), *flags])
+        plan = _plan(args)
+        raw = read_raw_lines(Path(args.csv), "CSV")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            answer, released, _ = query(raw, plan, rng=_PreNoise(0), spark=session_from_args(args), source=str(args.csv))
+        return answer, released
+    return run
+
+
+def prenoise_cli_statistics(flags: list[str]):
+    """The statistics of the CLI's pre-noise run on a file: the declaration's ``counts``/``values`` of V, the SUM of
+    V over the cleaned predicate (Direct on the pre-noise V: the true SUM the PrivateClean SUM corrects), the public
+    row count."""
+    run = prenoise_query([*flags, "--agg", "sum"])
+
+    def stats(text: str) -> dict:
+        answer, released = run(text)
+        rel = released.value
+        out = _v_statistics(rel.data, {k: rel.domains[k] for k in rel.p}, rel.b)
+        out.update(true_sum=float(answer.details["direct"]), rows=float(answer.public["rows"]))
+        return out
+    return stats
+
+
+def _spark_cli_inputs(rng: np.random.Generator) -> list[str]:
+    # one file of two lines (each neighbour is a Spark run): the first is the template of the hostile lines
+    val = float(np.round(rng.uniform(LO, HI), 2))
+    return [f"cat,val\na,{LO:g}\n{DOM3[int(rng.integers(0, 3))]},{val:g}\n"]
+
+
+def spark_cli_entry() -> EntryPoint:
+    """``dpworkbench privateclean query --engine spark`` on file-level neighbours (every line substituted by every
+    hostile line), its statistics from :func:`prenoise_cli_statistics` through the Spark engine."""
+    cli = _cli(SPARK_ARGS)
+    return EntryPoint(
+        name="dpworkbench privateclean query --engine spark", kind="cli", paper=PAPER, relation=FILE_RELATION,
+        claimed_epsilon=CLI_EPSILON,
+        public_inputs=("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
+                       "--b/--value-epsilon", "--merge", "--equals", "--engine", "header", "number of lines"),
+        make_inputs=_spark_cli_inputs, neighbours=_cli_neighbours, statistics=prenoise_cli_statistics(SPARK_ARGS),
+        sensitivities={"counts[cat]": 2.0, "values[val]": HI - LO, "true_sum": HI - LO, "rows": 0.0},
+        release=_release(cli), n_samples=400, pilot_samples=200, tests=SPARK_TESTS,
+        note="--agg sum --merge b=a --equals a, V drawn by Spark (grr_spark), in process with --seed <int> --json; "
+             "file-level neighbours with hostile lines; " + SPARK_NOTE)
+
+
+def spark_entry_points() -> list[EntryPoint]:
+    """The entries whose statistics and releases are Spark runs (their test needs a session: tests/spark/)."""
+    return [spark_api_entry(), spark_cli_entry()]
+
+
 def entry_points() -> list[EntryPoint]:
     return [joint_entry(), _cli_entry(
         # the multi-attribute path (issue 25): two GRR attributes, a --where over both, SUM
@@ -186,7 +339,7 @@ def entry_points() -> list[EntryPoint]:
         "dpworkbench privateclean query", CLI_ARGS, CLI_EPSILON,
         ("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
          "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines"), _cli_inputs,
-        "--agg sum --merge b=a --equals a", n_samples=1000)]
+        "--agg sum --merge b=a --equals a", n_samples=1000), *spark_entry_points()]
 
 
-__all__ = ["EXEMPT", "entry_points", "run_cli"]
+__all__ = ["EXEMPT", "entry_points", "prenoise_cli_statistics", "prenoise_query", "run_cli", "spark_entry_points"]

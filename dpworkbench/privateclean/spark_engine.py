@@ -50,11 +50,12 @@ def _null(v: Any) -> bool:
     return v is None or (isinstance(v, float) and v != v)
 
 
-def _partition_sampler(columns: list[str], params: dict[str, dict], root: int | None):
+def _partition_sampler(columns: list[str], params: dict[str, dict], root: int | None, spawn=None):
     """The function every partition runs: its own stream, and each column drawn by the GRR declaration's own
     statistics (the public, row-local rules of :func:`~dpworkbench.privateclean.grr`: out-of-domain → the declared
     target or replaced with probability 1, a missing number → ``fill``, every number clipped) and noise (the plan
-    was recorded once by the driver). Nothing here can refuse because of what a row holds."""
+    was recorded once by the driver). Nothing here can refuse because of what a row holds. ``spawn``: a research
+    back-end's own ``for_partition`` (pickled to the executors), which opens partition k's back-end itself."""
 
     def run(batches: Iterable[pd.DataFrame]) -> Iterable[pd.DataFrame]:
         from pyspark import TaskContext
@@ -63,7 +64,10 @@ def _partition_sampler(columns: list[str], params: dict[str, dict], root: int | 
         from .mechanisms import GRR, released_domain
 
         part = TaskContext.get().partitionId()
-        backend = NumpyBackend(np.random.default_rng([root, part])) if root is not None else OpenDPBackend()
+        if spawn is not None:
+            backend = spawn(part)
+        else:
+            backend = NumpyBackend(np.random.default_rng([root, part])) if root is not None else OpenDPBackend()
         p = {k: GRR.check_params(q) for k, q in params.items()}
         typed = {k: released_domain(k, q["domains"], q["other"])[1] for k, q in p.items() if q["discrete"]}
         # the draw order: the frame's column order, a joint partition drawn (as one tuple) at its first column
@@ -162,12 +166,16 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
                         domains={c: domains[c] if len(key_columns(c)) > 1 else list(domains[c]) for c in discrete},
                         bounds={c: bounds[c] for c in num},
                         other=other or None)
-    root = None if backend.name == "opendp" else int(backend.generator.integers(0, 2**63 - 1))
+    # A research back-end may open each partition's stream itself with ``for_partition(k)`` (it must pickle): the
+    # privacy harness's pre-noise back-end does, to run this very path with randomness switched off. A release
+    # (OpenDP back-end) never takes that path.
+    spawn = None if backend.name == "opendp" else getattr(backend, "for_partition", None)
+    root = None if backend.name == "opendp" or spawn is not None else int(backend.generator.integers(0, 2**63 - 1))
     from pyspark.sql.types import DoubleType, StructField, StructType
 
     fields = [StructField(c, DoubleType(), False) if c in num else StructField(c, sdf.schema[c].dataType, True)
               for c in columns]
-    out = sdf.mapInPandas(_partition_sampler(columns, params, root), StructType(fields))
+    out = sdf.mapInPandas(_partition_sampler(columns, params, root, spawn), StructType(fields))
     if out_dir is not None:  # materialise once: a later action must not redraw the noise
         out.write.mode("overwrite").parquet(str(out_dir))
         out = session_or(spark).read.parquet(str(out_dir))
@@ -180,8 +188,9 @@ def grr_spark(sdf: Any, discrete: dict[str, float], numeric: dict[str, float] | 
               "b": {c: b for c, (b, _, _, _) in num.items()},
               "domain": {str(c): list(dom) for c, (_, dom, _) in disc.items()},
               "bounds": {c: [lo, hi] for c, (_, lo, hi, _) in num.items()}, "accounting": "exact",
-              "engine": "spark", "streams": "one per partition" + (" (seeded: research)" if root is not None else
-                                                                   " (OpenDP back-end, OS entropy)")}
+              "engine": "spark", "streams": "one per partition" + (
+                  " (seeded: research)" if root is not None else
+                  " (the research back-end's for_partition)" if spawn is not None else " (OpenDP back-end, OS entropy)")}
     return Release(rel, ledger, public=public, mechanism="privateclean.grr")
 
 
