@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_release_flags, emit, emit_plan
+from ..cli.release import add_release_flags, emit, planned
 
 _EPILOG = """neighbouring relation: {relation}.
 
@@ -76,27 +76,38 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
 
     p = _params(args)
     grouped = isinstance(infos, dict)
-    if args.plan:
-        mech, q = (R2T_GROUP_BY, {"groups": len(infos), "parallel": parallel}) if grouped else (R2T, {})
-        emit_plan(mech, mech.check_params({**p, **q}), args)
+    mech = R2T_GROUP_BY if grouped else R2T
+    params = mech.check_params({**p, **({"groups": len(infos), "parallel": parallel} if grouped else {})})
+    if planned(args, mech, params):
         return 0
     args._backend = backend = cli_backend(args.seed)
-    truncs = {g: Truncation(i, args.method) for g, i in infos.items()} if grouped else {None: Truncation(infos, args.method)}
+    truncs = {g: Truncation(i, args.method) for g, i in (infos.items() if grouped else [(None, infos)])}
+    taus = tau_grid(p["gs"], p["base"])
     if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
-        progress.add(len(truncs) * tau_grid(p["gs"], p["base"]).size)
+        progress.add(len(truncs) * taus.size)
         for tr in truncs.values():
             tr.value = (lambda tau, _solve=tr.value: (_solve(tau), progress.tick(f"τ={tau:g} solved"))[0])
     public = {"query": what, "neighbouring relation": relation.describe(), **extra}
+    # the error bar (R2T_ACCURACY): at the winning τ, or at τ_1 for the floor; a function of the output and public
+    # inputs only (the winning τ is part of the private output)
+    bar = lambda tau: mech.accuracy(tau=float(taus[0]) if tau is None else tau, **params)  # noqa: E731
     if grouped:
         k = len(truncs)
         res = r2t_group_by(truncs, parallel=parallel, rng=backend, note=f"R2T on {what}", **p)
         public.update({"epsilon": p["epsilon"], "beta": p["beta"], "GS_Q": p["gs"], "base": p["base"],
-                       "taus": [float(t) for t in tau_grid(p["gs"], p["base"])], "truncation engine": args.method,
+                       "taus": [float(t) for t in taus], "truncation engine": args.method,
                        "group composition": ("parallel: every individual's join results fall in one group (the group "
                                              "key is a function of the primary private tuple)") if parallel else
                                             f"sequential: ε split evenly over the {k} groups",
                        "epsilon per group": p["epsilon"] if parallel else p["epsilon"] / k, "groups": k})
         exact = {"groups": res.exact["groups"], "join_results": join_results}
+        details = dict(res.details)
+        accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (bar(g["winner_tau"]), g["estimate"])
+                    for g in details["groups"]}
+        if not args.json:  # a group at the floor has no winning τ: the text says so, never "None" (JSON keeps null)
+            details["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
+                                 for g in details["groups"]]
+        notes = []
     else:
         res = r2t(truncs[None], rng=backend, note=f"R2T on {what}", **p)
         public.update({**res.public, "truncation engine": args.method})
@@ -106,27 +117,15 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
                  "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
         if input_exact:
             exact["input"] = input_exact
-    # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
-    floor = not grouped and res.details.get("winner_tau") is None
-    note = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"
-    details = dict(res.details)
-    taus = tau_grid(p["gs"], p["base"])
-    # the error bar (R2T_ACCURACY): at the winning τ, or at τ_1 for the floor; a function of the output and public
-    # inputs only (the winning τ is part of the private output)
-    if grouped:
-        accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (
-            R2T_GROUP_BY.accuracy(tau=g["winner_tau"] if g["winner_tau"] is not None else float(taus[0]),
-                                  **R2T_GROUP_BY.check_params({**p, "groups": len(truncs), "parallel": parallel})),
-            g["estimate"]) for g in details["groups"]}
-        if not args.json:  # a group at the floor has no winning τ: the text says so, never "None" (JSON keeps null)
-            details["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
-                                 for g in details["groups"]]
-    else:
+        details = dict(res.details)
+        accuracy = bar(details.get("winner_tau"))
+        # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
+        floor = details.get("winner_tau") is None
         if floor and not args.json:
             details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
-        accuracy = R2T.accuracy(tau=float(taus[0]) if floor else details["winner_tau"], **R2T.check_params(p))
+        notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
-                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=[note] if floor else [])
+                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes)
     return 0
 
 
