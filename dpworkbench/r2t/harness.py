@@ -26,6 +26,7 @@ from dpworkbench.cache import cached_call, fingerprint
 from dpworkbench.testing.harness import (EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, node_neighbours,
                                          scratch_dir, scratch_file, seed_of)
 
+from .cli import register
 from .mechanisms import baselines as B
 from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, example_graphs, tau_grid
 from .model import Truncation
@@ -49,6 +50,8 @@ EXEMPT = {
 
 #: Every entry here is the R2T paper's, listed in its harness test.
 _entry = partial(EntryPoint, paper="r2t", tests=TESTS)
+#: ``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content.
+_cli = partial(FileCLI, register, "r2t")
 
 
 def _memo(kind: str, key: tuple, compute):
@@ -163,13 +166,6 @@ def _ls_api():
                       public=("gs (GS_Q)", "epsilon"))
 
 
-def _cli(argv=lambda path: [], suffix: str = ".csv") -> FileCLI:
-    """``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content."""
-    from .cli import register
-
-    return FileCLI(register, "r2t", argv, suffix)
-
-
 def _cli_components(out: dict) -> dict:
     p = out["private"]
     if "groups" in p:
@@ -180,8 +176,8 @@ def _cli_components(out: dict) -> dict:
 def _run_sql(query: str, rng, *flags: str) -> dict:
     """``dpworkbench r2t sql QUERY FLAGS --gs GS_SQL --epsilon EPS`` in-process, with ``--seed`` from the audit and
     ``--json``: the released components."""
-    return _cli_components(_cli().argv(["r2t", "sql", query, *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}",
-                                        "--seed", str(seed_of(rng)), "--json"]))
+    argv = ["r2t", "sql", query, *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}", "--seed", str(seed_of(rng))]
+    return _cli_components(_cli(None).argv([*argv, "--json"]))
 
 
 def _tables(c: Path, o: Path) -> list[str]:
