@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_release_flags, emit, planned
+from ..cli.release import add_release_flags, checked_epsilon, emit, planned
 
 _EPILOG = """neighbouring relation: {relation}.
 
@@ -55,12 +55,12 @@ def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_hel
 
 def _params(args: argparse.Namespace) -> dict:
     """R2T's public parameters from the flags, each refusal naming its flag."""
-    from .._validation import check_epsilon, check_positive, check_probability
+    from .._validation import check_positive, check_probability
 
     base = check_positive(args.base, "--base")
     if base <= 1:
         raise ValueError(f"--base must be > 1, got {base}")
-    return {"epsilon": check_epsilon(args.epsilon, "--epsilon"), "beta": check_probability(args.beta, "--beta"),
+    return {"epsilon": checked_epsilon(args), "beta": check_probability(args.beta, "--beta"),
             "gs": check_positive(args.gs, "--gs"), "base": base, "prune": not args.no_prune}
 
 
@@ -144,7 +144,7 @@ def _run_sql(args: argparse.Namespace) -> int:
         raise ValueError("declare at least one --private RELATION (or ALIAS:KEY)")
     from ..cli.common import Stages, check_input_file
 
-    _warn_epsilon(args)
+    checked_epsilon(args, warn=True)
     privs = [private_arg(p) for p in args.private]
     groups = groups_arg(args.groups)
     catalog, con = None, None
@@ -184,26 +184,19 @@ def _run_sql(args: argparse.Namespace) -> int:
             con = con or duckdb.connect()
             load_tables(con, args.table or [], catalog)
         else:
-            from .spark_engine import register_tables
+            from .spark_engine import extract_spark, register_tables
 
             register_tables(spark, dict(table_arg(t) for t in args.table or []), catalog)
         st.next("extract join information")
-        if spark is None:
-            ex = extract(con, args.query, privs, project=args.project, catalog=catalog, groups=groups, plan=plan)
-        else:
-            from .spark_engine import extract_spark
-
-            ex = extract_spark(spark, args.query, privs, project=args.project, catalog=catalog)
-        extra = {"primary private": ", ".join(privs), "completed query": ex.completed_sql or args.query}
-        if args.table:
-            extra["tables"] = ", ".join(table_arg(t)[0] for t in args.table)
-        if catalog is not None:
-            extra["schema"] = catalog.source
-            extra["foreign keys"] = "; ".join(f.describe() for f in catalog.foreign) or "(none)"
-        else:
-            extra["schema"] = "none declared: CSV columns are text (header-only rule); no foreign keys"
-        if args.project:
-            extra["projection"] = args.project
+        ex = (extract(con, args.query, privs, project=args.project, catalog=catalog, groups=groups, plan=plan)
+              if spark is None else extract_spark(spark, args.query, privs, project=args.project, catalog=catalog))
+        extra = {"primary private": ", ".join(privs), "completed query": ex.completed_sql or args.query,
+                 **({"tables": ", ".join(table_arg(t)[0] for t in args.table)} if args.table else {}),
+                 "schema": catalog.source if catalog is not None else
+                 "none declared: CSV columns are text (header-only rule); no foreign keys",
+                 **({"foreign keys": "; ".join(f.describe() for f in catalog.foreign) or "(none)"}
+                    if catalog is not None else {}),
+                 **({"projection": args.project} if args.project else {})}
         relation = SQL_RELATION if catalog is not None else SQL_RELATION_NO_SCHEMA
         if ex.groups is not None:
             return _release(dict(zip(map(tuple, ex.groups), ex.group_infos)), args, f"SQL ({ex.kind}) GROUP BY", relation,
@@ -230,7 +223,7 @@ def _run_graph(args: argparse.Namespace) -> int:
         return _release(None, args, "", GRAPH_RELATION, extra)
     from ..cli.common import Stages, scan_edge_list, warn
 
-    _warn_epsilon(args)
+    checked_epsilon(args, warn=True)
     with Stages(args, ["read edge list", f"enumerate {args.query} occurrences"], "r2t graph") as st:
         st.next("read edge list")
         scan = scan_edge_list(args.edges)  # one line is at most one edge: nothing a line holds is refused or quoted
@@ -243,13 +236,6 @@ def _run_graph(args: argparse.Namespace) -> int:
         # the node count n is not printed: under node-DP it is private
         return _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION, extra, st,
                         input_exact=scan.exact())
-
-
-def _warn_epsilon(args: argparse.Namespace) -> None:
-    from ..cli.common import warn_epsilon
-    from .._validation import check_epsilon
-
-    warn_epsilon(check_epsilon(args.epsilon, "--epsilon"))
 
 
 def register(subparsers) -> None:
