@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpworkbench.accounting import ledger_epsilon
+from dpworkbench.cache import cached_call
 from dpworkbench.inconsistency import from_edges
 from dpworkbench.r2t import Truncation, tau_grid
-from dpworkbench.r2t.mechanisms import privacy_cost_r2t
+from dpworkbench.r2t.mechanisms import R2T
 from dpworkbench.testing.harness import EntryPoint, node_neighbours
 
 from .imi import imi_truncation, r2t_imi, r2t_imi_record
@@ -35,52 +35,37 @@ EXEMPT = {
                          "built from r2t_imi / R2TIMI.run and graph_projection, which are each in the harness",
 }
 
-_CACHE: dict = {}
-
-
 def _inputs(rng):
     star = np.array([[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 2]])  # DS = 5: the neighbour pair that moves most
-    out = [(N_NODES, star)]
     iu = np.array([(i, j) for i in range(N_NODES) for j in range(i + 1, N_NODES)])
-    for p in (0.5, 0.7):
-        out.append((N_NODES, iu[rng.random(len(iu)) < p]))
-    return out
+    return [(N_NODES, star)] + [(N_NODES, iu[rng.random(len(iu)) < p]) for p in (0.5, 0.7)]
 
 
-def _key(x) -> tuple:
-    n, e = x
-    return (int(n), tuple(map(tuple, np.asarray(e, dtype=np.int64).reshape(-1, 2).tolist())))
+def _memo(kind: str, x, compute):
+    """Non-private per-input work ``compute(n, edges)``, content-keyed in :mod:`dpworkbench.cache`."""
+    n, e = int(x[0]), np.asarray(x[1], dtype=np.int64).reshape(-1, 2)
+    return cached_call("comparisons.harness", (kind, n, tuple(map(tuple, e.tolist()))), lambda: compute(n, e))
 
 
 def _trunc(x) -> Truncation:
     """The I_MI query's truncation (the real code path), cached per input: the non-private part."""
-    key = ("trunc", _key(x))
-    if key not in _CACHE:
-        n, e = x
-        _CACHE[key] = imi_truncation(np.asarray(e, dtype=np.int64).reshape(-1, 2), n)
-    return _CACHE[key]
+    return _memo("trunc", x, lambda n, e: imi_truncation(e, n))
 
 
 def _graph(x):
     """The inconsistency paper's :class:`ConflictGraph` of the edge list (what :class:`R2TIMI` is given)."""
-    key = ("graph", _key(x))
-    if key not in _CACHE:
-        n, e = x
-        _CACHE[key] = from_edges(n, [tuple(p) for p in np.asarray(e, dtype=np.int64).reshape(-1, 2).tolist()])
-    return _CACHE[key]
+    return _memo("graph", x, lambda n, e: from_edges(n, [tuple(p) for p in e.tolist()]))
 
 
 def _stats(x):
     tr = _trunc(x)
-    out = {f"Q(I,{t:g})": float(tr.value(t)) for t in tau_grid(GS_GRAPH)}
-    out["Q(I)"] = float(tr.info.answer)
-    return out
+    return {**{f"Q(I,{t:g})": float(tr.value(t)) for t in tau_grid(GS_GRAPH)}, "Q(I)": float(tr.info.answer)}
 
 
 def _entry(name, release, *, public, n_samples=4000):
     return EntryPoint(
         name=name, kind="api", paper="comparisons", relation=RELATION,
-        claimed_epsilon=ledger_epsilon(privacy_cost_r2t(EPS, GS_GRAPH)), public_inputs=public,
+        claimed_epsilon=R2T.epsilon(epsilon=EPS, gs=GS_GRAPH), public_inputs=public,
         make_inputs=_inputs, neighbours=lambda x: node_neighbours(*x), statistics=_stats,
         sensitivities={f"Q(I,{t:g})": float(t) for t in tau_grid(GS_GRAPH)}, release=release, n_samples=n_samples,
         tests=TESTS)

@@ -60,9 +60,8 @@ def _show(rel, args, *, label: str, header: list[str], inputs: dict, accuracy=No
 
 
 def _median(args: argparse.Namespace) -> int:
-    from dpworkbench._validation import check_epsilon
     from dpworkbench.cli.common import Stages, warn_epsilon
-    from dpworkbench.cli.release import planned
+    from dpworkbench.cli.release import checked_epsilon, planned
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
     from dpworkbench.mechanisms.backends import cli_backend
 
@@ -70,7 +69,7 @@ def _median(args: argparse.Namespace) -> int:
     from .mechanisms import MEDIAN, PERCENTILE
 
     path, p = Path(args.csv), args.p
-    eps = check_epsilon(args.epsilon, "--epsilon")
+    eps = checked_epsilon(args)
     if p is not None:  # public flag, checked before the data is read
         Q.check_p(p, "--p")
     for flag, bound in (("--lower", args.lower), ("--upper", args.upper)):
@@ -123,16 +122,15 @@ def _median(args: argparse.Namespace) -> int:
 
 
 def _topk(args: argparse.Namespace) -> int:
-    from dpworkbench._validation import check_epsilon
     from dpworkbench.cli.common import Stages, check_input_file, read_node_set, scan_edge_list, warn, warn_epsilon
-    from dpworkbench.cli.release import emit_plan
+    from dpworkbench.cli.release import checked_epsilon, emit_plan
     from dpworkbench.mechanisms.backends import cli_backend
 
     from . import ebc as E
     from .mechanisms import TOPK_GRAPH, graph_topk_statistics
 
     path = Path(args.edges)
-    eps = check_epsilon(args.epsilon, "--epsilon")
+    eps = checked_epsilon(args)
     if args.k < 1:
         raise ValueError(f"--k must be >= 1, got {args.k}")
     if args.max_degree_bound is not None and args.max_degree_bound < 1:

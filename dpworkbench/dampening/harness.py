@@ -11,6 +11,7 @@ PRIVATE) and checked against the declarations' own statistics and sensitivities.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -19,6 +20,7 @@ from dpworkbench.accounting import ledger_epsilon
 from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, scratch_file
 
 from . import ebc as E
+from .cli import register
 from .mechanisms import CLI_BOUND, K, LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
 from . import mechanisms as DM
 
@@ -35,12 +37,9 @@ def _declared_stats(decl, params):
     return stats, sens
 
 
-def _cli(argv, suffix: str = ".csv") -> FileCLI:
-    """``dpworkbench dampening …`` in process (the real parser and handler) on files written from text; a refusal
-    surfaces as the handler's ValueError (what the harness compares across a pair)."""
-    from .cli import register
-
-    return FileCLI(register, "dampening", argv, suffix)
+#: ``dpworkbench dampening …`` in process (the real parser and handler) on files written from text; a refusal
+#: surfaces as the handler's ValueError (what the harness compares across a pair).
+_cli = partial(FileCLI, register, "dampening")
 
 
 # The median CLI starts from bytes: CSV texts whose neighbours substitute one line, at any position, by any line a

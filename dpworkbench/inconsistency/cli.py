@@ -29,10 +29,10 @@ LABELS = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover s
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .._validation import check_epsilon, check_int
+    from .._validation import check_int
     from ..accounting import jsonable, release_payload, value_tag
     from ..cli.common import Stages, print_json, warn_epsilon
-    from ..cli.release import accuracy_payload, accuracy_text, emit_plan, release_text
+    from ..cli.release import accuracy_payload, accuracy_text, checked_epsilon, emit_plan, release_text
     from ..datasets.public_schema import read_csv_public
     from ..mechanisms.backends import cli_backend, noise_label
     from ..spark import session_from_args
@@ -41,7 +41,7 @@ def _run(args: argparse.Namespace) -> int:
     from .model import exact_summary
 
     path = Path(args.csv)
-    eps = check_epsilon(args.epsilon, "--epsilon")
+    eps = checked_epsilon(args)
     n_bound = check_int(args.n_bound, "--n-bound", minimum=1) if args.n_bound is not None else None
     warn_epsilon(eps)
     # Everything public is settled from the flags and the header alone, before a row is read; every refusal below

@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_release_flags, emit, emit_plan
+from ..cli.release import add_release_flags, checked_epsilon, emit, planned
 
 _EPILOG = """neighbouring relation: {relation}.
 
@@ -55,12 +55,12 @@ def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_hel
 
 def _params(args: argparse.Namespace) -> dict:
     """R2T's public parameters from the flags, each refusal naming its flag."""
-    from .._validation import check_epsilon, check_positive, check_probability
+    from .._validation import check_positive, check_probability
 
     base = check_positive(args.base, "--base")
     if base <= 1:
         raise ValueError(f"--base must be > 1, got {base}")
-    return {"epsilon": check_epsilon(args.epsilon, "--epsilon"), "beta": check_probability(args.beta, "--beta"),
+    return {"epsilon": checked_epsilon(args), "beta": check_probability(args.beta, "--beta"),
             "gs": check_positive(args.gs, "--gs"), "base": base, "prune": not args.no_prune}
 
 
@@ -76,27 +76,38 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
 
     p = _params(args)
     grouped = isinstance(infos, dict)
-    if args.plan:
-        mech, q = (R2T_GROUP_BY, {"groups": len(infos), "parallel": parallel}) if grouped else (R2T, {})
-        emit_plan(mech, mech.check_params({**p, **q}), args)
+    mech = R2T_GROUP_BY if grouped else R2T
+    params = mech.check_params({**p, **({"groups": len(infos), "parallel": parallel} if grouped else {})})
+    if planned(args, mech, params):
         return 0
     args._backend = backend = cli_backend(args.seed)
-    truncs = {g: Truncation(i, args.method) for g, i in infos.items()} if grouped else {None: Truncation(infos, args.method)}
+    truncs = {g: Truncation(i, args.method) for g, i in (infos.items() if grouped else [(None, infos)])}
+    taus = tau_grid(p["gs"], p["base"])
     if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
-        progress.add(len(truncs) * tau_grid(p["gs"], p["base"]).size)
+        progress.add(len(truncs) * taus.size)
         for tr in truncs.values():
             tr.value = (lambda tau, _solve=tr.value: (_solve(tau), progress.tick(f"τ={tau:g} solved"))[0])
     public = {"query": what, "neighbouring relation": relation.describe(), **extra}
+    # the error bar (R2T_ACCURACY): at the winning τ, or at τ_1 for the floor; a function of the output and public
+    # inputs only (the winning τ is part of the private output)
+    bar = lambda tau: mech.accuracy(tau=float(taus[0]) if tau is None else tau, **params)  # noqa: E731
     if grouped:
         k = len(truncs)
         res = r2t_group_by(truncs, parallel=parallel, rng=backend, note=f"R2T on {what}", **p)
         public.update({"epsilon": p["epsilon"], "beta": p["beta"], "GS_Q": p["gs"], "base": p["base"],
-                       "taus": [float(t) for t in tau_grid(p["gs"], p["base"])], "truncation engine": args.method,
+                       "taus": [float(t) for t in taus], "truncation engine": args.method,
                        "group composition": ("parallel: every individual's join results fall in one group (the group "
                                              "key is a function of the primary private tuple)") if parallel else
                                             f"sequential: ε split evenly over the {k} groups",
                        "epsilon per group": p["epsilon"] if parallel else p["epsilon"] / k, "groups": k})
         exact = {"groups": res.exact["groups"], "join_results": join_results}
+        details = dict(res.details)
+        accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (bar(g["winner_tau"]), g["estimate"])
+                    for g in details["groups"]}
+        if not args.json:  # a group at the floor has no winning τ: the text says so, never "None" (JSON keeps null)
+            details["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
+                                 for g in details["groups"]]
+        notes = []
     else:
         res = r2t(truncs[None], rng=backend, note=f"R2T on {what}", **p)
         public.update({**res.public, "truncation engine": args.method})
@@ -106,27 +117,15 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
                  "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
         if input_exact:
             exact["input"] = input_exact
-    # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
-    floor = not grouped and res.details.get("winner_tau") is None
-    note = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"
-    details = dict(res.details)
-    taus = tau_grid(p["gs"], p["base"])
-    # the error bar (R2T_ACCURACY): at the winning τ, or at τ_1 for the floor; a function of the output and public
-    # inputs only (the winning τ is part of the private output)
-    if grouped:
-        accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (
-            R2T_GROUP_BY.accuracy(tau=g["winner_tau"] if g["winner_tau"] is not None else float(taus[0]),
-                                  **R2T_GROUP_BY.check_params({**p, "groups": len(truncs), "parallel": parallel})),
-            g["estimate"]) for g in details["groups"]}
-        if not args.json:  # a group at the floor has no winning τ: the text says so, never "None" (JSON keeps null)
-            details["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
-                                 for g in details["groups"]]
-    else:
+        details = dict(res.details)
+        accuracy = bar(details.get("winner_tau"))
+        # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
+        floor = details.get("winner_tau") is None
         if floor and not args.json:
             details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
-        accuracy = R2T.accuracy(tau=float(taus[0]) if floor else details["winner_tau"], **R2T.check_params(p))
+        notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
-                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=[note] if floor else [])
+                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes)
     return 0
 
 
@@ -145,7 +144,7 @@ def _run_sql(args: argparse.Namespace) -> int:
         raise ValueError("declare at least one --private RELATION (or ALIAS:KEY)")
     from ..cli.common import Stages, check_input_file
 
-    _warn_epsilon(args)
+    checked_epsilon(args, warn=True)
     privs = [private_arg(p) for p in args.private]
     groups = groups_arg(args.groups)
     catalog, con = None, None
@@ -185,26 +184,19 @@ def _run_sql(args: argparse.Namespace) -> int:
             con = con or duckdb.connect()
             load_tables(con, args.table or [], catalog)
         else:
-            from .spark_engine import register_tables
+            from .spark_engine import extract_spark, register_tables
 
             register_tables(spark, dict(table_arg(t) for t in args.table or []), catalog)
         st.next("extract join information")
-        if spark is None:
-            ex = extract(con, args.query, privs, project=args.project, catalog=catalog, groups=groups, plan=plan)
-        else:
-            from .spark_engine import extract_spark
-
-            ex = extract_spark(spark, args.query, privs, project=args.project, catalog=catalog)
-        extra = {"primary private": ", ".join(privs), "completed query": ex.completed_sql or args.query}
-        if args.table:
-            extra["tables"] = ", ".join(table_arg(t)[0] for t in args.table)
-        if catalog is not None:
-            extra["schema"] = catalog.source
-            extra["foreign keys"] = "; ".join(f.describe() for f in catalog.foreign) or "(none)"
-        else:
-            extra["schema"] = "none declared: CSV columns are text (header-only rule); no foreign keys"
-        if args.project:
-            extra["projection"] = args.project
+        ex = (extract(con, args.query, privs, project=args.project, catalog=catalog, groups=groups, plan=plan)
+              if spark is None else extract_spark(spark, args.query, privs, project=args.project, catalog=catalog))
+        extra = {"primary private": ", ".join(privs), "completed query": ex.completed_sql or args.query,
+                 **({"tables": ", ".join(table_arg(t)[0] for t in args.table)} if args.table else {}),
+                 "schema": catalog.source if catalog is not None else
+                 "none declared: CSV columns are text (header-only rule); no foreign keys",
+                 **({"foreign keys": "; ".join(f.describe() for f in catalog.foreign) or "(none)"}
+                    if catalog is not None else {}),
+                 **({"projection": args.project} if args.project else {})}
         relation = SQL_RELATION if catalog is not None else SQL_RELATION_NO_SCHEMA
         if ex.groups is not None:
             return _release(dict(zip(map(tuple, ex.groups), ex.group_infos)), args, f"SQL ({ex.kind}) GROUP BY", relation,
@@ -231,7 +223,7 @@ def _run_graph(args: argparse.Namespace) -> int:
         return _release(None, args, "", GRAPH_RELATION, extra)
     from ..cli.common import Stages, scan_edge_list, warn
 
-    _warn_epsilon(args)
+    checked_epsilon(args, warn=True)
     with Stages(args, ["read edge list", f"enumerate {args.query} occurrences"], "r2t graph") as st:
         st.next("read edge list")
         scan = scan_edge_list(args.edges)  # one line is at most one edge: nothing a line holds is refused or quoted
@@ -244,13 +236,6 @@ def _run_graph(args: argparse.Namespace) -> int:
         # the node count n is not printed: under node-DP it is private
         return _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION, extra, st,
                         input_exact=scan.exact())
-
-
-def _warn_epsilon(args: argparse.Namespace) -> None:
-    from ..cli.common import warn_epsilon
-    from .._validation import check_epsilon
-
-    warn_epsilon(check_epsilon(args.epsilon, "--epsilon"))
 
 
 def register(subparsers) -> None:

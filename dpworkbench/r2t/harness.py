@@ -15,6 +15,8 @@ instance class (at most ``N_NODES`` nodes; at most ``MAX_ORDERS`` orders per cus
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +26,7 @@ from dpworkbench.cache import cached_call, fingerprint
 from dpworkbench.testing.harness import (EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, node_neighbours,
                                          scratch_dir, scratch_file, seed_of)
 
+from .cli import register
 from .mechanisms import baselines as B
 from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, example_graphs, tau_grid
 from .model import Truncation
@@ -37,12 +40,18 @@ TESTS = "tests/privacy/test_harness_r2t.py"
 GRAPH_RELATION = _GRAPH.describe()
 SQL_RELATION = _SQL("the primary private relation cust; each orders tuple references one customer").describe()
 SCHEMA_RELATION = _SQL.describe()
+SQL_GRID, GRAPH_GRID = tau_grid(GS_SQL), tau_grid(GS_GRAPH)
 
 #: Public functions that take ε but release nothing (pure plans, theory bounds).
 EXEMPT = {
     "opt2_bound": "Theorem 6.8's error bound: a formula of (DS, ε, β), releases nothing",
     "r2t_bound": "Theorem 5.1's error bound: a formula of (DS, ε, β, GS), releases nothing",
 }
+
+#: Every entry here is the R2T paper's, listed in its harness test.
+_entry = partial(EntryPoint, paper="r2t", tests=TESTS)
+#: ``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content.
+_cli = partial(FileCLI, register, "r2t")
 
 
 def _memo(kind: str, key: tuple, compute):
@@ -51,12 +60,30 @@ def _memo(kind: str, key: tuple, compute):
     return cached_call("r2t.harness", (kind, key), compute)
 
 
+def _q(trunc, grid=SQL_GRID) -> dict[str, float]:
+    return {f"Q(I,{t:g})": float(trunc.value(t)) for t in grid}
+
+
 def _q_stats(trunc, grid) -> dict[str, float]:
-    return {**{f"Q(I,{t:g})": float(trunc.value(t)) for t in grid}, "Q(I)": float(trunc.info.answer)}
+    return {**_q(trunc, grid), "Q(I)": float(trunc.info.answer)}
 
 
-def _q_sens(grid) -> dict[str, float]:
+def _q_sens(grid=SQL_GRID) -> dict[str, float]:
     return {f"Q(I,{t:g})": float(t) for t in grid}
+
+
+@contextmanager
+def _duck(db: Path | None = None, **tables):
+    """A DuckDB connection (in memory, or ``db`` read-only) with ``tables`` registered, closed after use."""
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True) if db else duckdb.connect()
+    for name, df in tables.items():
+        con.register(name, df)
+    try:
+        yield con
+    finally:
+        con.close()
 
 
 # ------------------------------------------------------------------ graphs (node-DP): the research baselines
@@ -84,11 +111,11 @@ def _rm_api():
     def release(x, rng):
         lps = _memo("rm", _graph_key(x), lambda: B.RMLPs(_info(x)))  # the LP values are non-private and shareable
         return B.rm(_info(x), epsilon=EPS, rng=rng, lps=lps).value
-    return EntryPoint(
-        name="r2t.baselines.rm", kind="api", paper="r2t", relation=GRAPH_RELATION, claimed_epsilon=B.RM.epsilon(epsilon=EPS),
+    return _entry(
+        name="r2t.baselines.rm", kind="api", relation=GRAPH_RELATION, claimed_epsilon=B.RM.epsilon(epsilon=EPS),
         public_inputs=("delta", "epsilon"), make_inputs=_graph_inputs, neighbours=lambda x: node_neighbours(*x),
         statistics=lambda x: {"Q(I)": float(_info(x).answer)}, sensitivities={"Q(I)": float(N_NODES - 1)},
-        release=release, n_samples=3000, tests=TESTS, note="the authors' simplified LP variant of RM (spec 3.5)")
+        release=release, n_samples=3000, note="the authors' simplified LP variant of RM (spec 3.5)")
 
 
 # ------------------------------------------------------------------ SQL (primary private relation cust)
@@ -99,8 +126,7 @@ def _sql_inputs(rng):
         counts = rng.integers(0, MAX_ORDERS + 1, n_cust)
         counts[0] = MAX_ORDERS
         cid = np.repeat(cust["id"].to_numpy(), counts)
-        orders = pd.DataFrame({"oid": np.arange(1, cid.size + 1), "cid": cid})
-        out.append((cust, orders))
+        out.append((cust, pd.DataFrame({"oid": np.arange(1, cid.size + 1), "cid": cid})))
     return out
 
 
@@ -114,36 +140,23 @@ def _sql_neighbours(x):
     yield (pd.concat([cust, pd.DataFrame({"id": [new]})], ignore_index=True), pd.concat([orders, extra], ignore_index=True))
 
 
-def _sql_key(x) -> tuple:
-    cust, orders = x
-    return (tuple(cust["id"].tolist()), tuple(orders["oid"].tolist()), tuple(orders["cid"].tolist()))
-
-
 def _sql_info(x):
-    import duckdb
-
     from .sql import extract
 
     def compute() -> Truncation:
-        cust, orders = x
-        con = duckdb.connect()
-        con.register("cust", cust)
-        con.register("orders", orders)
-        try:
+        with _duck(cust=x[0], orders=x[1]) as con:
             return Truncation(extract(con, SQL, [("c", "id")]).info)
-        finally:
-            con.close()
 
-    return _memo("sqlinfo", _sql_key(x), compute)
+    cust, orders = x
+    return _memo("sqlinfo", (tuple(cust["id"].tolist()), tuple(orders["oid"].tolist()), tuple(orders["cid"].tolist())),
+                 compute)
 
 
 def _sql_entry(name, kind, release, *, claimed, public, n_samples=3000, pilot=2000):
-    grid = tau_grid(GS_SQL)
-    return EntryPoint(
-        name=name, kind=kind, paper="r2t", relation=SQL_RELATION, claimed_epsilon=claimed, public_inputs=public,
-        make_inputs=_sql_inputs, neighbours=_sql_neighbours, statistics=lambda x: _q_stats(_sql_info(x), grid),
-        sensitivities=_q_sens(grid), release=release, n_samples=n_samples, tests=TESTS,
-        pilot_samples=pilot)
+    return _entry(
+        name=name, kind=kind, relation=SQL_RELATION, claimed_epsilon=claimed, public_inputs=public,
+        make_inputs=_sql_inputs, neighbours=_sql_neighbours, statistics=lambda x: _q_stats(_sql_info(x), SQL_GRID),
+        sensitivities=_q_sens(), release=release, n_samples=n_samples, pilot_samples=pilot)
 
 
 def _ls_api():
@@ -153,40 +166,35 @@ def _ls_api():
                       public=("gs (GS_Q)", "epsilon"))
 
 
-def _sql_files(x) -> tuple[Path, Path]:
-    return scratch_file("r2t", x[0].to_csv(index=False)), scratch_file("r2t", x[1].to_csv(index=False))
-
-
-def _cli(argv=lambda path: [], suffix: str = ".csv") -> FileCLI:
-    """``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content."""
-    from .cli import register
-
-    return FileCLI(register, "r2t", argv, suffix)
-
-
-def _run_cli(argv, rng) -> dict:
-    """Run the CLI subcommand's handler in-process on ``argv`` with ``--seed`` from the audit and ``--json``."""
-    return _cli().argv([*argv, "--seed", str(seed_of(rng)), "--json"])
-
-
 def _cli_components(out: dict) -> dict:
     p = out["private"]
+    if "groups" in p:
+        return {f"estimate[{'/'.join(g['group'])}]": float(g["estimate"]) for g in p["groups"]}
     return {"estimate": float(p["estimate"]), "winner_tau": float(p["winner_tau"] or 0.0)}
+
+
+def _run_sql(query: str, rng, *flags: str) -> dict:
+    """``dpworkbench r2t sql QUERY FLAGS --gs GS_SQL --epsilon EPS`` in-process, with ``--seed`` from the audit and
+    ``--json``: the released components."""
+    argv = ["r2t", "sql", query, *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}", "--seed", str(seed_of(rng))]
+    return _cli_components(_cli(None).argv([*argv, "--json"]))
+
+
+def _tables(c: Path, o: Path) -> list[str]:
+    return ["--table", f"cust={c}", "--table", f"orders={o}"]
 
 
 def _sql_cli():
     def release(x, rng):
-        c, o = _sql_files(x)
-        return _cli_components(_run_cli(["r2t", "sql", SQL, "--table", f"cust={c}", "--table", f"orders={o}",
-                                         "--private", "c:id", "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}"], rng))
+        c, o = (scratch_file("r2t", df.to_csv(index=False)) for df in x)
+        return _run_sql(SQL, rng, *_tables(c, o), "--private", "c:id")
     return _sql_entry("dpworkbench r2t sql", "cli", release, claimed=R2T.epsilon(epsilon=EPS, gs=GS_SQL),
                       public=("query", "--table names", "--private", "--gs", "--base", "--beta", "--epsilon"),
                       n_samples=600, pilot=400)  # each run opens a DuckDB connection (~10–30 ms)
 
 
 def _graph_text(x) -> str:
-    n, e = x
-    e = np.asarray(e, dtype=np.int64).reshape(-1, 2)
+    e = np.asarray(x[1], dtype=np.int64).reshape(-1, 2)
     # isolated nodes are absent from an edge list (they never matter: spec 2.0)
     return "".join(f"{u}\t{v}\n" for u, v in e) or "# no edges\n"
 
@@ -218,34 +226,28 @@ def _line_ids(line: str) -> set[int]:
         return set()
 
 
-def _graph_text_stats(grid):
+def _graph_text_stats(text):
     """Q(I, τ) for the graph the CLI's own reader makes of the file (``scan_edge_list``, dense relabelling)."""
-    def stats(text):
-        from ..cli.common import scan_edge_list
-        from .patterns import graph_joininfo
+    from ..cli.common import scan_edge_list
+    from .patterns import graph_joininfo
 
-        def compute():
-            return Truncation(graph_joininfo(scan_edge_list(scratch_file("r2t", text, ".txt")).graph(), "edge"))
-        return _q_stats(_memo("trunc-text", (fingerprint(text),), compute), grid)
-    return stats
+    def compute():
+        return Truncation(graph_joininfo(scan_edge_list(scratch_file("r2t", text, ".txt")).graph(), "edge"))
+    return _q_stats(_memo("trunc-text", (fingerprint(text),), compute), GRAPH_GRID)
 
 
 def _graph_cli():
     cli = _cli(lambda path: ["r2t", "graph", str(path), "--query", "edge", "--gs", f"{GS_GRAPH:g}", "--epsilon",
                              f"{EPS:g}"], ".txt")
-
-    def release(text, rng):
-        return _cli_components(cli.release(text, rng))
-    grid = tau_grid(GS_GRAPH)
-    return EntryPoint(
-        name="dpworkbench r2t graph", kind="cli", paper="r2t",
+    return _entry(
+        name="dpworkbench r2t graph", kind="cli",
         relation=GRAPH_RELATION + "; at the file level: every line naming the node removed, and any line that is not "
                  "two integer ids (dropped by the one-line rule) inserted anywhere",
         claimed_epsilon=R2T.epsilon(epsilon=EPS, gs=GS_GRAPH),
         public_inputs=("--query", "--max-degree / --gs", "--base", "--beta", "--epsilon"),
         make_inputs=lambda rng: [_graph_text(x) for x in _graph_inputs(rng)], neighbours=_graph_text_neighbours,
-        statistics=_graph_text_stats(grid), sensitivities=_q_sens(grid), release=release,
-        n_samples=600, tests=TESTS)
+        statistics=_graph_text_stats, sensitivities=_q_sens(GRAPH_GRID),
+        release=lambda text, rng: _cli_components(cli.release(text, rng)), n_samples=600)
 
 
 # ------------------------------------------------------------------ SQL on a declared schema (issue 22), CLI --db
@@ -279,39 +281,34 @@ def _schema_inputs(rng):
 
 def _schema_neighbours(private: tuple[str, ...]):
     """A primary private tuple removed with its dependants, or added with MAX_ORDERS orders (and a knows edge)."""
+    def without(x, table, key, col):  # the tuple and every order referencing it (and, for a person, its knows edges)
+        out = {**x, table: tuple(r for r in x[table] if r[0] != key),
+               "orders": tuple(o for o in x["orders"] if o[col] != key)}
+        return {**out, "knows": tuple(k for k in x["knows"] if key not in k)} if table == "person" else out
+
     def neighbours(x):
+        start = max((o[0] for o in x["orders"]), default=0) + 1
         if "person" in private:
-            for pid, _ in x["person"]:
-                yield {**x, "person": tuple(p for p in x["person"] if p[0] != pid),
-                       "orders": tuple(o for o in x["orders"] if o[1] != pid),
-                       "knows": tuple(k for k in x["knows"] if pid not in k)}
+            yield from (without(x, "person", pid, 1) for pid, _ in x["person"])
             new = max(p[0] for p in x["person"]) + 1
-            start = max((o[0] for o in x["orders"]), default=0) + 1
             for nk in (0, 1):
                 yield {**x, "person": x["person"] + ((new, nk),),
                        # fresh (day, reg) pairs: the projection entry's Q(I,τ) can then move by the full τ
                        "orders": x["orders"] + tuple((start + i, new, 1, 10 + i, "x") for i in range(MAX_ORDERS)),
                        "knows": x["knows"] + ((new, 1), (1, new))}
         if "shop" in private:
-            for (sid,) in x["shop"]:
-                yield {**x, "shop": tuple(s for s in x["shop"] if s[0] != sid),
-                       "orders": tuple(o for o in x["orders"] if o[2] != sid)}
+            yield from (without(x, "shop", sid, 2) for (sid,) in x["shop"])
             new = max(s[0] for s in x["shop"]) + 1
-            start = max((o[0] for o in x["orders"]), default=0) + 1
             yield {**x, "shop": x["shop"] + ((new,),),
                    "orders": x["orders"] + tuple((start + i, 1, new, 2, "y") for i in range(MAX_ORDERS))}
     return neighbours
-
-
-def _schema_key(x) -> tuple:
-    return tuple(x[t] for t in _TABLES)
 
 
 def _schema_db(x) -> Path:
     """The input as a DuckDB file with the declared keys (written once per input)."""
     import duckdb
 
-    p = scratch_dir("r2t") / f"db_{fingerprint(_schema_key(x))[:20]}.duckdb"
+    p = scratch_dir("r2t") / f"db_{fingerprint(tuple(x[t] for t in _TABLES))[:20]}.duckdb"
     if not p.exists():
         tmp = p.with_suffix(".tmp")
         tmp.unlink(missing_ok=True)
@@ -325,79 +322,60 @@ def _schema_db(x) -> Path:
     return p
 
 
-def _schema_extraction(x, query, private, groups=None, project=None):
-    import duckdb
-
-    from .schema import catalog_from_duckdb
-    from .sql import extract
-
-    def compute():
-        con = duckdb.connect(str(_schema_db(x)), read_only=True)
-        try:
-            return extract(con, query, list(private), catalog=catalog_from_duckdb(con), groups=groups, project=project)
-        finally:
-            con.close()
-
-    return _memo("schema-ex", (query, private, str(groups), project, _schema_key(x)), compute)
-
-
 def _schema_entry(name, query, private, *, groups=None, project=None, parallel=None, note=""):
     """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics through the
     same completion and extraction. GROUP BY: Q_g(I,τ) per group with sensitivity τ; with parallel composition also
     Σ_g Q_g(I,τ) with sensitivity τ (one individual moves one group only, in one direction)."""
-    grid = tau_grid(GS_SQL)
+    from .schema import catalog_from_duckdb
+    from .sql import extract
+
     flags = [a for g in (groups or {}).items() for a in ("--groups", f"{g[0]}={'|'.join(g[1])}")]
     flags += ["--project", project] if project else []
 
+    def extraction(x):
+        with _duck(_schema_db(x)) as con:
+            return extract(con, query, list(private), catalog=catalog_from_duckdb(con), groups=groups, project=project)
+
     def stats(x):
-        ex = _schema_extraction(x, query, private, groups, project)
+        key = tuple(x[t] for t in _TABLES)
+        ex = _memo("schema-ex", (query, private, str(groups), project, key), lambda: extraction(x))
         if ex.groups is None:
-            tr = _memo("schema-tr", (query, private, project, _schema_key(x)), lambda: Truncation(ex.info))
-            return {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
+            return _q(_memo("schema-tr", (query, private, project, key), lambda: Truncation(ex.info)))
         out = {}
         for g, info in zip(ex.groups, ex.group_infos):
-            tr = Truncation(info)
-            out.update({f"Q[{'/'.join(g)}](I,{t:g})": float(tr.value(t)) for t in grid})
+            out.update({f"Q[{'/'.join(g)}]{k[1:]}": v for k, v in _q(Truncation(info)).items()})
         if parallel:
-            for t in grid:
+            for t in SQL_GRID:
                 out[f"ΣQ_g(I,{t:g})"] = sum(v for k, v in out.items() if k.endswith(f"(I,{t:g})") and k.startswith("Q["))
         return out
 
-    def sens(x):
-        return {k: float(k.rsplit(",", 1)[1].rstrip(")")) for k in stats(x)}
-
     def release(x, rng):
-        out = _run_cli(["r2t", "sql", query, "--db", str(_schema_db(x)), *[a for p in private for a in ("--private", p)],
-                        *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}"], rng)
-        if "groups" in out["private"]:
-            return {f"estimate[{'/'.join(g['group'])}]": float(g["estimate"]) for g in out["private"]["groups"]}
-        return _cli_components(out)
+        return _run_sql(query, rng, "--db", str(_schema_db(x)), *[a for p in private for a in ("--private", p)], *flags)
 
-    return EntryPoint(
-        name=f"dpworkbench r2t sql --db ({name})", kind="cli", paper="r2t", relation=SCHEMA_RELATION,
+    return _entry(
+        name=f"dpworkbench r2t sql --db ({name})", kind="cli", relation=SCHEMA_RELATION,
         claimed_epsilon=EPS, public_inputs=("query and its completion", "--db catalog (keys)", "--private", "--groups",
                                             "--project", "--gs", "--epsilon"),
-        make_inputs=_schema_inputs, neighbours=_schema_neighbours(tuple(private)), statistics=stats, sensitivities=sens,
+        make_inputs=_schema_inputs, neighbours=_schema_neighbours(tuple(private)), statistics=stats,
+        sensitivities=lambda x: {k: float(k.rsplit(",", 1)[1].rstrip(")")) for k in stats(x)},
         # The brute force of every statistic over every neighbour is the check these entries add (the noise is R2T's,
         # audited at full strength on the API entries); each sampled release reopens a DuckDB file through the CLI
         # (~0.05–0.1 s), so the end-to-end audit here is a smaller one that still catches a gross leak.
         release=release, n_samples=400 if name == "completion" else 200, pilot_samples=300 if name == "completion" else 150,
-        tests=TESTS, note=note)
+        note=note)
 
 
-def _schema_entries() -> list[EntryPoint]:
-    return [
-        _schema_entry("completion", "SELECT COUNT(*) FROM orders", ("person",),
-                      note="orders is completed with person along orders.pid"),
-        _schema_entry("two primary private relations", "SELECT COUNT(*) FROM orders", ("person", "shop")),
-        _schema_entry("self-join", "SELECT COUNT(*) FROM person p1, knows k, person p2 WHERE p1.id = k.a AND k.b = p2.id",
-                      ("person",)),
-        _schema_entry("GROUP BY, parallel", "SELECT n.name, COUNT(*) FROM orders o, person p, nation n "
-                      "WHERE o.pid = p.id AND p.nk = n.nk GROUP BY n.name", ("person",), parallel=True),
-        _schema_entry("GROUP BY, ε split", "SELECT o.reg, COUNT(*) FROM orders o GROUP BY o.reg", ("person",),
-                      groups={"o.reg": ["x", "y"]}),
-        _schema_entry("projection", "SELECT COUNT(*) FROM orders o", ("person",), project="o.day, o.reg"),
-    ]
+#: (name, query, primary private relations, options) of each schema entry
+SCHEMA_CASES = (
+    ("completion", "SELECT COUNT(*) FROM orders", ("person",), {"note": "orders is completed with person along orders.pid"}),
+    ("two primary private relations", "SELECT COUNT(*) FROM orders", ("person", "shop"), {}),
+    ("self-join", "SELECT COUNT(*) FROM person p1, knows k, person p2 WHERE p1.id = k.a AND k.b = p2.id", ("person",), {}),
+    ("GROUP BY, parallel", "SELECT n.name, COUNT(*) FROM orders o, person p, nation n WHERE o.pid = p.id AND p.nk = n.nk "
+     "GROUP BY n.name", ("person",), {"parallel": True}),
+    ("GROUP BY, ε split", "SELECT o.reg, COUNT(*) FROM orders o GROUP BY o.reg", ("person",),
+     {"groups": {"o.reg": ["x", "y"]}}),
+    ("projection", "SELECT COUNT(*) FROM orders o", ("person",), {"project": "o.day, o.reg"}),
+)
 
 
 # ------------------------------------------------------------------ SQL on CSV files typed by --schema DDL
@@ -410,11 +388,8 @@ CSV_RELATION = ("a line of orders.csv removed, added or substituted at any posit
 
 
 def _csv_inputs(rng):
-    out = []
-    for n in (3, 4):
-        lines = [f"{i},{int(rng.integers(1, 4))},{int(rng.integers(0, 3))}" for i in range(1, n + 1)]
-        out.append("oid,cid,amount\n" + "\n".join(lines) + "\n")
-    return out
+    return ["oid,cid,amount\n" + "\n".join(f"{i},{int(rng.integers(1, 4))},{int(rng.integers(0, 3))}"
+                                            for i in range(1, n + 1)) + "\n" for n in (3, 4)]
 
 
 def _csv_neighbours(text):
@@ -426,44 +401,39 @@ def _csv_files(text) -> tuple[Path, Path, Path]:
     return scratch_file("r2t", "id\n1\n2\n3\n"), scratch_file("r2t", text), scratch_file("r2t", CSV_DDL, ".sql")
 
 
-def _csv_entry():
-    grid = tau_grid(GS_SQL)
+def _csv_stats(text):
+    from .schema import catalog_from_ddl, load_tables
+    from .sql import extract
 
-    def stats(text):
-        import duckdb
-
-        from .schema import catalog_from_ddl, load_tables
-        from .sql import extract
-
-        def compute():
-            c, o, s = _csv_files(text)
-            cat = catalog_from_ddl(s)
-            con = duckdb.connect()
-            load_tables(con, [f"cust={c}", f"orders={o}"], cat)  # the CLI's own loader
-            tr = Truncation(extract(con, CSV_SQL, ["cust"], catalog=cat).info)
-            return {f"Q(I,{t:g})": float(tr.value(t)) for t in grid}
-
-        return _memo("csv", (text,), compute)
-
-    def release(text, rng):
+    def compute():
         c, o, s = _csv_files(text)
-        return _cli_components(_run_cli(["r2t", "sql", CSV_SQL, "--table", f"cust={c}", "--table", f"orders={o}",
-                                         "--schema", str(s), "--private", "cust", "--gs", f"{GS_SQL:g}",
-                                         "--epsilon", f"{EPS:g}"], rng))
+        cat = catalog_from_ddl(s)
+        with _duck() as con:
+            load_tables(con, [f"cust={c}", f"orders={o}"], cat)  # the CLI's own loader
+            return _q(Truncation(extract(con, CSV_SQL, ["cust"], catalog=cat).info))
 
-    return EntryPoint(
-        name="dpworkbench r2t sql --schema (CSV lines)", kind="cli", paper="r2t", relation=CSV_RELATION,
+    return _memo("csv", (text,), compute)
+
+
+def _csv_release(text, rng):
+    c, o, s = _csv_files(text)
+    return _run_sql(CSV_SQL, rng, *_tables(c, o), "--schema", str(s), "--private", "cust")
+
+
+def _csv_entry():
+    return _entry(
+        name="dpworkbench r2t sql --schema (CSV lines)", kind="cli", relation=CSV_RELATION,
         claimed_epsilon=EPS, public_inputs=("query and its completion", "--schema DDL (types, keys)", "--private",
                                             "--gs", "--epsilon"),
-        make_inputs=_csv_inputs, neighbours=_csv_neighbours, statistics=stats,
-        sensitivities=_q_sens(grid), release=release, n_samples=400, pilot_samples=300,
-        tests=TESTS, note="a cell that does not parse under its declared type is NULL (weight 0 / no individual)")
+        make_inputs=_csv_inputs, neighbours=_csv_neighbours, statistics=_csv_stats, sensitivities=_q_sens(),
+        release=_csv_release, n_samples=400, pilot_samples=300,
+        note="a cell that does not parse under its declared type is NULL (weight 0 / no individual)")
 
 
 def entry_points() -> list[EntryPoint]:
     """Every public release entry point of the R2T / OPT² paper."""
-    return [_rm_api(), _ls_api(), _sql_cli(), _graph_cli(), *_schema_entries(),
-            _csv_entry()]
+    return [_rm_api(), _ls_api(), _sql_cli(), _graph_cli(),
+            *(_schema_entry(name, q, private, **kw) for name, q, private, kw in SCHEMA_CASES), _csv_entry()]
 
 
 __all__ = ["EXEMPT", "entry_points"]
