@@ -142,7 +142,7 @@ def _plan_multi(args: argparse.Namespace):
                       groups=_split(args.groups) or None, join=args.join)
 
 
-def _plan(args: argparse.Namespace):
+def query_plan(args: argparse.Namespace):
     """The public inputs, checked from the flags alone before the file is opened."""
     from dpworkbench.cli.common import check_output_path
 
@@ -179,8 +179,8 @@ def _query(args: argparse.Namespace) -> int:
     from .mechanisms import GRR
     from .query import RELATION, plain_release, query
 
-    multi = _multi(args)  # before _plan, which turns a single --attr into its name
-    plan = _plan(args)
+    multi = _multi(args)  # before query_plan, which turns a single --attr into its name
+    plan = query_plan(args)
     if args.plan:  # GRR's plan from the public inputs (the answer is post-processing: it spends nothing more)
         emit_plan(GRR, plan.grr_params(), args)
         return 0

@@ -268,7 +268,7 @@ def prenoise_query(flags: list[str]):
     from dpworkbench.spark import session_from_args
     from dpworkbench.testing.harness import scratch_file
 
-    from .cli import _plan, register
+    from .cli import query_plan, register
     from .query import query
 
     parser = argparse.ArgumentParser(prog="dpworkbench")
@@ -276,7 +276,7 @@ def prenoise_query(flags: list[str]):
 
     def run(text: str):
         args = parser.parse_args(["privateclean", "query", str(scratch_file(PAPER, text)), *flags])
-        plan = _plan(args)
+        plan = query_plan(args)
         raw = read_raw_lines(Path(args.csv), "CSV")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
