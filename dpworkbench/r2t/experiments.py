@@ -53,10 +53,11 @@ _LP_BASED = ("R2T", "OPT2", "LP", "RM")
 PAPER_PROFILE_OT = {
     "R2T": "instances over 5,000,000 join results are counted, not materialised (OT without trying: Q□ on Enron and "
            "GitHub); Q2- over it is truncated from per-node counts instead (dpworkbench.r2t.aggregate: the same Q(I, τ) "
-           "without listing the paths), OT only where a τ it needs has a reduced LP of more than 5,000,000 columns or the "
-           "run exceeds 120 s (enumerated, Amazon2's 23.3M paths took 145 s and 3.8 GB to build and the run was over 120 s; "
-           "from counts one run took 63 s and 4.4 GB at load ≈ 4)",
-    "LP": "the same caps as R2T (over 5,000,000 join results, or an aggregated Q2- reduced LP over 5,000,000 columns at "
+           "without listing the paths), OT only where a τ it needs has a reduced LP of more than 40,000,000 columns or the "
+           "run exceeds 120 s (uncapped, one run took 9.9 s and 2.3 GB on the RoadnetCA-sized stand-in, 7.8 s and 3.0 GB on "
+           "Amazon1's, 17.1 s and 4.4 GB on Amazon2's, quiet machine; enumerated, Amazon2's 23.3M paths took 145 s and "
+           "3.8 GB to build)",
+    "LP": "the same caps as R2T (over 5,000,000 join results, or an aggregated Q2- reduced LP over 40,000,000 columns at "
           "the drawn τ: OT without trying); below them, the exact LP at a random τ "
           "(no early stop: the LP mechanism needs Q(I, τ) itself) was over 120 s for some τ on the whole Deezer's Q2- and Q□ "
           "and on the RoadnetPA-sized stand-in's Q2- (one LP there took 66 s at load ≈ 10)",
@@ -73,7 +74,8 @@ _SDE_PROJECTIONS: dict[tuple[int, float], tuple[object, tuple[float, np.ndarray]
 
 
 def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int = 0, prefer: str = "real",
-                   degree_bound: int | None = None, max_m: int | None = None, aggregate: bool | None = None) -> Instance:
+                   degree_bound: int | None = None, max_m: int | None = None, aggregate: bool | None = None,
+                   max_cols: int | None = None) -> Instance:
     """One graph dataset × pattern query as an :class:`Instance` (non-private; join results cached by content).
 
     Parameters
@@ -89,7 +91,12 @@ def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int 
     max_m : int, optional
         Instances with more join results are counted but not materialised (``oversize``); Q2- is then truncated from
         per-node counts instead (:class:`dpworkbench.r2t.aggregate.Path2Truncation`, the same Q(I, τ) without
-        listing the paths), its reduced LPs capped at ``max_m`` columns (over it: a ``SolverError``, OT).
+        listing the paths), its reduced LPs capped at ``max_cols`` columns (over it: a ``SolverError``, OT).
+    max_cols : int, optional
+        The column cap of that aggregated Q2-'s reduced LPs (default ``max_m``). It is a memory guard, separate from
+        ``max_m`` because a reduced LP costs far less per column than a listed path: uncapped, one R2T run of Q2- took
+        9.9 s and 2.3 GB on the RoadnetCA-sized stand-in, 7.8 s and 3.0 GB on Amazon1's and 17.1 s and 4.4 GB on
+        Amazon2's (quiet machine, 2026-11-27), where a 5,000,000-column cap refused them.
     aggregate : bool, optional
         Q2- from per-node counts (True) or enumerated (False; OPT² and RM need the join results); default: only
         over ``max_m``. Ignored for the other queries.
@@ -104,7 +111,7 @@ def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int 
     D = degree_bound or D
     if query == "path2" and (aggregate or (aggregate is None and max_m is not None and pattern_count(ds.data, query) > max_m)):
         t0 = time.perf_counter()
-        trunc = Path2Truncation(ds.data, max_cols=max_m)
+        trunc = Path2Truncation(ds.data, max_cols=max_cols if max_cols is not None else max_m)
         return Instance(dataset, query, trunc.info, float(D) ** GS_EXPONENT[query], ds.source, ds.data, D,
                         extract_seconds=time.perf_counter() - t0, trunc=trunc)
     if max_m is not None:

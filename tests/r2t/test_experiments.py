@@ -107,3 +107,12 @@ def test_early_stop_run_time_limit_gives_a_lower_bound_on_the_speedup(tmp_path):
     t = experiments.early_stop_timing(inst, epsilon=0.8, opt2_too=False, results_dir=tmp_path / "b", progress=False,
                                       run_time_limit=-1.0)  # every run is already past its limit
     assert t.status.iloc[0] == "OT" and np.isnan(t.with_early_stop_s.iloc[0]) and np.isnan(t.speedup.iloc[0])
+
+
+def test_graph_instance_column_cap_is_separate_from_the_join_result_cap():
+    """Q2- over max_m is counted per node; its reduced-LP column cap is max_cols when given (the paper profile sets it
+    far above max_m: a column of the reduced LP costs far less than a listed path), max_m otherwise."""
+    capped = experiments.graph_instance("roadnet_pa", "path2", n=150, seed=0, max_m=10)
+    wide = experiments.graph_instance("roadnet_pa", "path2", n=150, seed=0, max_m=10, max_cols=10**7)
+    assert capped.aggregated and wide.aggregated
+    assert capped.trunc.max_cols == 10 and wide.trunc.max_cols == 10**7
