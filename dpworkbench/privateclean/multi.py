@@ -604,6 +604,13 @@ def quantile_estimate(w: np.ndarray, y: np.ndarray, P: float, *, b: float, bound
     b = 4 can see, alone gives the first median z ≈ 5: with the estimator at s = b/2, the fixed-table part of the rule
     cannot be met by any correction that does not see the table. Not adopted: the default is unchanged.
 
+    Why no correction can remove it for every table: the mean of any bounded estimator q̂ over the release is
+    g(x) = ∫ q̂(y) Π_i p_b(y_i − x_i) dy (the discrete randomisation only mixes finitely many such terms). The Laplace
+    density p_b has a bounded, integrable derivative, so g is continuously differentiable in the table's numbers x.
+    The truth x₍ₖ₎ is not: where two rows tie at the k-th place its derivative jumps between 0 and 1. So E q̂ = x₍ₖ₎
+    cannot hold on all tables; any estimator from values noised at b has a bias that a large enough R shows on some
+    table, near ties (spacings ≈ 0.05 here against b = 4) above all. Unbiasedness can only be tested at a stated R.
+
     At R = 1,000 (the tests) the bias is not detected (0.8–2.5 % of the CI width); issue 25's "bias not different
     from 0" holds for the quantile queries at R = 1,000, not at R = 4,000."""
     if not 0 < P < 1:
