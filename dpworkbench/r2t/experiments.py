@@ -63,9 +63,10 @@ PAPER_PROFILE_OT = {
           "and on the RoadnetPA-sized stand-in's Q2- (one LP there took 66 s at load ≈ 10)",
     "OPT2": "only instances with ≤ 400,000 join results are tried (the whole Deezer's Q1- has 348,713; one OPT² run took "
             "23 s there, quiet machine, `make bench`; paper 165 s); larger instances (Q2-, and Q△/Q□ on Enron and GitHub) "
-            "are OT without trying, and a run over 120 s is OT. Not explained yet: on the whole Deezer's Q△ (129,878 join "
-            "results; paper 334 s) a seeded OPT² run alone took 19 s (seeds 0–2, quiet machine), yet Table 2's run went "
-            "over 120 s",
+            "are OT without trying, and a run over 120 s is OT. On the whole Deezer's Q△ (129,878 join results; paper 334 s) "
+            "a seeded OPT² run alone took 19–21 s for seeds 0–3 (quiet machine), but for seed 4 its F̂ LP at τ = 4 did not "
+            "finish in 200 s: whether a run needs that LP depends on its noise (the likely reason Table 2's run went over "
+            "120 s; its seed was not re-run alone)",
     "SDE": "only graphs with ≤ 150,000 edges are tried (none of the whole graphs): on the whole Deezer (348,713 edges) SDE's "
            "distance LP took 16 s at θ = 512 and 14 s at θ = 64 but did not finish in 60 s at θ = 8, and each repetition draws θ "
            "from {2, 4, …, D}",
