@@ -45,13 +45,14 @@ install: $(STAMP)
 # Run every notebook headlessly in the quick profile; writes reports/quick/index.html.
 # The paper profile resumes by default (RESUME=0 to start over): notebooks that finished with unchanged code are kept.
 RESUME ?= $(if $(filter paper,$(PROFILE)),1,0)
-TIMEOUT ?= 1800
+# Seconds one cell may run; empty: the profile's own limit (dpworkbench.cli.CELL_TIMEOUT: 1800 s, 4 h in paper).
+TIMEOUT ?=
 # The paper profile runs two notebooks side by side (one kernel each: the 2 cores of the machine it is timed on).
 JOBS ?= $(if $(filter paper,$(PROFILE)),2,1)
 # Each kernel may use 90% of the RAM divided among the jobs; past it the notebook is stopped and recorded as "memory".
 MAX_MEMORY ?= $(shell awk '/MemTotal/ {printf "%.1f", $$2 / 1048576 * 0.9 / $(JOBS)}' /proc/meminfo 2>/dev/null)
 reproduce: $(STAMP)
-	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) --timeout $(TIMEOUT) --jobs $(JOBS) $(if $(filter 1,$(RESUME)),--resume,) $(if $(MAX_MEMORY),--max-memory $(MAX_MEMORY),)
+	@$(PY) -m dpworkbench reproduce --profile $(PROFILE) $(if $(TIMEOUT),--timeout $(TIMEOUT),) --jobs $(JOBS) $(if $(filter 1,$(RESUME)),--resume,) $(if $(MAX_MEMORY),--max-memory $(MAX_MEMORY),)
 
 # The full test suite (unit, privacy audits, notebooks in the ci profile, browser), on two workers (pytest-xdist, one per
 # core); the browser tests run one at a time (tests/browser/conftest.py).
