@@ -193,7 +193,7 @@ def _run_sql(args: argparse.Namespace) -> int:
         extra = {"primary private": ", ".join(privs), "completed query": ex.completed_sql or args.query,
                  **({"tables": ", ".join(table_arg(t)[0] for t in args.table)} if args.table else {}),
                  "schema": catalog.source if catalog is not None else
-                 "none declared: CSV columns are text (header-only rule); no foreign keys",
+                 "none declared: CSV and Parquet columns are text (header-only rule); no foreign keys",
                  **({"foreign keys": "; ".join(f.describe() for f in catalog.foreign) or "(none)"}
                     if catalog is not None else {}),
                  **({"projection": args.project} if args.project else {})}
@@ -258,7 +258,7 @@ def register(subparsers) -> None:
     s.add_argument("--table", action="append", metavar="NAME=PATH", help="a table (CSV or Parquet); repeatable")
     s.add_argument("--schema", default=None, metavar="FILE.sql",
                    help="DDL (CREATE TABLE ... PRIMARY KEY ... REFERENCES ...) giving the --table files' column types and "
-                        "keys; a CSV cell that does not parse under its declared type is NULL")
+                        "keys; a CSV or Parquet cell that does not parse under its declared type is NULL; without it every column is text")
     s.add_argument("--private", action="append", metavar="RELATION | ALIAS:KEY[:RELATION]",
                    help="primary private relation (with --db/--schema: its name; else alias in FROM and key column); "
                         "repeatable; required, no default")

@@ -12,6 +12,8 @@ they are read from where the schema lives, never off the rows:
 line per row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`, every cell text), and each cell is
 ``TRY_CAST`` to its declared type, so a cell that does not parse is NULL and cannot change how any other row is read
 (issue 21, finding 1). Without a declared schema every CSV column is text (the header-only rule).
+:func:`load_parquet_view` reads a Parquet file by the same rule (each cell's text, ``TRY_CAST`` to its declared
+type, text without a schema): the file's own column types are not the public schema.
 """
 
 from __future__ import annotations
@@ -156,18 +158,27 @@ def load_csv_view(con, name: str, path: Path, types: dict[str, str] | None) -> N
 
 
 def load_parquet_view(con, name: str, path: Path, types: dict[str, str] | None) -> None:
-    """A Parquet file (its own declared column types), re-typed by ``TRY_CAST`` where a schema declares types."""
+    """Create view ``name`` over the Parquet file at ``path`` by the rule :func:`load_csv_view` uses for a CSV.
+
+    The file's own column types are not used: they are written by whoever made the file, often inferred from its
+    rows (pandas stores a column of integers as int64, but as text if one cell is not a number), so they are not the
+    public schema. Each cell is read as its text (``CAST ... AS VARCHAR``) and ``TRY_CAST`` to its declared type (NULL
+    when it does not parse), exactly as a CSV cell is; without a declared schema every column is text (the
+    header-only rule). Only the column names are read off the file, as a CSV's header is."""
     lit = str(path).replace("'", "''")
-    if types is None:
-        con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{lit}')")
-        return
     have = [c[0] for c in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{lit}')").fetchall()]
     low = {h.lower(): h for h in have}
-    missing = [c for c in types if c not in low]
-    if missing:
-        raise ValueError(f"--table {name} ({path}): schema columns not in the file: {', '.join(missing)}")
-    cols = [f'TRY_CAST("{low[c]}" AS {t}) AS "{low[c]}"' for c, t in types.items()]
-    con.execute(f"CREATE VIEW {name} AS SELECT {', '.join(cols)} FROM read_parquet('{lit}')")
+    if types is not None:
+        missing = [c for c in types if c not in low]
+        if missing:
+            raise ValueError(f"--table {name} ({path}): schema columns not in the file: {', '.join(missing)}")
+    cols = []
+    for h in (have if types is None else [low[c] for c in types]):
+        q = '"' + h.replace('"', '""') + '"'
+        typ = None if types is None else types[h.lower()]
+        text = f"CAST({q} AS VARCHAR)"  # the cell's text, as a CSV holds it; then the CSV's per-cell rule
+        cols.append(f"TRY_CAST({text} AS {typ}) AS {q}" if typ and typ.upper() != "VARCHAR" else f"{text} AS {q}")
+    con.execute(f"CREATE VIEW {name} AS SELECT {', '.join(cols) or '*'} FROM read_parquet('{lit}')")
 
 
 # --- the CLI's flags for tables, primary private relations and group domains -----------------------------------------

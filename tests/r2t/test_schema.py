@@ -234,6 +234,57 @@ def test_no_schema_text_sum_is_refused_for_every_dataset(tmp_path, capsys):
     assert errs[0] == errs[1] and "VARCHAR" in errs[0]
 
 
+def _na_parquet(d, with_na):
+    import pandas as pd
+
+    # pandas stores the amounts as int64, but as text when one cell is 'n/a': the file's own column type is read
+    # off the rows by whoever wrote it, so it is not the public schema
+    for t in ("cust", "orders"):
+        f = pd.read_csv(d / f"{t}.csv", keep_default_na=False)
+        if t == "orders":  # the premise of the test: the file's type follows one cell
+            assert pd.api.types.is_numeric_dtype(f["amount"]) != with_na
+        f.to_parquet(d / f"{t}.parquet")
+    return d
+
+
+def test_parquet_types_come_from_the_declared_schema_not_the_file(tmp_path, capsys):
+    # main used the Parquet file's own types without --schema: SUM(o.amount) released on the file without 'n/a'
+    # (int64) and refused on its neighbour (text), a refusal that depended on one private cell
+    errs, answers = [], []
+    for with_na in (False, True):
+        (tmp_path / str(with_na)).mkdir()
+        d = _na_parquet(_na_files(tmp_path / str(with_na), with_na), with_na)
+        tables = ["--table", f"cust={d / 'cust.parquet'}", "--table", f"orders={d / 'orders.parquet'}"]
+        errs.append(_refused(capsys, "SELECT SUM(o.amount) FROM cust c, orders o WHERE c.id = o.cid", *tables,
+                             "--private", "c:id"))
+        # with --schema each cell's text is TRY_CAST to its declared type, as a CSV cell is: 'n/a' is NULL in its row
+        assert main(["r2t", "sql", "SELECT SUM(o.amount) FROM cust c, orders o WHERE c.id = o.cid", *tables,
+                     "--schema", str(d / "s.sql"), "--private", "cust", "--gs", "64", "--seed", "1", "--json",
+                     "--show-exact"]) == 0
+        out = capsys.readouterr()
+        assert "n/a" not in out.err + out.out
+        answers.append(json.loads(out.out)["NOT_PRIVATE"]["answer"])
+    assert errs[0] == errs[1] and "VARCHAR" in errs[0]
+    assert answers == [8.0, 8.0]
+
+
+def test_parquet_view_casts_each_cell_by_the_csv_rule(tmp_path):
+    import pandas as pd
+
+    from dpworkbench.r2t.schema import load_csv_view, load_parquet_view
+
+    # the same cells through both loaders: the view's types and values agree (a boolean cell is text 'true', which
+    # is not an INTEGER under the CSV rule; a DOUBLE 1.5 cell is the text '1.5')
+    pd.DataFrame({"a": [1.5, 2.0], "b": [True, False], "c": ["x", "7"]}).to_parquet(tmp_path / "t.parquet")
+    (tmp_path / "t.csv").write_text("a,b,c\n1.5,true,x\n2.0,false,7\n")
+    for types in (None, {"a": "DOUBLE", "b": "INTEGER", "c": "INTEGER"}):
+        con = duckdb.connect()
+        load_parquet_view(con, "p", tmp_path / "t.parquet", types)
+        load_csv_view(con, "c", tmp_path / "t.csv", types)
+        assert con.execute("DESCRIBE p").fetchall() == con.execute("DESCRIBE c").fetchall()
+        assert con.execute("SELECT * FROM p").fetchall() == con.execute("SELECT * FROM c").fetchall()
+
+
 def test_tpch_table5_from_uncompleted_queries_same_join_information():
     from dpworkbench.r2t import tpch
     from dpworkbench.r2t.model import Truncation
