@@ -233,22 +233,35 @@ def scan_edge_list(path: str | Path, what: str = "edge list") -> EdgeListScan:
 
 
 def read_node_set(path: str | Path, flag: str = "--nodes"):
-    """A public node set: a file of integer ids, one per line (``#`` comments allowed), as a sorted unique array.
-    Public input: its messages may quote it."""
+    """A public node set: one node id per line (blank lines and ``#`` comments skipped), as a sorted unique int64
+    array. Every line is typed by the edge list's public id rule (:data:`dpworkbench.graphs.io.NODE_ID`, read as
+    int64 exactly as :func:`~dpworkbench.graphs.read_edge_lines` reads an edge's ids), so the ids match the edge
+    list's and no value in the file can change how another is read (pandas' inference made a column of ids uint64,
+    then wrapped, when one id passed 2^63). Public input: a line that is not an id is refused, quoting it."""
+    import re
+
     import numpy as np
-    import pandas as pd
+    import pyarrow as pa
+
+    from ..graphs.io import NODE_ID, node_ids_int64
 
     check_input_file(path, flag)
     try:
-        ids = np.unique(pd.read_csv(path, header=None, comment="#", sep=r"\s+|,", engine="python",
-                                    encoding="utf-8").iloc[:, 0].to_numpy())
+        text = Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{flag} {path} is not UTF-8 text; re-save it as UTF-8") from None
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{flag} {path} is empty: give one node id per line") from None
-    if not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"{flag} {path}: node ids must be integers, one per line")
-    return ids.astype(np.int64)
+    tokens = []
+    for i, line in enumerate(text.splitlines(), 1):
+        t = line.strip()
+        if not t or t.startswith("#"):
+            continue
+        if not re.fullmatch(NODE_ID, t):
+            raise ValueError(f"{flag} {path} line {i}: {t[:40]!r} is not a node id (one integer of at most 18 digits "
+                             "per line, as in the edge list)")
+        tokens.append(t)
+    if not tokens:
+        raise ValueError(f"{flag} {path} is empty: give one node id per line")
+    return np.unique(node_ids_int64(pa.array(tokens, type=pa.string()))).astype(np.int64)
 
 
 # --- ε ----------------------------------------------------------------------------------------------------------------

@@ -60,7 +60,20 @@ def load_edge_list(path: str | Path, *, comment: str = "#", allow_empty: bool = 
     return from_edge_array(inv.reshape(-1, 2), n=ids.size)
 
 
-_EDGE_RE = r"^\s*(?P<u>[+-]?[0-9]{1,18})[\s,]+(?P<v>[+-]?[0-9]{1,18})(?:[\s,].*)?$"
+# The public rule for a node id, shared by edge lists and node sets (--nodes) so their ids match: an optionally
+# signed integer of at most 18 digits (it fits int64), read as int64 whatever the other lines hold.
+NODE_ID = r"[+-]?[0-9]{1,18}"
+_EDGE_RE = rf"^\s*(?P<u>{NODE_ID})[\s,]+(?P<v>{NODE_ID})(?:[\s,].*)?$"
+
+
+def node_ids_int64(tokens) -> np.ndarray:
+    """Tokens matching :data:`NODE_ID` (a pyarrow string array) as int64. Arrow's cast refuses a leading ``+``,
+    which :data:`NODE_ID` admits: one line holding ``+2`` failed the whole read, quoting it (a refusal on a private
+    value), so the sign is dropped first."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    return pc.cast(pc.replace_substring_regex(tokens, r"^\+", ""), pa.int64()).to_numpy(zero_copy_only=False)
 
 
 def read_edge_lines(path: str | Path) -> tuple[np.ndarray, dict[str, int]]:
@@ -85,8 +98,8 @@ def read_edge_lines(path: str | Path) -> tuple[np.ndarray, dict[str, int]]:
     parts = pc.extract_regex(pc.filter(lines, content), _EDGE_RE)
     ok = pc.is_valid(parts)
     good = pc.filter(parts, ok)
-    u = pc.cast(pc.struct_field(good, [0]), pa.int64()).to_numpy(zero_copy_only=False)
-    v = pc.cast(pc.struct_field(good, [1]), pa.int64()).to_numpy(zero_copy_only=False)
+    u = node_ids_int64(pc.struct_field(good, [0]))
+    v = node_ids_int64(pc.struct_field(good, [1]))
     n_lines = int(pc.sum(content).as_py() or 0)
     raw = np.stack([u, v], axis=1).astype(np.int64) if len(u) else np.zeros((0, 2), dtype=np.int64)
     return raw, {"edge_lines_read": n_lines, "malformed_lines_dropped": n_lines - int(raw.shape[0])}
