@@ -18,7 +18,8 @@ the stand-in.
 
 The seeded generators reproduce the paper's schemas and DCs (spec §5.2) and are calibrated so that a
 10k-row sample with 1 % RNoise reaches Table 5's maximum degree within ±25 %; ``calibration()`` measures
-it for a stand-in or for the real table (``prefer="real"``). ``load_table(name, path=...)`` reads a user's CSV.
+it for a stand-in or for the real table (``prefer="real"``). ``load_table(name, path=...)`` reads a user's CSV
+by the dataset's declared public types (:data:`PUBLIC_TYPES`).
 """
 
 from __future__ import annotations
@@ -372,17 +373,46 @@ def sweep_source(name: str, sizes, prefer: str = "real") -> str:
     return "synthetic"
 
 
+# The public column types of each named dataset, by the constraints' column names: the types the registry's own
+# copies carry (the real public files; Flight: its generator). A column not named here is text. Declared, never
+# inferred from a user's rows, so one cell cannot change how another row is read (issue 21).
+PUBLIC_TYPES: dict[str, dict[str, str]] = {
+    "Adult": {c: "int" for c in ("Age", "Fnlwgt", "EduNum", "Gain", "Loss", "Hours")},
+    "Tax": {**{c: "int" for c in ("AreaCode", "Zip", "Salary", "SingleExemp", "MarriedExemp", "ChildExemp")},
+            "Rate": "float"},  # Phone is text ("555-3415") in the real table
+    "Hospital": {"ZipCode": "int", "PhoneNumber": "int"},  # ProviderNumber is text ("04010F")
+    "Stock": {c: "float" for c in ("Open", "High", "Low", "Close", "Adj Close", "Volume")},
+    "Flight": {c: "int" for c in ("DAY_OF_WEEK", "OP_CARRIER_FL_NUM", "ORIGIN_AIRPORT_ID", "DEST_AIRPORT_ID",
+                                  "CRS_DEP_TIME", "DEP_DELAY", "CRS_ARR_TIME", "ARR_DELAY", "CANCELLED", "DISTANCE")},
+}
+
+
+def public_schema(name: str, header):
+    """The public schema of a user's copy of dataset ``name`` with this (public) header: each column typed by
+    :data:`PUBLIC_TYPES` under its constraint name (a raw header name such as NADEEF's ``ZIPCode`` is mapped
+    first), every other column text."""
+    from ..datasets.public_schema import PublicSchema
+
+    if name not in PUBLIC_TYPES:
+        raise ValueError(f"unknown dataset {name!r}; known: {', '.join(NAMES)}")
+    rename = REAL_FILES.get(name, ("", {}))[1]
+    types = PUBLIC_TYPES[name]
+    return PublicSchema.from_mapping({str(h): types.get(rename.get(str(h), str(h)), "text") for h in header})
+
+
 def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: str = "real",
-               path: str | Path | None = None, schema=None):
+               path: str | Path | None = None, schema=None, infer_types: bool = False):
     """A :class:`dpworkbench.datasets.Dataset` for ``name`` (sampled to ``rows``), or a user CSV from ``path``.
 
     Real data are used whenever the data directory has them (Adult, Hospital, Tax, Stock); Flight, and any
     request larger than the real file, use the seeded stand-in. The choice is printed and recorded.
 
-    ``schema`` (with ``path``; the file's own header names): the public column types, each cell typed on its own
-    (:func:`~.loaders.load_csv`). Without it the user file's types are inferred by pandas from its rows, which is
-    acceptable for the research experiments this loader feeds but not for a release (issue 21): read a file for a
-    release with :func:`~.loaders.load_csv` or the CLI.
+    A user file (``path``; its own header names) is typed cell by cell (:func:`~.loaders.load_csv`) under
+    ``schema`` (the public column types) or, by default, the named dataset's public schema
+    (:func:`public_schema`: :data:`PUBLIC_TYPES`, other columns text), never from its rows: a cell that does not
+    parse is NULL in its own row only. ``infer_types=True`` is a research convenience, labelled in the provenance:
+    pandas infers the types from the rows, so one cell can change how every row is read (issue 21) — never for a
+    release.
     """
     if name not in GENERATORS:
         raise ValueError(f"unknown dataset {name!r}; known: {', '.join(NAMES)}")
@@ -392,25 +422,30 @@ def load_table(name: str, *, rows: int | None = 10000, seed: int = 0, prefer: st
         p = Path(path)
         if not p.exists():
             raise ValueError(f"{name}: file not found: {p}")
+        if infer_types and schema is not None:
+            raise ValueError("give schema= or infer_types=True, not both")
         raw_names = REAL_FILES.get(name, ("", {}))[1]
-        if schema is not None:
+        if not infer_types:
             from .loaders import load_csv, read_header
 
             header = read_header(p)
             rename = {k: v for k, v in raw_names.items() if k in header}
-            typed = load_csv(p, schema)[0].rename(columns=rename)
+            typed = load_csv(p, public_schema(name, header) if schema is None else schema)[0].rename(columns=rename)
             missing = [c for c in _dc_attributes(name) if c not in typed.columns]
             if missing:
                 raise ValueError(f"{p} lacks the columns the constraints use: {', '.join(map(repr, missing))} "
                                  f"(the file has {', '.join(map(str, typed.columns))})")
             df = sample_rows(typed, rows, seed, what=str(p))
+            how = "declared types" if schema is not None else f"{name}'s public types"
         else:
             header = read_table(p, rename=None).columns  # a user copy may keep the raw header (NADEEF's ZIPCode, raha's snake_case)
             rename = {k: v for k, v in raw_names.items() if k in header}
             df = sample_rows(read_table(p, rename=rename, required=_dc_attributes(name)), rows, seed, what=str(p))
-        provenance.record(f"inconsistency.{name}", "real", f"{provenance.display_path(p)} [rows={rows!r}, seed={seed}] (user file)",
+            how = "types inferred from the rows: research only, not for a release"
+        provenance.record(f"inconsistency.{name}", "real",
+                          f"{provenance.display_path(p)} [rows={rows!r}, seed={seed}] (user file; {how})",
                           len(df), provenance.USER_FILE_DIGEST)
-        return registry.Dataset(name, df, "real", f"user file, {len(df)} rows", p)
+        return registry.Dataset(name, df, "real", f"user file, {len(df)} rows, {how}", p)
     return registry.load(f"inconsistency.{name}", prefer=prefer, seed=seed, rows=rows)
 
 
@@ -430,4 +465,5 @@ for _name, _gen in GENERATORS.items():
 
 
 __all__ = ["DC_TEXT", "GENERATORS", "NAMES", "REAL_FILES", "TABLE5", "calibration", "calibration_table", "dcs_for", "generate_adult", "generate_flight",
-           "generate_hospital", "generate_stock", "generate_tax", "load_table", "real_rows", "sweep_source"]
+           "generate_hospital", "generate_stock", "generate_tax", "load_table", "PUBLIC_TYPES", "public_schema", "real_rows",
+           "sweep_source"]

@@ -61,3 +61,58 @@ def test_user_csv_typed_by_a_public_schema(tmp_path):
     num = [c for c, k in kinds.items() if k == "float"]
     assert num and all(pd.api.types.is_float_dtype(user[c]) for c in num)
     assert user[num].iloc[-1].isna().all() and not user[num].iloc[:-1].isna().any().any()
+
+
+def test_user_csv_defaults_to_the_datasets_public_types(tmp_path):
+    """Issue 21 (closing notes): without ``schema=`` main inferred a user file's types with pandas, so one 'x' in
+    Gain made the whole column text and every other row's Gain a string (compared as text by the DCs). The default
+    is now the dataset's declared public types: the 'x' is NULL in its own row, every other row reads the same."""
+    base = load_table("Adult", rows=30, seed=0, prefer="synthetic").data
+    frames = []
+    for i, cell in enumerate((None, "x")):
+        df = base.astype(object)
+        if cell is not None:
+            df.loc[3, "Gain"] = cell   # a neighbour: one cell substituted
+        df.to_csv(tmp_path / f"a{i}.csv", index=False)
+        frames.append(load_table("Adult", rows=None, path=tmp_path / f"a{i}.csv").data)
+    a, b = frames
+    assert pd.isna(b.loc[3, "Gain"]) and all(pd.api.types.is_numeric_dtype(f["Gain"]) for f in frames)
+    assert list(a.dtypes.astype(str)) == list(b.dtypes.astype(str))
+    assert a.drop(index=3).equals(b.drop(index=3))
+
+
+def test_inferred_types_are_only_behind_a_labelled_argument(tmp_path):
+    from dpworkbench.datasets import provenance
+
+    df = load_table("Adult", rows=20, seed=0, prefer="synthetic").data.astype(object)
+    df.loc[0, "Gain"] = "x"
+    df.to_csv(tmp_path / "a.csv", index=False)
+    provenance.clear()
+    ds = load_table("Adult", rows=None, path=tmp_path / "a.csv", infer_types=True)
+    assert not pd.api.types.is_numeric_dtype(ds.data["Gain"])   # the old convenience: the 'x' made Gain text
+    assert "research only" in ds.description
+    assert any("research only" in u.path_or_generator for u in provenance.used())
+    with pytest.raises(ValueError, match="not both"):
+        load_table("Adult", path=tmp_path / "a.csv", schema={"Gain": "int"}, infer_types=True)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declared_public_types_match_the_registrys_copy(name, tmp_path):
+    """The declaration is what the registry's own copy of each dataset holds (real file when present, else the
+    stand-in): a user's copy of it loads with the same kinds, and every attribute a DC orders (<, >) is a number."""
+    import re
+
+    from dpworkbench.inconsistency.datasets import DC_TEXT, PUBLIC_TYPES
+
+    ds = load_table(name, rows=200, seed=0)
+    ds.data.to_csv(tmp_path / "copy.csv", index=False)
+    user = load_table(name, rows=None, path=tmp_path / "copy.csv").data
+    for c in ds.data.columns:
+        declared = PUBLIC_TYPES[name].get(c, "text") != "text"
+        if declared:
+            assert pd.api.types.is_numeric_dtype(ds.data[c]), c
+        elif ds.source == "real" and ds.data[c].notna().any():
+            assert not pd.api.types.is_numeric_dtype(ds.data[c]), c
+        assert pd.api.types.is_numeric_dtype(user[c]) == declared, c
+    ordered = set(re.findall(r"t1\.(\w+)\s*(?:<=|>=|<|>)", DC_TEXT[name]))
+    assert all(PUBLIC_TYPES[name].get(a, "text") != "text" for a in ordered), ordered
