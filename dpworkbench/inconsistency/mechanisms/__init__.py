@@ -376,6 +376,14 @@ _FD_BOUND = Param("fd_bound", bool, True, "Σ has an FD-like DC (then the degree
 _IPS = Param("ip_sensitivity", str, "safe", "safe: Δq = 2θ_max for I_P; paper: the paper's θ_max (not private)",
              choices=("safe", "paper"))
 
+def _em_statistics(data: Table, *, theta_max: int = 1, **p: Any) -> Statistics:
+    """A table's statistics with the public candidates Θ = {1, …, θ_max} (a caller with its own Θ, as
+    :func:`basic_em`, passes the statistics itself)."""
+    stats = table_statistics(data, **p)
+    stats.thetas = list(range(1, int(theta_max) + 1))
+    return stats
+
+
 THETA_EM = Mechanism(
     name="inconsistency.theta_em",
     summary="one exponential-mechanism draw of θ over the public candidates Θ, quality Eq. 2 (Alg. 3)",
@@ -385,8 +393,16 @@ THETA_EM = Mechanism(
             Param("no_bias_theta", int, None, "the |V| candidate without the bias term")),
     public=("candidates Θ",),
     cost=lambda *, epsilon, **p: planned(("exponential", epsilon, "Alg. 3 EM")),
-    statistics=table_statistics,
+    statistics=_em_statistics,
+    # the quality's data part, F(θ_max) − F(θ) for each θ < θ_max, moves by at most Δq on a neighbour (Lemma 2);
+    # the √2θ/ε₂ bias is public
+    sensitivity=lambda *, measure, ip_sensitivity, theta_max, **_: {
+        f"q_{measure}({t}|θmax={theta_max})": quality_sensitivity(theta_max, measure, ip_sensitivity)
+        for t in range(1, theta_max)},
     noise=_em_noise,
+    examples=harness_tables,
+    neighbours=_neighbours,
+    harness_params={"epsilon": 1.0, "theta_max": AUDIT_THETA_MAX[-1]},  # Θ = {1..5}: its gaps are audited
 )
 
 
@@ -468,8 +484,16 @@ THETA_SELECTION = Mechanism(
     public=("candidates Θ", "dcs"),
     cost=lambda *, epsilon, use_bound, steps, eps0_frac, fd_bound, **p: _selection_plan(
         epsilon, strategy="hier_em", bound=use_bound and fd_bound, eps0_frac=eps0_frac, steps=steps),
-    statistics=table_statistics,
+    statistics=lambda data, **p: _em_statistics(data, **p, theta_max=AUDIT_THETA_MAX[-1]),
+    # the FD degree-bound terms (Lemma 3) and the EM quality gaps at each audited θ_max (Lemma 2)
+    sensitivity=lambda *, measure, ip_sensitivity, **_: {
+        **{f"d_bound term {i}": 1.0 for i in range(AUDIT_FDS)},
+        **{f"q_{measure}({t}|θmax={tm})": quality_sensitivity(tm, measure, ip_sensitivity)
+           for tm in AUDIT_THETA_MAX for t in range(1, tm)}},
     noise=_selection_noise,
+    examples=harness_tables,
+    neighbours=_neighbours,
+    harness_params={"epsilon": 1.0, "n": 8},  # Θ = {1..5} (table statistics), the public clamp n = 8
 )
 
 
