@@ -245,9 +245,11 @@ def read_node_set(path: str | Path, flag: str = "--nodes"):
 
     from ..graphs.io import NODE_ID, node_ids_int64
 
+    from .._validation import read_user_bytes
+
     check_input_file(path, flag)
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = read_user_bytes(path, flag).decode("utf-8")  # a .gz file decompressed, as an edge list is
     except UnicodeDecodeError:
         raise ValueError(f"{flag} {path} is not UTF-8 text; re-save it as UTF-8") from None
     tokens = []

@@ -212,5 +212,8 @@ def test_node_set_reads_ids_as_the_edge_list_does(tmp_path):
     p = tmp_path / "g.txt"
     p.write_text("007 -3\n+12 5\n")
     assert read_node_set(nodes).tolist() == [-3, 5, 7, 12]
+    gz = tmp_path / "nodes.txt.gz"   # a gzipped node set is read as a gzipped edge list is
+    gz.write_bytes(__import__("gzip").compress(nodes.read_bytes()))
+    assert read_node_set(gz).tolist() == [-3, 5, 7, 12]
     edges, ids = scan_edge_list(p).on_nodes(read_node_set(nodes))
     assert edges.tolist() == [[2, 0], [3, 1]]   # every id in the edge list is found in the node set
