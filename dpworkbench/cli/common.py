@@ -243,9 +243,8 @@ def read_node_set(path: str | Path, flag: str = "--nodes"):
     import numpy as np
     import pyarrow as pa
 
-    from ..graphs.io import NODE_ID, node_ids_int64
-
     from .._validation import read_user_bytes
+    from ..graphs.io import NODE_ID, node_ids_int64
 
     check_input_file(path, flag)
     try:
