@@ -271,13 +271,15 @@ QUANTILE_RELATION = SUBSTITUTE_ROW("substitution: one row's value replaced by an
 LAM = 6  # public range [0, 6] of the harness's small inputs
 
 
-def check_bounds(lower: float, upper: float, missing: float | None) -> float:
-    """The public bounds and missing value (checked before the data is read); returns ``missing``."""
+def check_bounds(lower: float, upper: float, missing: float | None, prefix: str = "") -> float:
+    """The public bounds and missing value (checked before the data is read); returns ``missing``. ``prefix``
+    (``"--"`` for the CLI) names them as the caller knows them."""
     if not (math.isfinite(lower) and math.isfinite(upper) and upper > lower):
-        raise ValueError("upper must be larger than lower, both finite (public domain bounds)")
+        raise ValueError(f"{prefix}upper must be larger than {prefix}lower, both finite (public domain bounds)")
     missing = float(lower) if missing is None else float(missing)
     if not (math.isfinite(missing) and lower <= missing <= upper):
-        raise ValueError("missing must be a finite number in [lower, upper] (the public value of a missing value)")
+        raise ValueError(f"{prefix}missing must be a finite number in [{prefix}lower, {prefix}upper] (the public value "
+                         "of a missing value)")
     return missing
 
 
