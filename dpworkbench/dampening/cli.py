@@ -42,7 +42,6 @@ def _show(rel, args, *, label: str, header: list[str], inputs: dict, accuracy=No
 
 def _median(args: argparse.Namespace) -> int:
     from dpworkbench.cli.common import Stages, warn_epsilon
-    from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
     from dpworkbench.mechanisms.backends import cli_backend
 
     path, p = Path(args.csv), args.p
@@ -54,26 +53,13 @@ def _median(args: argparse.Namespace) -> int:
     warn_epsilon(params["epsilon"])
     what = "median" if p is None else "percentile"
     with Stages(args, ["read CSV", "select"], f"dampening {what}") as st:
-        st.next("read CSV")
-        raw = read_raw_lines(path, "CSV")  # one physical line = one row: n is the number of lines, whatever they hold
-        # Refusals below depend only on the header and the number of lines (public under substitution), never a cell.
-        if args.column not in raw.columns:
-            raise ValueError(f"column {args.column!r} not in {path} (columns: {', '.join(map(str, raw.columns))})")
-        if list(raw.columns).count(args.column) > 1:
-            raise ValueError(f"column {args.column!r} is named twice in the header of {path}")
-        if len(raw) == 0:
-            raise ValueError(f"CSV {path} has a header but no rows: there is no {what} to select")
-        # The public rule, cell by cell: parse, clip into [--lower, --upper], a NULL becomes --missing.
-        spec = ColumnSpec(args.column, "float", params["lower"], params["upper"], default=missing)
-        typed, report = PublicSchema((spec,)).apply(raw[[args.column]])
-        values = typed[args.column].to_numpy(float)
-        counts = report.columns[args.column]
+        st.next("read CSV")  # one physical line = one row; refusals depend on the header and the number of lines only
+        values, inputs = DM.read_column(path, args.column, lower=params["lower"], upper=params["upper"],
+                                        missing=missing, what=what)
         st.next("select")
         args._backend = cli_backend(args.seed)
         rel = DM.select_quantile(values, p, mechanism=args.mechanism, rng=args._backend, accountant=None,
                                  **{k: v for k, v in params.items() if k != "p"})
-    inputs = {"rows": int(values.size), "values_clipped_into_bounds": counts["clipped"],
-              "cells_missing_set_to_default": counts["null"] + counts["unparseable"]}
     if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
         inputs["values"] = (values - params["lower"]).tolist()
     # n (the number of lines) is public under substitution: the error bar is a function of public inputs only

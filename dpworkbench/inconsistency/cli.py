@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 HELP = (("Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ "
          "2·I_R, Algorithm 5) for a table. Without --n-bound, 5 % of ε buys a private upper bound on the number of rows "
-         "(shared by the three releases); the rest is split equally over the three releases.",
+         "(shared by the three releases); the rest is split equally over the three releases. Every --engine builds the "
+         "same conflict graph.",
          "Column types are never inferred from the rows: a cell that does not parse under its declared type is NULL, "
          "numbers clip into declared bounds, text out of a declared domain is NULL. The release is a total function "
          "of the file: it refuses only on the flags and the header, before any row is read."),
