@@ -19,7 +19,7 @@ _SELECTION = ("Private {what} selection (local dampening thesis, Ch. 5{ch}): rel
               "of an element whose value is close to the column's {what}, chosen by EM, permute-and-flip, local "
               "dampening (LD) or shifted LD (SLD) with utility -|x_(k) - x_i| on the values clipped to the public "
               "range [--lower, --upper]. The privacy proof covers the selected label only: the selected row's value is "
-              "a raw data value (--show-exact prints it and the true {what}).",
+              "a raw data value, not a post-processing of the label (--show-exact prints it and the true {what}).",
               "Every line after the header is one row (so n is the number of lines); a value outside [--lower, --upper] "
               "is clipped into it, and a blank, missing or unparseable cell (or a malformed line) counts as --missing: "
               "the release never refuses because of what a cell holds.")
@@ -142,7 +142,8 @@ def register(subparsers) -> None:
                                                 "private top-k EBC nodes")
     sub = p.add_subparsers(dest="dampening_cmd", required=True)
     for name, decls, what, ch in (("median", DM.MEDIAN, "median", ""),
-                                  ("percentile", DM.PERCENTILE, "p-quantile", " generalised to rank k = ceil(p*n)")):
+                                  ("percentile", DM.PERCENTILE, "p-quantile", " generalised to rank k = ceil(p*n), --p in (0, 1]; LD and "
+                                   "SLD use a sensitivity function proved admissible in dpworkbench.dampening.percentile")):
         decl = decls["LD"]  # every selector declares the same parameters
         m = sub.add_parser(name, help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases "
                            "a row position (not a value)", formatter_class=fmt, description=describe(
