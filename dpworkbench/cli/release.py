@@ -93,14 +93,21 @@ def accuracy_payloads(accuracy: Any, value: Any, label: str) -> dict | None:
 
 
 def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: Any = None,
-         extra: dict | None = None, header: list[str] = (), notes: list[str] = ()) -> None:
+         extra: dict | None = None, header: list[str] = (), notes: list[str] = (), inputs: dict | None = None) -> None:
     """Print a release: private values with their error bar and public inputs, ε and the noise source; exact values
     only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object, the error bar
     under a top-level ``accuracy`` object keyed by the value's name (a null value says why in ``null_reasons``), with
     the public ``extra`` keys (e.g. warnings) added. ``accuracy``: an Accuracy (or a sentence) of ``release.value``,
     or ``{name: (Accuracy, value)}`` for several private values. ``header``: public lines printed first (text only);
-    ``notes``: remarks on the private output (post-processing), last in text, under ``notes`` in JSON."""
+    ``notes``: remarks on the private output (post-processing), last in text, under ``notes`` in JSON. ``inputs``:
+    NOT PRIVATE counts of how the public rules read the input file (shown with ``--show-exact`` only), under
+    ``NOT_PRIVATE.input`` in JSON and one line each in text."""
+    from dataclasses import replace
+
     from ..accounting import jsonable
+
+    if inputs:
+        release = replace(release, exact={**release.exact, **({"input": inputs} if args.json else inputs)})
     from ..mechanisms.backends import noise_label
     from .common import release_json
 

@@ -33,13 +33,6 @@ _TOPK = ("Private top-k nodes by egocentric betweenness (PrivTopk, local dampeni
          "the graph.")
 
 
-def _show(rel, args, *, label: str, header: list[str], inputs: dict, accuracy=None) -> None:
-    """The one emitter; the NOT PRIVATE input counts go under ``NOT_PRIVATE.input`` (JSON) or one line each (text).
-    ``accuracy``: the declaration's error bar of the released label (a bound on the selection's utility loss)."""
-    emit(replace(rel, exact={**rel.exact, **({"input": inputs} if args.json else inputs)}), args, label=label,
-         accuracy=accuracy, header=header)
-
-
 def _median(args: argparse.Namespace) -> int:
     from dpworkbench.cli.common import Stages, warn_epsilon
     from dpworkbench.mechanisms.backends import cli_backend
@@ -63,7 +56,7 @@ def _median(args: argparse.Namespace) -> int:
     if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
         inputs["values"] = (values - params["lower"]).tolist()
     # n (the number of lines) is public under substitution: the error bar is a function of public inputs only
-    _show(rel, args, label="row", inputs=inputs, accuracy=decl.accuracy(n=int(values.size), **params), header=[
+    emit(rel, args, label="row", inputs=inputs, accuracy=decl.accuracy(n=int(values.size), **params), header=[
         f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
         "releases a row position (0-based data row), not a value", f"neighbouring relation: {DM.QUANTILE_RELATION.describe()}",
         f"every line after the header is one row; values outside [--lower, --upper] = [{params['lower']:g}, "
@@ -127,7 +120,7 @@ def _topk(args: argparse.Namespace) -> int:
     out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
     # the node-set size and D are public inputs (derived from the data only in a --seed research run, reported so)
     acc = decl.accuracy(epsilon=eps, k=args.k, max_degree_bound=bound, nodes=ids.size)
-    _show(out, args, label="nodes", inputs=inputs, accuracy=acc, header=[
+    emit(out, args, label="nodes", inputs=inputs, accuracy=acc, header=[
         f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
         f"neighbouring relation: {DM.TOPK_RELATION.describe()}",
         f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "

@@ -38,7 +38,7 @@ def _params(args: argparse.Namespace) -> dict:
 
 
 def _release(infos, args, what: str, relation, extra: dict, progress=None, *, parallel: bool | None = None,
-             join_results: int | None = None, input_exact: dict | None = None) -> int:
+             join_results: int | None = None, inputs: dict | None = None) -> int:
     """R2T on one instance (``infos`` a JoinInfo) or once per group (a dict group → JoinInfo, ``parallel`` saying
     whether the groups' individuals are disjoint; the split is :func:`.mechanisms.r2t_group_by`'s), then the one
     emitter. Only the estimates and winning τ are private; exact values go to ``exact`` (``--show-exact``)."""
@@ -88,8 +88,6 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
                  "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=p["epsilon"], beta=p["beta"], gs=p["gs"],
                                                 base=p["base"]),
                  "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
-        if input_exact:
-            exact["input"] = input_exact
         details = dict(res.details)
         accuracy = bar(details.get("winner_tau"))
         # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
@@ -98,7 +96,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
             details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
         notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
-                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes)
+                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes, inputs=inputs)
     return 0
 
 
@@ -208,7 +206,7 @@ def _run_graph(args: argparse.Namespace) -> int:
         info = graph_joininfo(g, args.query, name=Path(args.edges).stem)
         # the node count n is not printed: under node-DP it is private
         return _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION, extra, st,
-                        input_exact=scan.exact())
+                        inputs=scan.exact())
 
 
 def register(subparsers) -> None:
