@@ -189,6 +189,18 @@ def clear(namespace: str | None = None, *, disk: bool = True) -> None:
         shutil.rmtree(target, ignore_errors=True)
 
 
+def forget(values: Any) -> int:
+    """Drop the in-memory entries whose value *is* one of ``values`` (identity; the disk copies stay).
+
+    For drivers that free a dataset's large objects before loading the next: the memory LRU would otherwise keep
+    them alive up to its entry limit (R2T Table 2's join results of every graph). Returns the entries dropped."""
+    ids = {id(v) for v in values}
+    drop = [k for k, v in _MEMORY.items() if id(v) in ids]
+    for k in drop:
+        del _MEMORY[k]
+    return len(drop)
+
+
 def stats() -> dict[str, int]:
     """Hits (memory), disk hits and misses since the process started (used by the teaching notebooks)."""
     return dict(_STATS, entries=len(_MEMORY))

@@ -93,14 +93,21 @@ def accuracy_payloads(accuracy: Any, value: Any, label: str) -> dict | None:
 
 
 def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accuracy: Any = None,
-         extra: dict | None = None, header: list[str] = (), notes: list[str] = ()) -> None:
+         extra: dict | None = None, header: list[str] = (), notes: list[str] = (), inputs: dict | None = None) -> None:
     """Print a release: private values with their error bar and public inputs, ε and the noise source; exact values
     only with ``--show-exact``, labelled NOT PRIVATE. ``--json`` prints the same as one JSON object, the error bar
     under a top-level ``accuracy`` object keyed by the value's name (a null value says why in ``null_reasons``), with
     the public ``extra`` keys (e.g. warnings) added. ``accuracy``: an Accuracy (or a sentence) of ``release.value``,
     or ``{name: (Accuracy, value)}`` for several private values. ``header``: public lines printed first (text only);
-    ``notes``: remarks on the private output (post-processing), last in text, under ``notes`` in JSON."""
+    ``notes``: remarks on the private output (post-processing), last in text, under ``notes`` in JSON. ``inputs``:
+    NOT PRIVATE counts of how the public rules read the input file (shown with ``--show-exact`` only), under
+    ``NOT_PRIVATE.input`` in JSON and one line each in text."""
+    from dataclasses import replace
+
     from ..accounting import jsonable
+
+    if inputs:
+        release = replace(release, exact={**release.exact, **({"input": inputs} if args.json else inputs)})
     from ..mechanisms.backends import noise_label
     from .common import release_json
 
@@ -171,25 +178,64 @@ def planned(args: argparse.Namespace, mech: Any, params: dict, *, accuracy: Any 
     return bool(args.plan)
 
 
-def _param_flag(p: argparse.ArgumentParser, param) -> None:
+def flag_of(name: str) -> str:
+    """The command-line flag of a declared parameter: ``--name`` with underscores as dashes."""
+    return "--" + name.replace("_", "-")
+
+
+def _bool(text: str) -> bool | str:
+    return {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}.get(text.lower(), text)
+
+
+def add_param_flags(p: argparse.ArgumentParser, mech: Any, names: Any = None, *, defaults: Mapping | None = None,
+                    helps: Mapping | None = None, typed: bool = True) -> None:
+    """One flag per declared parameter (``names``: which ones, default all): its flag (:func:`flag_of`), type, allowed
+    values, default and help are the :class:`~dpworkbench.mechanisms.declaration.Param`'s, so a command states none
+    of them again; ``defaults``/``helps`` give this command's own. A parameter with no default is a required flag.
+    ``typed=False`` leaves every value a string (checked by the declaration) with default ``None`` (filled by it)."""
     from ..mechanisms.declaration import REQUIRED
 
-    flag = "--" + param.name.replace("_", "-")
-    kw: dict[str, Any] = {"dest": param.name, "help": param.help or param.describe()}
-    if param.kind is bool:
-        kw["type"] = lambda t: t
-        kw["metavar"] = "{true,false}"
-    else:
-        kw["type"] = str  # checked by the declaration (one message, naming the parameter)
-        kw["metavar"] = param.name.upper()
-    if param.choices is not None:
-        kw["choices"] = [str(c) for c in param.choices]
-    if param.default is REQUIRED:
-        kw["required"] = True
-    else:
-        kw["default"] = None
-        kw["help"] += f" (default: {param.default})"
-    p.add_argument(flag, **kw)
+    params = {q.name: q for q in mech.params}
+    for name in params if names is None else names:
+        q = params[name]
+        default = (defaults or {}).get(name, q.default)
+        kw: dict[str, Any] = {"dest": name, "help": ((helps or {}).get(name) or q.help or q.describe()).replace("%", "%%")}
+        kw["type"] = _bool if q.kind is bool else q.kind if typed and q.kind in (int, float) else str
+        kw["metavar"] = "{true,false}" if q.kind is bool else None if q.choices else name.upper()
+        if q.choices is not None:
+            kw["choices"] = list(q.choices) if typed else [str(c) for c in q.choices]
+        if default is REQUIRED:
+            kw["required"] = True
+        else:
+            kw["default"] = default if typed else None
+            if default is not None and default != "" and "default" not in kw["help"]:
+                kw["help"] += f" (default {default})"
+        p.add_argument(flag_of(name), **kw)
+
+
+def checked_params(args: argparse.Namespace, mech: Any, names: Any) -> dict:
+    """The named flags' values checked by their declared constraints, each refusal one line naming its flag; a flag
+    left unset (``None``) is left out."""
+    params = {q.name: q for q in mech.params}
+    return {n: params[n].check(getattr(args, n), flag_of(n)) for n in names if getattr(args, n, None) is not None}
+
+
+#: What every release command says about its noise and its exact values (one text, not four).
+NOISE_TEXT = ("Without --seed the run is a release: noise from OpenDP's floating-point-safe samplers (OS entropy). "
+              "--seed N makes it a reproducible research run on seeded numpy noise, NOT a private release. "
+              "--show-exact adds the exact values, each labelled NOT PRIVATE (in --json under NOT_PRIVATE); --plan "
+              "prints the privacy ledger the run would record, and stops.")
+
+
+def describe(*paragraphs: str, relation: Any, public: str) -> str:
+    """A release command's ``--help`` description: its own paragraphs, then its neighbouring relation (a declared
+    :class:`~dpworkbench.mechanisms.declaration.Relation` or its words), what it treats as public and
+    :data:`NOISE_TEXT`, every paragraph wrapped (for ``RawDescriptionHelpFormatter``)."""
+    import textwrap
+
+    rel = relation if isinstance(relation, str) else relation.describe()
+    blocks = [*paragraphs, f"Neighbouring relation: {rel}.", f"Treated as public: {public}.", NOISE_TEXT]
+    return "\n\n".join(textwrap.fill(b, 116) for b in blocks)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -220,8 +266,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         m = mechs.add_parser(mech.name, help=mech.summary, description=f"{mech.summary}. Neighbouring relation: "
                              f"{mech.relation.describe()}.")
         m.add_argument("input", help="the input file (read by the mechanism's own public-schema loader)")
-        for param in mech.params:
-            _param_flag(m, param)
+        add_param_flags(m, mech, typed=False)
         add_release_flags(m)
         m.set_defaults(func=lambda a: run_handler(_run, a))
 

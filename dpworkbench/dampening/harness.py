@@ -17,6 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from dpworkbench.accounting import ledger_epsilon
+from dpworkbench.testing.declared import declared_statistics
 from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, scratch_file
 
 from . import ebc as E
@@ -25,16 +26,6 @@ from .mechanisms import CLI_BOUND, K, LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRA
 from . import mechanisms as DM
 
 EPS = 1.0
-
-
-def _declared_stats(decl, params):
-    """The declaration's harness statistics of the values a command selects on, and their claimed sensitivities."""
-    sens = decl.sensitivity(**decl.check_params(params))
-
-    def stats(x):
-        s = decl.statistics(np.asarray(x, float), **decl.check_params(params))
-        return {k: v for k, v in s.items() if k in sens}
-    return stats, sens
 
 
 #: ``dpworkbench dampening …`` in process (the real parser and handler) on files written from text; a refusal
@@ -58,7 +49,7 @@ def _median_csv_neighbours(text):
 
 
 def _selection_cli(sub, decl, params, flags, public):
-    stats_of, claimed = _declared_stats(decl, params)
+    stats_of, claimed = declared_statistics(decl, params)
     cli = _cli(lambda path: ["dampening", sub, str(path), *flags, "--column", "val",
                              "--upper", str(LAM), "--epsilon", str(EPS)])
 

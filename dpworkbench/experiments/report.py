@@ -1,4 +1,4 @@
-"""The report index: a gallery of every notebook plus runs.csv and claims.csv.
+"""The report index: a gallery of every notebook plus runs.csv, claims.csv and checks.csv.
 
 ``reports/<profile>/index.html`` is rebuilt from what is on disk (executed
 notebooks, ``manifest.json`` and ``claims.json`` per notebook, ``runs.csv``), so
@@ -272,6 +272,17 @@ def _stability_text(claims: pd.DataFrame, paper_claims: pd.DataFrame, root: Path
             "stability.csv</a>")
 
 
+#: Where the report lists the checks (source ``check``) apart from the claims (issue 24); same columns as claims.csv.
+CHECKS_CSV = "checks.csv"
+
+
+def split_checks(claims: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(claims, checks)``: the rows compared with a reference (``paper``, ``spec``, ``artifact``) and the ``check``
+    rows (a property tested: sanity, theorem, pre-registered expectation), each in its original order."""
+    is_check = claims["source"] == "check"
+    return claims[~is_check].reset_index(drop=True), claims[is_check].reset_index(drop=True)
+
+
 def claims_tally(claims: pd.DataFrame) -> dict:
     """What issue 24 asks the report to show: the paper claims' verdicts, the share of all passes that test a number
     the paper prints (``paper_share_of_passes``, NaN without passes) and how many non-passes have an ``open:`` cause."""
@@ -410,7 +421,7 @@ def figure_review(profile_dir: Path, infos: list[NotebookInfo]) -> pd.DataFrame:
 
 
 def build_report(profile_dir: Path, profile: str) -> Path:
-    """Write ``claims.csv`` and ``index.html`` under ``profile_dir``; returns the index path."""
+    """Write ``claims.csv``, ``checks.csv`` and ``index.html`` under ``profile_dir``; returns the index path."""
     profile_dir = Path(profile_dir)
     profile_dir.mkdir(parents=True, exist_ok=True)
     infos = discover_notebooks()
@@ -420,7 +431,13 @@ def build_report(profile_dir: Path, profile: str) -> Path:
 
     # yes / no for a claim other seeds also ran (reports/stability/<profile>), empty when none did (issue 24)
     claims["unstable"] = unstable_column(claims, profile_dir)
+    # Issue 24: the checks are listed apart. claims.csv holds what is compared with a reference outside our code (a
+    # number the paper prints, a spec recomputation, the authors' artifact); checks.csv, with the same columns, the
+    # sanity, theorem and pre-registered checks, which test a property rather than reproduce a number.
+    every = claims
+    claims, checks_only = split_checks(every)
     atomic_write_csv(claims, profile_dir / "claims.csv")
+    atomic_write_csv(checks_only, profile_dir / CHECKS_CSV)
     review = figure_review(profile_dir, infos)
     atomic_write_csv(review, profile_dir / "figure_review.csv")
     from ..datasets.provenance import provenance_table  # which data each notebook used (its datasets.json)
@@ -461,7 +478,7 @@ def build_report(profile_dir: Path, profile: str) -> Path:
         figs = manifests.get(info.name, {}).get("figures", [])
         lk = [f"<a href='{rel}/{info.stem}.html'>notebook</a>"] if (profile_dir / rel / f"{info.stem}.html").exists() else []
         lk += [f"<a href='{rel}/{html.escape(f['html'])}'>{html.escape(f['name'])}</a>" for f in figs if f.get("html")]
-        nclaims = claims[claims["notebook"] == info.name]
+        nclaims = every[every["notebook"] == info.name]  # claims and checks
         claim_txt = ", ".join(f"{v} {k}" for k, v in nclaims["verdict"].value_counts().items()) if len(nclaims) else "no claims"
         from ..datasets.provenance import NO_DATASET
 
@@ -481,22 +498,27 @@ def build_report(profile_dir: Path, profile: str) -> Path:
     n_ok = int((runs["status"] == "ok").sum()) if len(runs) else 0
     n_err = int((runs["status"] != "ok").sum()) if len(runs) else 0
     total_s = float(runs["seconds"].sum()) if len(runs) else 0.0
-    paper_claims, checks = claims[claims["source"] == "paper"], claims[claims["source"] != "paper"]
-    t = claims_tally(claims)
-    tally_text = (f"{t['paper_passes']} of the {t['passes']} passes ({t['paper_share_of_passes']:.0%}) test a number the paper "
-                  f"prints; <b>{t['open']}</b> non-passes have an open cause ({t['open_differs']} of them differ). ") if t["passes"] else ""
+    paper_claims, references = claims[claims["source"] == "paper"], claims[claims["source"] != "paper"]
+    t, t_all = claims_tally(claims), claims_tally(every)
+    tally_text = (f"{t['paper_passes']} of the {t['passes']} passes in claims.csv ({t['paper_share_of_passes']:.0%}) test a "
+                  f"number the paper prints ({t_all['paper_passes']} of {t_all['passes']}, "
+                  f"{t_all['paper_share_of_passes']:.0%}, with the checks); <b>{t_all['open']}</b> non-passes have an open "
+                  f"cause ({t_all['open_differs']} of them differ). ") if t["passes"] else ""
     parts.append(
         f"<p><b>{n_ok}</b> notebooks executed without error, <b>{n_err}</b> with errors (or past a time or memory "
         f"limit), {len(infos) - len(runs)} not run; {total_s / 60:.1f} min of notebook time. "
         f"<b>Paper claims</b> (a value the paper prints): {verdict_tally(paper_claims)}. "
-        f"Checks (spec recomputations, the authors' artifact, sanity and theorem checks — not reproduction): "
-        f"{verdict_tally(checks)}. "
+        f"Other references (spec recomputations, the authors' artifact — not counted as reproduction): "
+        f"{verdict_tally(references)}. "
+        f"Checks (sanity, theorem and pre-registered checks, listed apart in {CHECKS_CSV}): {verdict_tally(checks_only)}. "
         + tally_text
-        + _stability_text(claims, paper_claims, stability_root(profile_dir), SEEDS)
-        + " — <a href='claims.csv'>claims.csv</a>, <a href='runs.csv'>runs.csv</a>, "
+        + _stability_text(every, paper_claims, stability_root(profile_dir), SEEDS)
+        + f" — <a href='claims.csv'>claims.csv</a>, <a href='{CHECKS_CSV}'>{CHECKS_CSV}</a>, <a href='runs.csv'>runs.csv</a>, "
         "<a href='timing.md'>timing.md</a> (time and verdicts per notebook)</p>"
     )
-    for title, part in (("Reproduction table (paper claims)", paper_claims), ("Checks (not counted as reproduction)", checks)):
+    for title, part in (("Reproduction table (paper claims)", paper_claims),
+                        ("Other references (spec recomputations, the authors' artifact: not counted as reproduction)", references),
+                        (f"Checks (not counted as reproduction; {CHECKS_CSV})", checks_only)):
         if not len(part):
             continue
         parts.append(f"<h2>{title}</h2><table><tr><th>notebook</th><th>claim</th><th>source</th><th>paper</th><th>ours</th>"

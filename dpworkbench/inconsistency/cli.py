@@ -1,21 +1,6 @@
-"""``dpworkbench inconsistency CSV --dcs FILE|--dc 'not(t1.A=t2.A&t1.B!=t2.B)' [--schema 'A:int, B:text'] [--epsilon E]
-[--n-bound N] [--id-column C] [--seed S] [--json] [--show-exact] [--plan]``.
-
-Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ 2·I_R,
-Algorithm 5) for a table (:func:`~.mechanisms.release_measures`). By default only private values and public
-parameters are printed; the exact measures and the conflict graph's size are NOT PRIVATE and appear only with
-``--show-exact``, every such line labelled ``NOT PRIVATE`` (in ``--json`` under the key ``NOT_PRIVATE``; every other
-field sits under ``private`` or ``public``).
-
-Neighbouring relation: add or remove one row of the CSV at any position (one physical line is one row). Public:
-ε, the constraints, the schema (``--schema``; without it every column is text, a rule that reads the header
-only), the order seed, ``--n-bound`` when given and ``--id-column``'s name. Column types are never inferred from
-the rows: a cell that does not parse under its declared type is NULL, numbers clip into declared bounds, text out
-of a declared domain is NULL. The release is a total function of the file: it refuses only on the flags and the
-header, before any row is read. Without ``--n-bound``, 5 % of ε buys a private upper bound on the number of rows
-(shared by the three releases); the rest is split equally over the three releases (``--plan`` prints the ledger).
-Without ``--seed`` the noise comes from OpenDP's floating-point-safe samplers (OS entropy): a release. With
-``--seed`` it is reproducible numpy noise: a RESEARCH run, not a private release.
+"""``dpworkbench inconsistency CSV --dcs FILE|--dc 'not(t1.A=t2.A&t1.B!=t2.B)' ...``: DP estimates of I_MI and I_P
+(Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ 2·I_R, Algorithm 5) for a table, through
+:func:`~.mechanisms.release_measures` (the budget split lives there); flags and checks from the declarations.
 """
 
 from __future__ import annotations
@@ -24,25 +9,32 @@ import argparse
 from pathlib import Path
 from types import SimpleNamespace
 
-HELP = __doc__
+HELP = (("Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ "
+         "2·I_R, Algorithm 5) for a table. Without --n-bound, 5 % of ε buys a private upper bound on the number of rows "
+         "(shared by the three releases); the rest is split equally over the three releases. Every --engine builds the "
+         "same conflict graph.",
+         "Column types are never inferred from the rows: a cell that does not parse under its declared type is NULL, "
+         "numbers clip into declared bounds, text out of a declared domain is NULL. The release is a total function "
+         "of the file: it refuses only on the flags and the header, before any row is read."),
+        "ε, the constraints, the schema (--schema; without it every column is text, a rule that reads the header only), "
+        "the order seed, --n-bound when given and --id-column's name")
 LABELS = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover size estimate (≈ 2·I_R)"}
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .._validation import check_int
     from ..accounting import jsonable, release_payload, value_tag
     from ..cli.common import Stages, print_json, warn_epsilon
-    from ..cli.release import accuracy_payload, accuracy_text, checked_epsilon, emit_plan, release_text
+    from ..cli.release import accuracy_payload, accuracy_text, checked_params, emit_plan, release_text
     from ..datasets.public_schema import read_csv_public
     from ..mechanisms.backends import cli_backend, noise_label
     from ..spark import session_from_args
     from .loaders import public_inputs
-    from .mechanisms import NEIGHBOURS, clamp_note, measures_accuracy, measures_plan, release_measures
+    from .mechanisms import NEIGHBOURS, VERTEX_COVER, clamp_note, measures_accuracy, measures_plan, release_measures
     from .model import exact_summary
 
     path = Path(args.csv)
-    eps = checked_epsilon(args)
-    n_bound = check_int(args.n_bound, "--n-bound", minimum=1) if args.n_bound is not None else None
+    params = checked_params(args, VERTEX_COVER, ("epsilon", "n_bound"))  # the declared constraints, naming the flag
+    eps, n_bound = params["epsilon"], params.get("n_bound")
     warn_epsilon(eps)
     # Everything public is settled from the flags and the header alone, before a row is read; every refusal below
     # depends on nothing else, so it is the same for every dataset with this header (issue 21).
@@ -124,21 +116,19 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    from ..cli.release import add_release_flags
+    from ..cli.release import add_param_flags, add_release_flags, describe
     from ..spark import add_spark_arguments
+    from .mechanisms import RELATION, VERTEX_COVER
 
     p = subparsers.add_parser(
         "inconsistency", help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV",
-        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=describe(*HELP[0], relation=RELATION, public=HELP[1]),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", help="table (CSV with a header)")
     p.add_argument("--dcs", "--dc", required=True, action="append", metavar="FILE_OR_DC",
                    help="denial constraints: a file with one per line, or constraints inline such as "
                         "'not(t1.A=t2.A&t1.B!=t2.B)' (several separated by ';'); repeatable (no default: required)")
-    p.add_argument("--epsilon", type=float, default=1.0, help="total privacy budget (default 1): 5 %% for the row-count "
-                   "bound unless --n-bound is given, the rest split equally over the three releases")
-    p.add_argument("--n-bound", type=int, default=None,
-                   help="PUBLIC upper bound on the number of rows (sets the candidate θs and the clip); default: "
-                        "estimated privately with 5 %% of ε")
+    add_param_flags(p, VERTEX_COVER, ("order_seed",))
     p.add_argument("--schema", default=None, metavar="SCHEMA",
                    help="PUBLIC column types, e.g. 'A:int, B:float[0,100], C:text{x|y}' or @FILE (that text or "
                         "JSON); a cell that does not parse is NULL, numbers clip into [LO,HI], text outside {..} is "
@@ -148,11 +138,9 @@ def register(subparsers) -> None:
                    help="key column giving each tuple its identity in the stable edge order; a repeated or empty "
                         "key is told apart by its occurrence rank (public rule, never refused); default: a hash of "
                         "the tuple's content")
-    p.add_argument("--order-seed", type=int, default=0, help="public seed of the stable edge order (default 0)")
-    add_release_flags(p)
-    p.add_argument("--engine", choices=["fast", "duckdb", "bruteforce", "spark"], default="fast",
-                   help="conflict-graph builder; every engine gives the same graph (default fast; spark: Spark SQL "
-                        "self-joins, local[*] or the cluster of --spark-master/--spark-remote)")
+    # --engine spark: the same graph by Spark SQL self-joins (local[*] or --spark-master/--spark-remote)
+    add_release_flags(p, epsilon=1.0, engines=("fast", "duckdb", "bruteforce", "spark"), n_bound="the number of rows "
+                      "(sets the candidate θs and the clip; default: estimated privately with 5 %% of ε)")
     add_spark_arguments(p)
     p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
                    help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL "

@@ -58,10 +58,12 @@ class Param:
     open_low: bool = False
     choices: tuple[Any, ...] | None = None
 
-    def check(self, value: Any) -> Any:
-        """The value, converted to ``kind``, or a one-line ValueError naming the parameter and what it allows."""
+    def check(self, value: Any, label: str | None = None) -> Any:
+        """The value, converted to ``kind``, or a one-line ValueError naming the parameter (or ``label``, e.g. its CLI
+        flag) and what it allows."""
+        name = self.name if label is None else label
         if value is REQUIRED:
-            raise ValueError(f"{self.name} is required")
+            raise ValueError(f"{name} is required")
         if value is None and self.default is None:
             return None
         try:
@@ -83,13 +85,17 @@ class Param:
             else:
                 out = self.kind(value)
         except (TypeError, ValueError):
-            raise ValueError(f"{self.name} must be a finite {self.kind.__name__}, got {value!r}") from None
+            raise ValueError(f"{name} must be a finite {self.kind.__name__}, got {value!r}") from None
         if self.choices is not None and out not in self.choices:
-            raise ValueError(f"{self.name} must be one of {', '.join(map(str, self.choices))}; got {out!r}")
-        if self.low is not None and (out < self.low or (self.open_low and out == self.low)):
-            raise ValueError(f"{self.name} must be {'>' if self.open_low else '≥'} {self.low:g}, got {out!r}")
-        if self.high is not None and out > self.high:
-            raise ValueError(f"{self.name} must be ≤ {self.high:g}, got {out!r}")
+            raise ValueError(f"{name} must be one of {', '.join(map(str, self.choices))}; got {out!r}")
+        below = self.low is not None and (out < self.low or (self.open_low and out == self.low))
+        if below or (self.high is not None and out > self.high):
+            if self.low is not None and self.high is not None:  # the whole interval, so one message says it all
+                raise ValueError(f"{name} must be in {'(' if self.open_low else '['}{self.low:g}, {self.high:g}], "
+                                 f"got {out!r}")
+            if below:
+                raise ValueError(f"{name} must be {'>' if self.open_low else '≥'} {self.low:g}, got {out!r}")
+            raise ValueError(f"{name} must be ≤ {self.high:g}, got {out!r}")
         return out
 
     def describe(self) -> str:

@@ -8,38 +8,36 @@ from __future__ import annotations
 import argparse
 import sys
 
-_DESCRIPTION = """Privatise a CSV with GRR (discrete --attr) and Laplace (numeric --value-col), clean the private
-relation with --merge, and answer COUNT/SUM/AVG WHERE --attr IN --equals (PrivateClean estimate with a 95% CI, and
-the Direct estimate). Every printed answer is post-processing of the private relation.
-
-Neighbouring relation: substitute one line of the file (bounded DP; each record is randomised independently, local
-DP); the number of rows is public. Treated as public: the domain of --attr (--domain, required for a release) and
-where other values go (--other, default NULL), --p/--epsilon, --b/--value-epsilon, the bounds of --value-col
-(--bounds LO,HI: values are clipped into them, Δ = HI − LO; a missing number becomes --fill), --merge and --equals.
-The file is read one line = one row; --attr is text and --value-col a number, cell by cell (a cell that does not
-parse is NULL). A release never refuses because of what the rows hold.
-
-Beyond one attribute (issue 25): repeat --attr (one --domain each, in order; each its own GRR at --p/--epsilon, the
-ledger composes them), write the predicate as --where EXPR over those attributes and the columns of a public table
-joined with --join PUBLIC_TABLE ON KEY, group with --group-by (over a public group domain: --groups, else the declared
---domain after --merge or the public table's values), and use --agg median, percentile:P, var or std. The estimate
-inverts the randomisation on the predicate's truth table; each interval is the privacy noise's only (an AVG, MEDIAN or
-percentile interval is clipped to --bounds). All flags are checked before the file is read.
-
-No --seed: a release, noise from the OpenDP floating-point-safe back-end. --seed makes it a RESEARCH run (seeded
-numpy noise, NOT a private release; only then may the domain be read off the data, reported as data-derived).
---show-exact adds the true answer, errors and the counts of mapped/filled/clipped cells, each labelled NOT PRIVATE."""
+_ABOUT = ("Privatise a CSV with GRR (discrete --attr) and Laplace (numeric --value-col), clean the private relation "
+          "with --merge, and answer COUNT/SUM/AVG WHERE --attr IN --equals (PrivateClean estimate with a 95% CI, and the "
+          "Direct estimate). Every printed answer is post-processing of the private relation. The file is read one "
+          "line = one row; --attr is text and --value-col a number, cell by cell (a cell that does not parse is NULL). "
+          "A release never refuses because of what the rows hold; a --seed research run alone may read the domain off "
+          "the data (reported as data-derived).",
+          "Beyond one attribute (issue 25): repeat --attr (one --domain each, in order; each its own GRR at "
+          "--p/--epsilon, the ledger composes them), write the predicate as --where EXPR over those attributes and the "
+          "columns of a public table joined with --join PUBLIC_TABLE ON KEY, group with --group-by (over a public group "
+          "domain: --groups, else the declared --domain after --merge or the public table's values), and use --agg "
+          "median, percentile:P, var or std. The estimate inverts the randomisation on the predicate's truth table; "
+          "each interval is the privacy noise's only (an AVG, MEDIAN or percentile interval is clipped to --bounds). "
+          "All flags are checked before the file is read.")
+_PUBLIC = ("the domain of --attr (--domain, required for a release) and where other values go (--other, default NULL), "
+           "--p/--epsilon, --b/--value-epsilon, the bounds of --value-col (--bounds LO,HI: values are clipped into them, "
+           "Δ = HI − LO; a missing number becomes --fill), --merge and --equals")
 
 
 def register(subparsers) -> None:
-    from dpworkbench.cli.release import add_release_flags
+    from dpworkbench.cli.release import add_release_flags, describe
+
+    from .query import RELATION
 
     from ..spark import add_spark_arguments
 
     p = subparsers.add_parser("privateclean", help="PrivateClean: GRR-privatise a CSV, clean it, bias-corrected COUNT/SUM/AVG")
     sub = p.add_subparsers(dest="privateclean_cmd", required=True)
     q = sub.add_parser("query", help="privatise → merge → query, PrivateClean vs Direct with CIs",
-                       description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=describe(*_ABOUT, relation=RELATION, public=_PUBLIC),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     a = q.add_argument
     a("csv")
     a("--attr", required=True, action="append",

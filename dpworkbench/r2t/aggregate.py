@@ -92,7 +92,7 @@ def _supports(indptr, indices, heavy, light_nb, big):
                 if heavy[indices[k]]:
                     hx += 1
             cnt += hx * (hx - 1) // 2  # heavy pairs with this light centre
-    sup = np.full((cnt, 3), big, np.int64)
+    sup = np.full((cnt, 3), big, np.int32)  # node ids < 2^31 (CSR indices are int32): half the memory of int64
     w = np.zeros(cnt, np.float64)
     single = np.zeros(n, np.float64)
     fixed = 0.0
@@ -188,11 +188,15 @@ def reduce_path2(pi: Path2Info, tau: float, *, split: bool = True) -> ReducedLP:
                            minlength=n_all).astype(np.int64) if pi.indices.size else np.zeros(n_all, np.int64)
     sup, w, fixed = _supports(pi.indptr, pi.indices, heavy_all, light_nb, n_all)
     keep = w > 0  # a support no path has is no column
-    sup, w = sup[keep], w[keep]
-    # graph node ids → compact ids of the active nodes (monotone, so the lexicographic order is unchanged)
-    compact = np.full(n_all + 1, pi.n, dtype=np.int64)
+    if not keep.all():
+        sup, w = sup[keep], w[keep]
+    del keep
+    # graph node ids → compact ids of the active nodes (monotone, so the lexicographic order is unchanged); int32 as
+    # sup (the values, hence the merged LP, are the same as with int64)
+    compact = np.full(n_all + 1, pi.n, dtype=np.int32)
     compact[pi.active] = np.arange(pi.n)
     H = compact[sup]
+    del sup
     heavy = pi.S > tau
     stats = {"tau": float(tau), "rows": pi.n, "cols": pi.m, "heavy_rows": int(heavy.sum()),
              "touching_cols": int(round(w.sum())), "aggregated": True}

@@ -1,22 +1,8 @@
 """``dpworkbench r2t sql|graph ...``: run R2T (spec 2.6) on a SQL query or a graph pattern.
 
-``dpworkbench r2t sql "SELECT COUNT(*) FROM orders o, lineitem l WHERE o.k=l.k" \
-    --table orders=orders.parquet --table lineitem=lineitem.csv --private o:custkey --gs 1e6``
-loads each table (CSV or Parquet) into an in-memory DuckDB, extracts the join information
-with the declared primary private relation(s) and runs R2T.
-
-``dpworkbench r2t graph edges.txt --query triangle --max-degree 1024`` reads a SNAP edge list
-(or CSV ``id_1,id_2``) and runs R2T for the pattern count under node-DP; GS = D^k for the
-public degree bound D (k = 1 edges, 2 paths/triangles, 3 4-cycles) unless ``--gs`` is given.
-
-GS only sets R2T's τ grid (privacy holds on every instance), but it must be chosen without
-looking at the data. The whole ``--epsilon`` is spent by one R2T run (ε/K per τ, basic
-composition) and recorded in an accountant whose ledger is printed. By default only the private
-estimate (and the winning τ), the public inputs, ε and the noise source are printed; exact values
-(the true answer, DS, the join size, the Theorem 5.1 bound — a function of DS —, pruning counts,
-timings) appear only with ``--show-exact``, each labelled NOT PRIVATE. Without ``--seed`` the run is a
-release on OpenDP's floating-point-safe samplers; ``--seed`` makes it a reproducible research run
-(seeded numpy), which is not a private release.
+Each subcommand parses its input (tables into an in-memory DuckDB or a ``--db`` file, an edge list), extracts the join
+information with the declared primary private relation(s) and names the declaration :data:`.mechanisms.R2T` (or
+``R2T_GROUP_BY``): its parameters give the flags, their help and their checks, the one emitter prints the release.
 """
 
 from __future__ import annotations
@@ -24,48 +10,35 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_release_flags, checked_epsilon, emit, planned
+from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned
 
-_EPILOG = """neighbouring relation: {relation}.
-
-treated as public: {public}; ε (--epsilon), β (--beta), the τ grid τ_i = base^i, i = 1..K with
-K = ceil(log_base GS) (--base), GS_Q (--gs: a bound chosen without looking at the data; it sets the grid
-only, privacy holds on every instance), the truncation engine (--method) and --no-prune (neither changes the
-output law).
-
-output: the private estimate and the winning τ, the public inputs, ε spent (ledger) and the noise source.
-Exact values (true answer, DS, join size, the Theorem 5.1 bound, which depends on DS, pruning counts, timings)
-only with --show-exact, each labelled NOT PRIVATE; --json puts every field under private / public /
-NOT_PRIVATE.
-
-noise: without --seed the run is a release on OpenDP's floating-point-safe samplers (OS entropy); --seed N
-makes it a reproducible research run on seeded numpy, which is NOT a private release."""
+_ABOUT = ("R2T spends the whole --epsilon in one run (ε/K per τ of the grid τ_i = base^i, i = 1..K, K = "
+          "ceil(log_base GS), basic composition), recorded in the ledger. GS_Q (--gs) must be chosen without looking "
+          "at the data: it sets the τ grid only, privacy holds on every instance. The output is the private estimate "
+          "and the winning τ; the exact values (the true answer, DS, the join size, the Theorem 5.1 bound, which "
+          "depends on DS, pruning counts, timings) appear only with --show-exact.")
+_PUBLIC = "{}; --epsilon, --beta, --base, --gs, the truncation engine (--method) and --no-prune (neither changes the output law)"
 
 
 def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_help: str) -> None:
-    p.add_argument("--beta", type=float, default=0.1, help="failure probability β (public; default 0.1)")
-    p.add_argument("--base", type=float, default=2.0, help="τ grid base (public; 2 = paper; the authors' code used 5.5)")
-    p.add_argument("--gs", type=float, default=None, help=gs_help)
+    from .mechanisms import R2T
+
+    add_param_flags(p, R2T, ("beta", "base", "gs"), defaults={"gs": None}, helps={"gs": gs_help})
     p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
                    help="truncation engine (same Q(I,τ) either way)")
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
-    # --epsilon, --seed (a research run on seeded numpy, NOT a private release), --json, --show-exact, --plan, --engine
     add_release_flags(p, epsilon=1.0, engines=engines)
 
 
 def _params(args: argparse.Namespace) -> dict:
-    """R2T's public parameters from the flags, each refusal naming its flag."""
-    from .._validation import check_positive, check_probability
+    """R2T's public parameters from the flags, each refusal naming its flag (the declaration's constraints)."""
+    from .mechanisms import R2T
 
-    base = check_positive(args.base, "--base")
-    if base <= 1:
-        raise ValueError(f"--base must be > 1, got {base}")
-    return {"epsilon": checked_epsilon(args), "beta": check_probability(args.beta, "--beta"),
-            "gs": check_positive(args.gs, "--gs"), "base": base, "prune": not args.no_prune}
+    return {**checked_params(args, R2T, ("epsilon", "beta", "gs", "base")), "prune": not args.no_prune}
 
 
 def _release(infos, args, what: str, relation, extra: dict, progress=None, *, parallel: bool | None = None,
-             join_results: int | None = None, input_exact: dict | None = None) -> int:
+             join_results: int | None = None, inputs: dict | None = None) -> int:
     """R2T on one instance (``infos`` a JoinInfo) or once per group (a dict group → JoinInfo, ``parallel`` saying
     whether the groups' individuals are disjoint; the split is :func:`.mechanisms.r2t_group_by`'s), then the one
     emitter. Only the estimates and winning τ are private; exact values go to ``exact`` (``--show-exact``)."""
@@ -115,8 +88,6 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
                  "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=p["epsilon"], beta=p["beta"], gs=p["gs"],
                                                 base=p["base"]),
                  "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
-        if input_exact:
-            exact["input"] = input_exact
         details = dict(res.details)
         accuracy = bar(details.get("winner_tau"))
         # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
@@ -125,7 +96,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
             details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
         notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
-                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes)
+                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes, inputs=inputs)
     return 0
 
 
@@ -142,9 +113,9 @@ def _run_sql(args: argparse.Namespace) -> int:
         raise ValueError("give --db FILE.duckdb or at least one --table NAME=PATH")
     if not args.private:
         raise ValueError("declare at least one --private RELATION (or ALIAS:KEY)")
-    from ..cli.common import Stages, check_input_file
+    from ..cli.common import Stages, check_input_file, warn_epsilon
 
-    checked_epsilon(args, warn=True)
+    warn_epsilon(_params(args)["epsilon"])
     privs = [private_arg(p) for p in args.private]
     groups = groups_arg(args.groups)
     catalog, con = None, None
@@ -221,9 +192,9 @@ def _run_graph(args: argparse.Namespace) -> int:
         extra["max_degree D (GS_Q = D^k)"] = int(args.max_degree)
     if args.plan:
         return _release(None, args, "", GRAPH_RELATION, extra)
-    from ..cli.common import Stages, scan_edge_list, warn
+    from ..cli.common import Stages, scan_edge_list, warn, warn_epsilon
 
-    checked_epsilon(args, warn=True)
+    warn_epsilon(_params(args)["epsilon"])
     with Stages(args, ["read edge list", f"enumerate {args.query} occurrences"], "r2t graph") as st:
         st.next("read edge list")
         scan = scan_edge_list(args.edges)  # one line is at most one edge: nothing a line holds is refused or quoted
@@ -235,23 +206,20 @@ def _run_graph(args: argparse.Namespace) -> int:
         info = graph_joininfo(g, args.query, name=Path(args.edges).stem)
         # the node count n is not printed: under node-DP it is private
         return _release(info, args, f"graph pattern {args.query} on {Path(args.edges).name}", GRAPH_RELATION, extra, st,
-                        input_exact=scan.exact())
+                        inputs=scan.exact())
 
 
 def register(subparsers) -> None:
     from .mechanisms import GRAPH_RELATION, SQL_RELATION
 
     fmt = argparse.RawDescriptionHelpFormatter
-    p = subparsers.add_parser("r2t", help="R2T (Race-to-the-Top) on a SQL query over CSV/Parquet tables or on a graph pattern",
-                              description=__doc__.split("\n\n")[-1], formatter_class=fmt)
+    p = subparsers.add_parser("r2t", help="R2T (Race-to-the-Top) on a SQL query over CSV/Parquet tables or on a graph pattern")
     sub = p.add_subparsers(dest="r2t_command", required=True)
     s = sub.add_parser("sql", help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables",
-                       formatter_class=fmt,
-                       epilog=_EPILOG.format(relation=SQL_RELATION.describe(),
-                                             public="the query and its completion, the schema (--db catalog or --schema "
-                                                    "DDL: column types, primary and foreign keys), the table names, the "
-                                                    "primary private relation(s) (--private), the group domain "
-                                                    "(--groups, ENUM or public relation), the projection (--project)"))
+                       formatter_class=fmt, description=describe(_ABOUT, relation=SQL_RELATION, public=_PUBLIC.format(
+                           "the query and its completion, the schema (--db catalog or --schema DDL: column types, "
+                           "primary and foreign keys), the table names, the primary private relation(s) (--private), "
+                           "the group domain (--groups, ENUM or public relation), the projection (--project)")))
     s.add_argument("query", help="aggregate SPJA query, optionally with GROUP BY over a public group domain")
     s.add_argument("--db", default=None, metavar="FILE.duckdb",
                    help="a DuckDB database: tables and their PRIMARY KEY / FOREIGN KEY constraints (read from its catalog)")
@@ -273,10 +241,8 @@ def register(subparsers) -> None:
     add_spark_arguments(s)
     s.set_defaults(func=_run_sql)
     g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list",
-                       formatter_class=fmt,
-                       epilog=_EPILOG.format(relation=GRAPH_RELATION.describe(),
-                                             public="the pattern (--query) and the degree bound D (--max-degree; "
-                                                    "GS_Q = D^k)"))
+                       formatter_class=fmt, description=describe(_ABOUT, relation=GRAPH_RELATION, public=_PUBLIC.format(
+                           "the pattern (--query) and the degree bound D (--max-degree; GS_Q = D^k)")))
     g.add_argument("edges", help="SNAP edge list or CSV id_1,id_2")
     g.add_argument("--query", default="edge", help="edge | path2 | triangle | rectangle (default edge)")
     g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs; one of the two is required, "

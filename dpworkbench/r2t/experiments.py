@@ -301,6 +301,78 @@ def evaluate(instances: Sequence[Instance], mechanisms: Sequence[str], epsilons:
     return runs, timings
 
 
+def instance_overview(inst: Instance) -> dict:
+    """One row of a notebook's instance table (NOT PRIVATE: sizes and answers read off the data, research only)."""
+    return {"dataset": inst.dataset, "source": inst.source, "query": inst.query, "join results M": inst.oversize or inst.info.m,
+            "Q(I)": inst.answer, "DS": inst.ds, "GS": inst.gs}
+
+
+def release_instances(instances: Sequence[Instance]) -> None:
+    """Drop what keeps these instances' data alive outside them, so they are freed with their last reference.
+
+    Two holders outlive an instance: the memory LRU of :mod:`dpworkbench.cache` (join information and stand-in
+    graphs, up to 64 entries: every graph's join results of a whole Table 2 grid) and this module's SDE distance
+    LPs, which hold their graph so that its ``id`` (their key) cannot be reused. Disk cache entries stay. Freed
+    heap is handed back to the OS (glibc ``malloc_trim``) so the next dataset starts from a low RSS."""
+    import gc
+
+    from .. import cache
+
+    graphs = {id(i.graph) for i in instances if i.graph is not None}
+    for key in [k for k, (g, _) in _SDE_PROJECTIONS.items() if id(g) in graphs]:
+        del _SDE_PROJECTIONS[key]
+    cache.forget([i.info for i in instances] + [i.graph for i in instances if i.graph is not None])
+    gc.collect()
+    _trim_heap()
+
+
+def _trim_heap() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the allocator keeps its free lists, nothing else changes
+        pass
+
+
+def evaluate_by_dataset(build, datasets: Sequence[str], mechanisms: Sequence[str], epsilons: Sequence[float], *,
+                        results_dir: str | Path | None = None, experiment: str = "r2t_graph",
+                        **kwargs) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """:func:`evaluate` one dataset at a time: ``build(dataset)`` makes its instances just before its cells run, and
+    they are freed (:func:`release_instances`) before the next dataset's are built.
+
+    The cells, their parameters and hence their random streams are those of one :func:`evaluate` call on all the
+    instances (a cell's stream depends on its parameters only; no state is shared between datasets), so every seeded
+    output is the same; only the peak memory changes: one dataset's instances instead of all of them (R2T Table 2 in
+    the paper profile: join results of up to 5,000,000 per query and a reduced Q2- LP of up to 4.4 GB per run, for
+    seven whole graphs). Returns (runs, timings, overview), ``overview`` one :func:`instance_overview` row per instance.
+
+    References
+    ----------
+    Dong et al., TODS 2024, §8.1 (Table 2); spec 4 (run_grid, one stream per cell).
+    """
+    from ..experiments.runner import atomic_write_csv
+    from ..paths import results_dir as default_results_dir
+
+    runs, timings, overview = [], [], []
+    for d in datasets:
+        insts = list(build(d))
+        overview += [instance_overview(i) for i in insts]
+        r, t = evaluate(insts, mechanisms, epsilons, results_dir=results_dir, experiment=experiment, **kwargs)
+        runs.append(r)
+        timings.append(t)
+        release_instances(insts)
+        del insts  # before the next build: the loop would rebind it only after that
+    runs_df = pd.concat(runs, ignore_index=True) if runs else pd.DataFrame()
+    timings_df = pd.concat(timings, ignore_index=True) if timings else pd.DataFrame()
+    # each run_grid call wrote its own dataset's rows to results.csv: write the whole grid's
+    base = Path(results_dir) if results_dir is not None else default_results_dir()
+    for name, df in ((experiment, runs_df), (f"{experiment}_timing", timings_df)):
+        if len(df):
+            atomic_write_csv(df, base / name / "results.csv")
+    return runs_df, timings_df, pd.DataFrame(overview)
+
+
 def summarize_runs(runs: pd.DataFrame) -> pd.DataFrame:
     """Trimmed mean |error| (20 % per side), relative error %, error/DS per (dataset, query, mechanism, ε).
 
@@ -509,5 +581,5 @@ def _tpch_one(inst: Instance, mech: str, eps: float, beta: float, gen, fresh: bo
     raise ValueError(f"unknown TPC-H mechanism {mech!r}")
 
 
-__all__ = ["MECHANISMS_GRAPH", "OutOfTime", "PAPER_PROFILE_OT", "early_stop_timing", "evaluate", "fixed_tau_errors", "summarize_runs",
-           "timed_full_run", "tpch_evaluate"]
+__all__ = ["MECHANISMS_GRAPH", "OutOfTime", "PAPER_PROFILE_OT", "early_stop_timing", "evaluate", "evaluate_by_dataset",
+           "fixed_tau_errors", "instance_overview", "release_instances", "summarize_runs", "timed_full_run", "tpch_evaluate"]

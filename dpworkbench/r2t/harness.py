@@ -1,9 +1,8 @@
 """R2T's hand-written privacy-harness entries (:mod:`dpworkbench.testing.harness`): what the declarations do not cover.
 
-R2T, OPT², ExpOPT², naive Laplace, fixed τ, random τ, NT and SDE are declared once (:mod:`.mechanisms`,
+R2T, OPT², ExpOPT², naive Laplace, fixed τ, random τ, NT, SDE, RM and LS are declared once (:mod:`.mechanisms`,
 :mod:`.mechanisms.baselines`); their entries are derived from the declarations (:mod:`dpworkbench.testing.declared`). Here
-remain RM and LS (whose statistics need a class bound or SQL inputs the declarations do not carry) and the CLI
-subcommands (``dpworkbench r2t sql|graph``, run in-process with
+remain the CLI subcommands (``dpworkbench r2t sql|graph``, run in-process with
 ``--seed <int> --json`` on small files written once per input), whose neighbours are rows or lines of files. The
 relations are the declared ones (:data:`~.mechanisms.RELATION`, ``SQL_RELATION``, ``GRAPH_RELATION``) realised on
 each input: one customer with its orders; one node with its edges (:func:`node_neighbours`).
@@ -23,11 +22,10 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench.cache import cached_call, fingerprint
-from dpworkbench.testing.harness import (EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, node_neighbours,
+from dpworkbench.testing.harness import (EntryPoint, FileCLI, csv_line_neighbours, hostile_lines,
                                          scratch_dir, scratch_file, seed_of)
 
 from .cli import register
-from .mechanisms import baselines as B
 from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, example_graphs, tau_grid
 from .model import Truncation
 
@@ -55,7 +53,7 @@ _cli = partial(FileCLI, register, "r2t")
 
 
 def _memo(kind: str, key: tuple, compute):
-    """Non-private per-input work (join information, Q(I,τ) solvers, RM LPs), content-keyed in
+    """Non-private per-input work (join information, Q(I,τ) solvers), content-keyed in
     :mod:`dpworkbench.cache`: the harness calls a release thousands of times on each input."""
     return cached_call("r2t.harness", (kind, key), compute)
 
@@ -90,32 +88,6 @@ def _duck(db: Path | None = None, **tables):
 def _graph_inputs(rng):
     """The declarations' example graphs (:func:`.mechanisms.example_graphs`) as (n, edges)."""
     return [(N_NODES, e) for e in example_graphs(rng)]
-
-
-def _graph_key(x) -> tuple:
-    n, e = x
-    return (int(n), np.ascontiguousarray(np.asarray(e, dtype=np.int64).reshape(-1, 2)).tobytes())
-
-
-def _info(x):
-    """Edge list → CSRGraph → join information of the edge pattern (the real code path), cached per input."""
-    from ..graphs import from_edge_array
-    from .patterns import graph_joininfo
-
-    g = lambda: from_edge_array(np.asarray(x[1], dtype=np.int64).reshape(-1, 2), n=x[0])  # noqa: E731
-    return _memo("info", ("edge", _graph_key(x)), lambda: graph_joininfo(g(), "edge"))
-
-
-def _rm_api():
-    """RM claims no sensitivity of its own: Q(I) is brute-forced against GS_Q on the instance class."""
-    def release(x, rng):
-        lps = _memo("rm", _graph_key(x), lambda: B.RMLPs(_info(x)))  # the LP values are non-private and shareable
-        return B.rm(_info(x), epsilon=EPS, rng=rng, lps=lps).value
-    return _entry(
-        name="r2t.baselines.rm", kind="api", relation=GRAPH_RELATION, claimed_epsilon=B.RM.epsilon(epsilon=EPS),
-        public_inputs=("delta", "epsilon"), make_inputs=_graph_inputs, neighbours=lambda x: node_neighbours(*x),
-        statistics=lambda x: {"Q(I)": float(_info(x).answer)}, sensitivities={"Q(I)": float(N_NODES - 1)},
-        release=release, n_samples=3000, note="the authors' simplified LP variant of RM (spec 3.5)")
 
 
 # ------------------------------------------------------------------ SQL (primary private relation cust)
@@ -157,13 +129,6 @@ def _sql_entry(name, kind, release, *, claimed, public, n_samples=3000, pilot=20
         name=name, kind=kind, relation=SQL_RELATION, claimed_epsilon=claimed, public_inputs=public,
         make_inputs=_sql_inputs, neighbours=_sql_neighbours, statistics=lambda x: _q_stats(_sql_info(x), SQL_GRID),
         sensitivities=_q_sens(), release=release, n_samples=n_samples, pilot_samples=pilot)
-
-
-def _ls_api():
-    def release(x, rng):
-        return B.ls(_sql_info(x).info, epsilon=EPS, gs=GS_SQL, rng=np.random.default_rng(seed_of(rng))).value
-    return _sql_entry("r2t.baselines.ls", "api", release, claimed=B.LS.epsilon(epsilon=EPS, gs=GS_SQL),
-                      public=("gs (GS_Q)", "epsilon"))
 
 
 def _cli_components(out: dict) -> dict:
@@ -432,7 +397,7 @@ def _csv_entry():
 
 def entry_points() -> list[EntryPoint]:
     """Every public release entry point of the R2T / OPT² paper."""
-    return [_rm_api(), _ls_api(), _sql_cli(), _graph_cli(),
+    return [_sql_cli(), _graph_cli(),
             *(_schema_entry(name, q, private, **kw) for name, q, private, kw in SCHEMA_CASES), _csv_entry()]
 
 

@@ -189,9 +189,11 @@ def pass_rowwise(h, cost, col_lo, col_hi, row_lo, row_hi, A: sp.csr_matrix, maxi
     A = A.tocsr()
     A.sort_indices()
     lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_ = A.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = A.indices.astype(np.int32)
-    lp.a_matrix_.value_ = A.data.astype(float)
+    # asarray, not astype: no numpy copy when the dtype already fits (HiGHS copies the arrays anyway; on a reduced LP of
+    # tens of millions of columns each copy is hundreds of MB at the peak)
+    lp.a_matrix_.start_ = np.asarray(A.indptr, dtype=np.int32)
+    lp.a_matrix_.index_ = np.asarray(A.indices, dtype=np.int32)
+    lp.a_matrix_.value_ = np.asarray(A.data, dtype=float)
     lp.a_matrix_.num_col_ = lp.num_col_
     lp.a_matrix_.num_row_ = lp.num_row_
     lp.sense_ = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize

@@ -85,11 +85,25 @@ def _numeric(out: Any) -> dict[str, float]:
     return {f"output[{i}]": float(v) for i, v in enumerate(arr.ravel())}
 
 
+def declared_statistics(mech, params):
+    """``(statistics, sensitivities)`` of a declaration at ``params``: ``statistics(x, s=None)`` is the part of its
+    statistics of ``x`` (or of ``s``, already computed) that it claims a sensitivity for (all of them when it
+    claims none): what the harness brute-forces, whether ``x`` is the API's input or what a command read from a file."""
+    checked = mech.check_params(params)
+    sens = dict(mech.sensitivity(**checked)) if mech.sensitivity is not None else None
+
+    def statistics(x, s=None):
+        s = mech.statistics(x, **checked) if s is None else s
+        return {k: v for k, v in s.items() if sens is None or k in sens}
+    return statistics, sens or {}
+
+
 def entry_point(mech) -> EntryPoint:
     """The harness entry of one declaration (see the module docstring)."""
     params = dict(mech.harness_params)
     checked = mech.check_params(params)
     claimed = ledger_epsilon(mech.cost(**checked))
+    declared, _ = declared_statistics(mech, params)
     cache: dict[int, tuple[Any, Any]] = {}
 
     def stats_of(x):
@@ -100,9 +114,7 @@ def entry_point(mech) -> EntryPoint:
         return hit[1]
 
     def statistics(x):
-        s = stats_of(x)
-        keys = set(mech.sensitivity(**checked)) if mech.sensitivity is not None else set(s)
-        return {k: v for k, v in s.items() if k in keys}
+        return declared(x, stats_of(x))
 
     def neighbours(x):
         return mech.neighbours(x) if mech.neighbours is not None else generic_neighbours(mech.relation.key, x)
@@ -131,4 +143,4 @@ def entry_point(mech) -> EntryPoint:
     )
 
 
-__all__ = ["entry_point", "generic_neighbours"]
+__all__ = ["declared_statistics", "entry_point", "generic_neighbours"]

@@ -58,11 +58,13 @@ if profile == "paper":
           "RoadnetPA-sized stand-in (4.0M), and the first run with 20 passed 25 min before reaching RoadnetPA's repetitions")
     print("- ε = 0.8, β = 0.1, D and GS_Q = D^k: as in the paper")
 from dpworkbench.r2t.datasets import sample_size
-instances = [experiments.graph_instance(d, q, n=sample_size(d, sizes), seed=seed, max_m=limits["max_m"], max_cols=limits.get("max_cols")) for d in datasets for q in queries]
-display(pd.DataFrame([{"dataset": i.dataset, "source": i.source, "query": i.query, "join results M": i.oversize or i.info.m, "Q(I)": i.answer, "DS": i.ds, "GS": i.gs} for i in instances]))
+
+def build(d):  # one graph's instances, built when its cells run and freed before the next graph's (memory: one graph at a time)
+    return [experiments.graph_instance(d, q, n=sample_size(d, sizes), seed=seed, max_m=limits["max_m"], max_cols=limits.get("max_cols")) for q in queries]
 
 # %%
-runs, timings = experiments.evaluate(instances, experiments.MECHANISMS_GRAPH, [epsilon], repetitions=repetitions, beta=beta, seed=seed, limits=limits, results_dir=ctx.results_dir)
+runs, timings, overview = experiments.evaluate_by_dataset(build, datasets, experiments.MECHANISMS_GRAPH, [epsilon], repetitions=repetitions, beta=beta, seed=seed, limits=limits, results_dir=ctx.results_dir)
+display(overview)
 summary = experiments.summarize_runs(runs).merge(timings[["dataset", "query", "mechanism", "seconds"]], on=["dataset", "query", "mechanism"], how="left")
 ctx.save_table(runs, "table2_runs"); ctx.save_table(summary, "table2_summary")
 cells = summary.assign(cell=[f"{v:.3g}" if st == "ok" else "OT" for v, st in zip(summary.rel_error_pct, summary.status)])

@@ -153,6 +153,6 @@ def test_cli_percentile(tmp_path, capsys):
     # --p is public and checked before the file is read: a missing file does not change the message
     assert main(["dampening", "percentile", str(tmp_path / "nope.csv"), "--p", "2", "--column", "val",
                  "--upper", "1"]) == 2
-    assert "--p must be a number in (0, 1]" in capsys.readouterr().err
+    assert "--p must be in (0, 1], got 2.0" in capsys.readouterr().err
     with pytest.raises(SystemExit):                                                             # --p required
         main(["dampening", "percentile", str(p), "--column", "val", "--upper", "100"])

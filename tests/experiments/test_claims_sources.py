@@ -119,7 +119,39 @@ def test_report_refuses_a_non_pass_without_cause_and_counts_only_paper_claims(tm
     assert csv.set_index("claim").loc["printed number", "rule"] == "band(10, rounding=0.5, se=0.1, k=3)"
     assert "Paper claims</b> (a value the paper prints): 1 pass, 0 differs, 0 not-comparable" in page
     assert "0 pass, 1 differs, 0 not-comparable" in page  # the check, listed apart
-    assert page.index("Reproduction table (paper claims)") < page.index("Checks (not counted as reproduction)")
+    assert page.index("Reproduction table (paper claims)") < page.index("Checks (not counted as reproduction; checks.csv)")
+    # the check is in checks.csv (same columns), not in claims.csv: the share of passes from the paper is claims.csv's
+    checks = pd.read_csv(tmp_path / "ci" / "checks.csv")
+    assert list(csv["claim"]) == ["printed number"] and list(checks["claim"]) == ["sanity check"]
+    assert list(checks.columns) == list(csv.columns)
+
+
+def test_checks_are_listed_apart_and_the_share_counts_claims_csv(tmp_path):
+    """Issue 24: claims.csv holds the rows compared with a reference (paper, spec, artifact); the sanity, theorem and
+    pre-registered checks go to checks.csv. The headline gives the share of claims.csv's passes from the paper, and
+    also the share with the checks, so the split cannot hide them."""
+    from dpworkbench.experiments.nbtools import discover_notebooks
+    from dpworkbench.experiments.report import build_report
+
+    info = discover_notebooks()[0]
+    d = tmp_path / "ci" / info.paper / info.stem
+    d.mkdir(parents=True)
+    c = Claims()
+    for k in range(4):
+        c.add(f"paper {k}", paper=10, ours=10, rule=band("10", se=0.1))
+    c.add("spec", paper=3, ours=3, rule=equals(3), source="spec")
+    for k in range(3):
+        c.add(f"check {k}", paper=1, ours=1, rule=at_least(1), source="check")
+    c.add("failing check", paper=1, ours=0, rule=at_least(1), source="check", cause="open:suspected")
+    (d / "claims.json").write_text(json.dumps(_rows(c)))
+    page = build_report(tmp_path / "ci", "ci").read_text()
+    claims = pd.read_csv(tmp_path / "ci" / "claims.csv")
+    checks = pd.read_csv(tmp_path / "ci" / "checks.csv")
+    assert sorted(claims["source"].unique()) == ["paper", "spec"] and set(checks["source"]) == {"check"}
+    assert len(claims) + len(checks) == 9
+    assert "4 of the 5 passes in claims.csv (80%) test a number the paper prints (4 of 8, 50%, with the checks)" in page
+    assert "<b>1</b> non-passes have an open cause" in page  # an open cause among the checks still counts
+    assert "Checks (sanity, theorem and pre-registered checks, listed apart in checks.csv): 3 pass, 1 differs" in page
 
 
 def test_not_comparable_rule_still_needs_a_cause_in_the_report():

@@ -63,7 +63,7 @@ def test_finding5_help_states_relation_public_inputs_and_seed(sub, capsys):
     with pytest.raises(SystemExit):
         main(["r2t", sub, "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "neighbouring relation:" in text and "treated as public:" in text
+    assert "neighbouring relation:" in text.lower() and "treated as public:" in text.lower()
     assert ("node-DP" in text) if sub == "graph" else ("primary private relation" in text)
     assert "GS_Q" in text and "β" in text and "base" in text
     assert "research run" in text and "NOT a private release" in text and "OpenDP" in text

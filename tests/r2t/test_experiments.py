@@ -116,3 +116,65 @@ def test_graph_instance_column_cap_is_separate_from_the_join_result_cap():
     wide = experiments.graph_instance("roadnet_pa", "path2", n=150, seed=0, max_m=10, max_cols=10**7)
     assert capped.aggregated and wide.aggregated
     assert capped.trunc.max_cols == 10 and wide.trunc.max_cols == 10**7
+
+
+# Table 2 runs one graph at a time (evaluate_by_dataset): small graphs, every mechanism that keeps per-instance state
+# (R2T/LP truncations, OPT²'s F̂, NT/SDE's graph statistics and SDE's shared distance LPs), Q2- both enumerated and
+# per-node counted (max_m below its path count), Q□ oversize (max_m below its count).
+_BY_DS = dict(mechanisms=["R2T", "OPT2", "LP", "NT", "SDE"], epsilons=[0.8], repetitions=2, seed=0,
+              limits={**LIMITS, "max_m": 400, "max_cols": 10**6}, progress=False)
+# sizes no other test uses: the memory cache returns the same objects for the same graph, and another test's fixture
+# holding them would keep them alive
+_BY_DS_GRAPHS = {"roadnet_pa": 170, "amazon2": 130}
+
+
+def _by_ds_build(d: str) -> list:
+    return [experiments.graph_instance(d, q, n=_BY_DS_GRAPHS[d], seed=0, max_m=_BY_DS["limits"]["max_m"],
+                                       max_cols=_BY_DS["limits"]["max_cols"]) for q in ("edge", "path2", "triangle", "rectangle")]
+
+
+def test_evaluate_by_dataset_frees_each_graphs_instances_before_the_next(tmp_path):
+    import gc
+    import weakref
+
+    from dpworkbench import cache
+
+    for ns in ("r2t.graph_joininfo", "r2t.standin"):  # objects of earlier tests are not this test's to free
+        cache.clear(ns, disk=False)
+    alive: list[tuple[str, weakref.ref]] = []
+
+    def build(d):
+        gc.collect()
+        # every object of an earlier graph is gone by the time the next graph is built (its cells have all run)
+        assert [name for name, r in alive if r() is not None] == []
+        insts = _by_ds_build(d)
+        for i in insts:
+            alive.extend([(f"{d}/{i.query} instance", weakref.ref(i)), (f"{d}/{i.query} join info", weakref.ref(i.info)),
+                          (f"{d}/{i.query} truncation", weakref.ref(i.trunc)), (f"{d} graph", weakref.ref(i.graph))])
+        return insts
+
+    kinds = {d: [(i.query, i.aggregated, bool(i.oversize)) for i in _by_ds_build(d)] for d in _BY_DS_GRAPHS}
+    assert any(agg for k in kinds.values() for _, agg, _ in k) and any(o for k in kinds.values() for *_, o in k)
+    runs, timings, overview = experiments.evaluate_by_dataset(build, list(_BY_DS_GRAPHS), results_dir=tmp_path, **_BY_DS)
+    gc.collect()
+    assert [name for name, r in alive if r() is not None] == []
+    assert len(overview) == 8 and set(runs.dataset) == set(_BY_DS_GRAPHS) and (runs.status == "ok").any()
+    assert {*experiments._SDE_PROJECTIONS} == set()  # SDE's distance LPs (they hold their graph) went with it
+    # the results.csv of each grid is the whole grid's, not the last graph's
+    assert set(pd.read_csv(tmp_path / "r2t_graph" / "results.csv").dataset) == set(_BY_DS_GRAPHS)
+    assert set(pd.read_csv(tmp_path / "r2t_graph_timing" / "results.csv").dataset) == set(_BY_DS_GRAPHS)
+
+
+def test_evaluate_by_dataset_gives_the_seeded_outputs_of_one_grid_over_all_instances(tmp_path):
+    # the old path: every instance built first, one evaluate over all of them (separate results, so nothing is reused)
+    everything = [i for d in _BY_DS_GRAPHS for i in _by_ds_build(d)]
+    old_runs, old_t = experiments.evaluate(everything, results_dir=tmp_path / "old", **_BY_DS)
+    del everything
+    new_runs, new_t, _ = experiments.evaluate_by_dataset(_by_ds_build, list(_BY_DS_GRAPHS), results_dir=tmp_path / "new", **_BY_DS)
+    cols = ["cell_id", "instance", "mechanism", "rep", "status", "estimate", "abs_error"]
+    a = old_runs[cols].sort_values("cell_id").reset_index(drop=True)
+    b = new_runs[cols].sort_values("cell_id").reset_index(drop=True)
+    assert len(a) == 8 * 5 * 2 and (a.status == "ok").sum() > 30
+    pd.testing.assert_frame_equal(a, b, check_exact=True)  # the same cells, streams and values (NaN where OT)
+    pd.testing.assert_frame_equal(old_t[["cell_id", "status"]].sort_values("cell_id").reset_index(drop=True),
+                                  new_t[["cell_id", "status"]].sort_values("cell_id").reset_index(drop=True))

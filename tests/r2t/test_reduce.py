@@ -108,3 +108,80 @@ def test_r2t_seeded_output_identical_with_early_stop(query):
         assert es.value == pytest.approx(ref.value, rel=1e-9, abs=1e-6)
         assert es.winner_tau == ref.winner_tau
         assert es.exact["early_stopped"] >= 1  # the early stop really cut LPs short here
+
+
+# The memory-lean merge (packed int64 keys, CSC-built incidence) and components (union–find) must give the reduced LP
+# the old code gave, array by array: these are the old steps 3–4 (lexsort, COO incidence, scipy's components on the
+# bipartite block matrix), kept here as the reference.
+def _merge_reference(H, w, heavy, fixed, tau):
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    n = heavy.size
+    order = np.lexsort(H.T[::-1])
+    Hs = H[order]
+    new = np.empty(Hs.shape[0], dtype=bool)
+    new[0] = True
+    new[1:] = np.any(Hs[1:] != Hs[:-1], axis=1)
+    starts = np.flatnonzero(new)
+    wm = np.add.reduceat(w[order], starts)
+    Hm = Hs[starts]
+    hid = np.flatnonzero(heavy)
+    relabel = np.full(n + 1, -1, dtype=np.int64)
+    relabel[hid] = np.arange(hid.size)
+    jj, kk = np.nonzero(Hm < n)
+    A = sp.csr_matrix((np.ones(jj.size), (relabel[Hm[jj, kk]], jj)), shape=(hid.size, wm.size))
+    h = A.shape[0]
+    k, lab = connected_components(sp.bmat([[None, A], [A.T, None]], format="csr"), directed=False)
+    from dpworkbench.r2t.reduce import _bipartite_components
+
+    k2, lab2 = _bipartite_components(A.shape[0], A.shape[1], A.indptr.astype(np.int64), A.indices.astype(np.int64))
+    assert k2 == k and np.array_equal(lab2, lab)  # the same numbering: blocks and closed-form sums in the same order
+    rlab, clab = lab[:h], lab[h:]
+    nrows = np.bincount(rlab, minlength=k)
+    one = nrows[clab] == 1
+    closed = float(np.minimum(np.bincount(clab[one], weights=wm[one], minlength=k)[nrows == 1], tau).sum()) if one.any() else 0.0
+    rest = np.flatnonzero(nrows > 1)
+    blocks = []
+    if rest.size:
+        sizes_c = np.bincount(clab, minlength=k)
+        big = rest[sizes_c[rest] >= 20_000]
+        small = np.setdiff1d(rest, big)
+        for grp in [np.array([c]) for c in big] + ([small] if small.size else []):
+            in_r, in_c = np.isin(rlab, grp), np.isin(clab, grp)
+            blocks.append((wm[in_c], A[in_r][:, in_c].tocsr()))
+    return wm, A, closed, blocks, int(k)
+
+
+def _random_supports(rng, n, k, width, p_heavy, dtype):
+    heavy = rng.random(n) < p_heavy
+    hid = np.flatnonzero(heavy)
+    H = np.full((k, width), n, dtype=np.int64)
+    for j in range(k):  # 1..width distinct heavy ids, sorted, padded with the sentinel n
+        c = min(int(rng.integers(1, width + 1)), hid.size)
+        H[j, :c] = np.sort(rng.choice(hid, size=c, replace=False))
+    H = np.concatenate([H, H[rng.integers(0, k, k // 3)]])  # repeated supports for the merge
+    w = rng.integers(1, 9, H.shape[0]).astype(float) + rng.random(H.shape[0]) * (rng.random() < 0.5)
+    return H.astype(dtype), w, heavy
+
+
+@pytest.mark.parametrize("case", [(60, 400, 3, 0.3, np.int64), (60, 400, 3, 0.9, np.int32), (300, 200, 2, 0.05, np.int64),
+                                  (70_000, 300, 4, 0.001, np.int64), (40, 30, 1, 0.5, np.int32), (500, 2000, 3, 0.02, np.int32)])
+def test_lean_merge_and_components_give_the_old_reduced_lp_array_by_array(case):
+    from dpworkbench.r2t.reduce import merge_supports
+
+    n, k, width, p, dtype = case  # (70 000, width 4): 17 bits × 4 > 63, the lexsort path
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        H, w, heavy = _random_supports(rng, n, k, width, p, dtype)
+        wm, A, closed, blocks, ncomp = _merge_reference(H.astype(np.int64), w, heavy, 1.5, 2.0)
+        red = merge_supports(H.copy(), w.copy(), heavy, 1.5, 2.0, {}, split=False)
+        (wm2, A2), = red.blocks
+        assert np.array_equal(wm2, wm) and (A2 != A).nnz == 0
+        assert np.array_equal(A2.indptr, A.indptr) and np.array_equal(A2.indices, A.indices) and np.array_equal(A2.data, A.data)
+        red = merge_supports(H.copy(), w.copy(), heavy, 1.5, 2.0, {}, split=True)
+        assert red.closed == closed and red.stats["components"] == ncomp and len(red.blocks) == len(blocks)
+        for (b1, M1), (b2, M2) in zip(red.blocks, blocks):
+            M1.sort_indices(), M2.sort_indices()  # pass_rowwise sorts what it hands to HiGHS
+            assert np.array_equal(b1, b2) and np.array_equal(M1.indptr, M2.indptr) and np.array_equal(M1.indices, M2.indices)
+            assert np.array_equal(M1.data, M2.data)

@@ -271,13 +271,15 @@ QUANTILE_RELATION = SUBSTITUTE_ROW("substitution: one row's value replaced by an
 LAM = 6  # public range [0, 6] of the harness's small inputs
 
 
-def check_bounds(lower: float, upper: float, missing: float | None) -> float:
-    """The public bounds and missing value (checked before the data is read); returns ``missing``."""
+def check_bounds(lower: float, upper: float, missing: float | None, prefix: str = "") -> float:
+    """The public bounds and missing value (checked before the data is read); returns ``missing``. ``prefix``
+    (``"--"`` for the CLI) names them as the caller knows them."""
     if not (math.isfinite(lower) and math.isfinite(upper) and upper > lower):
-        raise ValueError("upper must be larger than lower, both finite (public domain bounds)")
+        raise ValueError(f"{prefix}upper must be larger than {prefix}lower, both finite (public domain bounds)")
     missing = float(lower) if missing is None else float(missing)
     if not (math.isfinite(missing) and lower <= missing <= upper):
-        raise ValueError("missing must be a finite number in [lower, upper] (the public value of a missing value)")
+        raise ValueError(f"{prefix}missing must be a finite number in [{prefix}lower, {prefix}upper] (the public value "
+                         "of a missing value)")
     return missing
 
 
@@ -340,24 +342,35 @@ def _thesis_examples(rng):
     return [np.array([0, 0, 0, 1, 5, 4])]
 
 
-def load_one_column(path, *, lower: float, upper: float, missing: float | None = None, **_) -> np.ndarray:
-    """``dpworkbench release dampening.median_* FILE``: a one-column CSV (a header, then one value per line) read by
-    the public rules of ``dpworkbench dampening median``: one physical line is one row (n, public under
-    substitution, is the number of lines), a value is clipped into [lower, upper], and a blank, missing or
-    unparseable cell is ``missing`` (default ``lower``) — so a release never refuses because of what a cell holds.
-    Refusals depend only on the header and the number of lines."""
+def read_column(path, column: str | None, *, lower: float, upper: float, missing: float, what: str = "value"):
+    """One numeric column of a CSV by the public rules of ``dpworkbench dampening median``: one physical line is one
+    row (n, public under substitution, is the number of lines), a value is clipped into [lower, upper], and a blank,
+    missing or unparseable cell is ``missing`` — so a release never refuses because of what a cell holds; refusals
+    depend only on the header and the number of lines. ``column=None``: a one-column file. Returns the values and
+    the NOT PRIVATE counts of rows, clipped and missing cells."""
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema, read_raw_lines
 
-    missing = check_bounds(lower, upper, missing)
     raw = read_raw_lines(path, "CSV")
-    if raw.shape[1] != 1:
+    if column is None and raw.shape[1] != 1:
         raise ValueError(f"CSV {path} has {raw.shape[1]} columns: give a one-column CSV (a header, then one value per "
                          "line), or use `dpworkbench dampening median --column NAME`")
+    column = raw.columns[0] if column is None else column
+    if column not in raw.columns:
+        raise ValueError(f"column {column!r} not in {path} (columns: {', '.join(map(str, raw.columns))})")
+    if list(raw.columns).count(column) > 1:
+        raise ValueError(f"column {column!r} is named twice in the header of {path}")
     if len(raw) == 0:
-        raise ValueError(f"CSV {path} has a header but no rows: there is no value to select")
-    col = raw.columns[0]
-    typed, _ = PublicSchema((ColumnSpec(col, "float", lower, upper, default=missing),)).apply(raw[[col]])
-    return typed[col].to_numpy(float)
+        raise ValueError(f"CSV {path} has a header but no rows: there is no {what} to select")
+    typed, report = PublicSchema((ColumnSpec(column, "float", lower, upper, default=missing),)).apply(raw[[column]])
+    values, c = typed[column].to_numpy(float), report.columns[column]
+    return values, {"rows": int(values.size), "values_clipped_into_bounds": c["clipped"],
+                    "cells_missing_set_to_default": c["null"] + c["unparseable"]}
+
+
+def load_one_column(path, *, lower: float, upper: float, missing: float | None = None, **_) -> np.ndarray:
+    """``dpworkbench release dampening.median_* FILE``: a one-column CSV (a header, then one value per line) read by
+    :func:`read_column`."""
+    return read_column(path, None, lower=lower, upper=upper, missing=check_bounds(lower, upper, missing))[0]
 
 
 def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:

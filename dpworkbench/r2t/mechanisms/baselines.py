@@ -307,10 +307,11 @@ class RMLPs:
 
 class InfoStats(Mapping):
     """An instance's non-private part for RM and LS: its join information and, for RM, its LPs (:class:`RMLPs`,
-    built and solved lazily, shareable across runs). As a mapping: Q(I)."""
+    built and solved lazily, shareable across runs). As a mapping: Q(I) and, for each τ of ``taus``, LS's truncated
+    count Q(I, τ) = Σ of the tuple sensitivities S_j ≤ τ (a tuple above τ is dropped whole, as LS's scan reads it)."""
 
-    def __init__(self, info: JoinInfo, lps: "RMLPs | None" = None):
-        self._lps, self.info = lps, info
+    def __init__(self, info: JoinInfo, lps: "RMLPs | None" = None, taus: Any = ()):
+        self._lps, self.info, self._taus = lps, info, tuple(float(t) for t in taus)
 
     @property
     def lps(self) -> RMLPs:
@@ -319,15 +320,63 @@ class InfoStats(Mapping):
         return self._lps
 
     def __getitem__(self, key: str) -> float:
-        if key != "Q(I)":
-            raise KeyError(key)
-        return float(self.info.answer)
+        if key == "Q(I)":
+            return float(self.info.answer)
+        for t in self._taus:
+            if key == f"Q(I,{t:g})":
+                s = np.asarray(self.info.S, dtype=float)
+                return float(s[s <= t].sum())
+        raise KeyError(key)
 
     def __iter__(self):
-        return iter(("Q(I)",))
+        return iter(("Q(I)", *(f"Q(I,{t:g})" for t in self._taus)))
 
     def __len__(self) -> int:
-        return 1
+        return 1 + len(self._taus)
+
+
+def _info_stats(data: Any, taus: Any = ()) -> InfoStats:
+    """RM's and LS's statistics of join information, or of the edge pattern of a graph ``(n, edges)`` (RM's harness
+    inputs, read as the edge query's join information: the nodes are the primary private relation)."""
+    if isinstance(data, InfoStats):
+        return data
+    if isinstance(data, tuple):
+        from ...graphs import from_edge_array
+        from ..patterns import graph_joininfo
+
+        data = graph_joininfo(from_edge_array(np.asarray(data[1], dtype=np.int64).reshape(-1, 2), n=data[0]), "edge")
+    return InfoStats(data, taus=taus)
+
+
+#: LS's harness class: SJF instances, one primary private relation ("customers"), each join result (an "order")
+#: referencing one of them, at most MAX_REFS each, so GS_Q = 4 bounds the instance class.
+MAX_REFS = 3
+
+
+def _sjf_examples(rng: np.random.Generator) -> list[JoinInfo]:
+    """Customers 0..n−1 (n = 3, 4) with 0..MAX_REFS orders each, the first with MAX_REFS."""
+    from ..joininfo import from_lists
+
+    out = []
+    for n in (3, 4):
+        counts = rng.integers(0, MAX_REFS + 1, n)
+        counts[0] = MAX_REFS
+        lists = [[c] for c in range(n) for _ in range(int(counts[c]))]
+        out.append(from_lists(np.ones(len(lists)), lists, n=n))
+    return out
+
+
+def _sjf_neighbours(info: JoinInfo):
+    """The declared relation on these instances: one customer removed with its orders, or one added with MAX_REFS."""
+    for i in range(info.n):
+        yield info.remove_tuples([i])
+    yield info.add_tuple([(1.0, [info.n])] * MAX_REFS)
+
+
+def _node_neighbours(x):
+    from ...testing.harness import node_neighbours
+
+    return node_neighbours(*x)
 
 
 def _rm_noise(stats, backend, size, *, epsilon, delta, max_results, note):
@@ -382,9 +431,14 @@ RM = Mechanism(
     cost=lambda *, epsilon, note, **_: planned(
         ("rm-delta", epsilon / 2, (f"{note}: " if note else "") + "RM phase 1: ln Δ̂ = ln Δ + 1 + Lap(β/ε₁)"),
         ("rm-laplace", epsilon / 2, (f"{note}: " if note else "") + "RM phase 2: X + Lap(Δ̂/ε₁)")),
-    statistics=lambda info, **p: info if isinstance(info, InfoStats) else InfoStats(info),
+    statistics=lambda data, **p: _info_stats(data),
+    # RM's own analysis needs no bound; on its harness class (graphs on N_NODES nodes, the edge query) one node moves
+    # Q(I) by at most its degree N_NODES − 1
+    sensitivity=lambda **p: {"Q(I)": float(N_NODES - 1)},
     noise=_rm_noise,
     truth=lambda stats, **p: stats["Q(I)"],
+    examples=lambda rng: [(N_NODES, e) for e in example_graphs(rng)], neighbours=_node_neighbours,
+    harness_params={"epsilon": 1.0}, harness_samples=3000,
     release_type=BaselineRelease,
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 (RM of Chen and Zhou, the authors' LP variant); spec 3.5.",
 )
@@ -493,9 +547,11 @@ LS = Mechanism(
     cost=lambda *, epsilon, note, **_: planned(*((m, e, (f"{note}: " if note else "") + t) for m, e, t in (
         ("ls-laplace", epsilon / 4, "Q̂ = Q(I, GS) + Lap(4GS/ε)"), ("ls-svt", epsilon / 4, "SVT over i = 1..GS−1"),
         ("ls-laplace", epsilon / 2, "Q(I, τ) + Lap(2τ/ε)")))),
-    statistics=lambda info, **p: info if isinstance(info, InfoStats) else InfoStats(info),
+    statistics=lambda data, *, gs, **p: _info_stats(data, range(1, int(math.ceil(gs)) + 1)),
+    sensitivity=lambda *, gs, **p: {f"Q(I,{t:g})": float(t) for t in range(1, int(math.ceil(gs)) + 1)},
     noise=_ls_noise,
     truth=lambda stats, **p: stats["Q(I)"],
+    examples=_sjf_examples, neighbours=_sjf_neighbours, harness_params={"epsilon": 1.0, "gs": 4.0}, harness_samples=3000,
     release_type=BaselineRelease,
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §7 (LS of Tao et al.); spec 3.6.",
 )
