@@ -42,7 +42,7 @@ def test_every_paper_declares_its_mechanisms():
 #: for no reason but a missing Θ (their statistics had no public candidates): they are audited now.
 NOT_DERIVED = {
     "r2t.r2t_group_by": "audited by r2t/harness.py's `dpworkbench r2t sql --db (GROUP BY, …)` CLI entries",
-    # an entry of a labelled paper option must be flagged; an exhaustive search over every input in [0, 6]^4 and
+    # an entry of a labelled paper option must be flagged; an exhaustive search over every input in [0, 6]^4 and [0, 6]^5 and
     # their substitution neighbours (horizon 4, the harness's parameters) found LD's dampened score moving by at most 1
     "dampening.median_ld_thesis_candidates": "labelled paper option (NOT admissible): no small input found on which "
                                              "LD's dampened score moves by more than 1, so no entry could be flagged",
