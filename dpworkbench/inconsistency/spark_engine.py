@@ -225,8 +225,8 @@ def _spark_type(spec) -> str:
 def read_table(spark, path: str | Path, *, header: bool = True, schema: Any = None, dcs: Sequence[DC] = ()):
     """A user's table as a Spark DataFrame with a ``__rid`` column (row positions 0..n-1).
 
-    Parquet (a file or folder): the types declared in the file's own schema, or, given ``schema``, every value typed
-    cell by cell under it (as :meth:`PublicSchema.apply` types a pandas frame). CSV (``.gz`` read directly): never
+    Parquet (a file or folder): every value typed cell by cell under ``schema`` (as :meth:`PublicSchema.apply` types a
+    pandas frame; default: the header-only rule, every column text), never by the file's own column types. CSV (``.gz`` read directly): never
     ``inferSchema`` (issue 21, finding 1: one row with text in a numeric column re-typed the column for every row).
     The first line is the header (public); every other physical line is read as one string and typed cell by cell
     under the public ``schema`` (a :class:`~dpworkbench.datasets.public_schema.PublicSchema`, its ``--schema``
@@ -241,8 +241,8 @@ def read_table(spark, path: str | Path, *, header: bool = True, schema: Any = No
         raise ValueError(f"table not found: {p}")
     if p.endswith(".parquet") or (Path(p).is_dir() and any(Path(p).glob("*.parquet"))):
         sdf = _with_row_ids(spark.read.parquet(p))
-        if schema is None:  # the file's own declared types (Parquet metadata, not read off the values)
-            return sdf
+        # no schema: the header-only rule, every column text, as for a CSV. The file's own column types are not a
+        # public argument (a writer types a column by its values: one text cell makes a numeric column text)
         sch = resolve_schema([c for c in sdf.columns if c != RID], schema, what=f"Parquet {p}")
         if dcs:
             check_constraints(list(dcs), sch, flag="schema=")

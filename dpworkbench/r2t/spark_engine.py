@@ -31,22 +31,22 @@ _NUMERIC = ("Byte", "Short", "Integer", "Long", "Float", "Double", "Decimal")
 def register_tables(spark, tables: dict[str, str | Path], catalog=None) -> None:
     """One temporary view per table, named as in the query, over a Parquet (or CSV with header) file.
 
-    CSV columns are never typed from the rows: every column is read as text and, where the schema (``catalog``,
+    Columns are never typed from the file: every column is read as text and, where the schema (``catalog``,
     from ``--schema``/``--db``) declares a type, cast to it cell by cell (Spark's cast yields NULL on a cell that
-    does not parse), so one row cannot change how another is read (issue 21, finding 1)."""
+    does not parse), so one row cannot change how another is read (issue 21, finding 1). A Parquet file's own column
+    types are part of the private file too (a writer types a column by its values), so its cells go through text
+    and the declared type as a CSV's do, as ``r2t.schema.load_parquet_view`` does on DuckDB."""
     from pyspark.sql import functions as F
 
     for name, path in tables.items():
         p = str(path)
         if not Path(p).exists() and "://" not in p:
             raise ValueError(f"table {name!r}: file not found: {p}")
-        if p.endswith(".csv") or p.endswith(".csv.gz"):
-            df = spark.read.csv(p, header=True, inferSchema=False)
-            types = catalog.columns.get(name.lower()) if catalog is not None else None
-            if types:
-                df = df.select(*[F.col(c).cast(_spark_type(types.get(c.lower(), "VARCHAR"))).alias(c) for c in df.columns])
-        else:
-            df = spark.read.parquet(p)
+        is_csv = p.endswith(".csv") or p.endswith(".csv.gz")
+        df = spark.read.csv(p, header=True, inferSchema=False) if is_csv else spark.read.parquet(p)
+        types = (catalog.columns.get(name.lower()) if catalog is not None else None) or {}
+        df = df.select(*[F.col(c).cast("string").cast(_spark_type(types.get(c.lower(), "VARCHAR"))).alias(c)
+                         for c in df.columns])
         df.createOrReplaceTempView(name)
 
 
@@ -62,10 +62,10 @@ def _spark_type(duck: str) -> str:
 
 def tpch_views(spark, sf: float) -> None:
     """The TPC-H tables at scale factor ``sf`` (the same Parquet files ``tpch.connect`` reads) as Spark views."""
-    from .tpch import TABLES, ensure_tpch
+    from .tpch import TABLES, catalog, ensure_tpch
 
     d = ensure_tpch(sf)
-    register_tables(spark, {t: d / f"{t}.parquet" for t in TABLES})
+    register_tables(spark, {t: d / f"{t}.parquet" for t in TABLES}, catalog())  # typed by the declared TPC-H schema
 
 
 def _one_line(exc: Exception) -> str:

@@ -81,3 +81,18 @@ def test_spark_parquet_typed_by_a_declared_schema(spark, tmp_path):
     got = read_table(spark, tmp_path / "t.parquet", schema="A:int, B:float").toPandas().sort_values("__rid")
     exp, _, _ = type_frame(raw, "A:int, B:float")
     assert _norm(got.drop(columns="__rid")) == _norm(exp)
+
+
+def test_spark_parquet_without_a_schema_is_text_not_the_files_types(spark, tmp_path):
+    """Without a declared schema a Parquet file is read by the header-only rule (every column text), as a CSV is: a
+    neighbour whose one text cell made the writer type B as text reads every other row as the original does."""
+    a = pd.DataFrame({"A": [0, 1, 2], "B": [1.5, 2.0, 3.0]})
+    b = pd.DataFrame({"A": [0, 1, 2, 3], "B": ["1.5", "2.0", "3.0", "x"]})
+    a.to_parquet(tmp_path / "a.parquet")
+    b.to_parquet(tmp_path / "b.parquet")
+    ga = read_table(spark, tmp_path / "a.parquet")
+    gb = read_table(spark, tmp_path / "b.parquet")
+    assert {t for c, t in ga.dtypes if c != "__rid"} == {"string"} == {t for c, t in gb.dtypes if c != "__rid"}
+    ra = ga.toPandas().sort_values("__rid").drop(columns="__rid")
+    rb = gb.toPandas().sort_values("__rid").drop(columns="__rid")
+    assert ra.reset_index(drop=True).equals(rb.head(3).reset_index(drop=True))

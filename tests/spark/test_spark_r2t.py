@@ -118,3 +118,29 @@ def test_an_overflowing_row_does_not_fail_the_spark_job(spark, tmp_path):
     ex = extract_spark(spark, "SELECT SUM(o.amount * 4611686018427387904) FROM cust c, orders o WHERE c.id = o.cid",
                        ["cust"], catalog=cat)
     assert ex.info.answer >= 0
+
+
+def test_a_parquet_table_is_typed_by_the_declared_schema_not_by_the_file(spark, tmp_path):
+    """Two neighbouring Parquet files: in one a writer typed ``amount`` as text because one row holds ``n/a``. The
+    file's own types are not public, so both are read through text and the declared BIGINT (the bad cell is NULL,
+    weight 0) and give the same answer; without a declared schema every column is text, in both files alike."""
+    import pandas as pd
+
+    from dpworkbench.r2t.schema import catalog_from_ddl
+    from dpworkbench.r2t.spark_engine import register_tables
+
+    pd.DataFrame({"id": [1, 2]}).to_parquet(tmp_path / "cust.parquet")
+    pd.DataFrame({"oid": [1, 2, 3], "cid": [1, 2, 1], "amount": [1, 5, 7]}).to_parquet(tmp_path / "a.parquet")
+    pd.DataFrame({"oid": [1, 2, 3, 4], "cid": [1, 2, 1, 2], "amount": ["1", "5", "7", "n/a"]}).to_parquet(tmp_path / "b.parquet")
+    (tmp_path / "s.sql").write_text("CREATE TABLE cust(id INT PRIMARY KEY);\n"
+                                    "CREATE TABLE orders(oid INT PRIMARY KEY, cid INT REFERENCES cust(id), amount BIGINT);\n")
+    cat = catalog_from_ddl(tmp_path / "s.sql")
+    sql = "SELECT SUM(o.amount) FROM cust c, orders o WHERE c.id = o.cid"
+    answers = []
+    for orders in ("a.parquet", "b.parquet"):
+        register_tables(spark, {"cust": tmp_path / "cust.parquet", "orders": tmp_path / orders}, catalog=cat)
+        assert dict(spark.table("orders").dtypes)["amount"] == "bigint"
+        answers.append(extract_spark(spark, sql, ["cust"], catalog=cat).info.answer)
+        register_tables(spark, {"cust": tmp_path / "cust.parquet", "orders": tmp_path / orders})
+        assert set(dict(spark.table("orders").dtypes).values()) == {"string"}  # no schema: text, as a CSV
+    assert answers == [13, 13]
