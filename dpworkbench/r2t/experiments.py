@@ -55,7 +55,8 @@ PAPER_PROFILE_OT = {
            "GitHub); Q2- over it is truncated from per-node counts instead (dpworkbench.r2t.aggregate: the same Q(I, τ) "
            "without listing the paths), OT only where a τ it needs has a reduced LP of more than 40,000,000 columns or the "
            "run exceeds 120 s (uncapped, one run took 9.9 s and 2.3 GB on the RoadnetCA-sized stand-in, 7.8 s and 3.0 GB on "
-           "Amazon1's, 17.1 s and 4.4 GB on Amazon2's, quiet machine; enumerated, Amazon2's 23.3M paths took 145 s and "
+           "Amazon1's, 17.1 s and 4.4 GB on Amazon2's, quiet machine; since the memory-lean reduction, one run and two "
+           "repetitions peak at 1.6, 2.3 and 2.6 GB; enumerated, Amazon2's 23.3M paths took 145 s and "
            "3.8 GB to build)",
     "LP": "the same caps as R2T (over 5,000,000 join results, or an aggregated Q2- reduced LP over 40,000,000 columns at "
           "the drawn τ: OT without trying); below them, the exact LP at a random τ "
@@ -99,7 +100,8 @@ def graph_instance(dataset: str, query: str, *, n: int | None = None, seed: int 
         The column cap of that aggregated Q2-'s reduced LPs (default ``max_m``). It is a memory guard, separate from
         ``max_m`` because a reduced LP costs far less per column than a listed path: uncapped, one R2T run of Q2- took
         9.9 s and 2.3 GB on the RoadnetCA-sized stand-in, 7.8 s and 3.0 GB on Amazon1's and 17.1 s and 4.4 GB on
-        Amazon2's (quiet machine, 2026-11-27), where a 5,000,000-column cap refused them.
+        Amazon2's (quiet machine, 2026-11-27), where a 5,000,000-column cap refused them; since the memory-lean
+        reduction (:mod:`dpworkbench.r2t.reduce`), one run and two repetitions peak at 1.6, 2.3 and 2.6 GB.
     aggregate : bool, optional
         Q2- from per-node counts (True) or enumerated (False; OPT² and RM need the join results); default: only
         over ``max_m``. Ignored for the other queries.
@@ -344,7 +346,7 @@ def evaluate_by_dataset(build, datasets: Sequence[str], mechanisms: Sequence[str
     The cells, their parameters and hence their random streams are those of one :func:`evaluate` call on all the
     instances (a cell's stream depends on its parameters only; no state is shared between datasets), so every seeded
     output is the same; only the peak memory changes: one dataset's instances instead of all of them (R2T Table 2 in
-    the paper profile: join results of up to 5,000,000 per query and a reduced Q2- LP of up to 4.4 GB per run, for
+    the paper profile: join results of up to 5,000,000 per query and a reduced Q2- LP of up to 2.6 GB per run (4.4 GB before the memory-lean reduction), for
     seven whole graphs). Returns (runs, timings, overview), ``overview`` one :func:`instance_overview` row per instance.
 
     References
