@@ -124,24 +124,6 @@ def check_input_file(path: str | Path, what: str) -> Path:
     return p
 
 
-def read_csv(path: str | Path, what: str = "CSV", **kwargs):
-    """``pandas.read_csv`` with errors that name the file: missing, empty, not UTF-8, not parseable. A file with a
-    header and no rows is returned as an empty DataFrame: whether that may be released is the caller's decision
-    (it depends on the neighbouring relation, e.g. under add/remove-one-row the empty table is a neighbour)."""
-    import pandas as pd
-
-    p = check_input_file(path, what)
-    try:
-        return pd.read_csv(p, encoding="utf-8", **kwargs)
-    except UnicodeDecodeError as exc:
-        raise CLIInputError(f"{what} {p} is not UTF-8 text (cannot decode byte 0x{exc.object[exc.start]:02x} at "
-                            f"offset {exc.start}); re-save it as UTF-8") from None
-    except pd.errors.EmptyDataError:
-        raise CLIInputError(f"{what} {p} has no columns: the first line must be a header") from None
-    except pd.errors.ParserError as exc:
-        raise CLIInputError(f"{what} {p} is not a well-formed CSV: {_one_line(exc)}") from None
-
-
 def check_output_path(path: str | Path, flag: str) -> Path:
     """Check, before any work or privacy budget is spent, that ``path`` can be written: its folder exists and is
     writable and it is not a folder itself."""
@@ -457,5 +439,5 @@ def undocumented_flags(parser: argparse.ArgumentParser) -> list[str]:
 
 __all__ = ["CLIInputError", "EPSILON_WARN_HIGH", "EPSILON_WARN_LOW", "Stages", "check_input_file", "check_output_path",
            "describe_error", "document_defaults", "epsilon_warnings", "json_safe", "print_json", "progress_enabled",
-           "read_csv", "read_node_set", "release_json", "run_handler", "scan_edge_list", "EdgeListScan",
+           "read_node_set", "release_json", "run_handler", "scan_edge_list", "EdgeListScan",
            "undocumented_flags", "warn", "warn_epsilon", "write_csv_atomic"]
