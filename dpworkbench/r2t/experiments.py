@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -583,5 +583,16 @@ def _tpch_one(inst: Instance, mech: str, eps: float, beta: float, gen, fresh: bo
     raise ValueError(f"unknown TPC-H mechanism {mech!r}")
 
 
-__all__ = ["MECHANISMS_GRAPH", "OutOfTime", "PAPER_PROFILE_OT", "early_stop_timing", "evaluate", "evaluate_by_dataset",
+def graph_instances(dataset: str, *, queries: Sequence[str], sizes: Mapping[str, int], seed: int,
+                    limits: Mapping[str, Any]) -> list[Instance]:
+    """One graph's instances, one per query, at the profile's sample size (:func:`~.datasets.sample_size`) and caps:
+    what :func:`evaluate_by_dataset` builds when that graph's cells run (Table 2's ``build``)."""
+    from .datasets import sample_size
+
+    n = sample_size(dataset, sizes)
+    return [graph_instance(dataset, q, n=n, seed=seed, max_m=limits["max_m"], max_cols=limits.get("max_cols"))
+            for q in queries]
+
+
+__all__ = ["MECHANISMS_GRAPH", "OutOfTime", "PAPER_PROFILE_OT", "early_stop_timing", "evaluate", "evaluate_by_dataset", "graph_instances",
            "fixed_tau_errors", "instance_overview", "release_instances", "summarize_runs", "timed_full_run", "tpch_evaluate"]

@@ -57,10 +57,11 @@ if profile == "paper":
           "≈ 42 s on the whole Deezer (4.4M join results; load average ≈ 11 on the shared 2 cores) and ≈ 35 s on the "
           "RoadnetPA-sized stand-in (4.0M), and the first run with 20 passed 25 min before reaching RoadnetPA's repetitions")
     print("- ε = 0.8, β = 0.1, D and GS_Q = D^k: as in the paper")
+import functools
 from dpworkbench.r2t.datasets import sample_size
 
-def build(d):  # one graph's instances, built when its cells run and freed before the next graph's (memory: one graph at a time)
-    return [experiments.graph_instance(d, q, n=sample_size(d, sizes), seed=seed, max_m=limits["max_m"], max_cols=limits.get("max_cols")) for q in queries]
+# one graph's instances, built when its cells run and freed before the next graph's (memory: one graph at a time)
+build = functools.partial(experiments.graph_instances, queries=queries, sizes=sizes, seed=seed, limits=limits)
 
 # %%
 runs, timings, overview = experiments.evaluate_by_dataset(build, datasets, experiments.MECHANISMS_GRAPH, [epsilon], repetitions=repetitions, beta=beta, seed=seed, limits=limits, results_dir=ctx.results_dir)

@@ -46,3 +46,27 @@ def test_quartic_noise_law():
     from scipy.integrate import quad
     p = quad(lambda t: 1 / (1 + t**4), -1, 1)[0] / (math.pi / math.sqrt(2))
     assert abs(np.mean(np.abs(x) <= 1) - p) < 0.005
+
+
+def test_ls_at_fig9s_largest_gs_does_not_list_its_taus():
+    """LS's statistics are Q(I, τ) for τ = 1..⌈GS⌉; at Fig. 9's GS = 10¹¹ listing them ran the kernel out of memory.
+    They are kept as a range and computed when asked: the release runs at once, and the harness's small-GS view is
+    unchanged."""
+    import time
+
+    import tracemalloc
+
+    info = from_lists(np.ones(6), [[0], [0], [1], [2], [2], [2]], n=3)
+    # first at GS = 10⁷, where listing the τ's would take about 300 MB: it fails here, safely, before 10¹¹ is tried
+    tracemalloc.start()
+    B.ls(info, epsilon=1.0, gs=1e7, rng=0)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 20e6, f"LS at GS = 10⁷ allocated {peak / 1e6:.0f} MB"
+    t0 = time.perf_counter()
+    rel = B.ls(info, epsilon=1.0, gs=1e11, rng=0)
+    assert math.isfinite(rel.value) and time.perf_counter() - t0 < 5.0
+    stats = B.LS.statistics(info, gs=4.0, epsilon=1.0, chunk=1 << 16, note="")
+    # tuple sensitivities S = (2, 1, 3): Q(I, τ) sums those ≤ τ
+    assert dict(stats) == {"Q(I)": 6.0, "Q(I,1)": 1.0, "Q(I,2)": 3.0, "Q(I,3)": 6.0, "Q(I,4)": 6.0}
+    assert "Q(I,5)" not in stats and "Q(I,2.5)" not in stats

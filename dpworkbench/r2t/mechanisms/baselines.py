@@ -311,7 +311,10 @@ class InfoStats(Mapping):
     count Q(I, τ) = Σ of the tuple sensitivities S_j ≤ τ (a tuple above τ is dropped whole, as LS's scan reads it)."""
 
     def __init__(self, info: JoinInfo, lps: "RMLPs | None" = None, taus: Any = ()):
-        self._lps, self.info, self._taus = lps, info, tuple(float(t) for t in taus)
+        # a range is kept as it is, never listed: LS's τ = 1..⌈GS⌉ reaches 10¹¹ at Fig. 9's largest GS, and each Q(I, τ)
+        # is computed only when asked for (the release asks for none of them; the harness for all, at GS = 4)
+        self._lps, self.info = lps, info
+        self._taus = taus if isinstance(taus, range) else tuple(float(t) for t in taus)
 
     @property
     def lps(self) -> RMLPs:
@@ -322,14 +325,27 @@ class InfoStats(Mapping):
     def __getitem__(self, key: str) -> float:
         if key == "Q(I)":
             return float(self.info.answer)
-        for t in self._taus:
-            if key == f"Q(I,{t:g})":
-                s = np.asarray(self.info.S, dtype=float)
-                return float(s[s <= t].sum())
-        raise KeyError(key)
+        t = self._tau_of(key)
+        if t is None:
+            raise KeyError(key)
+        s = np.asarray(self.info.S, dtype=float)
+        return float(s[s <= t].sum())
+
+    def _tau_of(self, key: str) -> float | None:
+        if not (isinstance(key, str) and key.startswith("Q(I,") and key.endswith(")")):
+            return None
+        try:
+            t = float(key[4:-1])
+        except ValueError:
+            return None
+        if isinstance(self._taus, range):
+            return t if t.is_integer() and int(t) in self._taus and key == f"Q(I,{t:g})" else None
+        return t if t in self._taus and key == f"Q(I,{t:g})" else None
 
     def __iter__(self):
-        return iter(("Q(I)", *(f"Q(I,{t:g})" for t in self._taus)))
+        import itertools
+
+        return itertools.chain(("Q(I)",), (f"Q(I,{float(t):g})" for t in self._taus))
 
     def __len__(self) -> int:
         return 1 + len(self._taus)
