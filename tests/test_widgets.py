@@ -84,10 +84,11 @@ def test_non_interactive_panel_displays_a_static_figure(capsys):
 
 
 def test_live_figure_falls_back_to_output_without_anywidget(monkeypatch):
-    def no_figurewidget(*a, **k):
-        raise ImportError("anywidget is not installed")
+    class NoFigureWidget:  # what plotly >= 6 does without anywidget: building one raises ImportError
+        def __init__(self, *a, **k):
+            raise ImportError("anywidget is not installed")
 
-    monkeypatch.setattr(go, "FigureWidget", no_figurewidget)
+    monkeypatch.setattr(go, "FigureWidget", NoFigureWidget)
     s = widgets.epsilon_slider(1.0)
     panel = widgets.control_panel(lambda epsilon: _fig(epsilon), {"epsilon": s})
     s.value = 10.0
@@ -188,3 +189,26 @@ def test_update_replaces_traces_and_layout_exactly_and_keeps_the_widget():
     assert [{k: v for k, v in t.items() if k != "uid"} for t in got["data"]] == want["data"], "removed properties are gone"
     live.set(go.Figure([go.Scatter(y=[1]), go.Bar(y=[3])]))
     assert [t.type for t in fw.data] == ["scatter", "bar"]
+
+
+def test_a_panels_figure_opens_its_comm_with_its_traces(monkeypatch):
+    """The frontend's first message about a panel's FigureWidget carries the traces (plotly's own constructor sends
+    them in a second message, and a view rendered in between stays empty: the browser test saw that once)."""
+    import comm
+    from ipywidgets.widgets import widget as ipw
+
+    opened: list[int] = []
+    real = comm.create_comm
+
+    def spy(**kw):
+        state = (kw.get("data") or {}).get("state") or {}
+        if "_widget_data" in state:
+            opened.append(len(state["_widget_data"]))
+        return real(**kw)
+
+    monkeypatch.setattr(ipw.comm, "create_comm", spy)
+    monkeypatch.delenv("DPWB_NO_FIGUREWIDGET", raising=False)
+    fig = go.Figure([go.Bar(x=[1, 2], y=[3, 4]), go.Scatter(y=[1.0, 2.0])])
+    panel = widgets.control_panel(lambda epsilon: fig, {"epsilon": widgets.epsilon_slider(1.0)})
+    assert len(panel.figure.data) == 2
+    assert opened == [2], f"the FigureWidget's comm opened with {opened} traces, not 2"

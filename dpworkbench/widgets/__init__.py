@@ -252,6 +252,33 @@ def _fit_width(fig: go.Figure) -> go.Figure:
     return fig
 
 
+@functools.cache
+def _whole_figure_widget_class(base: type) -> type:
+    """A plotly ``FigureWidget`` whose comm opens with its traces and layout in the first state message.
+
+    ``go.FigureWidget(fig)`` opens its comm from ipywidgets' constructor with ``_widget_data = []`` and sends the
+    traces in a later update; plotly's JS model ignores changes of ``_widget_data`` and its view reads it once, when
+    it renders. A view rendered between the two messages draws empty axes for good (seen once in CI: the first panel
+    of a teaching notebook stayed empty for 90 s). Holding the comm until the constructor has finished closes that
+    window: the frontend never sees the figure without its traces. ``base`` is ``go.FigureWidget``, looked up at
+    each use: without anywidget that lookup raises ImportError, which :class:`_LiveFigure` turns into its fallback.
+    """
+
+    class WholeFigureWidget(base):
+        _hold_comm = True
+
+        def __init__(self, fig: go.Figure):
+            super().__init__(fig)
+            self._hold_comm = False
+            self.open()
+
+        def open(self) -> None:
+            if not self._hold_comm:
+                super().open()
+
+    return WholeFigureWidget
+
+
 class _LiveFigure:
     """A figure that can be redrawn in place: a plotly ``FigureWidget`` when it can be
     built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure
@@ -265,7 +292,7 @@ class _LiveFigure:
         try:
             if os.environ.get("DPWB_NO_FIGUREWIDGET", "") not in ("", "0"):
                 raise ImportError("FigureWidget disabled by DPWB_NO_FIGUREWIDGET")
-            self.figure = go.FigureWidget(fig)
+            self.figure = _whole_figure_widget_class(go.FigureWidget)(fig)
             self.widget = self.figure
             self.kind = "figurewidget"
         except ImportError:  # plotly without anywidget: still live, just re-rendered
@@ -276,7 +303,6 @@ class _LiveFigure:
                 display_figure(self.figure)
 
     def set(self, fig: go.Figure) -> None:
-        fig = _fit_width(fig)
         """Replace traces and layout in place (``panel.figure`` stays the same object).
 
         Traces are deleted and re-added, then the layout is replaced. (A single
@@ -284,6 +310,7 @@ class _LiveFigure:
         drops it when the traces carry numpy arrays, as histograms of samples do:
         checked in Chromium with ``tests/browser``.)
         """
+        fig = _fit_width(fig)
         target = self.figure
         if self.kind == "figurewidget":
             with target.batch_update():
