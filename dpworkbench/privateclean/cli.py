@@ -1,6 +1,6 @@
-"""``dpworkbench privateclean query``: the flags of :func:`dpworkbench.privateclean.query.plan_query`, the file read
-one physical line = one row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query
-(:func:`~dpworkbench.privateclean.query.query`) and the one emitter (:func:`dpworkbench.cli.release.emit`).
+"""``dpworkbench privateclean query``: the flags of :func:`.query.plan` (which query they ask for, checked), the file
+read one physical line = one row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query
+(:func:`~.query.query` or :func:`~.query.query_multi`) and the one emitter (:func:`dpworkbench.cli.release.emit`).
 Privacy, the public inputs and the neighbouring relation are in the description below and in the API's docstrings.
 """
 from __future__ import annotations
