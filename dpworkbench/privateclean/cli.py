@@ -1,6 +1,6 @@
-"""``dpworkbench privateclean query``: the flags of :func:`dpworkbench.privateclean.query.plan_query`, the file read
-one physical line = one row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query
-(:func:`~dpworkbench.privateclean.query.query`) and the one emitter (:func:`dpworkbench.cli.release.emit`).
+"""``dpworkbench privateclean query``: the flags of :func:`.query.plan` (which query they ask for, checked), the file
+read one physical line = one row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query
+(:func:`~.query.query` or :func:`~.query.query_multi`) and the one emitter (:func:`dpworkbench.cli.release.emit`).
 Privacy, the public inputs and the neighbouring relation are in the description below and in the API's docstrings.
 """
 from __future__ import annotations
@@ -88,12 +88,6 @@ def _split(s: str | None) -> list[str]:
     return [v.strip() for v in s.split(",")] if s else []
 
 
-def _multi(args: argparse.Namespace) -> bool:
-    """Whether the flags ask for the multi-attribute path (issue 25); the one-attribute path is unchanged."""
-    return (len(args.attr) > 1 or args.where is not None or args.group_by is not None or args.join is not None
-            or args.agg not in ("count", "sum", "avg"))
-
-
 def _merges(flags: list[str], attrs: list[str]) -> dict[str, dict[str, str | None]]:
     """``--merge OLD=NEW`` (with several --attr: ``ATTR:OLD=NEW``) as {attribute: {old: new}}; NEW empty = NULL."""
     merges: dict = {}
@@ -120,49 +114,19 @@ def _bounds(args):
     return lo, hi
 
 
-def _plan_multi(args: argparse.Namespace):
-    from .query import plan_multi
-
-    if args.equals is not None:
-        raise ValueError("--equals is the one-attribute predicate: with --where, several --attr, --group-by, --join or "
-                         "--agg median/percentile/var/std write the predicate as --where EXPR")
-    if args.engine == "spark":
-        raise ValueError("--engine spark runs the one-attribute query only")
-    if args.other is not None or args.delta is not None or args.ci != "row_clt":
-        raise ValueError("--other, --delta and --ci apply to the one-attribute query only")
-    if not args.domain:
-        raise ValueError("--domain (the public domain of each --attr, one per --attr) is required: the multi-attribute "
-                         "query never reads a domain off the data")
-    merges = _merges(args.merge, args.attr)
-    return plan_multi(args.attr, [_split(d) for d in args.domain], where=args.where, agg=args.agg, p=args.p,
-                      epsilon=args.epsilon, value_col=args.value_col, b=args.b, value_epsilon=args.value_epsilon,
-                      bounds=_bounds(args), fill=args.fill, merges=merges, group_by=args.group_by,
-                      groups=_split(args.groups) or None, join=args.join)
-
-
 def query_plan(args: argparse.Namespace):
-    """The public inputs, checked from the flags alone before the file is opened."""
+    """The public inputs, checked from the flags alone before the file is opened (:func:`.query.plan`)."""
     from dpworkbench.cli.common import check_output_path
 
-    from .query import plan_query
+    from .query import plan
 
     if args.save_private:  # checked before any budget is spent: a failed write must not waste a release
         check_output_path(args.save_private, "--save-private")
-    if _multi(args):
-        return _plan_multi(args)
-    if args.groups is not None:
-        raise ValueError("--groups needs --group-by")
-    if args.equals is None:
-        raise ValueError("give the predicate: --equals V1,V2 (one attribute) or --where EXPR")
-    attrs, args.attr = args.attr, args.attr[0]
-    if args.domain is not None and len(args.domain) > 1:
-        raise ValueError("--domain is given more than once for one --attr")
-    args.domain = args.domain[0] if args.domain else None
-    merge = _merges(args.merge, attrs).get(args.attr, {})
-    return plan_query(args.attr, _split(args.equals), agg=args.agg, p=args.p, epsilon=args.epsilon,
-                      domain=_split(args.domain) or None, other=args.other, value_col=args.value_col, b=args.b,
-                      value_epsilon=args.value_epsilon, bounds=_bounds(args), delta=args.delta, fill=args.fill,
-                      merge=merge, ci=args.ci, spark=args.engine == "spark")
+    return plan(args.attr, [_split(d) for d in args.domain or []], equals=None if args.equals is None else
+                _split(args.equals), merges=_merges(args.merge, args.attr), bounds=_bounds(args),
+                groups=None if args.groups is None else _split(args.groups), spark=args.engine == "spark",
+                **{k: getattr(args, k) for k in ("where", "group_by", "join", "agg", "other", "delta", "ci", "p",
+                                                 "epsilon", "value_col", "b", "value_epsilon", "fill")})
 
 
 def _query(args: argparse.Namespace) -> int:
@@ -175,10 +139,10 @@ def _query(args: argparse.Namespace) -> int:
 
     from ..spark import session_from_args
     from .mechanisms import GRR
-    from .query import RELATION, plain_release, query
+    from .query import RELATION, MultiPlan, plain_release, query, query_multi
 
-    multi = _multi(args)  # before query_plan, which turns a single --attr into its name
     plan = query_plan(args)
+    multi = isinstance(plan, MultiPlan)
     if args.plan:  # GRR's plan from the public inputs (the answer is post-processing: it spends nothing more)
         emit_plan(GRR, plan.grr_params(), args)
         return 0
@@ -187,13 +151,8 @@ def _query(args: argparse.Namespace) -> int:
         st.next("read CSV")
         raw = read_raw_lines(Path(args.csv), "CSV")  # one physical line = one row; errors name the path, never a cell
         args._backend = cli_backend(args.seed)
-        if multi:
-            from .query import query_multi
-
-            release, released, warns = query_multi(raw, plan, rng=args._backend, source=str(args.csv), progress=st)
-        else:
-            release, released, warns = query(raw, plan, rng=args._backend, spark=session_from_args(args),
-                                             source=str(args.csv), progress=st)
+        run = query_multi if multi else lambda *a, **kw: query(*a, spark=session_from_args(args), **kw)
+        release, released, warns = run(raw, plan, rng=args._backend, source=str(args.csv), progress=st)
     if args.save_private:
         write_csv_atomic(released.value.data, args.save_private)
     label = f"privateclean_{args.agg.replace(':', '_')}"
@@ -201,7 +160,7 @@ def _query(args: argparse.Namespace) -> int:
         what = (f"{args.agg.upper()}{' OF ' + args.value_col if args.value_col else ''}"
                 f"{' WHERE ' + args.where if args.where else ''}{' GROUP BY ' + args.group_by if args.group_by else ''}")
     else:
-        what = f"{args.agg.upper()} WHERE {args.attr} IN {sorted(release.public['equals'])}"
+        what = f"{args.agg.upper()} WHERE {plan.attr} IN {sorted(release.public['equals'])}"
     header = [f"{what}  (neighbouring relation: substitute one record; S = {release.public['rows']} is public)"]
     shown = release if args.json else plain_release(release)
     emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION}, header=header)

@@ -434,6 +434,37 @@ def plan_multi(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, where:
                      group_by, groups, None if table is None else (table, key), jpath, tuple(notes))
 
 
+def plan(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, equals: Sequence[str] | None, where: str | None,
+         group_by: str | None, groups: Sequence[str] | None, join: Sequence[str] | None, agg: str, merges: dict,
+         other: str | None, delta: float | None, ci: str, spark: bool, **value: Any) -> QueryPlan | MultiPlan:
+    """Which query the public inputs ask for, checked: the multi-attribute path (issue 25: several ``attrs``, a
+    ``where``, ``group_by``, ``join`` or an aggregate beyond COUNT/SUM/AVG, :func:`plan_multi`), else the
+    one-attribute query (:func:`plan_query`). ``domains``: one value list per attribute; ``merges``: {attr: {old:
+    new}}; ``groups``: the listed group domain (None: not given); ``value``: the budget and the numeric column's
+    inputs (``p``, ``epsilon``, ``value_col``, ``b``, ...)."""
+    if len(attrs) > 1 or agg not in ("count", "sum", "avg") or any(v is not None for v in (where, group_by, join)):
+        if equals is not None:
+            raise ValueError("--equals is the one-attribute predicate: with --where, several --attr, --group-by, --join "
+                             "or --agg median/percentile/var/std write the predicate as --where EXPR")
+        if spark:
+            raise ValueError("--engine spark runs the one-attribute query only")
+        if other is not None or delta is not None or ci != "row_clt":
+            raise ValueError("--other, --delta and --ci apply to the one-attribute query only")
+        if not domains:
+            raise ValueError("--domain (the public domain of each --attr, one per --attr) is required: the "
+                             "multi-attribute query never reads a domain off the data")
+        return plan_multi(attrs, domains, where=where, agg=agg, merges=merges, group_by=group_by, groups=groups or None,
+                          join=join, **value)
+    if groups is not None:
+        raise ValueError("--groups needs --group-by")
+    if equals is None:
+        raise ValueError("give the predicate: --equals V1,V2 (one attribute) or --where EXPR")
+    if len(domains) > 1:
+        raise ValueError("--domain is given more than once for one --attr")
+    return plan_query(attrs[0], equals, agg=agg, domain=domains[0] if domains else None, other=other, delta=delta,
+                      merge=merges.get(attrs[0], {}), ci=ci, spark=spark, **value)
+
+
 def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source: str = "the table",
                 progress=None) -> tuple[Release, Release, list[str]]:
     """Privatise (GRR on each --attr, Laplace on --value-col) → merge → join the public table → the joint-truth-table
@@ -514,5 +545,5 @@ def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source:
     return release, released, notes
 
 
-__all__ = ["MultiPlan", "QueryPlan", "RELATION", "cli_warning", "parse_agg", "plain_number", "plain_release", "plan_multi",
-           "plan_query", "query", "query_multi"]
+__all__ = ["MultiPlan", "QueryPlan", "RELATION", "cli_warning", "parse_agg", "plain_number", "plain_release", "plan",
+           "plan_multi", "plan_query", "query", "query_multi"]
