@@ -168,10 +168,13 @@ def load_parquet_view(con, name: str, path: Path, types: dict[str, str] | None) 
     lit = str(path).replace("'", "''")
     have = [c[0] for c in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{lit}')").fetchall()]
     low = {h.lower(): h for h in have}
-    if types is not None:
+    if types is not None:  # the same refusal as a CSV's header: a file's columns are the declared ones, no more
         missing = [c for c in types if c not in low]
-        if missing:
-            raise ValueError(f"--table {name} ({path}): schema columns not in the file: {', '.join(missing)}")
+        extra = [h for h in have if h.lower() not in types]
+        if missing or extra:
+            parts = ([f"schema columns not in the file: {', '.join(missing)}"] if missing else []) + \
+                    ([f"file columns not in the schema: {', '.join(extra)}"] if extra else [])
+            raise ValueError(f"--table {name} ({path}): the Parquet columns do not match --schema ({'; '.join(parts)})")
     cols = []
     for h in (have if types is None else [low[c] for c in types]):
         q = '"' + h.replace('"', '""') + '"'

@@ -94,3 +94,22 @@ def test_fast_reader_equals_the_per_line_rule():
         slow = _read_lines_python(body, header).astype(object)
         assert fast.shape == slow.shape, body
         assert fast.where(fast.notna(), None).values.tolist() == slow.where(slow.notna(), None).values.tolist(), body
+
+
+def test_unreadable_files_are_refused_without_quoting_them(tmp_path):
+    """The real-data readers' refusals name the file and the problem, never a line, a field count or a value of it."""
+    import pytest
+
+    from dpworkbench.datasets.real import read_edges, read_table
+
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("A,B\n1,2\n" + "3,4\n" * 40 + "5,6,SECRET_917,8\n")
+    with pytest.raises(ValueError) as exc:
+        read_table(ragged, dtype=str)
+    msg = str(exc.value)
+    assert "cannot read as CSV" in msg and "SECRET" not in msg and "43" not in msg and "line" not in msg.lower(), msg
+    edges = tmp_path / "edges.txt"
+    edges.write_text("1 2\n2 x917secret\n")
+    with pytest.raises(ValueError) as exc:
+        read_edges(edges)
+    assert "integers" in str(exc.value) and "917" not in str(exc.value), str(exc.value)

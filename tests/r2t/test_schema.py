@@ -376,3 +376,17 @@ def test_an_overflowing_row_is_dropped_not_a_refusal(tmp_path, capsys):
         assert code == 0 and "7" not in out.err, out.err
         results.append(json.loads(out.out)["NOT_PRIVATE"]["answer"])
     assert results[0] == results[1] == 4611686018427387904  # the overflowing row weighs 0
+
+
+def test_parquet_and_csv_with_a_column_the_schema_lacks_are_both_refused(tmp_path):
+    import pandas as pd
+
+    from dpworkbench.r2t.schema import load_csv_view, load_parquet_view
+
+    # a file's columns are public (its header); a column the declared schema lacks is refused in either format, not
+    # dropped in one and refused in the other
+    pd.DataFrame({"a": [1, 2], "extra": ["x", "y"]}).to_parquet(tmp_path / "t.parquet")
+    (tmp_path / "t.csv").write_text("a,extra\n1,x\n2,y\n")
+    for load, path in ((load_parquet_view, tmp_path / "t.parquet"), (load_csv_view, tmp_path / "t.csv")):
+        with pytest.raises(ValueError, match="not in the schema: extra"):
+            load(duckdb.connect(), "t", path, {"a": "INTEGER"})

@@ -144,3 +144,15 @@ def test_a_parquet_table_is_typed_by_the_declared_schema_not_by_the_file(spark, 
         register_tables(spark, {"cust": tmp_path / "cust.parquet", "orders": tmp_path / orders})
         assert set(dict(spark.table("orders").dtypes).values()) == {"string"}  # no schema: text, as a CSV
     assert answers == [13, 13]
+
+
+def test_a_table_whose_columns_differ_from_the_schema_is_refused_as_on_duckdb(spark, tmp_path):
+    import pandas as pd
+
+    from dpworkbench.r2t.schema import catalog_from_ddl
+    from dpworkbench.r2t.spark_engine import register_tables
+
+    pd.DataFrame({"id": [1, 2], "note": ["x", "y"]}).to_parquet(tmp_path / "cust.parquet")
+    (tmp_path / "s.sql").write_text("CREATE TABLE cust(id INT PRIMARY KEY);\n")
+    with pytest.raises(ValueError, match="file columns not in the schema: note"):
+        register_tables(spark, {"cust": tmp_path / "cust.parquet"}, catalog=catalog_from_ddl(tmp_path / "s.sql"))

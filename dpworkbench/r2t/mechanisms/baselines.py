@@ -553,6 +553,11 @@ def _ls_noise(stats, backend, size, *, epsilon, gs, chunk, note):
     return Drawn(value, {"tau": tau}, {"q_hat": q_hat})
 
 
+def _ls_taus(gs: float) -> range:
+    """τ = 1..⌈GS⌉, the thresholds LS's SVT can stop at: a range, never a list (Fig. 9 runs GS = 10¹¹)."""
+    return range(1, int(math.ceil(gs)) + 1)
+
+
 LS = Mechanism(
     name="r2t.ls", summary="LS of Tao et al. (SJF, one primary private relation): Q̂, an SVT over i = 1..GS−1, then "
     "Q(I, τ) + Lap(2τ/ε) (research only)", relation=RELATION,
@@ -563,8 +568,8 @@ LS = Mechanism(
     cost=lambda *, epsilon, note, **_: planned(*((m, e, (f"{note}: " if note else "") + t) for m, e, t in (
         ("ls-laplace", epsilon / 4, "Q̂ = Q(I, GS) + Lap(4GS/ε)"), ("ls-svt", epsilon / 4, "SVT over i = 1..GS−1"),
         ("ls-laplace", epsilon / 2, "Q(I, τ) + Lap(2τ/ε)")))),
-    statistics=lambda data, *, gs, **p: _info_stats(data, range(1, int(math.ceil(gs)) + 1)),
-    sensitivity=lambda *, gs, **p: {f"Q(I,{t:g})": float(t) for t in range(1, int(math.ceil(gs)) + 1)},
+    statistics=lambda data, *, gs, **p: _info_stats(data, _ls_taus(gs)),
+    sensitivity=lambda *, gs, **p: {f"Q(I,{t:g})": float(t) for t in _ls_taus(gs)},  # the harness's small GS only
     noise=_ls_noise,
     truth=lambda stats, **p: stats["Q(I)"],
     examples=_sjf_examples, neighbours=_sjf_neighbours, harness_params={"epsilon": 1.0, "gs": 4.0}, harness_samples=3000,
