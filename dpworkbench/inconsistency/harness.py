@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..testing.declared import cli_entry
-from ..testing.harness import FileCLI, csv_line_neighbours, hostile_lines, numeric_components, scratch_file
+from ..testing.harness import FileCLI, csv_line_neighbours, hostile_lines, numeric_components, scratch_file, seed_of
 from .conflict_graph import build
 from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, VERTEX_COVER, Statistics, harness_tables
 
@@ -107,9 +107,8 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
         return graphs[text]
 
     def api_release(text, rng):
-        seed = int(rng) if not isinstance(rng, np.random.Generator) else int(rng.integers(2**62))
         df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
-        rel, size, _ = release_measures(df, list(DCS), epsilon=EPS, backend=seed, id_column=id_column)
+        rel, size, _ = release_measures(df, list(DCS), epsilon=EPS, backend=seed_of(rng), id_column=id_column)
         return numeric_components({k: r.value for k, r in rel.items()} | {"n_bound": size.value})
 
     flags = " ".join(f"{a} '{b}'" if " " in b else f"{a} {b}" for a, b in zip(extra[::2], extra[1::2]))
