@@ -5,8 +5,9 @@ Every API release is a declaration (:mod:`dpworkbench.dampening.mechanisms`): it
 median|percentile|topk``, run in-process with ``--seed <int> --json`` on small files written once per input, from
 bytes: CSV texts whose neighbours substitute one line at any position (median, percentile: substitution, n fixed),
 and edge-list texts whose neighbours add or remove one line (topk: edge-DP on the public node set, graphs above the
-degree bound projected). The pre-noise statistics are read through the real command (``--dump-scores``, NOT
-PRIVATE) and checked against the declarations' own statistics and sensitivities.
+degree bound projected). Each entry's claimed ε and relation are those of the declaration the command names (its
+``--plan``, :func:`~dpworkbench.testing.declared.cli_entry`); its pre-noise statistics are read through the real
+command (``--dump-scores``, NOT PRIVATE) and checked against the declarations' own statistics and sensitivities.
 """
 
 from __future__ import annotations
@@ -16,18 +17,13 @@ from itertools import combinations
 
 import numpy as np
 
-from dpworkbench.accounting import ledger_epsilon
-from dpworkbench.testing.declared import declared_statistics
-from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, scratch_file
+from dpworkbench.testing.declared import cli_entry, declared_statistics
+from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_file
 
-from . import ebc as E
 from .cli import register
 from .mechanisms import CLI_BOUND, K, LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
-from . import mechanisms as DM
 
 EPS = 1.0
-
-
 #: ``dpworkbench dampening …`` in process (the real parser and handler) on files written from text; a refusal
 #: surfaces as the handler's ValueError (what the harness compares across a pair).
 _cli = partial(FileCLI, register, "dampening")
@@ -53,24 +49,13 @@ def _selection_cli(sub, decl, params, flags, public):
     cli = _cli(lambda path: ["dampening", sub, str(path), *flags, "--column", "val",
                              "--upper", str(LAM), "--epsilon", str(EPS)])
 
-    def values(text):
-        out = cli.exact(text, "--dump-scores")
-        return np.asarray(out["NOT_PRIVATE"]["input"]["values"], float)
-
-    def release(text, rng):
-        return float(cli.release(text, rng)["private"]["row"])
-
-    def stats(text):
-        x = values(text)
+    def stats(text):  # the values the real command selected on (--dump-scores, NOT PRIVATE)
+        x = np.asarray(cli.exact(text, "--dump-scores")["NOT_PRIVATE"]["input"]["values"], float)
         return dict(stats_of(x), n=float(x.size))  # n: public under substitution, must not move
 
-    return EntryPoint(
-        name=f"dpworkbench dampening {sub}", kind="cli", paper="dampening", relation=decl.relation.describe(),
-        claimed_epsilon=ledger_epsilon(decl.plan(**params)), public_inputs=public,
-        make_inputs=_median_csv_inputs, neighbours=_median_csv_neighbours, statistics=stats,
-        sensitivities=dict(claimed, n=0.0), release=release, n_samples=1000,
-        tests="tests/privacy/test_harness_dampening.py",
-        note="file-level: one CSV line substituted at any position by a value or a hostile line")
+    return cli_entry(f"dpworkbench dampening {sub}", cli.run, _median_csv_inputs, _median_csv_neighbours, stats,
+                     dict(claimed, n=0.0), public=public, n_samples=1000,
+                     note="file-level: one CSV line substituted at any position by a value or a hostile line")
 
 
 P_CLI = 0.9    # the CLI entry's --p (rank n on the small files: the top end, where Λ − X_(k−1) binds)
@@ -112,28 +97,21 @@ def _topk_cli():
     nodes = scratch_file("dampening", "\n".join(str(v) for v in range(N_NODES)) + "\n", ".txt")
     cli = _cli(lambda path: ["dampening", "topk", str(path), "--nodes", str(nodes), "--k", str(K),
                              "--max-degree-bound", str(CLI_BOUND), "--epsilon", str(EPS)], ".txt")
-
-    def release(text, rng):
-        return {f"node_{j + 1}": float(v) for j, v in enumerate(cli.release(text, rng)["private"]["nodes"])}
+    # the LD and SLD declarations' per-node sensitivities of EBC and of their scores (projection stability included)
+    params = {"epsilon": EPS, "k": K, "max_degree_bound": CLI_BOUND}
+    sens = {f"{m}.{k}": v for m in ("LD", "SLD") for k, v in declared_statistics(TOPK_GRAPH[m], params)[1].items()}
 
     def stats(text):
         inp = cli.exact(text, "--dump-scores")["NOT_PRIVATE"]["input"]  # the real command's reader, projection, scores
-        out = {f"ebc[{v}]": float(x) for v, x in enumerate(inp["ebc"])}
-        out.update({f"sld[{v}]": float(x) for v, x in enumerate(inp["scores"])})
-        out.update({f"D[{v}]": float(x) for v, x in enumerate(inp["ld_scores"])})
-        out["num_nodes"] = float(len(inp["ebc"]))
-        return out
+        vectors = {"SLD.ebc": inp["ebc"], "SLD.score": inp["scores"], "LD.score": inp["ld_scores"]}
+        return dict({f"{k}[{v}]": float(x) for k, vec in vectors.items() for v, x in enumerate(vec)},
+                    num_nodes=float(len(inp["ebc"])))
 
-    # project_max_degree's proof: one raw edge changes ≤ 3 projected edges, each a degree-≤D edge-DP step
-    stab = E.PROJECTION_STABILITY
-    sens = {f"ebc[{v}]": stab * E.global_sensitivity_ebc(CLI_BOUND) for v in range(N_NODES)}
-    sens.update({f"{n}[{v}]": float(stab) for v in range(N_NODES) for n in ("sld", "D")}, num_nodes=0.0)
-    return EntryPoint(
-        name="dpworkbench dampening topk", kind="cli", paper="dampening", relation=DM.TOPK_RELATION.describe(),
-        claimed_epsilon=ledger_epsilon(TOPK_GRAPH["SLD"].plan(epsilon=EPS, k=K, max_degree_bound=CLI_BOUND)),
-        public_inputs=("--nodes", "--k", "--epsilon", "--mechanism", "--max-degree-bound"),
-        make_inputs=_edge_text_inputs, neighbours=_edge_line_neighbours, statistics=stats, sensitivities=sens,
-        release=release, n_samples=1000, tests="tests/privacy/test_harness_dampening.py",
+    return cli_entry(
+        "dpworkbench dampening topk", cli.run, _edge_text_inputs, _edge_line_neighbours, stats,
+        dict(sens, num_nodes=0.0),
+        public=("--nodes", "--k", "--epsilon", "--mechanism", "--max-degree-bound"), n_samples=1000,
+        components=lambda out: {f"node_{j + 1}": float(v) for j, v in enumerate(out["private"]["nodes"])},
         note="file-level: one edge line added or removed at any position; graphs above the bound are projected")
 
 
@@ -147,7 +125,7 @@ EXEMPT = {
 }
 
 
-def entry_points() -> list[EntryPoint]:
+def entry_points():
     """The file-level entry points of the local-dampening paper (its API entries are derived from declarations)."""
     return [_median_cli(), _percentile_cli(), _topk_cli()]
 

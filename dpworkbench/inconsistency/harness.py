@@ -8,9 +8,10 @@ Relation: add or remove one line of the CSV at any position. The entry points th
 ``mechanisms.release_measures`` — get neighbours built from the bytes (issue 21): ``csv_line_neighbours`` with
 valid lines and ``hostile_lines`` (unparseable values, blanks, NA, ±1e9, inf, 1.0, a new category, a duplicate line =
 a duplicate key, an extra field, an open quote), read by the subcommand's own loader (``loaders.public_inputs`` +
-``read_csv_public``); a refusal on one side of a pair only is a violation. The statistics brute-forced are the
-declarations' (:class:`~.mechanisms.Statistics`: F(θ), the cover size, the FD degree-bound terms, the row count),
-computed through the real path (reader → ``build`` → stable order).
+``read_csv_public``); a refusal on one side of a pair only is a violation. The claimed ε is the command's own
+``--plan`` (:func:`~dpworkbench.testing.declared.cli_entry`); the statistics brute-forced are the declarations'
+(:class:`~.mechanisms.Statistics`: F(θ), the cover size, the FD degree-bound terms, the row count) against their
+declared sensitivities, computed through the real path (reader → ``build`` → stable order).
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..testing.harness import EntryPoint, FileCLI, numeric_components, scratch_file
+from ..testing.declared import cli_entry
+from ..testing.harness import FileCLI, csv_line_neighbours, hostile_lines, numeric_components, scratch_file, seed_of
 from .conflict_graph import build
-from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, Statistics, harness_tables  # noqa: F401 (DCS: tests)
+from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, VERTEX_COVER, Statistics, harness_tables
 
 PAPER = "inconsistency"
 EPS = 1.0
-TESTS = "tests/privacy/test_harness_inconsistency.py"
 
 #: public functions of the subpackage that spend ε but are not entry points of their own
 EXEMPT: dict[str, str] = {
@@ -73,18 +74,19 @@ def _file_neighbours(text: str, id_column: bool):
     """Add or remove one CSV line at any position: valid rows, and the hostile lines of the core generator
     (unparseable values, blanks, NA spellings, ±1e9, inf, 1.0, a new category, a duplicate line = a duplicate key,
     an extra field, an open quote)."""
-    from ..testing.harness import csv_line_neighbours, hostile_lines
-
     rng = np.random.default_rng(len(text))
     extra = hostile_lines(text, rng, limit=14) + [("900," if id_column else "") + ln for ln in UNIVERSE_LINES]
     return csv_line_neighbours(text, list(dict.fromkeys(extra)), substitute=False)
 
 
-def _file_entry(via: str, schema: str | None, id_column: str | None) -> EntryPoint:
+def _file_entry(via: str, schema: str | None, id_column: str | None):
     """``via="cli"``: ``dpworkbench inconsistency FILE`` run in-process (real parser and handler); ``via="api"``:
-    ``loaders.load_csv`` + ``mechanisms.release_measures``. Statistics: the subcommand's own public checks and reader
-    (``loaders.public_inputs`` + ``read_csv_public``), then the same build/projection as every entry; a refusal on one
-    side of a pair only is a violation (the release must be a total function of the file)."""
+    ``loaders.load_csv`` + ``mechanisms.release_measures`` on the same files, with the same claim. Statistics: the
+    subcommand's own public checks and reader (``loaders.public_inputs`` + ``read_csv_public``), then the same
+    build/projection as every entry; a refusal on one side of a pair only is a violation (the release must be a
+    total function of the file)."""
+    import dataclasses
+
     from ..datasets.public_schema import read_csv_public
     from . import cli as C
     from .loaders import load_csv, public_inputs
@@ -96,53 +98,44 @@ def _file_entry(via: str, schema: str | None, id_column: str | None) -> EntryPoi
                                                    str(EPS), *extra])
     graphs: dict[str, Any] = {}
 
-    def loaded(text: str):
-        hit = graphs.get(text)
-        if hit is None:
+    def stats(text: str) -> dict[str, float]:
+        if text not in graphs:
             path = cli.path(text)
             sch, dcs = public_inputs(path, schema=schema, dcs=[str(dcs_file)], id_column=id_column)
             df, _, _ = read_csv_public(path, sch)
-            g = build(df, dcs, id_column=id_column)
-            hit = graphs[text] = (df, dcs, g)
-        return hit
+            graphs[text] = dict(Statistics(build(df, dcs, id_column=id_column), df=df, dcs=dcs))
+        return graphs[text]
 
-    def stats(text: str) -> dict[str, float]:
-        df, dcs, g = loaded(text)
-        return dict(Statistics(g, df=df, dcs=dcs))
-
-    def release(text, rng):
-        if via == "cli":
-            return numeric_components(cli.release(text, rng)["private"])
-        seed = int(rng) if not isinstance(rng, np.random.Generator) else int(rng.integers(2**62))
+    def api_release(text, rng):
         df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
-        rel, size, _ = release_measures(df, list(DCS), epsilon=EPS, backend=seed, id_column=id_column)
+        rel, size, _ = release_measures(df, list(DCS), epsilon=EPS, backend=seed_of(rng), id_column=id_column)
         return numeric_components({k: r.value for k, r in rel.items()} | {"n_bound": size.value})
 
     flags = " ".join(f"{a} '{b}'" if " " in b else f"{a} {b}" for a, b in zip(extra[::2], extra[1::2]))
-    if via == "cli":
-        name = "dpworkbench inconsistency" + (f" {flags}" if flags else "")
-        public = ("--epsilon", "--dcs", "--schema (default: every column text, from the header)", "--order-seed",
-                  "--n-bound (when given)", "--id-column")
-    else:
-        name = "inconsistency.loaders.load_csv + mechanisms.release_measures" + (f" (schema='{schema}')" if schema else "")
-        public = ("path's header", "schema (default: every column text)", "epsilon", "dcs", "n_bound (when given)",
-                  "id_column", "order_seed")
     sens = {k: v for m in (I_MI, I_P) for k, v in m.sensitivity(strategy="bound_hier").items() if not k.startswith("q_")}
-    sens["cover"] = 2.0
-    return EntryPoint(
-        name=name, kind=via, paper=PAPER, relation=FILE_RELATION, claimed_epsilon=EPS, public_inputs=public,
-        make_inputs=lambda rng: _file_inputs(rng, id_column is not None),
-        neighbours=lambda text: _file_neighbours(text, id_column is not None), statistics=stats,
-        sensitivities=sens, release=release, n_samples=300, pilot_samples=300, tests=TESTS,
+    entry = cli_entry(
+        "dpworkbench inconsistency" + (f" {flags}" if flags else ""), cli.run,
+        lambda rng: _file_inputs(rng, id_column is not None),
+        lambda text: _file_neighbours(text, id_column is not None),
+        stats, {**sens, **VERTEX_COVER.sensitivity()}, relation=FILE_RELATION, n_samples=300, pilot_samples=300,
+        public=("--epsilon", "--dcs", "--schema (default: every column text, from the header)", "--order-seed",
+                "--n-bound (when given)", "--id-column"),
         note="file-level neighbours (csv_line_neighbours + hostile_lines) read by the subcommand's own loader; "
-             "the handler run in-process with --seed <int> --json",
-    )
+             "the handler run in-process with --seed <int> --json")
+    if via == "cli":
+        return entry
+    return dataclasses.replace(
+        entry, kind="api", release=api_release,
+        name="inconsistency.loaders.load_csv + mechanisms.release_measures"
+             + (f" (schema='{schema}')" if schema else ""),
+        public_inputs=("path's header", "schema (default: every column text)", "epsilon", "dcs", "n_bound (when given)",
+                       "id_column", "order_seed"))
 
 
 FILE_RELATION = "add or remove one line of the CSV file at any position (one physical line = one row, any bytes)"
 
 
-def entry_points() -> list[EntryPoint]:
+def entry_points():
     return [_file_entry("cli", None, None), _file_entry("cli", "id:int, A:int, B:float", "id"),
             _file_entry("api", None, None)]
 

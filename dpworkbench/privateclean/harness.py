@@ -8,7 +8,8 @@ file at any position by another line, hostile ones included (:func:`~dpworkbench
 unparseable and non-finite numbers, blanks, a new category, ±1e9, a blank line, an extra field, an open quote).
 Whether a release happens and its pre-noise statistics (the CLI's NOT PRIVATE true SUM and COUNT, and the public row
 count) are compared on every pair; components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM)
-with ``--seed <int> --json``.
+with ``--seed <int> --json``; the claimed ε is the command's own ``--plan`` (GRR's plan for the flags,
+:func:`~dpworkbench.testing.declared.cli_entry`), and the flags are GRR's harness instance.
 
 The Spark engine (:func:`~dpworkbench.privateclean.spark_engine.grr_spark`, and ``privateclean query --engine spark``)
 has two entries of its own (:func:`spark_entry_points`): the same checks, the pre-noise statistics computed by Spark
@@ -22,9 +23,10 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench.mechanisms.backends import NumpyBackend
-from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines, numeric_components
+from dpworkbench.testing.declared import cli_entry, entry_point
+from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines
 
-from .mechanisms import epsilon_grr
+from .mechanisms import GRR
 
 PAPER = "privateclean"
 FILE_RELATION = ("substitute one line of the CSV at any position, hostile lines included (bounded DP; the number of "
@@ -64,11 +66,11 @@ class _PreNoise(NumpyBackend):
         return self
 
 
-DOM3, P3, LO, HI, B = ["a", "b", "c"], 0.5, 0.0, 10.0, 10.0
+#: the CLI entries run GRR's harness instance from the command line (NULL joins the released domain: N = 4)
+_H = GRR.harness_params
+DOM3, P3, B, (LO, HI) = _H["domains"]["cat"], _H["discrete"]["cat"], _H["numeric"]["val"], _H["bounds"]["val"]
 CLI_ARGS = ["--attr", "cat", "--p", str(P3), "--domain", ",".join(DOM3), "--value-col", "val", "--b", str(B),
             "--bounds", f"{LO:g},{HI:g}", "--merge", "b=a", "--equals", "a"]
-# NULL joins the released domain (where values outside --domain go), so GRR's N is 4 here
-CLI_EPSILON = epsilon_grr(P3, len(DOM3) + 1) + (HI - LO) / B
 
 
 def _cli(flags: list[str]) -> FileCLI:
@@ -83,10 +85,6 @@ def run_cli(argv: list[str]) -> dict:
     return _cli([]).argv(argv)
 
 
-def _release(cli: FileCLI):
-    return lambda text, seed: numeric_components(cli.release(text, seed, "--agg", "sum")["private"])
-
-
 def _statistics(cli: FileCLI):
     def stats(text: str) -> dict[str, float]:
         # the CLI's own NOT PRIVATE truth on the pre-noise relation (the file read by the public schema, mapped into
@@ -97,14 +95,20 @@ def _statistics(cli: FileCLI):
     return stats
 
 
-def _cli_inputs(rng: np.random.Generator) -> list[str]:
-    out = []
-    for n in (3, 4):
-        cat = [DOM3[i] for i in rng.integers(0, 3, n)]
-        val = list(np.round(rng.uniform(LO, HI, n), 2))
-        cat[0], val[0] = "a", LO  # the first line is the template of the hostile lines: ("a", 1e9) moves the SUM by Δ
-        out.append("cat,val\n" + "".join(f"{c},{v:g}\n" for c, v in zip(cat, val)))
-    return out
+def _inputs(sizes: tuple[int, ...], sub: bool = False):
+    """CSV texts ``cat[,sub],val`` of ``sizes`` lines; the first line ("a"[, "u"], LO) is the template of the hostile
+    lines: ("a"[, "u"], 1e9) moves the SUM by Δ."""
+    def make(rng: np.random.Generator) -> list[str]:
+        out = []
+        for n in sizes:
+            cols = [[DOM3[i] for i in rng.integers(0, 3, n)]] + ([[("u", "v")[i] for i in rng.integers(0, 2, n)]]
+                                                                if sub else [])
+            cols.append([f"{v:g}" for v in np.round(rng.uniform(LO, HI, n), 2)])
+            for col, first in zip(cols, ["a", "u"][:len(cols) - 1] + [f"{LO:g}"]):
+                col[0] = first
+            out.append(("cat,sub,val\n" if sub else "cat,val\n") + "".join(",".join(r) + "\n" for r in zip(*cols)))
+        return out
+    return make
 
 
 def _cli_neighbours(text: str) -> Iterable[str]:
@@ -132,10 +136,6 @@ def joint_entry() -> EntryPoint:
     declaration's own, through :func:`dpworkbench.testing.declared.entry_point`."""
     import dataclasses
 
-    from dpworkbench.testing.declared import entry_point
-
-    from .mechanisms import GRR
-
     mech = dataclasses.replace(
         GRR, harness_params={"discrete": {("cat", "sub"): 0.5}, "numeric": {"val": 10.0},
                              "domains": {("cat", "sub"): JOINT_DOMAIN}, "bounds": {"val": (0.0, 10.0)}},
@@ -150,32 +150,18 @@ def joint_entry() -> EntryPoint:
 
 MULTI_ARGS = ["--attr", "cat", "--domain", ",".join(DOM3), "--attr", "sub", "--domain", "u,v", "--p", str(P3),
               "--value-col", "val", "--b", str(B), "--bounds", f"{LO:g},{HI:g}", "--where", "cat = a AND sub = u"]
-# each --attr: NULL joins its released domain (N = 4 and 3); the ledger composes the two GRRs and the Laplace column
-MULTI_EPSILON = epsilon_grr(P3, len(DOM3) + 1) + epsilon_grr(P3, 3) + (HI - LO) / B
 
 
-def _multi_inputs(rng: np.random.Generator) -> list[str]:
-    out = []
-    for n in (3,):
-        cat = [DOM3[i] for i in rng.integers(0, 3, n)]
-        sub = [("u", "v")[i] for i in rng.integers(0, 2, n)]
-        val = list(np.round(rng.uniform(LO, HI, n), 2))
-        cat[0], sub[0], val[0] = "a", "u", LO  # the template of the hostile lines: ("a", "u", 1e9) moves the SUM by Δ
-        out.append("cat,sub,val\n" + "".join(f"{c},{s},{v:g}\n" for c, s, v in zip(cat, sub, val)))
-    return out
-
-
-def _cli_entry(name: str, flags: list[str], claimed: float, public: tuple[str, ...], inputs, note: str,
-               **samples) -> EntryPoint:
+def _cli_entry(name: str, flags: list[str], public: tuple[str, ...], inputs, note: str, tail: str = "",
+               **kw) -> EntryPoint:
     """A file-level entry of ``dpworkbench privateclean query`` with ``flags``: its SUM released, the true SUM and
     COUNT and the public row count brute-forced (each sample is a whole CLI run, ~50 ms)."""
-    cli = _cli(flags)
-    return EntryPoint(
-        name=name, kind="cli", paper=PAPER, relation=FILE_RELATION, claimed_epsilon=claimed, public_inputs=public,
-        make_inputs=inputs, neighbours=_cli_neighbours, statistics=_statistics(cli),
-        sensitivities={"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0}, release=_release(cli),
-        tests="tests/privacy/test_harness_privateclean.py", note=note + ", in process with --seed <int> --json; "
-        "file-level neighbours with hostile lines", **samples)
+    cli = _cli([*flags, "--agg", "sum"])  # a later --agg (the statistics' count) overrides this one
+    kw.setdefault("statistics", _statistics(cli))
+    kw.setdefault("sensitivities", {"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0})
+    return cli_entry(name, cli.run, inputs, _cli_neighbours, relation=FILE_RELATION, public=public,
+                     note=f"{note}, in process with --seed <int> --json; file-level neighbours with hostile "
+                          f"lines{tail}", **kw)
 
 
 # --- the Spark engine (issue 25: every release path in the harness) -----------------------------------------------
@@ -217,13 +203,12 @@ def _spark_v(x: pd.DataFrame, rng, params: dict):
 
 
 def spark_api_entry() -> EntryPoint:
-    """:func:`~dpworkbench.privateclean.spark_engine.grr_spark` with the GRR declaration's own harness parameters,
-    inputs (one of its example tables) and neighbours (one record substituted at any position, hostile records
-    included), its ``counts``/``values`` statistics read off the pre-noise V that Spark drew, against the
-    declaration's sensitivities."""
-    from dpworkbench.accounting import ledger_epsilon
+    """:func:`~dpworkbench.privateclean.spark_engine.grr_spark`: the GRR declaration's own entry (its harness
+    parameters, claim, relation, neighbours and sensitivities), on one of its example tables, with its
+    ``counts``/``values`` statistics read off the pre-noise V that Spark drew."""
+    import dataclasses
 
-    from .mechanisms import GRR, partition_codes
+    from .mechanisms import partition_codes
 
     params = dict(GRR.harness_params)
     checked = GRR.check_params(params)
@@ -241,13 +226,10 @@ def spark_api_entry() -> EntryPoint:
             comps.update({f"{c}[{i}]": float(y) for i, y in enumerate(v[c].to_numpy(dtype=float))})
         return comps
 
-    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
-    return EntryPoint(
-        name=f"privateclean.spark_engine.grr_spark({shown})", kind="api", paper=PAPER,
-        relation=GRR.relation.describe(), claimed_epsilon=ledger_epsilon(GRR.cost(**checked)),
-        public_inputs=tuple(p.name for p in GRR.params) + tuple(GRR.public),
+    base = entry_point(GRR)
+    return dataclasses.replace(
+        base, name="privateclean.spark_engine.grr_spark" + base.name[len(GRR.name):], statistics=statistics,
         make_inputs=lambda rng: GRR.examples(rng)[:1],  # one 3-row table: ~13 Spark runs
-        neighbours=GRR.neighbours, statistics=statistics, sensitivities=dict(GRR.sensitivity(**checked)),
         release=release, n_samples=400, pilot_samples=200, tests=SPARK_TESTS,
         note="the Spark front of the GRR declaration; " + SPARK_NOTE)
 
@@ -308,18 +290,14 @@ def _spark_cli_inputs(rng: np.random.Generator) -> list[str]:
 
 def spark_cli_entry() -> EntryPoint:
     """``dpworkbench privateclean query --engine spark`` on file-level neighbours (every line substituted by every
-    hostile line), its statistics from :func:`prenoise_cli_statistics` through the Spark engine."""
-    cli = _cli(SPARK_ARGS)
-    return EntryPoint(
-        name="dpworkbench privateclean query --engine spark", kind="cli", paper=PAPER, relation=FILE_RELATION,
-        claimed_epsilon=CLI_EPSILON,
-        public_inputs=("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
-                       "--b/--value-epsilon", "--merge", "--equals", "--engine", "header", "number of lines"),
-        make_inputs=_spark_cli_inputs, neighbours=_cli_neighbours, statistics=prenoise_cli_statistics(SPARK_ARGS),
-        sensitivities={"counts[cat]": 2.0, "values[val]": HI - LO, "true_sum": HI - LO, "rows": 0.0},
-        release=_release(cli), n_samples=400, pilot_samples=200, tests=SPARK_TESTS,
-        note="--agg sum --merge b=a --equals a, V drawn by Spark (grr_spark), in process with --seed <int> --json; "
-             "file-level neighbours with hostile lines; " + SPARK_NOTE)
+    hostile line), its statistics from :func:`prenoise_cli_statistics` through the Spark engine against GRR's."""
+    return _cli_entry(
+        "dpworkbench privateclean query --engine spark", SPARK_ARGS,
+        ("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
+         "--b/--value-epsilon", "--merge", "--equals", "--engine", "header", "number of lines"), _spark_cli_inputs,
+        "--agg sum --merge b=a --equals a, V drawn by Spark (grr_spark)", n_samples=400, pilot_samples=200,
+        statistics=prenoise_cli_statistics(SPARK_ARGS), tests=SPARK_TESTS, tail="; " + SPARK_NOTE,
+        sensitivities={**GRR.sensitivity(**GRR.check_params(_H)), "true_sum": HI - LO, "rows": 0.0})
 
 
 def spark_entry_points() -> list[EntryPoint]:
@@ -330,15 +308,15 @@ def spark_entry_points() -> list[EntryPoint]:
 def entry_points() -> list[EntryPoint]:
     return [joint_entry(), _cli_entry(
         # the multi-attribute path (issue 25): two GRR attributes, a --where over both, SUM
-        "dpworkbench privateclean query --attr cat --attr sub --where", MULTI_ARGS, MULTI_EPSILON,
+        "dpworkbench privateclean query --attr cat --attr sub --where", MULTI_ARGS,
         ("--domain per --attr (+ NULL)", "--bounds (clip; Δ = HI − LO)", "--p", "--b", "--where", "header",
-         "number of lines"), _multi_inputs, "--agg sum --where \"cat = a AND sub = u\"",
+         "number of lines"), _inputs((3,), sub=True), "--agg sum --where \"cat = a AND sub = u\"",
         # a smaller pilot than the default 2,000: the single-attribute entry below audits the same front end at full
         # size, and each sample here is a whole CLI run (~50 ms)
         n_samples=1000, pilot_samples=500), _cli_entry(
-        "dpworkbench privateclean query", CLI_ARGS, CLI_EPSILON,
+        "dpworkbench privateclean query", CLI_ARGS,
         ("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
-         "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines"), _cli_inputs,
+         "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines"), _inputs((3, 4)),
         "--agg sum --merge b=a --equals a", n_samples=1000), *spark_entry_points()]
 
 

@@ -2,31 +2,29 @@
 
 R2T, OPT², ExpOPT², naive Laplace, fixed τ, random τ, NT, SDE, RM and LS are declared once (:mod:`.mechanisms`,
 :mod:`.mechanisms.baselines`); their entries are derived from the declarations (:mod:`dpworkbench.testing.declared`). Here
-remain the CLI subcommands (``dpworkbench r2t sql|graph``, run in-process with
-``--seed <int> --json`` on small files written once per input), whose neighbours are rows or lines of files. The
-relations are the declared ones (:data:`~.mechanisms.RELATION`, ``SQL_RELATION``, ``GRAPH_RELATION``) realised on
-each input: one customer with its orders; one node with its edges (:func:`node_neighbours`).
-
-Pre-noise statistics go through the real code (edge list / tables → join information → :class:`Truncation`):
-Q(I, τ) for each τ of the grid with sensitivity τ (property 1 of spec 2.2), Q(I) with sensitivity GS_Q on the small
-instance class (at most ``N_NODES`` nodes; at most ``MAX_ORDERS`` orders per customer).
+remain the CLI subcommands (``dpworkbench r2t sql|graph``, run in-process on small files written once per input),
+whose neighbours are rows or lines of files: :func:`~dpworkbench.testing.declared.cli_entry` derives each one's
+claimed ε from the command's own ``--plan``, and its statistics are the R2T declaration's (Q(I, τ) for each τ of the
+grid, sensitivity τ) on what the command reads (edge list / tables → join information → :class:`Truncation`). The
+relations are the declared ones (``SQL_RELATION``, ``GRAPH_RELATION``) realised on each input: one customer with its
+orders; one node with its edges. GS_Q is public on the small instance class (at most ``N_NODES`` nodes; at most
+``MAX_ORDERS`` orders per customer).
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dpworkbench.cache import cached_call, fingerprint
-from dpworkbench.testing.harness import (EntryPoint, FileCLI, csv_line_neighbours, hostile_lines,
-                                         scratch_dir, scratch_file, seed_of)
+from dpworkbench.testing.declared import cli_entry, declared_statistics
+from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_dir, scratch_file
 
 from .cli import register
-from .mechanisms import GRAPH_RELATION as _GRAPH, N_NODES, R2T, SQL_RELATION as _SQL, example_graphs, tau_grid
+from .mechanisms import GRAPH_RELATION as _GRAPH, R2T, SQL_RELATION as _SQL, example_graphs
 from .model import Truncation
 
 EPS = 1.0
@@ -34,11 +32,10 @@ GS_GRAPH = 8.0       # public GS_Q for the edge count on that class (τ grid 2, 
 MAX_ORDERS = 3       # each customer has at most 3 orders: S_Q ≤ 3
 GS_SQL = 4.0         # public GS_Q for the COUNT query on that class (τ grid 2, 4)
 SQL = "SELECT COUNT(*) FROM cust c, orders o WHERE c.id = o.cid"
-TESTS = "tests/privacy/test_harness_r2t.py"
-GRAPH_RELATION = _GRAPH.describe()
 SQL_RELATION = _SQL("the primary private relation cust; each orders tuple references one customer").describe()
-SCHEMA_RELATION = _SQL.describe()
-SQL_GRID, GRAPH_GRID = tau_grid(GS_SQL), tau_grid(GS_GRAPH)
+#: R2T's declared statistics Q(I, τ) and sensitivities τ on the grid of each class's GS_Q
+(SQL_Q, SQL_SENS), (GRAPH_Q, GRAPH_SENS) = (declared_statistics(R2T, {"epsilon": EPS, "gs": g})
+                                            for g in (GS_SQL, GS_GRAPH))
 
 #: Public functions that take ε but release nothing (pure plans, theory bounds).
 EXEMPT = {
@@ -46,10 +43,8 @@ EXEMPT = {
     "r2t_bound": "Theorem 5.1's error bound: a formula of (DS, ε, β, GS), releases nothing",
 }
 
-#: Every entry here is the R2T paper's, listed in its harness test.
-_entry = partial(EntryPoint, paper="r2t", tests=TESTS)
 #: ``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content.
-_cli = partial(FileCLI, register, "r2t")
+_CLI = FileCLI(register, "r2t", lambda path: [])
 
 
 def _memo(kind: str, key: tuple, compute):
@@ -58,16 +53,17 @@ def _memo(kind: str, key: tuple, compute):
     return cached_call("r2t.harness", (kind, key), compute)
 
 
-def _q(trunc, grid=SQL_GRID) -> dict[str, float]:
-    return {f"Q(I,{t:g})": float(trunc.value(t)) for t in grid}
+def _sql(query: str, files, *flags: str):
+    """``run(x, *extra)``: ``dpworkbench r2t sql QUERY <files(x)> FLAGS --gs GS_SQL --epsilon EPS EXTRA``."""
+    return lambda x, *extra: _CLI.argv(["r2t", "sql", query, *files(x), *flags, "--gs", f"{GS_SQL:g}", "--epsilon",
+                                        f"{EPS:g}", *extra])
 
 
-def _q_stats(trunc, grid) -> dict[str, float]:
-    return {**_q(trunc, grid), "Q(I)": float(trunc.info.answer)}
-
-
-def _q_sens(grid=SQL_GRID) -> dict[str, float]:
-    return {f"Q(I,{t:g})": float(t) for t in grid}
+def _components(out: dict) -> dict:
+    p = out["private"]
+    if "groups" in p:
+        return {f"estimate[{'/'.join(g['group'])}]": float(g["estimate"]) for g in p["groups"]}
+    return {"estimate": float(p["estimate"]), "winner_tau": float(p["winner_tau"] or 0.0)}
 
 
 @contextmanager
@@ -84,65 +80,17 @@ def _duck(db: Path | None = None, **tables):
         con.close()
 
 
-# ------------------------------------------------------------------ graphs (node-DP): the research baselines
-def _graph_inputs(rng):
-    """The declarations' example graphs (:func:`.mechanisms.example_graphs`) as (n, edges)."""
-    return [(N_NODES, e) for e in example_graphs(rng)]
-
-
 # ------------------------------------------------------------------ SQL (primary private relation cust)
-def _sql_inputs(rng):
-    out = []
-    for n_cust in (3, 4):
-        cust = pd.DataFrame({"id": np.arange(1, n_cust + 1)})
-        counts = rng.integers(0, MAX_ORDERS + 1, n_cust)
-        counts[0] = MAX_ORDERS
-        cid = np.repeat(cust["id"].to_numpy(), counts)
-        out.append((cust, pd.DataFrame({"oid": np.arange(1, cid.size + 1), "cid": cid})))
-    return out
-
-
-def _sql_neighbours(x):
-    cust, orders = x
-    for i in cust["id"]:  # delete a customer and every order referencing it
-        yield (cust[cust["id"] != i].reset_index(drop=True), orders[orders["cid"] != i].reset_index(drop=True))
-    new = int(cust["id"].max()) + 1  # add a customer with MAX_ORDERS orders
-    start = int(orders["oid"].max()) + 1 if len(orders) else 1
-    extra = pd.DataFrame({"oid": np.arange(start, start + MAX_ORDERS), "cid": new})
-    yield (pd.concat([cust, pd.DataFrame({"id": [new]})], ignore_index=True), pd.concat([orders, extra], ignore_index=True))
-
-
-def _sql_info(x):
+def _sql_stats(x):
+    """Q(I, τ) of :data:`SQL` on the schema input's persons and orders as cust(id), orders(oid, cid)."""
     from .sql import extract
 
     def compute() -> Truncation:
-        with _duck(cust=x[0], orders=x[1]) as con:
+        cust = pd.DataFrame({"id": [p for p, _ in x["person"]]}, dtype="int64")
+        orders = pd.DataFrame([o[:2] for o in x["orders"]], columns=["oid", "cid"], dtype="int64")
+        with _duck(cust=cust, orders=orders) as con:
             return Truncation(extract(con, SQL, [("c", "id")]).info)
-
-    cust, orders = x
-    return _memo("sqlinfo", (tuple(cust["id"].tolist()), tuple(orders["oid"].tolist()), tuple(orders["cid"].tolist())),
-                 compute)
-
-
-def _sql_entry(name, kind, release, *, claimed, public, n_samples=3000, pilot=2000):
-    return _entry(
-        name=name, kind=kind, relation=SQL_RELATION, claimed_epsilon=claimed, public_inputs=public,
-        make_inputs=_sql_inputs, neighbours=_sql_neighbours, statistics=lambda x: _q_stats(_sql_info(x), SQL_GRID),
-        sensitivities=_q_sens(), release=release, n_samples=n_samples, pilot_samples=pilot)
-
-
-def _cli_components(out: dict) -> dict:
-    p = out["private"]
-    if "groups" in p:
-        return {f"estimate[{'/'.join(g['group'])}]": float(g["estimate"]) for g in p["groups"]}
-    return {"estimate": float(p["estimate"]), "winner_tau": float(p["winner_tau"] or 0.0)}
-
-
-def _run_sql(query: str, rng, *flags: str) -> dict:
-    """``dpworkbench r2t sql QUERY FLAGS --gs GS_SQL --epsilon EPS`` in-process, with ``--seed`` from the audit and
-    ``--json``: the released components."""
-    argv = ["r2t", "sql", query, *flags, "--gs", f"{GS_SQL:g}", "--epsilon", f"{EPS:g}", "--seed", str(seed_of(rng))]
-    return _cli_components(_cli(None).argv([*argv, "--json"]))
+    return SQL_Q(_memo("sqlinfo", (x["person"], x["orders"]), compute))
 
 
 def _tables(c: Path, o: Path) -> list[str]:
@@ -150,16 +98,21 @@ def _tables(c: Path, o: Path) -> list[str]:
 
 
 def _sql_cli():
-    def release(x, rng):
-        c, o = (scratch_file("r2t", df.to_csv(index=False)) for df in x)
-        return _run_sql(SQL, rng, *_tables(c, o), "--private", "c:id")
-    return _sql_entry("dpworkbench r2t sql", "cli", release, claimed=R2T.epsilon(epsilon=EPS, gs=GS_SQL),
-                      public=("query", "--table names", "--private", "--gs", "--base", "--beta", "--epsilon"),
-                      n_samples=600, pilot=400)  # each run opens a DuckDB connection (~10–30 ms)
+    """``dpworkbench r2t sql`` on CSV tables (no keys declared): the schema inputs' persons as customers, their
+    orders referencing them; neighbours: a customer removed with its orders, or added with ``MAX_ORDERS`` orders."""
+    def files(x):
+        return _tables(scratch_file("r2t", "id\n" + "".join(f"{p}\n" for p, _ in x["person"])),
+                       scratch_file("r2t", "oid,cid\n" + "".join(f"{o[0]},{o[1]}\n" for o in x["orders"])))
+    return cli_entry(
+        "dpworkbench r2t sql", _sql(SQL, files, "--private", "c:id"), _schema_inputs, _schema_neighbours(("person",)),
+        _sql_stats, SQL_SENS, relation=SQL_RELATION, components=_components,
+        public=("query", "--table names", "--private", "--gs", "--base", "--beta", "--epsilon"),
+        n_samples=600, pilot_samples=400)  # each run opens a DuckDB connection (~10–30 ms)
 
 
-def _graph_text(x) -> str:
-    e = np.asarray(x[1], dtype=np.int64).reshape(-1, 2)
+# ------------------------------------------------------------------ graphs (node-DP), at the file level
+def _graph_text(e) -> str:
+    e = np.asarray(e, dtype=np.int64).reshape(-1, 2)
     # isolated nodes are absent from an edge list (they never matter: spec 2.0)
     return "".join(f"{u}\t{v}\n" for u, v in e) or "# no edges\n"
 
@@ -198,21 +151,18 @@ def _graph_text_stats(text):
 
     def compute():
         return Truncation(graph_joininfo(scan_edge_list(scratch_file("r2t", text, ".txt")).graph(), "edge"))
-    return _q_stats(_memo("trunc-text", (fingerprint(text),), compute), GRAPH_GRID)
+    return GRAPH_Q(_memo("trunc-text", (fingerprint(text),), compute))
 
 
 def _graph_cli():
-    cli = _cli(lambda path: ["r2t", "graph", str(path), "--query", "edge", "--gs", f"{GS_GRAPH:g}", "--epsilon",
-                             f"{EPS:g}"], ".txt")
-    return _entry(
-        name="dpworkbench r2t graph", kind="cli",
-        relation=GRAPH_RELATION + "; at the file level: every line naming the node removed, and any line that is not "
-                 "two integer ids (dropped by the one-line rule) inserted anywhere",
-        claimed_epsilon=R2T.epsilon(epsilon=EPS, gs=GS_GRAPH),
-        public_inputs=("--query", "--max-degree / --gs", "--base", "--beta", "--epsilon"),
-        make_inputs=lambda rng: [_graph_text(x) for x in _graph_inputs(rng)], neighbours=_graph_text_neighbours,
-        statistics=_graph_text_stats, sensitivities=_q_sens(GRAPH_GRID),
-        release=lambda text, rng: _cli_components(cli.release(text, rng)), n_samples=600)
+    cli = FileCLI(register, "r2t", lambda path: ["r2t", "graph", str(path), "--query", "edge", "--gs", f"{GS_GRAPH:g}",
+                                                 "--epsilon", f"{EPS:g}"], ".txt")
+    return cli_entry(
+        "dpworkbench r2t graph", cli.run, lambda rng: [_graph_text(e) for e in example_graphs(rng)],
+        _graph_text_neighbours, _graph_text_stats, GRAPH_SENS, components=_components, n_samples=600,
+        relation=_GRAPH.describe() + "; at the file level: every line naming the node removed, and any line that is "
+                 "not two integer ids (dropped by the one-line rule) inserted anywhere",
+        public=("--query", "--max-degree / --gs", "--base", "--beta", "--epsilon"))
 
 
 # ------------------------------------------------------------------ SQL on a declared schema (issue 22), CLI --db
@@ -289,8 +239,8 @@ def _schema_db(x) -> Path:
 
 def _schema_entry(name, query, private, *, groups=None, project=None, parallel=None, note=""):
     """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics through the
-    same completion and extraction. GROUP BY: Q_g(I,τ) per group with sensitivity τ; with parallel composition also
-    Σ_g Q_g(I,τ) with sensitivity τ (one individual moves one group only, in one direction)."""
+    same completion and extraction. GROUP BY: R2T's Q_g(I,τ) per group with sensitivity τ; with parallel composition
+    also Σ_g Q_g(I,τ) with sensitivity τ (one individual moves one group only, in one direction)."""
     from .schema import catalog_from_duckdb
     from .sql import extract
 
@@ -305,29 +255,24 @@ def _schema_entry(name, query, private, *, groups=None, project=None, parallel=N
         key = tuple(x[t] for t in _TABLES)
         ex = _memo("schema-ex", (query, private, str(groups), project, key), lambda: extraction(x))
         if ex.groups is None:
-            return _q(_memo("schema-tr", (query, private, project, key), lambda: Truncation(ex.info)))
-        out = {}
-        for g, info in zip(ex.groups, ex.group_infos):
-            out.update({f"Q[{'/'.join(g)}]{k[1:]}": v for k, v in _q(Truncation(info)).items()})
-        if parallel:
-            for t in SQL_GRID:
-                out[f"ΣQ_g(I,{t:g})"] = sum(v for k, v in out.items() if k.endswith(f"(I,{t:g})") and k.startswith("Q["))
+            return SQL_Q(_memo("schema-tr", (query, private, project, key), lambda: Truncation(ex.info)))
+        out = {f"Q[{'/'.join(g)}]{k[1:]}": v for g, info in zip(ex.groups, ex.group_infos)
+               for k, v in SQL_Q(Truncation(info)).items()}
+        for k in SQL_SENS if parallel else ():
+            out[f"ΣQ_g{k[1:]}"] = sum(v for q, v in out.items() if q.startswith("Q[") and q.endswith(k[1:]))
         return out
 
-    def release(x, rng):
-        return _run_sql(query, rng, "--db", str(_schema_db(x)), *[a for p in private for a in ("--private", p)], *flags)
-
-    return _entry(
-        name=f"dpworkbench r2t sql --db ({name})", kind="cli", relation=SCHEMA_RELATION,
-        claimed_epsilon=EPS, public_inputs=("query and its completion", "--db catalog (keys)", "--private", "--groups",
-                                            "--project", "--gs", "--epsilon"),
-        make_inputs=_schema_inputs, neighbours=_schema_neighbours(tuple(private)), statistics=stats,
-        sensitivities=lambda x: {k: float(k.rsplit(",", 1)[1].rstrip(")")) for k in stats(x)},
+    privs = [a for p in private for a in ("--private", p)]
+    return cli_entry(
+        f"dpworkbench r2t sql --db ({name})", _sql(query, lambda x: ["--db", str(_schema_db(x))], *privs, *flags),
+        _schema_inputs, _schema_neighbours(tuple(private)), stats,
+        lambda x: {k: float(k.rsplit(",", 1)[1].rstrip(")")) for k in stats(x)}, relation=_SQL.describe(),
+        public=("query and its completion", "--db catalog (keys)", "--private", "--groups", "--project", "--gs",
+                "--epsilon"), components=_components, note=note,
         # The brute force of every statistic over every neighbour is the check these entries add (the noise is R2T's,
         # audited at full strength on the API entries); each sampled release reopens a DuckDB file through the CLI
         # (~0.05–0.1 s), so the end-to-end audit here is a smaller one that still catches a gross leak.
-        release=release, n_samples=400 if name == "completion" else 200, pilot_samples=300 if name == "completion" else 150,
-        note=note)
+        n_samples=400 if name == "completion" else 200, pilot_samples=300 if name == "completion" else 150)
 
 
 #: (name, query, primary private relations, options) of each schema entry
@@ -375,27 +320,24 @@ def _csv_stats(text):
         cat = catalog_from_ddl(s)
         with _duck() as con:
             load_tables(con, [f"cust={c}", f"orders={o}"], cat)  # the CLI's own loader
-            return _q(Truncation(extract(con, CSV_SQL, ["cust"], catalog=cat).info))
+            return Truncation(extract(con, CSV_SQL, ["cust"], catalog=cat).info)
 
-    return _memo("csv", (text,), compute)
-
-
-def _csv_release(text, rng):
-    c, o, s = _csv_files(text)
-    return _run_sql(CSV_SQL, rng, *_tables(c, o), "--schema", str(s), "--private", "cust")
+    return SQL_Q(_memo("csv", (text,), compute))
 
 
 def _csv_entry():
-    return _entry(
-        name="dpworkbench r2t sql --schema (CSV lines)", kind="cli", relation=CSV_RELATION,
-        claimed_epsilon=EPS, public_inputs=("query and its completion", "--schema DDL (types, keys)", "--private",
-                                            "--gs", "--epsilon"),
-        make_inputs=_csv_inputs, neighbours=_csv_neighbours, statistics=_csv_stats, sensitivities=_q_sens(),
-        release=_csv_release, n_samples=400, pilot_samples=300,
+    def files(text):
+        c, o, s = _csv_files(text)
+        return [*_tables(c, o), "--schema", str(s)]
+    return cli_entry(
+        "dpworkbench r2t sql --schema (CSV lines)", _sql(CSV_SQL, files, "--private", "cust"), _csv_inputs,
+        _csv_neighbours, _csv_stats, SQL_SENS, relation=CSV_RELATION, components=_components,
+        public=("query and its completion", "--schema DDL (types, keys)", "--private", "--gs", "--epsilon"),
+        n_samples=400, pilot_samples=300,
         note="a cell that does not parse under its declared type is NULL (weight 0 / no individual)")
 
 
-def entry_points() -> list[EntryPoint]:
+def entry_points():
     """Every public release entry point of the R2T / OPT² paper."""
     return [_sql_cli(), _graph_cli(),
             *(_schema_entry(name, q, private, **kw) for name, q, private, kw in SCHEMA_CASES), _csv_entry()]

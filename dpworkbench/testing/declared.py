@@ -15,7 +15,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..accounting import ledger_epsilon
-from .harness import EntryPoint, node_neighbours
+from .harness import EntryPoint, node_neighbours, numeric_components, seed_of
 
 
 def _mixed_row(df):
@@ -102,7 +102,6 @@ def entry_point(mech) -> EntryPoint:
     """The harness entry of one declaration (see the module docstring)."""
     params = dict(mech.harness_params)
     checked = mech.check_params(params)
-    claimed = ledger_epsilon(mech.cost(**checked))
     declared, _ = declared_statistics(mech, params)
     cache: dict[int, tuple[Any, Any]] = {}
 
@@ -113,9 +112,6 @@ def entry_point(mech) -> EntryPoint:
             cache[id(x)] = hit
         return hit[1]
 
-    def statistics(x):
-        return declared(x, stats_of(x))
-
     def neighbours(x):
         return mech.neighbours(x) if mech.neighbours is not None else generic_neighbours(mech.relation.key, x)
 
@@ -123,24 +119,46 @@ def entry_point(mech) -> EntryPoint:
         return _numeric(mech.release(x, rng=rng, statistics=stats_of(x), **params).value)
 
     shown = ", ".join(f"{k}={v!r}" for k, v in params.items() if k != "epsilon")
-    return EntryPoint(
-        name=f"{mech.name}({shown})" if shown else mech.name,
-        kind="api",
-        paper=mech.paper,
-        relation=mech.relation.describe(),
-        claimed_epsilon=claimed,
-        public_inputs=tuple(p.name for p in mech.params) + tuple(mech.public),
-        make_inputs=mech.examples,
-        neighbours=neighbours,
-        statistics=statistics,
-        sensitivities=(lambda x: dict(mech.sensitivity(**checked))) if mech.sensitivity is not None else {},
-        release=release,
-        expect_flagged=mech.paper_option,
-        n_samples=mech.harness_samples,
-        pilot_samples=min(2000, max(200, mech.harness_samples // 3)),
-        tests="tests/privacy/test_harness_declared.py",
-        note="derived from the declaration",
-    )
+    return wrapped_entry(
+        mech, params, f"{mech.name}({shown})" if shown else mech.name, None, release,
+        statistics=lambda x: declared(x, stats_of(x)), make_inputs=mech.examples, neighbours=neighbours,
+        expect_flagged=mech.paper_option, n_samples=mech.harness_samples,
+        pilot_samples=min(2000, max(200, mech.harness_samples // 3)), tests="tests/privacy/test_harness_declared.py",
+        note="derived from the declaration")
 
 
-__all__ = ["declared_statistics", "entry_point", "generic_neighbours"]
+def wrapped_entry(mech, params: dict, name: str, read, release, **kw) -> EntryPoint:
+    """An API entry point that runs the declaration ``mech`` at ``params`` on what ``read(x)`` makes of its input (a
+    conflict graph's truncation, …): its claimed ε is the declaration's plan, its statistics and sensitivities the
+    declaration's on ``read(x)``; its relation and public inputs are the declaration's unless given."""
+    stats, sens = declared_statistics(mech, params)
+    kw.setdefault("relation", mech.relation.describe())
+    kw.setdefault("public_inputs", tuple(p.name for p in mech.params) + tuple(mech.public))
+    kw.setdefault("statistics", lambda x: stats(read(x)))
+    return EntryPoint(name=name, kind=kw.pop("kind", "api"), paper=kw.pop("paper", name.split(".")[0]),
+                      claimed_epsilon=ledger_epsilon(mech.plan(**params)), sensitivities=sens, release=release, **kw)
+
+
+def cli_entry(name: str, run, make_inputs, neighbours, statistics, sensitivities, *, public: tuple[str, ...],
+              relation: str | None = None, components=None, **kw) -> EntryPoint:
+    """The entry of the command ``name`` (``dpworkbench <paper> …``), run in process: ``run(x, *flags)`` is its JSON
+    on input ``x``. What the command claims is derived from it, not restated: its ε is its own ``--plan`` (the plan
+    of the declaration it names, from public inputs only; on the first example input), its relation that
+    declaration's unless a file-level one is given, its paper the command's second word. The audited release is a
+    ``--seed <int> --json`` run; its components are the numbers of ``private`` (or ``components(json)``)."""
+    from ..mechanisms.declaration import registry
+
+    plan = run(make_inputs(np.random.default_rng(0))[0], "--plan", "--json")
+    if relation is None:
+        relation = registry()[plan["mechanism"]].relation.describe()
+
+    def release(x, rng):
+        out = run(x, "--seed", str(seed_of(rng)), "--json")
+        return components(out) if components is not None else numeric_components(out["private"])
+
+    return EntryPoint(name=name, kind="cli", paper=name.split()[1], relation=relation,
+                      claimed_epsilon=float(plan["epsilon"]), public_inputs=public, make_inputs=make_inputs,
+                      neighbours=neighbours, statistics=statistics, sensitivities=sensitivities, release=release, **kw)
+
+
+__all__ = ["cli_entry", "wrapped_entry", "declared_statistics", "entry_point", "generic_neighbours"]

@@ -73,7 +73,7 @@ class EntryPoint:
     expect_flagged: bool = False
     n_samples: int = 6000
     pilot_samples: int = 2000  # the audit's independent pilot (bin edges, atoms) for continuous outputs
-    tests: str = ""
+    tests: str = ""  # the test file that checks it (default tests/privacy/test_harness_<paper>.py)
     note: str = ""
 
 
@@ -221,9 +221,10 @@ def markdown_table(entries: Iterable[EntryPoint]) -> str:
     rows = ["| entry point | kind | neighbouring relation | claimed ε (harness run) | treated as public | tests |",
             "|---|---|---|---|---|---|"]
     for e in entries:
+        tests = e.tests or f"tests/privacy/test_harness_{e.paper}.py"
         flag = " — labelled paper option, must be flagged" if e.expect_flagged else ""
         rows.append(f"| `{e.name}`{flag} | {e.kind} | {e.relation} | {e.claimed_epsilon:g} | "
-                    f"{', '.join(e.public_inputs) or '—'} | {e.tests or 'tests/privacy/test_harness.py'} |")
+                    f"{', '.join(e.public_inputs) or '—'} | {tests} |")
     return "\n".join(rows)
 
 
