@@ -172,18 +172,6 @@ class Release(Generic[T]):
     def get(self, key: str, default: Any = None) -> Any:
         return self.record().get(key, default)
 
-    def private_view(self) -> dict[str, Any]:
-        """What may be shown as the release: value, private details, public inputs, ε and the ledger."""
-        return {
-            "value": self.value,
-            "details": dict(self.details),
-            "public": dict(self.public),
-            "derived_public": list(self.derived_public),
-            "epsilon": self.epsilon,
-            "private": self.private,
-            "ledger": [e.__dict__ for e in self.ledger],
-        }
-
 
 def jsonable(x: Any) -> Any:
     """JSON-safe copy: NaN/inf become null, numpy scalars/arrays become Python values."""

@@ -112,17 +112,8 @@ def _phi1(x):
 
 
 @numba.njit(cache=True)
-def _h1(a, b):
-    fa = _phi1(a + 1) - _phi1(a) if a > 0 else 0.0
-    fb = _phi1(b + 1) - _phi1(b) if b > 0 else 0.0
-    gb = _phi1(b - 1) - _phi1(b) if b > 1 else 0.0
-    ga = _phi1(a - 1) - _phi1(a) if a > 1 else 0.0
-    return max(fa - fb, gb - ga)
-
-
-@numba.njit(cache=True)
 def _fg_tables(size):
-    """F[x] = φ(x+1) − φ(x) (x > 0) and G[x] = φ(x−1) − φ(x) (x > 1) for integer x < size (same floats as ``_h1``)."""
+    """F[x] = φ(x+1) − φ(x) (x > 0) and G[x] = φ(x−1) − φ(x) (x > 1) for integer x < size."""
     F = np.zeros(size)
     G = np.zeros(size)
     for x in range(size):

@@ -750,9 +750,6 @@ class FHat:
         """Ĝ(I, τ) = F̂(I, τ) − N ≤ 0, sensitivity 1 (Lemma 6.6)."""
         return self.value(tau) - self.info.n
 
-    def upper_bound(self, tau: float) -> float:
-        return self._cache.get(float(tau), float(self.info.n))
-
     def solved(self) -> dict[float, float]:
         """The F̂(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
         return dict(self._cache)
