@@ -65,14 +65,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
     # inputs only (the winning τ is part of the private output)
     bar = lambda tau: mech.accuracy(tau=float(taus[0]) if tau is None else tau, **params)  # noqa: E731
     if grouped:
-        k = len(truncs)
         res = r2t_group_by(truncs, parallel=parallel, rng=backend, note=f"R2T on {what}", **p)
-        public.update({"epsilon": p["epsilon"], "beta": p["beta"], "GS_Q": p["gs"], "base": p["base"],
-                       "taus": [float(t) for t in taus], "truncation engine": args.method,
-                       "group composition": ("parallel: every individual's join results fall in one group (the group "
-                                             "key is a function of the primary private tuple)") if parallel else
-                                            f"sequential: ε split evenly over the {k} groups",
-                       "epsilon per group": p["epsilon"] if parallel else p["epsilon"] / k, "groups": k})
         exact = {"groups": res.exact["groups"], "join_results": join_results}
         details = dict(res.details)
         accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (bar(g["winner_tau"]), g["estimate"])
@@ -83,7 +76,6 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
         notes = []
     else:
         res = r2t(truncs[None], rng=backend, note=f"R2T on {what}", **p)
-        public.update({**res.public, "truncation engine": args.method})
         exact = {"answer": float(infos.answer), "DS": float(infos.DS), "join_results": int(infos.m),
                  "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=p["epsilon"], beta=p["beta"], gs=p["gs"],
                                                 base=p["base"]),
@@ -95,6 +87,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
         if floor and not args.json:
             details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
         notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
+    public.update({**res.public, "truncation engine": args.method})  # the API's public description, and the engine
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
                  mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes, inputs=inputs)
     return 0
