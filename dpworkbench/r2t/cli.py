@@ -23,7 +23,8 @@ _PUBLIC = "{}; --epsilon, --beta, --base, --gs, the truncation engine (--method)
 def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_help: str) -> None:
     from .mechanisms import R2T
 
-    add_param_flags(p, R2T, ("beta", "base", "gs"), defaults={"gs": None}, helps={"gs": gs_help})
+    gs = next(q for q in R2T.params if q.name == "gs")  # its help is the declaration's, then this command's default
+    add_param_flags(p, R2T, ("beta", "base", "gs"), defaults={"gs": None}, helps={"gs": f"{gs.help}; {gs_help}"})
     p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
                    help="truncation engine (same Q(I,τ) either way)")
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
@@ -227,8 +228,7 @@ def register(subparsers) -> None:
                    help="the public domain of a GROUP BY expression (else: a public relation's column or an ENUM)")
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
-    _common(s, engines=("memory", "spark"), gs_help="public global sensitivity bound GS_Q (sets the τ grid; choose "
-            "it without looking at the data); required, no default")  # spark: the same SQL on Spark (local[*] or --spark-master/--spark-remote)
+    _common(s, engines=("memory", "spark"), gs_help="required, no default")  # --engine spark: the same SQL on Spark
     from ..spark import add_spark_arguments
 
     add_spark_arguments(s)
@@ -240,6 +240,5 @@ def register(subparsers) -> None:
     g.add_argument("--query", default="edge", help="edge | path2 | triangle | rectangle (default edge)")
     g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs; one of the two is required, "
                    "no default)")
-    _common(g, gs_help="public global sensitivity bound GS_Q (sets the τ grid; choose it without looking at the "
-                       "data); default D^k from --max-degree (one of the two is required)")
+    _common(g, gs_help="default D^k from --max-degree (one of the two is required)")
     g.set_defaults(func=_run_graph)
