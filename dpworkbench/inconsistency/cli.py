@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 HELP = (("Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ "
-         "2·I_R, Algorithm 5) for a table. Without --n-bound, 5 % of ε buys a private upper bound on the number of rows "
+         "2·I_R, Algorithm 5) for a table. Without --n-bound, {pct} of ε buys a private upper bound on the number of rows "
          "(shared by the three releases); the rest is split equally over the three releases. Every --engine builds the "
          "same conflict graph.",
          "Column types are never inferred from the rows: a cell that does not parse under its declared type is NULL, "
@@ -29,7 +29,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..mechanisms.backends import cli_backend, noise_label
     from ..spark import session_from_args
     from .loaders import public_inputs
-    from .mechanisms import NEIGHBOURS, VERTEX_COVER, clamp_note, measures_accuracy, measures_plan, release_measures
+    from .mechanisms import N_FRAC, NEIGHBOURS, VERTEX_COVER, clamp_note, measures_accuracy, measures_plan, release_measures
     from .model import exact_summary
 
     path = Path(args.csv)
@@ -74,7 +74,7 @@ def _run(args: argparse.Namespace) -> int:
               "order_seed": args.order_seed,
               "tuple_identity": (f"id_column {args.id_column!r} (a repeated or NULL key: key + occurrence rank)"
                                  if args.id_column else "content hash of the row as typed by the schema"),
-              "n_bound": n_bound if n_bound is not None else "private estimate (5 % of ε)",
+              "n_bound": n_bound if n_bound is not None else f"private estimate ({100 * N_FRAC:g} % of ε)",
               "research_run": args.seed is not None}
     if args.json:
         out: dict = {"private": {}, "public": {**public, "releases": {}}}
@@ -118,11 +118,12 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers) -> None:
     from ..cli.release import add_param_flags, add_release_flags, describe
     from ..spark import add_spark_arguments
-    from .mechanisms import RELATION, VERTEX_COVER
+    from .mechanisms import N_FRAC, RELATION, VERTEX_COVER
+    pct = f"{100 * N_FRAC:g} %"  # the declared share of ε on the private row bound (in a flag's help: "{pct}%" = "5 %%")
 
     p = subparsers.add_parser(
         "inconsistency", help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV",
-        description=describe(*HELP[0], relation=RELATION, public=HELP[1]),
+        description=describe(*(h.format(pct=pct) for h in HELP[0]), relation=RELATION, public=HELP[1]),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", help="table (CSV with a header)")
     p.add_argument("--dcs", "--dc", required=True, action="append", metavar="FILE_OR_DC",
@@ -140,7 +141,7 @@ def register(subparsers) -> None:
                         "the tuple's content")
     # --engine spark: the same graph by Spark SQL self-joins (local[*] or --spark-master/--spark-remote)
     add_release_flags(p, epsilon=1.0, engines=("fast", "duckdb", "bruteforce", "spark"), n_bound="the number of rows "
-                      "(sets the candidate θs and the clip; default: estimated privately with 5 %% of ε)")
+                      f"(sets the candidate θs and the clip; default: estimated privately with {pct}% of ε)")
     add_spark_arguments(p)
     p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
                    help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL "

@@ -23,7 +23,8 @@ _PUBLIC = "{}; --epsilon, --beta, --base, --gs, the truncation engine (--method)
 def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_help: str) -> None:
     from .mechanisms import R2T
 
-    add_param_flags(p, R2T, ("beta", "base", "gs"), defaults={"gs": None}, helps={"gs": gs_help})
+    gs = next(q for q in R2T.params if q.name == "gs")  # its help is the declaration's, then this command's default
+    add_param_flags(p, R2T, ("beta", "base", "gs"), defaults={"gs": None}, helps={"gs": f"{gs.help}; {gs_help}"})
     p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
                    help="truncation engine (same Q(I,τ) either way)")
     p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
@@ -65,14 +66,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
     # inputs only (the winning τ is part of the private output)
     bar = lambda tau: mech.accuracy(tau=float(taus[0]) if tau is None else tau, **params)  # noqa: E731
     if grouped:
-        k = len(truncs)
         res = r2t_group_by(truncs, parallel=parallel, rng=backend, note=f"R2T on {what}", **p)
-        public.update({"epsilon": p["epsilon"], "beta": p["beta"], "GS_Q": p["gs"], "base": p["base"],
-                       "taus": [float(t) for t in taus], "truncation engine": args.method,
-                       "group composition": ("parallel: every individual's join results fall in one group (the group "
-                                             "key is a function of the primary private tuple)") if parallel else
-                                            f"sequential: ε split evenly over the {k} groups",
-                       "epsilon per group": p["epsilon"] if parallel else p["epsilon"] / k, "groups": k})
         exact = {"groups": res.exact["groups"], "join_results": join_results}
         details = dict(res.details)
         accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (bar(g["winner_tau"]), g["estimate"])
@@ -83,7 +77,6 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
         notes = []
     else:
         res = r2t(truncs[None], rng=backend, note=f"R2T on {what}", **p)
-        public.update({**res.public, "truncation engine": args.method})
         exact = {"answer": float(infos.answer), "DS": float(infos.DS), "join_results": int(infos.m),
                  "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=p["epsilon"], beta=p["beta"], gs=p["gs"],
                                                 base=p["base"]),
@@ -95,6 +88,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
         if floor and not args.json:
             details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
         notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
+    public.update({**res.public, "truncation engine": args.method})  # the API's public description, and the engine
     emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
                  mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes, inputs=inputs)
     return 0
@@ -234,8 +228,7 @@ def register(subparsers) -> None:
                    help="the public domain of a GROUP BY expression (else: a public relation's column or an ENUM)")
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
-    _common(s, engines=("memory", "spark"), gs_help="public global sensitivity bound GS_Q (sets the τ grid; choose "
-            "it without looking at the data); required, no default")  # spark: the same SQL on Spark (local[*] or --spark-master/--spark-remote)
+    _common(s, engines=("memory", "spark"), gs_help="required, no default")  # --engine spark: the same SQL on Spark
     from ..spark import add_spark_arguments
 
     add_spark_arguments(s)
@@ -247,6 +240,5 @@ def register(subparsers) -> None:
     g.add_argument("--query", default="edge", help="edge | path2 | triangle | rectangle (default edge)")
     g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs; one of the two is required, "
                    "no default)")
-    _common(g, gs_help="public global sensitivity bound GS_Q (sets the τ grid; choose it without looking at the "
-                       "data); default D^k from --max-degree (one of the two is required)")
+    _common(g, gs_help="default D^k from --max-degree (one of the two is required)")
     g.set_defaults(func=_run_graph)

@@ -412,6 +412,8 @@ def _group_by_noise(stats, backend, size, *, epsilon, groups, parallel, **p):
 
 
 GROUP_BY_BLOCK = "GROUP BY: disjoint individuals per group"
+_PARALLEL = Param("parallel", bool, help="every individual's join results fall in one group (the group key is a "
+                                         "function of the primary private tuple)")
 
 R2T_GROUP_BY = Mechanism(
     name="r2t.r2t_group_by",
@@ -419,8 +421,7 @@ R2T_GROUP_BY = Mechanism(
             "fall in one group, else ε split evenly)",
     relation=RELATION,
     params=(EPSILON(), Param("groups", int, help="the number of groups of the public domain", low=1),
-            Param("parallel", bool, help="every individual's join results fall in one group (the group key is a "
-                                         "function of the primary private tuple)"),
+            _PARALLEL,
             *R2T.params[1:]),
     public=("the group domain", "the query and its primary private relation"),
     cost=_group_by_cost,
@@ -437,16 +438,22 @@ def r2t_group_by(truncations: Mapping[Any, JoinInfo | Truncation], *, parallel: 
                  gs: float, base: float = 2.0, rounding: str = "ceil", rng: RngLike = None, prune: bool = True,
                  early_stop: bool = True, accountant: AccountantLike | None = None, note: str = "") -> Release:
     """One R2T release per group (``truncations``: group key → the group's join information or Truncation; empty
-    groups of the domain included): one :data:`R2T_GROUP_BY` release. The budget split lives here: with
-    ``parallel`` each group gets the whole ε in one parallel block, otherwise ε/k each (basic composition)."""
+    groups of the domain included): one :data:`R2T_GROUP_BY` release. The budget split lives here (its ``public``
+    says it): with ``parallel`` each group gets the whole ε in one parallel block, else ε/k each (basic composition)."""
     if not truncations:
         raise ValueError("the group domain is empty")
     truncs = {g: _as_truncation(t) for g, t in truncations.items()}
     backend = check_rng(rng)
     _refuse_time_limits(backend, "r2t", *truncs.values())
-    return R2T_GROUP_BY.release(truncs, rng=backend, accountant=accountant, epsilon=epsilon, groups=len(truncs),
-                                parallel=parallel, beta=beta, gs=gs, base=base, rounding=rounding, prune=prune,
-                                early_stop=early_stop, note=note)
+    rel = R2T_GROUP_BY.release(truncs, rng=backend, accountant=accountant, epsilon=epsilon, groups=len(truncs),
+                               parallel=parallel, beta=beta, gs=gs, base=base, rounding=rounding, prune=prune,
+                               early_stop=early_stop, note=note)
+    p, k = rel.public, len(truncs)
+    return dataclasses.replace(rel, public={
+        "epsilon": p["epsilon"], "beta": p["beta"], "GS_Q": p["gs"], "base": p["base"],
+        "taus": [float(t) for t in _r2t_grid(p)], "group composition": f"parallel: {_PARALLEL.help}" if parallel
+        else f"sequential: ε split evenly over the {k} groups", "epsilon per group": p["epsilon"] / (1 if parallel else k),
+        "groups": k})
 
 
 # ---------------------------------------------------------------------------------
