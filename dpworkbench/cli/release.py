@@ -36,17 +36,6 @@ def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = Non
     p.add_argument("--plan", action="store_true", help="print the privacy ledger the run would record, and stop")
 
 
-def checked_epsilon(args: argparse.Namespace, *, warn: bool = False) -> float:
-    """``--epsilon``, checked (a one-line refusal naming the flag); with ``warn`` the large-ε warnings are printed."""
-    from .._validation import check_epsilon
-    from .common import warn_epsilon
-
-    eps = check_epsilon(args.epsilon, "--epsilon")
-    if warn:
-        warn_epsilon(eps)
-    return eps
-
-
 def accuracy_payload(accuracy: Any, value: Any) -> dict | str | None:
     """``{"noise_scale", "interval", "beta", "bound"}`` of an :class:`Accuracy` around a numeric ``value`` (with
     ``"covers"``, what the interval is for, when the Accuracy says so: e.g. a selection's utility loss)."""

@@ -109,7 +109,7 @@ def test_unreadable_files_are_refused_without_quoting_them(tmp_path):
     msg = str(exc.value)
     assert "cannot read as CSV" in msg and "SECRET" not in msg and "43" not in msg and "line" not in msg.lower(), msg
     edges = tmp_path / "edges.txt"
-    edges.write_text("1 2\n2 x917secret\n")
+    edges.write_text("917 x917secret\n1 2\n")  # the old message quoted this first line
     with pytest.raises(ValueError) as exc:
         read_edges(edges)
     assert "integers" in str(exc.value) and "917" not in str(exc.value), str(exc.value)
