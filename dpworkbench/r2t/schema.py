@@ -131,6 +131,19 @@ def catalog_from_ddl(path: str | Path) -> Catalog:
         scratch.close()
 
 
+def check_columns(have: list[str], types: dict[str, str], what: str, *, part: str = "file",
+                  against: str = "--schema") -> None:
+    """Refuse a table whose columns (its header: public, like the schema) are not exactly the declared ones, naming
+    both differences; the one rule of the CSV and Parquet loaders here and of Spark's ``register_tables``."""
+    low = {h.lower() for h in have}
+    missing = [c for c in types if c not in low]
+    extra = [h for h in have if h.lower() not in types]
+    if missing or extra:
+        parts = ([f"schema columns not in the {part}: {', '.join(missing)}"] if missing else []) + \
+                ([f"{part} columns not in the schema: {', '.join(extra)}"] if extra else [])
+        raise ValueError(f"{what}: the {part} does not match {against} ({'; '.join(parts)})")
+
+
 def load_csv_view(con, name: str, path: Path, types: dict[str, str] | None) -> None:
     """Create view ``name`` over the CSV at ``path``: one physical line per row, each cell ``TRY_CAST`` to its
     declared type (NULL when it does not parse), or text for every column when no type is declared."""
@@ -139,13 +152,7 @@ def load_csv_view(con, name: str, path: Path, types: dict[str, str] | None) -> N
     raw = read_raw_lines(path, what=f"--table {name} ({path})")
     header = [str(h) for h in raw.columns]
     if types is not None:
-        low = {h.lower(): h for h in header}
-        missing = [c for c in types if c not in low]
-        extra = [h for h in header if h.lower() not in types]
-        if missing or extra:
-            parts = ([f"schema columns not in the header: {', '.join(missing)}"] if missing else []) + \
-                    ([f"header columns not in the schema: {', '.join(extra)}"] if extra else [])
-            raise ValueError(f"--table {name} ({path}): the header does not match --schema ({'; '.join(parts)})")
+        check_columns(header, types, f"--table {name} ({path})", part="header")
     raw_name = f"__raw_{name}"
     con.register(raw_name, raw.astype(object).where(raw.notna(), None))
     cols = []
@@ -169,12 +176,7 @@ def load_parquet_view(con, name: str, path: Path, types: dict[str, str] | None) 
     have = [c[0] for c in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{lit}')").fetchall()]
     low = {h.lower(): h for h in have}
     if types is not None:  # the same refusal as a CSV's header: a file's columns are the declared ones, no more
-        missing = [c for c in types if c not in low]
-        extra = [h for h in have if h.lower() not in types]
-        if missing or extra:
-            parts = ([f"schema columns not in the file: {', '.join(missing)}"] if missing else []) + \
-                    ([f"file columns not in the schema: {', '.join(extra)}"] if extra else [])
-            raise ValueError(f"--table {name} ({path}): the Parquet columns do not match --schema ({'; '.join(parts)})")
+        check_columns(have, types, f"--table {name} ({path})")
     cols = []
     for h in (have if types is None else [low[c] for c in types]):
         q = '"' + h.replace('"', '""') + '"'

@@ -23,6 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from .joininfo import JoinInfo, from_arrays
+from .schema import check_columns
 from .sql import Extraction, complete
 
 _NUMERIC = ("Byte", "Short", "Integer", "Long", "Float", "Double", "Decimal")
@@ -46,12 +47,7 @@ def register_tables(spark, tables: dict[str, str | Path], catalog=None) -> None:
         df = spark.read.csv(p, header=True, inferSchema=False) if is_csv else spark.read.parquet(p)
         types = (catalog.columns.get(name.lower()) if catalog is not None else None) or {}
         if types:  # the file's columns (its header) must be the declared ones, as DuckDB's loaders require
-            have = {c.lower() for c in df.columns}
-            missing, extra = [c for c in types if c not in have], [c for c in df.columns if c.lower() not in types]
-            if missing or extra:
-                parts = ([f"schema columns not in the file: {', '.join(missing)}"] if missing else []) + \
-                        ([f"file columns not in the schema: {', '.join(extra)}"] if extra else [])
-                raise ValueError(f"table {name!r} ({p}): the columns do not match the schema ({'; '.join(parts)})")
+            check_columns(list(df.columns), types, f"table {name!r} ({p})", against="the schema")
         df = df.select(*[F.col(c).cast("string").cast(_spark_type(types.get(c.lower(), "VARCHAR"))).alias(c)
                          for c in df.columns])
         df.createOrReplaceTempView(name)
