@@ -79,6 +79,14 @@ quiet ones, so CPU seconds are the better guide):
   CPU seconds themselves moved 1.5× between the two sessions at similar load, so the host (other VMs on it), not this
   process, set the 20.46 s. This machine could not be restarted here, so "freshly started" is approximated by the cold
   numba cache and the fresh-memory first repeat.
+- main 1e2fab1, unchanged code, **on a freshly started machine** (lead, 2026-11-27 15:01–15:03 UTC): the machine had been
+  up 2 min and had run only `make install` (apt + pip into a new .venv, 88 s) in a fresh checkout, so numba's cache was
+  empty (7 kernels compiled in the untimed warm-up) and all memory was fresh; 1-min load 0.85 at start, 1.24 at end;
+  through `dpworkbench bench --only inconsistency_scale` (what `make bench` runs): **13.15 s** median
+  (22.4/13.2/12.7; build 5.72, order 2.97, I_MI 1.66, I_P 1.62, I_R 0.34), CPU 35.9/19.2/18.7 s, minor faults
+  166,201/149,360/149,864, peak 5.93 GB. ≤ 20 s holds on a fresh machine. The first repeat (22.4 s, CPU 35.9 s) is the
+  one that first touches the big buffers on memory the host had never given this VM; every later repeat reuses them
+  (cause 2 above), which is why the figure is the median of three, and why a single cold run is above 20 s.
 """
 
 from __future__ import annotations
