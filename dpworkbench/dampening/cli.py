@@ -56,7 +56,7 @@ def _median(args: argparse.Namespace) -> int:
     # n (the number of lines) is public under substitution: the error bar is a function of public inputs only
     emit(rel, args, label="row", inputs=inputs, accuracy=decl.accuracy(n=int(values.size), **params), header=[
         f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
-        "releases a row position (0-based data row), not a value", f"neighbouring relation: {DM.QUANTILE_RELATION.describe()}",
+        "releases a row position (0-based data row), not a value", f"neighbouring relation: {decl.relation.describe()}",
         f"every line after the header is one row; values outside [--lower, --upper] = [{params['lower']:g}, "
         f"{params['upper']:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) "
         f"counts as --missing = {missing:g} (how many of each is an exact count of the data: shown only with --show-exact)"])
@@ -117,7 +117,7 @@ def _topk(args: argparse.Namespace) -> int:
     acc = decl.accuracy(epsilon=eps, k=args.k, max_degree_bound=bound, nodes=ids.size)
     emit(out, args, label="nodes", inputs=inputs, accuracy=acc, header=[
         f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
-        f"neighbouring relation: {DM.TOPK_RELATION.describe()}",
+        f"neighbouring relation: {decl.relation.describe()}",
         f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "
         f"the first {bound} edges of both its endpoints in node-pair order); one edge added or removed changes at most "
         f"{E.PROJECTION_STABILITY} projected edges, and every draw is calibrated to that"])
@@ -135,7 +135,7 @@ def register(subparsers) -> None:
         decl = decls["LD"]  # every selector declares the same parameters
         m = sub.add_parser(name, help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases "
                            "a row position (not a value)", formatter_class=fmt, description=describe(
-                               *(t.format(what=what, ch=ch) for t in _SELECTION), relation=DM.QUANTILE_RELATION,
+                               *(t.format(what=what, ch=ch) for t in _SELECTION), relation=decl.relation,
                                public="n and " + ", ".join(f"--{q.name}" for q in decl.params) + ", --mechanism"))
         m.add_argument("csv", help="table (CSV with a header row)")
         m.add_argument("--column", required=True, help=f"numeric column whose {what} row is selected")
@@ -143,7 +143,7 @@ def register(subparsers) -> None:
         m.set_defaults(func=_median, **({"p": None} if name == "median" else {}))
     t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
                        formatter_class=fmt, description=describe(
-                           *_TOPK, relation=DM.TOPK_RELATION,
+                           *_TOPK, relation=DM.TOPK_GRAPH["SLD"].relation,
                            public="the node set (--nodes FILE), --max-degree-bound D, --k, --mechanism, --epsilon"))
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")
     t.add_argument("--nodes", default=None, help="public node set: a file with one node id per line (required for a "
