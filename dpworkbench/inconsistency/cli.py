@@ -52,7 +52,14 @@ def _run(args: argparse.Namespace) -> int:
         # NULL): the release is a total function of the file. A header-only table is released like any other.
         df, schema, report = read_csv_public(path, schema)
         session_from_args(args)  # --engine spark: start/reach Spark now (one-line error when it cannot)
-        rel, size, g = release_measures(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound,
+        graph = None
+        if args.engine == "spark":  # issue 14: the same graph, built by Spark SQL self-joins
+            from .spark_engine import build_spark
+
+            st.next("build conflict graph")
+            graph = build_spark(df, dcs, null_policy=args.null_policy, unary_policy=args.unary_policy,
+                                id_column=args.id_column)
+        rel, size, g = release_measures(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, graph=graph,
                                         id_column=args.id_column, engine=args.engine, null_policy=args.null_policy,
                                         unary_policy=args.unary_policy, order_seed=args.order_seed, progress=st)
     clamped = {k: c for k, r in rel.items() if (c := clamp_note(r))}

@@ -860,8 +860,7 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
     Release}, size-bound release or None, graph). Spends ``epsilon`` in total (:func:`measures_plan`): without a
     public ``n_bound``, 5 % buys a private bound on the number of rows shared by the three releases; the rest is
     split equally over them. ``progress`` (a ``cli.common.Stages``) is told each stage. ``graph``: the table's
-    conflict graph when already built; else ``build(..., engine=)``, or :func:`~.spark_engine.build_spark` with
-    ``engine="spark"`` (the same graph by Spark SQL self-joins, on the active session).
+    conflict graph when already built (e.g. by :func:`~.spark_engine.build_spark`); else ``build(..., engine=)``.
 
     ``schema`` (a :class:`~dpworkbench.datasets.public_schema.PublicSchema`, its ``--schema`` text or a mapping):
     the table's public column types; ``df`` is then typed cell by cell under it, so one row cannot change how
@@ -876,12 +875,7 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
     g = graph
     if g is None:
         stage("build conflict graph")
-        if engine == "spark":  # issue 14: the same graph, built by Spark SQL self-joins (the active session)
-            from ..spark_engine import build_spark
-
-            g = build_spark(df, dcs, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
-        else:
-            g = build(df, dcs, engine=engine, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
+        g = build(df, dcs, engine=engine, null_policy=null_policy, unary_policy=unary_policy, id_column=id_column)
     acc = Accountant(epsilon)
     eps_n, per = measures_split(epsilon, n_bound)
     size = None
