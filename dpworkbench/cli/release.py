@@ -39,7 +39,7 @@ def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = Non
 def run_backend(args: argparse.Namespace, epsilon: float | None = None) -> Any:
     """The run's noise back-end from ``--seed`` (:func:`~dpworkbench.mechanisms.backends.cli_backend`: a seed is a
     research run, none a release), kept on ``args`` for the emitter's noise label; with ``epsilon``, an extreme ε is
-    warned first (ε is public). Call it before the data is read."""
+    warned first (ε is public: the warning says nothing about the data)."""
     from ..mechanisms.backends import cli_backend
     from .common import warn_epsilon
 
