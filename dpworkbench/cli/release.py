@@ -36,6 +36,19 @@ def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = Non
     p.add_argument("--plan", action="store_true", help="print the privacy ledger the run would record, and stop")
 
 
+def run_backend(args: argparse.Namespace, epsilon: float | None = None) -> Any:
+    """The run's noise back-end from ``--seed`` (:func:`~dpworkbench.mechanisms.backends.cli_backend`: a seed is a
+    research run, none a release), kept on ``args`` for the emitter's noise label; with ``epsilon``, an extreme ε is
+    warned first (ε is public: the warning says nothing about the data)."""
+    from ..mechanisms.backends import cli_backend
+    from .common import warn_epsilon
+
+    if epsilon is not None:
+        warn_epsilon(epsilon)
+    args._backend = cli_backend(args.seed)
+    return args._backend
+
+
 def accuracy_payload(accuracy: Any, value: Any) -> dict | str | None:
     """``{"noise_scale", "interval", "beta", "bound"}`` of an :class:`Accuracy` around a numeric ``value`` (with
     ``"covers"``, what the interval is for, when the Accuracy says so: e.g. a selection's utility loss)."""
@@ -228,7 +241,6 @@ def describe(*paragraphs: str, relation: Any, public: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..mechanisms.backends import cli_backend
     from ..mechanisms.declaration import get
 
     mech = get(args.mechanism)
@@ -236,7 +248,7 @@ def _run(args: argparse.Namespace) -> int:
     params = mech.check_params(params)
     if planned(args, mech, params):
         return 0
-    args._backend = cli_backend(args.seed)
+    run_backend(args)
     data = mech.load(args.input, **params)
     release = mech.release(data, rng=args._backend, **params)
     emit(release, args, accuracy=mech.accuracy(**params) if mech.accuracy is not None else None)

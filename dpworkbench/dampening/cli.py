@@ -12,7 +12,7 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
-from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned
+from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned, run_backend
 from . import mechanisms as DM
 
 _SELECTION = ("Private {what} selection (local dampening thesis, Ch. 5{ch}): releases the POSITION (0-based data row) "
@@ -34,8 +34,7 @@ _TOPK = ("Private top-k nodes by egocentric betweenness (PrivTopk, local dampeni
 
 
 def _median(args: argparse.Namespace) -> int:
-    from dpworkbench.cli.common import Stages, warn_epsilon
-    from dpworkbench.mechanisms.backends import cli_backend
+    from dpworkbench.cli.common import Stages
 
     path, p = Path(args.csv), args.p
     decl = DM.MEDIAN[args.mechanism] if p is None else DM.PERCENTILE[args.mechanism]
@@ -43,22 +42,21 @@ def _median(args: argparse.Namespace) -> int:
     params["missing"] = missing = DM.check_bounds(params["lower"], params["upper"], params.get("missing"), "--")
     if planned(args, decl, params):
         return 0
-    warn_epsilon(params["epsilon"])
+    backend = run_backend(args, params["epsilon"])
     what = "median" if p is None else "percentile"
     with Stages(args, ["read CSV", "select"], f"dampening {what}") as st:
         st.next("read CSV")  # one physical line = one row; refusals depend on the header and the number of lines only
         values, inputs = DM.read_column(path, args.column, lower=params["lower"], upper=params["upper"],
                                         missing=missing, what=what)
         st.next("select")
-        args._backend = cli_backend(args.seed)
-        rel = DM.select_quantile(values, p, mechanism=args.mechanism, rng=args._backend, accountant=None,
+        rel = DM.select_quantile(values, p, mechanism=args.mechanism, rng=backend, accountant=None,
                                  **{k: v for k, v in params.items() if k != "p"})
     if args.dump_scores:  # harness diagnostics (hidden flag): the values the selection ran on, NOT PRIVATE
         inputs["values"] = (values - params["lower"]).tolist()
     # n (the number of lines) is public under substitution: the error bar is a function of public inputs only
     emit(rel, args, label="row", inputs=inputs, accuracy=decl.accuracy(n=int(values.size), **params), header=[
         f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
-        "releases a row position (0-based data row), not a value", f"neighbouring relation: {DM.QUANTILE_RELATION.describe()}",
+        "releases a row position (0-based data row), not a value", f"neighbouring relation: {decl.relation.describe()}",
         f"every line after the header is one row; values outside [--lower, --upper] = [{params['lower']:g}, "
         f"{params['upper']:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) "
         f"counts as --missing = {missing:g} (how many of each is an exact count of the data: shown only with --show-exact)"])
@@ -66,9 +64,8 @@ def _median(args: argparse.Namespace) -> int:
 
 
 def _topk(args: argparse.Namespace) -> int:
-    from dpworkbench.cli.common import Stages, check_input_file, read_node_set, scan_edge_list, warn, warn_epsilon
+    from dpworkbench.cli.common import Stages, check_input_file, read_node_set, scan_edge_list, warn
     from dpworkbench.cli.release import emit_plan
-    from dpworkbench.mechanisms.backends import cli_backend
 
     from . import ebc as E
     from .mechanisms import graph_topk_statistics
@@ -89,7 +86,7 @@ def _topk(args: argparse.Namespace) -> int:
         emit_plan(decl, dict(params, max_degree_bound=args.max_degree_bound or 1), args, accuracy=decl.accuracy(
             nodes=None if ids is None else ids.size, **dict(params, max_degree_bound=args.max_degree_bound)))
         return 0
-    warn_epsilon(eps)
+    backend = run_backend(args, eps)
     if not args.json:
         warn("every edge line is read on its own: a malformed line, a self-loop, a repeated edge or a line naming a "
              "node outside the node set is dropped, and the graph is projected into the degree bound (counts only "
@@ -103,12 +100,10 @@ def _topk(args: argparse.Namespace) -> int:
         if args.k > ids.size:  # research run only: the node set was derived from the data (reported as such)
             raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
         st.next("project, EBC and select top-k")
-        args._backend = cli_backend(args.seed)
-        rel = DM.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=args._backend,
+        rel = DM.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=backend,
                                  max_degree_bound=args.max_degree_bound)  # None (research run only): derived
     bound = rel.public["max_degree_bound"]
-    inputs.update({k: rel.exact[k] for k in ("self_loops_dropped", "duplicate_edges_dropped",
-                                              "lines_outside_node_set_dropped", "edges_dropped_by_degree_projection")})
+    inputs.update({k: v for k, v in rel.exact.items() if "_dropped" in k})  # what the public rules dropped
     if args.dump_scores:  # harness diagnostics (hidden flag): the pre-noise scores, NOT PRIVATE
         ld, sld = (graph_topk_statistics((ids.size, dense), method=m, max_degree_bound=bound) for m in ("LD", "SLD"))
         inputs.update({"ebc": sld["ebc"].tolist(), "scores": sld["score"].tolist(), "ld_scores": ld["score"].tolist()})
@@ -122,7 +117,7 @@ def _topk(args: argparse.Namespace) -> int:
     acc = decl.accuracy(epsilon=eps, k=args.k, max_degree_bound=bound, nodes=ids.size)
     emit(out, args, label="nodes", inputs=inputs, accuracy=acc, header=[
         f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
-        f"neighbouring relation: {DM.TOPK_RELATION.describe()}",
+        f"neighbouring relation: {decl.relation.describe()}",
         f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "
         f"the first {bound} edges of both its endpoints in node-pair order); one edge added or removed changes at most "
         f"{E.PROJECTION_STABILITY} projected edges, and every draw is calibrated to that"])
@@ -140,7 +135,7 @@ def register(subparsers) -> None:
         decl = decls["LD"]  # every selector declares the same parameters
         m = sub.add_parser(name, help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases "
                            "a row position (not a value)", formatter_class=fmt, description=describe(
-                               *(t.format(what=what, ch=ch) for t in _SELECTION), relation=DM.QUANTILE_RELATION,
+                               *(t.format(what=what, ch=ch) for t in _SELECTION), relation=decl.relation,
                                public="n and " + ", ".join(f"--{q.name}" for q in decl.params) + ", --mechanism"))
         m.add_argument("csv", help="table (CSV with a header row)")
         m.add_argument("--column", required=True, help=f"numeric column whose {what} row is selected")
@@ -148,7 +143,7 @@ def register(subparsers) -> None:
         m.set_defaults(func=_median, **({"p": None} if name == "median" else {}))
     t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
                        formatter_class=fmt, description=describe(
-                           *_TOPK, relation=DM.TOPK_RELATION,
+                           *_TOPK, relation=DM.TOPK_GRAPH["SLD"].relation,
                            public="the node set (--nodes FILE), --max-degree-bound D, --k, --mechanism, --epsilon"))
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")
     t.add_argument("--nodes", default=None, help="public node set: a file with one node id per line (required for a "

@@ -23,10 +23,10 @@ LABELS = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover s
 
 def _run(args: argparse.Namespace) -> int:
     from ..accounting import jsonable, release_payload, value_tag
-    from ..cli.common import Stages, print_json, warn_epsilon
-    from ..cli.release import accuracy_payload, accuracy_text, checked_params, emit_plan, release_text
+    from ..cli.common import Stages, print_json
+    from ..cli.release import accuracy_payload, accuracy_text, checked_params, emit_plan, release_text, run_backend
     from ..datasets.public_schema import read_csv_public
-    from ..mechanisms.backends import cli_backend, noise_label
+    from ..mechanisms.backends import noise_label
     from ..spark import session_from_args
     from .loaders import public_inputs
     from .mechanisms import N_FRAC, NEIGHBOURS, VERTEX_COVER, clamp_note, measures_accuracy, measures_plan, release_measures
@@ -35,7 +35,8 @@ def _run(args: argparse.Namespace) -> int:
     path = Path(args.csv)
     params = checked_params(args, VERTEX_COVER, ("epsilon", "n_bound"))  # the declared constraints, naming the flag
     eps, n_bound = params["epsilon"], params.get("n_bound")
-    warn_epsilon(eps)
+    backend = run_backend(args, eps)
+    noise = noise_label(backend)
     # Everything public is settled from the flags and the header alone, before a row is read; every refusal below
     # depends on nothing else, so it is the same for every dataset with this header (issue 21).
     schema, dcs = public_inputs(path, schema=args.schema, dcs=args.dcs, id_column=args.id_column)
@@ -50,8 +51,6 @@ def _run(args: argparse.Namespace) -> int:
         # one physical line = one row, typed cell by cell under the public schema (a cell that does not parse is
         # NULL): the release is a total function of the file. A header-only table is released like any other.
         df, schema, report = read_csv_public(path, schema)
-        args._backend = backend = cli_backend(args.seed)
-        noise = noise_label(backend)
         session_from_args(args)  # --engine spark: start/reach Spark now (one-line error when it cannot)
         graph = None
         if args.engine == "spark":  # issue 14: the same graph, built by Spark SQL self-joins

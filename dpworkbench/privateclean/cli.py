@@ -6,7 +6,6 @@ Privacy, the public inputs and the neighbouring relation are in the description 
 from __future__ import annotations
 
 import argparse
-import sys
 
 _ABOUT = ("Privatise a CSV with GRR (discrete --attr) and Laplace (numeric --value-col), clean the private relation "
           "with --merge, and answer COUNT/SUM/AVG WHERE --attr IN --equals (PrivateClean estimate with a 95% CI, and the "
@@ -132,10 +131,9 @@ def query_plan(args: argparse.Namespace):
 def _query(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from dpworkbench.cli.common import Stages, write_csv_atomic
-    from dpworkbench.cli.release import emit, emit_plan
+    from dpworkbench.cli.common import Stages, warn, write_csv_atomic
+    from dpworkbench.cli.release import emit, emit_plan, run_backend
     from dpworkbench.datasets.public_schema import read_raw_lines
-    from dpworkbench.mechanisms.backends import cli_backend
 
     from ..spark import session_from_args
     from .mechanisms import GRR
@@ -150,9 +148,8 @@ def _query(args: argparse.Namespace) -> int:
     with Stages(args, stages, "privateclean") as st:
         st.next("read CSV")
         raw = read_raw_lines(Path(args.csv), "CSV")  # one physical line = one row; errors name the path, never a cell
-        args._backend = cli_backend(args.seed)
         run = query_multi if multi else lambda *a, **kw: query(*a, spark=session_from_args(args), **kw)
-        release, released, warns = run(raw, plan, rng=args._backend, source=str(args.csv), progress=st)
+        release, released, warns = run(raw, plan, rng=run_backend(args), source=str(args.csv), progress=st)
     if args.save_private:
         write_csv_atomic(released.value.data, args.save_private)
     label = f"privateclean_{args.agg.replace(':', '_')}"
@@ -165,5 +162,5 @@ def _query(args: argparse.Namespace) -> int:
     shown = release if args.json else plain_release(release)
     emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION}, header=header)
     for w in warns if not args.json else ():
-        print(f"warning: {w}", file=sys.stderr)
+        warn(w)
     return 0

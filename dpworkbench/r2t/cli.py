@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned
+from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned, run_backend
 
 _ABOUT = ("R2T spends the whole --epsilon in one run (ε/K per τ of the grid τ_i = base^i, i = 1..K, K = "
           "ceil(log_base GS), basic composition), recorded in the ledger. GS_Q (--gs) must be chosen without looking "
@@ -44,7 +44,6 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
     whether the groups' individuals are disjoint; the split is :func:`.mechanisms.r2t_group_by`'s), then the one
     emitter. Only the estimates and winning τ are private; exact values go to ``exact`` (``--show-exact``)."""
     from ..accounting import Release
-    from ..mechanisms.backends import cli_backend
     from .mechanisms import R2T, R2T_GROUP_BY, r2t, r2t_bound, r2t_group_by, tau_grid
     from .model import Truncation
 
@@ -54,7 +53,7 @@ def _release(infos, args, what: str, relation, extra: dict, progress=None, *, pa
     params = mech.check_params({**p, **({"groups": len(infos), "parallel": parallel} if grouped else {})})
     if planned(args, mech, params):
         return 0
-    args._backend = backend = cli_backend(args.seed)
+    backend = run_backend(args)
     truncs = {g: Truncation(i, args.method) for g, i in (infos.items() if grouped else [(None, infos)])}
     taus = tau_grid(p["gs"], p["base"])
     if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
