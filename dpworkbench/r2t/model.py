@@ -725,6 +725,7 @@ class FHat:
         self.decompose = decompose
         self._cache: dict[float, float] = {}
         self._h = None
+        self._duals: list[np.ndarray] = []  # the row duals (≥ 0) of every F̂ LP solved: each bounds F̂ at every τ
         self.log: list[SolveRecord] = []
 
     def value(self, tau: float) -> float:
@@ -750,6 +751,29 @@ class FHat:
         """Ĝ(I, τ) = F̂(I, τ) − N ≤ 0, sensitivity 1 (Lemma 6.6)."""
         return self.value(tau) - self.info.n
 
+    def g_upper(self, tau: float) -> float:
+        """A certified upper bound on Ĝ(I, τ) without solving its LP (0 when nothing is known): F̂ is monotone in τ,
+        so a value solved at τ' ≥ τ bounds it, and by weak duality so does every solved LP's dual at this τ's
+        right-hand side. The second is what lets OPT²'s Algorithm 4 skip a small τ's LP (the slow ones, §9.1): the
+        dual of τ' = 2τ already shows that Ĝ(I, τ) plus its noise stays under the threshold.
+
+        For max cᵀx, Ax ≤ b(τ), 0 ≤ x ≤ 1 and any λ ≥ 0: F̂ ≤ b(τ)ᵀλ + Σ_k max(0, c_k − (Aᵀλ)_k). Only the tuples'
+        rows (Σ ψ z ≤ τ) depend on τ. The bound holds for any λ ≥ 0, so HiGHS's tolerances cannot make it invalid;
+        a margin covers the float sums."""
+        tau = check_tau(tau)
+        if tau in self._cache:
+            return self._cache[tau] - self.info.n
+        n = self.info.n
+        best = min([float(n)] + [v for t, v in self._cache.items() if t >= tau])
+        if self._duals:
+            m = self.info.m
+            b_top = (self.info.sizes - 1).astype(float)
+            for lam in self._duals:
+                reduced = self._c - self._A.T @ lam
+                ub = float(b_top @ lam[:m]) + tau * float(lam[m:].sum()) + float(np.maximum(reduced, 0.0).sum())
+                best = min(best, ub + 1e-9 * (n + m) * (1.0 + float(lam.max(initial=0.0))))
+        return min(best - n, 0.0)
+
     def solved(self) -> dict[float, float]:
         """The F̂(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
         return dict(self._cache)
@@ -771,6 +795,7 @@ class FHat:
         pass_rowwise(h, cost, np.zeros(n + m), np.ones(n + m), np.full(m + n, -_INF),
                       np.concatenate([(info.sizes - 1).astype(float), np.ones(n)]), A)
         self._rows = np.arange(m, m + n, dtype=np.int32)
+        self._A, self._c = A, cost  # kept for the dual bounds of g_upper
         return h
 
     def _lp(self, tau: float) -> float:
@@ -779,7 +804,10 @@ class FHat:
         r = self._rows
         set_solve_budget(self._h, self.time_limit, self.deadline, f"F̂ LP at τ={tau:g}")
         self._h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
-        return min(solve_optimal(self._h, f"F̂ LP at τ={tau:g}"), float(self.info.n))
+        v = min(solve_optimal(self._h, f"F̂ LP at τ={tau:g}"), float(self.info.n))
+        # a maximisation's ≤-row duals are ≥ 0 up to sign convention and tolerances; any λ ≥ 0 gives a valid bound
+        self._duals.append(np.abs(np.asarray(self._h.getSolution().row_dual, dtype=float)))
+        return v
 
 
 def _components(info: JoinInfo) -> list[JoinInfo]:

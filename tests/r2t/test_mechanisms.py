@@ -233,3 +233,37 @@ def test_a_release_refuses_time_limited_solvers_before_spending():
     assert acc.spent == pytest.approx(1.0)
     # and a release without limits runs
     assert np.isfinite(r2t(info, epsilon=0.5, gs=8, rng=None).value)
+
+
+@pytest.mark.parametrize("query", ["edge", "triangle", "rectangle"])
+def test_fhat_dual_bounds_are_valid_at_every_tau(query):
+    # any λ ≥ 0 bounds a max LP (weak duality): the duals of the LPs solved so far bound Ĝ at every other τ, at τ
+    # between and below the solved ones, and more tightly than F̂'s monotonicity alone somewhere
+    info = graph_joininfo(holme_kim(300, 3, 0.5, seed=4), query)
+    fh, exact = FHat(info), FHat(info)
+    tighter = 0
+    for tau in (64.0, 16.0, 4.0, 1.0):
+        fh.g(tau)
+        for t in (48.0, 32.0, 12.0, 8.0, 3.0, 2.0, 1.5, 1.0):
+            bound, value = fh.g_upper(t), exact.g(t)
+            assert bound >= value - 1e-7, (tau, t, bound, value)
+            monotone = min([0.0] + [fh.g(s) for s in fh.solved() if s >= t])
+            tighter += bound < monotone - 1e-6
+    assert tighter > 0
+
+
+def test_opt2_dual_bound_early_stop_same_output_fewer_lps(monkeypatch):
+    # Algorithm 4 with §9.1's dual-bound stop: the same τ and value as Algorithm 2 (sequential SVT, no pruning) for
+    # every seed, and fewer F̂ LPs in all than pruning by monotonicity alone (g_upper answering "nothing known")
+    infos = [graph_joininfo(holme_kim(300, 3, 0.5, seed=2), q) for q in ("edge", "triangle", "rectangle")]
+    runs = [[opt2(info, epsilon=0.8, beta=0.1, rng=s, prune=True) for s in range(40)] for info in infos]
+    for info, rs in zip(infos, runs):
+        fh = FHat(info)
+        for s, a in enumerate(rs):
+            b = opt2(info, epsilon=0.8, beta=0.1, rng=s, prune=False, fhat=fh)
+            assert a.tau == b.tau and a.value == pytest.approx(b.value, rel=1e-9, abs=1e-6)
+    monkeypatch.setattr(InstanceStats, "g_upper", lambda self, tau: 0.0)
+    plain = [[opt2(info, epsilon=0.8, beta=0.1, rng=s, prune=True) for s in range(40)] for info in infos]
+    assert [[r.tau for r in rs] for rs in plain] == [[r.tau for r in rs] for rs in runs]
+    solved, solved_plain = (sum(r.solved for rs in x for r in rs) for x in (runs, plain))
+    assert solved < solved_plain

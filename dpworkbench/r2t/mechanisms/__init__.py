@@ -170,6 +170,12 @@ class InstanceStats(Mapping):
             self._gcache[tau] = float(self._g(tau) if self._g is not None else self.fhat.g(tau))
         return self._gcache[tau]
 
+    def g_upper(self, tau: float) -> float:
+        """A certified upper bound on Ĝ(I, τ) from what is already solved (:meth:`FHat.g_upper`; 0 for an exact G)."""
+        if tau in self._gcache:
+            return self._gcache[tau]
+        return 0.0 if self._g is not None else self.fhat.g_upper(tau)
+
     def with_keys(self, keys: Mapping[str, tuple[str, float | None]]) -> "InstanceStats":
         out = InstanceStats(self.trunc, keys, fhat=self._fhat, g=self._g)
         out._gcache = self._gcache
@@ -532,6 +538,12 @@ def _opt2_noise(stats, backend, size, *, epsilon, beta, note, prune=False, g_bou
                 if ub + v[:level].max() <= noisy_T:
                     break  # no ℓ' ≤ level can cross: every Ĝ(τ_ℓ') ≤ ub
                 if ub + v[level - 1] <= noisy_T:
+                    continue
+                # §9.1's early stop: the duals of the LPs solved so far (larger τ) may already show that this level
+                # cannot cross, without its LP (the small τ's are the slow ones); the bound also caps every lower level
+                bound = s.g_upper(2.0 ** level)
+                if bound + v[level - 1] <= noisy_T:
+                    ub = min(ub, bound)
                     continue
                 val = g(level)
                 ub = min(ub, val)
