@@ -1,6 +1,7 @@
 """``dpworkbench inconsistency CSV --dcs FILE|--dc 'not(t1.A=t2.A&t1.B!=t2.B)' ...``: DP estimates of I_MI and I_P
 (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ 2·I_R, Algorithm 5) for a table, through
-:func:`~.mechanisms.release_measures` (the budget split lives there); flags and checks from the declarations.
+:func:`~.mechanisms.release_measures` (the budget split lives there: one composed release), printed by the one
+emitter :func:`~dpworkbench.cli.release.emit`; flags and checks from the declarations.
 """
 
 from __future__ import annotations

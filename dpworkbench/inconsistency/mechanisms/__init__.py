@@ -860,8 +860,8 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
                      engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0,
                      progress=None, schema=None, graph: ConflictGraph | None = None) -> Release:
     """DP estimates of I_MI, I_P (Alg. 2 + 4) and the vertex cover size (Alg. 5) of one table, as ONE composed
-    Release: ``value`` {measure: estimate}; ``details`` the private row bound ``n_bound`` (without a public one) and
-    each measure's further private outputs (θ*, …); ``ledger`` every spend in order; ``public`` the budget split per
+    Release: ``value`` {measure: estimate}; ``details`` the private row bound ``n_bound`` and its
+    ``n_bound_noisy_count`` (without a public bound) and each measure's further private outputs (θ*, …); ``ledger`` every spend in order; ``public`` the budget split per
     release, the composition rule, the neighbouring relation and each measure's public parameters; ``exact`` (NOT
     PRIVATE) each measure's diagnostics, with ``output_raw`` the noisy value before clamping. Spends ``epsilon`` in
     total (:func:`measures_plan`): without a public ``n_bound``, 5 % buys a private bound on the number of rows shared
@@ -911,7 +911,8 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
     details = ({"n_bound": size.value, "n_bound_noisy_count": size.details["noisy_count"]} if size is not None else {})
     details |= {k: dict(r.details) for k, r in rel.items() if r.details}
     return Release(value={k: r.value for k, r in rel.items()}, ledger=tuple(e for r in parts.values() for e in r.ledger),
-                   public=public, details=details, exact={k: dict(r.exact) for k, r in rel.items()},
+                   public=public, derived_public=tuple(f"{k}.{d}" for k, r in rel.items() for d in r.derived_public),
+                   details=details, exact={k: dict(r.exact) for k, r in rel.items()},
                    private=all(r.private for r in parts.values()), mechanism="inconsistency measures (I_MI, I_P, I_R)")
 
 
