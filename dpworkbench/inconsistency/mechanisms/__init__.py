@@ -75,9 +75,9 @@ STRATEGY_LABELS = {
 N_FRAC = 0.05
 #: the private size bound n̂ = noisy |D| + ln(1/(2β))/ε_n exceeds |D| with probability 1 − β
 N_BETA = 0.01
-NEIGHBOURS = ("add or remove one tuple (row) at any position; the conflict graph gains or loses that tuple's "
-              "node and edges")
 RELATION = ADD_REMOVE_ROW("the table's tuples; the conflict graph gains or loses that tuple's node and edges")
+#: the relation in words, as every release's ``public["neighbours"]`` states it: the declaration's, not a second wording
+NEIGHBOURS = RELATION.describe()
 
 
 # ---------------------------------------------------------------------------------------------------- sensitivities
