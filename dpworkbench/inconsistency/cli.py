@@ -1,11 +1,13 @@
 """``dpworkbench inconsistency CSV --dcs FILE|--dc 'not(t1.A=t2.A&t1.B!=t2.B)' ...``: DP estimates of I_MI and I_P
 (Algorithm 2 + 4) and of the size of a 2-approximate vertex cover (≈ 2·I_R, Algorithm 5) for a table, through
-:func:`~.mechanisms.release_measures` (the budget split lives there); flags and checks from the declarations.
+:func:`~.mechanisms.release_measures` (the budget split lives there: one composed release), printed by the one
+emitter :func:`~dpworkbench.cli.release.emit`; flags and checks from the declarations.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,25 +20,22 @@ HELP = (("Releases DP estimates of I_MI and I_P (Algorithm 2 + 4) and of the siz
          "of the file: it refuses only on the flags and the header, before any row is read."),
         "ε, the constraints, the schema (--schema; without it every column is text, a rule that reads the header only), "
         "the order seed, --n-bound when given and --id-column's name")
-LABELS = {"I_MI": "I_MI estimate", "I_P": "I_P estimate", "I_R": "vertex cover size estimate (≈ 2·I_R)"}
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..accounting import jsonable, release_payload, value_tag
-    from ..cli.common import Stages, print_json
-    from ..cli.release import accuracy_payload, accuracy_text, checked_params, emit_plan, release_text, run_backend
+    from ..cli.common import Stages
+    from ..cli.release import checked_params, emit, emit_plan, run_backend
     from ..datasets.public_schema import read_csv_public
-    from ..mechanisms.backends import noise_label
     from ..spark import session_from_args
+    from .conflict_graph import build
     from .loaders import public_inputs
-    from .mechanisms import N_FRAC, NEIGHBOURS, VERTEX_COVER, clamp_note, measures_accuracy, measures_plan, release_measures
+    from .mechanisms import RELATION, VERTEX_COVER, clamp_notes, measures_accuracy, measures_plan, release_measures
     from .model import exact_summary
 
     path = Path(args.csv)
     params = checked_params(args, VERTEX_COVER, ("epsilon", "n_bound"))  # the declared constraints, naming the flag
     eps, n_bound = params["epsilon"], params.get("n_bound")
     backend = run_backend(args, eps)
-    noise = noise_label(backend)
     # Everything public is settled from the flags and the header alone, before a row is read; every refusal below
     # depends on nothing else, so it is the same for every dataset with this header (issue 21).
     schema, dcs = public_inputs(path, schema=args.schema, dcs=args.dcs, id_column=args.id_column)
@@ -52,65 +51,29 @@ def _run(args: argparse.Namespace) -> int:
         # NULL): the release is a total function of the file. A header-only table is released like any other.
         df, schema, report = read_csv_public(path, schema)
         session_from_args(args)  # --engine spark: start/reach Spark now (one-line error when it cannot)
-        graph = None
+        st.next("build conflict graph")  # built here (not in release_measures) so --show-exact can summarise it
+        policies = {"null_policy": args.null_policy, "unary_policy": args.unary_policy, "id_column": args.id_column}
         if args.engine == "spark":  # issue 14: the same graph, built by Spark SQL self-joins
             from .spark_engine import build_spark
 
-            st.next("build conflict graph")
-            graph = build_spark(df, dcs, null_policy=args.null_policy, unary_policy=args.unary_policy,
-                                id_column=args.id_column)
-        rel, size, g = release_measures(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, graph=graph,
-                                        id_column=args.id_column, engine=args.engine, null_policy=args.null_policy,
-                                        unary_policy=args.unary_policy, order_seed=args.order_seed, progress=st)
-    clamped = {k: c for k, r in rel.items() if (c := clamp_note(r))}
+            graph = build_spark(df, dcs, **policies)
+        else:
+            graph = build(df, dcs, engine=args.engine, **policies)
+        rel = release_measures(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, graph=graph,
+                               order_seed=args.order_seed, progress=st)
+    if args.show_exact:
+        rel = dataclasses.replace(rel, exact={"graph_and_exact_measures": exact_summary(graph), **rel.exact})
     # each error bar from public parameters and released (private) values only: θ*, the private row bound
-    bars = measures_accuracy(eps, n_bound, rel, size)
-    values = {k: r.value for k, r in rel.items()} | ({"n_bound": size.details["noisy_count"]} if size else {})
-    acc = {k: accuracy_payload(a, values.get(k)) for k, a in bars.items()}
-    total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
-    public = {"epsilon_total": eps, "noise": noise, "neighbours": NEIGHBOURS, "constraints": len(dcs),
-              "columns": list(map(str, df.columns)), "schema": schema.to_public(), "order": "rank",
-              "order_seed": args.order_seed,
+    values = rel.value | ({"n_bound": rel.details["n_bound_noisy_count"]} if n_bound is None else {})
+    bars = {k: (a, values[k]) for k, a in measures_accuracy(eps, n_bound, rel).items()}
+    public = {"constraints": len(dcs), "columns": list(map(str, df.columns)), "schema": schema.to_public(),
               "tuple_identity": (f"id_column {args.id_column!r} (a repeated or NULL key: key + occurrence rank)"
                                  if args.id_column else "content hash of the row as typed by the schema"),
-              "n_bound": n_bound if n_bound is not None else f"private estimate ({100 * N_FRAC:g} % of ε)",
               "research_run": args.seed is not None}
-    if args.json:
-        out: dict = {"private": {}, "public": {**public, "releases": {}}}
-        if args.show_exact:
-            out["NOT_PRIVATE"] = {"graph_and_exact_measures": exact_summary(g), "parse": report.total(), "releases": {}}
-        if size is not None:
-            out["private"]["n_bound"] = size.value
-            out["public"]["releases"]["n_bound"] = {"ledger": [e.__dict__ for e in size.ledger],
-                                                    "epsilon_spent": size.epsilon}
-        for k, r in rel.items():
-            p = release_payload(r, noise=noise, show_exact=args.show_exact, label="estimate")
-            out["private"][k] = p.pop("private") | ({"clamped": clamped[k]} if k in clamped else {})
-            if args.show_exact:
-                out["NOT_PRIVATE"]["releases"][k] = p.pop("NOT_PRIVATE")
-            out["public"]["releases"][k] = p
-        out["public"]["epsilon_spent"] = total
-        out["accuracy"] = jsonable(acc)
-        print_json(out)
-        return 0
-    print(f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: {NEIGHBOURS}")
-    print(f"schema ({schema.source}): {schema.describe()}")
-    print(f"noise: {noise}")
-    if size is not None:
-        print(f"private upper bound on the number of rows ({value_tag(noise)}): {size.value}  [ε={size.epsilon:.4g}]")
-        print(f"  error bar (public parameters only): {accuracy_text(acc['n_bound'])}")
-    else:
-        print(f"public bound on the number of rows: {n_bound}")
-    for k, r in rel.items():
-        print(f"{k}:")
-        for line in release_text(r, args, label=LABELS[k], accuracy=bars[k], notes=[clamped[k]] if k in clamped else []):
-            print("  " + line)
-    print(f"total epsilon spent: {total:.6g} of {eps:g}")
-    if args.show_exact:
-        for k, v in exact_summary(g).items():
-            print(f"NOT PRIVATE {k}: {v if v is not None else 'intractable (skipped)'}")
-        for k, v in report.total().items():
-            print(f"NOT PRIVATE cells {k.replace('_', ' ')} by the schema: {v}")
+    header = [f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: "
+              f"{RELATION.describe()}", f"schema ({schema.source}): {schema.describe()}"]
+    emit(dataclasses.replace(rel, public={**rel.public, **public}), args, label="estimate", accuracy=bars,
+         header=header, notes=clamp_notes(rel), inputs=report.total())
     return 0
 
 

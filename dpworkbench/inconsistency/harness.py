@@ -108,8 +108,8 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
 
     def api_release(text, rng):
         df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
-        rel, size, _ = release_measures(df, list(DCS), epsilon=EPS, backend=seed_of(rng), id_column=id_column)
-        return numeric_components({k: r.value for k, r in rel.items()} | {"n_bound": size.value})
+        rel = release_measures(df, list(DCS), epsilon=EPS, backend=seed_of(rng), id_column=id_column)
+        return numeric_components(rel.value | {"n_bound": rel.details["n_bound"]})
 
     flags = " ".join(f"{a} '{b}'" if " " in b else f"{a} {b}" for a, b in zip(extra[::2], extra[1::2]))
     sens = {k: v for m in (I_MI, I_P) for k, v in m.sensitivity(strategy="bound_hier").items() if not k.startswith("q_")}

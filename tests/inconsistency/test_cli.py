@@ -21,19 +21,21 @@ def test_cli_json_and_errors(tmp_path, capsys):
     dc.write_text("t1&t2&EQ(t1.Capital,t2.Capital)&IQ(t1.Country,t2.Country)\n")
     assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"private", "public", "accuracy"}  # exact values only with --show-exact
-    assert set(out["private"]) == {"n_bound", "I_MI", "I_P", "I_R"}
-    assert out["public"]["epsilon_spent"] == pytest.approx(1.0)
-    assert "research" in out["public"]["noise"] or "NOT a private release" in out["public"]["noise"]
+    assert "NOT_PRIVATE" not in out  # exact values only with --show-exact
+    assert set(out["private"]["estimate"]) == {"I_MI", "I_P", "I_R"}
+    assert set(out["private"]) == {"estimate", "n_bound", "n_bound_noisy_count", "I_MI", "I_P"}
+    assert out["epsilon_spent"] == pytest.approx(1.0)
+    assert "research" in out["noise"] or "NOT a private release" in out["noise"]
     assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--json", "--show-exact",
                  "--n-bound", "4"]) == 0
     out = json.loads(capsys.readouterr().out)
     exact = out["NOT_PRIVATE"]["graph_and_exact_measures"]
     assert {k: exact[k] for k in ("n", "edges", "max_degree", "I_MI", "I_P", "I_R_lin", "I_R_exact")} == \
         {"n": 4, "edges": 3, "max_degree": 3, "I_MI": 3, "I_P": 4, "I_R_lin": 1.0, "I_R_exact": 1}
-    assert set(out["private"]) == {"I_MI", "I_P", "I_R"} and out["public"]["n_bound"] == 4
-    eps_sum = sum(sum(e["epsilon"] for e in out["public"]["releases"][k]["ledger"]) for k in ("I_MI", "I_P", "I_R"))
-    assert eps_sum == pytest.approx(1.0)
+    assert set(out["private"]) == {"estimate", "I_MI", "I_P"} and out["public"]["n_bound"] == 4
+    assert set(out["public"]["budget split"]) == {"I_MI", "I_P", "I_R"}  # a public n_bound: no row-bound spend
+    assert sum(e["epsilon"] for e in out["ledger"]) == pytest.approx(sum(out["public"]["budget split"].values()))
+    assert sum(out["public"]["budget split"].values()) == pytest.approx(1.0)
     assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--show-exact"]) == 0
     text = capsys.readouterr().out
     assert all(line.lstrip().startswith("NOT PRIVATE") for line in text.splitlines() if "exact" in line.lower()
@@ -62,8 +64,8 @@ def test_cli_unary_dcs_and_release_backend_without_seed(tmp_path, capsys):
     assert main(["inconsistency", str(csv), "--dcs", str(dc), "--unary-policy", "separate", "--json", *schema]) == 0
     out = json.loads(capsys.readouterr().out)
     assert "NOT_PRIVATE" not in out
-    assert "OpenDP" in out["public"]["noise"]  # no --seed: OpenDP samplers
-    assert out["public"]["epsilon_spent"] == pytest.approx(1.0)
+    assert "OpenDP" in out["noise"]  # no --seed: OpenDP samplers
+    assert out["epsilon_spent"] == pytest.approx(1.0)
     assert main(["inconsistency", str(csv), "--dcs", str(dc), "--unary-policy", "separate", "--json", "--show-exact",
                  *schema]) == 0
     exact = json.loads(capsys.readouterr().out)["NOT_PRIVATE"]["graph_and_exact_measures"]
@@ -92,8 +94,7 @@ def test_cli_run_releases_spends_exactly_epsilon():
 
     df = pd.DataFrame({"A": [0, 0, 0, 1], "B": [0, 1, 2, 0]})
     for n_bound in (None, 10):
-        rel, size, _ = run_releases(df, [FD("A", "B")], epsilon=0.9, backend=np.random.default_rng(0), n_bound=n_bound)
-        total = sum(r.epsilon for r in rel.values()) + (size.epsilon if size else 0.0)
-        assert total == pytest.approx(0.9) and (size is None) == (n_bound is not None)
-        ledger = (size.ledger if size else ()) + sum((r.ledger for r in rel.values()), ())
-        check_ledger_matches(measures_plan(0.9, n_bound=n_bound, dcs=[FD("A", "B")]), ledger)
+        rel = run_releases(df, [FD("A", "B")], epsilon=0.9, backend=np.random.default_rng(0), n_bound=n_bound)
+        assert rel.epsilon == pytest.approx(0.9) and ("n_bound" in rel.details) == (n_bound is None)
+        assert sum(rel.public["budget split"].values()) == pytest.approx(0.9)
+        check_ledger_matches(measures_plan(0.9, n_bound=n_bound, dcs=[FD("A", "B")]), rel.ledger)

@@ -31,10 +31,14 @@ def _run(capsys, argv):
 def test_finding5_json_has_only_private_and_public_sections(capsys, files):
     csv, dcs = files
     out = json.loads(_run(capsys, ["inconsistency", csv, "--dcs", dcs, "--seed", "1", "--json"]))
-    assert set(out) <= {"private", "public", "NOT_PRIVATE", "public_derived_from_data", "accuracy"} and "NOT_PRIVATE" not in out
-    assert {"I_MI", "I_P", "I_R"} <= set(out["private"]) <= {"I_MI", "I_P", "I_R", "n_bound"}  # n_bound: the private size bound
+    # the one emitter's sections: private, public (and the ledger, ε, noise source: public too), accuracy
+    assert set(out) <= {"private", "public", "public_derived_from_data", "epsilon_spent", "ledger", "noise",
+                        "private_as_claimed", "accuracy", "notes", "null_reasons"}
+    assert set(out["private"]["estimate"]) == {"I_MI", "I_P", "I_R"}
+    # n_bound: the private size bound (and its noisy count); I_MI, I_P: their private θ*, θ_1, degree bound
+    assert set(out["private"]) <= {"estimate", "n_bound", "n_bound_noisy_count", "I_MI", "I_P"}
     # the error bars (issue 28): one per private value, from public inputs and the released θ* only
-    assert set(out["accuracy"]) <= set(out["private"])
+    assert set(out["accuracy"]) <= {"n_bound", *out["private"]["estimate"]}
     flat = json.dumps(out["private"]) + json.dumps(out["accuracy"])
     assert not any(w in flat for w in EXACT_WORDS), flat
 

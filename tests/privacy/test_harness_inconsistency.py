@@ -41,16 +41,17 @@ def test_installed_command_sections(tmp_path):
     pd.DataFrame({"A": [0, 0, 0, 1, 1, 2], "B": [0, 1, 2, 0, 0, 1]}).to_csv(csv, index=False)
     dcs.write_text("not(t1.A=t2.A&t1.B!=t2.B)\n")
     seeded = json.loads(_run([str(csv), "--dcs", str(dcs), "--seed", "3", "--json"]))
-    assert set(seeded) == {"private", "public", "accuracy"} and set(seeded["accuracy"]) <= set(seeded["private"])
-    assert set(seeded["private"]) == {"n_bound", "I_MI", "I_P", "I_R"}
-    assert "NOT a private release" in seeded["public"]["noise"]
+    assert "NOT_PRIVATE" not in seeded
+    assert set(seeded["accuracy"]) <= {"n_bound", *seeded["private"]["estimate"]}
+    assert set(seeded["private"]["estimate"]) == {"I_MI", "I_P", "I_R"} and "n_bound" in seeded["private"]
+    assert "NOT a private release" in seeded["noise"]
     text = _run([str(csv), "--dcs", str(dcs), "--seed", "3"])
     assert "NOT PRIVATE" not in text
     release = json.loads(_run([str(csv), "--dcs", str(dcs), "--json"]))  # no seed: a release
-    assert "OpenDP" in release["public"]["noise"] and "NOT_PRIVATE" not in release
-    assert release["public"]["epsilon_spent"] == pytest.approx(1.0)
+    assert "OpenDP" in release["noise"] and "NOT_PRIVATE" not in release
+    assert release["epsilon_spent"] == pytest.approx(1.0)
     exact = json.loads(_run([str(csv), "--dcs", str(dcs), "--seed", "3", "--json", "--show-exact"]))
-    assert set(exact) == {"private", "public", "NOT_PRIVATE", "accuracy"}
+    assert set(exact) == set(seeded) | {"NOT_PRIVATE"}
     assert exact["NOT_PRIVATE"]["graph_and_exact_measures"]["I_MI"] == 3
     text = _run([str(csv), "--dcs", str(dcs), "--seed", "3", "--show-exact"])
     for line in text.splitlines():

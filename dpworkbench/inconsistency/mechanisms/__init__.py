@@ -75,9 +75,9 @@ STRATEGY_LABELS = {
 N_FRAC = 0.05
 #: the private size bound n̂ = noisy |D| + ln(1/(2β))/ε_n exceeds |D| with probability 1 − β
 N_BETA = 0.01
-NEIGHBOURS = ("add or remove one tuple (row) at any position; the conflict graph gains or loses that tuple's "
-              "node and edges")
 RELATION = ADD_REMOVE_ROW("the table's tuples; the conflict graph gains or loses that tuple's node and edges")
+#: the relation in words, as every release's ``public["neighbours"]`` states it: the declaration's, not a second wording
+NEIGHBOURS = RELATION.describe()
 
 
 # ---------------------------------------------------------------------------------------------------- sensitivities
@@ -829,25 +829,28 @@ def measures_plan(epsilon: float, *, n_bound: int | None = None, dcs: Sequence[D
             + I_P.plan(epsilon=per, n_bound=nb, fd_bound=fd) + VERTEX_COVER.plan(epsilon=per))
 
 
-def clamp_note(release: Release) -> str | None:
-    """Whether the released value was clamped into its range, in words. The comparison is between the noisy value
-    before clamping and the output, both private (post-processing of the Laplace output), so it can be shown."""
-    raw = release.exact.get("output_raw")
-    if raw is None or raw == release.value:
-        return None
-    side = "raised to the lower end" if raw < release.value else "lowered to the upper end"
-    return f"the noisy value was clamped: {side} of its range, {release.value:g}"
+def clamp_notes(release: Release) -> list[str]:
+    """Which of :func:`release_measures`' estimates were clamped into their range, in words. The comparison is between
+    the noisy value before clamping and the output, both private (post-processing of the Laplace output), so it can
+    be shown."""
+    notes = []
+    for k, value in release.value.items():
+        raw = release.exact[k].get("output_raw")
+        if raw is not None and raw != value:
+            side = "raised to the lower end" if raw < value else "lowered to the upper end"
+            notes.append(f"{k}: the noisy value was clamped: {side} of its range, {value:g}")
+    return notes
 
 
-def measures_accuracy(epsilon: float, n_bound: int | None, releases: dict | None = None, size=None) -> dict:
+def measures_accuracy(epsilon: float, n_bound: int | None, release: Release | None = None) -> dict:
     """The declarations' error bars of :func:`release_measures`' three releases (and of the private row bound): before
-    a run (``releases`` None, ``--plan``) from ε and the public bound alone; after it at the released θ* and the
-    released row bound ``size`` (both private outputs: post-processing)."""
+    a run (``release`` None, ``--plan``) from ε and the public bound alone; after it at the released θ* and the
+    released row bound (both private outputs of ``release``: post-processing)."""
     eps_n, per = measures_split(epsilon, n_bound)
-    nb = n_bound if n_bound is not None else (size.value if size is not None else None)
+    nb = n_bound if n_bound is not None else (release.details["n_bound"] if release is not None else None)
     out = {} if n_bound is not None else {"n_bound": SIZE_BOUND.accuracy(epsilon=eps_n)}
     for k, decl in (("I_MI", I_MI), ("I_P", I_P)):
-        theta = releases[k].details["theta_star"] if releases is not None else None
+        theta = release.details[k]["theta_star"] if release is not None else None
         out[k] = decl.accuracy(epsilon=per, n_bound=nb, theta=theta, bound_outside=True)
     out["I_R"] = VERTEX_COVER.accuracy(epsilon=per, n_bound=nb)
     return out
@@ -855,12 +858,16 @@ def measures_accuracy(epsilon: float, n_bound: int | None, releases: dict | None
 
 def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = None, id_column: str | None = None,
                      engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0,
-                     progress=None, schema=None, graph: ConflictGraph | None = None):
-    """DP estimates of I_MI, I_P (Alg. 2 + 4) and the vertex cover size (Alg. 5) of one table: (releases {name:
-    Release}, size-bound release or None, graph). Spends ``epsilon`` in total (:func:`measures_plan`): without a
-    public ``n_bound``, 5 % buys a private bound on the number of rows shared by the three releases; the rest is
-    split equally over them. ``progress`` (a ``cli.common.Stages``) is told each stage. ``graph``: the table's
-    conflict graph when already built (e.g. by :func:`~.spark_engine.build_spark`); else ``build(..., engine=)``.
+                     progress=None, schema=None, graph: ConflictGraph | None = None) -> Release:
+    """DP estimates of I_MI, I_P (Alg. 2 + 4) and the vertex cover size (Alg. 5) of one table, as ONE composed
+    Release: ``value`` {measure: estimate}; ``details`` the private row bound ``n_bound`` and its
+    ``n_bound_noisy_count`` (without a public bound) and each measure's further private outputs (θ*, …); ``ledger`` every spend in order; ``public`` the budget split per
+    release, the composition rule, the neighbouring relation and each measure's public parameters; ``exact`` (NOT
+    PRIVATE) each measure's diagnostics, with ``output_raw`` the noisy value before clamping. Spends ``epsilon`` in
+    total (:func:`measures_plan`): without a public ``n_bound``, 5 % buys a private bound on the number of rows shared
+    by the three releases; the rest is split equally over them. ``progress`` (a ``cli.common.Stages``) is told each
+    stage. ``graph``: the table's conflict graph when already built (e.g. by :func:`~.spark_engine.build_spark`);
+    else ``build(..., engine=)``.
 
     ``schema`` (a :class:`~dpworkbench.datasets.public_schema.PublicSchema`, its ``--schema`` text or a mapping):
     the table's public column types; ``df`` is then typed cell by cell under it, so one row cannot change how
@@ -891,7 +898,22 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
                                     accountant=acc, n_bound=nb)
     stage("release I_R")
     rel["I_R"] = dp_vertex_cover(g, per, order_seed=order_seed, rng=backend, accountant=acc, n_bound=nb)
-    return rel, size, g
+    parts = ({"n_bound": size} if size is not None else {}) | rel
+    public = {"epsilon": epsilon, "budget split": {k: r.epsilon for k, r in parts.items()},
+              "composition": "sequential: the private row bound (without a public one), then I_MI, I_P and I_R, each on "
+                             "its share; the three share the row bound",
+              "neighbouring relation": RELATION.describe(), "order": "rank", "order_seed": order_seed,
+              "n_bound": n_bound if n_bound is not None else f"private estimate ({100 * N_FRAC:g} % of ε)",
+              # each measure's own public parameters (the relation is the one above, not restated)
+              **{k: {n: v for n, v in r.public.items() if n != "neighbours"} for k, r in rel.items()}}
+    # the row bound's noisy count is private too (the bound is its ceiling plus a public margin): its error bar is
+    # centred on it
+    details = ({"n_bound": size.value, "n_bound_noisy_count": size.details["noisy_count"]} if size is not None else {})
+    details |= {k: dict(r.details) for k, r in rel.items() if r.details}
+    return Release(value={k: r.value for k, r in rel.items()}, ledger=tuple(e for r in parts.values() for e in r.ledger),
+                   public=public, derived_public=tuple(f"{k}.{d}" for k, r in rel.items() for d in r.derived_public),
+                   details=details, exact={k: dict(r.exact) for k, r in rel.items()},
+                   private=all(r.private for r in parts.values()), mechanism="inconsistency measures (I_MI, I_P, I_R)")
 
 
 def run_record(release: Release, **extra) -> dict:
@@ -906,7 +928,7 @@ def run_record(release: Release, **extra) -> dict:
 
 
 __all__ = ["DEGREE_BOUND", "I_MI", "I_P", "I_P_PAPER", "N_BETA", "N_FRAC", "NEIGHBOURS", "SIZE_BOUND", "STRATEGIES",
-           "STRATEGY_LABELS", "Statistics", "THETA_EM", "Table", "VERTEX_COVER", "VERTEX_COVER_TYPO", "basic_em", "clamp_note",
+           "STRATEGY_LABELS", "Statistics", "THETA_EM", "Table", "VERTEX_COVER", "VERTEX_COVER_TYPO", "basic_em", "clamp_notes",
            "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection", "graph_projection_cost",
            "laplace_sensitivity", "measures_accuracy", "measures_plan", "measures_split", "noisy_degree_bound",
            "optimized_em",
