@@ -60,16 +60,16 @@ class LedgerEntry:
 
 def ledger_epsilon(entries: Iterable[LedgerEntry]) -> float:
     """Total ε of ledger entries: sequential entries add; a parallel block costs its most expensive branch."""
-    seq = 0.0
-    blocks: dict[int, dict[int, float]] = {}
+    # math.fsum (correctly rounded): a budget split into ten steps adds back to the ε asked for, not one ulp below it
+    seq: list[float] = []
+    blocks: dict[int, dict[int, list[float]]] = {}
     for e in entries:
         if e.composition == "parallel":
             branches = blocks.setdefault(int(e.block if e.block is not None else -1), {})
-            b = int(e.branch if e.branch is not None else 0)
-            branches[b] = branches.get(b, 0.0) + e.epsilon
+            branches.setdefault(int(e.branch if e.branch is not None else 0), []).append(e.epsilon)
         else:
-            seq += e.epsilon
-    return seq + sum(max(b.values()) for b in blocks.values())
+            seq.append(e.epsilon)
+    return math.fsum(seq + [max(math.fsum(b) for b in br.values()) for br in blocks.values()])
 
 
 def ledger_frame(entries: Sequence[LedgerEntry]):

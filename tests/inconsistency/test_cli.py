@@ -25,6 +25,11 @@ def test_cli_json_and_errors(tmp_path, capsys):
     assert set(out["private"]["estimate"]) == {"I_MI", "I_P", "I_R"}
     assert set(out["private"]) == {"estimate", "n_bound", "n_bound_noisy_count", "I_MI", "I_P"}
     assert out["epsilon_spent"] == pytest.approx(1.0)
+    # the ten steps of the split add back to the ε asked for (a plain float sum printed 0.9999999999999999 and
+    # 0.49999999999999994); not every ε: 0.3's steps are floats whose exact sum is 0.29999999999999993
+    for eps in ("1", "0.5"):
+        assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--json", "--epsilon", eps]) == 0
+        assert json.loads(capsys.readouterr().out)["epsilon_spent"] == float(eps)
     assert "research" in out["noise"] or "NOT a private release" in out["noise"]
     assert main(["inconsistency", str(csv), "--dcs", str(dc), "--seed", "1", "--json", "--show-exact",
                  "--n-bound", "4"]) == 0
