@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -176,28 +176,24 @@ def set_solve_budget(h, time_limit: float | None, deadline: float | None, what: 
 
 
 def pass_rowwise(h, cost, col_lo, col_hi, row_lo, row_hi, A: sp.csr_matrix, maximize: bool = True) -> None:
+    """Give ``h`` the LP max/min cost·x, row_lo ≤ A x ≤ row_hi, col_lo ≤ x ≤ col_hi (A row-wise, as HiGHS stores it).
+
+    Through highspy's pointer overload of ``passModel``: HiGHS copies straight from the numpy buffers. Filling a
+    ``HighsLp`` instead converts every entry through Python into its vectors and then copies them once more (on a
+    reduced LP of 19M columns and 48M nonzeros: 18 s and a second copy of the model). The model HiGHS holds is the
+    same (tests/r2t/test_model.py compares it with the inputs)."""
     import highspy
 
-    lp = highspy.HighsLp()
-    lp.num_col_ = int(A.shape[1])
-    lp.num_row_ = int(A.shape[0])
-    lp.col_cost_ = np.asarray(cost, dtype=float)
-    lp.col_lower_ = np.asarray(col_lo, dtype=float)
-    lp.col_upper_ = np.asarray(col_hi, dtype=float)
-    lp.row_lower_ = np.asarray(row_lo, dtype=float)
-    lp.row_upper_ = np.asarray(row_hi, dtype=float)
     A = A.tocsr()
     A.sort_indices()
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    # asarray, not astype: no numpy copy when the dtype already fits (HiGHS copies the arrays anyway; on a reduced LP of
-    # tens of millions of columns each copy is hundreds of MB at the peak)
-    lp.a_matrix_.start_ = np.asarray(A.indptr, dtype=np.int32)
-    lp.a_matrix_.index_ = np.asarray(A.indices, dtype=np.int32)
-    lp.a_matrix_.value_ = np.asarray(A.data, dtype=float)
-    lp.a_matrix_.num_col_ = lp.num_col_
-    lp.a_matrix_.num_row_ = lp.num_row_
-    lp.sense_ = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
-    status = h.passModel(lp)
+    f64 = partial(np.ascontiguousarray, dtype=np.float64)  # no copy when the dtype already fits
+    i32 = partial(np.ascontiguousarray, dtype=np.int32)
+    nc, nr = int(A.shape[1]), int(A.shape[0])
+    sense = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
+    # the pointer overload reads num_col integrality entries: all continuous (HighsVarType.kContinuous = 0)
+    status = h.passModel(nc, nr, int(A.nnz), int(highspy.MatrixFormat.kRowwise), int(sense), 0.0,
+                         f64(cost), f64(col_lo), f64(col_hi), f64(row_lo), f64(row_hi),
+                         i32(A.indptr), i32(A.indices), f64(A.data), np.zeros(nc, dtype=np.int32))
     if status == highspy.HighsStatus.kError:
         raise SolverError("HiGHS rejected the model")
 
@@ -408,13 +404,19 @@ class Truncation:
         self.reduced_stats[tau] = red.stats
         return min(red.fixed + red.closed + self._solve_blocks(red.blocks, tau), self.info.answer)
 
-    def _solve_blocks(self, blocks, tau: float) -> float:
+    def _solve_blocks(self, blocks: list, tau: float) -> float:
+        """Σ of the blocks' LP values. Empties ``blocks``: a block's arrays are dropped once HiGHS holds its copy, so
+        the LP is not held twice while HiGHS solves it (a reduced LP of the paper profile's whole graphs has up to
+        tens of millions of columns; callers keep no other reference to them)."""
         v = 0.0
-        for w, A in blocks:
+        while blocks:
+            w, A = blocks.pop(0)
             h = highs_model(self.time_limit)
             set_solve_budget(h, self.time_limit, self.deadline, f"LP truncation at τ={tau:g}")
             pass_rowwise(h, np.ones(w.size), np.zeros(w.size), w, np.full(A.shape[0], -_INF), np.full(A.shape[0], float(tau)), A)
+            del w, A
             v += solve_optimal(h, f"LP truncation at τ={tau:g}")
+            del h  # this block's HiGHS model goes before the next block's is built
         return v
 
     def value_or_stop(self, tau: float, target: float, *, sweeps: int = 30) -> float | None:
@@ -455,6 +457,8 @@ class Truncation:
                                             time.perf_counter() - t0))
                 return None
             closed, blocks, _ = split_components(w, A, tau)
+            del w, A, y
+            red.blocks.clear()  # the blocks list now holds the only references (_solve_blocks drops them as it goes)
             v += closed + self._solve_blocks(blocks, tau)
         v = min(v, info.answer)
         self._cache[tau] = v

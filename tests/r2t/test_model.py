@@ -191,3 +191,70 @@ def test_warm_started_lp_equals_cold_lp():
     for tau in (64, 8, 2, 16, 1, 32):
         assert warm.value(tau) == pytest.approx(cold.value(tau), rel=1e-9, abs=1e-6)
     assert warm._h is not None
+
+
+def test_pass_rowwise_gives_highs_exactly_the_lp():
+    """The pointer overload of passModel: HiGHS holds the arrays it was given (row-wise matrix, bounds, costs, sense),
+    all columns continuous, and solves it as an LP."""
+    import highspy
+    import scipy.sparse as sp
+    from dpworkbench.r2t.model import highs_model, pass_rowwise, solve_optimal
+
+    rng = np.random.default_rng(5)
+    A = sp.random(7, 12, density=0.4, random_state=3, format="csr", dtype=float)
+    A.data = np.round(A.data * 4) + 1
+    cost, lo, hi = rng.integers(1, 4, 12).astype(float), np.zeros(12), rng.integers(1, 3, 12).astype(float)
+    rlo, rhi = np.full(7, -np.inf), rng.integers(2, 6, 7).astype(float)
+    h = highs_model()
+    pass_rowwise(h, cost, lo, hi, rlo, rhi, A)
+    lp = h.getLp()
+    assert (lp.num_col_, lp.num_row_, lp.sense_) == (12, 7, highspy.ObjSense.kMaximize)
+    for got, want in ((lp.col_cost_, cost), (lp.col_lower_, lo), (lp.col_upper_, hi), (lp.row_lower_, rlo), (lp.row_upper_, rhi)):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    m = lp.a_matrix_
+    got = sp.csr_matrix((np.asarray(m.value_), np.asarray(m.index_), np.asarray(m.start_)), shape=(7, 12)) \
+        if m.format_ == highspy.MatrixFormat.kRowwise else \
+        sp.csc_matrix((np.asarray(m.value_), np.asarray(m.index_), np.asarray(m.start_)), shape=(7, 12))
+    assert (got != A).nnz == 0
+    assert all(t == highspy.HighsVarType.kContinuous for t in lp.integrality_)
+    v = solve_optimal(h, "test LP")
+    x = np.asarray(h.getSolution().col_value)
+    assert v == pytest.approx(cost @ x) and np.all(A @ x <= rhi + 1e-9) and np.all((x >= -1e-9) & (x <= hi + 1e-9))
+    assert h.getInfo().mip_node_count in (-1, 0)  # solved as an LP, not a MIP
+
+
+@pytest.mark.parametrize("early_stop", [False, True])
+def test_reduced_lp_arrays_are_freed_before_highs_solves_them(monkeypatch, early_stop):
+    """HiGHS holds its own copy of a reduced LP once passed: the truncation keeps no reference to the block's arrays
+    while HiGHS solves it (on the paper profile's whole graphs a reduced LP has tens of millions of columns, held twice
+    otherwise), on both paths (``value`` and the early stop's ``value_or_stop``)."""
+    import gc
+    import weakref
+
+    from dpworkbench.r2t import model
+
+    info = graph_joininfo(holme_kim(300, 4, 0.5, seed=9), "path2")
+    trunc = Truncation(info, "lp")
+    taus = [t for t in (2.0, 4.0, 8.0, 16.0) if t < info.DS]
+    refs: list[weakref.ref] = []
+    reduced, solve = trunc._reduced, model.solve_optimal
+
+    def reduced_spy(tau, *, split):
+        red = reduced(tau, split=split)
+        refs[:] = [weakref.ref(x) for blk in red.blocks for x in blk]
+        return red
+
+    checked = []
+
+    def solve_spy(h, what):
+        gc.collect()
+        checked.append((len(refs), [r for r in refs if r() is not None]))
+        return solve(h, what)
+
+    monkeypatch.setattr(trunc, "_reduced", reduced_spy)
+    monkeypatch.setattr(model, "solve_optimal", solve_spy)
+    for tau in taus:
+        trunc.value_or_stop(tau, target=-1.0) if early_stop else trunc.value(tau)  # target −1: never stops early
+    assert len(checked) >= len(taus) and all(n > 0 and alive == [] for n, alive in checked)
+    fresh = Truncation(info, "lp")
+    assert [trunc.value(t) for t in taus] == [fresh.value(t) for t in taus]
