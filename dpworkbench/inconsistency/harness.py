@@ -9,10 +9,11 @@ Relation: add or remove one line of the CSV at any position. The entry points th
 valid lines and ``hostile_lines`` (unparseable values, blanks, NA, ±1e9, inf, 1.0, a new category, a duplicate line =
 a duplicate key, an extra field, an open quote), read by the subcommand's own loader; a refusal on one side of a
 pair only is a violation. The claimed ε is the command's own ``--plan``
-(:func:`~dpworkbench.testing.declared.cli_entry`); the statistics brute-forced are the declarations'
-(:class:`~.mechanisms.Statistics`: F(θ), the cover size, the FD degree-bound terms, the row count) against their
-declared sensitivities, of the table and conflict graph the command itself read and built
-(:func:`~dpworkbench.testing.declared.command_releases`).
+(:func:`~dpworkbench.testing.declared.cli_entry`); the statistics brute-forced are those of every declared release
+the command makes (the row bound, I_MI, I_P and the cover: :class:`~.mechanisms.Statistics`' F(θ), EM quality gaps,
+FD degree-bound terms, cover size and row count) against each declaration's sensitivities at the parameters the
+command passed, of the table and conflict graph the command itself read and built
+(:func:`~dpworkbench.testing.declared.command_statistics`).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..testing.declared import cli_entry, command_releases
+from ..testing.declared import cli_entry
 from ..testing.harness import FileCLI, csv_line_neighbours, hostile_lines, numeric_components, scratch_file, seed_of
-from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, VERTEX_COVER, Statistics, harness_tables
+from .mechanisms import FINDING1, HARNESS_DCS as DCS, harness_tables
 
 PAPER = "inconsistency"
 EPS = 1.0
@@ -80,8 +81,8 @@ def _file_neighbours(text: str, id_column: bool):
 def _file_entry(via: str, schema: str | None, id_column: str | None):
     """``via="cli"``: ``dpworkbench inconsistency FILE`` run in-process (real parser and handler); ``via="api"``:
     ``loaders.load_csv`` + ``mechanisms.release_measures`` on the same files, with the same claim. Statistics: those
-    of the graph the subcommand's own public checks, reader and build made, projected in the stable order as every
-    entry; a refusal on one side of a pair only is a violation (the release must be a total function of the file)."""
+    of the subcommand's own declared releases, on what its public checks, reader and build made; a refusal on one
+    side of a pair only is a violation (the release must be a total function of the file)."""
     import dataclasses
 
     from . import cli as C
@@ -92,24 +93,17 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
     extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])
     cli = FileCLI(C.register, PAPER, lambda path: ["inconsistency", str(path), "--dcs", str(dcs_file), "--epsilon",
                                                    str(EPS), *extra])
-    releases = command_releases(cli.run)
-
-    def stats(text: str) -> dict[str, float]:  # of the table and graph the command's own reader and build made
-        s = next(st for _, _, _, st in releases(text) if isinstance(st, Statistics))
-        return dict(Statistics(s.graph, df=s.df, dcs=s.dcs))
-
     def api_release(text, rng):
         df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
         rel = release_measures(df, list(DCS), epsilon=EPS, backend=seed_of(rng), id_column=id_column)
         return numeric_components(rel.value | {"n_bound": rel.details["n_bound"]})
 
     flags = " ".join(f"{a} '{b}'" if " " in b else f"{a} {b}" for a, b in zip(extra[::2], extra[1::2]))
-    sens = {k: v for m in (I_MI, I_P) for k, v in m.sensitivity(strategy="bound_hier").items() if not k.startswith("q_")}
     entry = cli_entry(
         "dpworkbench inconsistency" + (f" {flags}" if flags else ""), cli.run,
         lambda rng: _file_inputs(rng, id_column is not None),
         lambda text: _file_neighbours(text, id_column is not None),
-        stats, {**sens, **VERTEX_COVER.sensitivity()}, relation=FILE_RELATION, n_samples=300, pilot_samples=300,
+        relation=FILE_RELATION, n_samples=300, pilot_samples=300,
         public=("--epsilon", "--dcs", "--schema (default: every column text, from the header)", "--order-seed",
                 "--n-bound (when given)", "--id-column"),
         note="file-level neighbours (csv_line_neighbours + hostile_lines) read by the subcommand's own loader; "

@@ -192,15 +192,17 @@ def declared_pairs(mech, params: dict, stats) -> dict[str, tuple[Any, float | No
 
 def command_statistics(run: Callable[..., Any], pairs: Callable[..., dict] | None = None
                        ) -> tuple[Callable[[Any], dict], Callable[[Any], dict]]:
-    """``(statistics, sensitivities)`` of a command that makes one declared release per run: ``x ↦`` the
-    statistics of what the command read from ``x``, and ``x ↦`` their claimed sensitivities at the parameters the
-    command passed. ``pairs(mech, params, data, stats) -> {statistic: (value, sensitivity)}`` says which (default:
-    the declaration's own, :func:`declared_pairs`)."""
+    """``(statistics, sensitivities)`` of a command: ``x ↦`` the statistics of what the command read from ``x``, and
+    ``x ↦`` their claimed sensitivities at the parameters the command passed, over the declared releases of one run
+    (merged by name: releases on the same table share its statistics). ``pairs(mech, params, data, stats) ->
+    {statistic: (value, sensitivity)}`` says which (default: the declaration's own, :func:`declared_pairs`)."""
     releases = command_releases(run)
 
     def pairs_of(x):
-        (mech, params, data, stats), = releases(x)
-        return pairs(mech, params, data, stats) if pairs else declared_pairs(mech, params, stats)
+        out: dict = {}
+        for mech, params, data, stats in releases(x):
+            out.update(pairs(mech, params, data, stats) if pairs else declared_pairs(mech, params, stats))
+        return out
     return ((lambda x: {k: v for k, (v, _) in pairs_of(x).items()}),
             (lambda x: {k: d for k, (_, d) in pairs_of(x).items() if d is not None}))
 
