@@ -3,9 +3,10 @@
 One entry per public release API: :func:`~dpworkbench.comparisons.imi.r2t_imi` and
 :meth:`R2TIMI.run <dpworkbench.comparisons.imi.R2TIMI.run>` (through :func:`r2t_imi_record`). Both run the R2T
 declaration on a conflict graph's I_MI truncation (:func:`imi_truncation`), so its claimed ε, statistics (Q(I, τ) with
-sensitivity τ) and sensitivities are R2T's (:func:`~dpworkbench.testing.declared.wrapped_entry`); the inputs are R2T's
-example graphs (at most ``N_NODES`` tuples, public GS_Q = ``GS_GRAPH``). The relation is tuple-level DP on the
-database behind the graph, i.e. node-DP: one node (a tuple) removed with its edges, the rest relabelled.
+sensitivity τ) and sensitivities are R2T's (:func:`~dpworkbench.testing.declared.wrapped_entry`); the inputs and
+parameters are R2T's harness instance (its example graphs of at most ``N_NODES`` tuples, a tuple conflicting with at
+most 5 others, with its public GS_Q = 8: τ grid 2, 4, 8). The relation is tuple-level DP on the database behind the
+graph, i.e. node-DP: one node (a tuple) removed with its edges, the rest relabelled.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from dpworkbench.testing.harness import node_neighbours
 
 from .imi import imi_truncation, r2t_imi, r2t_imi_record
 
-EPS, BETA = 1.0, 0.1
-GS_GRAPH = 8.0  # public GS_Q on conflict graphs of ≤ 6 tuples (a tuple conflicts with ≤ 5): τ grid 2, 4, 8
+PARAMS = dict(R2T.harness_params)  # epsilon, gs, beta
 RELATION = "node-DP on the conflict graph: remove one tuple (node) with its conflicting pairs (remaining nodes relabelled)"
 
 #: Public functions that take ε but release nothing a user would publish.
@@ -43,7 +43,7 @@ def _trunc(x):
 
 
 def _entry(name, release, public):
-    return wrapped_entry(R2T, {"epsilon": EPS, "gs": GS_GRAPH, "beta": BETA}, name, _trunc, release,
+    return wrapped_entry(R2T, PARAMS, name, _trunc, release,
                          relation=RELATION, public_inputs=public, n_samples=4000,
                          make_inputs=lambda rng: [(N_NODES, e) for e in example_graphs(rng)],
                          neighbours=lambda x: node_neighbours(*x))
@@ -54,11 +54,9 @@ def entry_points():
     def record(x, rng):
         # base 2 / ceil: R2T's τ grid; n_bound: the public size bound of the class (the clip)
         graph = _memo("graph", x, lambda n, e: from_edges(n, [tuple(p) for p in e.tolist()]))
-        return r2t_imi_record(graph, EPS, rng=rng, gs=GS_GRAPH, n_bound=N_NODES, base=2.0, rounding="ceil",
-                              beta=BETA).value
+        return r2t_imi_record(graph, rng=rng, n_bound=N_NODES, base=2.0, rounding="ceil", **PARAMS).value
     return [_entry("comparisons.r2t_imi",
-                   lambda x, rng: r2t_imi(None, x[0], epsilon=EPS, beta=BETA, gs=GS_GRAPH, rng=rng,
-                                          truncation=_trunc(x)).value,
+                   lambda x, rng: r2t_imi(None, x[0], rng=rng, truncation=_trunc(x), **PARAMS).value,
                    ("gs (GS_Q; default n_tuples is data-derived and listed in derived_public)", "base", "rounding",
                     "beta", "epsilon")),
             _entry("comparisons.r2t_imi_record (R2TIMI.run)", record,

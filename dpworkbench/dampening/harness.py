@@ -5,9 +5,11 @@ Every API release is a declaration (:mod:`dpworkbench.dampening.mechanisms`): it
 median|percentile|topk``, run in-process with ``--seed <int> --json`` on small files written once per input, from
 bytes: CSV texts whose neighbours substitute one line at any position (median, percentile: substitution, n fixed),
 and edge-list texts whose neighbours add or remove one line (topk: edge-DP on the public node set, graphs above the
-degree bound projected). Each entry's claimed ε and relation are those of the declaration the command names (its
-``--plan``, :func:`~dpworkbench.testing.declared.cli_entry`); its pre-noise statistics are read through the real
-command (``--dump-scores``, NOT PRIVATE) and checked against the declarations' own statistics and sensitivities.
+degree bound projected). Each command runs at its declarations' harness parameters (their flags, from the command's
+parser); its claimed ε, relation and declared public flags are those of the declaration it names (its ``--plan``,
+:func:`~dpworkbench.testing.declared.cli_entry`); its pre-noise statistics are the declaration's, of the values the
+command's reader handed it (median, percentile), or read through the real command (topk: ``--dump-scores``, NOT
+PRIVATE, both LD's and SLD's), checked against the declarations' own sensitivities.
 """
 
 from __future__ import annotations
@@ -17,13 +19,12 @@ from itertools import combinations
 
 import numpy as np
 
-from dpworkbench.testing.declared import cli_entry, declared_statistics
+from dpworkbench.testing.declared import cli_entry, declared_pairs, declared_statistics
 from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_file
 
 from .cli import register
-from .mechanisms import CLI_BOUND, K, LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
+from .mechanisms import LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
 
-EPS = 1.0
 #: ``dpworkbench dampening …`` in process (the real parser and handler) on files written from text; a refusal
 #: surfaces as the handler's ValueError (what the harness compares across a pair).
 _cli = partial(FileCLI, register, "dampening")
@@ -44,32 +45,27 @@ def _median_csv_neighbours(text):
     return csv_line_neighbours(text, list(dict.fromkeys(extra)), add=False, remove=False)
 
 
-def _selection_cli(sub, decl, params, flags, public):
-    stats_of, claimed = declared_statistics(decl, params)
-    cli = _cli(lambda path: ["dampening", sub, str(path), *flags, "--column", "val",
-                             "--upper", str(LAM), "--epsilon", str(EPS)])
+def _selection_cli(sub, params):
+    """``dpworkbench dampening median|percentile`` at a selection declaration's harness parameters."""
+    cli = _cli(lambda path: ["dampening", sub, str(path), "--column", "val", *cli.param_argv(["dampening", sub], params)])
 
-    def stats(text):  # the values the real command selected on (--dump-scores, NOT PRIVATE)
-        x = np.asarray(cli.exact(text, "--dump-scores")["NOT_PRIVATE"]["input"]["values"], float)
-        return dict(stats_of(x), n=float(x.size))  # n: public under substitution, must not move
+    def pairs(mech, params, values, stats):  # the declaration the command names, on the values its reader selected on
+        return {**declared_pairs(mech, params, stats), "n": (float(np.size(values)), 0.0)}  # n: public, fixed
 
-    return cli_entry(f"dpworkbench dampening {sub}", cli.run, _median_csv_inputs, _median_csv_neighbours, stats,
-                     dict(claimed, n=0.0), public=public, n_samples=1000,
+    return cli_entry(f"dpworkbench dampening {sub}", cli.run, _median_csv_inputs, _median_csv_neighbours,
+                     pairs=pairs, cli=cli, public=("n", "--mechanism"), n_samples=1000,
                      note="file-level: one CSV line substituted at any position by a value or a hostile line")
 
 
 P_CLI = 0.9    # the CLI entry's --p (rank n on the small files: the top end, where Λ − X_(k−1) binds)
-_SEL = {"epsilon": EPS, "lower": 0.0, "upper": float(LAM)}
 
 
 def _median_cli():
-    return _selection_cli("median", MEDIAN["LD"], _SEL, [],
-                          ("--lower", "--upper", "--missing", "n", "--horizon", "--mechanism", "--epsilon"))
+    return _selection_cli("median", MEDIAN["LD"].harness_params)
 
 
 def _percentile_cli():
-    return _selection_cli("percentile", PERCENTILE["LD"], dict(_SEL, p=P_CLI), ["--p", str(P_CLI)],
-                          ("--p", "--lower", "--upper", "--missing", "n", "--horizon", "--mechanism", "--epsilon"))
+    return _selection_cli("percentile", {**PERCENTILE["LD"].harness_params, "p": P_CLI})
 
 
 # The topk CLI starts from bytes: edge-list texts whose neighbours add or remove one line at any position — an edge
@@ -95,10 +91,10 @@ def _edge_line_neighbours(text):
 
 def _topk_cli():
     nodes = scratch_file("dampening", "\n".join(str(v) for v in range(N_NODES)) + "\n", ".txt")
-    cli = _cli(lambda path: ["dampening", "topk", str(path), "--nodes", str(nodes), "--k", str(K),
-                             "--max-degree-bound", str(CLI_BOUND), "--epsilon", str(EPS)], ".txt")
+    params = TOPK_GRAPH["LD"].harness_params  # the graph PrivTopk declarations' harness instance (k, bound, ε)
+    cli = _cli(lambda path: ["dampening", "topk", str(path), "--nodes", str(nodes),
+                             *cli.param_argv(["dampening", "topk"], params)], ".txt")
     # the LD and SLD declarations' per-node sensitivities of EBC and of their scores (projection stability included)
-    params = {"epsilon": EPS, "k": K, "max_degree_bound": CLI_BOUND}
     sens = {f"{m}.{k}": v for m in ("LD", "SLD") for k, v in declared_statistics(TOPK_GRAPH[m], params)[1].items()}
 
     def stats(text):
@@ -110,7 +106,7 @@ def _topk_cli():
     return cli_entry(
         "dpworkbench dampening topk", cli.run, _edge_text_inputs, _edge_line_neighbours, stats,
         dict(sens, num_nodes=0.0),
-        public=("--nodes", "--k", "--epsilon", "--mechanism", "--max-degree-bound"), n_samples=1000,
+        cli=cli, public=("--nodes", "--mechanism"), n_samples=1000,
         components=lambda out: {f"node_{j + 1}": float(v) for j, v in enumerate(out["private"]["nodes"])},
         note="file-level: one edge line added or removed at any position; graphs above the bound are projected")
 

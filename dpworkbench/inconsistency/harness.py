@@ -7,24 +7,23 @@ Relation: add or remove one line of the CSV at any position. The entry points th
 (header-only rule; declared ``--schema`` with ``--id-column``) and the API loader ``loaders.load_csv`` feeding
 ``mechanisms.release_measures`` — get neighbours built from the bytes (issue 21): ``csv_line_neighbours`` with
 valid lines and ``hostile_lines`` (unparseable values, blanks, NA, ±1e9, inf, 1.0, a new category, a duplicate line =
-a duplicate key, an extra field, an open quote), read by the subcommand's own loader (``loaders.public_inputs`` +
-``read_csv_public``); a refusal on one side of a pair only is a violation. The claimed ε is the command's own
-``--plan`` (:func:`~dpworkbench.testing.declared.cli_entry`); the statistics brute-forced are the declarations'
-(:class:`~.mechanisms.Statistics`: F(θ), the cover size, the FD degree-bound terms, the row count) against their
-declared sensitivities, computed through the real path (reader → ``build`` → stable order).
+a duplicate key, an extra field, an open quote), read by the subcommand's own loader; a refusal on one side of a
+pair only is a violation. The claimed ε is the command's own ``--plan``
+(:func:`~dpworkbench.testing.declared.cli_entry`); the statistics brute-forced are those of every declared release
+the command makes (the row bound, I_MI, I_P and the cover: :class:`~.mechanisms.Statistics`' F(θ), EM quality gaps,
+FD degree-bound terms, cover size and row count) against each declaration's sensitivities at the parameters the
+command passed, of the table and conflict graph the command itself read and built
+(:func:`~dpworkbench.testing.declared.command_statistics`).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..testing.declared import cli_entry
 from ..testing.harness import FileCLI, csv_line_neighbours, hostile_lines, numeric_components, scratch_file, seed_of
-from .conflict_graph import build
-from .mechanisms import FINDING1, HARNESS_DCS as DCS, I_MI, I_P, VERTEX_COVER, Statistics, harness_tables
+from .mechanisms import FINDING1, HARNESS_DCS as DCS, harness_tables
 
 PAPER = "inconsistency"
 EPS = 1.0
@@ -81,43 +80,30 @@ def _file_neighbours(text: str, id_column: bool):
 
 def _file_entry(via: str, schema: str | None, id_column: str | None):
     """``via="cli"``: ``dpworkbench inconsistency FILE`` run in-process (real parser and handler); ``via="api"``:
-    ``loaders.load_csv`` + ``mechanisms.release_measures`` on the same files, with the same claim. Statistics: the
-    subcommand's own public checks and reader (``loaders.public_inputs`` + ``read_csv_public``), then the same
-    build/projection as every entry; a refusal on one side of a pair only is a violation (the release must be a
-    total function of the file)."""
+    ``loaders.load_csv`` + ``mechanisms.release_measures`` on the same files, with the same claim. Statistics: those
+    of the subcommand's own declared releases, on what its public checks, reader and build made; a refusal on one
+    side of a pair only is a violation (the release must be a total function of the file)."""
     import dataclasses
 
-    from ..datasets.public_schema import read_csv_public
     from . import cli as C
-    from .loaders import load_csv, public_inputs
+    from .loaders import load_csv
     from .mechanisms import release_measures
 
     dcs_file = scratch_file(PAPER, "not(t1.A=t2.A&t1.B!=t2.B)\n", ".txt")
     extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])
     cli = FileCLI(C.register, PAPER, lambda path: ["inconsistency", str(path), "--dcs", str(dcs_file), "--epsilon",
                                                    str(EPS), *extra])
-    graphs: dict[str, Any] = {}
-
-    def stats(text: str) -> dict[str, float]:
-        if text not in graphs:
-            path = cli.path(text)
-            sch, dcs = public_inputs(path, schema=schema, dcs=[str(dcs_file)], id_column=id_column)
-            df, _, _ = read_csv_public(path, sch)
-            graphs[text] = dict(Statistics(build(df, dcs, id_column=id_column), df=df, dcs=dcs))
-        return graphs[text]
-
     def api_release(text, rng):
         df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
         rel = release_measures(df, list(DCS), epsilon=EPS, backend=seed_of(rng), id_column=id_column)
         return numeric_components(rel.value | {"n_bound": rel.details["n_bound"]})
 
     flags = " ".join(f"{a} '{b}'" if " " in b else f"{a} {b}" for a, b in zip(extra[::2], extra[1::2]))
-    sens = {k: v for m in (I_MI, I_P) for k, v in m.sensitivity(strategy="bound_hier").items() if not k.startswith("q_")}
     entry = cli_entry(
         "dpworkbench inconsistency" + (f" {flags}" if flags else ""), cli.run,
         lambda rng: _file_inputs(rng, id_column is not None),
         lambda text: _file_neighbours(text, id_column is not None),
-        stats, {**sens, **VERTEX_COVER.sensitivity()}, relation=FILE_RELATION, n_samples=300, pilot_samples=300,
+        relation=FILE_RELATION, n_samples=300, pilot_samples=300,
         public=("--epsilon", "--dcs", "--schema (default: every column text, from the header)", "--order-seed",
                 "--n-bound (when given)", "--id-column"),
         note="file-level neighbours (csv_line_neighbours + hostile_lines) read by the subcommand's own loader; "

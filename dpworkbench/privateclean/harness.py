@@ -71,6 +71,9 @@ _H = GRR.harness_params
 DOM3, P3, B, (LO, HI) = _H["domains"]["cat"], _H["discrete"]["cat"], _H["numeric"]["val"], _H["bounds"]["val"]
 CLI_ARGS = ["--attr", "cat", "--p", str(P3), "--domain", ",".join(DOM3), "--value-col", "val", "--b", str(B),
             "--bounds", f"{LO:g},{HI:g}", "--merge", "b=a", "--equals", "a"]
+#: what ``privateclean query`` treats as public (its flags spell GRR's per-attribute parameters), then the file's shape
+CLI_PUBLIC = ("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
+              "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines")
 
 
 def _cli(flags: list[str]) -> FileCLI:
@@ -293,8 +296,7 @@ def spark_cli_entry() -> EntryPoint:
     hostile line), its statistics from :func:`prenoise_cli_statistics` through the Spark engine against GRR's."""
     return _cli_entry(
         "dpworkbench privateclean query --engine spark", SPARK_ARGS,
-        ("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
-         "--b/--value-epsilon", "--merge", "--equals", "--engine", "header", "number of lines"), _spark_cli_inputs,
+        (*CLI_PUBLIC[:-2], "--engine", *CLI_PUBLIC[-2:]), _spark_cli_inputs,
         "--agg sum --merge b=a --equals a, V drawn by Spark (grr_spark)", n_samples=400, pilot_samples=200,
         statistics=prenoise_cli_statistics(SPARK_ARGS), tests=SPARK_TESTS, tail="; " + SPARK_NOTE,
         sensitivities={**GRR.sensitivity(**GRR.check_params(_H)), "true_sum": HI - LO, "rows": 0.0})
@@ -315,8 +317,7 @@ def entry_points() -> list[EntryPoint]:
         # size, and each sample here is a whole CLI run (~50 ms)
         n_samples=1000, pilot_samples=500), _cli_entry(
         "dpworkbench privateclean query", CLI_ARGS,
-        ("--domain (+ NULL, or --other)", "--bounds (clip; Δ = HI − LO)", "--fill", "--p/--epsilon",
-         "--b/--value-epsilon", "--merge", "--equals", "header", "number of lines"), _inputs((3, 4)),
+        CLI_PUBLIC, _inputs((3, 4)),
         "--agg sum --merge b=a --equals a", n_samples=1000), *spark_entry_points()]
 
 

@@ -4,8 +4,9 @@ R2T, OPT², ExpOPT², naive Laplace, fixed τ, random τ, NT, SDE, RM and LS are
 :mod:`.mechanisms.baselines`); their entries are derived from the declarations (:mod:`dpworkbench.testing.declared`). Here
 remain the CLI subcommands (``dpworkbench r2t sql|graph``, run in-process on small files written once per input),
 whose neighbours are rows or lines of files: :func:`~dpworkbench.testing.declared.cli_entry` derives each one's
-claimed ε from the command's own ``--plan``, and its statistics are the R2T declaration's (Q(I, τ) for each τ of the
-grid, sensitivity τ) on what the command reads (edge list / tables → join information → :class:`Truncation`). The
+claimed ε from the command's own ``--plan``, and its statistics are those of the declared release the command makes
+(:func:`~dpworkbench.testing.declared.command_statistics`: R2T's Q(I, τ) for each τ of the grid, sensitivity τ, of
+the :class:`Truncation` the command's own reader and extraction built from the files). The
 relations are the declared ones (``SQL_RELATION``, ``GRAPH_RELATION``) realised on each input: one customer with its
 orders; one node with its edges. GS_Q is public on the small instance class (at most ``N_NODES`` nodes; at most
 ``MAX_ORDERS`` orders per customer).
@@ -13,29 +14,21 @@ orders; one node with its edges. GS_Q is public on the small instance class (at 
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from dpworkbench.cache import cached_call, fingerprint
-from dpworkbench.testing.declared import cli_entry, declared_statistics
+from dpworkbench.cache import fingerprint
+from dpworkbench.testing.declared import cli_entry
 from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_dir, scratch_file
 
 from .cli import register
 from .mechanisms import GRAPH_RELATION as _GRAPH, R2T, SQL_RELATION as _SQL, example_graphs
-from .model import Truncation
 
-EPS = 1.0
-GS_GRAPH = 8.0       # public GS_Q for the edge count on that class (τ grid 2, 4, 8)
 MAX_ORDERS = 3       # each customer has at most 3 orders: S_Q ≤ 3
-GS_SQL = 4.0         # public GS_Q for the COUNT query on that class (τ grid 2, 4)
+SQL_PARAMS = {"epsilon": 1.0, "gs": 4.0}  # public GS_Q for the COUNT query on that class (τ grid 2, 4)
 SQL = "SELECT COUNT(*) FROM cust c, orders o WHERE c.id = o.cid"
 SQL_RELATION = _SQL("the primary private relation cust; each orders tuple references one customer").describe()
-#: R2T's declared statistics Q(I, τ) and sensitivities τ on the grid of each class's GS_Q
-(SQL_Q, SQL_SENS), (GRAPH_Q, GRAPH_SENS) = (declared_statistics(R2T, {"epsilon": EPS, "gs": g})
-                                            for g in (GS_SQL, GS_GRAPH))
 
 #: Public functions that take ε but release nothing (pure plans, theory bounds).
 EXEMPT = {
@@ -47,16 +40,10 @@ EXEMPT = {
 _CLI = FileCLI(register, "r2t", lambda path: [])
 
 
-def _memo(kind: str, key: tuple, compute):
-    """Non-private per-input work (join information, Q(I,τ) solvers), content-keyed in
-    :mod:`dpworkbench.cache`: the harness calls a release thousands of times on each input."""
-    return cached_call("r2t.harness", (kind, key), compute)
-
-
 def _sql(query: str, files, *flags: str):
-    """``run(x, *extra)``: ``dpworkbench r2t sql QUERY <files(x)> FLAGS --gs GS_SQL --epsilon EPS EXTRA``."""
-    return lambda x, *extra: _CLI.argv(["r2t", "sql", query, *files(x), *flags, "--gs", f"{GS_SQL:g}", "--epsilon",
-                                        f"{EPS:g}", *extra])
+    """``run(x, *extra)``: ``dpworkbench r2t sql QUERY <files(x)> FLAGS <SQL_PARAMS' flags> EXTRA``."""
+    return lambda x, *extra: _CLI.argv(["r2t", "sql", query, *files(x), *flags,
+                                        *_CLI.param_argv(["r2t", "sql"], SQL_PARAMS), *extra])
 
 
 def _components(out: dict) -> dict:
@@ -66,33 +53,7 @@ def _components(out: dict) -> dict:
     return {"estimate": float(p["estimate"]), "winner_tau": float(p["winner_tau"] or 0.0)}
 
 
-@contextmanager
-def _duck(db: Path | None = None, **tables):
-    """A DuckDB connection (in memory, or ``db`` read-only) with ``tables`` registered, closed after use."""
-    import duckdb
-
-    con = duckdb.connect(str(db), read_only=True) if db else duckdb.connect()
-    for name, df in tables.items():
-        con.register(name, df)
-    try:
-        yield con
-    finally:
-        con.close()
-
-
 # ------------------------------------------------------------------ SQL (primary private relation cust)
-def _sql_stats(x):
-    """Q(I, τ) of :data:`SQL` on the schema input's persons and orders as cust(id), orders(oid, cid)."""
-    from .sql import extract
-
-    def compute() -> Truncation:
-        cust = pd.DataFrame({"id": [p for p, _ in x["person"]]}, dtype="int64")
-        orders = pd.DataFrame([o[:2] for o in x["orders"]], columns=["oid", "cid"], dtype="int64")
-        with _duck(cust=cust, orders=orders) as con:
-            return Truncation(extract(con, SQL, [("c", "id")]).info)
-    return SQL_Q(_memo("sqlinfo", (x["person"], x["orders"]), compute))
-
-
 def _tables(c: Path, o: Path) -> list[str]:
     return ["--table", f"cust={c}", "--table", f"orders={o}"]
 
@@ -105,8 +66,7 @@ def _sql_cli():
                        scratch_file("r2t", "oid,cid\n" + "".join(f"{o[0]},{o[1]}\n" for o in x["orders"])))
     return cli_entry(
         "dpworkbench r2t sql", _sql(SQL, files, "--private", "c:id"), _schema_inputs, _schema_neighbours(("person",)),
-        _sql_stats, SQL_SENS, relation=SQL_RELATION, components=_components,
-        public=("query", "--table names", "--private", "--gs", "--base", "--beta", "--epsilon"),
+        relation=SQL_RELATION, components=_components, public=("query", "--table names", "--private"), cli=_CLI,
         n_samples=600, pilot_samples=400)  # each run opens a DuckDB connection (~10–30 ms)
 
 
@@ -144,25 +104,15 @@ def _line_ids(line: str) -> set[int]:
         return set()
 
 
-def _graph_text_stats(text):
-    """Q(I, τ) for the graph the CLI's own reader makes of the file (``scan_edge_list``, dense relabelling)."""
-    from ..cli.common import scan_edge_list
-    from .patterns import graph_joininfo
-
-    def compute():
-        return Truncation(graph_joininfo(scan_edge_list(scratch_file("r2t", text, ".txt")).graph(), "edge"))
-    return GRAPH_Q(_memo("trunc-text", (fingerprint(text),), compute))
-
-
 def _graph_cli():
-    cli = FileCLI(register, "r2t", lambda path: ["r2t", "graph", str(path), "--query", "edge", "--gs", f"{GS_GRAPH:g}",
-                                                 "--epsilon", f"{EPS:g}"], ".txt")
+    # R2T's harness instance (its GS_Q for the edge count on graphs of at most N_NODES nodes: τ grid 2, 4, 8)
+    cli = FileCLI(register, "r2t", lambda path: ["r2t", "graph", str(path), "--query", "edge",
+                                                 *cli.param_argv(["r2t", "graph"], R2T.harness_params)], ".txt")
     return cli_entry(
         "dpworkbench r2t graph", cli.run, lambda rng: [_graph_text(e) for e in example_graphs(rng)],
-        _graph_text_neighbours, _graph_text_stats, GRAPH_SENS, components=_components, n_samples=600,
+        _graph_text_neighbours, components=_components, n_samples=600, cli=cli, public=("--query", "--max-degree"),
         relation=_GRAPH.describe() + "; at the file level: every line naming the node removed, and any line that is "
-                 "not two integer ids (dropped by the one-line rule) inserted anywhere",
-        public=("--query", "--max-degree / --gs", "--base", "--beta", "--epsilon"))
+                 "not two integer ids (dropped by the one-line rule) inserted anywhere")
 
 
 # ------------------------------------------------------------------ SQL on a declared schema (issue 22), CLI --db
@@ -237,38 +187,29 @@ def _schema_db(x) -> Path:
     return p
 
 
-def _schema_entry(name, query, private, *, groups=None, project=None, parallel=None, note=""):
-    """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics through the
-    same completion and extraction. GROUP BY: R2T's Q_g(I,τ) per group with sensitivity τ; with parallel composition
-    also Σ_g Q_g(I,τ) with sensitivity τ (one individual moves one group only, in one direction)."""
-    from .schema import catalog_from_duckdb
-    from .sql import extract
+def _group_pairs(parallel: bool):
+    """GROUP BY (the command's R2T_GROUP_BY release): R2T's Q_g(I,τ) per group with R2T's sensitivity τ; with parallel
+    composition also Σ_g Q_g(I,τ) with sensitivity τ (one individual moves one group only, in one direction)."""
+    def pairs(mech, params, data, per_group):
+        sens = R2T.sensitivity(**params)  # each group's R2T at the command's parameters
+        out = {f"Q[{'/'.join(g)}]{k[1:]}": (s[k], d) for g, s in per_group.items() for k, d in sens.items()}
+        out.update({f"ΣQ_g{k[1:]}": (sum(s[k] for s in per_group.values()), d) for k, d in sens.items() if parallel})
+        return out
+    return pairs
 
+
+def _schema_entry(name, query, private, *, groups=None, project=None, parallel=None, note=""):
+    """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics of the
+    release the command makes on what its own completion and extraction read."""
     flags = [a for g in (groups or {}).items() for a in ("--groups", f"{g[0]}={'|'.join(g[1])}")]
     flags += ["--project", project] if project else []
-
-    def extraction(x):
-        with _duck(_schema_db(x)) as con:
-            return extract(con, query, list(private), catalog=catalog_from_duckdb(con), groups=groups, project=project)
-
-    def stats(x):
-        key = tuple(x[t] for t in _TABLES)
-        ex = _memo("schema-ex", (query, private, str(groups), project, key), lambda: extraction(x))
-        if ex.groups is None:
-            return SQL_Q(_memo("schema-tr", (query, private, project, key), lambda: Truncation(ex.info)))
-        out = {f"Q[{'/'.join(g)}]{k[1:]}": v for g, info in zip(ex.groups, ex.group_infos)
-               for k, v in SQL_Q(Truncation(info)).items()}
-        for k in SQL_SENS if parallel else ():
-            out[f"ΣQ_g{k[1:]}"] = sum(v for q, v in out.items() if q.startswith("Q[") and q.endswith(k[1:]))
-        return out
-
-    privs = [a for p in private for a in ("--private", p)]
+    flags += [a for p in private for a in ("--private", p)]
     return cli_entry(
-        f"dpworkbench r2t sql --db ({name})", _sql(query, lambda x: ["--db", str(_schema_db(x))], *privs, *flags),
-        _schema_inputs, _schema_neighbours(tuple(private)), stats,
-        lambda x: {k: float(k.rsplit(",", 1)[1].rstrip(")")) for k in stats(x)}, relation=_SQL.describe(),
-        public=("query and its completion", "--db catalog (keys)", "--private", "--groups", "--project", "--gs",
-                "--epsilon"), components=_components, note=note,
+        f"dpworkbench r2t sql --db ({name})", _sql(query, lambda x: ["--db", str(_schema_db(x))], *flags),
+        _schema_inputs, _schema_neighbours(tuple(private)),
+        pairs=_group_pairs(bool(parallel)) if "GROUP BY" in query else None, relation=_SQL.describe(), cli=_CLI,
+        public=("query and its completion", "--db catalog (keys)", "--private", "--groups", "--project"),
+        components=_components, note=note,
         # The brute force of every statistic over every neighbour is the check these entries add (the noise is R2T's,
         # audited at full strength on the API entries); each sampled release reopens a DuckDB file through the CLI
         # (~0.05–0.1 s), so the end-to-end audit here is a smaller one that still catches a gross leak.
@@ -307,33 +248,14 @@ def _csv_neighbours(text):
     yield from csv_line_neighbours(text, extra)
 
 
-def _csv_files(text) -> tuple[Path, Path, Path]:
-    return scratch_file("r2t", "id\n1\n2\n3\n"), scratch_file("r2t", text), scratch_file("r2t", CSV_DDL, ".sql")
-
-
-def _csv_stats(text):
-    from .schema import catalog_from_ddl, load_tables
-    from .sql import extract
-
-    def compute():
-        c, o, s = _csv_files(text)
-        cat = catalog_from_ddl(s)
-        with _duck() as con:
-            load_tables(con, [f"cust={c}", f"orders={o}"], cat)  # the CLI's own loader
-            return Truncation(extract(con, CSV_SQL, ["cust"], catalog=cat).info)
-
-    return SQL_Q(_memo("csv", (text,), compute))
-
-
 def _csv_entry():
     def files(text):
-        c, o, s = _csv_files(text)
-        return [*_tables(c, o), "--schema", str(s)]
+        return [*_tables(scratch_file("r2t", "id\n1\n2\n3\n"), scratch_file("r2t", text)), "--schema",
+                str(scratch_file("r2t", CSV_DDL, ".sql"))]
     return cli_entry(
         "dpworkbench r2t sql --schema (CSV lines)", _sql(CSV_SQL, files, "--private", "cust"), _csv_inputs,
-        _csv_neighbours, _csv_stats, SQL_SENS, relation=CSV_RELATION, components=_components,
-        public=("query and its completion", "--schema DDL (types, keys)", "--private", "--gs", "--epsilon"),
-        n_samples=400, pilot_samples=300,
+        _csv_neighbours, relation=CSV_RELATION, components=_components, cli=_CLI,
+        public=("query and its completion", "--schema DDL (types, keys)", "--private"), n_samples=400, pilot_samples=300,
         note="a cell that does not parse under its declared type is NULL (weight 0 / no individual)")
 
 

@@ -6,11 +6,16 @@ inputs are the declaration's; its neighbours are the declaration's own generator
 relation and the data's type (:func:`generic_neighbours`); the statistics brute-forced are the declaration's
 ``statistics`` against its ``sensitivity``; the audited release is :meth:`Mechanism.release` itself (with the
 statistics of each input computed once, since the brute force has already checked them).
+
+A command's entry (:func:`cli_entry`) reads its statistics off the command itself (:func:`observed_releases`): the
+declaration's statistics of what the command's own reader handed it, so a paper's harness restates no reader.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from contextlib import contextmanager
+from itertools import takewhile
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -139,18 +144,93 @@ def wrapped_entry(mech, params: dict, name: str, read, release, **kw) -> EntryPo
                       claimed_epsilon=ledger_epsilon(mech.plan(**params)), sensitivities=sens, release=release, **kw)
 
 
-def cli_entry(name: str, run, make_inputs, neighbours, statistics, sensitivities, *, public: tuple[str, ...],
-              relation: str | None = None, components=None, **kw) -> EntryPoint:
+@contextmanager
+def observed_releases() -> Iterator[list[tuple[Any, dict, Any, Any]]]:
+    """Every declared release made inside the block, in order, as ``(mechanism, checked params, data, statistics)``:
+    what a command handed its declaration through its real path (reader, extraction), read off that path instead of
+    replicated by the harness. The statistics are computed once and passed on to the release as its cache, so the run
+    is the one it would be unobserved (its plan, noise and output are unchanged); the observation ends with the block."""
+    from ..mechanisms.declaration import Mechanism
+
+    seen: list[tuple[Any, dict, Any, Any]] = []
+    release = Mechanism.release
+
+    def observed(self, data, *, rng=None, accountant=None, statistics=None, **params):
+        checked = self.check_params(params)
+        stats = self.statistics(data, **checked) if statistics is None else statistics
+        seen.append((self, checked, data, stats))
+        return release(self, data, rng=rng, accountant=accountant, statistics=stats, **params)
+
+    Mechanism.release = observed
+    try:
+        yield seen
+    finally:
+        Mechanism.release = release
+
+
+def command_releases(run: Callable[..., Any]) -> Callable[[Any], list[tuple[Any, dict, Any, Any]]]:
+    """``x ↦`` the declared releases (:func:`observed_releases`) of one seeded run ``run(x, "--seed", "0", "--json")``,
+    kept per input (the harness asks for an input's statistics more than once)."""
+    cache: dict[str, list] = {}
+
+    def releases(x):
+        key = repr(x)
+        if key not in cache:
+            with observed_releases() as seen:
+                run(x, "--seed", "0", "--json")
+            cache[key] = seen
+        return cache[key]
+    return releases
+
+
+def declared_pairs(mech, params: dict, stats) -> dict[str, tuple[Any, float | None]]:
+    """``{statistic: (value, claimed sensitivity)}`` of a declaration's (already computed) statistics at ``params``
+    (:func:`declared_statistics`; ``None``: a statistic it claims nothing for)."""
+    values, sens = declared_statistics(mech, params)
+    return {k: (v, sens.get(k)) for k, v in values(None, stats).items()}
+
+
+def command_statistics(run: Callable[..., Any], pairs: Callable[..., dict] | None = None
+                       ) -> tuple[Callable[[Any], dict], Callable[[Any], dict]]:
+    """``(statistics, sensitivities)`` of a command: ``x ↦`` the statistics of what the command read from ``x``, and
+    ``x ↦`` their claimed sensitivities at the parameters the command passed, over the declared releases of one run
+    (merged by name: releases on the same table share its statistics). ``pairs(mech, params, data, stats) ->
+    {statistic: (value, sensitivity)}`` says which (default: the declaration's own, :func:`declared_pairs`)."""
+    releases = command_releases(run)
+
+    def pairs_of(x):
+        out: dict = {}
+        for mech, params, data, stats in releases(x):
+            out.update(pairs(mech, params, data, stats) if pairs else declared_pairs(mech, params, stats))
+        return out
+    return ((lambda x: {k: v for k, (v, _) in pairs_of(x).items()}),
+            (lambda x: {k: d for k, (_, d) in pairs_of(x).items() if d is not None}))
+
+
+def cli_entry(name: str, run, make_inputs, neighbours, statistics=None, sensitivities=None, *,
+              public: tuple[str, ...], cli=None, pairs=None, relation: str | None = None, components=None,
+              **kw) -> EntryPoint:
     """The entry of the command ``name`` (``dpworkbench <paper> …``), run in process: ``run(x, *flags)`` is its JSON
     on input ``x``. What the command claims is derived from it, not restated: its ε is its own ``--plan`` (the plan
     of the declaration it names, from public inputs only; on the first example input), its relation that
-    declaration's unless a file-level one is given, its paper the command's second word. The audited release is a
-    ``--seed <int> --json`` run; its components are the numbers of ``private`` (or ``components(json)``)."""
+    declaration's unless a file-level one is given, its paper the command's second word; its statistics, unless
+    given, those of the declared release it makes (:func:`command_statistics`, with ``pairs``). Its public inputs
+    are ``public`` (the command's own: its input's shape, flags that are no parameter) and, given the command's
+    runner ``cli`` (:class:`~dpworkbench.testing.harness.FileCLI`), the command's flag of each parameter of that
+    declaration, in the declaration's order. The audited release is a ``--seed <int> --json`` run; its components
+    are the numbers of ``private`` (or ``components(json)``)."""
     from ..mechanisms.declaration import registry
 
     plan = run(make_inputs(np.random.default_rng(0))[0], "--plan", "--json")
+    mech = registry().get(plan["mechanism"])
     if relation is None:
-        relation = registry()[plan["mechanism"]].relation.describe()
+        relation = mech.relation.describe()
+    if statistics is None:
+        statistics, sensitivities = command_statistics(run, pairs)
+    if cli is not None and mech is not None:
+        words = list(takewhile(lambda w: not w.startswith(("-", "(")), name.split()[1:]))  # the subcommand
+        flags = cli.flags(words)
+        public = tuple(dict.fromkeys([*public, *(flags[p.name] for p in mech.params if p.name in flags)]))
 
     def release(x, rng):
         out = run(x, "--seed", str(seed_of(rng)), "--json")
@@ -161,4 +241,5 @@ def cli_entry(name: str, run, make_inputs, neighbours, statistics, sensitivities
                       neighbours=neighbours, statistics=statistics, sensitivities=sensitivities, release=release, **kw)
 
 
-__all__ = ["cli_entry", "wrapped_entry", "declared_statistics", "entry_point", "generic_neighbours"]
+__all__ = ["cli_entry", "command_releases", "command_statistics", "declared_pairs", "declared_statistics", "entry_point",
+           "generic_neighbours", "observed_releases", "wrapped_entry"]

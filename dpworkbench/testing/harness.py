@@ -240,16 +240,35 @@ class InProcessCLI:
         self._register = register
         self._parser = None
 
-    def __call__(self, argv: list[str]) -> dict:
+    def command(self, words: Sequence[str]):
+        """The parser of ``dpworkbench <words>`` (its flags: what a harness entry derives public inputs from)."""
         import argparse
-        import contextlib
-        import io
-        import json
 
         if self._parser is None:
             self._parser = argparse.ArgumentParser(prog="dpworkbench")
             self._register(self._parser.add_subparsers(dest="command", required=True))
-        args = self._parser.parse_args(argv)
+        parser = self._parser
+        for w in words:
+            parser = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[w]
+        return parser
+
+    def flags(self, words: Sequence[str]) -> dict[str, str]:
+        """``{destination: flag}`` of ``dpworkbench <words>``: a declared parameter's flag is the one whose
+        destination is its name."""
+        return {a.dest: a.option_strings[0] for a in self.command(words)._actions if a.option_strings}
+
+    def param_argv(self, words: Sequence[str], params: Mapping[str, Any]) -> list[str]:
+        """The command line of a declaration's parameters (each one's flag, then its value), so a harness states
+        its parameters once, as data."""
+        flags = self.flags(words)
+        return [t for k, v in params.items() for t in (flags[k], f"{v:g}" if isinstance(v, float) else str(v))]
+
+    def __call__(self, argv: list[str]) -> dict:
+        import contextlib
+        import io
+        import json
+
+        args = self.command([]).parse_args(argv)
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             code = args.func(args)
@@ -317,6 +336,12 @@ class FileCLI:
 
     def path(self, text: str):
         return scratch_file(self._tag, text, self._suffix)
+
+    def flags(self, words: Sequence[str]) -> dict[str, str]:
+        return self._runner.flags(words)
+
+    def param_argv(self, words: Sequence[str], params: Mapping[str, Any]) -> list[str]:
+        return self._runner.param_argv(words, params)
 
     def argv(self, argv: list[str]) -> dict:
         """Any command line of the same parser (``quiet``: Python warnings silenced, e.g. an estimator's numeric
