@@ -729,7 +729,8 @@ class FHat:
         self.decompose = decompose
         self._cache: dict[float, float] = {}
         self._h = None
-        self._duals: list[np.ndarray] = []  # the row duals (≥ 0) of every F̂ LP solved: each bounds F̂ at every τ
+        # each solved LP's dual bounds F̂ at every τ by a line a + b·τ (g_upper); only (a, b) are kept, not the duals
+        self._dual_lines: list[tuple[float, float]] = []
         self.log: list[SolveRecord] = []
 
     def value(self, tau: float) -> float:
@@ -769,13 +770,7 @@ class FHat:
             return self._cache[tau] - self.info.n
         n = self.info.n
         best = min([float(n)] + [v for t, v in self._cache.items() if t >= tau])
-        if self._duals:
-            m = self.info.m
-            b_top = (self.info.sizes - 1).astype(float)
-            for lam in self._duals:
-                reduced = self._c - self._A.T @ lam
-                ub = float(b_top @ lam[:m]) + tau * float(lam[m:].sum()) + float(np.maximum(reduced, 0.0).sum())
-                best = min(best, ub + 1e-9 * (n + m) * (1.0 + float(lam.max(initial=0.0))))
+        best = min([best] + [a + b * tau for a, b in self._dual_lines])
         return min(best - n, 0.0)
 
     def solved(self) -> dict[float, float]:
@@ -809,8 +804,13 @@ class FHat:
         set_solve_budget(self._h, self.time_limit, self.deadline, f"F̂ LP at τ={tau:g}")
         self._h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
         v = min(solve_optimal(self._h, f"F̂ LP at τ={tau:g}"), float(self.info.n))
-        # a maximisation's ≤-row duals are ≥ 0 up to sign convention and tolerances; any λ ≥ 0 gives a valid bound
-        self._duals.append(np.abs(np.asarray(self._h.getSolution().row_dual, dtype=float)))
+        # a maximisation's ≤-row duals are ≥ 0 up to sign convention and tolerances; any λ ≥ 0 gives a valid bound,
+        # b(τ)ᵀλ + Σ max(0, c − Aᵀλ) = a + b·τ, with the tuples' rows (the last n) the only ones depending on τ
+        lam = np.abs(np.asarray(self._h.getSolution().row_dual, dtype=float))
+        m, n = self.info.m, self.info.n
+        a = float((self.info.sizes - 1).astype(float) @ lam[:m]) + float(np.maximum(self._c - self._A.T @ lam, 0.0).sum())
+        margin = 1e-9 * (n + m) * (1.0 + float(lam.max(initial=0.0)))  # covers the float sums
+        self._dual_lines.append((a + margin, float(lam[m:].sum())))
         return v
 
 
