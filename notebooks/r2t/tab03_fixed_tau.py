@@ -47,10 +47,9 @@ if profile == "paper":
         if mech in ("R2T", "OPT2"):
             print(f"- {mech}: {why}")
     print("- Q2- (23.3M length-2 paths on this stand-in): truncated from per-node counts (dpworkbench.r2t.aggregate, the same "
-          "Q(I, τ) without listing the paths); a τ whose reduced LP would exceed 5,000,000 columns is OT: R2T needs τ = 512, "
-          "256 and 128 (5.8M, 10.7M and ≤ 15.8M columns), so its runs are OT, and so are the fixed τ ≤ GS/8^4 = 256 "
-          "(10.7M–23.3M columns). Measured: without a cap one R2T run took 63 s and 4.4 GB at load ≈ 4; with a 12M cap "
-          "R2T stopped at τ = 128 and the fixed τ = 256 went over 120 s at load ≈ 12")
+          f"Q(I, τ) without listing the paths); a τ whose reduced LP would exceed {limits['max_cols']:,} columns, or whose "
+          f"solve goes over {limits['run_time_limit']} s, is OT: the status column of the table below says which fixed τ are "
+          "(the smaller τ's reduced LPs have 10.7M–23.3M columns)")
     print("- repetitions: paper: 20; here 10 (the 20 % trimmed mean drops 2 runs on each side), because this notebook and "
           "Fig. 7's had to run one after the other within about an hour on the shared 2-core machine (one R2T run of Q2- "
           "on this stand-in took 63 s at load ≈ 4)")
