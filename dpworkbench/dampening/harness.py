@@ -8,7 +8,7 @@ and edge-list texts whose neighbours add or remove one line (topk: edge-DP on th
 degree bound projected). Each command runs at its declarations' harness parameters (their flags, from the command's
 parser); its claimed ε, relation and declared public flags are those of the declaration it names (its ``--plan``,
 :func:`~dpworkbench.testing.declared.cli_entry`); its pre-noise statistics are the declaration's, of what the command's
-reader handed it (the values for median and percentile; for topk the edges on the node set, under both ``--mechanism
+reader handed it (the values for median and percentile; for topk the edges on the node set, of both ``--mechanism
 LD`` and ``SLD``), checked against the declarations' own sensitivities.
 """
 
@@ -19,7 +19,7 @@ from itertools import combinations
 
 import numpy as np
 
-from dpworkbench.testing.declared import cli_entry, command_statistics, declared_pairs
+from dpworkbench.testing.declared import cli_entry, declared_pairs
 from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_file
 
 from .cli import register
@@ -95,18 +95,19 @@ def _topk_cli():
     cli = _cli(lambda path: ["dampening", "topk", str(path), "--nodes", str(nodes),
                              *cli.param_argv(["dampening", "topk"], params)], ".txt")
 
-    def both(text, *extra):  # one run releases one of LD/SLD (--mechanism): the statistics are both's, observed
-        for m in ("LD", "SLD"):
-            cli.run(text, "--mechanism", m, *extra)
-
-    def pairs(mech, params, graph, stats):  # each declaration's own, by its name; the node set (--nodes) is public
-        tag = next(m for m, d in TOPK_GRAPH.items() if d is mech)
-        return {**{f"{tag}.{k}": v for k, v in declared_pairs(mech, params, stats).items()},
-                "num_nodes": (float(graph[0]), 0.0)}
+    def pairs(mech, checked, graph, stats):
+        """The release the command made (SLD, its default) and LD's (``--mechanism LD``), each the declaration's own
+        statistics of the edges the command read, at the parameters it passed; the node set (--nodes) is public."""
+        out = {"num_nodes": (float(graph[0]), 0.0)}
+        for tag in ("LD", "SLD"):
+            decl = TOPK_GRAPH[tag]
+            own = stats if decl is mech else decl.statistics(graph, **checked)
+            out.update({f"{tag}.{k}": v for k, v in declared_pairs(decl, checked, own).items()})
+        return out
 
     return cli_entry(
-        "dpworkbench dampening topk", cli.run, _edge_text_inputs, _edge_line_neighbours,
-        *command_statistics(both, pairs), cli=cli, public=("--nodes", "--mechanism"), n_samples=1000,
+        "dpworkbench dampening topk", cli.run, _edge_text_inputs, _edge_line_neighbours, pairs=pairs,
+        cli=cli, public=("--nodes", "--mechanism"), n_samples=1000,
         components=lambda out: {f"node_{j + 1}": float(v) for j, v in enumerate(out["private"]["nodes"])},
         note="file-level: one edge line added or removed at any position; graphs above the bound are projected")
 
