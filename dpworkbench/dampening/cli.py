@@ -66,7 +66,6 @@ def _topk(args: argparse.Namespace) -> int:
     from dpworkbench.cli.release import emit_plan
 
     from . import ebc as E
-    from .mechanisms import graph_topk_statistics
 
     path, decl = Path(args.edges), DM.TOPK_GRAPH[args.mechanism]
     params = checked_params(args, decl, ("epsilon", "k", "max_degree_bound"))
@@ -102,9 +101,6 @@ def _topk(args: argparse.Namespace) -> int:
                                  max_degree_bound=args.max_degree_bound)  # None (research run only): derived
     bound = rel.public["max_degree_bound"]
     inputs.update({k: v for k, v in rel.exact.items() if "_dropped" in k})  # what the public rules dropped
-    if args.dump_scores:  # harness diagnostics (hidden flag): the pre-noise scores, NOT PRIVATE
-        ld, sld = (graph_topk_statistics((ids.size, dense), method=m, max_degree_bound=bound) for m in ("LD", "SLD"))
-        inputs.update({"ebc": sld["ebc"].tolist(), "scores": sld["score"].tolist(), "ld_scores": ld["score"].tolist()})
     derived = rel.derived_public + (() if args.nodes else ("node set",))
     public = dict(rel.public, **{"node set": f"{args.nodes} ({ids.size} nodes)" if args.nodes
                                  else f"ids in the edge list ({ids.size} nodes)"})
@@ -155,6 +151,3 @@ def register(subparsers) -> None:
         parser.add_argument("--mechanism", choices=list(DM.SELECTORS), default=default,
                             help=f"EM, permute-and-flip (PF), local dampening (LD) or shifted LD (SLD) (default {default})")
         add_release_flags(parser)
-    # The privacy harness reads topk's pre-noise scores through the real command (NOT PRIVATE, with --show-exact): one
-    # run releases one of LD/SLD, and the check covers both (median/percentile's statistics are observed in the run)
-    t.add_argument("--dump-scores", action="store_true", help=argparse.SUPPRESS)

@@ -7,9 +7,9 @@ bytes: CSV texts whose neighbours substitute one line at any position (median, p
 and edge-list texts whose neighbours add or remove one line (topk: edge-DP on the public node set, graphs above the
 degree bound projected). Each command runs at its declarations' harness parameters (their flags, from the command's
 parser); its claimed ε, relation and declared public flags are those of the declaration it names (its ``--plan``,
-:func:`~dpworkbench.testing.declared.cli_entry`); its pre-noise statistics are the declaration's, of the values the
-command's reader handed it (median, percentile), or read through the real command (topk: ``--dump-scores``, NOT
-PRIVATE, both LD's and SLD's), checked against the declarations' own sensitivities.
+:func:`~dpworkbench.testing.declared.cli_entry`); its pre-noise statistics are the declaration's, of what the command's
+reader handed it (the values for median and percentile; for topk the edges on the node set, of both ``--mechanism
+LD`` and ``SLD``), checked against the declarations' own sensitivities.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from itertools import combinations
 
 import numpy as np
 
-from dpworkbench.testing.declared import cli_entry, declared_pairs, declared_statistics
+from dpworkbench.testing.declared import cli_entry, declared_pairs
 from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_file
 
 from .cli import register
@@ -94,18 +94,19 @@ def _topk_cli():
     params = TOPK_GRAPH["LD"].harness_params  # the graph PrivTopk declarations' harness instance (k, bound, ε)
     cli = _cli(lambda path: ["dampening", "topk", str(path), "--nodes", str(nodes),
                              *cli.param_argv(["dampening", "topk"], params)], ".txt")
-    # the LD and SLD declarations' per-node sensitivities of EBC and of their scores (projection stability included)
-    sens = {f"{m}.{k}": v for m in ("LD", "SLD") for k, v in declared_statistics(TOPK_GRAPH[m], params)[1].items()}
 
-    def stats(text):
-        inp = cli.exact(text, "--dump-scores")["NOT_PRIVATE"]["input"]  # the real command's reader, projection, scores
-        vectors = {"SLD.ebc": inp["ebc"], "SLD.score": inp["scores"], "LD.score": inp["ld_scores"]}
-        return dict({f"{k}[{v}]": float(x) for k, vec in vectors.items() for v, x in enumerate(vec)},
-                    num_nodes=float(len(inp["ebc"])))
+    def pairs(mech, checked, graph, stats):
+        """The release the command made (SLD, its default) and LD's (``--mechanism LD``), each the declaration's own
+        statistics of the edges the command read, at the parameters it passed; the node set (--nodes) is public."""
+        out = {"num_nodes": (float(graph[0]), 0.0)}
+        for tag in ("LD", "SLD"):
+            decl = TOPK_GRAPH[tag]
+            own = stats if decl is mech else decl.statistics(graph, **checked)
+            out.update({f"{tag}.{k}": v for k, v in declared_pairs(decl, checked, own).items()})
+        return out
 
     return cli_entry(
-        "dpworkbench dampening topk", cli.run, _edge_text_inputs, _edge_line_neighbours, stats,
-        dict(sens, num_nodes=0.0),
+        "dpworkbench dampening topk", cli.run, _edge_text_inputs, _edge_line_neighbours, pairs=pairs,
         cli=cli, public=("--nodes", "--mechanism"), n_samples=1000,
         components=lambda out: {f"node_{j + 1}": float(v) for j, v in enumerate(out["private"]["nodes"])},
         note="file-level: one edge line added or removed at any position; graphs above the bound are projected")

@@ -89,7 +89,7 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
     from .loaders import load_csv
     from .mechanisms import release_measures
 
-    dcs_file = scratch_file(PAPER, "not(t1.A=t2.A&t1.B!=t2.B)\n", ".txt")
+    dcs_file = scratch_file(PAPER, "".join(f"{dc.text}\n" for dc in DCS), ".txt")  # the API variant's DCs, as text
     extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])
     cli = FileCLI(C.register, PAPER, lambda path: ["inconsistency", str(path), "--dcs", str(dcs_file), "--epsilon",
                                                    str(EPS), *extra])

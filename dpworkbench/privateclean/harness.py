@@ -6,14 +6,15 @@ harness must flag). Here only the CLI: ``dpworkbench privateclean query`` in pro
 (:class:`~dpworkbench.testing.harness.InProcessCLI`) on small CSV files. Its neighbours substitute one *line* of the
 file at any position by another line, hostile ones included (:func:`~dpworkbench.testing.harness.hostile_lines`:
 unparseable and non-finite numbers, blanks, a new category, ±1e9, a blank line, an extra field, an open quote).
-Whether a release happens and its pre-noise statistics (the CLI's NOT PRIVATE true SUM and COUNT, and the public row
-count) are compared on every pair; components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM)
-with ``--seed <int> --json``; the claimed ε is the command's own ``--plan`` (GRR's plan for the flags,
-:func:`~dpworkbench.testing.declared.cli_entry`), and the flags are GRR's harness instance.
+Whether a release happens and the statistics of the GRR release the command makes (the declaration's ``counts`` and
+``values`` of what the command's reader handed it, at the parameters its flags passed, observed in the run:
+:func:`~dpworkbench.testing.declared.cli_entry`; a changed row count changes ``values``' length) are compared on every
+pair; components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM) with ``--seed <int> --json``;
+the claimed ε is the command's own ``--plan`` (GRR's plan for the flags), and the flags are GRR's harness instance.
 
 The Spark engine (:func:`~dpworkbench.privateclean.spark_engine.grr_spark`, and ``privateclean query --engine spark``)
-has two entries of its own (:func:`spark_entry_points`): the same checks, the pre-noise statistics computed by Spark
-itself (the partitions run the real path with :class:`_PreNoise`, which draws nothing).
+has two entries of its own (:func:`spark_entry_points`): the same checks, on GRR's declared statistics of the pre-noise
+relation Spark's partitions computed (they run the real path with :class:`_PreNoise`, which draws nothing).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench.mechanisms.backends import NumpyBackend
-from dpworkbench.testing.declared import cli_entry, entry_point
+from dpworkbench.testing.declared import cli_entry, declared_statistics, entry_point
 from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines
 
 from .mechanisms import GRR
@@ -88,16 +89,6 @@ def run_cli(argv: list[str]) -> dict:
     return _cli([]).argv(argv)
 
 
-def _statistics(cli: FileCLI):
-    def stats(text: str) -> dict[str, float]:
-        # the CLI's own NOT PRIVATE truth on the pre-noise relation (the file read by the public schema, mapped into
-        # the domain and clipped into the bounds, then merged and filtered): the quantities the noise is added to
-        s, c = cli.exact(text, "--agg", "sum"), cli.exact(text, "--agg", "count")
-        return {"true_sum": float(s["NOT_PRIVATE"]["true_answer"]),
-                "true_count": float(c["NOT_PRIVATE"]["true_answer"]), "rows": float(s["public"]["rows"])}
-    return stats
-
-
 def _inputs(sizes: tuple[int, ...], sub: bool = False):
     """CSV texts ``cat[,sub],val`` of ``sizes`` lines; the first line ("a"[, "u"], LO) is the template of the hostile
     lines: ("a"[, "u"], 1e9) moves the SUM by Δ."""
@@ -145,9 +136,8 @@ def joint_entry() -> EntryPoint:
         examples=_joint_examples, register=False)  # ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
     # register=False: a copy registered under GRR's name replaced the real GRR in the registry (the privacy table and
     # `dpworkbench release` then showed the harness instance)
-    return dataclasses.replace(entry_point(mech), name="privateclean.grr(discrete={('cat', 'sub'): 0.5} joint over "
-                               "{cat: [a, b]} × {sub: [u, v]}, numeric={'val': 10.0}, bounds=(0, 10))",
-                               tests="tests/privacy/test_harness_privateclean.py",
+    # checked with this paper's entries (test_harness_declared.py checks the registry, where this copy is not)
+    return dataclasses.replace(entry_point(mech), tests="tests/privacy/test_harness_privateclean.py",
                                note="joint partition (cat, sub) over the product of declared domains (issue 25)")
 
 
@@ -157,44 +147,37 @@ MULTI_ARGS = ["--attr", "cat", "--domain", ",".join(DOM3), "--attr", "sub", "--d
 
 def _cli_entry(name: str, flags: list[str], public: tuple[str, ...], inputs, note: str, tail: str = "",
                **kw) -> EntryPoint:
-    """A file-level entry of ``dpworkbench privateclean query`` with ``flags``: its SUM released, the true SUM and
-    COUNT and the public row count brute-forced (each sample is a whole CLI run, ~50 ms)."""
-    cli = _cli([*flags, "--agg", "sum"])  # a later --agg (the statistics' count) overrides this one
-    kw.setdefault("statistics", _statistics(cli))
-    kw.setdefault("sensitivities", {"true_sum": HI - LO, "true_count": 1.0, "rows": 0.0})
+    """A file-level entry of ``dpworkbench privateclean query`` with ``flags``: its SUM released, the statistics of
+    the GRR release it makes brute-forced (each sample is a whole CLI run, ~50 ms)."""
+    cli = _cli([*flags, "--agg", "sum"])
     return cli_entry(name, cli.run, inputs, _cli_neighbours, relation=FILE_RELATION, public=public,
                      note=f"{note}, in process with --seed <int> --json; file-level neighbours with hostile "
                           f"lines{tail}", **kw)
 
 
 # --- the Spark engine (issue 25: every release path in the harness) -----------------------------------------------
-# grr_spark draws V partition by partition (spark_engine._partition_sampler: GRR.statistics, then GRR.noise); with the
-# pre-noise back-end (its for_partition, pickled to the executors) that very path runs with randomness switched off,
-# so the V it returns is the pre-noise relation Spark computed. Each statistic is a whole Spark run (~0.7 s), so the
-# inputs are one small table / file; see tests/spark/test_spark_privateclean_harness.py.
+# grr_spark draws V partition by partition (spark_engine._partition_sampler: GRR.statistics, then GRR.noise), in
+# executors the harness cannot observe. With the pre-noise back-end (its for_partition, pickled to the executors) that
+# very path runs with randomness switched off, so the V it returns is the relation Spark's partitions computed before
+# the noise; its statistics are the declaration's own of that V (:func:`_prenoise_statistics`). Each statistic is a
+# whole Spark run (~0.7 s), so the inputs are one small table / file; see tests/spark/test_spark_privateclean_harness.py.
 SPARK_TESTS = "tests/spark/test_spark_privateclean_harness.py"
 SPARK_NOTE = ("pre-noise statistics computed by the Spark path itself (grr_spark with the harness's pre-noise back-end "
               "in every partition); each sample is a Spark run, so the release is audited on grr_spark only, each side "
               "drawn by one release run on many copies of the table (records are randomised independently)")
 
 
-def _v_statistics(data: pd.DataFrame, domains: dict, numeric: Iterable[str]) -> dict[str, np.ndarray]:
-    """The declaration's brute-forced statistics (``counts[key]``: the code histogram over the released domain plus
-    GRR's "forced" bin; ``values[col]``) read off a pre-noise V. A forced row (outside a domain without a declared
-    target) comes out of the pre-noise back-end as code 0, so its forced bin here stays empty; one substituted record
-    still moves the histogram by at most 2 in L1."""
-    from .mechanisms import partition_codes
-
-    out: dict[str, np.ndarray] = {}
-    for key, dom in domains.items():
-        dom = np.asarray(dom, dtype=object)
-        codes = partition_codes(data, key, dom)
-        if (codes < 0).any():  # not a refusal (a ValueError would be read as one): the pre-noise V left its domain
-            raise RuntimeError(f"pre-noise V holds a value outside the released domain of {key!r}")
-        out[f"counts[{key}]"] = np.bincount(codes, minlength=len(dom) + 1).astype(float)
-    for col in numeric:
-        out[f"values[{col}]"] = data[col].to_numpy(dtype=float)
-    return out
+def _prenoise_statistics(params: dict, v: pd.DataFrame) -> dict:
+    """GRR's declared statistics (at ``params``) of a pre-noise V. V holds every record mapped into its released domain
+    (NULL included when it joins the domain: the CLI's out-of-domain rule) and its bounds, so they are the partitions'
+    own, except a forced record (outside a domain without a declared target), which the pre-noise back-end's uniform
+    redraw puts at code 0: its forced bin stays empty; one substituted record still moves the histogram by ≤ 2 (L1)."""
+    declared, _ = declared_statistics(GRR, params)
+    stats = GRR.statistics(v, **GRR.check_params(params))
+    changed = [rule for rule, counts in stats["exact"].items() if any(counts.values())]  # what the public rules moved
+    if changed:  # not a refusal (a ValueError would be read as one): V left its released domains or bounds
+        raise RuntimeError(f"the pre-noise V is not in its released domains and bounds ({', '.join(changed)})")
+    return declared(v, stats)
 
 
 def _spark_v(x: pd.DataFrame, rng, params: dict):
@@ -207,82 +190,67 @@ def _spark_v(x: pd.DataFrame, rng, params: dict):
 
 def spark_api_entry() -> EntryPoint:
     """:func:`~dpworkbench.privateclean.spark_engine.grr_spark`: the GRR declaration's own entry (its harness
-    parameters, claim, relation, neighbours and sensitivities), on one of its example tables, with its
-    ``counts``/``values`` statistics read off the pre-noise V that Spark drew."""
+    parameters, claim, relation, neighbours and sensitivities), on one of its example tables, with its statistics
+    those of the pre-noise V that Spark drew."""
     import dataclasses
 
     from .mechanisms import partition_codes
 
     params = dict(GRR.harness_params)
-    checked = GRR.check_params(params)
-
-    def statistics(x):
-        rel, v = _spark_v(x, _PreNoise(0), params)
-        return _v_statistics(v, {k: rel.domains[k] for k in checked["discrete"]}, checked["numeric"] or {})
 
     def release(x, rng):
         rel, v = _spark_v(x, rng, params)
         comps = {}
         for k, dom in rel.domains.items():  # V's codes in the released domains, then its numbers
             comps.update({f"{k}[{i}]": float(c) for i, c in enumerate(partition_codes(v, k, np.asarray(dom, object)))})
-        for c in checked["numeric"] or {}:
+        for c in GRR.check_params(params)["numeric"] or {}:
             comps.update({f"{c}[{i}]": float(y) for i, y in enumerate(v[c].to_numpy(dtype=float))})
         return comps
 
     base = entry_point(GRR)
     return dataclasses.replace(
-        base, name="privateclean.spark_engine.grr_spark" + base.name[len(GRR.name):], statistics=statistics,
+        base, name="privateclean.spark_engine.grr_spark" + base.name[len(GRR.name):],
+        statistics=lambda x: _prenoise_statistics(params, _spark_v(x, _PreNoise(0), params)[1]),
         make_inputs=lambda rng: GRR.examples(rng)[:1],  # one 3-row table: ~13 Spark runs
         release=release, n_samples=400, pilot_samples=200, tests=SPARK_TESTS,
         note="the Spark front of the GRR declaration; " + SPARK_NOTE)
 
 
 SPARK_ARGS = [*CLI_ARGS, "--engine", "spark"]
+_PRENOISE_RUNS: dict[tuple, tuple] = {}
 
 
 def prenoise_query(flags: list[str]):
-    """``text ↦ (answer, grr release)`` of ``dpworkbench privateclean query FILE <flags>``: the CLI's own parser,
-    plan (checked before the file is read), line reader and :func:`~dpworkbench.privateclean.query.query` — the
-    engine the flags name, its session resolved as the CLI resolves it —, with the noise back-end replaced by the
-    pre-noise one (the only difference from the handler, whose back-end comes from ``--seed``)."""
-    import argparse
+    """``text ↦ (answer, grr release, GRR's parameters)`` of ``dpworkbench privateclean query FILE <flags>``: the CLI's
+    own parser (on :func:`_cli`'s command line), plan (checked before the file is read; it names GRR's parameters),
+    line reader and :func:`~dpworkbench.privateclean.query.query` — the engine the flags name, its session resolved as
+    the CLI resolves it —, with the noise back-end replaced by the pre-noise one (the only difference from the handler,
+    whose back-end comes from ``--seed``). Kept per flags and text (each is a Spark run): the harness asks for a file's
+    statistics and sensitivities, and the Spark tests for its answer too."""
     import warnings
     from pathlib import Path
 
     from dpworkbench.datasets.public_schema import read_raw_lines
     from dpworkbench.spark import session_from_args
-    from dpworkbench.testing.harness import scratch_file
 
-    from .cli import query_plan, register
+    from .cli import query_plan
     from .query import query
 
-    parser = argparse.ArgumentParser(prog="dpworkbench")
-    register(parser.add_subparsers(dest="command", required=True))
+    cli = _cli(flags)
 
     def run(text: str):
-        args = parser.parse_args(["privateclean", "query", str(scratch_file(PAPER, text)), *flags])
-        plan = query_plan(args)
-        raw = read_raw_lines(Path(args.csv), "CSV")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            answer, released, _ = query(raw, plan, rng=_PreNoise(0), spark=session_from_args(args), source=str(args.csv))
-        return answer, released
+        key = (tuple(flags), text)
+        if key not in _PRENOISE_RUNS:
+            args = cli.parse(text)
+            plan = query_plan(args)
+            raw = read_raw_lines(Path(args.csv), "CSV")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                answer, released, _ = query(raw, plan, rng=_PreNoise(0), spark=session_from_args(args),
+                                            source=str(args.csv))
+            _PRENOISE_RUNS[key] = answer, released, plan.grr_params()
+        return _PRENOISE_RUNS[key]
     return run
-
-
-def prenoise_cli_statistics(flags: list[str]):
-    """The statistics of the CLI's pre-noise run on a file: the declaration's ``counts``/``values`` of V, the SUM of
-    V over the cleaned predicate (Direct on the pre-noise V: the true SUM the PrivateClean SUM corrects), the public
-    row count."""
-    run = prenoise_query([*flags, "--agg", "sum"])
-
-    def stats(text: str) -> dict:
-        answer, released = run(text)
-        rel = released.value
-        out = _v_statistics(rel.data, {k: rel.domains[k] for k in rel.p}, rel.b)
-        out.update(true_sum=float(answer.details["direct"]), rows=float(answer.public["rows"]))
-        return out
-    return stats
 
 
 def _spark_cli_inputs(rng: np.random.Generator) -> list[str]:
@@ -293,13 +261,16 @@ def _spark_cli_inputs(rng: np.random.Generator) -> list[str]:
 
 def spark_cli_entry() -> EntryPoint:
     """``dpworkbench privateclean query --engine spark`` on file-level neighbours (every line substituted by every
-    hostile line), its statistics from :func:`prenoise_cli_statistics` through the Spark engine against GRR's."""
+    hostile line): the statistics of the pre-noise V the Spark engine drew, against GRR's sensitivities at the
+    parameters the command passes."""
+    run = prenoise_query([*SPARK_ARGS, "--agg", "sum"])
     return _cli_entry(
         "dpworkbench privateclean query --engine spark", SPARK_ARGS,
         (*CLI_PUBLIC[:-2], "--engine", *CLI_PUBLIC[-2:]), _spark_cli_inputs,
         "--agg sum --merge b=a --equals a, V drawn by Spark (grr_spark)", n_samples=400, pilot_samples=200,
-        statistics=prenoise_cli_statistics(SPARK_ARGS), tests=SPARK_TESTS, tail="; " + SPARK_NOTE,
-        sensitivities={**GRR.sensitivity(**GRR.check_params(_H)), "true_sum": HI - LO, "rows": 0.0})
+        statistics=lambda text: _prenoise_statistics(run(text)[2], run(text)[1].value.data),
+        sensitivities=lambda text: declared_statistics(GRR, run(text)[2])[1], tests=SPARK_TESTS,
+        tail="; " + SPARK_NOTE)
 
 
 def spark_entry_points() -> list[EntryPoint]:
@@ -321,4 +292,4 @@ def entry_points() -> list[EntryPoint]:
         "--agg sum --merge b=a --equals a", n_samples=1000), *spark_entry_points()]
 
 
-__all__ = ["EXEMPT", "entry_points", "prenoise_cli_statistics", "prenoise_query", "run_cli", "spark_entry_points"]
+__all__ = ["EXEMPT", "entry_points", "prenoise_query", "run_cli", "spark_entry_points"]

@@ -187,18 +187,17 @@ def _schema_db(x) -> Path:
     return p
 
 
-def _group_pairs(parallel: bool):
-    """GROUP BY (the command's R2T_GROUP_BY release): R2T's Q_g(I,τ) per group with R2T's sensitivity τ; with parallel
-    composition also Σ_g Q_g(I,τ) with sensitivity τ (one individual moves one group only, in one direction)."""
-    def pairs(mech, params, data, per_group):
-        sens = R2T.sensitivity(**params)  # each group's R2T at the command's parameters
-        out = {f"Q[{'/'.join(g)}]{k[1:]}": (s[k], d) for g, s in per_group.items() for k, d in sens.items()}
-        out.update({f"ΣQ_g{k[1:]}": (sum(s[k] for s in per_group.values()), d) for k, d in sens.items() if parallel})
-        return out
-    return pairs
+def _group_pairs(mech, params, data, per_group):
+    """GROUP BY (the command's R2T_GROUP_BY release): R2T's Q_g(I,τ) per group with R2T's sensitivity τ; when the
+    command composes the groups in parallel (its ``parallel``), also Σ_g Q_g(I,τ) with sensitivity τ (one individual
+    moves one group only, in one direction)."""
+    sens = R2T.sensitivity(**params)  # each group's R2T at the command's parameters
+    out = {f"Q[{'/'.join(g)}]{k[1:]}": (s[k], d) for g, s in per_group.items() for k, d in sens.items()}
+    out.update({f"ΣQ_g{k[1:]}": (sum(s[k] for s in per_group.values()), d) for k, d in sens.items() if params["parallel"]})
+    return out
 
 
-def _schema_entry(name, query, private, *, groups=None, project=None, parallel=None, note=""):
+def _schema_entry(name, query, private, *, groups=None, project=None, note=""):
     """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics of the
     release the command makes on what its own completion and extraction read."""
     flags = [a for g in (groups or {}).items() for a in ("--groups", f"{g[0]}={'|'.join(g[1])}")]
@@ -207,7 +206,7 @@ def _schema_entry(name, query, private, *, groups=None, project=None, parallel=N
     return cli_entry(
         f"dpworkbench r2t sql --db ({name})", _sql(query, lambda x: ["--db", str(_schema_db(x))], *flags),
         _schema_inputs, _schema_neighbours(tuple(private)),
-        pairs=_group_pairs(bool(parallel)) if "GROUP BY" in query else None, relation=_SQL.describe(), cli=_CLI,
+        pairs=_group_pairs if "GROUP BY" in query else None, relation=_SQL.describe(), cli=_CLI,
         public=("query and its completion", "--db catalog (keys)", "--private", "--groups", "--project"),
         components=_components, note=note,
         # The brute force of every statistic over every neighbour is the check these entries add (the noise is R2T's,
@@ -222,7 +221,7 @@ SCHEMA_CASES = (
     ("two primary private relations", "SELECT COUNT(*) FROM orders", ("person", "shop"), {}),
     ("self-join", "SELECT COUNT(*) FROM person p1, knows k, person p2 WHERE p1.id = k.a AND k.b = p2.id", ("person",), {}),
     ("GROUP BY, parallel", "SELECT n.name, COUNT(*) FROM orders o, person p, nation n WHERE o.pid = p.id AND p.nk = n.nk "
-     "GROUP BY n.name", ("person",), {"parallel": True}),
+     "GROUP BY n.name", ("person",), {}),  # parallel: the group key is a function of the person (the command finds it)
     ("GROUP BY, ε split", "SELECT o.reg, COUNT(*) FROM orders o GROUP BY o.reg", ("person",),
      {"groups": {"o.reg": ["x", "y"]}}),
     ("projection", "SELECT COUNT(*) FROM orders o", ("person",), {"project": "o.day, o.reg"}),

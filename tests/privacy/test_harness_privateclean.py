@@ -75,3 +75,18 @@ def test_building_the_entries_leaves_the_registry_alone():
 
     entry_points()
     assert registry()["privateclean.grr"] is GRR
+
+
+def test_a_prenoise_v_outside_its_domains_or_bounds_is_an_error():
+    """The Spark entries read GRR's declared statistics off the pre-noise V Spark's partitions computed: a V that the
+    declaration's own public rules would still move (a value outside the released domain, a number outside the bounds
+    or missing) means the partitions did not run those rules, and is an error, not a statistic (nor a refusal)."""
+    from dpworkbench.privateclean.harness import _prenoise_statistics
+
+    params = dict(GRR.harness_params)
+    ok = _prenoise_statistics(params, pd.DataFrame({"cat": ["a", "c"], "val": [0.0, 10.0]}))
+    assert ok["counts[cat]"].tolist() == [1.0, 0.0, 1.0, 0.0] and ok["values[val]"].tolist() == [0.0, 10.0]
+    for cat, val, rule in (("zz", 1.0, "out_of_domain"), ("a", 11.0, "numbers_clipped"),
+                           ("a", np.nan, "numbers_missing_filled")):
+        with pytest.raises(RuntimeError, match=rule):
+            _prenoise_statistics(params, pd.DataFrame({"cat": [cat, "b"], "val": [val, 2.0]}))

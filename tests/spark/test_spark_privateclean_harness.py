@@ -15,7 +15,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from dpworkbench.privateclean.harness import (CLI_ARGS, SPARK_ARGS, _cli, entry_points, prenoise_cli_statistics,
+from dpworkbench.privateclean.harness import (CLI_ARGS, SPARK_ARGS, _cli, entry_points, prenoise_query,
                                               spark_entry_points)
 from dpworkbench.privateclean.mechanisms import GRR
 from dpworkbench.testing.harness import check_sensitivity
@@ -85,17 +85,21 @@ def test_grr_spark_entry_on_substitution_neighbours(api_brute_force):
 def test_query_engine_spark_entry_on_file_level_neighbours(spark):
     entry, seen = _recording(ENTRIES["cli"])
     rep = _check(entry)
-    memory = prenoise_cli_statistics(CLI_ARGS)  # the same flags without --engine spark
-    exact = _cli(CLI_ARGS)
+    # the memory engine's entry, the same flags without --engine spark: its statistics are those of the GRR release
+    # the command makes, observed in the run
+    memory = next(e for e in entry_points() if e.name == "dpworkbench privateclean query").statistics
+    exact, spark_query = _cli(CLI_ARGS), prenoise_query([*SPARK_ARGS, "--agg", "sum"])  # the entry's runs, kept
     hostile = 0
     for text, s in seen:
         assert not isinstance(s, str), f"--engine spark refused a file: {s}"
         m = memory(text)
-        assert s.keys() == m.keys()
+        assert s.keys() == m.keys() == {"counts[cat]", "values[val]"}  # GRR's declared statistics, on both engines
+        assert len(s["counts[cat]"]) == 5  # a, b, c and NULL (the CLI's out-of-domain target), then the forced bin
         for k in m:
             np.testing.assert_allclose(s[k], m[k], rtol=0, atol=1e-9, err_msg=k)
         # Spark's SUM over its pre-noise V is the CLI's NOT PRIVATE truth (the declaration's statistics on the driver)
-        assert s["true_sum"] == pytest.approx(exact.exact(text, "--agg", "sum")["NOT_PRIVATE"]["true_answer"])
+        assert spark_query(text)[0].details["direct"] == pytest.approx(
+            exact.exact(text, "--agg", "sum")["NOT_PRIVATE"]["true_answer"])
         hostile += "1e9" in text or "zz_new" in text or '"open' in text
     assert hostile > 0 and len(seen) == rep.pairs + 1
     # the real Spark CLI on the worst pair: it releases on both sides and says the same public things
