@@ -40,56 +40,19 @@ def _params(args: argparse.Namespace) -> dict:
 
 def _release(infos, args, what: str, relation, extra: dict, progress=None, *, parallel: bool | None = None,
              join_results: int | None = None, inputs: dict | None = None) -> int:
-    """R2T on one instance (``infos`` a JoinInfo) or once per group (a dict group → JoinInfo, ``parallel`` saying
-    whether the groups' individuals are disjoint; the split is :func:`.mechanisms.r2t_group_by`'s), then the one
-    emitter. Only the estimates and winning τ are private; exact values go to ``exact`` (``--show-exact``)."""
-    from ..accounting import Release
-    from .mechanisms import R2T, R2T_GROUP_BY, r2t, r2t_bound, r2t_group_by, tau_grid
-    from .model import Truncation
+    """``--plan`` from the declaration it names (:data:`.mechanisms.R2T`, or ``R2T_GROUP_BY`` when ``infos`` is a
+    dict group → JoinInfo), else R2T's release of the query (:func:`.mechanisms.release_query`: estimates, error
+    bars, floor note and exact values are its output) through the one emitter."""
+    from .mechanisms import R2T, R2T_GROUP_BY, release_query
 
     p = _params(args)
     grouped = isinstance(infos, dict)
     mech = R2T_GROUP_BY if grouped else R2T
-    params = mech.check_params({**p, **({"groups": len(infos), "parallel": parallel} if grouped else {})})
-    if planned(args, mech, params):
+    if planned(args, mech, mech.check_params({**p, **({"groups": len(infos), "parallel": parallel} if grouped else {})})):
         return 0
-    backend = run_backend(args)
-    truncs = {g: Truncation(i, args.method) for g, i in (infos.items() if grouped else [(None, infos)])}
-    taus = tau_grid(p["gs"], p["base"])
-    if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
-        progress.add(len(truncs) * taus.size)
-        for tr in truncs.values():
-            tr.value = (lambda tau, _solve=tr.value: (_solve(tau), progress.tick(f"τ={tau:g} solved"))[0])
-    public = {"query": what, "neighbouring relation": relation.describe(), **extra}
-    # the error bar (R2T_ACCURACY): at the winning τ, or at τ_1 for the floor; a function of the output and public
-    # inputs only (the winning τ is part of the private output)
-    bar = lambda tau: mech.accuracy(tau=float(taus[0]) if tau is None else tau, **params)  # noqa: E731
-    if grouped:
-        res = r2t_group_by(truncs, parallel=parallel, rng=backend, note=f"R2T on {what}", **p)
-        exact = {"groups": res.exact["groups"], "join_results": join_results}
-        details = dict(res.details)
-        accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (bar(g["winner_tau"]), g["estimate"])
-                    for g in details["groups"]}
-        if not args.json:  # a group at the floor has no winning τ: the text says so, never "None" (JSON keeps null)
-            details["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
-                                 for g in details["groups"]]
-        notes = []
-    else:
-        res = r2t(truncs[None], rng=backend, note=f"R2T on {what}", **p)
-        exact = {"answer": float(infos.answer), "DS": float(infos.DS), "join_results": int(infos.m),
-                 "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=p["epsilon"], beta=p["beta"], gs=p["gs"],
-                                                base=p["base"]),
-                 "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
-        details = dict(res.details)
-        accuracy = bar(details.get("winner_tau"))
-        # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
-        floor = details.get("winner_tau") is None
-        if floor and not args.json:
-            details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
-        notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
-    public.update({**res.public, "truncation engine": args.method})  # the API's public description, and the engine
-    emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
-                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes, inputs=inputs)
+    rel = release_query(infos, query=what, relation=relation, public=extra, method=args.method, parallel=parallel,
+                        join_results=join_results, rng=run_backend(args), progress=progress, **p)
+    emit(rel, args, label="estimate", inputs=inputs)
     return 0
 
 
