@@ -18,14 +18,15 @@ from .common import EXIT_BAD_INPUT, print_json, run_handler
 
 
 def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = None, engines: tuple[str, ...] = (),
-                      n_bound: str | None = None) -> None:
+                      n_bound: str | None = None, engine_help: str = "where the statistics are computed") -> None:
     """The flags every release shares: ``--seed``, ``--json``, ``--show-exact``, ``--plan``; with ``epsilon`` (its
-    default) ``--epsilon``; with ``engines`` ``--engine`` (the first is the default); with ``n_bound`` (what it
-    bounds, in words) ``--n-bound``, a public bound that is an argument, never read off the data."""
+    default) ``--epsilon``; with ``engines`` ``--engine`` (the first is the default; with ``spark`` among them, also
+    Spark's ``--spark-master``/``--spark-remote``); with ``n_bound`` (what it bounds, in words) ``--n-bound``, a
+    public bound that is an argument, never read off the data."""
     if epsilon is not None:
         p.add_argument("--epsilon", type=float, default=epsilon, help="privacy budget ε of the whole run")
     if engines:
-        p.add_argument("--engine", choices=list(engines), default=engines[0], help="where the statistics are computed")
+        p.add_argument("--engine", choices=list(engines), default=engines[0], help=engine_help)
     if n_bound is not None:
         p.add_argument("--n-bound", type=int, default=None, help=f"public upper bound on {n_bound}")
     p.add_argument("--seed", type=int, default=None,
@@ -34,6 +35,10 @@ def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = Non
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--show-exact", action="store_true", help="also print the exact values (labelled NOT PRIVATE)")
     p.add_argument("--plan", action="store_true", help="print the privacy ledger the run would record, and stop")
+    if "spark" in engines:
+        from ..spark import add_spark_arguments
+
+        add_spark_arguments(p)
 
 
 def run_backend(args: argparse.Namespace, epsilon: float | None = None) -> Any:

@@ -79,7 +79,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(subparsers) -> None:
     from ..cli.release import add_param_flags, add_release_flags, describe
-    from ..spark import add_spark_arguments
     from .mechanisms import N_FRAC, RELATION, VERTEX_COVER
     pct = f"{100 * N_FRAC:g} %"  # the declared share of ε on the private row bound (in a flag's help: "{pct}%" = "5 %%")
 
@@ -104,7 +103,6 @@ def register(subparsers) -> None:
     # --engine spark: the same graph by Spark SQL self-joins (local[*] or --spark-master/--spark-remote)
     add_release_flags(p, epsilon=1.0, engines=("fast", "duckdb", "bruteforce", "spark"), n_bound="the number of rows "
                       f"(sets the candidate θs and the clip; default: estimated privately with {pct}% of ε)")
-    add_spark_arguments(p)
     p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
                    help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL "
                         "column excludes the tuple")

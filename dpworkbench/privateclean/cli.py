@@ -30,8 +30,6 @@ def register(subparsers) -> None:
 
     from .query import RELATION
 
-    from ..spark import add_spark_arguments
-
     p = subparsers.add_parser("privateclean", help="PrivateClean: GRR-privatise a CSV, clean it, bias-corrected COUNT/SUM/AVG")
     sub = p.add_subparsers(dest="privateclean_cmd", required=True)
     q = sub.add_parser("query", help="privatise → merge → query, PrivateClean vs Direct with CIs",
@@ -75,11 +73,8 @@ def register(subparsers) -> None:
       help="join a public CSV on KEY (an --attr): its columns can be used in --where and --group-by")
     a("--ci", choices=["row_clt", "paper"], default="row_clt", help="interval form (default: corrected per-row CLT)")
     a("--save-private", help="write the private relation V to this CSV")
-    a("--engine", choices=["memory", "spark"], default="memory",
-      help="where V is drawn: memory (default) or spark (GRR over a Spark DataFrame, one noise stream per partition; "
-           "needs --domain)")
-    add_release_flags(q)  # --seed (a reproducible RESEARCH run, NOT a private release), --json, --show-exact, --plan
-    add_spark_arguments(q)
+    add_release_flags(q, engines=("memory", "spark"), engine_help="where V is drawn: memory (default) or spark (GRR over "
+                      "a Spark DataFrame, one noise stream per partition; needs --domain)")
     q.set_defaults(func=_query)
 
 

@@ -191,9 +191,6 @@ def register(subparsers) -> None:
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
     _common(s, engines=("memory", "spark"), gs_help="required, no default")  # --engine spark: the same SQL on Spark
-    from ..spark import add_spark_arguments
-
-    add_spark_arguments(s)
     s.set_defaults(func=_run_sql)
     g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list",
                        formatter_class=fmt, description=describe(_ABOUT, relation=GRAPH_RELATION, public=_PUBLIC.format(
