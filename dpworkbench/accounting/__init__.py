@@ -173,6 +173,23 @@ class Release(Generic[T]):
         return self.record().get(key, default)
 
 
+@dataclass(frozen=True)
+class DescribedRelease(Release[T]):
+    """A release with what its API says about it to a reader, so that no command restates it (the CLI's one emitter,
+    ``dpworkbench.cli.release.emit``, prints these with the release).
+
+    ``error_bar``: the noise-only error bar from public inputs and the release's own output (an ``Accuracy`` or a
+    sentence, or ``{name: (Accuracy, value)}`` for several private values); ``header``: public lines that introduce
+    the release (what it releases, its neighbouring relation, the public rules it applied); ``notes``: remarks on the
+    private output (post-processing of it); ``input_counts``: NOT PRIVATE counts of how the public rules read the
+    input (shown only with the exact values)."""
+
+    error_bar: Any = None
+    header: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    input_counts: Mapping[str, Any] = field(default_factory=dict)
+
+
 def jsonable(x: Any) -> Any:
     """JSON-safe copy: NaN/inf become null, numpy scalars/arrays become Python values."""
     try:
@@ -457,6 +474,7 @@ __all__ = [
     "LedgerEntry",
     "ParallelBlock",
     "Release",
+    "DescribedRelease",
     "check_ledger_matches",
     "jsonable",
     "ledger_epsilon",

@@ -108,15 +108,16 @@ def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accura
     or ``{name: (Accuracy, value)}`` for several private values. ``header``: public lines printed first (text only);
     ``notes``: remarks on the private output (post-processing), last in text, under ``notes`` in JSON. ``inputs``:
     NOT PRIVATE counts of how the public rules read the input file (shown with ``--show-exact`` only), under
-    ``NOT_PRIVATE.input`` in JSON and one line each in text. A release that states its own error bar
-    (``error_bar``), remarks (``notes``) or text form (``as_text()``) is printed with them: they are the API's, so a
-    command restates none of them."""
+    ``NOT_PRIVATE.input`` in JSON and one line each in text. A :class:`~dpworkbench.accounting.DescribedRelease`
+    brings its own error bar, header, notes and input counts (the API's, so a command restates none of them), and a
+    release with ``as_text()`` its text form."""
     from dataclasses import replace
 
     from ..accounting import jsonable
 
     accuracy = getattr(release, "error_bar", None) if accuracy is None else accuracy
-    notes = [*notes, *getattr(release, "notes", ())]
+    header, notes = [*getattr(release, "header", ()), *header], [*notes, *getattr(release, "notes", ())]
+    inputs = {**getattr(release, "input_counts", {}), **(inputs or {})}
     if not args.json and hasattr(release, "as_text"):
         release = release.as_text()
     if inputs:

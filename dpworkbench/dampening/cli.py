@@ -9,7 +9,6 @@ declared parameters' (:func:`dpworkbench.cli.release.add_param_flags`), the outp
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
 from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned, run_backend
@@ -65,7 +64,6 @@ def _topk(args: argparse.Namespace) -> int:
     from dpworkbench.cli.common import Stages, check_input_file, read_node_set, scan_edge_list, warn
     from dpworkbench.cli.release import emit_plan
 
-    from . import ebc as E
     from .mechanisms import graph_topk_statistics
 
     path, decl = Path(args.edges), DM.TOPK_GRAPH[args.mechanism]
@@ -94,31 +92,18 @@ def _topk(args: argparse.Namespace) -> int:
         # one line is at most one edge (dpworkbench.graphs.read_edge_lines); a line naming a node outside the node
         # set maps outside 0..n−1, so ebc.simple_graph_on drops it — never quoted
         scan = scan_edge_list(check_input_file(path, "edge list"))
-        (dense, ids), inputs = scan.on_nodes(ids), scan.exact()
+        dense, ids = scan.on_nodes(ids)
         if args.k > ids.size:  # research run only: the node set was derived from the data (reported as such)
             raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
         st.next("project, EBC and select top-k")
-        rel = DM.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=backend,
-                                 max_degree_bound=args.max_degree_bound)  # None (research run only): derived
-    bound = rel.public["max_degree_bound"]
-    inputs.update({k: v for k, v in rel.exact.items() if "_dropped" in k})  # what the public rules dropped
+        rel = DM.priv_top_k_nodes(dense, ids, args.k, epsilon=eps, method=args.mechanism, rng=backend, source=str(path),
+                                  max_degree_bound=args.max_degree_bound, node_set=args.nodes, input_counts=scan.exact())
+    scores = {}
     if args.dump_scores:  # harness diagnostics (hidden flag): the pre-noise scores, NOT PRIVATE
-        ld, sld = (graph_topk_statistics((ids.size, dense), method=m, max_degree_bound=bound) for m in ("LD", "SLD"))
-        inputs.update({"ebc": sld["ebc"].tolist(), "scores": sld["score"].tolist(), "ld_scores": ld["score"].tolist()})
-    derived = rel.derived_public + (() if args.nodes else ("node set",))
-    public = dict(rel.public, **{"node set": f"{args.nodes} ({ids.size} nodes)" if args.nodes
-                                 else f"ids in the edge list ({ids.size} nodes)"})
-    exact = {"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
-             "overlap_with_true_top_k": rel.exact["overlap_with_true_top_k"], "num_edges": rel.exact["num_edges"]}
-    out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
-    # the node-set size and D are public inputs (derived from the data only in a --seed research run, reported so)
-    acc = decl.accuracy(epsilon=eps, k=args.k, max_degree_bound=bound, nodes=ids.size)
-    emit(out, args, label="nodes", inputs=inputs, accuracy=acc, header=[
-        f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
-        f"neighbouring relation: {decl.relation.describe()}",
-        f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "
-        f"the first {bound} edges of both its endpoints in node-pair order); one edge added or removed changes at most "
-        f"{E.PROJECTION_STABILITY} projected edges, and every draw is calibrated to that"])
+        ld, sld = (graph_topk_statistics((ids.size, dense), method=m, max_degree_bound=rel.public["max_degree_bound"])
+                   for m in ("LD", "SLD"))
+        scores = {"ebc": sld["ebc"].tolist(), "scores": sld["score"].tolist(), "ld_scores": ld["score"].tolist()}
+    emit(rel, args, label="nodes", inputs=scores)
     return 0
 
 

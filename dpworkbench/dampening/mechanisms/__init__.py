@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from dpworkbench.accounting import LedgerEntry, planned
+from dpworkbench.accounting import DescribedRelease, LedgerEntry, planned
 from dpworkbench.mechanisms import exponential_mechanism, exponential_top_k, laplace_mechanism, permute_and_flip
 from dpworkbench.mechanisms.declaration import (ADD_REMOVE_ROW, EDGE, EPSILON, REQUIRED, SUBSTITUTE_ROW, Accuracy, Drawn,
                                                 Mechanism, Param, parallel_plan)
@@ -888,6 +888,34 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
                           **stats["dropped"]})
 
 
+def priv_top_k_nodes(edges: Any, ids: Any, k: int, *, epsilon: float, max_degree_bound: int | None,
+                     method: str = "SLD", rng: RngLike = None, node_set: str | None = None, source: str = "edge list",
+                     input_counts: dict | None = None) -> DescribedRelease:
+    """:func:`priv_top_k_graph` on an edge list read onto a node set (``edges`` indices into the sorted node ids
+    ``ids``, −1 outside it, as :meth:`~dpworkbench.cli.common.EdgeListScan.on_nodes` gives them), released as node
+    ids. ``node_set``: where the public node set came from (e.g. its file); ``None``: the ids in the edge list,
+    *derived from the data* (a research run; recorded in ``derived_public``). The release carries its error bar
+    (from the node-set size and the bound, both public), the header naming the projection rule, and the NOT PRIVATE
+    counts of what the public rules dropped (``input_counts``, the reader's first)."""
+    rel = priv_top_k_graph(edges, ids.size, k, epsilon=epsilon, method=method, rng=rng,
+                           max_degree_bound=max_degree_bound)  # None (research run only): derived
+    bound, decl = rel.public["max_degree_bound"], TOPK_GRAPH[method]
+    nodes = f"{node_set} ({ids.size} nodes)" if node_set else f"ids in the edge list ({ids.size} nodes)"
+    return DescribedRelease(
+        value=[ids[v].item() for v in rel.value], ledger=rel.ledger, public=dict(rel.public, **{"node set": nodes}),
+        derived_public=rel.derived_public + (() if node_set else ("node set",)), details=rel.details,
+        exact={"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
+               **{c: rel.exact[c] for c in ("overlap_with_true_top_k", "num_edges")}},
+        private=rel.private, mechanism=rel.mechanism,
+        error_bar=decl.accuracy(epsilon=epsilon, k=k, max_degree_bound=bound, nodes=ids.size),
+        input_counts={**(input_counts or {}), **{c: v for c, v in rel.exact.items() if "_dropped" in c}}, header=(
+            f"{source}: {method}PrivTopk k={k} releases node ids ({k} draws with ε/k = {epsilon / k:g} each)",
+            f"neighbouring relation: {decl.relation.describe()}",
+            f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among"
+            f" the first {bound} edges of both its endpoints in node-pair order); one edge added or removed changes at "
+            f"most {PROJECTION_STABILITY} projected edges, and every draw is calibrated to that"))
+
+
 def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
                    max_degree_bound: int | None = None) -> float:
     """Mean |retrieved ∩ true top-k| / k over ``runs`` simulations (scores computed once; the declaration's
@@ -1102,7 +1130,7 @@ def id3_cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds
     return float(np.mean(accs))
 
 
-__all__ = ["priv_top_k", "priv_top_k_graph", "top_k_accuracy", "privacy_cost_median", "select_median", "select_percentile", "id3_privacy_cost", "id3_fit", "id3_cross_validate", "ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
+__all__ = ["priv_top_k", "priv_top_k_graph", "priv_top_k_nodes", "top_k_accuracy", "privacy_cost_median", "select_median", "select_percentile", "id3_privacy_cost", "id3_fit", "id3_cross_validate", "ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
            "SHIFTED_LOCAL_DAMPENING", "TOPK", "TOPK_GRAPH", "check_bounds", "id3_plan", "ledger_name",
            "local_dampening", "quantile_statistics", "select_quantile", "shifted_local_dampening", "topk_plan",
            "topk_statistics"]

@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ...accounting import AccountantLike, LedgerEntry, Release, planned
+from ...accounting import AccountantLike, DescribedRelease, LedgerEntry, Release, planned
 from ...mechanisms.backends import NumpyBackend, RngLike, check_rng
 from ...mechanisms.declaration import EPSILON, Accuracy, Drawn, Mechanism, Param, parallel_plan
 from ..joininfo import JoinInfo
@@ -466,15 +466,12 @@ FLOOR_NOTE = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0)
 
 
 @dataclasses.dataclass(frozen=True)
-class QueryRelease(Release):
+class QueryRelease(DescribedRelease):
     """The Release of :func:`release_query`: R2T on one query, with its noise-only error bar(s) and remarks.
 
     ``error_bar``: :data:`R2T`'s accuracy at the winning τ (τ_1 for the floor), or per group ``{"estimate[g]":
     (Accuracy, estimate)}``; a function of the output and public inputs only (the winning τ is part of the private
     output). ``notes``: the floor remark, post-processing of the private output (no τ won)."""
-
-    error_bar: Any = None
-    notes: tuple[str, ...] = ()
 
     def as_text(self) -> "QueryRelease":
         """The release as text prints it: a winning τ that does not exist says so, never "None" (JSON keeps null)."""
