@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .._validation import check_epsilon
@@ -188,6 +188,11 @@ class DescribedRelease(Release[T]):
     header: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     input_counts: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, release: Release, **described: Any) -> "DescribedRelease":
+        """``release`` (any :class:`Release`) with these descriptions."""
+        return cls(**{f.name: getattr(release, f.name) for f in fields(Release)}, **described)
 
 
 def jsonable(x: Any) -> Any:

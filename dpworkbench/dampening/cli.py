@@ -35,28 +35,16 @@ _TOPK = ("Private top-k nodes by egocentric betweenness (PrivTopk, local dampeni
 def _median(args: argparse.Namespace) -> int:
     from dpworkbench.cli.common import Stages
 
-    path, p = Path(args.csv), args.p
-    decl = DM.MEDIAN[args.mechanism] if p is None else DM.PERCENTILE[args.mechanism]
+    decl = DM.MEDIAN[args.mechanism] if args.p is None else DM.PERCENTILE[args.mechanism]
     params = checked_params(args, decl, [q.name for q in decl.params])  # public flags, checked before the data is read
-    params["missing"] = missing = DM.check_bounds(params["lower"], params["upper"], params.get("missing"), "--")
+    params["missing"] = DM.check_bounds(params["lower"], params["upper"], params.get("missing"), "--")
     if planned(args, decl, params):
         return 0
     backend = run_backend(args, params["epsilon"])
-    what = "median" if p is None else "percentile"
-    with Stages(args, ["read CSV", "select"], f"dampening {what}") as st:
-        st.next("read CSV")  # one physical line = one row; refusals depend on the header and the number of lines only
-        values, inputs = DM.read_column(path, args.column, lower=params["lower"], upper=params["upper"],
-                                        missing=missing, what=what)
-        st.next("select")
-        rel = DM.select_quantile(values, p, mechanism=args.mechanism, rng=backend, accountant=None,
-                                 **{k: v for k, v in params.items() if k != "p"})
-    # n (the number of lines) is public under substitution: the error bar is a function of public inputs only
-    emit(rel, args, label="row", inputs=inputs, accuracy=decl.accuracy(n=int(values.size), **params), header=[
-        f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
-        "releases a row position (0-based data row), not a value", f"neighbouring relation: {decl.relation.describe()}",
-        f"every line after the header is one row; values outside [--lower, --upper] = [{params['lower']:g}, "
-        f"{params['upper']:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) "
-        f"counts as --missing = {missing:g} (how many of each is an exact count of the data: shown only with --show-exact)"])
+    with Stages(args, ["read CSV", "select"], f"dampening {'median' if args.p is None else 'percentile'}") as st:
+        rel = DM.release_column_quantile(Path(args.csv), args.column, mechanism=args.mechanism, rng=backend, progress=st,
+                                         **params)
+    emit(rel, args, label="row")
     return 0
 
 

@@ -443,6 +443,33 @@ def select_quantile(values: Any, p: float | None, *, lower: float, upper: float,
     return shaped(replace(rel, exact=exact), public=public)
 
 
+def release_column_quantile(path, column: str | None, *, mechanism: str, rng: RngLike = None, progress=None,
+                            **params: Any) -> DescribedRelease:
+    """:func:`select_quantile` on one column of a CSV read by :func:`read_column`'s public rules (``params``: the
+    declaration's, with ``p`` for a percentile, without it the median): the release of a row position with its
+    error bar (from the public parameters and n, the number of lines, public under substitution), the header naming
+    the rules, and the NOT PRIVATE counts of what they did. ``progress`` (a ``cli.common.Stages``) is told each
+    stage."""
+    p = params.pop("p", None)
+    decl, what = (MEDIAN[mechanism], "median") if p is None else (PERCENTILE[mechanism], "percentile")
+    if progress is not None:
+        progress.next("read CSV")  # one physical line = one row; refusals depend on the header and the number of lines
+    values, inputs = read_column(path, column, lower=params["lower"], upper=params["upper"], missing=params["missing"],
+                                 what=what)
+    if progress is not None:
+        progress.next("select")
+    rel = select_quantile(values, p, mechanism=mechanism, rng=rng, accountant=None, **params)
+    return DescribedRelease.of(
+        rel, error_bar=decl.accuracy(n=int(values.size), **params, **({} if p is None else {"p": p})),
+        input_counts=inputs, header=(
+            f"{path}: column {column!r}; {mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
+            "releases a row position (0-based data row), not a value", f"neighbouring relation: {decl.relation.describe()}",
+            f"every line after the header is one row; values outside [--lower, --upper] = [{params['lower']:g}, "
+            f"{params['upper']:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) "
+            f"counts as --missing = {params['missing']:g} (how many of each is an exact count of the data: shown only "
+            "with --show-exact)"))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # PrivTopk (Alg. 3): k draws with ε/k each, edge-DP on a public node set
 # ---------------------------------------------------------------------------------------------------------------
@@ -1130,7 +1157,7 @@ def id3_cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds
     return float(np.mean(accs))
 
 
-__all__ = ["priv_top_k", "priv_top_k_graph", "priv_top_k_nodes", "top_k_accuracy", "privacy_cost_median", "select_median", "select_percentile", "id3_privacy_cost", "id3_fit", "id3_cross_validate", "ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
+__all__ = ["priv_top_k", "priv_top_k_graph", "priv_top_k_nodes", "release_column_quantile", "top_k_accuracy", "privacy_cost_median", "select_median", "select_percentile", "id3_privacy_cost", "id3_fit", "id3_cross_validate", "ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
            "SHIFTED_LOCAL_DAMPENING", "TOPK", "TOPK_GRAPH", "check_bounds", "id3_plan", "ledger_name",
            "local_dampening", "quantile_statistics", "select_quantile", "shifted_local_dampening", "topk_plan",
            "topk_statistics"]
