@@ -29,7 +29,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..spark import session_from_args
     from .conflict_graph import build
     from .loaders import public_inputs
-    from .mechanisms import RELATION, VERTEX_COVER, clamp_notes, measures_accuracy, measures_plan, release_measures
+    from .mechanisms import RELATION, VERTEX_COVER, measures_accuracy, measures_plan, release_measures
     from .model import exact_summary
 
     path = Path(args.csv)
@@ -63,17 +63,14 @@ def _run(args: argparse.Namespace) -> int:
                                order_seed=args.order_seed, progress=st)
     if args.show_exact:
         rel = dataclasses.replace(rel, exact={"graph_and_exact_measures": exact_summary(graph), **rel.exact})
-    # each error bar from public parameters and released (private) values only: θ*, the private row bound
-    values = rel.value | ({"n_bound": rel.details["n_bound_noisy_count"]} if n_bound is None else {})
-    bars = {k: (a, values[k]) for k, a in measures_accuracy(eps, n_bound, rel).items()}
     public = {"constraints": len(dcs), "columns": list(map(str, df.columns)), "schema": schema.to_public(),
               "tuple_identity": (f"id_column {args.id_column!r} (a repeated or NULL key: key + occurrence rank)"
                                  if args.id_column else "content hash of the row as typed by the schema"),
               "research_run": args.seed is not None}
     header = [f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: "
               f"{RELATION.describe()}", f"schema ({schema.source}): {schema.describe()}"]
-    emit(dataclasses.replace(rel, public={**rel.public, **public}), args, label="estimate", accuracy=bars,
-         header=header, notes=clamp_notes(rel), inputs=report.total())
+    emit(dataclasses.replace(rel, public={**rel.public, **public}), args, label="estimate", header=header,
+         inputs=report.total())
     return 0
 
 
