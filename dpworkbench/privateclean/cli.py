@@ -132,7 +132,7 @@ def _query(args: argparse.Namespace) -> int:
 
     from ..spark import session_from_args
     from .mechanisms import GRR
-    from .query import RELATION, MultiPlan, plain_release, query, query_multi
+    from .query import RELATION, MultiPlan, query, query_multi
 
     plan = query_plan(args)
     multi = isinstance(plan, MultiPlan)
@@ -147,15 +147,7 @@ def _query(args: argparse.Namespace) -> int:
         release, released, warns = run(raw, plan, rng=run_backend(args), source=str(args.csv), progress=st)
     if args.save_private:
         write_csv_atomic(released.value.data, args.save_private)
-    label = f"privateclean_{args.agg.replace(':', '_')}"
-    if multi:
-        what = (f"{args.agg.upper()}{' OF ' + args.value_col if args.value_col else ''}"
-                f"{' WHERE ' + args.where if args.where else ''}{' GROUP BY ' + args.group_by if args.group_by else ''}")
-    else:
-        what = f"{args.agg.upper()} WHERE {plan.attr} IN {sorted(release.public['equals'])}"
-    header = [f"{what}  (neighbouring relation: substitute one record; S = {release.public['rows']} is public)"]
-    shown = release if args.json else plain_release(release)
-    emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION}, header=header)
+    emit(release, args, label=plan.label, extra={"warnings": warns, "neighbouring_relation": RELATION})
     for w in warns if not args.json else ():
         warn(w)
     return 0

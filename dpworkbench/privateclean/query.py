@@ -25,7 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from dpworkbench.accounting import Release
+from dpworkbench.accounting import DescribedRelease, Release
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 
 from .estimators import estimate
@@ -56,6 +56,8 @@ class QueryPlan:
     mapping: dict = field(default_factory=dict)
     ci: str = "row_clt"
     notes: tuple[str, ...] = ()
+
+    label = property(lambda self: f"privateclean_{self.agg}")  # the released value's name
 
     def grr_params(self) -> dict[str, Any]:
         """The parameters of the GRR declaration this query releases (needs the public domain)."""
@@ -260,9 +262,10 @@ def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, s
         # post-processing with public bounds). It is the privacy noise's interval only, not a sampling interval.
         lo, hi = max(lo, q.bounds[0]), min(hi, q.bounds[1])
         notes.append("the AVG interval is the privacy noise's only (not a sampling interval), clipped to --bounds")
-    release = Release(pc.value, released.ledger, public=public, derived_public=tuple(derived),
-                      details={"ci_lo": lo, "ci_hi": hi, "direct": d}, exact=exact,
-                      private=released.private and not derived, mechanism="privateclean query")
+    release = QueryRelease(pc.value, released.ledger, public=public, derived_public=tuple(derived),
+                           details={"ci_lo": lo, "ci_hi": hi, "direct": d}, exact=exact,
+                           private=released.private and not derived, mechanism="privateclean query",
+                           header=_header(f"{q.agg.upper()} WHERE {q.attr} IN {sorted(pred)}", public))
     return release, released, notes + [cli_warning(str(w.message)) for w in caught]
 
 
@@ -288,6 +291,18 @@ def plain_release(release: Release) -> Release:
         return plain_number(v)
     return dataclasses.replace(release, value=conv(release.value), details=conv(dict(release.details)),
                                exact=conv(dict(release.exact)))
+
+
+@dataclass(frozen=True)
+class QueryRelease(DescribedRelease):
+    """The answer of :func:`query` / :func:`query_multi`, with its header (the query in words, the relation, S) and
+    its text form (:func:`plain_release`)."""
+
+    as_text = plain_release
+
+
+def _header(what: str, public: dict) -> tuple[str]:
+    return (f"{what}  (neighbouring relation: substitute one record; S = {public['rows']} is public)",)
 
 
 def cli_warning(message: str) -> str:
@@ -336,6 +351,9 @@ class MultiPlan:
     join: tuple | None = None                     # (public table frame, key)
     join_path: str | None = None
     notes: tuple[str, ...] = ()
+    agg_text: str = ""  # --agg as given (``percentile:90``)
+
+    label = property(lambda self: f"privateclean_{self.agg_text.replace(':', '_')}")  # the released value's name
 
     def grr_params(self) -> dict[str, Any]:
         return {"discrete": dict(zip(self.attrs, self.ps)), "domains": {a: list(d) for a, d in zip(self.attrs, self.domains)},
@@ -431,7 +449,7 @@ def plan_multi(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, where:
         raise ValueError("--groups needs --group-by")
     return MultiPlan(tuple(attrs), tuple(tuple(d) for d in domains), tuple(ps), pred, where or "", aggname, P,
                      value_col, b, None if bounds is None else (float(bounds[0]), float(bounds[1])), fill, merges,
-                     group_by, groups, None if table is None else (table, key), jpath, tuple(notes))
+                     group_by, groups, None if table is None else (table, key), jpath, tuple(notes), agg)
 
 
 def plan(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, equals: Sequence[str] | None, where: str | None,
@@ -540,10 +558,12 @@ def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source:
     t = estimate_where(trel, q.agg, q.where, q.value_col, method="direct", **kw)
     truth = t.value if q.group_by is None else {str(g): float(v) for g, v in zip(t["group"], t["value"])}
     exact = {"input": {"cells": parse_report.columns, **dict(released.exact)}, "true_answer": truth}
-    release = Release(value, released.ledger, public=public, details=details, exact=exact,
-                      private=released.private, mechanism="privateclean query")
+    what = (f"{q.agg_text.upper()}{' OF ' + q.value_col if q.value_col else ''}"
+            f"{' WHERE ' + q.where_text if q.where_text else ''}{' GROUP BY ' + q.group_by if q.group_by else ''}")
+    release = QueryRelease(value, released.ledger, public=public, details=details, exact=exact,
+                           private=released.private, mechanism="privateclean query", header=_header(what, public))
     return release, released, notes
 
 
-__all__ = ["MultiPlan", "QueryPlan", "RELATION", "cli_warning", "parse_agg", "plain_number", "plain_release", "plan",
+__all__ = ["MultiPlan", "QueryPlan", "QueryRelease", "RELATION", "cli_warning", "parse_agg", "plain_number", "plain_release", "plan",
            "plan_multi", "plan_query", "query", "query_multi"]
