@@ -203,13 +203,14 @@ def _bool(text: str) -> bool | str:
 
 def add_param_flags(p: argparse.ArgumentParser, mech: Any, names: Any = None, *, defaults: Mapping | None = None,
                     helps: Mapping | None = None, typed: bool = True) -> None:
-    """One flag per declared parameter (``names``: which ones, default all): its flag (:func:`flag_of`), type, allowed
-    values, default and help are the :class:`~dpworkbench.mechanisms.declaration.Param`'s, so a command states none
-    of them again; ``defaults``/``helps`` give this command's own. A parameter with no default is a required flag.
+    """One flag per declared parameter (``names``: which ones, default all) of ``mech`` (a declaration, or its
+    parameters: :class:`~dpworkbench.mechanisms.declaration.Param` values) on ``p`` (a parser or an argument group):
+    its flag (:func:`flag_of`), type, allowed values, default and help are the Param's, so a command states none of
+    them again; ``defaults``/``helps`` give this command's own. A parameter with no default is a required flag.
     ``typed=False`` leaves every value a string (checked by the declaration) with default ``None`` (filled by it)."""
     from ..mechanisms.declaration import REQUIRED
 
-    params = {q.name: q for q in mech.params}
+    params = {q.name: q for q in getattr(mech, "params", mech)}
     for name in params if names is None else names:
         q = params[name]
         default = (defaults or {}).get(name, q.default)

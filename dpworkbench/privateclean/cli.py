@@ -26,9 +26,9 @@ _PUBLIC = ("the domain of --attr (--domain, required for a release) and where ot
 
 
 def register(subparsers) -> None:
-    from dpworkbench.cli.release import add_release_flags, describe
+    from dpworkbench.cli.release import add_param_flags, add_release_flags, describe
 
-    from .query import RELATION
+    from .query import PARAMS, RELATION
 
     p = subparsers.add_parser("privateclean", help="PrivateClean: GRR-privatise a CSV, clean it, bias-corrected COUNT/SUM/AVG")
     sub = p.add_subparsers(dest="privateclean_cmd", required=True)
@@ -40,23 +40,17 @@ def register(subparsers) -> None:
     a("--attr", required=True, action="append",
       help="discrete attribute to randomise (GRR) and to filter on; repeat it for several attributes (each its own "
            "GRR, the ledger composes them; give one --domain per --attr, in the same order)")
-    g = q.add_mutually_exclusive_group(required=True)
-    g.add_argument("--p", type=float, help="GRR replacement probability in (0, 1) (public)")
-    g.add_argument("--epsilon", type=float, help="ε of the discrete attribute (exact convention: p = N/(e^ε+N−1))")
+    add_param_flags(q.add_mutually_exclusive_group(required=True), PARAMS.values(), ("p", "epsilon"))
     a("--domain", action="append", help="public domain of --attr, comma-separated (required for a release; a --seed "
                                         "research run without it reads the domain off the data, reported as "
                                         "data-derived); repeated: the i-th --domain is the i-th --attr's")
     a("--other", help="where an --attr value outside --domain (or a blank cell) goes: a value of --domain (default: "
                       "NULL, which is then one more category of the released domain)")
     a("--value-col", help="numeric attribute for SUM/AVG (Laplace noise)")
-    a("--b", type=float, help="Laplace scale of --value-col (public)")
-    a("--value-epsilon", type=float, help="ε of --value-col instead of --b (b = Δ/ε)")
+    add_param_flags(q, PARAMS.values(), ("b", "value_epsilon"))
     a("--bounds", metavar="LO,HI",
       help="public bounds of --value-col (required with it): values are clipped into [LO, HI], Δ = HI − LO")
-    a("--delta", type=float, help="optional check of --bounds: must equal HI − LO (a Δ without --bounds bounds nothing: "
-                                  "refused)")
-    a("--fill", type=float, help="what a missing or non-numeric --value-col cell becomes, within --bounds (default: the "
-                                 "midpoint)")
+    add_param_flags(q, PARAMS.values(), ("delta", "fill"))
     a("--merge", action="append", default=[], metavar="OLD=NEW",
       help="cleaning: merge value OLD into NEW on the private relation (repeatable; NEW empty = NULL); with several "
            "--attr write ATTR:OLD=NEW")
