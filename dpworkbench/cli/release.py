@@ -253,6 +253,14 @@ def describe(*paragraphs: str, relation: Any, public: str) -> str:
     return "\n\n".join(textwrap.fill(b, 116) for b in blocks)
 
 
+def release_parser(sub: argparse._SubParsersAction, name: str, *paragraphs: str, help: str, relation: Any,
+                   public: str) -> argparse.ArgumentParser:
+    """A release subcommand of ``sub``: its ``--help`` description is :func:`describe`'s (its own paragraphs, the
+    neighbouring relation, what it treats as public and the noise text), printed as laid out there."""
+    return sub.add_parser(name, help=help, description=describe(*paragraphs, relation=relation, public=public),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def _run(args: argparse.Namespace) -> int:
     from ..mechanisms.declaration import get
 

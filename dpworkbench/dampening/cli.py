@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned, run_backend
+from ..cli.release import add_param_flags, add_release_flags, checked_params, emit, planned, release_parser, run_backend
 from . import mechanisms as DM
 
 _SELECTION = ("Private {what} selection (local dampening thesis, Ch. 5{ch}): releases the POSITION (0-based data row) "
@@ -96,7 +96,6 @@ def _topk(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
     p = subparsers.add_parser("dampening", help="local dampening: private median/percentile row of a CSV column, "
                                                 "private top-k EBC nodes")
     sub = p.add_subparsers(dest="dampening_cmd", required=True)
@@ -104,18 +103,17 @@ def register(subparsers) -> None:
                                   ("percentile", DM.PERCENTILE, "p-quantile", " generalised to rank k = ceil(p*n), --p in (0, 1]; LD and "
                                    "SLD use a sensitivity function proved admissible in dpworkbench.dampening.percentile")):
         decl = decls["LD"]  # every selector declares the same parameters
-        m = sub.add_parser(name, help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases "
-                           "a row position (not a value)", formatter_class=fmt, description=describe(
-                               *(t.format(what=what, ch=ch) for t in _SELECTION), relation=decl.relation,
-                               public="n and " + ", ".join(f"--{q.name}" for q in decl.params) + ", --mechanism"))
+        m = release_parser(sub, name, *(t.format(what=what, ch=ch) for t in _SELECTION), relation=decl.relation,
+                           help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases a row "
+                           "position (not a value)", public="n and " + ", ".join(f"--{q.name}" for q in decl.params)
+                           + ", --mechanism")
         m.add_argument("csv", help="table (CSV with a header row)")
         m.add_argument("--column", required=True, help=f"numeric column whose {what} row is selected")
         add_param_flags(m, decl, defaults={"epsilon": 1.0, "lower": 0.0})
         m.set_defaults(func=_median, **({"p": None} if name == "median" else {}))
-    t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
-                       formatter_class=fmt, description=describe(
-                           *_TOPK, relation=DM.TOPK_GRAPH["SLD"].relation,
-                           public="the node set (--nodes FILE), --max-degree-bound D, --k, --mechanism, --epsilon"))
+    t = release_parser(sub, "topk", *_TOPK, help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
+                       relation=DM.TOPK_GRAPH["SLD"].relation,
+                       public="the node set (--nodes FILE), --max-degree-bound D, --k, --mechanism, --epsilon")
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")
     t.add_argument("--nodes", default=None, help="public node set: a file with one node id per line (required for a "
                                                  "release; with --seed it defaults to the ids in the edge list, derived "

@@ -75,14 +75,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    from ..cli.release import add_param_flags, add_release_flags, describe
+    from ..cli.release import add_param_flags, add_release_flags, release_parser
     from .mechanisms import N_FRAC, RELATION, VERTEX_COVER
     pct = f"{100 * N_FRAC:g} %"  # the declared share of ε on the private row bound (in a flag's help: "{pct}%" = "5 %%")
 
-    p = subparsers.add_parser(
-        "inconsistency", help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV",
-        description=describe(*(h.format(pct=pct) for h in HELP[0]), relation=RELATION, public=HELP[1]),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = release_parser(subparsers, "inconsistency", *(h.format(pct=pct) for h in HELP[0]), relation=RELATION,
+                       public=HELP[1], help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV")
     p.add_argument("csv", help="table (CSV with a header)")
     p.add_argument("--dcs", "--dc", required=True, action="append", metavar="FILE_OR_DC",
                    help="denial constraints: a file with one per line, or constraints inline such as "

@@ -26,15 +26,14 @@ _PUBLIC = ("the domain of --attr (--domain, required for a release) and where ot
 
 
 def register(subparsers) -> None:
-    from dpworkbench.cli.release import add_param_flags, add_release_flags, describe
+    from dpworkbench.cli.release import add_param_flags, add_release_flags, release_parser
 
     from .query import PARAMS, RELATION
 
     p = subparsers.add_parser("privateclean", help="PrivateClean: GRR-privatise a CSV, clean it, bias-corrected COUNT/SUM/AVG")
     sub = p.add_subparsers(dest="privateclean_cmd", required=True)
-    q = sub.add_parser("query", help="privatise → merge → query, PrivateClean vs Direct with CIs",
-                       description=describe(*_ABOUT, relation=RELATION, public=_PUBLIC),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    q = release_parser(sub, "query", *_ABOUT, help="privatise → merge → query, PrivateClean vs Direct with CIs",
+                       relation=RELATION, public=_PUBLIC)
     a = q.add_argument
     a("csv")
     a("--attr", required=True, action="append",

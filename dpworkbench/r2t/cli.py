@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned, run_backend
+from ..cli.release import add_param_flags, add_release_flags, checked_params, emit, planned, release_parser, run_backend
 
 _ABOUT = ("R2T spends the whole --epsilon in one run (ε/K per τ of the grid τ_i = base^i, i = 1..K, K = "
           "ceil(log_base GS), basic composition), recorded in the ledger. GS_Q (--gs) must be chosen without looking "
@@ -168,14 +168,13 @@ def _run_graph(args: argparse.Namespace) -> int:
 def register(subparsers) -> None:
     from .mechanisms import GRAPH_RELATION, SQL_RELATION
 
-    fmt = argparse.RawDescriptionHelpFormatter
     p = subparsers.add_parser("r2t", help="R2T (Race-to-the-Top) on a SQL query over CSV/Parquet tables or on a graph pattern")
     sub = p.add_subparsers(dest="r2t_command", required=True)
-    s = sub.add_parser("sql", help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables",
-                       formatter_class=fmt, description=describe(_ABOUT, relation=SQL_RELATION, public=_PUBLIC.format(
-                           "the query and its completion, the schema (--db catalog or --schema DDL: column types, "
-                           "primary and foreign keys), the table names, the primary private relation(s) (--private), "
-                           "the group domain (--groups, ENUM or public relation), the projection (--project)")))
+    s = release_parser(sub, "sql", _ABOUT, relation=SQL_RELATION, public=_PUBLIC.format(
+        "the query and its completion, the schema (--db catalog or --schema DDL: column types, primary and foreign "
+        "keys), the table names, the primary private relation(s) (--private), the group domain (--groups, ENUM or "
+        "public relation), the projection (--project)"),
+        help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables")
     s.add_argument("query", help="aggregate SPJA query, optionally with GROUP BY over a public group domain")
     s.add_argument("--db", default=None, metavar="FILE.duckdb",
                    help="a DuckDB database: tables and their PRIMARY KEY / FOREIGN KEY constraints (read from its catalog)")
@@ -192,9 +191,9 @@ def register(subparsers) -> None:
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
     _common(s, engines=("memory", "spark"), gs_help="required, no default")  # --engine spark: the same SQL on Spark
     s.set_defaults(func=_run_sql)
-    g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list",
-                       formatter_class=fmt, description=describe(_ABOUT, relation=GRAPH_RELATION, public=_PUBLIC.format(
-                           "the pattern (--query) and the degree bound D (--max-degree; GS_Q = D^k)")))
+    g = release_parser(sub, "graph", _ABOUT, relation=GRAPH_RELATION, public=_PUBLIC.format(
+        "the pattern (--query) and the degree bound D (--max-degree; GS_Q = D^k)"),
+        help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list")
     g.add_argument("edges", help="SNAP edge list or CSV id_1,id_2")
     g.add_argument("--query", default="edge", help="edge | path2 | triangle | rectangle (default edge)")
     g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs; one of the two is required, "
