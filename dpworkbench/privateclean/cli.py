@@ -1,7 +1,8 @@
-"""``dpworkbench privateclean query``: the flags of :func:`.query.plan` (which query they ask for, checked), the file
-read one physical line = one row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query
-(:func:`~.query.query` or :func:`~.query.query_multi`) and the one emitter (:func:`dpworkbench.cli.release.emit`).
-Privacy, the public inputs and the neighbouring relation are in the description below and in the API's docstrings.
+"""``dpworkbench privateclean query``: the flags of :func:`.query.plan` (which query they ask for, checked; the budget and
+numeric-column flags are the declared :data:`.query.PARAMS`), the file read one physical line = one row
+(:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query (:func:`~.query.query` or
+:func:`~.query.query_multi`) and the one emitter (:func:`dpworkbench.cli.release.emit`). Privacy, the public inputs and
+the neighbouring relation are in the description below and in the API's docstrings.
 """
 from __future__ import annotations
 
@@ -105,15 +106,14 @@ def query_plan(args: argparse.Namespace):
     """The public inputs, checked from the flags alone before the file is opened (:func:`.query.plan`)."""
     from dpworkbench.cli.common import check_output_path
 
-    from .query import plan
+    from .query import PARAMS, plan
 
     if args.save_private:  # checked before any budget is spent: a failed write must not waste a release
         check_output_path(args.save_private, "--save-private")
     return plan(args.attr, [_split(d) for d in args.domain or []], equals=None if args.equals is None else
                 _split(args.equals), merges=_merges(args.merge, args.attr), bounds=_bounds(args),
                 groups=None if args.groups is None else _split(args.groups), spark=args.engine == "spark",
-                **{k: getattr(args, k) for k in ("where", "group_by", "join", "agg", "other", "delta", "ci", "p",
-                                                 "epsilon", "value_col", "b", "value_epsilon", "fill")})
+                **{k: getattr(args, k) for k in (*PARAMS, "where", "group_by", "join", "agg", "other", "ci", "value_col")})
 
 
 def _query(args: argparse.Namespace) -> int:

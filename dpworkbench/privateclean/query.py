@@ -198,10 +198,10 @@ def _release(df: pd.DataFrame, q: QueryPlan, p: float, rng: RngLike, spark) -> R
 
 
 def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, source: str = "the table",
-          progress=None) -> tuple[Release, Release, list[str]]:
+          progress=None) -> tuple["QueryRelease", Release, list[str]]:
     """Privatise → merge → query on ``raw`` (cells as read by
-    :func:`~dpworkbench.datasets.public_schema.read_raw_lines`). Returns (the Release of the PrivateClean answer —
-    ``details`` the interval and the Direct estimate —, the grr release, warnings). ``progress`` (a
+    :func:`~dpworkbench.datasets.public_schema.read_raw_lines`). Returns (the :class:`QueryRelease` of the
+    PrivateClean answer — ``details`` the interval and the Direct estimate —, the grr release, warnings). ``progress`` (a
     ``cli.common.Stages``) is told each stage."""
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema
 
@@ -495,9 +495,9 @@ def plan(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, equals: Sequ
 
 
 def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source: str = "the table",
-                progress=None) -> tuple[Release, Release, list[str]]:
+                progress=None) -> tuple["QueryRelease", Release, list[str]]:
     """Privatise (GRR on each --attr, Laplace on --value-col) → merge → join the public table → the joint-truth-table
-    estimate (:mod:`dpworkbench.privateclean.multi`). Intervals of AVG/MEDIAN/percentile are clipped to the public
+    estimate (:mod:`dpworkbench.privateclean.multi`), as :func:`query` returns it. Intervals of AVG/MEDIAN/percentile are clipped to the public
     bounds (post-processing); every interval is the privacy noise's only (the randomisation of this table, given its
     rows), not a sampling interval."""
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema
