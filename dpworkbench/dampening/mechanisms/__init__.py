@@ -815,7 +815,7 @@ from ..percentile import MECHANISMS, check_p  # noqa: E402
 from dpworkbench._validation import check_epsilon, check_int, check_options  # noqa: E402
 from dpworkbench.mechanisms.backends import as_generator  # noqa: E402
 from dpworkbench.accounting import Accountant  # noqa: E402
-from dpworkbench.mechanisms.backends import RngLike  # noqa: E402
+from dpworkbench.mechanisms.backends import RngLike, check_rng  # noqa: E402
 
 
 def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
@@ -888,7 +888,8 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
     of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
 
     Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (``None``:
-    the simple graph's max degree, *derived from the data*, a research run: recorded in ``Release.derived_public``).
+    the simple graph's max degree, *derived from the data*: a seeded research run only, recorded in
+    ``Release.derived_public``; refused on the release back-end).
     Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
 
     Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
@@ -896,6 +897,9 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
 
     n = check_int(num_nodes, "num_nodes", minimum=1)
     derived = () if max_degree_bound is not None else ("max_degree_bound",)
+    if max_degree_bound is None and not check_rng(rng).seeded:  # a release's public inputs are arguments
+        raise ValueError("max_degree_bound is a public input of a release: pass it (only a seeded research run may "
+                         "derive it from the graph)")
     if max_degree_bound is None:  # research run: the true max degree (the projection is then the identity)
         max_degree_bound = max(int(np.bincount(simple_graph_on(edges, n)[0].ravel(), minlength=n).max(initial=0)), 1)
     bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
@@ -924,6 +928,9 @@ def priv_top_k_nodes(edges: Any, ids: Any, k: int, *, epsilon: float, max_degree
     *derived from the data* (a research run; recorded in ``derived_public``). The release carries its error bar
     (from the node-set size and the bound, both public), the header naming the projection rule, and the NOT PRIVATE
     counts of what the public rules dropped (``input_counts``, the reader's first)."""
+    if node_set is None and not check_rng(rng).seeded:  # as the degree bound: a release never derives its node set
+        raise ValueError("the node set is a public input of a release: name it (only a seeded research run may take "
+                         "the ids in the edge list)")
     rel = priv_top_k_graph(edges, ids.size, k, epsilon=epsilon, method=method, rng=rng,
                            max_degree_bound=max_degree_bound)  # None (research run only): derived
     bound, decl = rel.public["max_degree_bound"], TOPK_GRAPH[method]
