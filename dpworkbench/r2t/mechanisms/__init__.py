@@ -515,6 +515,7 @@ def release_query(infos: JoinInfo | Mapping[Any, JoinInfo], *, query: str, relat
         exact = {"answer": float(infos.answer), "DS": float(infos.DS), "join_results": int(infos.m),
                  "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=epsilon, beta=beta, gs=gs, base=base),
                  "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
+        # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
         floor = res.details.get("winner_tau") is None
         bar = R2T.accuracy(tau=float(taus[0]) if floor else res.details["winner_tau"], **R2T.check_params(p))
         notes = (FLOOR_NOTE,) if floor else ()
