@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .._validation import check_epsilon
@@ -171,6 +171,28 @@ class Release(Generic[T]):
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.record().get(key, default)
+
+
+@dataclass(frozen=True)
+class DescribedRelease(Release[T]):
+    """A release with what its API says about it to a reader, so that no command restates it (the CLI's one emitter,
+    ``dpworkbench.cli.release.emit``, prints these with the release).
+
+    ``error_bar``: the noise-only error bar from public inputs and the release's own output (an ``Accuracy`` or a
+    sentence, or ``{name: (Accuracy, value)}`` for several private values); ``header``: public lines that introduce
+    the release (what it releases, its neighbouring relation, the public rules it applied); ``notes``: remarks on the
+    private output (post-processing of it); ``input_counts``: NOT PRIVATE counts of how the public rules read the
+    input (shown only with the exact values)."""
+
+    error_bar: Any = None
+    header: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    input_counts: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, release: Release, **described: Any) -> "DescribedRelease":
+        """``release`` (any :class:`Release`) with these descriptions."""
+        return cls(**{f.name: getattr(release, f.name) for f in fields(Release)}, **described)
 
 
 def jsonable(x: Any) -> Any:
@@ -457,6 +479,7 @@ __all__ = [
     "LedgerEntry",
     "ParallelBlock",
     "Release",
+    "DescribedRelease",
     "check_ledger_matches",
     "jsonable",
     "ledger_epsilon",

@@ -18,14 +18,15 @@ from .common import EXIT_BAD_INPUT, print_json, run_handler
 
 
 def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = None, engines: tuple[str, ...] = (),
-                      n_bound: str | None = None) -> None:
+                      n_bound: str | None = None, engine_help: str = "where the statistics are computed") -> None:
     """The flags every release shares: ``--seed``, ``--json``, ``--show-exact``, ``--plan``; with ``epsilon`` (its
-    default) ``--epsilon``; with ``engines`` ``--engine`` (the first is the default); with ``n_bound`` (what it
-    bounds, in words) ``--n-bound``, a public bound that is an argument, never read off the data."""
+    default) ``--epsilon``; with ``engines`` ``--engine`` (the first is the default; with ``spark`` among them, also
+    Spark's ``--spark-master``/``--spark-remote``); with ``n_bound`` (what it bounds, in words) ``--n-bound``, a
+    public bound that is an argument, never read off the data."""
     if epsilon is not None:
         p.add_argument("--epsilon", type=float, default=epsilon, help="privacy budget ε of the whole run")
     if engines:
-        p.add_argument("--engine", choices=list(engines), default=engines[0], help="where the statistics are computed")
+        p.add_argument("--engine", choices=list(engines), default=engines[0], help=engine_help)
     if n_bound is not None:
         p.add_argument("--n-bound", type=int, default=None, help=f"public upper bound on {n_bound}")
     p.add_argument("--seed", type=int, default=None,
@@ -34,6 +35,10 @@ def add_release_flags(p: argparse.ArgumentParser, *, epsilon: float | None = Non
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--show-exact", action="store_true", help="also print the exact values (labelled NOT PRIVATE)")
     p.add_argument("--plan", action="store_true", help="print the privacy ledger the run would record, and stop")
+    if "spark" in engines:
+        from ..spark import add_spark_arguments
+
+        add_spark_arguments(p)
 
 
 def run_backend(args: argparse.Namespace, epsilon: float | None = None) -> Any:
@@ -103,11 +108,18 @@ def emit(release: Any, args: argparse.Namespace, *, label: str = "value", accura
     or ``{name: (Accuracy, value)}`` for several private values. ``header``: public lines printed first (text only);
     ``notes``: remarks on the private output (post-processing), last in text, under ``notes`` in JSON. ``inputs``:
     NOT PRIVATE counts of how the public rules read the input file (shown with ``--show-exact`` only), under
-    ``NOT_PRIVATE.input`` in JSON and one line each in text."""
+    ``NOT_PRIVATE.input`` in JSON and one line each in text. A :class:`~dpworkbench.accounting.DescribedRelease`
+    brings its own error bar, header, notes and input counts (the API's, so a command restates none of them), and a
+    release with ``as_text()`` its text form."""
     from dataclasses import replace
 
     from ..accounting import jsonable
 
+    accuracy = getattr(release, "error_bar", None) if accuracy is None else accuracy
+    header, notes = [*getattr(release, "header", ()), *header], [*notes, *getattr(release, "notes", ())]
+    inputs = {**getattr(release, "input_counts", {}), **(inputs or {})}
+    if not args.json and hasattr(release, "as_text"):
+        release = release.as_text()
     if inputs:
         release = replace(release, exact={**release.exact, **({"input": inputs} if args.json else inputs)})
     from ..mechanisms.backends import noise_label
@@ -191,13 +203,14 @@ def _bool(text: str) -> bool | str:
 
 def add_param_flags(p: argparse.ArgumentParser, mech: Any, names: Any = None, *, defaults: Mapping | None = None,
                     helps: Mapping | None = None, typed: bool = True) -> None:
-    """One flag per declared parameter (``names``: which ones, default all): its flag (:func:`flag_of`), type, allowed
-    values, default and help are the :class:`~dpworkbench.mechanisms.declaration.Param`'s, so a command states none
-    of them again; ``defaults``/``helps`` give this command's own. A parameter with no default is a required flag.
+    """One flag per declared parameter (``names``: which ones, default all) of ``mech`` (a declaration, or its
+    parameters: :class:`~dpworkbench.mechanisms.declaration.Param` values) on ``p`` (a parser or an argument group):
+    its flag (:func:`flag_of`), type, allowed values, default and help are the Param's, so a command states none of
+    them again; ``defaults``/``helps`` give this command's own. A parameter with no default is a required flag.
     ``typed=False`` leaves every value a string (checked by the declaration) with default ``None`` (filled by it)."""
     from ..mechanisms.declaration import REQUIRED
 
-    params = {q.name: q for q in mech.params}
+    params = {q.name: q for q in getattr(mech, "params", mech)}
     for name in params if names is None else names:
         q = params[name]
         default = (defaults or {}).get(name, q.default)
@@ -238,6 +251,14 @@ def describe(*paragraphs: str, relation: Any, public: str) -> str:
     rel = relation if isinstance(relation, str) else relation.describe()
     blocks = [*paragraphs, f"Neighbouring relation: {rel}.", f"Treated as public: {public}.", NOISE_TEXT]
     return "\n\n".join(textwrap.fill(b, 116) for b in blocks)
+
+
+def release_parser(sub: argparse._SubParsersAction, name: str, *paragraphs: str, help: str, relation: Any,
+                   public: str) -> argparse.ArgumentParser:
+    """A release subcommand of ``sub``: its ``--help`` description is :func:`describe`'s (its own paragraphs, the
+    neighbouring relation, what it treats as public and the noise text), printed as laid out there."""
+    return sub.add_parser(name, help=help, description=describe(*paragraphs, relation=relation, public=public),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def _run(args: argparse.Namespace) -> int:

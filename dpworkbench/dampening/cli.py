@@ -9,10 +9,9 @@ declared parameters' (:func:`dpworkbench.cli.release.add_param_flags`), the outp
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
-from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned, run_backend
+from ..cli.release import add_param_flags, add_release_flags, checked_params, emit, planned, release_parser, run_backend
 from . import mechanisms as DM
 
 _SELECTION = ("Private {what} selection (local dampening thesis, Ch. 5{ch}): releases the POSITION (0-based data row) "
@@ -36,28 +35,16 @@ _TOPK = ("Private top-k nodes by egocentric betweenness (PrivTopk, local dampeni
 def _median(args: argparse.Namespace) -> int:
     from dpworkbench.cli.common import Stages
 
-    path, p = Path(args.csv), args.p
-    decl = DM.MEDIAN[args.mechanism] if p is None else DM.PERCENTILE[args.mechanism]
+    decl = DM.MEDIAN[args.mechanism] if args.p is None else DM.PERCENTILE[args.mechanism]
     params = checked_params(args, decl, [q.name for q in decl.params])  # public flags, checked before the data is read
-    params["missing"] = missing = DM.check_bounds(params["lower"], params["upper"], params.get("missing"), "--")
+    params["missing"] = DM.check_bounds(params["lower"], params["upper"], params.get("missing"), "--")
     if planned(args, decl, params):
         return 0
     backend = run_backend(args, params["epsilon"])
-    what = "median" if p is None else "percentile"
-    with Stages(args, ["read CSV", "select"], f"dampening {what}") as st:
-        st.next("read CSV")  # one physical line = one row; refusals depend on the header and the number of lines only
-        values, inputs = DM.read_column(path, args.column, lower=params["lower"], upper=params["upper"],
-                                        missing=missing, what=what)
-        st.next("select")
-        rel = DM.select_quantile(values, p, mechanism=args.mechanism, rng=backend, accountant=None,
-                                 **{k: v for k, v in params.items() if k != "p"})
-    # n (the number of lines) is public under substitution: the error bar is a function of public inputs only
-    emit(rel, args, label="row", inputs=inputs, accuracy=decl.accuracy(n=int(values.size), **params), header=[
-        f"{path}: column {args.column!r}; {args.mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
-        "releases a row position (0-based data row), not a value", f"neighbouring relation: {decl.relation.describe()}",
-        f"every line after the header is one row; values outside [--lower, --upper] = [{params['lower']:g}, "
-        f"{params['upper']:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) "
-        f"counts as --missing = {missing:g} (how many of each is an exact count of the data: shown only with --show-exact)"])
+    with Stages(args, ["read CSV", "select"], f"dampening {'median' if args.p is None else 'percentile'}") as st:
+        rel = DM.release_column_quantile(Path(args.csv), args.column, mechanism=args.mechanism, rng=backend, progress=st,
+                                         **params)
+    emit(rel, args, label="row")
     return 0
 
 
@@ -65,7 +52,6 @@ def _topk(args: argparse.Namespace) -> int:
     from dpworkbench.cli.common import Stages, check_input_file, read_node_set, scan_edge_list, warn
     from dpworkbench.cli.release import emit_plan
 
-    from . import ebc as E
 
     path, decl = Path(args.edges), DM.TOPK_GRAPH[args.mechanism]
     params = checked_params(args, decl, ("epsilon", "k", "max_degree_bound"))
@@ -93,33 +79,17 @@ def _topk(args: argparse.Namespace) -> int:
         # one line is at most one edge (dpworkbench.graphs.read_edge_lines); a line naming a node outside the node
         # set maps outside 0..n−1, so ebc.simple_graph_on drops it — never quoted
         scan = scan_edge_list(check_input_file(path, "edge list"))
-        (dense, ids), inputs = scan.on_nodes(ids), scan.exact()
+        dense, ids = scan.on_nodes(ids)
         if args.k > ids.size:  # research run only: the node set was derived from the data (reported as such)
             raise ValueError(f"--k {args.k} is larger than the number of nodes ({ids.size})")
         st.next("project, EBC and select top-k")
-        rel = DM.priv_top_k_graph(dense, ids.size, args.k, epsilon=eps, method=args.mechanism, rng=backend,
-                                 max_degree_bound=args.max_degree_bound)  # None (research run only): derived
-    bound = rel.public["max_degree_bound"]
-    inputs.update({k: v for k, v in rel.exact.items() if "_dropped" in k})  # what the public rules dropped
-    derived = rel.derived_public + (() if args.nodes else ("node set",))
-    public = dict(rel.public, **{"node set": f"{args.nodes} ({ids.size} nodes)" if args.nodes
-                                 else f"ids in the edge list ({ids.size} nodes)"})
-    exact = {"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
-             "overlap_with_true_top_k": rel.exact["overlap_with_true_top_k"], "num_edges": rel.exact["num_edges"]}
-    out = replace(rel, value=[ids[v].item() for v in rel.value], public=public, derived_public=derived, exact=exact)
-    # the node-set size and D are public inputs (derived from the data only in a --seed research run, reported so)
-    acc = decl.accuracy(epsilon=eps, k=args.k, max_degree_bound=bound, nodes=ids.size)
-    emit(out, args, label="nodes", inputs=inputs, accuracy=acc, header=[
-        f"{path}: {args.mechanism}PrivTopk k={args.k} releases node ids ({args.k} draws with ε/k = {eps / args.k:g} each)",
-        f"neighbouring relation: {decl.relation.describe()}",
-        f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among "
-        f"the first {bound} edges of both its endpoints in node-pair order); one edge added or removed changes at most "
-        f"{E.PROJECTION_STABILITY} projected edges, and every draw is calibrated to that"])
+        rel = DM.priv_top_k_nodes(dense, ids, args.k, epsilon=eps, method=args.mechanism, rng=backend, source=str(path),
+                                  max_degree_bound=args.max_degree_bound, node_set=args.nodes, input_counts=scan.exact())
+    emit(rel, args, label="nodes")
     return 0
 
 
 def register(subparsers) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
     p = subparsers.add_parser("dampening", help="local dampening: private median/percentile row of a CSV column, "
                                                 "private top-k EBC nodes")
     sub = p.add_subparsers(dest="dampening_cmd", required=True)
@@ -127,18 +97,17 @@ def register(subparsers) -> None:
                                   ("percentile", DM.PERCENTILE, "p-quantile", " generalised to rank k = ceil(p*n), --p in (0, 1]; LD and "
                                    "SLD use a sensitivity function proved admissible in dpworkbench.dampening.percentile")):
         decl = decls["LD"]  # every selector declares the same parameters
-        m = sub.add_parser(name, help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases "
-                           "a row position (not a value)", formatter_class=fmt, description=describe(
-                               *(t.format(what=what, ch=ch) for t in _SELECTION), relation=decl.relation,
-                               public="n and " + ", ".join(f"--{q.name}" for q in decl.params) + ", --mechanism"))
+        m = release_parser(sub, name, *(t.format(what=what, ch=ch) for t in _SELECTION), relation=decl.relation,
+                           help=f"private {what} selection{' (--p)' if name == 'percentile' else ''}: releases a row "
+                           "position (not a value)", public="n and " + ", ".join(f"--{q.name}" for q in decl.params)
+                           + ", --mechanism")
         m.add_argument("csv", help="table (CSV with a header row)")
         m.add_argument("--column", required=True, help=f"numeric column whose {what} row is selected")
         add_param_flags(m, decl, defaults={"epsilon": 1.0, "lower": 0.0})
         m.set_defaults(func=_median, **({"p": None} if name == "median" else {}))
-    t = sub.add_parser("topk", help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
-                       formatter_class=fmt, description=describe(
-                           *_TOPK, relation=DM.TOPK_GRAPH["SLD"].relation,
-                           public="the node set (--nodes FILE), --max-degree-bound D, --k, --mechanism, --epsilon"))
+    t = release_parser(sub, "topk", *_TOPK, help="private top-k nodes by egocentric betweenness (PrivTopk), edge-DP",
+                       relation=DM.TOPK_GRAPH["SLD"].relation,
+                       public="the node set (--nodes FILE), --max-degree-bound D, --k, --mechanism, --epsilon")
     t.add_argument("edges", help="edge list (SNAP text or CSV with a header)")
     t.add_argument("--nodes", default=None, help="public node set: a file with one node id per line (required for a "
                                                  "release; with --seed it defaults to the ids in the edge list, derived "

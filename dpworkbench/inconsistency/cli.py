@@ -29,7 +29,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..spark import session_from_args
     from .conflict_graph import build
     from .loaders import public_inputs
-    from .mechanisms import RELATION, VERTEX_COVER, clamp_notes, measures_accuracy, measures_plan, release_measures
+    from .mechanisms import RELATION, VERTEX_COVER, measures_accuracy, measures_plan, release_measures
     from .model import exact_summary
 
     path = Path(args.csv)
@@ -63,30 +63,24 @@ def _run(args: argparse.Namespace) -> int:
                                order_seed=args.order_seed, progress=st)
     if args.show_exact:
         rel = dataclasses.replace(rel, exact={"graph_and_exact_measures": exact_summary(graph), **rel.exact})
-    # each error bar from public parameters and released (private) values only: θ*, the private row bound
-    values = rel.value | ({"n_bound": rel.details["n_bound_noisy_count"]} if n_bound is None else {})
-    bars = {k: (a, values[k]) for k, a in measures_accuracy(eps, n_bound, rel).items()}
     public = {"constraints": len(dcs), "columns": list(map(str, df.columns)), "schema": schema.to_public(),
               "tuple_identity": (f"id_column {args.id_column!r} (a repeated or NULL key: key + occurrence rank)"
                                  if args.id_column else "content hash of the row as typed by the schema"),
               "research_run": args.seed is not None}
     header = [f"table {path} — {len(dcs)} constraints ({sum(d.is_fd_like for d in dcs)} FD-like); neighbours: "
               f"{RELATION.describe()}", f"schema ({schema.source}): {schema.describe()}"]
-    emit(dataclasses.replace(rel, public={**rel.public, **public}), args, label="estimate", accuracy=bars,
-         header=header, notes=clamp_notes(rel), inputs=report.total())
+    emit(dataclasses.replace(rel, public={**rel.public, **public}), args, label="estimate", header=header,
+         inputs=report.total())
     return 0
 
 
 def register(subparsers) -> None:
-    from ..cli.release import add_param_flags, add_release_flags, describe
-    from ..spark import add_spark_arguments
+    from ..cli.release import add_param_flags, add_release_flags, release_parser
     from .mechanisms import N_FRAC, RELATION, VERTEX_COVER
     pct = f"{100 * N_FRAC:g} %"  # the declared share of ε on the private row bound (in a flag's help: "{pct}%" = "5 %%")
 
-    p = subparsers.add_parser(
-        "inconsistency", help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV",
-        description=describe(*(h.format(pct=pct) for h in HELP[0]), relation=RELATION, public=HELP[1]),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = release_parser(subparsers, "inconsistency", *(h.format(pct=pct) for h in HELP[0]), relation=RELATION,
+                       public=HELP[1], help="DP estimates of inconsistency measures (I_MI, I_P, vertex cover ≈ 2·I_R) for a CSV")
     p.add_argument("csv", help="table (CSV with a header)")
     p.add_argument("--dcs", "--dc", required=True, action="append", metavar="FILE_OR_DC",
                    help="denial constraints: a file with one per line, or constraints inline such as "
@@ -104,7 +98,6 @@ def register(subparsers) -> None:
     # --engine spark: the same graph by Spark SQL self-joins (local[*] or --spark-master/--spark-remote)
     add_release_flags(p, epsilon=1.0, engines=("fast", "duckdb", "bruteforce", "spark"), n_bound="the number of rows "
                       f"(sets the candidate θs and the clip; default: estimated privately with {pct}% of ε)")
-    add_spark_arguments(p)
     p.add_argument("--null-policy", choices=["sql", "artifact"], default="sql",
                    help="sql: a NULL in an attribute a DC mentions never violates it (default); artifact: any NULL "
                         "column excludes the tuple")

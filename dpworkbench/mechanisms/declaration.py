@@ -47,7 +47,8 @@ REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
 class Param:
     """One parameter of a mechanism and its constraint. Every parameter is public (an argument, never read off
     the data). ``kind`` is ``float``, ``int``, ``str`` or ``bool``; ``low``/``high`` bound numbers (``open_low``:
-    strictly above ``low``); ``choices`` lists the allowed values."""
+    strictly above ``low``; ``open_high``: strictly below ``high``, e.g. a probability in (0, 1)); ``choices`` lists
+    the allowed values."""
 
     name: str
     kind: type = float
@@ -57,6 +58,7 @@ class Param:
     high: float | None = None
     open_low: bool = False
     choices: tuple[Any, ...] | None = None
+    open_high: bool = False
 
     def check(self, value: Any, label: str | None = None) -> Any:
         """The value, converted to ``kind``, or a one-line ValueError naming the parameter (or ``label``, e.g. its CLI
@@ -89,13 +91,13 @@ class Param:
         if self.choices is not None and out not in self.choices:
             raise ValueError(f"{name} must be one of {', '.join(map(str, self.choices))}; got {out!r}")
         below = self.low is not None and (out < self.low or (self.open_low and out == self.low))
-        if below or (self.high is not None and out > self.high):
+        if below or (self.high is not None and (out > self.high or (self.open_high and out == self.high))):
             if self.low is not None and self.high is not None:  # the whole interval, so one message says it all
-                raise ValueError(f"{name} must be in {'(' if self.open_low else '['}{self.low:g}, {self.high:g}], "
-                                 f"got {out!r}")
+                raise ValueError(f"{name} must be in {'(' if self.open_low else '['}{self.low:g}, {self.high:g}"
+                                 f"{')' if self.open_high else ']'}, got {out!r}")
             if below:
                 raise ValueError(f"{name} must be {'>' if self.open_low else '≥'} {self.low:g}, got {out!r}")
-            raise ValueError(f"{name} must be ≤ {self.high:g}, got {out!r}")
+            raise ValueError(f"{name} must be {'<' if self.open_high else '≤'} {self.high:g}, got {out!r}")
         return out
 
     def describe(self) -> str:
@@ -104,7 +106,7 @@ class Param:
             rule = " ∈ {" + ", ".join(map(str, self.choices)) + "}"
         elif self.low is not None or self.high is not None:
             lo = "" if self.low is None else f"{self.low:g} {'<' if self.open_low else '≤'} "
-            hi = "" if self.high is None else f" ≤ {self.high:g}"
+            hi = "" if self.high is None else f" {'<' if self.open_high else '≤'} {self.high:g}"
             rule = f": {lo}{self.name}{hi}"
         return f"{self.name} ({self.kind.__name__}{rule})"
 

@@ -1,7 +1,8 @@
-"""``dpworkbench privateclean query``: the flags of :func:`.query.plan` (which query they ask for, checked), the file
-read one physical line = one row (:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query
-(:func:`~.query.query` or :func:`~.query.query_multi`) and the one emitter (:func:`dpworkbench.cli.release.emit`).
-Privacy, the public inputs and the neighbouring relation are in the description below and in the API's docstrings.
+"""``dpworkbench privateclean query``: the flags of :func:`.query.plan` (which query they ask for, checked; the budget and
+numeric-column flags are the declared :data:`.query.PARAMS`), the file read one physical line = one row
+(:func:`~dpworkbench.datasets.public_schema.read_raw_lines`), the query (:func:`~.query.query` or
+:func:`~.query.query_multi`) and the one emitter (:func:`dpworkbench.cli.release.emit`). Privacy, the public inputs and
+the neighbouring relation are in the description below and in the API's docstrings.
 """
 from __future__ import annotations
 
@@ -26,39 +27,30 @@ _PUBLIC = ("the domain of --attr (--domain, required for a release) and where ot
 
 
 def register(subparsers) -> None:
-    from dpworkbench.cli.release import add_release_flags, describe
+    from dpworkbench.cli.release import add_param_flags, add_release_flags, release_parser
 
-    from .query import RELATION
-
-    from ..spark import add_spark_arguments
+    from .query import PARAMS, RELATION
 
     p = subparsers.add_parser("privateclean", help="PrivateClean: GRR-privatise a CSV, clean it, bias-corrected COUNT/SUM/AVG")
     sub = p.add_subparsers(dest="privateclean_cmd", required=True)
-    q = sub.add_parser("query", help="privatise → merge → query, PrivateClean vs Direct with CIs",
-                       description=describe(*_ABOUT, relation=RELATION, public=_PUBLIC),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    q = release_parser(sub, "query", *_ABOUT, help="privatise → merge → query, PrivateClean vs Direct with CIs",
+                       relation=RELATION, public=_PUBLIC)
     a = q.add_argument
     a("csv")
     a("--attr", required=True, action="append",
       help="discrete attribute to randomise (GRR) and to filter on; repeat it for several attributes (each its own "
            "GRR, the ledger composes them; give one --domain per --attr, in the same order)")
-    g = q.add_mutually_exclusive_group(required=True)
-    g.add_argument("--p", type=float, help="GRR replacement probability in (0, 1) (public)")
-    g.add_argument("--epsilon", type=float, help="ε of the discrete attribute (exact convention: p = N/(e^ε+N−1))")
+    add_param_flags(q.add_mutually_exclusive_group(required=True), PARAMS.values(), ("p", "epsilon"))
     a("--domain", action="append", help="public domain of --attr, comma-separated (required for a release; a --seed "
                                         "research run without it reads the domain off the data, reported as "
                                         "data-derived); repeated: the i-th --domain is the i-th --attr's")
     a("--other", help="where an --attr value outside --domain (or a blank cell) goes: a value of --domain (default: "
                       "NULL, which is then one more category of the released domain)")
     a("--value-col", help="numeric attribute for SUM/AVG (Laplace noise)")
-    a("--b", type=float, help="Laplace scale of --value-col (public)")
-    a("--value-epsilon", type=float, help="ε of --value-col instead of --b (b = Δ/ε)")
+    add_param_flags(q, PARAMS.values(), ("b", "value_epsilon"))
     a("--bounds", metavar="LO,HI",
       help="public bounds of --value-col (required with it): values are clipped into [LO, HI], Δ = HI − LO")
-    a("--delta", type=float, help="optional check of --bounds: must equal HI − LO (a Δ without --bounds bounds nothing: "
-                                  "refused)")
-    a("--fill", type=float, help="what a missing or non-numeric --value-col cell becomes, within --bounds (default: the "
-                                 "midpoint)")
+    add_param_flags(q, PARAMS.values(), ("delta", "fill"))
     a("--merge", action="append", default=[], metavar="OLD=NEW",
       help="cleaning: merge value OLD into NEW on the private relation (repeatable; NEW empty = NULL); with several "
            "--attr write ATTR:OLD=NEW")
@@ -75,11 +67,8 @@ def register(subparsers) -> None:
       help="join a public CSV on KEY (an --attr): its columns can be used in --where and --group-by")
     a("--ci", choices=["row_clt", "paper"], default="row_clt", help="interval form (default: corrected per-row CLT)")
     a("--save-private", help="write the private relation V to this CSV")
-    a("--engine", choices=["memory", "spark"], default="memory",
-      help="where V is drawn: memory (default) or spark (GRR over a Spark DataFrame, one noise stream per partition; "
-           "needs --domain)")
-    add_release_flags(q)  # --seed (a reproducible RESEARCH run, NOT a private release), --json, --show-exact, --plan
-    add_spark_arguments(q)
+    add_release_flags(q, engines=("memory", "spark"), engine_help="where V is drawn: memory (default) or spark (GRR over "
+                      "a Spark DataFrame, one noise stream per partition; needs --domain)")
     q.set_defaults(func=_query)
 
 
@@ -117,15 +106,14 @@ def query_plan(args: argparse.Namespace):
     """The public inputs, checked from the flags alone before the file is opened (:func:`.query.plan`)."""
     from dpworkbench.cli.common import check_output_path
 
-    from .query import plan
+    from .query import PARAMS, plan
 
     if args.save_private:  # checked before any budget is spent: a failed write must not waste a release
         check_output_path(args.save_private, "--save-private")
     return plan(args.attr, [_split(d) for d in args.domain or []], equals=None if args.equals is None else
                 _split(args.equals), merges=_merges(args.merge, args.attr), bounds=_bounds(args),
                 groups=None if args.groups is None else _split(args.groups), spark=args.engine == "spark",
-                **{k: getattr(args, k) for k in ("where", "group_by", "join", "agg", "other", "delta", "ci", "p",
-                                                 "epsilon", "value_col", "b", "value_epsilon", "fill")})
+                **{k: getattr(args, k) for k in (*PARAMS, "where", "group_by", "join", "agg", "other", "ci", "value_col")})
 
 
 def _query(args: argparse.Namespace) -> int:
@@ -137,7 +125,7 @@ def _query(args: argparse.Namespace) -> int:
 
     from ..spark import session_from_args
     from .mechanisms import GRR
-    from .query import RELATION, MultiPlan, plain_release, query, query_multi
+    from .query import RELATION, MultiPlan, query, query_multi
 
     plan = query_plan(args)
     multi = isinstance(plan, MultiPlan)
@@ -152,15 +140,7 @@ def _query(args: argparse.Namespace) -> int:
         release, released, warns = run(raw, plan, rng=run_backend(args), source=str(args.csv), progress=st)
     if args.save_private:
         write_csv_atomic(released.value.data, args.save_private)
-    label = f"privateclean_{args.agg.replace(':', '_')}"
-    if multi:
-        what = (f"{args.agg.upper()}{' OF ' + args.value_col if args.value_col else ''}"
-                f"{' WHERE ' + args.where if args.where else ''}{' GROUP BY ' + args.group_by if args.group_by else ''}")
-    else:
-        what = f"{args.agg.upper()} WHERE {plan.attr} IN {sorted(release.public['equals'])}"
-    header = [f"{what}  (neighbouring relation: substitute one record; S = {release.public['rows']} is public)"]
-    shown = release if args.json else plain_release(release)
-    emit(shown, args, label=label, extra={"warnings": warns, "neighbouring_relation": RELATION}, header=header)
+    emit(release, args, label=plan.label, extra={"warnings": warns, "neighbouring_relation": RELATION})
     for w in warns if not args.json else ():
         warn(w)
     return 0

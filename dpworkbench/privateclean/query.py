@@ -25,8 +25,9 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from dpworkbench.accounting import Release
+from dpworkbench.accounting import DescribedRelease, Release
 from dpworkbench.mechanisms.backends import RngLike, check_rng
+from dpworkbench.mechanisms.declaration import Param
 
 from .estimators import estimate
 from .mechanisms import GRR, b_for_epsilon, epsilon_grr, grr, out_of_domain_rule, p_for_epsilon
@@ -34,6 +35,39 @@ from .model import CleanedRelation, apply_mapping
 
 MAX_GRR_EPSILON = 700.0  # largest ε for which e^ε is a finite double; GRR needs it in p = N/(e^ε+N−1)
 RELATION = "substitute one line of the file (one record; bounded DP; the number of rows is public)"
+
+#: The query's public budget and numeric-column inputs, declared once (constraints as data): the CLI's flags and their
+#: help (``cli.release.add_param_flags``) and the checks of both query front ends, each refusal naming its flag.
+PARAMS = {q.name: q for q in (
+    Param("p", float, None, "GRR replacement probability in (0, 1) (public)", low=0.0, high=1.0, open_low=True,
+          open_high=True),
+    Param("epsilon", float, None, "ε of the discrete attribute (exact convention: p = N/(e^ε+N−1))", low=0.0,
+          open_low=True),
+    Param("b", float, None, "Laplace scale of --value-col (public)", low=0.0, open_low=True),
+    Param("value_epsilon", float, None, "ε of --value-col instead of --b (b = Δ/ε)", low=0.0, open_low=True),
+    Param("delta", float, None, "optional check of --bounds: must equal HI − LO (a Δ without --bounds bounds nothing: "
+                                "refused)"),
+    Param("fill", float, None, "what a missing or non-numeric --value-col cell becomes, within --bounds (default: the "
+                               "midpoint)"))}
+
+
+def _check(name: str, value: Any) -> Any:
+    """``value`` checked by its declared constraint (:data:`PARAMS`), the refusal naming its flag."""
+    return PARAMS[name].check(value, "--" + name.replace("_", "-"))
+
+
+def _grr_budget(p: float | None, epsilon: float | None) -> tuple[float | None, float | None]:
+    """Exactly one of --p and --epsilon, checked; an ε whose e^ε overflows a double is refused (p = N/(e^ε+N−1) would
+    be 0, i.e. no randomisation)."""
+    if (p is None) == (epsilon is None):
+        raise ValueError("give exactly one of --p and --epsilon")
+    if p is not None:
+        return _check("p", p), None
+    epsilon = _check("epsilon", epsilon)
+    if epsilon > MAX_GRR_EPSILON:
+        raise ValueError(f"--epsilon {epsilon:g} is too large for GRR: e^ε overflows and p = N/(e^ε+N−1) is 0 (no "
+                         f"randomisation at all); use --epsilon ≤ {MAX_GRR_EPSILON:g} or give --p")
+    return None, epsilon
 
 
 @dataclass(frozen=True)
@@ -57,6 +91,8 @@ class QueryPlan:
     ci: str = "row_clt"
     notes: tuple[str, ...] = ()
 
+    label = property(lambda self: f"privateclean_{self.agg}")  # the released value's name
+
     def grr_params(self) -> dict[str, Any]:
         """The parameters of the GRR declaration this query releases (needs the public domain)."""
         if self.domain is None:
@@ -70,8 +106,6 @@ class QueryPlan:
 
 def _value_column(bounds, fill, b, value_epsilon, why: str = "") -> tuple[float, float, float]:
     """The numeric column's public flags, checked once for both query front ends: (lo, hi, Laplace b)."""
-    from dpworkbench._validation import check_epsilon
-
     if bounds is None:
         raise ValueError("--bounds LO,HI (public bounds of --value-col) is required: values are clipped into them and "
                          "Δ = HI − LO" + why)
@@ -82,10 +116,10 @@ def _value_column(bounds, fill, b, value_epsilon, why: str = "") -> tuple[float,
         raise ValueError(f"--fill {fill:g} must lie within --bounds [{lo:g}, {hi:g}]")
     if (b is None) == (value_epsilon is None):
         raise ValueError("give exactly one of --b and --value-epsilon for the numeric column")
-    if b is not None and not (math.isfinite(b) and b > 0):
-        raise ValueError(f"--b must be a positive number, got {b!r}")
-    if b is None:  # the numeric column's share of the budget
-        b = b_for_epsilon(check_epsilon(value_epsilon, "--value-epsilon"), hi - lo)
+    if b is not None:
+        b = _check("b", b)
+    else:  # the numeric column's share of the budget
+        b = b_for_epsilon(_check("value_epsilon", value_epsilon), hi - lo)
     return float(lo), float(hi), float(b)
 
 
@@ -100,22 +134,12 @@ def plan_query(attr: str, equals: Sequence[str], *, agg: str = "count", p: float
     domain); with ``value_col`` public ``bounds`` and exactly one of ``b`` and ``value_epsilon`` (b = Δ/ε).
     ``merge``: {old: new (None = NULL)}, the cleaning applied to the private relation; ``equals`` the predicate's
     cleaned values."""
-    from dpworkbench._validation import check_epsilon
     from dpworkbench.cli.common import epsilon_warnings
 
-    notes: list[str] = []  # public-only remarks for the user (extreme ε)
-    if (p is None) == (epsilon is None):
-        raise ValueError("give exactly one of --p and --epsilon")
-    if epsilon is not None:
-        epsilon = check_epsilon(epsilon, "--epsilon")
-        if epsilon > MAX_GRR_EPSILON:  # e^ε overflows a double: p = N/(e^ε+N−1) would be 0, i.e. no randomisation
-            raise ValueError(f"--epsilon {epsilon:g} is too large for GRR: e^ε overflows and p = N/(e^ε+N−1) is 0 (no "
-                             f"randomisation at all); use --epsilon ≤ {MAX_GRR_EPSILON:g} or give --p")
-        notes += epsilon_warnings(epsilon, "--epsilon")
-    elif not 0 < p < 1:
-        raise ValueError(f"--p must lie in the open interval (0, 1), got {p!r}")
+    p, epsilon = _grr_budget(p, epsilon)
+    notes = epsilon_warnings(epsilon, "--epsilon") if epsilon is not None else []  # public remarks (extreme ε)
     if value_epsilon is not None:
-        notes += epsilon_warnings(check_epsilon(value_epsilon, "--value-epsilon"), "--value-epsilon")
+        notes += epsilon_warnings(_check("value_epsilon", value_epsilon), "--value-epsilon")
     domain = list(domain) if domain else None
     if domain is not None:
         if "" in domain:
@@ -174,10 +198,10 @@ def _release(df: pd.DataFrame, q: QueryPlan, p: float, rng: RngLike, spark) -> R
 
 
 def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, source: str = "the table",
-          progress=None) -> tuple[Release, Release, list[str]]:
+          progress=None) -> tuple["QueryRelease", Release, list[str]]:
     """Privatise → merge → query on ``raw`` (cells as read by
-    :func:`~dpworkbench.datasets.public_schema.read_raw_lines`). Returns (the Release of the PrivateClean answer —
-    ``details`` the interval and the Direct estimate —, the grr release, warnings). ``progress`` (a
+    :func:`~dpworkbench.datasets.public_schema.read_raw_lines`). Returns (the :class:`QueryRelease` of the
+    PrivateClean answer — ``details`` the interval and the Direct estimate —, the grr release, warnings). ``progress`` (a
     ``cli.common.Stages``) is told each stage."""
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema
 
@@ -260,9 +284,10 @@ def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, s
         # post-processing with public bounds). It is the privacy noise's interval only, not a sampling interval.
         lo, hi = max(lo, q.bounds[0]), min(hi, q.bounds[1])
         notes.append("the AVG interval is the privacy noise's only (not a sampling interval), clipped to --bounds")
-    release = Release(pc.value, released.ledger, public=public, derived_public=tuple(derived),
-                      details={"ci_lo": lo, "ci_hi": hi, "direct": d}, exact=exact,
-                      private=released.private and not derived, mechanism="privateclean query")
+    release = QueryRelease(pc.value, released.ledger, public=public, derived_public=tuple(derived),
+                           details={"ci_lo": lo, "ci_hi": hi, "direct": d}, exact=exact,
+                           private=released.private and not derived, mechanism="privateclean query",
+                           header=_header(f"{q.agg.upper()} WHERE {q.attr} IN {sorted(pred)}", public))
     return release, released, notes + [cli_warning(str(w.message)) for w in caught]
 
 
@@ -288,6 +313,18 @@ def plain_release(release: Release) -> Release:
         return plain_number(v)
     return dataclasses.replace(release, value=conv(release.value), details=conv(dict(release.details)),
                                exact=conv(dict(release.exact)))
+
+
+@dataclass(frozen=True)
+class QueryRelease(DescribedRelease):
+    """The answer of :func:`query` / :func:`query_multi`, with its header (the query in words, the relation, S) and
+    its text form (:func:`plain_release`)."""
+
+    as_text = plain_release
+
+
+def _header(what: str, public: dict) -> tuple[str]:
+    return (f"{what}  (neighbouring relation: substitute one record; S = {public['rows']} is public)",)
 
 
 def cli_warning(message: str) -> str:
@@ -336,6 +373,9 @@ class MultiPlan:
     join: tuple | None = None                     # (public table frame, key)
     join_path: str | None = None
     notes: tuple[str, ...] = ()
+    agg_text: str = ""  # --agg as given (``percentile:90``)
+
+    label = property(lambda self: f"privateclean_{self.agg_text.replace(':', '_')}")  # the released value's name
 
     def grr_params(self) -> dict[str, Any]:
         return {"discrete": dict(zip(self.attrs, self.ps)), "domains": {a: list(d) for a, d in zip(self.attrs, self.domains)},
@@ -366,19 +406,8 @@ def plan_multi(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, where:
         if not dom or "" in dom or len(set(dom)) != len(dom):
             raise ValueError(f"--domain of {a!r} must list distinct non-empty values")
         N = len(dom) + 1  # values outside the domain (and blank cells) go to NULL, one more category
-        if (p is None) == (epsilon is None):
-            raise ValueError("give exactly one of --p and --epsilon")
-        if epsilon is not None:
-            from dpworkbench._validation import check_epsilon
-
-            e = check_epsilon(epsilon, "--epsilon")
-            if e > MAX_GRR_EPSILON:
-                raise ValueError(f"--epsilon {e:g} is too large for GRR (use ≤ {MAX_GRR_EPSILON:g})")
-            ps.append(p_for_epsilon(e, N))
-        else:
-            if not 0 < p < 1:
-                raise ValueError(f"--p must lie in the open interval (0, 1), got {p!r}")
-            ps.append(float(p))
+        checked_p, e = _grr_budget(p, epsilon)
+        ps.append(p_for_epsilon(e, N) if e is not None else checked_p)
     needs_value = aggname != "count"
     if needs_value and value_col is None:
         raise ValueError(f"--value-col is required for {aggname}")
@@ -431,7 +460,7 @@ def plan_multi(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, where:
         raise ValueError("--groups needs --group-by")
     return MultiPlan(tuple(attrs), tuple(tuple(d) for d in domains), tuple(ps), pred, where or "", aggname, P,
                      value_col, b, None if bounds is None else (float(bounds[0]), float(bounds[1])), fill, merges,
-                     group_by, groups, None if table is None else (table, key), jpath, tuple(notes))
+                     group_by, groups, None if table is None else (table, key), jpath, tuple(notes), agg)
 
 
 def plan(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, equals: Sequence[str] | None, where: str | None,
@@ -466,9 +495,9 @@ def plan(attrs: Sequence[str], domains: Sequence[Sequence[str]], *, equals: Sequ
 
 
 def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source: str = "the table",
-                progress=None) -> tuple[Release, Release, list[str]]:
+                progress=None) -> tuple["QueryRelease", Release, list[str]]:
     """Privatise (GRR on each --attr, Laplace on --value-col) → merge → join the public table → the joint-truth-table
-    estimate (:mod:`dpworkbench.privateclean.multi`). Intervals of AVG/MEDIAN/percentile are clipped to the public
+    estimate (:mod:`dpworkbench.privateclean.multi`), as :func:`query` returns it. Intervals of AVG/MEDIAN/percentile are clipped to the public
     bounds (post-processing); every interval is the privacy noise's only (the randomisation of this table, given its
     rows), not a sampling interval."""
     from dpworkbench.datasets.public_schema import ColumnSpec, PublicSchema
@@ -540,10 +569,12 @@ def query_multi(raw: pd.DataFrame, q: MultiPlan, *, rng: RngLike = None, source:
     t = estimate_where(trel, q.agg, q.where, q.value_col, method="direct", **kw)
     truth = t.value if q.group_by is None else {str(g): float(v) for g, v in zip(t["group"], t["value"])}
     exact = {"input": {"cells": parse_report.columns, **dict(released.exact)}, "true_answer": truth}
-    release = Release(value, released.ledger, public=public, details=details, exact=exact,
-                      private=released.private, mechanism="privateclean query")
+    what = (f"{q.agg_text.upper()}{' OF ' + q.value_col if q.value_col else ''}"
+            f"{' WHERE ' + q.where_text if q.where_text else ''}{' GROUP BY ' + q.group_by if q.group_by else ''}")
+    release = QueryRelease(value, released.ledger, public=public, details=details, exact=exact,
+                           private=released.private, mechanism="privateclean query", header=_header(what, public))
     return release, released, notes
 
 
-__all__ = ["MultiPlan", "QueryPlan", "RELATION", "cli_warning", "parse_agg", "plain_number", "plain_release", "plan",
+__all__ = ["MultiPlan", "QueryPlan", "PARAMS", "QueryRelease", "RELATION", "cli_warning", "parse_agg", "plain_number", "plain_release", "plan",
            "plan_multi", "plan_query", "query", "query_multi"]

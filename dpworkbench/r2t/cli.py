@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli.release import add_param_flags, add_release_flags, checked_params, describe, emit, planned, run_backend
+from ..cli.release import add_param_flags, add_release_flags, checked_params, emit, planned, release_parser, run_backend
 
 _ABOUT = ("R2T spends the whole --epsilon in one run (ε/K per τ of the grid τ_i = base^i, i = 1..K, K = "
           "ceil(log_base GS), basic composition), recorded in the ledger. GS_Q (--gs) must be chosen without looking "
@@ -40,56 +40,19 @@ def _params(args: argparse.Namespace) -> dict:
 
 def _release(infos, args, what: str, relation, extra: dict, progress=None, *, parallel: bool | None = None,
              join_results: int | None = None, inputs: dict | None = None) -> int:
-    """R2T on one instance (``infos`` a JoinInfo) or once per group (a dict group → JoinInfo, ``parallel`` saying
-    whether the groups' individuals are disjoint; the split is :func:`.mechanisms.r2t_group_by`'s), then the one
-    emitter. Only the estimates and winning τ are private; exact values go to ``exact`` (``--show-exact``)."""
-    from ..accounting import Release
-    from .mechanisms import R2T, R2T_GROUP_BY, r2t, r2t_bound, r2t_group_by, tau_grid
-    from .model import Truncation
+    """``--plan`` from the declaration it names (:data:`.mechanisms.R2T`, or ``R2T_GROUP_BY`` when ``infos`` is a
+    dict group → JoinInfo), else R2T's release of the query (:func:`.mechanisms.release_query`: estimates, error
+    bars, floor note and exact values are its output) through the one emitter."""
+    from .mechanisms import R2T, R2T_GROUP_BY, release_query
 
     p = _params(args)
     grouped = isinstance(infos, dict)
     mech = R2T_GROUP_BY if grouped else R2T
-    params = mech.check_params({**p, **({"groups": len(infos), "parallel": parallel} if grouped else {})})
-    if planned(args, mech, params):
+    if planned(args, mech, mech.check_params({**p, **({"groups": len(infos), "parallel": parallel} if grouped else {})})):
         return 0
-    backend = run_backend(args)
-    truncs = {g: Truncation(i, args.method) for g, i in (infos.items() if grouped else [(None, infos)])}
-    taus = tau_grid(p["gs"], p["base"])
-    if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
-        progress.add(len(truncs) * taus.size)
-        for tr in truncs.values():
-            tr.value = (lambda tau, _solve=tr.value: (_solve(tau), progress.tick(f"τ={tau:g} solved"))[0])
-    public = {"query": what, "neighbouring relation": relation.describe(), **extra}
-    # the error bar (R2T_ACCURACY): at the winning τ, or at τ_1 for the floor; a function of the output and public
-    # inputs only (the winning τ is part of the private output)
-    bar = lambda tau: mech.accuracy(tau=float(taus[0]) if tau is None else tau, **params)  # noqa: E731
-    if grouped:
-        res = r2t_group_by(truncs, parallel=parallel, rng=backend, note=f"R2T on {what}", **p)
-        exact = {"groups": res.exact["groups"], "join_results": join_results}
-        details = dict(res.details)
-        accuracy = {f"estimate[{', '.join(map(str, g['group']))}]": (bar(g["winner_tau"]), g["estimate"])
-                    for g in details["groups"]}
-        if not args.json:  # a group at the floor has no winning τ: the text says so, never "None" (JSON keeps null)
-            details["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
-                                 for g in details["groups"]]
-        notes = []
-    else:
-        res = r2t(truncs[None], rng=backend, note=f"R2T on {what}", **p)
-        exact = {"answer": float(infos.answer), "DS": float(infos.DS), "join_results": int(infos.m),
-                 "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=p["epsilon"], beta=p["beta"], gs=p["gs"],
-                                                base=p["base"]),
-                 "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
-        details = dict(res.details)
-        accuracy = bar(details.get("winner_tau"))
-        # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
-        floor = details.get("winner_tau") is None
-        if floor and not args.json:
-            details.pop("winner_tau", None)  # the note below says there is none; "None" says nothing (JSON: null)
-        notes = ["no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"] if floor else []
-    public.update({**res.public, "truncation engine": args.method})  # the API's public description, and the engine
-    emit(Release(value=res.value, ledger=res.ledger, public=public, details=details, exact=exact,
-                 mechanism="r2t"), args, label="estimate", accuracy=accuracy, notes=notes, inputs=inputs)
+    rel = release_query(infos, query=what, relation=relation, public=extra, method=args.method, parallel=parallel,
+                        join_results=join_results, rng=run_backend(args), progress=progress, **p)
+    emit(rel, args, label="estimate", inputs=inputs)
     return 0
 
 
@@ -205,14 +168,13 @@ def _run_graph(args: argparse.Namespace) -> int:
 def register(subparsers) -> None:
     from .mechanisms import GRAPH_RELATION, SQL_RELATION
 
-    fmt = argparse.RawDescriptionHelpFormatter
     p = subparsers.add_parser("r2t", help="R2T (Race-to-the-Top) on a SQL query over CSV/Parquet tables or on a graph pattern")
     sub = p.add_subparsers(dest="r2t_command", required=True)
-    s = sub.add_parser("sql", help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables",
-                       formatter_class=fmt, description=describe(_ABOUT, relation=SQL_RELATION, public=_PUBLIC.format(
-                           "the query and its completion, the schema (--db catalog or --schema DDL: column types, "
-                           "primary and foreign keys), the table names, the primary private relation(s) (--private), "
-                           "the group domain (--groups, ENUM or public relation), the projection (--project)")))
+    s = release_parser(sub, "sql", _ABOUT, relation=SQL_RELATION, public=_PUBLIC.format(
+        "the query and its completion, the schema (--db catalog or --schema DDL: column types, primary and foreign "
+        "keys), the table names, the primary private relation(s) (--private), the group domain (--groups, ENUM or "
+        "public relation), the projection (--project)"),
+        help="SELECT COUNT(*)|SUM(e)|COUNT(DISTINCT e) FROM ... WHERE ... over CSV/Parquet tables")
     s.add_argument("query", help="aggregate SPJA query, optionally with GROUP BY over a public group domain")
     s.add_argument("--db", default=None, metavar="FILE.duckdb",
                    help="a DuckDB database: tables and their PRIMARY KEY / FOREIGN KEY constraints (read from its catalog)")
@@ -228,13 +190,10 @@ def register(subparsers) -> None:
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
     _common(s, engines=("memory", "spark"), gs_help="required, no default")  # --engine spark: the same SQL on Spark
-    from ..spark import add_spark_arguments
-
-    add_spark_arguments(s)
     s.set_defaults(func=_run_sql)
-    g = sub.add_parser("graph", help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list",
-                       formatter_class=fmt, description=describe(_ABOUT, relation=GRAPH_RELATION, public=_PUBLIC.format(
-                           "the pattern (--query) and the degree bound D (--max-degree; GS_Q = D^k)")))
+    g = release_parser(sub, "graph", _ABOUT, relation=GRAPH_RELATION, public=_PUBLIC.format(
+        "the pattern (--query) and the degree bound D (--max-degree; GS_Q = D^k)"),
+        help="pattern count (edge, path2, triangle, rectangle) under node-DP on an edge list")
     g.add_argument("edges", help="SNAP edge list or CSV id_1,id_2")
     g.add_argument("--query", default="edge", help="edge | path2 | triangle | rectangle (default edge)")
     g.add_argument("--max-degree", type=int, default=None, help="public degree bound D (GS = D^k unless --gs; one of the two is required, "

@@ -59,3 +59,34 @@ def test_describe_states_relation_public_inputs_and_noise():
     text = describe("What it does.", relation=MECH.relation, public="--level")
     assert "Neighbouring relation: " + SUBSTITUTE_ROW.describe() in text.replace("\n", " ")
     assert "Treated as public: --level." in text and "NOT a private release" in text.replace("\n", " ")
+
+
+def test_an_open_upper_bound_is_constraint_data():
+    """A probability in (0, 1) is declared, not checked by hand (privateclean's --p): both ends are refused, the
+    message and the description say the bound is open."""
+    q = Param("p", float, None, "replacement probability", low=0.0, high=1.0, open_low=True, open_high=True)
+    assert q.check("0.5", "--p") == 0.5 and q.describe() == "p (float: 0 < p < 1)"
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError) as err:
+            q.check(bad, "--p")
+        assert str(err.value) == f"--p must be in (0, 1), got {bad!r}"
+    with pytest.raises(ValueError, match=r"^x must be < 2, got 2\.0$"):
+        Param("x", float, None, high=2.0, open_high=True).check(2.0)
+    assert Param("x", float, None, high=2.0).check(2.0) == 2.0  # a closed bound still admits its end
+
+
+def test_privateclean_budget_flags_come_from_their_declaration(capsys):
+    """--p, --epsilon, --b, ... of `privateclean query` are the declared PARAMS: their help, and their refusals in
+    both query front ends (one attribute and several)."""
+    from dpworkbench.cli import build_parser, main
+    from dpworkbench.privateclean.query import PARAMS
+
+    sub = build_parser()._subparsers._group_actions[0].choices["privateclean"]
+    text = sub._subparsers._group_actions[0].choices["query"].format_help()
+    assert all(q.help.split(" (")[0][:30] in " ".join(text.split()) for q in PARAMS.values())
+    one = ["privateclean", "query", "missing.csv", "--attr", "a", "--domain", "x,y", "--equals", "x"]
+    many = ["privateclean", "query", "missing.csv", "--attr", "a", "--domain", "x,y", "--attr", "b", "--domain", "u,v",
+            "--where", "a = x"]
+    for argv in (one, many):
+        assert main([*argv, "--p", "1"]) == 2
+        assert capsys.readouterr().err.strip() == "error: --p must be in (0, 1), got 1.0"

@@ -110,6 +110,24 @@ def test_finding4_api_priv_top_k_graph_is_total():
     assert rel.exact["edges_dropped_by_degree_projection"] == 3 and rel.exact["lines_outside_node_set_dropped"] == 1
 
 
+def test_a_release_never_derives_the_topk_public_inputs():
+    """The degree bound and the node set are public inputs of a release: only a seeded research run may take them from
+    the graph (the API refuses as the CLI does; it used to release with a data-derived bound, labelled only in
+    derived_public)."""
+    from dpworkbench.dampening.mechanisms import priv_top_k_graph, priv_top_k_nodes
+
+    star = np.array([[0, v] for v in range(1, 6)])
+    with pytest.raises(ValueError, match="max_degree_bound is a public input of a release"):
+        priv_top_k_graph(star, 6, 2, epsilon=1.0, max_degree_bound=None, rng=None)
+    assert priv_top_k_graph(star, 6, 2, epsilon=1.0, max_degree_bound=None, rng=0).derived_public == ("max_degree_bound",)
+    ids = np.arange(6)
+    with pytest.raises(ValueError, match="node set is a public input of a release"):
+        priv_top_k_nodes(star, ids, 2, epsilon=1.0, max_degree_bound=3, rng=None)
+    rel = priv_top_k_nodes(star, ids + 10, 2, epsilon=1.0, max_degree_bound=3, rng=None, node_set="nodes.txt")
+    assert set(rel.value) <= set(range(10, 16)) and rel.public["node set"] == "nodes.txt (6 nodes)"
+    assert rel.derived_public == () and rel.error_bar is not None and len(rel.header) == 3
+
+
 # ----------------------------------------------------------------------------------------------- finding 6
 def test_finding6_topk_never_echoes_ids_or_lines(tmp_path, capsys):
     nodes = tmp_path / "nodes.txt"

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from dpworkbench.accounting import LedgerEntry, planned
+from dpworkbench.accounting import DescribedRelease, LedgerEntry, planned
 from dpworkbench.mechanisms import exponential_mechanism, exponential_top_k, laplace_mechanism, permute_and_flip
 from dpworkbench.mechanisms.declaration import (ADD_REMOVE_ROW, EDGE, EPSILON, REQUIRED, SUBSTITUTE_ROW, Accuracy, Drawn,
                                                 Mechanism, Param, parallel_plan)
@@ -443,6 +443,33 @@ def select_quantile(values: Any, p: float | None, *, lower: float, upper: float,
     return shaped(replace(rel, exact=exact), public=public)
 
 
+def release_column_quantile(path, column: str | None, *, mechanism: str, rng: RngLike = None, progress=None,
+                            **params: Any) -> DescribedRelease:
+    """:func:`select_quantile` on one column of a CSV read by :func:`read_column`'s public rules (``params``: the
+    declaration's, with ``p`` for a percentile, without it the median): the release of a row position with its
+    error bar (from the public parameters and n, the number of lines, public under substitution), the header naming
+    the rules, and the NOT PRIVATE counts of what they did. ``progress`` (a ``cli.common.Stages``) is told each
+    stage."""
+    p = params.pop("p", None)
+    decl, what = (MEDIAN[mechanism], "median") if p is None else (PERCENTILE[mechanism], "percentile")
+    if progress is not None:
+        progress.next("read CSV")  # one physical line = one row; refusals depend on the header and the number of lines
+    values, inputs = read_column(path, column, lower=params["lower"], upper=params["upper"], missing=params["missing"],
+                                 what=what)
+    if progress is not None:
+        progress.next("select")
+    rel = select_quantile(values, p, mechanism=mechanism, rng=rng, accountant=None, **params)
+    return DescribedRelease.of(
+        rel, error_bar=decl.accuracy(n=int(values.size), **params, **({} if p is None else {"p": p})),
+        input_counts=inputs, header=(
+            f"{path}: column {column!r}; {mechanism} {what if p is None else f'p = {p:g} percentile'} selection "
+            "releases a row position (0-based data row), not a value", f"neighbouring relation: {decl.relation.describe()}",
+            f"every line after the header is one row; values outside [--lower, --upper] = [{params['lower']:g}, "
+            f"{params['upper']:g}] are clipped into it, and a blank, missing or unparseable cell (or a malformed line) "
+            f"counts as --missing = {params['missing']:g} (how many of each is an exact count of the data: shown only "
+            "with --show-exact)"))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # PrivTopk (Alg. 3): k draws with ε/k each, edge-DP on a public node set
 # ---------------------------------------------------------------------------------------------------------------
@@ -788,7 +815,7 @@ from ..percentile import MECHANISMS, check_p  # noqa: E402
 from dpworkbench._validation import check_epsilon, check_int, check_options  # noqa: E402
 from dpworkbench.mechanisms.backends import as_generator  # noqa: E402
 from dpworkbench.accounting import Accountant  # noqa: E402
-from dpworkbench.mechanisms.backends import RngLike  # noqa: E402
+from dpworkbench.mechanisms.backends import RngLike, check_rng  # noqa: E402
 
 
 def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = "SLD", max_degree_bound: int | None = None,
@@ -861,7 +888,8 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
     of the graph: its degrees, self-loops, repeats and foreign ids are handled by the public rules above.
 
     Treated as public: ``num_nodes`` (the node set), ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (``None``:
-    the simple graph's max degree, *derived from the data*, a research run: recorded in ``Release.derived_public``).
+    the simple graph's max degree, *derived from the data*: a seeded research run only, recorded in
+    ``Release.derived_public``; refused on the release back-end).
     Neighbouring relation: :data:`RELATION` (one edge added or removed), on the raw graph.
 
     Returns the :func:`priv_top_k` release; ``exact`` (NOT PRIVATE) adds the counts of what the rules dropped.
@@ -869,6 +897,9 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
 
     n = check_int(num_nodes, "num_nodes", minimum=1)
     derived = () if max_degree_bound is not None else ("max_degree_bound",)
+    if max_degree_bound is None and not check_rng(rng).seeded:  # a release's public inputs are arguments
+        raise ValueError("max_degree_bound is a public input of a release: pass it (only a seeded research run may "
+                         "derive it from the graph)")
     if max_degree_bound is None:  # research run: the true max degree (the projection is then the identity)
         max_degree_bound = max(int(np.bincount(simple_graph_on(edges, n)[0].ravel(), minlength=n).max(initial=0)), 1)
     bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
@@ -886,6 +917,37 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
         "stability": PROJECTION_STABILITY},
                    exact={"true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum()),
                           **stats["dropped"]})
+
+
+def priv_top_k_nodes(edges: Any, ids: Any, k: int, *, epsilon: float, max_degree_bound: int | None,
+                     method: str = "SLD", rng: RngLike = None, node_set: str | None = None, source: str = "edge list",
+                     input_counts: dict | None = None) -> DescribedRelease:
+    """:func:`priv_top_k_graph` on an edge list read onto a node set (``edges`` indices into the sorted node ids
+    ``ids``, −1 outside it, as :meth:`~dpworkbench.cli.common.EdgeListScan.on_nodes` gives them), released as node
+    ids. ``node_set``: where the public node set came from (e.g. its file); ``None``: the ids in the edge list,
+    *derived from the data* (a research run; recorded in ``derived_public``). The release carries its error bar
+    (from the node-set size and the bound, both public), the header naming the projection rule, and the NOT PRIVATE
+    counts of what the public rules dropped (``input_counts``, the reader's first)."""
+    if node_set is None and not check_rng(rng).seeded:  # as the degree bound: a release never derives its node set
+        raise ValueError("the node set is a public input of a release: name it (only a seeded research run may take "
+                         "the ids in the edge list)")
+    rel = priv_top_k_graph(edges, ids.size, k, epsilon=epsilon, method=method, rng=rng,
+                           max_degree_bound=max_degree_bound)  # None (research run only): derived
+    bound, decl = rel.public["max_degree_bound"], TOPK_GRAPH[method]
+    nodes = f"{node_set} ({ids.size} nodes)" if node_set else f"ids in the edge list ({ids.size} nodes)"
+    return DescribedRelease(
+        value=[ids[v].item() for v in rel.value], ledger=rel.ledger, public=dict(rel.public, **{"node set": nodes}),
+        derived_public=rel.derived_public + (() if node_set else ("node set",)), details=rel.details,
+        exact={"true_top_k": [ids[v].item() for v in rel.exact["true_top_k"]],
+               **{c: rel.exact[c] for c in ("overlap_with_true_top_k", "num_edges")}},
+        private=rel.private, mechanism=rel.mechanism,
+        error_bar=decl.accuracy(epsilon=epsilon, k=k, max_degree_bound=bound, nodes=ids.size),
+        input_counts={**(input_counts or {}), **{c: v for c, v in rel.exact.items() if "_dropped" in c}}, header=(
+            f"{source}: {method}PrivTopk k={k} releases node ids ({k} draws with ε/k = {epsilon / k:g} each)",
+            f"neighbouring relation: {decl.relation.describe()}",
+            f"the graph is projected into max degree ≤ {bound} by a stable public rule (an edge is kept iff it is among"
+            f" the first {bound} edges of both its endpoints in node-pair order); one edge added or removed changes at "
+            f"most {PROJECTION_STABILITY} projected edges, and every draw is calibrated to that"))
 
 
 def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str, runs: int, rng=None,
@@ -1102,7 +1164,7 @@ def id3_cross_validate(X, y, domains, n_classes, *, depth, budget, method, folds
     return float(np.mean(accs))
 
 
-__all__ = ["priv_top_k", "priv_top_k_graph", "top_k_accuracy", "privacy_cost_median", "select_median", "select_percentile", "id3_privacy_cost", "id3_fit", "id3_cross_validate", "ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
+__all__ = ["priv_top_k", "priv_top_k_graph", "priv_top_k_nodes", "release_column_quantile", "top_k_accuracy", "privacy_cost_median", "select_median", "select_percentile", "id3_privacy_cost", "id3_fit", "id3_cross_validate", "ID3", "ID3_SPLIT", "LEAF_COUNTS", "LOCAL_DAMPENING", "MEDIAN", "MEDIAN_THESIS", "NOISY_COUNT", "PERCENTILE",
            "SHIFTED_LOCAL_DAMPENING", "TOPK", "TOPK_GRAPH", "check_bounds", "id3_plan", "ledger_name",
            "local_dampening", "quantile_statistics", "select_quantile", "shifted_local_dampening", "topk_plan",
            "topk_statistics"]

@@ -55,7 +55,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_epsilon, check_int, check_options
-from ...accounting import Accountant, LedgerEntry, Release, planned
+from ...accounting import Accountant, DescribedRelease, LedgerEntry, Release, planned
 from ...experiments.summary import relative_error
 from ...mechanisms import exponential_logits
 from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Accuracy, Drawn, Mechanism, Param
@@ -860,7 +860,8 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
                      engine: str = "fast", null_policy: str = "sql", unary_policy: str = "reject", order_seed: int = 0,
                      progress=None, schema=None, graph: ConflictGraph | None = None) -> Release:
     """DP estimates of I_MI, I_P (Alg. 2 + 4) and the vertex cover size (Alg. 5) of one table, as ONE composed
-    Release: ``value`` {measure: estimate}; ``details`` the private row bound ``n_bound`` and its
+    :class:`~dpworkbench.accounting.DescribedRelease` (its error bars: :func:`measures_accuracy` at the released θ*s
+    and row bound; its notes: :func:`clamp_notes`): ``value`` {measure: estimate}; ``details`` the private row bound ``n_bound`` and its
     ``n_bound_noisy_count`` (without a public bound) and each measure's further private outputs (θ*, …); ``ledger`` every spend in order; ``public`` the budget split per
     release, the composition rule, the neighbouring relation and each measure's public parameters; ``exact`` (NOT
     PRIVATE) each measure's diagnostics, with ``output_raw`` the noisy value before clamping. Spends ``epsilon`` in
@@ -910,10 +911,14 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
     # centred on it
     details = ({"n_bound": size.value, "n_bound_noisy_count": size.details["noisy_count"]} if size is not None else {})
     details |= {k: dict(r.details) for k, r in rel.items() if r.details}
-    return Release(value={k: r.value for k, r in rel.items()}, ledger=tuple(e for r in parts.values() for e in r.ledger),
-                   public=public, derived_public=tuple(f"{k}.{d}" for k, r in rel.items() for d in r.derived_public),
-                   details=details, exact={k: dict(r.exact) for k, r in rel.items()},
-                   private=all(r.private for r in parts.values()), mechanism="inconsistency measures (I_MI, I_P, I_R)")
+    out = Release(value={k: r.value for k, r in rel.items()}, ledger=tuple(e for r in parts.values() for e in r.ledger),
+                  public=public, derived_public=tuple(f"{k}.{d}" for k, r in rel.items() for d in r.derived_public),
+                  details=details, exact={k: dict(r.exact) for k, r in rel.items()},
+                  private=all(r.private for r in parts.values()), mechanism="inconsistency measures (I_MI, I_P, I_R)")
+    # each error bar from public parameters and released (private) values only: θ*, the private row bound
+    values = out.value | ({"n_bound": details["n_bound_noisy_count"]} if n_bound is None else {})
+    return DescribedRelease.of(out, notes=tuple(clamp_notes(out)), error_bar={
+        k: (a, values[k]) for k, a in measures_accuracy(epsilon, n_bound, out).items()})
 
 
 def run_record(release: Release, **extra) -> dict:

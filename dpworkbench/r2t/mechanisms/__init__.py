@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ...accounting import AccountantLike, LedgerEntry, Release, planned
+from ...accounting import AccountantLike, DescribedRelease, LedgerEntry, Release, planned
 from ...mechanisms.backends import NumpyBackend, RngLike, check_rng
 from ...mechanisms.declaration import EPSILON, Accuracy, Drawn, Mechanism, Param, parallel_plan
 from ..joininfo import JoinInfo
@@ -462,6 +462,68 @@ def r2t_group_by(truncations: Mapping[Any, JoinInfo | Truncation], *, parallel: 
         "groups": k})
 
 
+FLOOR_NOTE = "no τ candidate exceeded 0, so the estimate is R2T's floor Q(I, 0) = 0 (no winning τ)"
+
+
+@dataclasses.dataclass(frozen=True)
+class QueryRelease(DescribedRelease):
+    """The Release of :func:`release_query`: R2T on one query, with its noise-only error bar(s) and remarks.
+
+    ``error_bar``: :data:`R2T`'s accuracy at the winning τ (τ_1 for the floor), or per group ``{"estimate[g]":
+    (Accuracy, estimate)}``; a function of the output and public inputs only (the winning τ is part of the private
+    output). ``notes``: the floor remark, post-processing of the private output (no τ won)."""
+
+    def as_text(self) -> "QueryRelease":
+        """The release as text prints it: a winning τ that does not exist says so, never "None" (JSON keeps null)."""
+        d = dict(self.details)
+        if "groups" in d:
+            d["groups"] = [{**g, "winner_tau": "none (estimate at the floor 0)"} if g["winner_tau"] is None else g
+                           for g in d["groups"]]
+        elif "winner_tau" in d and d["winner_tau"] is None:
+            del d["winner_tau"]  # the floor note says there is none
+        return dataclasses.replace(self, details=d)
+
+
+def release_query(infos: JoinInfo | Mapping[Any, JoinInfo], *, query: str, relation: Any, epsilon: float, gs: float,
+                  beta: float = 0.1, base: float = 2.0, prune: bool = True, method: str = "auto",
+                  parallel: bool | None = None, public: Mapping[str, Any] | None = None, join_results: int | None = None,
+                  rng: RngLike = None, progress=None) -> QueryRelease:
+    """R2T on one query's join information (``infos`` a JoinInfo), or once per group of a GROUP BY (a mapping group →
+    JoinInfo; ``parallel``: the groups' individuals are disjoint; the split is :func:`r2t_group_by`'s), truncated by
+    ``method``. Returns ONE :class:`QueryRelease`: private the estimate(s) and winning τ(s); public ``query``, the
+    declared ``relation``, the caller's ``public`` description, the parameters and the truncation engine; exact (NOT
+    PRIVATE) the true answer, DS, the join size (``join_results`` for a GROUP BY), the Theorem 5.1 bound (single
+    query), pruning counts and time. ``progress`` (a ``cli.common.Stages``) is ticked once per solved τ."""
+    grouped = isinstance(infos, Mapping)
+    truncs = {g: Truncation(i, method) for g, i in (infos.items() if grouped else [(None, infos)])}
+    p = {"epsilon": epsilon, "beta": beta, "gs": gs, "base": base, "prune": prune}
+    taus = tau_grid(gs, base)
+    if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
+        progress.add(len(truncs) * taus.size)
+        for tr in truncs.values():
+            tr.value = (lambda tau, _solve=tr.value: (_solve(tau), progress.tick(f"τ={tau:g} solved"))[0])
+    if grouped:
+        params = R2T_GROUP_BY.check_params({**p, "groups": len(truncs), "parallel": parallel})
+        res = r2t_group_by(truncs, parallel=parallel, rng=rng, note=f"R2T on {query}", **p)
+        exact = {"groups": res.exact["groups"], "join_results": join_results}
+        bar = {f"estimate[{', '.join(map(str, g['group']))}]": (R2T_GROUP_BY.accuracy(
+            tau=float(taus[0]) if g["winner_tau"] is None else g["winner_tau"], **params), g["estimate"])
+            for g in res.details["groups"]}
+        notes = ()
+    else:
+        res = r2t(truncs[None], rng=rng, note=f"R2T on {query}", **p)
+        exact = {"answer": float(infos.answer), "DS": float(infos.DS), "join_results": int(infos.m),
+                 "theorem_5_1_bound": r2t_bound(max(infos.DS, 1.0), epsilon=epsilon, beta=beta, gs=gs, base=base),
+                 "solved": int(res.solved), "pruned": int(res.pruned), "seconds": float(res.seconds)}
+        # no τ candidate exceeded 0: saying so is post-processing of the private output (the winning τ), not a leak
+        floor = res.details.get("winner_tau") is None
+        bar = R2T.accuracy(tau=float(taus[0]) if floor else res.details["winner_tau"], **R2T.check_params(p))
+        notes = (FLOOR_NOTE,) if floor else ()
+    return QueryRelease(value=res.value, ledger=res.ledger, details=dict(res.details), exact=exact, mechanism="r2t",
+                        public={"query": query, "neighbouring relation": relation.describe(), **(public or {}),
+                                **res.public, "truncation engine": method}, error_bar=bar, notes=notes)
+
+
 # ---------------------------------------------------------------------------------
 # OPT² family
 # ---------------------------------------------------------------------------------
@@ -825,6 +887,7 @@ def ls_lower_bound(gs: float, *, epsilon: float) -> float:
 
 __all__ = ["N_NODES", "SQL_RELATION_NO_SCHEMA", "example_graphs", "research_generator", "EXP_OPT2", "FIXED_TAU", "GRAPH_RELATION", "InstanceStats", "NAIVE_LAPLACE", "OPT2", "OPT2Result", "R2T",
            "R2TResult", "R2T_GROUP_BY", "RANDOM_TAU", "RELATION", "SQL_RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau",
-           "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_r2t", "r2t", "r2t_accuracy", "R2TAccuracy", "r2t_bound", "r2t_group_by", "random_tau", "tau_grid"]
+           "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_r2t", "r2t", "r2t_accuracy", "R2TAccuracy", "r2t_bound", "r2t_group_by", "random_tau", "tau_grid",
+           "FLOOR_NOTE", "QueryRelease", "release_query"]
 
 from . import baselines as _baselines  # noqa: E402,F401  (registers NT, SDE, RM and LS, declared there)
