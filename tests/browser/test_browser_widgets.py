@@ -469,13 +469,13 @@ JS_KERNEL_PANELS = """async (code) => {
   return 'kernel ' + kernel.status + (done === 'late' ? ' (no answer within 10 s)' : '') + ': ' + out.join('');
 }"""
 
+# (ipywidgets keeps every live widget in ``_instances``; ``Widget.widgets``, its public name, is deprecated)
 KERNEL_PANELS_CODE = """from ipywidgets.widgets.widget import _instances
 for _p in [v for v in list(_instances.values()) if 'dpwb-panel' in getattr(v, '_dom_classes', ())]:
     _f = getattr(_p, 'figure', None)
     _c = [c for row in _p.children if 'dpwb-controls' in getattr(row, '_dom_classes', ()) for c in row.children]
     print({c.description: c.value for c in _c}, '| status:', _p.status.value, '| figure:',
-          _f.layout.title.text if _f is not None else None, len(_f.data) if _f is not None else None,
-          'views', getattr(_f, '_view_count', None))
+          _f.layout.title.text if _f is not None else None, len(_f.data) if _f is not None else None)
 """
 
 
