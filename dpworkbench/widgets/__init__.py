@@ -9,11 +9,11 @@ Functions bound here should cache their non-private part (conflict graphs, LP
 values, EBC) so that moving the ε slider only redraws noise: see
 :func:`cache_nonprivate`; long loops show a bar with :func:`progress` (tqdm.auto).
 
-JupyterLab 4 + ipywidgets 8 need no build step: the panel's live figure is plotly's
-``FigureWidget``, which in plotly ≥ 6 is an *anywidget* (``anywidget`` must be
-installed; its JupyterLab extension ships prebuilt in the wheel). Without anywidget
-the panel still updates live by re-rendering the figure in an ``Output`` widget.
-``tests/browser/test_browser_widgets.py`` checks all of this in headless Chromium.
+JupyterLab 4 + ipywidgets 8 need no build step: the panel's live figure is a plotly
+figure re-displayed in an ipywidgets ``Output`` after each change, drawn by the plotly
+renderer JupyterLab (and the class app) already has; not a ``FigureWidget`` (see
+:class:`_LiveFigure` for why). ``tests/browser/test_browser_widgets.py`` checks all of
+this in headless Chromium.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import html
 import math
-import os
 import time
 import traceback
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -238,10 +237,10 @@ def _split(result: Any) -> tuple[Any, Any]:
     return result if isinstance(result, tuple) else (result, None)
 
 
-# Width of a panel's live figure when its builder sets none. plotly's FigureWidget draws before its output area is laid
-# out and then falls back to plotly's 700 px, whatever the room: on a 1024×768 projector, with JupyterLab's file
-# browser open, the output area is 592 px wide (measured in Chromium), and the right 100 px of every panel figure
-# (a "Q(I) = …" label, the last tick) were cut off (issue 28). Static figures autosize to the output area themselves.
+# Width of a panel's live figure when its builder sets none. A figure drawn before its output area is laid out falls
+# back to plotly's 700 px, whatever the room: on a 1024×768 projector, with JupyterLab's file browser open, the output
+# area is 592 px wide (measured in Chromium), and the right 100 px of every panel figure (a "Q(I) = …" label, the last
+# tick) were cut off (issue 28).
 PANEL_FIGURE_W = 580
 
 
@@ -252,76 +251,34 @@ def _fit_width(fig: go.Figure) -> go.Figure:
     return fig
 
 
-@functools.cache
-def _whole_figure_widget_class(base: type) -> type:
-    """A plotly ``FigureWidget`` whose comm opens with its traces and layout in the first state message.
-
-    ``go.FigureWidget(fig)`` opens its comm from ipywidgets' constructor with ``_widget_data = []`` and sends the
-    traces in a later update; plotly's JS model ignores changes of ``_widget_data`` and its view reads it once, when
-    it renders. A view rendered between the two messages draws empty axes for good (seen once in CI: the first panel
-    of a teaching notebook stayed empty for 90 s). Holding the comm until the constructor has finished closes that
-    window: the frontend never sees the figure without its traces. ``base`` is ``go.FigureWidget``, looked up at
-    each use: without anywidget that lookup raises ImportError, which :class:`_LiveFigure` turns into its fallback.
-    """
-
-    class WholeFigureWidget(base):
-        _hold_comm = True
-
-        def __init__(self, fig: go.Figure):
-            super().__init__(fig)
-            self._hold_comm = False
-            self.open()
-
-        def open(self) -> None:
-            if not self._hold_comm:
-                super().open()
-
-    return WholeFigureWidget
-
-
 class _LiveFigure:
-    """A figure that can be redrawn in place: a plotly ``FigureWidget`` when it can be
-    built (plotly ≥ 6 needs ``anywidget``), else an ``Output`` that re-displays the figure
-    (also forced by the environment variable ``DPWB_NO_FIGUREWIDGET=1``)."""
+    """A panel's figure, redrawn in place: ``figure`` (a plotly ``Figure``, the same object for the panel's life) is
+    shown in an ``Output`` (``widget``) that displays it again after each change, through the plotly renderer that
+    JupyterLab and the class app load once per page.
+
+    Not a plotly ``FigureWidget``: in plotly ≥ 6 that is an anywidget, each one sends plotly's 5 MB bundle to the
+    browser to be imported again, and anywidget 0.11 gives that import 2 s; past it the model's ``ready`` promise is
+    rejected for good, so every later message from the kernel is dropped while the view still draws the first figure
+    ("[anywidget] Failed to initialize model." in the console). With other jobs on a 2-core machine the figure then
+    never followed the slider (CI once; 13 of 14 runs of the privateclean teaching notebook in tests/browser).
+    """
 
     def __init__(self, fig: go.Figure):
         import ipywidgets as w
 
-        fig = _fit_width(fig)
-
-        try:
-            if os.environ.get("DPWB_NO_FIGUREWIDGET", "") not in ("", "0"):
-                raise ImportError("FigureWidget disabled by DPWB_NO_FIGUREWIDGET")
-            self.figure = _whole_figure_widget_class(go.FigureWidget)(fig)
-            self.widget = self.figure
-            self.kind = "figurewidget"
-        except ImportError:  # plotly without anywidget: still live, just re-rendered
-            self.figure = go.Figure(fig)
-            self.widget = w.Output()
-            self.kind = "output"
-            with self.widget:
-                display_figure(self.figure)
+        self.figure = go.Figure(_fit_width(fig))
+        self.widget = w.Output()
+        with self.widget:
+            display_figure(self.figure)
 
     def set(self, fig: go.Figure) -> None:
-        """Replace traces and layout in place (``panel.figure`` stays the same object).
-
-        Traces are deleted and re-added, then the layout is replaced. (A single
-        ``Plotly.update`` of the same traces looks tidier but plotly's widget silently
-        drops it when the traces carry numpy arrays, as histograms of samples do:
-        checked in Chromium with ``tests/browser``.)
-        """
+        """Replace traces and layout of ``figure`` (it stays ``panel.figure``) by ``fig``'s and draw it again."""
         fig = _fit_width(fig)
         target = self.figure
-        if self.kind == "figurewidget":
-            with target.batch_update():
-                target.data = []
-                target.add_traces(list(fig.data))
-                target.layout = fig.layout
-            return
         target.data = []
         target.add_traces(list(fig.data))
         target.layout = fig.layout
-        self.widget.clear_output(wait=True)
+        self.widget.clear_output(wait=True)  # the old drawing stays until the new one arrives: no flicker
         with self.widget:
             display_figure(target)
 
@@ -378,7 +335,7 @@ def control_panel(
 
     ``update`` returns a plotly figure, or ``(figure, extra)`` where ``extra``
     (a DataFrame, text or HTML-capable object) is shown under the figure. In
-    interactive mode returns the panel (a VBox holding a live FigureWidget);
+    interactive mode returns the panel (a VBox holding the live figure, see :class:`_LiveFigure`);
     otherwise displays a static figure once and returns it.
 
     In the panel, a change of any control calls ``update`` again and redraws the

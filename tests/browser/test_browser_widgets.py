@@ -444,6 +444,53 @@ def _wait(page, predicate_js: str, timeout_s: float, what: str, arg=None):
     raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what} (last: {last!r})")
 
 
+# What a panel shows in the browser (slider readouts, status line, figures in the cell) and what the kernel holds for
+# it (control values, status, figure title and trace count), for a wait that timed out.
+JS_PANEL_PAGE = """(cell) => ({
+  readouts: Array.from(cell.querySelectorAll('.widget-slider')).map(s => ((s.querySelector('.widget-label') || {}).textContent || '')
+            + ' = ' + ((s.querySelector('.widget-readout') || {}).textContent || '')),
+  status: Array.from(cell.querySelectorAll('.dpwb-status')).map(el => el.textContent),
+  work: Array.from(cell.querySelectorAll('.dpwb-work')).map(el => el.textContent.slice(0, 300)),
+  figures: Array.from(cell.querySelectorAll('.js-plotly-plot')).map(gd => ({
+    traces: (gd.data || []).length, connected: gd.isConnected,
+    title: String(((gd.layout || {}).title || {}).text || (gd.layout || {}).title || '').slice(0, 120)})),
+})"""
+
+JS_KERNEL_PANELS = """async (code) => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel;
+  if (!kernel) return 'no kernel';
+  const out = [];
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  future.onIOPub = msg => { if (msg.header.msg_type === 'stream') out.push(msg.content.text);
+                            if (msg.header.msg_type === 'error') out.push(msg.content.ename + ': ' + msg.content.evalue); };
+  const late = new Promise(resolve => setTimeout(() => resolve('late'), 10000));
+  const done = await Promise.race([future.done.then(() => 'done'), late]);
+  return 'kernel ' + kernel.status + (done === 'late' ? ' (no answer within 10 s)' : '') + ': ' + out.join('');
+}"""
+
+# (ipywidgets keeps every live widget in ``_instances``; ``Widget.widgets``, its public name, is deprecated)
+KERNEL_PANELS_CODE = """from ipywidgets.widgets.widget import _instances
+for _p in [v for v in list(_instances.values()) if 'dpwb-panel' in getattr(v, '_dom_classes', ())]:
+    _f = getattr(_p, 'figure', None)
+    _c = [c for row in _p.children if 'dpwb-controls' in getattr(row, '_dom_classes', ()) for c in row.children]
+    print({c.description: c.value for c in _c}, '| status:', _p.status.value, '| figure:',
+          _f.layout.title.text if _f is not None else None, len(_f.data) if _f is not None else None)
+"""
+
+
+def _panel_report(page, cell) -> str:
+    """The control panel of ``cell`` as the page shows it and as the kernel holds it (each part best effort)."""
+    lines = []
+    for name, call in (("page", lambda: page.evaluate(JS_PANEL_PAGE, cell)), ("kernel state", lambda: page.evaluate(JS_STATE)),
+                       ("kernel panels", lambda: page.evaluate(JS_KERNEL_PANELS, KERNEL_PANELS_CODE))):
+        try:
+            lines.append(f"{name}: {call()}")
+        except Exception as exc:  # noqa: BLE001 - a report of a failure must not hide it
+            lines.append(f"{name}: could not read ({exc})")
+    return "\n".join(lines)
+
+
 def _run_all_and_wait(page) -> dict:
     """Run all cells from the Run menu; wait until no cell is pending and the kernel is idle."""
     _wait(page, "() => { const s = (" + JS_STATE + ")(); return s.ready && s.status === 'idle' ? s : null; }", 90, "an idle kernel")
@@ -541,11 +588,14 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         if readout.inner_text().strip() == eps_before:  # the slider sat at its maximum: move it down instead
             for _ in range(3):
                 handle.press("ArrowLeft")
-        changed = _wait(
-            page,
-            "([cell, before]) => { const now = (" + JS_FIGURES + ")(cell);"
-            " return JSON.stringify(now) !== JSON.stringify(before) ? now : null; }",
-            SLIDER_UPDATE_TIMEOUT_S, f"the figure to change after moving ε from {eps_before}", [cell_handle, before])
+        try:
+            changed = _wait(
+                page,
+                "([cell, before]) => { const now = (" + JS_FIGURES + ")(cell);"
+                " return JSON.stringify(now) !== JSON.stringify(before) ? now : null; }",
+                SLIDER_UPDATE_TIMEOUT_S, f"the figure to change after moving ε from {eps_before}", [cell_handle, before])
+        except AssertionError as exc:  # say what the page and the kernel show: "unchanged" alone cannot tell why
+            raise AssertionError(f"{exc}\n{_panel_report(page, cell_handle)}\npage errors: {console_errors[:5]}") from None
         timings["slider_update"] = time.monotonic() - t_move
         status = cell.locator(".dpwb-status", has_text="updated").first
         try:  # control_panel's status line: the update function's own time for the last ε change
