@@ -410,7 +410,7 @@ def _projector_problems(page, where: str) -> list[str]:
     "…", and control panels whose figure starts below the first screen under the controls."""
     from dpworkbench.plots.render import page_problems
 
-    # In a 768 px window most outputs start off screen, and a FigureWidget draws only once its output is shown:
+    # In a 768 px window most outputs start off screen, and a plotly output is laid out only once it is shown:
     # bring every cell into view once (top to bottom) so that each figure is laid out before it is measured.
     n_cells = page.evaluate("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length")
     for i in range(n_cells):
@@ -570,9 +570,9 @@ def _run_teaching_notebook(browser_env, paper: str, notebook: Path) -> None:
         slider.wait_for(state="visible", timeout=30_000)
         cell = slider.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' jp-Cell ')][1]")
         cell_handle = cell.element_handle()
-        cell.evaluate("el => el.scrollIntoView({block: 'start'})")  # a FigureWidget draws once it is shown
+        cell.evaluate("el => el.scrollIntoView({block: 'start'})")  # a plotly output is laid out once it is shown
         _wait(page, "(cell) => cell.querySelectorAll('.js-plotly-plot').length > 0", WIDGET_DRAW_S, "a plotly figure next to the ε slider", cell_handle)
-        # A FigureWidget whose state never reached the browser draws empty axes forever: fail on that by name.
+        # A figure whose data never reached the browser would draw empty axes forever: fail on that by name.
         _wait(page, "(cell) => Array.from(cell.querySelectorAll('.js-plotly-plot')).every(gd => (gd.data || []).length > 0)", WIDGET_DRAW_S,
               "the figure next to the ε slider to show its traces (empty: the widget's state never reached the browser)", cell_handle)
         before = page.evaluate(JS_FIGURES, cell_handle)

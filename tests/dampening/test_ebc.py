@@ -154,11 +154,23 @@ def test_privtopk_accounting_and_errors():
         assert rel.derived_public == ("max_degree_bound",) and rel.public["max_degree_bound"] == int(d.max())
     assert abs(acc.spent - 4.0) < 1e-9                      # 4 calls × ε = 1
     with pytest.raises(ValueError, match="larger than the number of nodes"):
-        DM.priv_top_k(e, d, 500, epsilon=1.0)
+        DM.priv_top_k(e, d, 500, epsilon=1.0, rng=0)
     with pytest.raises(ValueError, match="max_degree_bound"):
-        DM.priv_top_k(e, d, 5, epsilon=1.0, max_degree_bound=2)
+        DM.priv_top_k(e, d, 5, epsilon=1.0, max_degree_bound=2, rng=0)
     with pytest.raises(ValueError, match="method"):
-        DM.priv_top_k(e, d, 5, epsilon=1.0, method="XX")
+        DM.priv_top_k(e, d, 5, epsilon=1.0, method="XX", rng=0)
+
+
+def test_priv_top_k_on_scores_is_not_a_release():
+    """Scores in: a degree over the bound could only be refused, a refusal that would depend on the private graph.
+    The release back-end is refused before the scores are read, even with a bound that holds; the graph entry point
+    releases the same graph."""
+    g = holme_kim(60, 3, 0.3, seed=2)
+    e, d = E.ebc_all(g), g.degrees
+    for bound in (None, int(d.max()), 1):
+        with pytest.raises(ValueError, match="priv_top_k_graph"):
+            DM.priv_top_k(e, d, 3, epsilon=1.0, max_degree_bound=bound)
+    assert len(DM.priv_top_k_graph(g.edge_array(), g.n, 3, epsilon=1.0, max_degree_bound=int(d.max())).value) == 3
 
 
 def test_sld_beats_em_at_small_budget():

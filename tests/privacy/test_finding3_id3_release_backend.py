@@ -70,16 +70,16 @@ def test_finding3_selections_use_the_backend_gumbel_samplers():
         spy = Spy()
         DM.select_median([1.0, 5.0, 7.0, 9.0], lower=0, upper=10, epsilon=1.0, mechanism=mech, rng=spy)
         assert spy.calls == {"gumbel_argmax": 1}
-    e, deg = np.array([6.5, 6.5, 0, 0, 1.0]), np.array([5, 5, 2, 2, 3])
+    edges = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 4], [3, 4]])  # the release entry point takes the edge list
     for m in ("EM", "LD", "SLD"):
         spy = Spy()
-        assert len(DM.priv_top_k(e, deg, 2, epsilon=1.0, method=m, max_degree_bound=6, rng=spy).value) == 2
+        assert len(DM.priv_top_k_graph(edges, 5, 2, epsilon=1.0, method=m, max_degree_bound=6, rng=spy).value) == 2
         assert spy.calls["gumbel_top_k"] == 1 and set(spy.calls) <= {"gumbel_top_k", "gumbel_argmax"}  # OpenDP: k argmaxes
 
 
 def test_finding3_pf_on_the_release_backend():
-    rel = DM.priv_top_k(np.array([6.5, 6.5, 0, 0, 1.0]), np.array([5, 5, 2, 2, 3]), 2, epsilon=1.0, method="PF",
-                       max_degree_bound=6, rng=release_backend())
+    rel = DM.priv_top_k_graph(np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 4], [3, 4]]), 5, 2, epsilon=1.0,
+                              method="PF", max_degree_bound=6, rng=release_backend())
     assert len(set(rel.value.tolist())) == 2
     rel = DM.select_median([1.0, 5.0, 7.0, 9.0], lower=0, upper=10, epsilon=1.0, mechanism="PF", rng=release_backend())
     assert 0 <= rel.value < 4

@@ -840,7 +840,10 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
         How many edges of the graph passed in can change when the user's graph gains or loses one edge: 1 for the
         user's own graph; :data:`PROJECTION_STABILITY` (3) for a graph projected by :func:`project_max_degree`.
     rng:
-        ``None``: the OpenDP release back-end; an int seed / Generator: seeded research run (not a release).
+        An int seed / Generator: a seeded research run. The release back-end (``None``) is refused: the input here
+        is statistics of the graph, so its precondition (every degree ≤ ``max_degree_bound``) is a property of the
+        private graph that no public rule can restore; :func:`priv_top_k_graph` is the release entry point (it
+        projects the raw edge list into the public bound first).
 
     Treated as public: the node set, ``k``, ``epsilon``, ``method``, ``max_degree_bound`` (hence ΔEBC and the horizon
     of δ^EBC). Neighbouring relation: edge-DP on the fixed node set (one edge added or removed).
@@ -855,6 +858,10 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
     de Farias 2021, Alg. 3 (PrivTopk), Lemma 6.3.2, Def. 6.3.1.
     """
 
+    if not check_rng(rng).seeded:  # before anything reads the scores: the refusal depends on no data
+        raise ValueError("priv_top_k takes the graph's EBC scores and degrees, whose degree bound no public rule can "
+                         "enforce; release through priv_top_k_graph (the raw edge list, projected into the bound), or "
+                         "pass a seed for a research run")
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
     if ebc.size == 0:
