@@ -15,7 +15,7 @@ the claimed ε is the command's own ``--plan`` (GRR's plan for the flags), and t
 The Spark engine (:func:`~dpworkbench.privateclean.spark_engine.grr_spark`, and ``privateclean query --engine spark``)
 has two entries of its own (:func:`spark_entry_points`): the same checks, on GRR's declared statistics of the pre-noise
 relation Spark's partitions computed (they run the real path with the core's
-:class:`~dpworkbench.testing.prenoise.PreNoiseBackend`, which draws nothing).
+:class:`~dpworkbench.testing.harness.PreNoiseBackend`, which draws nothing).
 """
 from __future__ import annotations
 
@@ -25,8 +25,7 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench.testing.declared import cli_entry, declared_statistics, entry_point
-from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines
-from dpworkbench.testing.prenoise import PreNoiseBackend
+from dpworkbench.testing.harness import EntryPoint, FileCLI, PreNoiseBackend, csv_line_neighbours, hostile_lines
 
 from .mechanisms import GRR
 

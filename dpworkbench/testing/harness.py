@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..mechanisms.backends import NumpyBackend
 from .audit import AuditResult, audit_mechanism
 
 
@@ -307,6 +308,33 @@ def seed_of(rng: Any) -> int:
     return int(np.random.default_rng(rng).integers(2**31))
 
 
+class PreNoiseBackend(NumpyBackend):
+    """A back-end that draws nothing: a declaration's real release path (partition samplers included) run with it
+    computes what it would before the noise (``random`` is 1: no record is replaced; ``integers`` 0; Laplace noise
+    0). For the harness only: no release chooses it (``cli_backend``, ``check_rng(None)``); a caller passes it."""
+
+    class _Never:
+        @staticmethod
+        def random(size=None):
+            return np.ones(size)
+
+        @staticmethod
+        def integers(lo, hi=None, size=None):
+            return np.zeros(size, dtype=np.int64)
+
+    @property
+    def generator(self):
+        return self._Never()
+
+    def add_laplace(self, value, scale):
+        return np.asarray(value, dtype=float)
+
+    def for_partition(self, part: int) -> PreNoiseBackend:
+        """Every Spark partition draws nothing either (the instance is pickled to the executors, so the class lives
+        at module level)."""
+        return self
+
+
 def numeric_components(out: Any, prefix: str = "") -> dict[str, float]:
     """The numbers of a JSON section (nested mappings flattened to ``a.b`` keys; a null is NaN; text, flags and
     lists are left out): the components the audit compares."""
@@ -516,6 +544,7 @@ __all__ = [
     "EntryReport",
     "FileCLI",
     "InProcessCLI",
+    "PreNoiseBackend",
     "SensitivityReport",
     "audit_entry",
     "check_entry_point",

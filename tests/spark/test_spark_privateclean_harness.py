@@ -115,7 +115,7 @@ def test_the_partition_hook_is_a_research_back_ends_only(spark):
     import pandas as pd
 
     from dpworkbench.mechanisms.backends import OpenDPBackend
-    from dpworkbench.testing.prenoise import PreNoiseBackend
+    from dpworkbench.testing.harness import PreNoiseBackend
     from dpworkbench.privateclean.spark_engine import grr_spark
 
     class Hooked(OpenDPBackend):
@@ -146,7 +146,7 @@ def test_grr_spark_release_audited(api_brute_force):
     back in order (copy i is rows i·S … i·S+S−1)."""
     import pandas as pd
 
-    from dpworkbench.testing.prenoise import PreNoiseBackend
+    from dpworkbench.testing.harness import PreNoiseBackend
     from dpworkbench.privateclean.spark_engine import grr_spark
     from dpworkbench.testing.harness import audit_entry
 
