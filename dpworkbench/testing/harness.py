@@ -454,6 +454,8 @@ def edge_list_neighbours(text: str, relation: str, extra_lines: Sequence[str] = 
 
     from ..graphs.io import EDGE_LINE
 
+    if relation not in ("node", "edge"):
+        raise ValueError(f"no edge-list neighbours for relation {relation!r} (node or edge)")
     if relation == "edge":
         pairs = [f"{a} {b}" for a in range(nodes) for b in range(a + 1, nodes)]
         yield from csv_line_neighbours(text, list(dict.fromkeys(pairs + list(extra_lines))), substitute=False,
