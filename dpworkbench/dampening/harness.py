@@ -15,12 +15,11 @@ LD`` and ``SLD``), checked against the declarations' own sensitivities.
 from __future__ import annotations
 
 from functools import partial
-from itertools import combinations
 
 import numpy as np
 
 from dpworkbench.testing.declared import cli_entry, declared_pairs
-from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_file
+from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, edge_list_neighbours, hostile_lines, scratch_file
 
 from .cli import register
 from .mechanisms import LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
@@ -83,10 +82,10 @@ _HOSTILE_EDGE_LINES = ("3 3", "0 9", "9 0", "7 8", "x y", "1.5 2", "", "# c", "-
 
 
 def _edge_line_neighbours(text):
-    """One line removed, or one line added at every position (the first line too: an edge list has no header)."""
-    extra = [f"{a} {b}" for a, b in combinations(range(N_NODES), 2)] + [f"{b} {a}" for a, b in ((0, 1), (2, 4))]
-    extra += list(_HOSTILE_EDGE_LINES) + text.split("\n")[1:2]  # a repeated line
-    return csv_line_neighbours(text, list(dict.fromkeys(extra)), substitute=False, header=False)
+    """One line removed, or one line added at every position: an edge of the node set, two reversed edges, the
+    hostile lines and a repeated line."""
+    extra = [f"{b} {a}" for a, b in ((0, 1), (2, 4))] + list(_HOSTILE_EDGE_LINES) + text.split("\n")[1:2]
+    return edge_list_neighbours(text, "edge", extra, nodes=N_NODES)
 
 
 def _topk_cli():

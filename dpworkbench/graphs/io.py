@@ -63,7 +63,8 @@ def load_edge_list(path: str | Path, *, comment: str = "#", allow_empty: bool = 
 # The public rule for a node id, shared by edge lists and node sets (--nodes) so their ids match: an optionally
 # signed integer of at most 18 digits (it fits int64), read as int64 whatever the other lines hold.
 NODE_ID = r"[+-]?[0-9]{1,18}"
-_EDGE_RE = rf"^\s*(?P<u>{NODE_ID})[\s,]+(?P<v>{NODE_ID})(?:[\s,].*)?$"
+#: One edge line by that rule: its first two fields (split on commas and white space) are node ids.
+EDGE_LINE = rf"^\s*(?P<u>{NODE_ID})[\s,]+(?P<v>{NODE_ID})(?:[\s,].*)?$"
 
 
 def node_ids_int64(tokens) -> np.ndarray:
@@ -95,7 +96,7 @@ def read_edge_lines(path: str | Path) -> tuple[np.ndarray, dict[str, int]]:
     lines = pa.array(data.decode("utf-8", errors="replace").splitlines(), type=pa.string())
     stripped = pc.utf8_trim_whitespace(lines)
     content = pc.and_(pc.not_equal(stripped, ""), pc.invert(pc.starts_with(stripped, "#")))
-    parts = pc.extract_regex(pc.filter(lines, content), _EDGE_RE)
+    parts = pc.extract_regex(pc.filter(lines, content), EDGE_LINE)
     ok = pc.is_valid(parts)
     good = pc.filter(parts, ok)
     u = node_ids_int64(pc.struct_field(good, [0]))

@@ -14,7 +14,8 @@ the claimed ε is the command's own ``--plan`` (GRR's plan for the flags), and t
 
 The Spark engine (:func:`~dpworkbench.privateclean.spark_engine.grr_spark`, and ``privateclean query --engine spark``)
 has two entries of its own (:func:`spark_entry_points`): the same checks, on GRR's declared statistics of the pre-noise
-relation Spark's partitions computed (they run the real path with :class:`_PreNoise`, which draws nothing).
+relation Spark's partitions computed (they run the real path with the core's
+:class:`~dpworkbench.testing.harness.PreNoiseBackend`, which draws nothing).
 """
 from __future__ import annotations
 
@@ -23,9 +24,8 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from dpworkbench.mechanisms.backends import NumpyBackend
 from dpworkbench.testing.declared import cli_entry, declared_statistics, entry_point
-from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines
+from dpworkbench.testing.harness import EntryPoint, FileCLI, PreNoiseBackend, csv_line_neighbours, hostile_lines
 
 from .mechanisms import GRR
 
@@ -40,31 +40,6 @@ EXEMPT = {
     "allocate_epsilon": "pure arithmetic: splits a total ε into per-attribute p and b (no data, no noise)",
     "tune": "pure arithmetic: Appendix E's p and b from S and a target error (no data, no noise)",
 }
-
-
-class _PreNoise(NumpyBackend):
-    """The real grr path with randomness switched off: no row is replaced, no noise is added."""
-
-    class _Never:
-        @staticmethod
-        def random(size=None):
-            return np.ones(size)
-
-        @staticmethod
-        def integers(lo, hi=None, size=None):
-            return np.zeros(size, dtype=np.int64)
-
-    @property
-    def generator(self):
-        return self._Never()
-
-    def add_laplace(self, value, scale):
-        return np.asarray(value, dtype=float)
-
-    def for_partition(self, part: int) -> "_PreNoise":
-        """Every Spark partition of :func:`~dpworkbench.privateclean.spark_engine.grr_spark` draws nothing either
-        (the instance is pickled to the executors, so the class lives at module level)."""
-        return self
 
 
 #: the CLI entries run GRR's harness instance from the command line (NULL joins the released domain: N = 4)
@@ -210,7 +185,7 @@ def spark_api_entry() -> EntryPoint:
     base = entry_point(GRR)
     return dataclasses.replace(
         base, name="privateclean.spark_engine.grr_spark" + base.name[len(GRR.name):],
-        statistics=lambda x: _prenoise_statistics(params, _spark_v(x, _PreNoise(0), params)[1]),
+        statistics=lambda x: _prenoise_statistics(params, _spark_v(x, PreNoiseBackend(0), params)[1]),
         make_inputs=lambda rng: GRR.examples(rng)[:1],  # one 3-row table: ~13 Spark runs
         release=release, n_samples=400, pilot_samples=200, tests=SPARK_TESTS,
         note="the Spark front of the GRR declaration; " + SPARK_NOTE)
@@ -246,7 +221,7 @@ def prenoise_query(flags: list[str]):
             raw = read_raw_lines(Path(args.csv), "CSV")
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                answer, released, _ = query(raw, plan, rng=_PreNoise(0), spark=session_from_args(args),
+                answer, released, _ = query(raw, plan, rng=PreNoiseBackend(0), spark=session_from_args(args),
                                             source=str(args.csv))
             _PRENOISE_RUNS[key] = answer, released, plan.grr_params()
         return _PRENOISE_RUNS[key]

@@ -20,10 +20,12 @@ import numpy as np
 
 from dpworkbench.cache import fingerprint
 from dpworkbench.testing.declared import cli_entry
-from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, hostile_lines, scratch_dir, scratch_file
+from dpworkbench.testing.harness import (FileCLI, csv_line_neighbours, edge_list_neighbours, fk_tuple_neighbours,
+                                         hostile_lines, scratch_dir, scratch_file)
 
 from .cli import register
 from .mechanisms import GRAPH_RELATION as _GRAPH, R2T, SQL_RELATION as _SQL, example_graphs
+from .schema import catalog_from_ddl
 
 MAX_ORDERS = 3       # each customer has at most 3 orders: S_Q ≤ 3
 SQL_PARAMS = {"epsilon": 1.0, "gs": 4.0}  # public GS_Q for the COUNT query on that class (τ grid 2, 4)
@@ -82,35 +84,14 @@ def _graph_text(e) -> str:
 HOSTILE_EDGE_LINES = ("1.5 2", "x y", "node_1,node_2", "7", "", "# comment", "\ufffd 3", "-", "1e3 4")
 
 
-def _graph_text_neighbours(text: str):
-    """File-level node-DP neighbours of an edge list: every line naming one node removed (the node with its edges),
-    and each hostile line inserted at the top and at the bottom."""
-    from ..graphs import read_edge_lines
-
-    lines = text.splitlines()
-    raw, _ = read_edge_lines(scratch_file("r2t", text, ".txt"))
-    for v in np.unique(raw):
-        yield "".join(ln + "\n" for ln in lines if v not in _line_ids(ln)) or "# no edges\n"
-    for h in HOSTILE_EDGE_LINES:
-        yield h + "\n" + text
-        yield text + h + "\n"
-
-
-def _line_ids(line: str) -> set[int]:
-    parts = line.replace(",", " ").split()
-    try:
-        return {int(parts[0]), int(parts[1])}
-    except (IndexError, ValueError):
-        return set()
-
-
 def _graph_cli():
     # R2T's harness instance (its GS_Q for the edge count on graphs of at most N_NODES nodes: τ grid 2, 4, 8)
     cli = FileCLI(register, "r2t", lambda path: ["r2t", "graph", str(path), "--query", "edge",
                                                  *cli.param_argv(["r2t", "graph"], R2T.harness_params)], ".txt")
     return cli_entry(
         "dpworkbench r2t graph", cli.run, lambda rng: [_graph_text(e) for e in example_graphs(rng)],
-        _graph_text_neighbours, components=_components, n_samples=600, cli=cli, public=("--query", "--max-degree"),
+        lambda text: edge_list_neighbours(text, "node", HOSTILE_EDGE_LINES), components=_components, n_samples=600,
+        cli=cli, public=("--query", "--max-degree"),
         relation=_GRAPH.describe() + "; at the file level: every line naming the node removed, and any line that is "
                  "not two integer ids (dropped by the one-line rule) inserted anywhere")
 
@@ -126,7 +107,6 @@ CREATE TABLE orders(oid INTEGER PRIMARY KEY, pid INTEGER REFERENCES person(id), 
                     day INTEGER, reg VARCHAR);
 CREATE TABLE knows(a INTEGER REFERENCES person(id), b INTEGER REFERENCES person(id));
 """
-_TABLES = ("nation", "person", "shop", "orders", "knows")
 
 
 def _schema_inputs(rng):
@@ -145,43 +125,37 @@ def _schema_inputs(rng):
 
 
 def _schema_neighbours(private: tuple[str, ...]):
-    """A primary private tuple removed with its dependants, or added with MAX_ORDERS orders (and a knows edge)."""
-    def without(x, table, key, col):  # the tuple and every order referencing it (and, for a person, its knows edges)
-        out = {**x, table: tuple(r for r in x[table] if r[0] != key),
-               "orders": tuple(o for o in x["orders"] if o[col] != key)}
-        return {**out, "knows": tuple(k for k in x["knows"] if key not in k)} if table == "person" else out
+    """A primary private tuple removed with its dependants (derived from SCHEMA_DDL's keys, read by the command's own
+    DDL reader), or added with :func:`_added`'s."""
+    catalog = catalog_from_ddl(scratch_file("r2t", SCHEMA_DDL, ".sql"))
+    return lambda x: fk_tuple_neighbours(x, catalog, private, _added)
 
-    def neighbours(x):
-        start = max((o[0] for o in x["orders"]), default=0) + 1
-        if "person" in private:
-            yield from (without(x, "person", pid, 1) for pid, _ in x["person"])
-            new = max(p[0] for p in x["person"]) + 1
-            for nk in (0, 1):
-                yield {**x, "person": x["person"] + ((new, nk),),
-                       # fresh (day, reg) pairs: the projection entry's Q(I,τ) can then move by the full τ
-                       "orders": x["orders"] + tuple((start + i, new, 1, 10 + i, "x") for i in range(MAX_ORDERS)),
-                       "knows": x["knows"] + ((new, 1), (1, new))}
-        if "shop" in private:
-            yield from (without(x, "shop", sid, 2) for (sid,) in x["shop"])
-            new = max(s[0] for s in x["shop"]) + 1
-            yield {**x, "shop": x["shop"] + ((new,),),
-                   "orders": x["orders"] + tuple((start + i, 1, new, 2, "y") for i in range(MAX_ORDERS))}
-    return neighbours
+
+def _added(x, table):
+    """A new person (in each nation) with MAX_ORDERS orders and a knows edge each way, or a new shop with MAX_ORDERS."""
+    start, new = max((o[0] for o in x["orders"]), default=0) + 1, max(r[0] for r in x[table]) + 1
+    if table == "person":
+        for nk in (0, 1):
+            # fresh (day, reg) pairs: the projection entry's Q(I,τ) can then move by the full τ
+            yield {"person": ((new, nk),), "orders": tuple((start + i, new, 1, 10 + i, "x") for i in range(MAX_ORDERS)),
+                   "knows": ((new, 1), (1, new))}
+    if table == "shop":
+        yield {"shop": ((new,),), "orders": tuple((start + i, 1, new, 2, "y") for i in range(MAX_ORDERS))}
 
 
 def _schema_db(x) -> Path:
     """The input as a DuckDB file with the declared keys (written once per input)."""
     import duckdb
 
-    p = scratch_dir("r2t") / f"db_{fingerprint(tuple(x[t] for t in _TABLES))[:20]}.duckdb"
+    p = scratch_dir("r2t") / f"db_{fingerprint(tuple(x.values()))[:20]}.duckdb"
     if not p.exists():
         tmp = p.with_suffix(".tmp")
         tmp.unlink(missing_ok=True)
         con = duckdb.connect(str(tmp))
         con.execute(SCHEMA_DDL)
-        for t in _TABLES:
-            if x[t]:
-                con.executemany(f"INSERT INTO {t} VALUES ({', '.join('?' * len(x[t][0]))})", [list(r) for r in x[t]])
+        for t, rows in x.items():  # referenced tables first (the inputs' order)
+            if rows:
+                con.executemany(f"INSERT INTO {t} VALUES ({', '.join('?' * len(rows[0]))})", [list(r) for r in rows])
         con.close()
         tmp.rename(p)
     return p

@@ -37,7 +37,8 @@ def generic_neighbours(relation_key: str, data: Any) -> Iterable[Any]:
       the mixed row;
     * a graph ``(n, edges)`` on nodes 0..n−1: ``node`` removes each node with its edges (relabelling the rest;
       adding is the same pair read the other way); ``edge`` adds or removes each possible edge.
-    Other relations (``fk_tuple``) and types need the declaration's own ``neighbours``."""
+    Other relations (``fk_tuple``: :func:`~.harness.fk_tuple_neighbours`, given the instance's declared keys) and
+    types need the declaration's own ``neighbours``."""
     import pandas as pd
 
     if relation_key in ("add_remove_row", "substitute_row") and isinstance(data, (pd.DataFrame, np.ndarray)):

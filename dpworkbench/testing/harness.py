@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..mechanisms.backends import NumpyBackend
 from .audit import AuditResult, audit_mechanism
 
 
@@ -307,6 +308,33 @@ def seed_of(rng: Any) -> int:
     return int(np.random.default_rng(rng).integers(2**31))
 
 
+class PreNoiseBackend(NumpyBackend):
+    """A back-end that draws nothing: a declaration's real release path (partition samplers included) run with it
+    computes what it would before the noise (``random`` is 1: no record is replaced; ``integers`` 0; Laplace noise
+    0). For the harness only: no release chooses it (``cli_backend``, ``check_rng(None)``); a caller passes it."""
+
+    class _Never:
+        @staticmethod
+        def random(size=None):
+            return np.ones(size)
+
+        @staticmethod
+        def integers(lo, hi=None, size=None):
+            return np.zeros(size, dtype=np.int64)
+
+    @property
+    def generator(self):
+        return self._Never()
+
+    def add_laplace(self, value, scale):
+        return np.asarray(value, dtype=float)
+
+    def for_partition(self, part: int) -> PreNoiseBackend:
+        """Every Spark partition draws nothing either (the instance is pickled to the executors, so the class lives
+        at module level)."""
+        return self
+
+
 def numeric_components(out: Any, prefix: str = "") -> dict[str, float]:
     """The numbers of a JSON section (nested mappings flattened to ``a.b`` keys; a null is NaN; text, flags and
     lists are left out): the components the audit compares."""
@@ -414,6 +442,34 @@ def csv_line_neighbours(text: str, extra_lines: Sequence[str] = (), *, remove: b
                     yield join(body[:i] + [extra] + body[i + 1:])
 
 
+def edge_list_neighbours(text: str, relation: str, extra_lines: Sequence[str] = (), *, nodes: int = 0) -> Iterable[str]:
+    """File-level neighbours of an edge list's text (every line is data; a line is an edge by the one-line rule of
+    :func:`dpworkbench.graphs.read_edge_lines`) under the core's graph relations:
+
+    * ``"node"``: for each node id the lines name, every line naming it removed (the node with its edges; a file left
+      without lines holds a comment); then each of ``extra_lines`` inserted at the top and at the bottom;
+    * ``"edge"`` (on the public nodes ``0..nodes−1``): one line removed, or one line inserted at every position:
+      an edge ``"a b"`` between two public nodes, then each of ``extra_lines``."""
+    import re
+
+    from ..graphs.io import EDGE_LINE
+
+    if relation not in ("node", "edge"):
+        raise ValueError(f"no edge-list neighbours for relation {relation!r} (node or edge)")
+    if relation == "edge":
+        pairs = [f"{a} {b}" for a in range(nodes) for b in range(a + 1, nodes)]
+        yield from csv_line_neighbours(text, list(dict.fromkeys(pairs + list(extra_lines))), substitute=False,
+                                       header=False)
+        return
+    lines = text.splitlines()
+    ids = [{int(m["u"]), int(m["v"])} if (m := re.match(EDGE_LINE, ln)) else set() for ln in lines]
+    for v in sorted(set().union(*ids)):
+        yield "".join(ln + "\n" for ln, named in zip(lines, ids) if v not in named) or "# no edges\n"
+    for h in extra_lines:
+        yield h + "\n" + text
+        yield text + h + "\n"
+
+
 def hostile_lines(text: str, rng: np.random.Generator | None = None, *, limit: int | None = 16,
                   values: Sequence[str] = ("x", "", "n/a", "NaN", "inf", "1e9", "-1e9", "1.0", "zz_new")) -> list[str]:
     """Lines a user's file may hold that a loader must not let change how *other* lines are read: for each
@@ -456,16 +512,48 @@ def node_neighbours(n: int, edges: np.ndarray) -> Iterable[tuple[int, np.ndarray
         yield n - 1, e
 
 
+def fk_tuple_neighbours(tables: Mapping[str, tuple], catalog: Any, private: Sequence[str],
+                        added: Callable[[Mapping[str, tuple], str], Iterable[Mapping[str, tuple]]]) -> Iterable[dict]:
+    """Every ``fk_tuple`` neighbour of a relational instance (``tables``: table → rows, each a tuple in the declared
+    column order), derived from its public schema ``catalog`` (``columns``: table → its columns in order; ``foreign``:
+    keys with ``table``, ``columns``, ``ref_table`` and ``ref_columns``, as a DDL's ``REFERENCES`` declare them). For
+    each primary private relation in ``private``: each of its tuples removed with every tuple referencing it through
+    the keys, directly or transitively; then each ``{table: rows}`` of ``added(tables, relation)`` appended (a new
+    private tuple with its dependants: the keys say what references a tuple, not what a new one holds)."""
+    cols = {t: list(catalog.columns[t]) for t in tables}
+
+    def without(table: str, index: int) -> dict:
+        gone: dict[str, set[int]] = {t: set() for t in tables}
+        todo = [(table, index)]
+        while todo:
+            t, i = todo.pop()
+            if i not in gone[t]:
+                gone[t].add(i)
+                for fk in (f for f in catalog.foreign if f.ref_table == t and f.table in tables):
+                    key = tuple(tables[t][i][cols[t].index(c)] for c in fk.ref_columns)
+                    at = [cols[fk.table].index(c) for c in fk.columns]
+                    todo += [(fk.table, j) for j, r in enumerate(tables[fk.table]) if tuple(r[k] for k in at) == key]
+        return {t: tuple(r for j, r in enumerate(rows) if j not in gone[t]) for t, rows in tables.items()}
+
+    for rel in private:
+        yield from (without(rel, i) for i in range(len(tables[rel])))
+        for new in added(tables, rel):
+            yield {t: rows + tuple(new.get(t, ())) for t, rows in tables.items()}
+
+
 __all__ = [
     "EntryPoint",
     "EntryReport",
     "FileCLI",
     "InProcessCLI",
+    "PreNoiseBackend",
     "SensitivityReport",
     "audit_entry",
     "check_entry_point",
     "check_sensitivity",
     "csv_line_neighbours",
+    "edge_list_neighbours",
+    "fk_tuple_neighbours",
     "hostile_lines",
     "markdown_table",
     "node_neighbours",

@@ -3,11 +3,14 @@ data's own size as a clip bound (the shapes of findings 3 and 6)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 
 from dpworkbench.mechanisms import laplace_mechanism
-from dpworkbench.testing.harness import EntryPoint, check_entry_point, markdown_table, node_neighbours, row_neighbours
+from dpworkbench.testing.harness import (EntryPoint, PreNoiseBackend, check_entry_point, edge_list_neighbours,
+                                         fk_tuple_neighbours, markdown_table, node_neighbours, row_neighbours)
 
 
 def _tables(rng):
@@ -49,3 +52,40 @@ def test_node_neighbours_relabel_and_table():
     assert [n for n, _ in out] == [2, 2, 2]
     assert out[0][1].tolist() == [[0, 1]] and out[1][1].tolist() == [] and out[2][1].tolist() == [[0, 1]]
     assert "| `count` | api |" in markdown_table([_entry(lambda df, rng: 0.0)])
+
+
+def test_fk_tuple_neighbours_follow_the_declared_keys_transitively():
+    # person ← orders ← items (items reference orders, orders reference person and the public shop): removing a
+    # person removes its orders and their items, and nothing the keys do not tie to it
+    catalog = SimpleNamespace(
+        columns={"shop": ["sid"], "person": ["id"], "orders": ["oid", "pid", "sid"], "items": ["iid", "oid"]},
+        foreign=[SimpleNamespace(table="orders", columns=("pid",), ref_table="person", ref_columns=("id",)),
+                 SimpleNamespace(table="orders", columns=("sid",), ref_table="shop", ref_columns=("sid",)),
+                 SimpleNamespace(table="items", columns=("oid",), ref_table="orders", ref_columns=("oid",))])
+    x = {"shop": ((1,),), "person": ((1,), (2,)), "orders": ((10, 1, 1), (11, 2, 1), (12, 1, 1)),
+         "items": ((100, 10), (101, 11), (102, 12), (103, 12))}
+    out = list(fk_tuple_neighbours(x, catalog, ("person",), lambda t, rel: [{"person": ((3,),), "orders": ((13, 3, 1),)}]))
+    assert out[0] == {"shop": ((1,),), "person": ((2,),), "orders": ((11, 2, 1),), "items": ((101, 11),)}
+    assert out[1] == {"shop": ((1,),), "person": ((1,),), "orders": ((10, 1, 1), (12, 1, 1)),
+                      "items": ((100, 10), (102, 12), (103, 12))}
+    assert out[2]["person"] == ((1,), (2,), (3,)) and out[2]["orders"][-1] == (13, 3, 1) and len(out) == 3
+    # the public shop is not private: removing it is no neighbour
+    assert all(n["shop"] == ((1,),) for n in out)
+
+
+def test_edge_list_neighbours_node_and_edge():
+    text = "0 1\n1,2\n# c\n2\t3\n"
+    node = list(edge_list_neighbours(text, "node", ["x y"]))
+    # nodes 0..3 by the one-line rule; each removes the lines naming it (the comment is no edge, it stays)
+    assert node[:4] == ["1,2\n# c\n2\t3\n", "# c\n2\t3\n", "0 1\n# c\n", "0 1\n1,2\n# c\n"]
+    assert node[4:] == ["x y\n" + text, text + "x y\n"]
+    assert list(edge_list_neighbours("0 1\n", "node")) == ["# no edges\n", "# no edges\n"]
+    edge = list(edge_list_neighbours("0 1\n", "edge", ["0 1"], nodes=3))
+    # the line removed; then each edge of the node set {0, 1, 2} (and the extra line, already one of them) inserted
+    assert edge == ["\n", "0 1\n0 1\n", "0 1\n0 1\n", "0 2\n0 1\n", "0 1\n0 2\n", "1 2\n0 1\n", "0 1\n1 2\n"]
+
+
+def test_prenoise_backend_draws_nothing():
+    b = PreNoiseBackend(0)
+    assert b.generator.random(3).tolist() == [1.0, 1.0, 1.0] and b.generator.integers(0, 5, 2).tolist() == [0, 0]
+    assert b.add_laplace(np.array([1.5, 2.0]), 10.0).tolist() == [1.5, 2.0] and b.for_partition(3) is b

@@ -99,7 +99,7 @@ def test_out_of_domain_and_missing_are_mapped_never_refused(spark):
     with a count of such rows. Now the rows go through grr's public rules: out-of-domain → NULL (declared as the
     target) or ``other``, a missing number → the fill value, clip — and the pre-noise relation equals grr's."""
     from dpworkbench.privateclean import grr
-    from dpworkbench.privateclean.harness import _PreNoise
+    from dpworkbench.testing.harness import PreNoiseBackend
 
     df = pd.DataFrame({"cat": ["a", SECRET, None, "b", "e"], "x": [1.0, np.nan, 250.0, -3.0, 50.0]})
     sdf = spark.createDataFrame(df.astype(object).where(df.notna(), None).values.tolist(), schema="cat string, x double")
@@ -108,7 +108,7 @@ def test_out_of_domain_and_missing_are_mapped_never_refused(spark):
                         rng=0, spark=spark)
         v = rel.value.data.toPandas()
         mem = grr(df, {"cat": 1e-12}, {"x": 1e-9}, domains={"cat": DOM}, other=other, bounds={"x": (0.0, 100.0)},
-                  rng=_PreNoise(0)).value.data
+                  rng=PreNoiseBackend(0)).value.data
         def cats(col):
             return [None if pd.isna(c) else c for c in col.tolist()]
         assert cats(v["cat"]) == cats(mem["cat"]) and SECRET not in cats(v["cat"])

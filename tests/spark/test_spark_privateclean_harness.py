@@ -115,7 +115,7 @@ def test_the_partition_hook_is_a_research_back_ends_only(spark):
     import pandas as pd
 
     from dpworkbench.mechanisms.backends import OpenDPBackend
-    from dpworkbench.privateclean.harness import _PreNoise
+    from dpworkbench.testing.harness import PreNoiseBackend
     from dpworkbench.privateclean.spark_engine import grr_spark
 
     class Hooked(OpenDPBackend):
@@ -128,7 +128,7 @@ def test_the_partition_hook_is_a_research_back_ends_only(spark):
     assert rel.public["streams"].endswith("(OpenDP back-end, OS entropy)")
     v = rel.value.data.toPandas()
     assert not np.allclose(v["val"].to_numpy(), np.clip(df["val"].to_numpy(), 0, 10))  # noise was added
-    pre = grr_spark(df, {"cat": 0.5}, {"val": 1.0}, rng=_PreNoise(0), **kw)
+    pre = grr_spark(df, {"cat": 0.5}, {"val": 1.0}, rng=PreNoiseBackend(0), **kw)
     assert "for_partition" in pre.public["streams"]
     v = pre.value.data.toPandas()  # every partition (local[2]: two) ran without randomness
     assert spark.createDataFrame(df).rdd.getNumPartitions() >= 2
@@ -146,7 +146,7 @@ def test_grr_spark_release_audited(api_brute_force):
     back in order (copy i is rows i·S … i·S+S−1)."""
     import pandas as pd
 
-    from dpworkbench.privateclean.harness import _PreNoise
+    from dpworkbench.testing.harness import PreNoiseBackend
     from dpworkbench.privateclean.spark_engine import grr_spark
     from dpworkbench.testing.harness import audit_entry
 
@@ -157,8 +157,8 @@ def test_grr_spark_release_audited(api_brute_force):
 
     def batch(table):
         big = pd.concat([table] * K, ignore_index=True)
-        pre = grr_spark(big, rng=_PreNoise(0), **params).value.data.toPandas()
-        single = grr_spark(table, rng=_PreNoise(0), **params).value.data.toPandas()
+        pre = grr_spark(big, rng=PreNoiseBackend(0), **params).value.data.toPandas()
+        single = grr_spark(table, rng=PreNoiseBackend(0), **params).value.data.toPandas()
         pd.testing.assert_frame_equal(pre, pd.concat([single] * K, ignore_index=True))  # in order, copy by copy
         rel = grr_spark(big, rng=None, **params)  # a release: OpenDP back-end per partition
         assert rel.public["streams"].endswith("(OpenDP back-end, OS entropy)")
