@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from ...accounting import AccountantLike, Release, planned
 from ...graphs import CSRGraph
@@ -31,7 +33,7 @@ from ...mechanisms.declaration import EPSILON, Drawn, Mechanism, Param
 from ..joininfo import JoinInfo
 from .common import GRAPH_RELATION, N_NODES, RELATION, example_graphs, research_generator, tau_grid
 from ..patterns import QUERIES, check_query, count
-from ..model import highs_model, pass_rowwise, solve_optimal
+from ..model import highs_model, pass_rowwise, set_solve_budget, solve_optimal
 
 _INF = math.inf
 
@@ -223,24 +225,100 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
 # ---------------------------------------------------------------------------------
 # SDE: smooth distance estimator (Blocki et al.)
 # ---------------------------------------------------------------------------------
+#: SDE's distance LP solves a connected component of at least this many columns on its own and the smaller ones
+#: together, as :func:`dpworkbench.r2t.reduce.split_components` does for R2T's LPs (see :func:`sde_projection`).
+SDE_BIG_COMPONENT = 20_000
+
+
+def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """SDE's distance LP after its exact reduction, as independent blocks ``(nodes, local edges, heavy mask)``. NOT PRIVATE.
+
+    The LP on G (spec 3.4): variables x_v (v ∈ V), w_e (e ∈ E) in [0, 1]; minimise Σ x_v subject to
+    Σ_{e∋v} w_e ≤ θ for every v (budget) and w_e + x_u + x_v ≥ 1 for every edge uv (cover). Let H = {v : deg v > θ}
+    (heavy), E_H the edges with an endpoint in H and V_H their endpoints. The reduced LP R keeps x_v (v ∈ V_H),
+    w_e (e ∈ E_H), the budget rows of H and the cover rows of E_H. Both have the same optimum:
+
+    * R ≤ LP: a feasible (x, w) of the LP restricted to V_H, E_H is feasible in R (its rows are rows of the LP, a heavy
+      node's edges all lie in E_H) and its objective drops only x_v ≥ 0 off V_H.
+    * LP ≤ R: a feasible (x, w) of R extended by x_v = 0 off V_H and w_e = 1 off E_H is feasible in the LP at the same
+      objective: a cover row off E_H holds by w_e = 1, a heavy budget row reads the same w's as in R, and a light
+      node's budget row holds whatever its w's are, Σ_{e∋v} w_e ≤ deg v ≤ θ.
+
+    Hence an optimum of R extended that way is an optimum of the LP; at θ ≥ max degree R is empty (optimum 0). Every row
+    of R reads the variables of one connected component of (V_H, E_H) (a budget row the edges at its node, a cover row
+    its edge and that edge's ends), so R separates into one LP per component, its optimum their sum. Components of at
+    least :data:`SDE_BIG_COMPONENT` columns are one block each; the smaller ones form one block (a block-diagonal LP).
+    Blocks are listed big ones first, in component order; ``nodes`` are G's ids of a block's local ids.
+    """
+    e = g.edge_array().astype(np.int64)
+    heavy = g.degrees > theta
+    e = e[heavy[e[:, 0]] | heavy[e[:, 1]]]
+    if not e.size:
+        return []
+    nodes, local = np.unique(e, return_inverse=True)
+    local = local.reshape(-1, 2)
+    k = nodes.size
+    ncomp, lab = connected_components(sp.coo_matrix((np.ones(len(local)), (local[:, 0], local[:, 1])), shape=(k, k)),
+                                      directed=False)
+    elab = lab[local[:, 0]]
+    cols = np.bincount(lab, minlength=ncomp) + np.bincount(elab, minlength=ncomp)
+    big = np.flatnonzero(cols >= SDE_BIG_COMPONENT)
+    groups = [lab == c for c in big]
+    if big.size < ncomp:
+        groups.append(~np.isin(lab, big))
+    blocks = []
+    for in_grp in groups:
+        ids = np.flatnonzero(in_grp)
+        relabel = np.full(k, -1)
+        relabel[ids] = np.arange(ids.size)
+        blocks.append((nodes[ids], relabel[local[in_grp[local[:, 0]]]], heavy[nodes[ids]]))
+    return blocks
+
+
+def _distance_lp(e: np.ndarray, heavy: np.ndarray, theta: float, deadline: float | None) -> tuple[float, np.ndarray]:
+    """(optimum, x) of the distance LP on edges ``e`` (node ids 0..len(heavy)−1) with budget rows for ``heavy`` only."""
+    k, m = heavy.size, e.shape[0]
+    hv = np.flatnonzero(heavy)
+    # variables [x (k) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e ≤ θ (v heavy) ; −(w_e + x_u + x_v) ≤ −1
+    ends, eid = np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2)
+    at = heavy[ends]
+    slot = np.full(k, -1)
+    slot[hv] = np.arange(hv.size)
+    budget = sp.csr_matrix((np.ones(int(at.sum())), (slot[ends[at]], k + eid[at])), shape=(hv.size, k + m))
+    cover = sp.csr_matrix((-np.ones(3 * m), (np.concatenate([eid, np.arange(m)]), np.concatenate([ends, k + np.arange(m)]))),
+                          shape=(m, k + m))
+    h = highs_model()
+    set_solve_budget(h, None, deadline, "SDE distance LP")
+    pass_rowwise(h, np.concatenate([np.ones(k), np.zeros(m)]), np.zeros(k + m), np.ones(k + m),
+                 np.full(hv.size + m, -_INF), np.concatenate([np.full(hv.size, float(theta)), -np.ones(m)]),
+                 sp.vstack([budget, cover], format="csr"), maximize=False)
+    opt = solve_optimal(h, "SDE distance LP")
+    return opt, np.asarray(h.getSolution().col_value[:k])
+
+
+def sde_distance_solution(g: CSRGraph, theta: float, *, time_limit: float | None = None) -> tuple[float, np.ndarray]:
+    """(optimum, x ∈ [0, 1]^V) of SDE's distance LP, an optimal x of the whole LP (with w_e = max(0, 1 − x_u − x_v)),
+    solved block by block after the exact reduction of :func:`sde_lp_blocks`. NOT PRIVATE.
+
+    ``time_limit`` (seconds) bounds all blocks together; over it: :class:`~dpworkbench.r2t.model.SolverError`.
+    """
+    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+    x, opt = np.zeros(g.n), 0.0
+    for nodes, e, heavy in sde_lp_blocks(g, theta):
+        v, xb = _distance_lp(e, heavy, theta, deadline)
+        opt += v
+        x[nodes] = xb
+    return opt, x
+
+
 def sde_projection(g: CSRGraph, theta: float, *, time_limit: float | None = None) -> tuple[float, np.ndarray]:
     """SDE's distance LP (spec 3.4): (LP optimum, nodes kept by the projection x < 1/4). Depends on (G, θ) only. NOT PRIVATE.
 
-    ``time_limit`` (seconds) makes a slow solve raise :class:`~dpworkbench.r2t.model.SolverError` (reported as "OT").
+    The LP is solved after an exact reduction, one block per large connected component (:func:`sde_lp_blocks`,
+    :func:`sde_distance_solution`). ``time_limit`` (seconds, all blocks together) makes a slow solve raise
+    :class:`~dpworkbench.r2t.model.SolverError` (reported as "OT").
     """
-    e = g.edge_array().astype(np.int64)
-    n, m = g.n, e.shape[0]
-    # variables [x (n) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e ≤ θ ; −(w_e + x_u + x_v) ≤ −1
-    inc = sp.csr_matrix((np.ones(2 * m), (np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2))), shape=(n, m))
-    rows1 = sp.hstack([sp.csr_matrix((n, n)), inc], format="csr")
-    xe = sp.csr_matrix((np.ones(2 * m), (np.tile(np.arange(m), 2), np.concatenate([e[:, 0], e[:, 1]]))), shape=(m, n))
-    rows2 = -sp.hstack([xe, sp.identity(m, format="csr")], format="csr")
-    A = sp.vstack([rows1, rows2], format="csr")
-    h = highs_model(time_limit)
-    pass_rowwise(h, np.concatenate([np.ones(n), np.zeros(m)]), np.zeros(n + m), np.ones(n + m),
-                  np.full(n + m, -_INF), np.concatenate([np.full(n, float(theta)), -np.ones(m)]), A, maximize=False)
-    opt = solve_optimal(h, "SDE distance LP")
-    x = np.asarray(h.getSolution().col_value[:n])
+    opt, x = sde_distance_solution(g, theta, time_limit=time_limit)
     return opt, np.flatnonzero(x < 0.25)
 
 
