@@ -57,21 +57,27 @@ def test_reduced_split_lp_equals_the_whole_lp_and_its_x_extends(monkeypatch, big
             assert np.array_equal(B.sde_projection(g, theta)[1], np.flatnonzero(x < 0.25))
 
 
-def test_blocks_hold_exactly_the_edges_at_heavy_nodes(monkeypatch):
+def test_blocks_hold_the_edges_at_heavy_nodes_and_count_the_light_leaves(monkeypatch):
     monkeypatch.setattr(B, "SDE_BIG_COMPONENT", 40)
     g = from_edge_array(np.vstack([holme_kim(80, 3, 0.5, seed=1).edge_array(), erdos_renyi(40, 0.15, seed=2).edge_array() + 80]),
                         n=120)
     for theta in (2, 4, 6):
         heavy = g.degrees > theta
         e = g.edge_array()
-        want = {tuple(r) for r in e[heavy[e[:, 0]] | heavy[e[:, 1]]]}
+        e_h = e[heavy[e[:, 0]] | heavy[e[:, 1]]]
+        # a light leaf: a light node with one edge at a heavy node; its edge is folded into that node's budget row
+        ends, cnt = np.unique(e_h, return_counts=True)
+        leaf = set(ends[(cnt == 1) & ~heavy[ends]].tolist())
+        want = {tuple(r) for r in e_h if not leaf & set(r.tolist())}
         blocks = B.sde_lp_blocks(g, theta)
-        got = [tuple(sorted(nodes[r])) for nodes, le, _ in blocks for r in le]
+        got = [tuple(sorted(nodes[r])) for nodes, le, _, _ in blocks for r in le]
         assert len(got) == len(set(got)) and set(got) == want
-        all_nodes = np.concatenate([nodes for nodes, _, _ in blocks])
-        assert all_nodes.size == np.unique(all_nodes).size  # blocks share no node
-        assert all(np.array_equal(h, heavy[nodes]) for nodes, _, h in blocks)
-        assert len(blocks) >= 2
+        all_nodes = np.concatenate([nodes for nodes, _, _, _ in blocks])
+        assert all_nodes.size == np.unique(all_nodes).size and not leaf & set(all_nodes.tolist())  # blocks share no node
+        assert all(np.array_equal(h, heavy[nodes]) for nodes, _, h, _ in blocks)
+        k = {int(v): int(c) for nodes, _, h, kv in blocks for v, c in zip(nodes[h], kv[h])}
+        assert k == {v: sum(1 for a, b in e_h if v in (a, b) and ({a, b} - {v}) <= leaf) for v in np.flatnonzero(heavy)}
+        assert len(blocks) >= 2 and sum(k.values()) > 0
 
 
 def test_at_or_above_the_max_degree_the_lp_is_zero_without_solving(monkeypatch):

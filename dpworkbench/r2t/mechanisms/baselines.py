@@ -230,33 +230,48 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
 SDE_BIG_COMPONENT = 20_000
 
 
-def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """SDE's distance LP after its exact reduction, as independent blocks ``(nodes, local edges, heavy mask)``. NOT PRIVATE.
+def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """SDE's distance LP after its exact reductions, as independent blocks ``(nodes, local edges, heavy mask, leaves)``.
+    NOT PRIVATE.
 
     The LP on G (spec 3.4): variables x_v (v ∈ V), w_e (e ∈ E) in [0, 1]; minimise Σ x_v subject to
-    Σ_{e∋v} w_e ≤ θ for every v (budget) and w_e + x_u + x_v ≥ 1 for every edge uv (cover). Let H = {v : deg v > θ}
-    (heavy), E_H the edges with an endpoint in H and V_H their endpoints. The reduced LP R keeps x_v (v ∈ V_H),
-    w_e (e ∈ E_H), the budget rows of H and the cover rows of E_H. Both have the same optimum:
+    Σ_{e∋v} w_e ≤ θ for every v (budget) and w_e + x_u + x_v ≥ 1 for every edge uv (cover).
 
-    * R ≤ LP: a feasible (x, w) of the LP restricted to V_H, E_H is feasible in R (its rows are rows of the LP, a heavy
-      node's edges all lie in E_H) and its objective drops only x_v ≥ 0 off V_H.
-    * LP ≤ R: a feasible (x, w) of R extended by x_v = 0 off V_H and w_e = 1 off E_H is feasible in the LP at the same
-      objective: a cover row off E_H holds by w_e = 1, a heavy budget row reads the same w's as in R, and a light
-      node's budget row holds whatever its w's are, Σ_{e∋v} w_e ≤ deg v ≤ θ.
+    1. Heavy nodes. Let H = {v : deg v > θ}, E_H the edges with an endpoint in H and V_H their endpoints. The LP R keeps
+       x_v (v ∈ V_H), w_e (e ∈ E_H), the budget rows of H and the cover rows of E_H. Same optimum:
+       R ≤ LP: a feasible (x, w) of the LP restricted to V_H, E_H is feasible in R (its rows are rows of the LP, a heavy
+       node's edges all lie in E_H) and its objective drops only x_v ≥ 0 off V_H.
+       LP ≤ R: a feasible (x, w) of R extended by x_v = 0 off V_H and w_e = 1 off E_H is feasible in the LP at the same
+       objective: a cover row off E_H holds by w_e = 1, a heavy budget row reads the same w's as in R, and a light
+       node's budget row holds whatever its w's are, Σ_{e∋v} w_e ≤ deg v ≤ θ. At θ ≥ max degree R is empty (optimum 0).
+    2. Light leaves. A light node u with one edge uv in E_H (v is then heavy) has x_u in that edge's cover row only, and
+       some optimum of R has x_u = 0: moving x_u onto x_v (x_v ← min(1, x_v + x_u), x_u ← 0) keeps that row (it holds at
+       x_v = 1, or with x_u + x_v unchanged), only relaxes v's other cover rows, leaves every budget row and does not
+       raise Σ x. With x_u = 0 the edge's w_uv ≥ 1 − x_v ≥ 0 appears in v's budget row only, where the least choice
+       w_uv = 1 − x_v is best. So R's optimum is that of R' without these nodes and edges, where v's budget row reads
+       Σ_{other e∋v} w_e + k_v (1 − x_v) ≤ θ, k_v its number of light leaves (R' feasible → R feasible at the same
+       objective with x_u = 0, w_uv = 1 − x_v; an optimum of R moved as above restricts to R').
+    3. Components. Every row of R' reads the variables of one connected component of its graph (the heavy nodes and
+       the light nodes with two or more edges in E_H, joined by the edges that are not leaf edges): a budget row the
+       edges at its node and x_v, a cover row its edge and that edge's ends. So R' separates into one LP per component,
+       its optimum their sum. Components of at least :data:`SDE_BIG_COMPONENT` columns are one block each; the smaller
+       ones form one block (a block-diagonal LP). Blocks are listed big ones first, in component order; ``nodes`` are
+       G's ids of a block's local ids, ``leaves`` their k_v.
 
-    Hence an optimum of R extended that way is an optimum of the LP; at θ ≥ max degree R is empty (optimum 0). Every row
-    of R reads the variables of one connected component of (V_H, E_H) (a budget row the edges at its node, a cover row
-    its edge and that edge's ends), so R separates into one LP per component, its optimum their sum. Components of at
-    least :data:`SDE_BIG_COMPONENT` columns are one block each; the smaller ones form one block (a block-diagonal LP).
-    Blocks are listed big ones first, in component order; ``nodes`` are G's ids of a block's local ids.
+    An optimal x of the blocks, 0 elsewhere (leaves included), is an optimal x of the whole LP, with
+    w_e = max(0, 1 − x_u − x_v) (tests/r2t/test_sde_distance_lp.py checks both against the whole LP).
     """
     e = g.edge_array().astype(np.int64)
     heavy = g.degrees > theta
     e = e[heavy[e[:, 0]] | heavy[e[:, 1]]]
     if not e.size:
         return []
-    nodes, local = np.unique(e, return_inverse=True)
-    local = local.reshape(-1, 2)
+    in_r = np.bincount(e.ravel(), minlength=g.n)  # edges in E_H at each node
+    leaf = ~heavy & (in_r == 1)
+    at_leaf = leaf[e[:, 0]] | leaf[e[:, 1]]
+    leaves = np.bincount(e[at_leaf].ravel(), minlength=g.n)  # at a heavy node: its k_v (a leaf's own 1 is not read)
+    nodes = np.flatnonzero(heavy | (in_r >= 2))
+    local = np.searchsorted(nodes, e[~at_leaf])
     k = nodes.size
     ncomp, lab = connected_components(sp.coo_matrix((np.ones(len(local)), (local[:, 0], local[:, 1])), shape=(k, k)),
                                       directed=False)
@@ -271,26 +286,31 @@ def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarra
         ids = np.flatnonzero(in_grp)
         relabel = np.full(k, -1)
         relabel[ids] = np.arange(ids.size)
-        blocks.append((nodes[ids], relabel[local[in_grp[local[:, 0]]]], heavy[nodes[ids]]))
+        blocks.append((nodes[ids], relabel[local[in_grp[local[:, 0]]]], heavy[nodes[ids]], leaves[nodes[ids]]))
     return blocks
 
 
-def _distance_lp(e: np.ndarray, heavy: np.ndarray, theta: float, deadline: float | None) -> tuple[float, np.ndarray]:
-    """(optimum, x) of the distance LP on edges ``e`` (node ids 0..len(heavy)−1) with budget rows for ``heavy`` only."""
+def _distance_lp(e: np.ndarray, heavy: np.ndarray, leaves: np.ndarray, theta: float,
+                 deadline: float | None) -> tuple[float, np.ndarray]:
+    """(optimum, x) of the reduced distance LP R' of :func:`sde_lp_blocks` on edges ``e`` (node ids 0..len(heavy)−1):
+    budget rows for ``heavy`` only, each with its light leaves' k_v (1 − x_v)."""
     k, m = heavy.size, e.shape[0]
     hv = np.flatnonzero(heavy)
-    # variables [x (k) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e ≤ θ (v heavy) ; −(w_e + x_u + x_v) ≤ −1
+    # variables [x (k) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e − k_v x_v ≤ θ − k_v (v heavy) ; −(w_e + x_u + x_v) ≤ −1
     ends, eid = np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2)
     at = heavy[ends]
     slot = np.full(k, -1)
     slot[hv] = np.arange(hv.size)
-    budget = sp.csr_matrix((np.ones(int(at.sum())), (slot[ends[at]], k + eid[at])), shape=(hv.size, k + m))
+    kv = leaves[hv].astype(float)
+    budget = sp.csr_matrix((np.concatenate([np.ones(int(at.sum())), -kv]),
+                            (np.concatenate([slot[ends[at]], np.arange(hv.size)]), np.concatenate([k + eid[at], hv]))),
+                           shape=(hv.size, k + m))
     cover = sp.csr_matrix((-np.ones(3 * m), (np.concatenate([eid, np.arange(m)]), np.concatenate([ends, k + np.arange(m)]))),
                           shape=(m, k + m))
     h = highs_model()
     set_solve_budget(h, None, deadline, "SDE distance LP")
     pass_rowwise(h, np.concatenate([np.ones(k), np.zeros(m)]), np.zeros(k + m), np.ones(k + m),
-                 np.full(hv.size + m, -_INF), np.concatenate([np.full(hv.size, float(theta)), -np.ones(m)]),
+                 np.full(hv.size + m, -_INF), np.concatenate([float(theta) - kv, -np.ones(m)]),
                  sp.vstack([budget, cover], format="csr"), maximize=False)
     opt = solve_optimal(h, "SDE distance LP")
     return opt, np.asarray(h.getSolution().col_value[:k])
@@ -304,8 +324,8 @@ def sde_distance_solution(g: CSRGraph, theta: float, *, time_limit: float | None
     """
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
     x, opt = np.zeros(g.n), 0.0
-    for nodes, e, heavy in sde_lp_blocks(g, theta):
-        v, xb = _distance_lp(e, heavy, theta, deadline)
+    for nodes, e, heavy, leaves in sde_lp_blocks(g, theta):
+        v, xb = _distance_lp(e, heavy, leaves, theta, deadline)
         opt += v
         x[nodes] = xb
     return opt, x
