@@ -230,53 +230,50 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
 SDE_BIG_COMPONENT = 20_000
 
 
-def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """SDE's distance LP after its exact reductions, as independent blocks ``(nodes, local edges, heavy mask, leaves)``.
+def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """SDE's distance LP after its exact reductions, as independent blocks ``(nodes, local edges, light neighbours)``.
     NOT PRIVATE.
 
     The LP on G (spec 3.4): variables x_v (v ∈ V), w_e (e ∈ E) in [0, 1]; minimise Σ x_v subject to
-    Σ_{e∋v} w_e ≤ θ for every v (budget) and w_e + x_u + x_v ≥ 1 for every edge uv (cover).
+    Σ_{e∋v} w_e ≤ θ for every v (budget) and w_e + x_u + x_v ≥ 1 for every edge uv (cover). Heavy: deg v > θ; light:
+    the others. Any feasible w may be lowered to w_e = max(0, 1 − x_u − x_v) (its rows only relax), so a solution is its x.
 
-    1. Heavy nodes. Let H = {v : deg v > θ}, E_H the edges with an endpoint in H and V_H their endpoints. The LP R keeps
-       x_v (v ∈ V_H), w_e (e ∈ E_H), the budget rows of H and the cover rows of E_H. Same optimum:
-       R ≤ LP: a feasible (x, w) of the LP restricted to V_H, E_H is feasible in R (its rows are rows of the LP, a heavy
-       node's edges all lie in E_H) and its objective drops only x_v ≥ 0 off V_H.
-       LP ≤ R: a feasible (x, w) of R extended by x_v = 0 off V_H and w_e = 1 off E_H is feasible in the LP at the same
-       objective: a cover row off E_H holds by w_e = 1, a heavy budget row reads the same w's as in R, and a light
-       node's budget row holds whatever its w's are, Σ_{e∋v} w_e ≤ deg v ≤ θ. At θ ≥ max degree R is empty (optimum 0).
-    2. Light leaves. A light node u with one edge uv in E_H (v is then heavy) has x_u in that edge's cover row only, and
-       some optimum of R has x_u = 0: moving x_u onto x_v (x_v ← min(1, x_v + x_u), x_u ← 0) keeps that row (it holds at
-       x_v = 1, or with x_u + x_v unchanged), only relaxes v's other cover rows, leaves every budget row and does not
-       raise Σ x. With x_u = 0 the edge's w_uv ≥ 1 − x_v ≥ 0 appears in v's budget row only, where the least choice
-       w_uv = 1 − x_v is best. So R's optimum is that of R' without these nodes and edges, where v's budget row reads
-       Σ_{other e∋v} w_e + k_v (1 − x_v) ≤ θ, k_v its number of light leaves (R' feasible → R feasible at the same
-       objective with x_u = 0, w_uv = 1 − x_v; an optimum of R moved as above restricts to R').
-    3. Components. Every row of R' reads the variables of one connected component of its graph (the heavy nodes and
-       the light nodes with two or more edges in E_H, joined by the edges that are not leaf edges): a budget row the
-       edges at its node and x_v, a cover row its edge and that edge's ends. So R' separates into one LP per component,
-       its optimum their sum. Components of at least :data:`SDE_BIG_COMPONENT` columns are one block each; the smaller
-       ones form one block (a block-diagonal LP). Blocks are listed big ones first, in component order; ``nodes`` are
-       G's ids of a block's local ids, ``leaves`` their k_v.
+    1. Light budget rows never bind: Σ_{e∋v} w_e ≤ deg v ≤ θ. Dropping them leaves the same LP.
+    2. Some optimum has x_u = 0 at every light u (θ > 0). Among the optima take one with the least Σ_{light} x (the
+       optima form a polytope), and suppose x_u > 0 at a light u. Lower x_u by a small t > 0 and, at each heavy
+       neighbour a whose budget row is tight with 1 − x_u − x_a ≥ 0, raise x_a by t / (q_a + 1), q_a the number of a's
+       other edges with w > 0. a's load rises by at most t on ua and falls by t / (q_a + 1) on ua and on each of those
+       q_a edges: it stays ≤ θ. A tight a with 1 − x_u − x_a < 0, or a heavy neighbour with slack, stays feasible for
+       small t; every other load only falls (x rises), and u, light, has no row. A tight a has x_a < 1 (x_a = 1 leaves
+       it load 0) and q_a + 1 ≥ θ (its load θ is a sum of w ≤ 1 over ua and those q_a edges), and u has at most
+       deg u ≤ θ neighbours, so Σ x changes by −t + Σ_a t / (q_a + 1) ≤ 0: an optimum with less Σ_{light} x, a
+       contradiction. (tests/r2t/test_sde_distance_lp.py compares with the whole LP on random graphs.)
+    3. With x_u = 0, an edge ua from a light u to a heavy a needs w_ua ≥ 1 − x_a and is read only by a's budget row,
+       where its least value 1 − x_a ≥ 0 is best. So the LP equals R: x_v for the heavy nodes only, w_e for the edges
+       between heavy nodes, and for each heavy v the budget row Σ_{heavy e∋v} w_e + k_v (1 − x_v) ≤ θ, k_v its number of
+       light neighbours, with the cover rows of the heavy–heavy edges. A feasible x of R, 0 at the light nodes, is a
+       feasible x of the LP at the same objective, and the optimum of step 2 restricts to R; at θ ≥ max degree R is
+       empty (optimum 0).
+    4. Components. Every row of R reads the variables of one connected component of its graph (heavy nodes,
+       heavy–heavy edges): a budget row the edges at its node and x_v, a cover row its edge and that edge's ends. So R
+       separates into one LP per component, its optimum their sum. Components of at least :data:`SDE_BIG_COMPONENT`
+       columns are one block each; the smaller ones form one block (a block-diagonal LP). Blocks are listed big ones
+       first, in component order; ``nodes`` are G's ids of a block's local ids, ``light neighbours`` their k_v.
 
-    An optimal x of the blocks, 0 elsewhere (leaves included), is an optimal x of the whole LP, with
-    w_e = max(0, 1 − x_u − x_v) (tests/r2t/test_sde_distance_lp.py checks both against the whole LP).
+    An optimal x of the blocks, 0 at the light nodes, is an optimal x of the whole LP.
     """
-    e = g.edge_array().astype(np.int64)
     heavy = g.degrees > theta
-    e = e[heavy[e[:, 0]] | heavy[e[:, 1]]]
-    if not e.size:
+    if not heavy.any():
         return []
-    in_r = np.bincount(e.ravel(), minlength=g.n)  # edges in E_H at each node
-    leaf = ~heavy & (in_r == 1)
-    at_leaf = leaf[e[:, 0]] | leaf[e[:, 1]]
-    leaves = np.bincount(e[at_leaf].ravel(), minlength=g.n)  # at a heavy node: its k_v (a leaf's own 1 is not read)
-    nodes = np.flatnonzero(heavy | (in_r >= 2))
-    local = np.searchsorted(nodes, e[~at_leaf])
+    e = g.edge_array().astype(np.int64)
+    light_nb = np.bincount(e[heavy[e[:, 0]] & ~heavy[e[:, 1]], 0], minlength=g.n) + \
+        np.bincount(e[heavy[e[:, 1]] & ~heavy[e[:, 0]], 1], minlength=g.n)
+    nodes = np.flatnonzero(heavy)
+    local = np.searchsorted(nodes, e[heavy[e[:, 0]] & heavy[e[:, 1]]])
     k = nodes.size
     ncomp, lab = connected_components(sp.coo_matrix((np.ones(len(local)), (local[:, 0], local[:, 1])), shape=(k, k)),
                                       directed=False)
-    elab = lab[local[:, 0]]
-    cols = np.bincount(lab, minlength=ncomp) + np.bincount(elab, minlength=ncomp)
+    cols = np.bincount(lab, minlength=ncomp) + np.bincount(lab[local[:, 0]], minlength=ncomp)
     big = np.flatnonzero(cols >= SDE_BIG_COMPONENT)
     groups = [lab == c for c in big]
     if big.size < ncomp:
@@ -286,31 +283,26 @@ def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarra
         ids = np.flatnonzero(in_grp)
         relabel = np.full(k, -1)
         relabel[ids] = np.arange(ids.size)
-        blocks.append((nodes[ids], relabel[local[in_grp[local[:, 0]]]], heavy[nodes[ids]], leaves[nodes[ids]]))
+        blocks.append((nodes[ids], relabel[local[in_grp[local[:, 0]]]], light_nb[nodes[ids]]))
     return blocks
 
 
-def _distance_lp(e: np.ndarray, heavy: np.ndarray, leaves: np.ndarray, theta: float,
-                 deadline: float | None) -> tuple[float, np.ndarray]:
-    """(optimum, x) of the reduced distance LP R' of :func:`sde_lp_blocks` on edges ``e`` (node ids 0..len(heavy)−1):
-    budget rows for ``heavy`` only, each with its light leaves' k_v (1 − x_v)."""
-    k, m = heavy.size, e.shape[0]
-    hv = np.flatnonzero(heavy)
-    # variables [x (k) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e − k_v x_v ≤ θ − k_v (v heavy) ; −(w_e + x_u + x_v) ≤ −1
+def _distance_lp(e: np.ndarray, light_nb: np.ndarray, theta: float, deadline: float | None) -> tuple[float, np.ndarray]:
+    """(optimum, x) of the reduced distance LP R of :func:`sde_lp_blocks` on heavy nodes 0..len(light_nb)−1 joined by
+    edges ``e``, each node's budget row with its light neighbours' k_v (1 − x_v)."""
+    k, m = light_nb.size, e.shape[0]
+    kv = light_nb.astype(float)
+    # variables [x (k) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e − k_v x_v ≤ θ − k_v ; −(w_e + x_u + x_v) ≤ −1
     ends, eid = np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2)
-    at = heavy[ends]
-    slot = np.full(k, -1)
-    slot[hv] = np.arange(hv.size)
-    kv = leaves[hv].astype(float)
-    budget = sp.csr_matrix((np.concatenate([np.ones(int(at.sum())), -kv]),
-                            (np.concatenate([slot[ends[at]], np.arange(hv.size)]), np.concatenate([k + eid[at], hv]))),
-                           shape=(hv.size, k + m))
+    budget = sp.csr_matrix((np.concatenate([np.ones(2 * m), -kv]), (np.concatenate([ends, np.arange(k)]),
+                                                                     np.concatenate([k + eid, np.arange(k)]))),
+                           shape=(k, k + m))
     cover = sp.csr_matrix((-np.ones(3 * m), (np.concatenate([eid, np.arange(m)]), np.concatenate([ends, k + np.arange(m)]))),
                           shape=(m, k + m))
     h = highs_model()
     set_solve_budget(h, None, deadline, "SDE distance LP")
     pass_rowwise(h, np.concatenate([np.ones(k), np.zeros(m)]), np.zeros(k + m), np.ones(k + m),
-                 np.full(hv.size + m, -_INF), np.concatenate([float(theta) - kv, -np.ones(m)]),
+                 np.full(k + m, -_INF), np.concatenate([float(theta) - kv, -np.ones(m)]),
                  sp.vstack([budget, cover], format="csr"), maximize=False)
     opt = solve_optimal(h, "SDE distance LP")
     return opt, np.asarray(h.getSolution().col_value[:k])
@@ -324,8 +316,8 @@ def sde_distance_solution(g: CSRGraph, theta: float, *, time_limit: float | None
     """
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
     x, opt = np.zeros(g.n), 0.0
-    for nodes, e, heavy, leaves in sde_lp_blocks(g, theta):
-        v, xb = _distance_lp(e, heavy, leaves, theta, deadline)
+    for nodes, e, light_nb in sde_lp_blocks(g, theta):
+        v, xb = _distance_lp(e, light_nb, theta, deadline)
         opt += v
         x[nodes] = xb
     return opt, x
