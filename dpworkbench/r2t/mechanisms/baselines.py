@@ -336,9 +336,9 @@ def sde_projection(g: CSRGraph, theta: float, *, time_limit: float | None = None
 
 def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: RngLike = None,
         accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
-    """SDE (spec 3.4): one :data:`SDE` release (one LP of size |V| + |E| for the distance to max degree θ,
-    projection, smooth noise). Spends ε. Research only (seeded numpy). Treated as public: ``degree_bound`` D,
-    ``theta`` when given, ``epsilon``.
+    """SDE (spec 3.4): one :data:`SDE` release (the distance LP to max degree θ, solved on the nodes of degree > θ and
+    the edges between them (:func:`sde_lp_blocks`), projection, smooth noise). Spends ε. Research only (seeded numpy).
+    Treated as public: ``degree_bound`` D, ``theta`` when given, ``epsilon``.
 
     References
     ----------
