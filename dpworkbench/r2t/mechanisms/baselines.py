@@ -226,7 +226,7 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
 # SDE: smooth distance estimator (Blocki et al.)
 # ---------------------------------------------------------------------------------
 #: SDE's distance LP solves a connected component of at least this many columns on its own and the smaller ones
-#: together, as :func:`dpworkbench.r2t.reduce.split_components` does for R2T's LPs (see :func:`sde_projection`).
+#: together, as :func:`dpworkbench.r2t.reduce.split_components` does for R2T's LPs (see :func:`sde_lp_blocks`).
 SDE_BIG_COMPONENT = 20_000
 
 
