@@ -70,11 +70,11 @@ PAPER_PROFILE_OT = {
             "Q□ on Deezer (OT in the paper too), Amazon1 and Amazon2 (paper 1,920 and 4,510 s) are over 120 s",
     "SDE": "its distance LP runs on every graph, exactly, on the nodes of degree > θ and the edges between them (x = 0 at "
            "the others, proven in baselines.sde_lp_blocks; one LP per large connected component), and a θ whose LP takes "
-           "over 120 s is OT. Measured alone per θ on 2026-11-27 (load average 4–6 from other jobs), on the whole Deezer "
+           "over 120 s is OT. Measured alone per θ on 2026-11-27 (load average 1–6 from other jobs), on the whole Deezer "
            "(348,713 edges, max degree 112): 0 without solving at θ ≥ 128, 0.1 s at θ = 64, 0.3 s at θ = 32 (2,706 rows), "
-           "522 s at θ = 16 (47,133 rows), not finished in 580 s at θ = 8, 4 and 2 (195,484 to 396,231 rows); on the "
+           "522 s at θ = 16 (47,133 rows), not finished in 580 s at θ = 8, 4 and 2 (195,484 to 396,231 rows; 1.6 GB); on the "
            "RoadnetPA-sized stand-in (max degree 6): 0 at θ ≥ 8, 1.4 s at θ = 4 (65,388 rows), not finished in 580 s at "
-           "θ = 2 (2,016,724 rows). Each repetition draws θ from {2, 4, …, D} and one OT run makes the cell OT, so SDE's "
+           "θ = 2 (2,016,724 rows; 3.5 GB). Each repetition draws θ from {2, 4, …, D} and one OT run makes the cell OT, so SDE's "
            "cells are OT wherever a repetition draws such a θ",
     "RM": "only up to 3,000 join results (the paper ran RM for 1,280–11,190 s per ε on RoadnetPA, far over this profile's 120 s limit)",
 }
