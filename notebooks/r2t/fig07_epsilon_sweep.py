@@ -35,9 +35,9 @@ ctx = NotebookContext("r2t/fig07_epsilon_sweep", profile=profile, output_dir=out
 n = pick(profile, ci=600, quick=6000, paper=datasets_mod.PAPER_NODES["roadnet_pa"])  # paper: the stand-in at RoadnetPA's 1.09M nodes
 eps_grid = pick(profile, ci=[0.1, 0.8, 12.8], quick=list(reference.FIG7_EPS), paper=list(reference.FIG7_EPS))
 repetitions = pick(profile, ci=3, quick=10, paper=10)
-limits = pick(profile, ci={"opt2_max_m": 4000, "rm_max_m": 250, "lp_time_limit": 10, "sde_max_edges": 20000},
-              quick={"opt2_max_m": 20000, "rm_max_m": 400, "lp_time_limit": 20, "sde_max_edges": 100000},
-              paper={"max_m": 5_000_000, "opt2_max_m": 200_000, "rm_max_m": 3000, "run_time_limit": 120, "sde_max_edges": 150_000})
+limits = pick(profile, ci={"opt2_max_m": 4000, "rm_max_m": 250, "lp_time_limit": 10},
+              quick={"opt2_max_m": 20000, "rm_max_m": 400, "lp_time_limit": 20},
+              paper={"max_m": 5_000_000, "opt2_max_m": 200_000, "rm_max_m": 3000, "run_time_limit": 120})
 aggregate_path2 = pick(profile, ci=None, quick=None, paper=True)  # paper: Q2- from per-node counts (OPT²/RM are OT on it there anyway)
 if profile == "paper":
     print("The paper profile runs Fig. 7 on the RoadnetPA stand-in at RoadnetPA's size (1.09M nodes).")

@@ -40,9 +40,9 @@ sizes = pick(profile, ci={"social": 300, "road": 500, "real": 300}, quick={"soci
              paper={"real": None, **datasets_mod.PAPER_NODES})  # paper: whole real graphs, stand-ins at the paper's node counts
 queries = ["edge", "path2", "triangle", "rectangle"]
 repetitions = pick(profile, ci=3, quick=6, paper=10)
-limits = pick(profile, ci={"max_m": 50000, "opt2_max_m": 5000, "rm_max_m": 300, "lp_time_limit": 10, "sde_max_edges": 20000},
-              quick={"max_m": 60000, "opt2_max_m": 15000, "rm_max_m": 600, "lp_time_limit": 20, "sde_max_edges": 50000},
-              paper={"max_m": 5_000_000, "max_cols": 40_000_000, "opt2_max_m": 3_100_000, "rm_max_m": 3000, "run_time_limit": 120, "sde_max_edges": 150_000})
+limits = pick(profile, ci={"max_m": 50000, "opt2_max_m": 5000, "rm_max_m": 300, "lp_time_limit": 10},
+              quick={"max_m": 60000, "opt2_max_m": 15000, "rm_max_m": 600, "lp_time_limit": 20},
+              paper={"max_m": 5_000_000, "max_cols": 40_000_000, "opt2_max_m": 3_100_000, "rm_max_m": 3000, "run_time_limit": 120})
 # why a mechanism is OT on the whole graphs of the paper profile (measured on this 2-core machine; shown in the claims)
 ot_reasons = pick(profile, ci={}, quick={}, paper=experiments.PAPER_PROFILE_OT)
 if profile == "paper":
@@ -71,7 +71,7 @@ ctx.save_table(runs, "table2_runs"); ctx.save_table(summary, "table2_summary")
 cells = summary.assign(cell=[f"{v:.3g}" if st == "ok" else "OT" for v, st in zip(summary.rel_error_pct, summary.status)])
 wide = cells.pivot_table(index=["query", "mechanism"], columns="dataset", values="cell", aggfunc="first")
 print("relative error %; OT = over this profile's limits:", ", ".join(f"{k} = {v:g}" for k, v in limits.items()),
-      "(run_time_limit / lp_time_limit in seconds; max_m, opt2_max_m, rm_max_m in join results; max_cols in reduced-LP columns of the per-node-counted Q2-; sde_max_edges in edges)")
+      "(run_time_limit / lp_time_limit in seconds; max_m, opt2_max_m, rm_max_m in join results; max_cols in reduced-LP columns of the per-node-counted Q2-)")
 wide
 
 # %% [markdown]

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from ...accounting import AccountantLike, Release, planned
 from ...graphs import CSRGraph
@@ -31,7 +33,7 @@ from ...mechanisms.declaration import EPSILON, Drawn, Mechanism, Param
 from ..joininfo import JoinInfo
 from .common import GRAPH_RELATION, N_NODES, RELATION, example_graphs, research_generator, tau_grid
 from ..patterns import QUERIES, check_query, count
-from ..model import highs_model, pass_rowwise, solve_optimal
+from ..model import highs_model, pass_rowwise, set_solve_budget, solve_optimal
 
 _INF = math.inf
 
@@ -223,32 +225,120 @@ def nt(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: flo
 # ---------------------------------------------------------------------------------
 # SDE: smooth distance estimator (Blocki et al.)
 # ---------------------------------------------------------------------------------
+#: SDE's distance LP solves a connected component of at least this many columns on its own and the smaller ones
+#: together, as :func:`dpworkbench.r2t.reduce.split_components` does for R2T's LPs (see :func:`sde_lp_blocks`).
+SDE_BIG_COMPONENT = 20_000
+
+
+def sde_lp_blocks(g: CSRGraph, theta: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """SDE's distance LP after its exact reductions, as independent blocks ``(nodes, local edges, light neighbours)``.
+    NOT PRIVATE.
+
+    The LP on G (spec 3.4): variables x_v (v ∈ V), w_e (e ∈ E) in [0, 1]; minimise Σ x_v subject to
+    Σ_{e∋v} w_e ≤ θ for every v (budget) and w_e + x_u + x_v ≥ 1 for every edge uv (cover). Heavy: deg v > θ; light:
+    the others. Any feasible w may be lowered to w_e = max(0, 1 − x_u − x_v) (its rows only relax), so a solution is its x.
+
+    1. Light budget rows never bind: Σ_{e∋v} w_e ≤ deg v ≤ θ. Dropping them leaves the same LP.
+    2. Some optimum has x_u = 0 at every light u (θ > 0). Among the optima take one with the least Σ_{light} x (the
+       optima form a polytope), and suppose x_u > 0 at a light u. Lower x_u by a small t > 0 and, at each heavy
+       neighbour a whose budget row is tight with 1 − x_u − x_a ≥ 0, raise x_a by t / (q_a + 1), q_a the number of a's
+       other edges with w > 0. a's load rises by at most t on ua and falls by t / (q_a + 1) on ua and on each of those
+       q_a edges: it stays ≤ θ. A tight a with 1 − x_u − x_a < 0, or a heavy neighbour with slack, stays feasible for
+       small t; every other load only falls (x rises), and u, light, has no row. A tight a has x_a < 1 (x_a = 1 leaves
+       it load 0) and q_a + 1 ≥ θ (its load θ is a sum of w ≤ 1 over ua and those q_a edges), and u has at most
+       deg u ≤ θ neighbours, so Σ x changes by −t + Σ_a t / (q_a + 1) ≤ 0: an optimum with less Σ_{light} x, a
+       contradiction. (tests/r2t/test_sde_distance_lp.py compares with the whole LP on random graphs.)
+    3. With x_u = 0, an edge ua from a light u to a heavy a needs w_ua ≥ 1 − x_a and is read only by a's budget row,
+       where its least value 1 − x_a ≥ 0 is best. So the LP equals R: x_v for the heavy nodes only, w_e for the edges
+       between heavy nodes, and for each heavy v the budget row Σ_{heavy e∋v} w_e + k_v (1 − x_v) ≤ θ, k_v its number of
+       light neighbours, with the cover rows of the heavy–heavy edges. A feasible x of R, 0 at the light nodes, is a
+       feasible x of the LP at the same objective, and the optimum of step 2 restricts to R; at θ ≥ max degree R is
+       empty (optimum 0).
+    4. Components. Every row of R reads the variables of one connected component of its graph (heavy nodes,
+       heavy–heavy edges): a budget row the edges at its node and x_v, a cover row its edge and that edge's ends. So R
+       separates into one LP per component, its optimum their sum. Components of at least :data:`SDE_BIG_COMPONENT`
+       columns are one block each; the smaller ones form one block (a block-diagonal LP). Blocks are listed big ones
+       first, in component order; ``nodes`` are G's ids of a block's local ids, ``light neighbours`` their k_v.
+
+    An optimal x of the blocks, 0 at the light nodes, is an optimal x of the whole LP.
+    """
+    heavy = g.degrees > theta
+    if not heavy.any():
+        return []
+    e = g.edge_array().astype(np.int64)
+    light_nb = np.bincount(e[heavy[e[:, 0]] & ~heavy[e[:, 1]], 0], minlength=g.n) + \
+        np.bincount(e[heavy[e[:, 1]] & ~heavy[e[:, 0]], 1], minlength=g.n)
+    nodes = np.flatnonzero(heavy)
+    local = np.searchsorted(nodes, e[heavy[e[:, 0]] & heavy[e[:, 1]]])
+    k = nodes.size
+    ncomp, lab = connected_components(sp.coo_matrix((np.ones(len(local)), (local[:, 0], local[:, 1])), shape=(k, k)),
+                                      directed=False)
+    cols = np.bincount(lab, minlength=ncomp) + np.bincount(lab[local[:, 0]], minlength=ncomp)
+    big = np.flatnonzero(cols >= SDE_BIG_COMPONENT)
+    groups = [lab == c for c in big]
+    if big.size < ncomp:
+        groups.append(~np.isin(lab, big))
+    blocks = []
+    for in_grp in groups:
+        ids = np.flatnonzero(in_grp)
+        relabel = np.full(k, -1)
+        relabel[ids] = np.arange(ids.size)
+        blocks.append((nodes[ids], relabel[local[in_grp[local[:, 0]]]], light_nb[nodes[ids]]))
+    return blocks
+
+
+def _distance_lp(e: np.ndarray, light_nb: np.ndarray, theta: float, deadline: float | None) -> tuple[float, np.ndarray]:
+    """(optimum, x) of the reduced distance LP R of :func:`sde_lp_blocks` on heavy nodes 0..len(light_nb)−1 joined by
+    edges ``e``, each node's budget row with its light neighbours' k_v (1 − x_v)."""
+    k, m = light_nb.size, e.shape[0]
+    kv = light_nb.astype(float)
+    # variables [x (k) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e − k_v x_v ≤ θ − k_v ; −(w_e + x_u + x_v) ≤ −1
+    ends, eid = np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2)
+    budget = sp.csr_matrix((np.concatenate([np.ones(2 * m), -kv]), (np.concatenate([ends, np.arange(k)]),
+                                                                     np.concatenate([k + eid, np.arange(k)]))),
+                           shape=(k, k + m))
+    cover = sp.csr_matrix((-np.ones(3 * m), (np.concatenate([eid, np.arange(m)]), np.concatenate([ends, k + np.arange(m)]))),
+                          shape=(m, k + m))
+    h = highs_model()
+    set_solve_budget(h, None, deadline, "SDE distance LP")
+    pass_rowwise(h, np.concatenate([np.ones(k), np.zeros(m)]), np.zeros(k + m), np.ones(k + m),
+                 np.full(k + m, -_INF), np.concatenate([float(theta) - kv, -np.ones(m)]),
+                 sp.vstack([budget, cover], format="csr"), maximize=False)
+    opt = solve_optimal(h, "SDE distance LP")
+    return opt, np.asarray(h.getSolution().col_value[:k])
+
+
+def sde_distance_solution(g: CSRGraph, theta: float, *, time_limit: float | None = None) -> tuple[float, np.ndarray]:
+    """(optimum, x ∈ [0, 1]^V) of SDE's distance LP, an optimal x of the whole LP (with w_e = max(0, 1 − x_u − x_v)),
+    solved block by block after the exact reduction of :func:`sde_lp_blocks`. NOT PRIVATE.
+
+    ``time_limit`` (seconds) bounds all blocks together; over it: :class:`~dpworkbench.r2t.model.SolverError`.
+    """
+    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+    x, opt = np.zeros(g.n), 0.0
+    for nodes, e, light_nb in sde_lp_blocks(g, theta):
+        v, xb = _distance_lp(e, light_nb, theta, deadline)
+        opt += v
+        x[nodes] = xb
+    return opt, x
+
+
 def sde_projection(g: CSRGraph, theta: float, *, time_limit: float | None = None) -> tuple[float, np.ndarray]:
     """SDE's distance LP (spec 3.4): (LP optimum, nodes kept by the projection x < 1/4). Depends on (G, θ) only. NOT PRIVATE.
 
-    ``time_limit`` (seconds) makes a slow solve raise :class:`~dpworkbench.r2t.model.SolverError` (reported as "OT").
+    The LP is solved after an exact reduction, one block per large connected component (:func:`sde_lp_blocks`,
+    :func:`sde_distance_solution`). ``time_limit`` (seconds, all blocks together) makes a slow solve raise
+    :class:`~dpworkbench.r2t.model.SolverError` (reported as "OT").
     """
-    e = g.edge_array().astype(np.int64)
-    n, m = g.n, e.shape[0]
-    # variables [x (n) | w (m)]; min Σ x ; rows: Σ_{e∋v} w_e ≤ θ ; −(w_e + x_u + x_v) ≤ −1
-    inc = sp.csr_matrix((np.ones(2 * m), (np.concatenate([e[:, 0], e[:, 1]]), np.tile(np.arange(m), 2))), shape=(n, m))
-    rows1 = sp.hstack([sp.csr_matrix((n, n)), inc], format="csr")
-    xe = sp.csr_matrix((np.ones(2 * m), (np.tile(np.arange(m), 2), np.concatenate([e[:, 0], e[:, 1]]))), shape=(m, n))
-    rows2 = -sp.hstack([xe, sp.identity(m, format="csr")], format="csr")
-    A = sp.vstack([rows1, rows2], format="csr")
-    h = highs_model(time_limit)
-    pass_rowwise(h, np.concatenate([np.ones(n), np.zeros(m)]), np.zeros(n + m), np.ones(n + m),
-                  np.full(n + m, -_INF), np.concatenate([np.full(n, float(theta)), -np.ones(m)]), A, maximize=False)
-    opt = solve_optimal(h, "SDE distance LP")
-    x = np.asarray(h.getSolution().col_value[:n])
+    opt, x = sde_distance_solution(g, theta, time_limit=time_limit)
     return opt, np.flatnonzero(x < 0.25)
 
 
 def sde(g: CSRGraph, query: str, *, epsilon: float, degree_bound: int, theta: float | None = None, rng: RngLike = None,
         accountant: AccountantLike | None = None, note: str = "") -> BaselineRelease:
-    """SDE (spec 3.4): one :data:`SDE` release (one LP of size |V| + |E| for the distance to max degree θ,
-    projection, smooth noise). Spends ε. Research only (seeded numpy). Treated as public: ``degree_bound`` D,
-    ``theta`` when given, ``epsilon``.
+    """SDE (spec 3.4): one :data:`SDE` release (the distance LP to max degree θ, solved on the nodes of degree > θ and
+    the edges between them (:func:`sde_lp_blocks`), projection, smooth noise). Spends ε. Research only (seeded numpy).
+    Treated as public: ``degree_bound`` D, ``theta`` when given, ``epsilon``.
 
     References
     ----------
