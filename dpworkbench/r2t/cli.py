@@ -17,17 +17,20 @@ _ABOUT = ("R2T spends the whole --epsilon in one run (ε/K per τ of the grid τ
           "at the data: it sets the τ grid only, privacy holds on every instance. The output is the private estimate "
           "and the winning τ; the exact values (the true answer, DS, the join size, the Theorem 5.1 bound, which "
           "depends on DS, pruning counts, timings) appear only with --show-exact.")
-_PUBLIC = "{}; --epsilon, --beta, --base, --gs, the truncation engine (--method) and --no-prune (neither changes the output law)"
+_PUBLIC = ("{}; --epsilon, --beta, --base, --gs, the truncation engine (--method), --prune and --early-stop (none of the "
+           "last three changes the output law)")
 
 
 def _common(p: argparse.ArgumentParser, engines: tuple[str, ...] = (), *, gs_help: str) -> None:
     from .mechanisms import R2T
 
     gs = next(q for q in R2T.params if q.name == "gs")  # its help is the declaration's, then this command's default
-    add_param_flags(p, R2T, ("beta", "base", "gs"), defaults={"gs": None}, helps={"gs": f"{gs.help}; {gs_help}"})
-    p.add_argument("--method", choices=["auto", "lp", "flow", "clip"], default="auto",
-                   help="truncation engine (same Q(I,τ) either way)")
-    p.add_argument("--no-prune", action="store_true", help="solve every τ (the output is identical with pruning)")
+    from .model import TRUNCATION_METHODS
+
+    add_param_flags(p, R2T, ("beta", "base", "gs", "prune", "early_stop"), defaults={"gs": None},
+                    helps={"gs": f"{gs.help}; {gs_help}"})
+    p.add_argument("--method", choices=TRUNCATION_METHODS, default="auto",
+                   help="truncation engine (same Q(I,τ) either way; naive and clip: self-join-free queries only)")
     add_release_flags(p, epsilon=1.0, engines=engines)
 
 
@@ -35,7 +38,7 @@ def _params(args: argparse.Namespace) -> dict:
     """R2T's public parameters from the flags, each refusal naming its flag (the declaration's constraints)."""
     from .mechanisms import R2T
 
-    return {**checked_params(args, R2T, ("epsilon", "beta", "gs", "base")), "prune": not args.no_prune}
+    return checked_params(args, R2T, ("epsilon", "beta", "gs", "base", "prune", "early_stop"))
 
 
 def _release(infos, args, what: str, relation, extra: dict, progress=None, *, parallel: bool | None = None,

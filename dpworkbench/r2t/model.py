@@ -217,6 +217,10 @@ class SolveRecord:
     iterations: int = 0
 
 
+#: the truncation engines of :class:`Truncation` (the CLI's ``--method`` offers these; each gives the same Q(I, τ))
+TRUNCATION_METHODS = ("auto", "lp", "flow", "clip", "naive")
+
+
 class Truncation:
     """Q(I, τ) for one instance: LP-SJA / LP-SPJA / flow / clipping, with a value cache.
 
@@ -235,7 +239,7 @@ class Truncation:
 
     def __init__(self, info: JoinInfo, method: str = "auto", *, shortcut: bool = True, warm_start: bool = True,
                  time_limit: float | None = None, reduce: bool = True):
-        check_options(method, "method", ("auto", "lp", "flow", "clip", "naive"))
+        check_options(method, "method", TRUNCATION_METHODS)
         self.info = info
         if method == "auto":
             if info.is_spja:

@@ -33,7 +33,7 @@ def test_graph_triangle_json(files, capsys):
 
 
 def test_graph_seed_reproducible_and_base(files, capsys):
-    args = ["r2t", "graph", str(files / "g.txt"), "--gs", "100", "--base", "5.5", "--seed", "7", "--json", "--no-prune",
+    args = ["r2t", "graph", str(files / "g.txt"), "--gs", "100", "--base", "5.5", "--seed", "7", "--json", "--prune", "false",
             "--show-exact"]
     main(args)
     a = _json(capsys)
@@ -84,3 +84,19 @@ def test_bad_input_is_a_clear_error(files, capsys, argv, msg):
     argv = [a.format(g=files / "g.txt", d=files) for a in argv]
     assert main(argv) == 2
     assert msg in capsys.readouterr().err
+
+
+def test_prune_and_early_stop_flags_come_from_the_declaration(files, capsys):
+    """--prune/--early-stop are R2T's declared bool parameters (one flag each, the declaration's help and check): every
+    combination gives the same seeded release, solving every τ only when both are off, and a bad value is one line."""
+    base = ["r2t", "graph", str(files / "g.txt"), "--gs", "100", "--seed", "7", "--json", "--show-exact"]
+    outs = {}
+    for prune in ("true", "false"):
+        for stop in ("true", "false"):
+            main([*base, "--prune", prune, "--early-stop", stop])
+            outs[prune, stop] = _json(capsys)
+    assert len({json.dumps(o["private"], sort_keys=True) for o in outs.values()}) == 1
+    assert outs["false", "false"]["NOT_PRIVATE"]["solved"] == len(outs["false", "false"]["public"]["taus"])
+    assert main([*base, "--prune", "maybe"]) == 2
+    err = capsys.readouterr().err
+    assert "--prune" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

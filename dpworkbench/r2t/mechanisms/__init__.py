@@ -485,8 +485,8 @@ class QueryRelease(DescribedRelease):
 
 
 def release_query(infos: JoinInfo | Mapping[Any, JoinInfo], *, query: str, relation: Any, epsilon: float, gs: float,
-                  beta: float = 0.1, base: float = 2.0, prune: bool = True, method: str = "auto",
-                  parallel: bool | None = None, public: Mapping[str, Any] | None = None, join_results: int | None = None,
+                  beta: float = 0.1, base: float = 2.0, prune: bool = True, early_stop: bool = True,
+                  method: str = "auto", parallel: bool | None = None, public: Mapping[str, Any] | None = None, join_results: int | None = None,
                   rng: RngLike = None, progress=None) -> QueryRelease:
     """R2T on one query's join information (``infos`` a JoinInfo), or once per group of a GROUP BY (a mapping group →
     JoinInfo; ``parallel``: the groups' individuals are disjoint; the split is :func:`r2t_group_by`'s), truncated by
@@ -496,7 +496,7 @@ def release_query(infos: JoinInfo | Mapping[Any, JoinInfo], *, query: str, relat
     query), pruning counts and time. ``progress`` (a ``cli.common.Stages``) is ticked once per solved τ."""
     grouped = isinstance(infos, Mapping)
     truncs = {g: Truncation(i, method) for g, i in (infos.items() if grouped else [(None, infos)])}
-    p = {"epsilon": epsilon, "beta": beta, "gs": gs, "base": base, "prune": prune}
+    p = {"epsilon": epsilon, "beta": beta, "gs": gs, "base": base, "prune": prune, "early_stop": early_stop}
     taus = tau_grid(gs, base)
     if progress is not None:  # one tick per solved τ: the LP/flow solves are where a large input spends its time
         progress.add(len(truncs) * taus.size)
