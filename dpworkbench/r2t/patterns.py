@@ -15,7 +15,6 @@ from ..graphs import CSRGraph
 from .joininfo import JoinInfo, from_arrays
 
 QUERIES = ("edge", "path2", "triangle", "rectangle")
-QUERY_LABELS = {"edge": "Q1- (edges)", "path2": "Q2- (length-2 paths)", "triangle": "Q△ (triangles)", "rectangle": "Q□ (4-cycles)"}
 ARITY = {"edge": 2, "path2": 3, "triangle": 3, "rectangle": 4}
 
 SQL = {
@@ -43,26 +42,8 @@ def check_query(query: str) -> str:
 # numba enumerators
 # ---------------------------------------------------------------------------------
 @njit(cache=True)
-def _count_triangles(indptr, indices):
-    n = indptr.size - 1
-    mark = np.zeros(n, np.int64) - 1
-    cnt = 0
-    for u in range(n):
-        for k in range(indptr[u], indptr[u + 1]):
-            mark[indices[k]] = u
-        for k in range(indptr[u], indptr[u + 1]):
-            v = indices[k]
-            if v <= u:
-                continue
-            for l in range(indptr[v], indptr[v + 1]):
-                w = indices[l]
-                if w > v and mark[w] == u:
-                    cnt += 1
-    return cnt
-
-
-@njit(cache=True)
-def _fill_triangles(indptr, indices, out):
+def _triangles(indptr, indices, fill, out):
+    """Triangles u < v < w (each once); count or fill, as :func:`_rectangles`."""
     n = indptr.size - 1
     mark = np.zeros(n, np.int64) - 1
     c = 0
@@ -76,10 +57,12 @@ def _fill_triangles(indptr, indices, out):
             for l in range(indptr[v], indptr[v + 1]):
                 w = indices[l]
                 if w > v and mark[w] == u:
-                    out[c, 0] = u
-                    out[c, 1] = v
-                    out[c, 2] = w
+                    if fill:
+                        out[c, 0] = u
+                        out[c, 1] = v
+                        out[c, 2] = w
                     c += 1
+    return c
 
 
 @njit(cache=True)
@@ -166,17 +149,17 @@ def occurrences(g: CSRGraph, query: str) -> np.ndarray:
         return _edges(g)
     if query == "path2":
         return _paths2(g)
-    indptr = g.indptr.astype(np.int64)
-    indices = g.indices.astype(np.int64)
-    if query == "triangle":
-        out = np.empty((_count_triangles(indptr, indices), 3), np.int64)
-        _fill_triangles(indptr, indices, out)
-        return out
-    dummy = np.empty((0, 4), np.int64)
-    total = _rectangles(indptr, indices, False, dummy)
-    out = np.empty((total, 4), np.int64)
-    _rectangles(indptr, indices, True, out)
+    out = np.empty((_cycles(g, query), ARITY[query]), np.int64)
+    _cycles(g, query, out)
     return out
+
+
+def _cycles(g: CSRGraph, query: str, out: np.ndarray | None = None) -> int:
+    """Number of triangles or 4-cycles of ``g``; with ``out`` (rows = that number) also their occurrences."""
+    kernel = _triangles if query == "triangle" else _rectangles
+    fill = out is not None
+    out = out if fill else np.empty((0, ARITY[query]), np.int64)
+    return int(kernel(g.indptr.astype(np.int64), g.indices.astype(np.int64), fill, out))
 
 
 def count(g: CSRGraph, query: str) -> int:
@@ -192,11 +175,7 @@ def count(g: CSRGraph, query: str) -> int:
     if query == "path2":
         d = g.degrees
         return int((d * (d - 1) // 2).sum())
-    indptr = g.indptr.astype(np.int64)
-    indices = g.indices.astype(np.int64)
-    if query == "triangle":
-        return int(_count_triangles(indptr, indices))
-    return int(_rectangles(indptr, indices, False, np.empty((0, 4), np.int64)))
+    return _cycles(g, query)
 
 
 def graph_joininfo(g: CSRGraph, query: str, *, name: str = "") -> JoinInfo:
@@ -248,4 +227,4 @@ def graph_joininfo_sql(g: CSRGraph, query: str, *, name: str = "") -> JoinInfo:
     return _from_occurrences(sql_occurrences(g, query), g.n, name or query)
 
 
-__all__ = ["ARITY", "QUERIES", "QUERY_LABELS", "SQL", "count", "graph_joininfo", "graph_joininfo_sql", "graph_tables", "occurrences", "sql_occurrences"]
+__all__ = ["ARITY", "QUERIES", "SQL", "count", "graph_joininfo", "graph_joininfo_sql", "graph_tables", "occurrences", "sql_occurrences"]
