@@ -215,21 +215,12 @@ class OpenDPBackend:
         return int(out[0]) if arr.ndim == 0 else out.reshape(arr.shape)
 
     def gumbel_argmax(self, logits: np.ndarray) -> int:
-        dp = _opendp()
-        logits = np.asarray(logits, dtype=float)
         # OpenDP draws Gumbel noise in make_noisy_max under zero-concentrated
         # divergence (exponential noise under max divergence). Only the noise law is
         # used here; the ε accounting is ours. NB: the deprecated
         # make_report_noisy_max_gumbel of OpenDP 0.16 draws *exponential* noise
         # (permute-and-flip's law), which a chi-square test in tests/foundation caught.
-        shift = logits - logits.max()
-        meas = dp.m.make_noisy_max(
-            dp.vector_domain(dp.atom_domain(T=float, nan=False)),
-            dp.linf_distance(T=float),
-            dp.zero_concentrated_divergence(),
-            scale=1.0,
-        )
-        return int(meas(shift.tolist()))
+        return _opendp_noisy_max(logits, gumbel=True)
 
     def gumbel_top_k(self, logits: np.ndarray, k: int) -> np.ndarray:
         # Sequential Gumbel draws without replacement equal Gumbel-top-k in law.
@@ -243,16 +234,22 @@ class OpenDPBackend:
         return np.asarray(chosen, dtype=np.int64)
 
     def exponential_argmax(self, logits: np.ndarray) -> int:
-        dp = _opendp()
-        logits = np.asarray(logits, dtype=float)
-        shift = logits - logits.max()
-        meas = dp.m.make_noisy_max(
-            dp.vector_domain(dp.atom_domain(T=float, nan=False)),
-            dp.linf_distance(T=float),
-            dp.max_divergence(),
-            scale=1.0,
-        )
-        return int(meas(shift.tolist()))
+        return _opendp_noisy_max(logits, gumbel=False)
+
+
+def _opendp_noisy_max(logits: np.ndarray, *, gumbel: bool) -> int:
+    """argmax of logits + unit-scale noise drawn by OpenDP's make_noisy_max: Gumbel noise under zero-concentrated
+    divergence (``gumbel``), exponential noise under max divergence. Logits are shifted to max 0 first."""
+    dp = _opendp()
+    logits = np.asarray(logits, dtype=float)
+    shift = logits - logits.max()
+    meas = dp.m.make_noisy_max(
+        dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+        dp.linf_distance(T=float),
+        dp.zero_concentrated_divergence() if gumbel else dp.max_divergence(),
+        scale=1.0,
+    )
+    return int(meas(shift.tolist()))
 
 
 def release_backend() -> OpenDPBackend:
