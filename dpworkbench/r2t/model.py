@@ -221,7 +221,34 @@ class SolveRecord:
 TRUNCATION_METHODS = ("auto", "lp", "flow", "clip", "naive")
 
 
-class Truncation:
+class _SolvedPerTau:
+    """A function of τ solved on demand (Q(I, τ) or F̂(I, τ)): the subclass's ``_solve(tau)`` gives (value, how) once
+    per τ; the value is cached and the solve logged with its time (exact values, NOT PRIVATE)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[float, float] = {}
+        self.log: list[SolveRecord] = []
+
+    def value(self, tau: float) -> float:
+        tau = check_tau(tau)
+        if tau in self._cache:
+            return self._cache[tau]
+        t0 = time.perf_counter()
+        v, how = self._solve(tau)
+        self._cache[tau] = v
+        self.log.append(SolveRecord(tau, v, how, time.perf_counter() - t0))
+        return v
+
+    def solved(self) -> dict[float, float]:
+        """The values solved so far (τ → value; exact, NOT PRIVATE)."""
+        return dict(self._cache)
+
+    def adopt(self, values: dict[float, float]) -> None:
+        """Reuse values solved by another solver of the same class on the same instance (skips re-solving them)."""
+        self._cache.update(values)
+
+
+class Truncation(_SolvedPerTau):
     """Q(I, τ) for one instance: LP-SJA / LP-SPJA / flow / clipping, with a value cache.
 
     ``method``: ``"auto"`` (clipping for SJF, flow when every |D_j| = 2 with integer ψ,
@@ -239,6 +266,7 @@ class Truncation:
 
     def __init__(self, info: JoinInfo, method: str = "auto", *, shortcut: bool = True, warm_start: bool = True,
                  time_limit: float | None = None, reduce: bool = True):
+        super().__init__()
         check_options(method, "method", TRUNCATION_METHODS)
         self.info = info
         if method == "auto":
@@ -271,24 +299,14 @@ class Truncation:
         self.stopped: dict[float, float] = {}  # τ → certified upper bound at which its LP was stopped (NOT PRIVATE)
         self.time_limit = time_limit
         self.deadline: float | None = None  # perf_counter() value; set by a timed run with a run-time limit
-        self._cache: dict[float, float] = {}
         self._h = None
         self._fg = None
-        self.log: list[SolveRecord] = []
 
     # -- public ---------------------------------------------------------------------
-    @property
-    def tau_star(self) -> float:
-        return self.info.DS
-
     def __call__(self, tau: float) -> float:
         return self.value(tau)
 
-    def value(self, tau: float) -> float:
-        tau = check_tau(tau)
-        if tau in self._cache:
-            return self._cache[tau]
-        t0 = time.perf_counter()
+    def _solve(self, tau: float) -> tuple[float, str]:
         info = self.info
         if tau == 0 or info.m == 0:
             v, how = 0.0, "zero"
@@ -302,13 +320,7 @@ class Truncation:
             v, how = self._flow(tau), "flow"
         else:
             v, how = self._lp(tau), "lp"
-        self._cache[tau] = v
-        self.log.append(SolveRecord(tau, v, how, time.perf_counter() - t0))
-        return v
-
-    def solved(self) -> dict[float, float]:
-        """The Q(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
-        return dict(self._cache)
+        return v, how
 
     def prepare(self) -> None:
         """Compute the τ-independent state once, before τ's are solved on several threads (:mod:`.parallel`)."""
@@ -321,10 +333,6 @@ class Truncation:
                 self._padded = padded_ids(info)
             if self._y is None:
                 self._y = np.ones(info.n)
-
-    def adopt(self, values: dict[float, float]) -> None:
-        """Reuse values solved by another :class:`Truncation` of the same instance (skips re-solving them)."""
-        self._cache.update(values)
 
     def bounds(self, tau: float) -> tuple[float, float]:
         tau = check_tau(tau)
@@ -391,7 +399,6 @@ class Truncation:
         set_solve_budget(h, self.time_limit, self.deadline, f"LP truncation at τ={tau:g}")
         h.changeRowsBounds(r.size, r, np.full(r.size, -_INF), np.full(r.size, float(tau)))
         v = solve_optimal(h, f"LP truncation at τ={tau:g}")
-        self.log_iterations = int(h.getInfo().simplex_iteration_count)
         return min(v, self.info.answer)
 
     def _reduced(self, tau: float, *, split: bool):
@@ -712,7 +719,7 @@ def network_from_arcs(size: int, src: np.ndarray, dst: np.ndarray, s: int, t: in
 # ---------------------------------------------------------------------------------
 # OPT² proxies (spec 2.8–2.9)
 # ---------------------------------------------------------------------------------
-class FHat:
+class FHat(_SolvedPerTau):
     """F̂(I, τ) (LP relaxation of the max sub-instance with every S_i ≤ τ), over the active tuples.
 
     Ĝ(I, τ) = F̂ − N = F̂_active − n_active (inactive tuples always keep y_i = 1, spec 2.0).
@@ -726,22 +733,17 @@ class FHat:
     """
 
     def __init__(self, info: JoinInfo, *, shortcut: bool = True, decompose: bool = False, time_limit: float | None = None):
+        super().__init__()
         self.info = info
         self.time_limit = time_limit
         self.deadline: float | None = None  # perf_counter() value; set by a timed run with a run-time limit
         self.shortcut = shortcut
         self.decompose = decompose
-        self._cache: dict[float, float] = {}
         self._h = None
         # each solved LP's dual bounds F̂ at every τ by a line a + b·τ (g_upper); only (a, b) are kept, not the duals
         self._dual_lines: list[tuple[float, float]] = []
-        self.log: list[SolveRecord] = []
 
-    def value(self, tau: float) -> float:
-        tau = check_tau(tau)
-        if tau in self._cache:
-            return self._cache[tau]
-        t0 = time.perf_counter()
+    def _solve(self, tau: float) -> tuple[float, str]:
         info = self.info
         if info.m == 0 or (self.shortcut and tau >= info.DS):
             v, how = float(info.n), "shortcut τ≥DS"
@@ -752,9 +754,7 @@ class FHat:
             v, how = _by_components(info, lambda sub: FHat(sub, decompose=False).value(tau)), "components"
         else:
             v, how = self._lp(tau), "lp"
-        self._cache[tau] = v
-        self.log.append(SolveRecord(tau, v, how, time.perf_counter() - t0))
-        return v
+        return v, how
 
     def g(self, tau: float) -> float:
         """Ĝ(I, τ) = F̂(I, τ) − N ≤ 0, sensitivity 1 (Lemma 6.6)."""
@@ -776,14 +776,6 @@ class FHat:
         best = min([float(n)] + [v for t, v in self._cache.items() if t >= tau])
         best = min([best] + [a + b * tau for a, b in self._dual_lines])
         return min(best - n, 0.0)
-
-    def solved(self) -> dict[float, float]:
-        """The F̂(I, τ) values solved so far (τ → value; exact, NOT PRIVATE)."""
-        return dict(self._cache)
-
-    def adopt(self, values: dict[float, float]) -> None:
-        """Reuse values solved by another :class:`FHat` of the same instance."""
-        self._cache.update(values)
 
     def _build(self):
         info = self.info
