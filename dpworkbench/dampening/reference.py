@@ -28,9 +28,6 @@ WORKED_EXAMPLES = {
     "shifted_p_a_spec": 0.403,               # spec §2.11 recomputation
 }
 
-#: Fig. 17: LD's error reduction over min(EM, PF) (§5.4 text): PATENT ~18% mean, HEPTH ~4% mean and ≤ 12% max, INCOME none.
-MEDIAN_REDUCTION = {"PATENT": 0.18, "HEPTH mean": 0.04, "HEPTH max": 0.12, "INCOME": 0.0}
-
 #: Fig. 17 per dataset: LD's mean error reduction over min(EM, PF) as the thesis states it (§5.3): PATENT 18%, HEPTH 4%
 #: (max 12%), INCOME "the same accuracy as" EM/PF, and "this behaviour is similar to the other datasets from Hay et al.
 #: not presented here" — read as a reduction of 0 for every other DPBench histogram.

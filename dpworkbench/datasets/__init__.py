@@ -47,10 +47,6 @@ class Dataset:
     path: Path | None = None
     stats: dict = field(default_factory=dict)
 
-    @property
-    def is_synthetic(self) -> bool:
-        return self.source == "synthetic"
-
     def describe(self) -> str:
         where = f" from {self.path}" if self.path else ""
         kind = "REAL data" if self.source == "real" else "SYNTHETIC stand-in (seeded generator)"

@@ -35,7 +35,6 @@ import pandas as pd
 from .._validation import read_user_bytes
 
 TYPES = ("text", "int", "float")
-_INT_RE = re.compile(r"^[+-]?\d+$")
 
 
 @dataclass(frozen=True)

@@ -117,9 +117,6 @@ __all__ = ["HOSPITAL_COLUMNS", "NotEnoughRows", "STOCK_COLUMNS", "TAX_COLUMNS", 
            "read_table", "sample_rows"]
 
 
-DEEZER_COUNTRIES = ("HU", "RO")  # shipped under graphs/; HR only when the user supplies the published HR_edges.csv
-
-
 def read_deezer(hu_path: Path | str) -> tuple[np.ndarray, int, list[Path], str]:
     """Deezer friendship graph as a disjoint union of the country graphs, ids relabelled (edges, n, files, label).
 
@@ -141,4 +138,4 @@ def read_deezer(hu_path: Path | str) -> tuple[np.ndarray, int, list[Path], str]:
     return edges, n, files, label
 
 
-__all__ += ["DEEZER_COUNTRIES", "read_deezer"]
+__all__ += ["read_deezer"]

@@ -28,9 +28,6 @@ def notebook_groups() -> tuple[str, ...]:
     return ("mechanisms", *paper_keys())
 
 
-NAME_RE = re.compile(r"^((fig|tab)\d{2}(_(fig|tab)\d{2})*_[a-z0-9_]+|learn_[a-z0-9_]+|index)\.ipynb$")
-
-
 # Every notebook is a jupytext pair: <stem>.ipynb + <stem>.py (percent format), both without outputs.
 PAIRED_FORMATS = "ipynb,py:percent"
 

@@ -246,7 +246,6 @@ def all_measures(g: ConflictGraph, *, exact_ir: bool | None = None) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------------- stable orders and Algorithm 1
-_M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def tid_rank(tids: np.ndarray, seed: int = 0) -> np.ndarray:

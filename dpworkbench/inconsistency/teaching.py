@@ -72,10 +72,6 @@ def _k(dc_count) -> int | None:
     return k
 
 
-#: the spec's candidate-set presets (besides "paper" and a custom list)
-THETA_PRESETS = ("paper", "powers of 2", "log-spaced")
-
-
 def _thetas(thetas, n: int) -> list[int] | None:
     """The θ candidate set Θ: None/"paper" = the paper's list scaled to n; "powers of 2" = 1, 2, 4, … < n;
     "log-spaced" = 12 log-spaced values in [1, n]; a sequence or a comma-separated text = those (capped at n)."""

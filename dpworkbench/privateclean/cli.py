@@ -28,6 +28,7 @@ _PUBLIC = ("the domain of --attr (--domain, required for a release) and where ot
 
 def register(subparsers) -> None:
     from dpworkbench.cli.release import add_param_flags, add_release_flags, release_parser
+    from dpworkbench.spark import ENGINES
 
     from .query import PARAMS, RELATION
 
@@ -67,7 +68,7 @@ def register(subparsers) -> None:
       help="join a public CSV on KEY (an --attr): its columns can be used in --where and --group-by")
     a("--ci", choices=["row_clt", "paper"], default="row_clt", help="interval form (default: corrected per-row CLT)")
     a("--save-private", help="write the private relation V to this CSV")
-    add_release_flags(q, engines=("memory", "spark"), engine_help="where V is drawn: memory (default) or spark (GRR over "
+    add_release_flags(q, engines=ENGINES, engine_help="where V is drawn: memory (default) or spark (GRR over "
                       "a Spark DataFrame, one noise stream per partition; needs --domain)")
     q.set_defaults(func=_query)
 

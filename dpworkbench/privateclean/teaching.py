@@ -195,9 +195,8 @@ def fig01_monte_carlo(R: pd.DataFrame, p: float = 0.25, b: float = 1.0, reps: in
                 v = est[meth][agg]
                 row[f"{meth} mean abs error"] = float(np.nanmean(np.abs(v - truth[agg])))
                 row[f"{meth} bias"] = float(np.nanmean(v - truth[agg]))
-            if agg == "count" or True:
-                cov = (est["privateclean"][f"{agg}_lo"] <= truth[agg]) & (truth[agg] <= est["privateclean"][f"{agg}_hi"])
-                row["PC 95% CI coverage"] = float(np.mean(cov))
+            cov = (est["privateclean"][f"{agg}_lo"] <= truth[agg]) & (truth[agg] <= est["privateclean"][f"{agg}_hi"])
+            row["PC 95% CI coverage"] = float(np.mean(cov))
             rows.append(row)
     return pd.DataFrame(rows)
 

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from ..cli.release import add_param_flags, add_release_flags, checked_params, emit, planned, release_parser, run_backend
+from ..spark import ENGINES
 
 _ABOUT = ("R2T spends the whole --epsilon in one run (ε/K per τ of the grid τ_i = base^i, i = 1..K, K = "
           "ceil(log_base GS), basic composition), recorded in the ledger. GS_Q (--gs) must be chosen without looking "
@@ -192,7 +193,7 @@ def register(subparsers) -> None:
                    help="the public domain of a GROUP BY expression (else: a public relation's column or an ENUM)")
     s.add_argument("--project", default=None,
                    help="SPJA projection: one expression or several separated by commas (set semantics)")
-    _common(s, engines=("memory", "spark"), gs_help="required, no default")  # --engine spark: the same SQL on Spark
+    _common(s, engines=ENGINES, gs_help="required, no default")  # --engine spark: the same SQL on Spark
     s.set_defaults(func=_run_sql)
     g = release_parser(sub, "graph", _ABOUT, relation=GRAPH_RELATION, public=_PUBLIC.format(
         "the pattern (--query) and the degree bound D (--max-degree; GS_Q = D^k)"),

@@ -19,7 +19,6 @@ from ..paths import cache_dir
 from .sql import Extraction, extract, timed_sql
 
 TABLES = ("customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier")
-SF_GRID = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 # exact answers from the authors' repository (spec 4.4)
 REFERENCE_ANSWERS = {
     0.125: {"Q3": 362146, "Q12": 750594, "Q20": 750594},
@@ -235,5 +234,5 @@ def answer(con, name: str) -> tuple[float, float]:
     return timed_sql(con, QUERIES[name].sql)
 
 
-__all__ = ["DDL", "QUERIES", "REFERENCE_ANSWERS", "SF_GRID", "TPCHQuery", "answer", "catalog", "connect", "ensure_tpch",
+__all__ = ["DDL", "QUERIES", "REFERENCE_ANSWERS", "TPCHQuery", "answer", "catalog", "connect", "ensure_tpch",
            "extract_query", "make_database"]

@@ -8,9 +8,9 @@ Importing this package does not import pyspark or start a JVM.
 
 from .session import (MIN_JAVA, JavaInfo, SparkTarget, SparkUnavailable, add_spark_arguments, default_conf, find_java,
                       get_session, resolve_target, session_from_args, session_or, spark_errors, stop_sessions)
-from .frames import ENGINES, check_engine, to_pandas, to_spark
+from .frames import ENGINES, to_pandas, to_spark
 
-__all__ = ["ENGINES", "MIN_JAVA", "JavaInfo", "SparkTarget", "SparkUnavailable", "add_spark_arguments", "check_engine",
+__all__ = ["ENGINES", "MIN_JAVA", "JavaInfo", "SparkTarget", "SparkUnavailable", "add_spark_arguments",
            "default_conf", "session_from_args",
            "find_java", "get_session", "resolve_target", "session_or", "spark_errors", "stop_sessions", "to_pandas",
            "to_spark"]

@@ -1,4 +1,4 @@
-"""pandas ↔ Spark DataFrames (Arrow), and the engine names shared by the papers' ``engine=`` arguments."""
+"""pandas ↔ Spark DataFrames (Arrow), and the engine names shared by the papers' ``--engine`` flags."""
 
 from __future__ import annotations
 
@@ -6,15 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_options
-
 ENGINES = ("memory", "spark")
-"""``engine=`` values of the public API: "memory" (pandas/numba/DuckDB on this machine, the default) or "spark"."""
-
-
-def check_engine(engine: str, name: str = "engine") -> str:
-    check_options(engine, name, ENGINES)
-    return engine
+"""``--engine`` values of the papers' CLIs: "memory" (pandas/numba/DuckDB on this machine, the default) or "spark"."""
 
 
 def to_spark(spark, df: pd.DataFrame, *, row_id: str | None = None, partitions: int | None = None):
@@ -49,4 +42,4 @@ def to_pandas(sdf: Any) -> pd.DataFrame:
     return sdf.toPandas()
 
 
-__all__ = ["ENGINES", "check_engine", "to_pandas", "to_spark"]
+__all__ = ["ENGINES", "to_pandas", "to_spark"]

@@ -19,8 +19,6 @@ from ..mechanisms import core
 from ..mechanisms.backends import NumpyBackend, as_generator
 from ..plots.style import decade_ticks
 
-SELECTION_MECHANISMS = ("exponential", "permute-and-flip", "report-noisy-max")
-
 
 # ---------------------------------------------------------------------------------
 # Laplace and composition
