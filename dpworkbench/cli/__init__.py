@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..experiments.context import PROFILES
 from ..paths import reports_dir
@@ -244,17 +244,26 @@ def lab_command(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
-    cmd = lab_command(args)
+    return _launch(args, lab_command(args), "jupyterlab",
+                   "JupyterLab is not installed in this environment: run `make install` first",
+                   "starting JupyterLab on notebooks/index.ipynb (Ctrl-C to stop)")
+
+
+def _launch(args: argparse.Namespace, cmd: list[str], module: str, missing: str, starting: str,
+            env: Callable[[], dict[str, str]] | None = None) -> int:
+    """``--print-command``: print the server's command line; else check that its package (``module``) imports
+    (``missing`` and exit 2 when it does not), say ``starting`` and serve it (:func:`_serve`) in ``env()`` (called
+    only then: the teaching app's environment writes its Voilà template)."""
     if args.print_command:
         print(" ".join(cmd))
         return 0
     try:
-        import jupyterlab  # noqa: F401
+        importlib.import_module(module)
     except ImportError:
-        print("JupyterLab is not installed in this environment: run `make install` first", file=sys.stderr)
+        print(missing, file=sys.stderr)
         return 2
-    print("starting JupyterLab on notebooks/index.ipynb (Ctrl-C to stop)", flush=True)
-    return _serve(cmd)
+    print(starting, flush=True)
+    return _serve(cmd, env() if env is not None else None)
 
 
 def _serve(cmd: list[str], env: dict[str, str] | None = None) -> int:
@@ -307,17 +316,10 @@ def cmd_teach(args: argparse.Namespace) -> int:
         return 0
     notebook = resolve_teaching_notebook(args.notebook) if args.notebook else None  # ValueError: one line, exit 2
     cmd = voila_command(notebook, port=args.port, ip=args.ip, open_browser=not args.no_browser, extra=args.voila_args)
-    if args.print_command:
-        print(" ".join(cmd))
-        return 0
-    try:
-        import voila  # noqa: F401
-    except ImportError:
-        print("Voilà is not installed in this environment: run `make install` (it is a dev dependency)", file=sys.stderr)
-        return 2
     what = f"{notebook.parent.name}/{notebook.stem}" if notebook else "the notebook tree"
-    print(f"serving {what} as an app on http://{args.ip}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    return _serve(cmd, env=teach_environment())
+    return _launch(args, cmd, "voila",
+                   "Voilà is not installed in this environment: run `make install` (it is a dev dependency)",
+                   f"serving {what} as an app on http://{args.ip}:{args.port}/ (Ctrl-C to stop)", env=teach_environment)
 
 
 def build_parser() -> argparse.ArgumentParser:
