@@ -49,7 +49,7 @@ def race_figure(res, answer: float, ds: float, *, title: str = "Race to the top"
     return decade_ticks(fig)
 
 
-def opt2_figure(res, n_active: int, *, title: str = "OPT²: sparse vector over Ĝ(I, 2^ℓ)") -> go.Figure:
+def opt2_figure(res, *, title: str = "OPT²: sparse vector over Ĝ(I, 2^ℓ)") -> go.Figure:
     """Ĝ(I,τ) per level, its noisy values, the threshold T and noisy threshold T̃, and the chosen τ̃ of one OPT² run.
 
     References

@@ -107,7 +107,7 @@ def opt2_panel(*, epsilon: float, beta: float, generator: str, query: str, seed:
     info, _, label = instance(generator, query, int(size), int(seed), int(degree_cap))
     tr, fh = _solvers(generator, query, int(size), int(seed), int(degree_cap))
     res = opt2(info, epsilon=epsilon, beta=beta, rng=np.random.default_rng(int(seed) + 3), prune=False, fhat=fh, truncation=tr)
-    fig = opt2_figure(res, info.n, title=f"OPT² on {label}")
+    fig = opt2_figure(res, title=f"OPT² on {label}")
     levels = sorted(res.g_values)
     table = pd.DataFrame({"τ": [2.0**lv for lv in levels], "Ĝ(I,τ)": [res.g_values[lv] for lv in levels]})
     return fig, table

@@ -58,7 +58,7 @@ ctx.save_figure(fig, "fig02_r2t_race")
 fig
 
 # %%
-fig = figures.opt2_figure(res_opt2, info.n, title="Example 6.7: OPT² (scripted noise)")
+fig = figures.opt2_figure(res_opt2, title="Example 6.7: OPT² (scripted noise)")
 ctx.save_figure(fig, "fig02_opt2_svt")
 summary = pd.DataFrame([
     {"mechanism": "R2T (Ex. 5.2)", "paper": 9440, "ours": res_r2t.value, "chosen τ": res_r2t.winner_tau},

@@ -41,7 +41,7 @@ def builders(fig2):
     graphs = {"a": SimpleNamespace(data=example.fig2_graph(), source="synthetic")}
     return {
         "race_figure": lambda: figures.race_figure(runs["r2t"], info.answer, info.DS, title="Example 5.2"),
-        "opt2_figure": lambda: figures.opt2_figure(runs["opt2"], info.n, title="Example 6.7"),
+        "opt2_figure": lambda: figures.opt2_figure(runs["opt2"], title="Example 6.7"),
         "sweep_panels": lambda: figures.sweep_panels(_summary("epsilon", [0.1, 0.8, 12.8]), x="epsilon", facet="query",
                                                      answers={"Q3": 1e5, "Q12": 1e5},
                                                      paper={"Q3": {"R2T": ([0.1, 12.8], [500.0, 10.0])}},
