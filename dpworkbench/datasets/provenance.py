@@ -138,17 +138,6 @@ def provenance_table(report_dir: Path | str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def write_provenance_csv(report_dir: Path | str) -> Path:
-    """Write ``datasets.csv`` under ``report_dir`` from its notebooks' ``datasets.json`` files."""
-    report_dir = Path(report_dir)
-    table = provenance_table(report_dir)
-    path = report_dir / "datasets.csv"
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    table.to_csv(tmp, index=False)
-    os.replace(tmp, path)
-    return path
-
-
 # ------------------------------------------------------------------------------------------------ file hashes
 # A user's own file may be private: its exact hash lets anyone holding a candidate table confirm it, so the
 # provenance record keeps hashes of the published benchmark files only.
@@ -173,4 +162,4 @@ def file_sha256(path: Path | str) -> str:
 
 
 __all__ = ["USER_FILE_DIGEST", "COLUMNS", "DataUse", "clear", "display_path", "file_sha256", "provenance_table", "record", "set_printing",
-           "used", "write_json", "write_provenance_csv"]
+           "used", "write_json"]

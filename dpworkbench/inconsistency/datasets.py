@@ -355,24 +355,6 @@ def real_rows(name: str) -> int | None:
     return cache.cached_call("inconsistency.real_rows", (path,), lambda: len(read_table(path)), disk=True, version="1")
 
 
-def sweep_source(name: str, sizes, prefer: str = "real") -> str:
-    """One source for a whole size sweep (a runtime curve must not switch tables half-way).
-
-    "real" when the real file exists and holds the largest size, else "synthetic" (printed with the reason):
-    e.g. Fig. 8's Tax sweep to 10⁵–10⁶ rows exceeds the 40,000 real rows, so the whole sweep uses the BART-style
-    generator, as the paper's 10⁶-row Tax was itself generated.
-    """
-    n_real = real_rows(name) if prefer == "real" else None
-    if n_real is not None and max(sizes) <= n_real:
-        return "real"
-    if prefer == "real":
-        why = (f"the largest size {max(sizes):,} exceeds the {n_real:,} real rows" if n_real is not None else "no real file")
-        # recorded (and printed) once for the sweep, so datasets.csv says why every size below is the stand-in
-        provenance.record(f"inconsistency.{name}", "synthetic", f"size sweep {list(sizes)}: stand-in for every size",
-                          max(sizes), note=why)
-    return "synthetic"
-
-
 # The public column types of each named dataset, by the constraints' column names: the types the registry's own
 # copies carry (the real public files; Flight: its generator). A column not named here is text. Declared, never
 # inferred from a user's rows, so one cell cannot change how another row is read (issue 21).
@@ -465,5 +447,4 @@ for _name, _gen in GENERATORS.items():
 
 
 __all__ = ["DC_TEXT", "GENERATORS", "NAMES", "REAL_FILES", "TABLE5", "calibration", "calibration_table", "dcs_for", "generate_adult", "generate_flight",
-           "generate_hospital", "generate_stock", "generate_tax", "load_table", "PUBLIC_TYPES", "public_schema", "real_rows",
-           "sweep_source"]
+           "generate_hospital", "generate_stock", "generate_tax", "load_table", "PUBLIC_TYPES", "public_schema", "real_rows"]

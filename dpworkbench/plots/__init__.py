@@ -115,40 +115,6 @@ def line_with_band(
     return decade_ticks(fig) if (log_x or log_y) else fig
 
 
-def error_vs_epsilon(
-    df: pd.DataFrame,
-    *,
-    error: str = "relative_error",
-    epsilon: str = "epsilon",
-    color: str | None = "algorithm",
-    band: str | None = "std",
-    log_x: bool = True,
-    log_y: bool = True,
-    title: str = "Error vs ε",
-) -> go.Figure:
-    """Error (mean ± band) against ε per algorithm, log–log by default."""
-    return line_with_band(df, epsilon, error, color=color, band=band, log_x=log_x, log_y=log_y, title=title, x_title="ε", y_title=error.replace("_", " "))
-
-
-def true_vs_private(
-    df: pd.DataFrame,
-    *,
-    x: str,
-    true: str = "true_value",
-    private: str = "private_value",
-    color: str | None = None,
-    band: str | None = "std",
-    log_y: bool = False,
-    title: str = "True vs private",
-) -> go.Figure:
-    """The true value over a sweep (black) and the private estimates (mean ± band)."""
-    _check_columns(df, [x, true, private, color])
-    fig = line_with_band(df, x, private, color=color, band=band, log_y=log_y, title=title, y_title="value")
-    t = df.groupby(x)[true].mean().reset_index().sort_values(x)
-    fig.add_trace(go.Scatter(x=t[x], y=t[true], mode="lines", name="true value", line=dict(color="black", dash="dash")))
-    return fig
-
-
 def bar(df: pd.DataFrame, x: str, y: str, *, color: str | None = None, log_y: bool = False, title: str = "") -> go.Figure:
     """Grouped bar chart."""
     _check_columns(df, [x, y, color])
@@ -343,10 +309,8 @@ __all__ = [
     "figure_size",
     "panel_grid",
     "text_width_px",
-    "error_vs_epsilon",
     "find_chromium",
     "line_with_band",
     "png_export_available",
     "save_figure",
-    "true_vs_private",
 ]

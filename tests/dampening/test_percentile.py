@@ -52,8 +52,8 @@ def test_delta_never_below_exact_ls_at_distance_t():
             assert np.all(Q.percentile_delta(x, t, lam, p) >= Q.ls_bruteforce(x, t, lam, p) - 1e-12)
 
 
-def _sf(lam, p, fn=None):
-    return SensitivityFunction(fn or (lambda x, t: Q.percentile_delta(x, t, lam, p)), lam, name="test")
+def _sf(lam, p, fn=None):  # the module's own δ (percentile_sensitivity), or a deliberately wrong one
+    return SensitivityFunction(fn, lam, name="test") if fn else Q.percentile_sensitivity(lam, p)
 
 
 def test_admissible_by_brute_force_on_small_inputs():
