@@ -338,13 +338,16 @@ def r2t_accuracy(*, epsilon: float, gs: float, beta: float, base: float = 2.0, r
     return R2TAccuracy(noise_scale=K * t / epsilon, bound=2 * pen, beta=float(beta), covers=covers)
 
 
+# What every one-query declaration of this module shares (R2T_GROUP_BY has its own truth): the user-level relation,
+# the exact answer the harness and the errors compare with, and the harness's small inputs and their neighbours.
+_ONE_QUERY = dict(relation=RELATION, truth=lambda stats, **p: float(stats.info.answer), examples=_examples,
+                  neighbours=_neighbours)
 _BETA = Param("beta", float, 0.1, "failure probability β (public)", low=0.0, high=1.0, open_low=True)
 _NOTE = Param("note", str, "", "a label prefixed to the ledger notes")
 
 R2T = Mechanism(
     name="r2t.r2t",
     summary="Race-to-the-Top: max over the τ grid of Q(I,τ) + Lap(Kτ/ε) − K ln(K/β)τ/ε, and 0",
-    relation=RELATION,
     params=(EPSILON(), Param("gs", float, help="public GS_Q: sets the τ grid (choose it without looking at the data)",
                              low=0.0, open_low=True), _BETA,
             Param("base", float, 2.0, "τ grid base (2 = paper; the authors' code used 5.5)", low=1.0, open_low=True),
@@ -358,8 +361,7 @@ R2T = Mechanism(
     statistics=lambda data, **p: instance_stats(data, _q_keys(_r2t_grid(p))),
     sensitivity=lambda **p: {f"Q(I,{t:g})": float(t) for t in _r2t_grid(p)},
     noise=_r2t_noise,
-    truth=lambda stats, **p: float(stats.info.answer),
-    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "gs": 8.0, "beta": 0.1},
+    **_ONE_QUERY, harness_params={"epsilon": 1.0, "gs": 8.0, "beta": 0.1},
     release_type=R2TResult, accuracy=r2t_accuracy,
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T, eqs. 8–9; Theorem 5.1), spec 2.6–2.7.",
 )
@@ -652,15 +654,13 @@ def _exact_g(info: JoinInfo, f_values: Mapping[float, float] | None = None) -> C
 OPT2 = Mechanism(
     name="r2t.opt2",
     summary="OPT²: SVT (2ε/3) on Ĝ(I, 2^ℓ) = F̂ − N picks τ̃, then Q(I, τ̃) + Lap(3τ̃/ε) (ε/3); no GS_Q",
-    relation=RELATION,
     params=(EPSILON(), _BETA, Param("prune", bool, True, "Algorithm 4's exact early stop (research back-ends)"), _NOTE),
     public=("the τ levels 2^ℓ (ℓ ≤ 64)", "the query and its primary private relation"),
     cost=_opt2_cost("opt2"),
     statistics=lambda data, **p: instance_stats(data, _opt2_keys("Ĝ")),
     sensitivity=lambda **p: _opt2_sens("Ĝ"),
     noise=_opt2_noise,
-    truth=lambda stats, **p: float(stats.info.answer),
-    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "beta": 0.1},
+    **_ONE_QUERY, harness_params={"epsilon": 1.0, "beta": 0.1},
     release_type=OPT2Result,
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.2 (Algorithm 2 with Ĝ; Theorem 6.8), Algorithm 4.",
 )
@@ -668,7 +668,6 @@ OPT2 = Mechanism(
 EXP_OPT2 = Mechanism(
     name="r2t.exp_opt2",
     summary="ExpOPT²: OPT² with the exact G = F − N (exponential time; tiny inputs)",
-    relation=RELATION,
     params=(EPSILON(), _BETA, _NOTE),
     public=("the τ levels 2^ℓ (ℓ ≤ 64)", "the query and its primary private relation"),
     cost=_opt2_cost("exp-opt2"),
@@ -676,8 +675,7 @@ EXP_OPT2 = Mechanism(
     if not isinstance(data, InstanceStats) else data.with_keys(_opt2_keys("G")),
     sensitivity=lambda **p: _opt2_sens("G"),
     noise=_opt2_noise,
-    truth=lambda stats, **p: float(stats.info.answer),
-    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "beta": 0.1},
+    **_ONE_QUERY, harness_params={"epsilon": 1.0, "beta": 0.1},
     release_type=OPT2Result,
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §6.1 (ExpOPT², Algorithm 2; Theorem 6.4).",
 )
@@ -742,7 +740,6 @@ def _laplace_at(value: float, size: int | None, backend, scale: float):
 NAIVE_LAPLACE = Mechanism(
     name="r2t.naive_laplace",
     summary="Q(I) + Lap(GS_Q/ε): the worst-case reference (ε-DP only where GS_Q truly bounds the instance class)",
-    relation=RELATION,
     params=(EPSILON(), Param("gs", float, help="GS_Q, the noise scale's sensitivity (valid on the instance class)",
                              low=0.0, open_low=True), _NOTE),
     cost=lambda *, epsilon, gs, note: planned(("laplace", epsilon, note or "naive Laplace, sensitivity GS_Q")),
@@ -750,8 +747,7 @@ NAIVE_LAPLACE = Mechanism(
     sensitivity=lambda *, epsilon, gs, note: {"Q(I)": gs},
     noise=lambda stats, backend, size, *, epsilon, gs, note: _laplace_at(instance_stats(stats).info.answer, size,
                                                                          backend, gs / epsilon),
-    truth=lambda stats, **p: float(stats.info.answer),
-    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "gs": float(N_NODES - 1)},
+    **_ONE_QUERY, harness_params={"epsilon": 1.0, "gs": float(N_NODES - 1)},
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §1 (the Laplace mechanism with GS_Q); spec 3.1.",
 )
 
@@ -766,15 +762,13 @@ def _fixed_tau_noise(stats, backend, size, *, epsilon, tau, note):
 FIXED_TAU = Mechanism(
     name="r2t.fixed_tau",
     summary="Q_LP(I, τ) + Lap(τ/ε) at a data-independent τ (the LP baseline)",
-    relation=RELATION,
     params=(EPSILON(), Param("tau", float, help="τ: truncation threshold and sensitivity, chosen without the data",
                              low=0.0, open_low=True), _NOTE),
     cost=lambda *, epsilon, tau, note: planned(("lp-fixed-tau", epsilon, note or f"LP truncation at τ={tau:g}")),
     statistics=lambda data, **p: instance_stats(data, _q_keys([p["tau"]])),
     sensitivity=lambda *, epsilon, tau, note: {f"Q(I,{tau:g})": tau},
     noise=_fixed_tau_noise,
-    truth=lambda stats, **p: float(stats.info.answer),
-    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "tau": 2.0},
+    **_ONE_QUERY, harness_params={"epsilon": 1.0, "tau": 2.0},
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 3 (the LP mechanism at a fixed τ); spec 3.2.",
 )
 
@@ -795,15 +789,13 @@ def _random_tau_noise(stats, backend, size, *, epsilon, gs, note):
 RANDOM_TAU = Mechanism(
     name="r2t.random_tau",
     summary="the LP baseline of Table 2: τ uniform on {2, 4, ..., GS} (data independent), then Q_LP(I, τ) + Lap(τ/ε)",
-    relation=RELATION,
     params=(EPSILON(), Param("gs", float, help="GS_Q, the top of the τ grid {2, 4, ..., GS}", low=0.0, open_low=True),
             _NOTE),
     cost=lambda *, epsilon, gs, note: planned(("lp-fixed-tau", epsilon, note or "LP truncation at τ uniform on the grid")),
     statistics=lambda data, **p: instance_stats(data, _q_keys(tau_grid(p["gs"], 2.0))),
     sensitivity=lambda *, epsilon, gs, note: {f"Q(I,{t:g})": float(t) for t in tau_grid(gs, 2.0)},
     noise=_random_tau_noise,
-    truth=lambda stats, **p: float(stats.info.answer),
-    examples=_examples, neighbours=_neighbours, harness_params={"epsilon": 1.0, "gs": 8.0},
+    **_ONE_QUERY, harness_params={"epsilon": 1.0, "gs": 8.0},
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §10 Table 2 (the LP baseline); spec 3.2.",
 )
 
