@@ -214,7 +214,6 @@ class SolveRecord:
     value: float
     method: str
     seconds: float
-    iterations: int = 0
 
 
 #: the truncation engines of :class:`Truncation` (the CLI's ``--method`` offers these; each gives the same Q(I, τ))
