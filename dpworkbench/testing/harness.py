@@ -442,12 +442,20 @@ def csv_line_neighbours(text: str, extra_lines: Sequence[str] = (), *, remove: b
                     yield join(body[:i] + [extra] + body[i + 1:])
 
 
-def edge_list_neighbours(text: str, relation: str, extra_lines: Sequence[str] = (), *, nodes: int = 0) -> Iterable[str]:
+#: Lines an edge-list file may hold that are not edges (:data:`dpworkbench.graphs.io.EDGE_LINE` matches none: a
+#: decimal, text, a header, one field, a blank, a comment, an undecodable byte, a dash, an exponent): the one-line rule
+#: drops each on its own, so inserting one anywhere is no change at all; a release that refused or moved on one is caught.
+NON_EDGE_LINES = ("1.5 2", "x y", "node_1,node_2", "7", "", "# comment", "\ufffd 3", "-", "1e3 4")
+
+
+def edge_list_neighbours(text: str, relation: str, extra_lines: Sequence[str] = NON_EDGE_LINES, *,
+                         nodes: int = 0) -> Iterable[str]:
     """File-level neighbours of an edge list's text (every line is data; a line is an edge by the one-line rule of
     :func:`dpworkbench.graphs.read_edge_lines`) under the core's graph relations:
 
     * ``"node"``: for each node id the lines name, every line naming it removed (the node with its edges; a file left
-      without lines holds a comment); then each of ``extra_lines`` inserted at the top and at the bottom;
+      without lines holds a comment); then each of ``extra_lines`` (default :data:`NON_EDGE_LINES`) inserted at the
+      top and at the bottom;
     * ``"edge"`` (on the public nodes ``0..nodes−1``): one line removed, or one line inserted at every position:
       an edge ``"a b"`` between two public nodes, then each of ``extra_lines``."""
     import re
@@ -546,6 +554,7 @@ __all__ = [
     "EntryReport",
     "FileCLI",
     "InProcessCLI",
+    "NON_EDGE_LINES",
     "PreNoiseBackend",
     "SensitivityReport",
     "audit_entry",
