@@ -59,14 +59,6 @@ def _selection_cli(sub, params):
 P_CLI = 0.9    # the CLI entry's --p (rank n on the small files: the top end, where Λ − X_(k−1) binds)
 
 
-def _median_cli():
-    return _selection_cli("median", MEDIAN["LD"].harness_params)
-
-
-def _percentile_cli():
-    return _selection_cli("percentile", {**PERCENTILE["LD"].harness_params, "p": P_CLI})
-
-
 # The topk CLI starts from bytes: edge-list texts whose neighbours add or remove one line at any position — an edge
 # (new, repeated, reversed), a self-loop, a line naming a node outside --nodes, a header, a malformed line.
 def _edge_text_inputs(rng):
@@ -123,7 +115,8 @@ EXEMPT = {
 
 def entry_points():
     """The file-level entry points of the local-dampening paper (its API entries are derived from declarations)."""
-    return [_median_cli(), _percentile_cli(), _topk_cli()]
+    return [_selection_cli("median", MEDIAN["LD"].harness_params),
+            _selection_cli("percentile", {**PERCENTILE["LD"].harness_params, "p": P_CLI}), _topk_cli()]
 
 
 __all__ = ["entry_points"]
