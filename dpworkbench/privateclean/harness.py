@@ -59,7 +59,7 @@ def _cli(flags: list[str]) -> FileCLI:
     """``dpworkbench privateclean query FILE <flags>`` in process, on files written once per distinct content."""
     from .cli import register
 
-    return FileCLI(register, PAPER, lambda path: ["privateclean", "query", str(path), *flags], quiet=True)
+    return FileCLI(register, "privateclean query", flags, quiet=True)
 
 
 def _inputs(sizes: tuple[int, ...], sub: bool = False):

@@ -39,7 +39,7 @@ EXEMPT = {
 }
 
 #: ``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content.
-_CLI = FileCLI(register, "r2t", lambda path: [])
+_CLI = FileCLI(register, "r2t")
 
 
 def _sql(query: str, files, *flags: str):
@@ -81,8 +81,7 @@ def _graph_text(e) -> str:
 
 def _graph_cli():
     # R2T's harness instance (its GS_Q for the edge count on graphs of at most N_NODES nodes: τ grid 2, 4, 8)
-    cli = FileCLI(register, "r2t", lambda path: ["r2t", "graph", str(path), "--query", "edge",
-                                                 *cli.param_argv(["r2t", "graph"], R2T.harness_params)], ".txt")
+    cli = FileCLI(register, "r2t graph", ["--query", "edge"], R2T.harness_params, ".txt")
     return cli_entry(
         "dpworkbench r2t graph", cli.run, lambda rng: [_graph_text(e) for e in example_graphs(rng)],
         lambda text: edge_list_neighbours(text, "node"), components=_components, n_samples=600,

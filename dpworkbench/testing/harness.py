@@ -354,16 +354,22 @@ _RUNNERS: dict[Any, "InProcessCLI"] = {}
 
 class FileCLI:
     """One paper subcommand run in process (:class:`InProcessCLI`, one parser per ``register``) on small files
-    written from text: ``argv(path)`` is the command line without ``--seed``/``--json``."""
+    written from text: ``dpworkbench <command> FILE <flags>`` (without ``--seed``/``--json``), then the command's own
+    flag of each of a declaration's ``params`` (:meth:`InProcessCLI.param_argv`). The files are kept in the scratch
+    folder of the command's first word."""
 
-    def __init__(self, register: Callable[[Any], None], tag: str, argv: Callable[[Any], list[str]],
-                 suffix: str = ".csv", *, quiet: bool = False):
+    def __init__(self, register: Callable[[Any], None], command: str, flags: Sequence[str] = (),
+                 params: Mapping[str, Any] | None = None, suffix: str = ".csv", *, quiet: bool = False):
         if register not in _RUNNERS:
             _RUNNERS[register] = InProcessCLI(register)
-        self._runner, self._tag, self._argv, self._suffix, self._quiet = _RUNNERS[register], tag, argv, suffix, quiet
+        self._runner, self._words, self._suffix, self._quiet = _RUNNERS[register], command.split(), suffix, quiet
+        self._flags = [*flags, *(self._runner.param_argv(self._words, params) if params else ())]
+
+    def _argv(self, path) -> list[str]:
+        return [*self._words, str(path), *self._flags]
 
     def path(self, text: str):
-        return scratch_file(self._tag, text, self._suffix)
+        return scratch_file(self._words[0], text, self._suffix)
 
     def flags(self, words: Sequence[str]) -> dict[str, str]:
         return self._runner.flags(words)
