@@ -99,10 +99,9 @@ def joint_entry() -> EntryPoint:
     """The GRR declaration on a joint partition (issue 25): (cat, sub) randomised jointly over the product of their
     declared domains, with a Laplace number beside it; everything else (plan, statistics, noise, neighbours) is the
     declaration's own, through :func:`dpworkbench.testing.declared.entry_point`."""
-    mech = dataclasses.replace(
-        GRR, harness_params={"discrete": {("cat", "sub"): 0.5}, "numeric": {"val": 10.0},
-                             "domains": {("cat", "sub"): JOINT_DOMAIN}, "bounds": {"val": (0.0, 10.0)}},
-        examples=_joint_examples, register=False)  # ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+    mech = dataclasses.replace(  # GRR's harness instance on the joint partition: ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+        GRR, harness_params={**_H, "discrete": {("cat", "sub"): P3}, "domains": {("cat", "sub"): JOINT_DOMAIN}},
+        examples=_joint_examples, register=False)
     # register=False: a copy registered under GRR's name replaced the real GRR in the registry (the privacy table and
     # `dpworkbench release` then showed the harness instance)
     # checked with this paper's entries (test_harness_declared.py checks the registry, where this copy is not)
