@@ -32,7 +32,6 @@ from dpworkbench.testing.harness import EntryPoint, FileCLI, PreNoiseBackend, cs
 
 from .mechanisms import GRR, partition_codes
 
-PAPER = "privateclean"
 FILE_RELATION = ("substitute one line of the CSV at any position, hostile lines included (bounded DP; the number of "
                  "lines is public)")
 
