@@ -14,8 +14,6 @@ LD`` and ``SLD``), checked against the declarations' own sensitivities.
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from dpworkbench.testing.declared import cli_entry, declared_pairs
@@ -23,10 +21,6 @@ from dpworkbench.testing.harness import FileCLI, csv_line_neighbours, edge_list_
 
 from .cli import register
 from .mechanisms import LAM, MEDIAN, N_NODES, PERCENTILE, TOPK_GRAPH, graph_examples
-
-#: ``dpworkbench dampening …`` in process (the real parser and handler) on files written from text; a refusal
-#: surfaces as the handler's ValueError (what the harness compares across a pair).
-_cli = partial(FileCLI, register, "dampening")
 
 
 # The median CLI starts from bytes: CSV texts whose neighbours substitute one line, at any position, by any line a
@@ -46,7 +40,7 @@ def _median_csv_neighbours(text):
 
 def _selection_cli(sub, params):
     """``dpworkbench dampening median|percentile`` at a selection declaration's harness parameters."""
-    cli = _cli(lambda path: ["dampening", sub, str(path), "--column", "val", *cli.param_argv(["dampening", sub], params)])
+    cli = FileCLI(register, f"dampening {sub}", ["--column", "val"], params)
 
     def pairs(mech, params, values, stats):  # the declaration the command names, on the values its reader selected on
         return {**declared_pairs(mech, params, stats), "n": (float(np.size(values)), 0.0)}  # n: public, fixed
@@ -57,14 +51,6 @@ def _selection_cli(sub, params):
 
 
 P_CLI = 0.9    # the CLI entry's --p (rank n on the small files: the top end, where Λ − X_(k−1) binds)
-
-
-def _median_cli():
-    return _selection_cli("median", MEDIAN["LD"].harness_params)
-
-
-def _percentile_cli():
-    return _selection_cli("percentile", {**PERCENTILE["LD"].harness_params, "p": P_CLI})
 
 
 # The topk CLI starts from bytes: edge-list texts whose neighbours add or remove one line at any position — an edge
@@ -91,8 +77,7 @@ def _edge_line_neighbours(text):
 def _topk_cli():
     nodes = scratch_file("dampening", "\n".join(str(v) for v in range(N_NODES)) + "\n", ".txt")
     params = TOPK_GRAPH["LD"].harness_params  # the graph PrivTopk declarations' harness instance (k, bound, ε)
-    cli = _cli(lambda path: ["dampening", "topk", str(path), "--nodes", str(nodes),
-                             *cli.param_argv(["dampening", "topk"], params)], ".txt")
+    cli = FileCLI(register, "dampening topk", ["--nodes", str(nodes)], params, ".txt")
 
     def pairs(mech, checked, graph, stats):
         """The release the command made (SLD, its default) and LD's (``--mechanism LD``), each the declaration's own
@@ -123,7 +108,8 @@ EXEMPT = {
 
 def entry_points():
     """The file-level entry points of the local-dampening paper (its API entries are derived from declarations)."""
-    return [_median_cli(), _percentile_cli(), _topk_cli()]
+    return [_selection_cli("median", MEDIAN["LD"].harness_params),
+            _selection_cli("percentile", {**PERCENTILE["LD"].harness_params, "p": P_CLI}), _topk_cli()]
 
 
 __all__ = ["entry_points"]

@@ -91,8 +91,7 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
 
     dcs_file = scratch_file(PAPER, "".join(f"{dc.text}\n" for dc in DCS), ".txt")  # the API variant's DCs, as text
     extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])
-    cli = FileCLI(C.register, PAPER, lambda path: ["inconsistency", str(path), "--dcs", str(dcs_file), "--epsilon",
-                                                   str(EPS), *extra])
+    cli = FileCLI(C.register, PAPER, ["--dcs", str(dcs_file), "--epsilon", str(EPS), *extra])
     def api_release(text, rng):
         df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
         rel = release_measures(df, list(DCS), epsilon=EPS, backend=seed_of(rng), id_column=id_column)

@@ -117,16 +117,32 @@ def query_plan(args: argparse.Namespace):
                 **{k: getattr(args, k) for k in (*PARAMS, "where", "group_by", "join", "agg", "other", "ci", "value_col")})
 
 
-def _query(args: argparse.Namespace) -> int:
+def run_query(args: argparse.Namespace, plan, rng, progress=None):
+    """The handler's release once its plan is checked: the file read one physical line = one row (errors name the
+    path, never a cell), then the query on the engine ``--engine`` names, its noise from ``rng`` (the handler passes
+    ``--seed``'s back-end; the privacy harness, in process, its pre-noise one, to read the pre-noise relation through
+    this very path). Returns the query's (answer, grr release, warnings)."""
     from pathlib import Path
 
-    from dpworkbench.cli.common import Stages, warn, write_csv_atomic
-    from dpworkbench.cli.release import emit, emit_plan, run_backend
     from dpworkbench.datasets.public_schema import read_raw_lines
 
     from ..spark import session_from_args
+    from .query import MultiPlan, query, query_multi
+
+    if progress is not None:
+        progress.next("read CSV")
+    raw = read_raw_lines(Path(args.csv), "CSV")
+    if isinstance(plan, MultiPlan):
+        return query_multi(raw, plan, rng=rng, source=str(args.csv), progress=progress)
+    return query(raw, plan, rng=rng, spark=session_from_args(args), source=str(args.csv), progress=progress)
+
+
+def _query(args: argparse.Namespace) -> int:
+    from dpworkbench.cli.common import Stages, warn, write_csv_atomic
+    from dpworkbench.cli.release import emit, emit_plan, run_backend
+
     from .mechanisms import GRR
-    from .query import RELATION, MultiPlan, query, query_multi
+    from .query import RELATION, MultiPlan
 
     plan = query_plan(args)
     multi = isinstance(plan, MultiPlan)
@@ -135,10 +151,7 @@ def _query(args: argparse.Namespace) -> int:
         return 0
     stages = ["read CSV"] + (["parse cells"] if multi else []) + ["privatise (GRR + Laplace)", "clean and estimate"]
     with Stages(args, stages, "privateclean") as st:
-        st.next("read CSV")
-        raw = read_raw_lines(Path(args.csv), "CSV")  # one physical line = one row; errors name the path, never a cell
-        run = query_multi if multi else lambda *a, **kw: query(*a, spark=session_from_args(args), **kw)
-        release, released, warns = run(raw, plan, rng=run_backend(args), source=str(args.csv), progress=st)
+        release, released, warns = run_query(args, plan, run_backend(args), progress=st)
     if args.save_private:
         write_csv_atomic(released.value.data, args.save_private)
     emit(release, args, label=plan.label, extra={"warnings": warns, "neighbouring_relation": RELATION})

@@ -19,6 +19,9 @@ relation Spark's partitions computed (they run the real path with the core's
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
+import warnings
 from typing import Iterable
 
 import numpy as np
@@ -27,9 +30,8 @@ import pandas as pd
 from dpworkbench.testing.declared import cli_entry, declared_statistics, entry_point
 from dpworkbench.testing.harness import EntryPoint, FileCLI, PreNoiseBackend, csv_line_neighbours, hostile_lines
 
-from .mechanisms import GRR
+from .mechanisms import GRR, partition_codes
 
-PAPER = "privateclean"
 FILE_RELATION = ("substitute one line of the CSV at any position, hostile lines included (bounded DP; the number of "
                  "lines is public)")
 
@@ -56,12 +58,7 @@ def _cli(flags: list[str]) -> FileCLI:
     """``dpworkbench privateclean query FILE <flags>`` in process, on files written once per distinct content."""
     from .cli import register
 
-    return FileCLI(register, PAPER, lambda path: ["privateclean", "query", str(path), *flags], quiet=True)
-
-
-def run_cli(argv: list[str]) -> dict:
-    """Run ``dpworkbench <argv>`` in process (the real parser and handler) and parse its JSON output."""
-    return _cli([]).argv(argv)
+    return FileCLI(register, "privateclean query", flags, quiet=True)
 
 
 def _inputs(sizes: tuple[int, ...], sub: bool = False):
@@ -89,8 +86,6 @@ JOINT_DOMAIN = {"cat": ["a", "b"], "sub": ["u", "v"]}  # a joint partition (cat,
 
 
 def _joint_examples(rng: np.random.Generator) -> list:
-    import pandas as pd
-
     out = []
     for n in (3, 4):
         cat, sub = list(rng.choice(["a", "b"], n)), list(rng.choice(["u", "v"], n))
@@ -103,12 +98,9 @@ def joint_entry() -> EntryPoint:
     """The GRR declaration on a joint partition (issue 25): (cat, sub) randomised jointly over the product of their
     declared domains, with a Laplace number beside it; everything else (plan, statistics, noise, neighbours) is the
     declaration's own, through :func:`dpworkbench.testing.declared.entry_point`."""
-    import dataclasses
-
-    mech = dataclasses.replace(
-        GRR, harness_params={"discrete": {("cat", "sub"): 0.5}, "numeric": {"val": 10.0},
-                             "domains": {("cat", "sub"): JOINT_DOMAIN}, "bounds": {"val": (0.0, 10.0)}},
-        examples=_joint_examples, register=False)  # ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+    mech = dataclasses.replace(  # GRR's harness instance on the joint partition: ε = ln(1 + 4·0.5/0.5) + 10/10 = ln 5 + 1
+        GRR, harness_params={**_H, "discrete": {("cat", "sub"): P3}, "domains": {("cat", "sub"): JOINT_DOMAIN}},
+        examples=_joint_examples, register=False)
     # register=False: a copy registered under GRR's name replaced the real GRR in the registry (the privacy table and
     # `dpworkbench release` then showed the harness instance)
     # checked with this paper's entries (test_harness_declared.py checks the registry, where this copy is not)
@@ -167,10 +159,6 @@ def spark_api_entry() -> EntryPoint:
     """:func:`~dpworkbench.privateclean.spark_engine.grr_spark`: the GRR declaration's own entry (its harness
     parameters, claim, relation, neighbours and sensitivities), on one of its example tables, with its statistics
     those of the pre-noise V that Spark drew."""
-    import dataclasses
-
-    from .mechanisms import partition_codes
-
     params = dict(GRR.harness_params)
 
     def release(x, rng):
@@ -192,40 +180,23 @@ def spark_api_entry() -> EntryPoint:
 
 
 SPARK_ARGS = [*CLI_ARGS, "--engine", "spark"]
-_PRENOISE_RUNS: dict[tuple, tuple] = {}
 
 
-def prenoise_query(flags: list[str]):
-    """``text ↦ (answer, grr release, GRR's parameters)`` of ``dpworkbench privateclean query FILE <flags>``: the CLI's
-    own parser (on :func:`_cli`'s command line), plan (checked before the file is read; it names GRR's parameters),
-    line reader and :func:`~dpworkbench.privateclean.query.query` — the engine the flags name, its session resolved as
-    the CLI resolves it —, with the noise back-end replaced by the pre-noise one (the only difference from the handler,
-    whose back-end comes from ``--seed``). Kept per flags and text (each is a Spark run): the harness asks for a file's
-    statistics and sensitivities, and the Spark tests for its answer too."""
-    import warnings
-    from pathlib import Path
+@functools.lru_cache(maxsize=None)
+def prenoise_query(flags: tuple[str, ...], text: str):
+    """``(answer, grr release, GRR's parameters)`` of ``dpworkbench privateclean query FILE <flags>`` on ``text``: the
+    handler's own parser, plan (checked before the file is read; it names GRR's parameters) and steps
+    (:func:`~dpworkbench.privateclean.cli.run_query`), given the pre-noise back-end where the handler gives ``--seed``'s.
+    Kept per flags and text (each is a Spark run): the harness asks for a file's statistics and sensitivities, and the
+    Spark tests for its answer too."""
+    from .cli import query_plan, run_query
 
-    from dpworkbench.datasets.public_schema import read_raw_lines
-    from dpworkbench.spark import session_from_args
-
-    from .cli import query_plan
-    from .query import query
-
-    cli = _cli(flags)
-
-    def run(text: str):
-        key = (tuple(flags), text)
-        if key not in _PRENOISE_RUNS:
-            args = cli.parse(text)
-            plan = query_plan(args)
-            raw = read_raw_lines(Path(args.csv), "CSV")
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                answer, released, _ = query(raw, plan, rng=PreNoiseBackend(0), spark=session_from_args(args),
-                                            source=str(args.csv))
-            _PRENOISE_RUNS[key] = answer, released, plan.grr_params()
-        return _PRENOISE_RUNS[key]
-    return run
+    args = _cli(list(flags)).parse(text)
+    plan = query_plan(args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        answer, released, _ = run_query(args, plan, PreNoiseBackend(0))
+    return answer, released, plan.grr_params()
 
 
 def _spark_cli_inputs(rng: np.random.Generator) -> list[str]:
@@ -238,7 +209,8 @@ def spark_cli_entry() -> EntryPoint:
     """``dpworkbench privateclean query --engine spark`` on file-level neighbours (every line substituted by every
     hostile line): the statistics of the pre-noise V the Spark engine drew, against GRR's sensitivities at the
     parameters the command passes."""
-    run = prenoise_query([*SPARK_ARGS, "--agg", "sum"])
+    def run(text):
+        return prenoise_query((*SPARK_ARGS, "--agg", "sum"), text)
     return _cli_entry(
         "dpworkbench privateclean query --engine spark", SPARK_ARGS,
         (*CLI_PUBLIC[:-2], "--engine", *CLI_PUBLIC[-2:]), _spark_cli_inputs,
@@ -267,4 +239,4 @@ def entry_points() -> list[EntryPoint]:
         "--agg sum --merge b=a --equals a", n_samples=1000), *spark_entry_points()]
 
 
-__all__ = ["EXEMPT", "entry_points", "prenoise_query", "run_cli", "spark_entry_points"]
+__all__ = ["EXEMPT", "entry_points", "prenoise_query", "spark_entry_points"]

@@ -39,7 +39,7 @@ EXEMPT = {
 }
 
 #: ``dpworkbench r2t …`` in process (the real parser and handler), on files written once per distinct content.
-_CLI = FileCLI(register, "r2t", lambda path: [])
+_CLI = FileCLI(register, "r2t")
 
 
 def _sql(query: str, files, *flags: str):
@@ -79,18 +79,12 @@ def _graph_text(e) -> str:
     return "".join(f"{u}\t{v}\n" for u, v in e) or "# no edges\n"
 
 
-#: Lines a user's edge list may hold that are not edges: the one-line rule drops each on its own (issue 21), so
-#: inserting one anywhere is no change at all — a release that refused or moved on one would be caught here.
-HOSTILE_EDGE_LINES = ("1.5 2", "x y", "node_1,node_2", "7", "", "# comment", "\ufffd 3", "-", "1e3 4")
-
-
 def _graph_cli():
     # R2T's harness instance (its GS_Q for the edge count on graphs of at most N_NODES nodes: τ grid 2, 4, 8)
-    cli = FileCLI(register, "r2t", lambda path: ["r2t", "graph", str(path), "--query", "edge",
-                                                 *cli.param_argv(["r2t", "graph"], R2T.harness_params)], ".txt")
+    cli = FileCLI(register, "r2t graph", ["--query", "edge"], R2T.harness_params, ".txt")
     return cli_entry(
         "dpworkbench r2t graph", cli.run, lambda rng: [_graph_text(e) for e in example_graphs(rng)],
-        lambda text: edge_list_neighbours(text, "node", HOSTILE_EDGE_LINES), components=_components, n_samples=600,
+        lambda text: edge_list_neighbours(text, "node"), components=_components, n_samples=600,
         cli=cli, public=("--query", "--max-degree"),
         relation=_GRAPH.describe() + "; at the file level: every line naming the node removed, and any line that is "
                  "not two integer ids (dropped by the one-line rule) inserted anywhere")

@@ -354,16 +354,22 @@ _RUNNERS: dict[Any, "InProcessCLI"] = {}
 
 class FileCLI:
     """One paper subcommand run in process (:class:`InProcessCLI`, one parser per ``register``) on small files
-    written from text: ``argv(path)`` is the command line without ``--seed``/``--json``."""
+    written from text: ``dpworkbench <command> FILE <flags>`` (without ``--seed``/``--json``), then the command's own
+    flag of each of a declaration's ``params`` (:meth:`InProcessCLI.param_argv`). The files are kept in the scratch
+    folder of the command's first word."""
 
-    def __init__(self, register: Callable[[Any], None], tag: str, argv: Callable[[Any], list[str]],
-                 suffix: str = ".csv", *, quiet: bool = False):
+    def __init__(self, register: Callable[[Any], None], command: str, flags: Sequence[str] = (),
+                 params: Mapping[str, Any] | None = None, suffix: str = ".csv", *, quiet: bool = False):
         if register not in _RUNNERS:
             _RUNNERS[register] = InProcessCLI(register)
-        self._runner, self._tag, self._argv, self._suffix, self._quiet = _RUNNERS[register], tag, argv, suffix, quiet
+        self._runner, self._words, self._suffix, self._quiet = _RUNNERS[register], command.split(), suffix, quiet
+        self._flags = [*flags, *(self._runner.param_argv(self._words, params) if params else ())]
+
+    def _argv(self, path) -> list[str]:
+        return [*self._words, str(path), *self._flags]
 
     def path(self, text: str):
-        return scratch_file(self._tag, text, self._suffix)
+        return scratch_file(self._words[0], text, self._suffix)
 
     def flags(self, words: Sequence[str]) -> dict[str, str]:
         return self._runner.flags(words)
@@ -442,12 +448,20 @@ def csv_line_neighbours(text: str, extra_lines: Sequence[str] = (), *, remove: b
                     yield join(body[:i] + [extra] + body[i + 1:])
 
 
-def edge_list_neighbours(text: str, relation: str, extra_lines: Sequence[str] = (), *, nodes: int = 0) -> Iterable[str]:
+#: Lines an edge-list file may hold that are not edges (:data:`dpworkbench.graphs.io.EDGE_LINE` matches none: a
+#: decimal, text, a header, one field, a blank, a comment, an undecodable byte, a dash, an exponent): the one-line rule
+#: drops each on its own, so inserting one anywhere is no change at all; a release that refused or moved on one is caught.
+NON_EDGE_LINES = ("1.5 2", "x y", "node_1,node_2", "7", "", "# comment", "\ufffd 3", "-", "1e3 4")
+
+
+def edge_list_neighbours(text: str, relation: str, extra_lines: Sequence[str] = NON_EDGE_LINES, *,
+                         nodes: int = 0) -> Iterable[str]:
     """File-level neighbours of an edge list's text (every line is data; a line is an edge by the one-line rule of
     :func:`dpworkbench.graphs.read_edge_lines`) under the core's graph relations:
 
     * ``"node"``: for each node id the lines name, every line naming it removed (the node with its edges; a file left
-      without lines holds a comment); then each of ``extra_lines`` inserted at the top and at the bottom;
+      without lines holds a comment); then each of ``extra_lines`` (default :data:`NON_EDGE_LINES`) inserted at the
+      top and at the bottom;
     * ``"edge"`` (on the public nodes ``0..nodes−1``): one line removed, or one line inserted at every position:
       an edge ``"a b"`` between two public nodes, then each of ``extra_lines``."""
     import re
@@ -546,6 +560,7 @@ __all__ = [
     "EntryReport",
     "FileCLI",
     "InProcessCLI",
+    "NON_EDGE_LINES",
     "PreNoiseBackend",
     "SensitivityReport",
     "audit_entry",

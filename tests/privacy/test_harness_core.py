@@ -3,14 +3,17 @@ data's own size as a clip bound (the shapes of findings 3 and 6)."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 
+from dpworkbench.graphs.io import EDGE_LINE, read_edge_lines
 from dpworkbench.mechanisms import laplace_mechanism
-from dpworkbench.testing.harness import (EntryPoint, PreNoiseBackend, check_entry_point, edge_list_neighbours,
-                                         fk_tuple_neighbours, markdown_table, node_neighbours, row_neighbours)
+from dpworkbench.testing.harness import (NON_EDGE_LINES, EntryPoint, PreNoiseBackend, check_entry_point,
+                                         edge_list_neighbours, fk_tuple_neighbours, markdown_table, node_neighbours,
+                                         row_neighbours)
 
 
 def _tables(rng):
@@ -73,13 +76,19 @@ def test_fk_tuple_neighbours_follow_the_declared_keys_transitively():
     assert all(n["shop"] == ((1,),) for n in out)
 
 
-def test_edge_list_neighbours_node_and_edge():
+def test_edge_list_neighbours_node_and_edge(tmp_path):
     text = "0 1\n1,2\n# c\n2\t3\n"
     node = list(edge_list_neighbours(text, "node", ["x y"]))
     # nodes 0..3 by the one-line rule; each removes the lines naming it (the comment is no edge, it stays)
     assert node[:4] == ["1,2\n# c\n2\t3\n", "# c\n2\t3\n", "0 1\n# c\n", "0 1\n1,2\n# c\n"]
     assert node[4:] == ["x y\n" + text, text + "x y\n"]
-    assert list(edge_list_neighbours("0 1\n", "node")) == ["# no edges\n", "# no edges\n"]
+    assert list(edge_list_neighbours("0 1\n", "node", ())) == ["# no edges\n", "# no edges\n"]
+    # by default the lines inserted are NON_EDGE_LINES, none of which the reader takes for an edge
+    assert list(edge_list_neighbours("0 1\n", "node"))[2:4] == ["1.5 2\n0 1\n", "0 1\n1.5 2\n"]
+    assert not any(re.match(EDGE_LINE, line) for line in NON_EDGE_LINES)
+    (tmp_path / "e.txt").write_text("\n".join(NON_EDGE_LINES) + "\n", encoding="utf-8")
+    edges, counts = read_edge_lines(tmp_path / "e.txt")
+    assert edges.shape == (0, 2) and counts["malformed_lines_dropped"] == len(NON_EDGE_LINES) - 2  # blank, comment
     edge = list(edge_list_neighbours("0 1\n", "edge", ["0 1"], nodes=3))
     # the line removed; then each edge of the node set {0, 1, 2} (and the extra line, already one of them) inserted
     assert edge == ["\n", "0 1\n0 1\n", "0 1\n0 1\n", "0 2\n0 1\n", "0 1\n0 2\n", "1 2\n0 1\n", "0 1\n1 2\n"]

@@ -6,8 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpworkbench.privateclean.harness import run_cli
+from dpworkbench.privateclean.cli import register
 from dpworkbench.privateclean.query import cli_warning, plain_number
+from dpworkbench.testing.harness import InProcessCLI
+
+run_cli = InProcessCLI(register)  # ``dpworkbench <argv>`` in process (the real parser and handler), its JSON parsed
 
 BASE = ["--attr", "carrier", "--domain", "AA,UA,DL", "--attr", "origin", "--domain", "JFK,LGA,EWR,BOS", "--epsilon", "2",
         "--value-col", "delay", "--bounds", "0,100", "--b", "2"]

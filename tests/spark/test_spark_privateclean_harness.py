@@ -88,7 +88,7 @@ def test_query_engine_spark_entry_on_file_level_neighbours(spark):
     # the memory engine's entry, the same flags without --engine spark: its statistics are those of the GRR release
     # the command makes, observed in the run
     memory = next(e for e in entry_points() if e.name == "dpworkbench privateclean query").statistics
-    exact, spark_query = _cli(CLI_ARGS), prenoise_query([*SPARK_ARGS, "--agg", "sum"])  # the entry's runs, kept
+    exact = _cli(CLI_ARGS)
     hostile = 0
     for text, s in seen:
         assert not isinstance(s, str), f"--engine spark refused a file: {s}"
@@ -98,7 +98,7 @@ def test_query_engine_spark_entry_on_file_level_neighbours(spark):
         for k in m:
             np.testing.assert_allclose(s[k], m[k], rtol=0, atol=1e-9, err_msg=k)
         # Spark's SUM over its pre-noise V is the CLI's NOT PRIVATE truth (the declaration's statistics on the driver)
-        assert spark_query(text)[0].details["direct"] == pytest.approx(
+        assert prenoise_query((*SPARK_ARGS, "--agg", "sum"), text)[0].details["direct"] == pytest.approx(  # kept
             exact.exact(text, "--agg", "sum")["NOT_PRIVATE"]["true_answer"])
         hostile += "1e9" in text or "zz_new" in text or '"open' in text
     assert hostile > 0 and len(seen) == rep.pairs + 1
