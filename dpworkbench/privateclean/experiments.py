@@ -16,7 +16,7 @@ import string
 
 from dpworkbench._validation import check_options
 from dpworkbench.experiments import run_grid
-from dpworkbench.experiments.metrics import relative_error
+from dpworkbench.experiments.metrics import relative_error, signed_error
 
 from .batch import run_batch, run_multiattr_batch
 from .datasets import (ACCEL_RANGE, EUROPE, INTEL_DOMAIN, TEMP_RANGE, cars, cars_cleaner, intel_like, mcafe_like,
@@ -400,6 +400,6 @@ def merge_rate_paired(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     count relative error (paired by instance), and per (method, merge rate) the mean and SE of the signed count error."""
     d = df[df["agg"] == "count"].pivot_table(index=["merge_rate", "instance"], columns="method", values="rel_error")
     diff = (d["privateclean"] - d["pc_noprov"]).groupby(level=0).agg(["mean", "sem"])
-    sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])].assign(err=lambda x: x["estimate"] - x["truth"])
+    sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])].assign(err=lambda x: signed_error(x["estimate"], x["truth"]))
     bias = sg.groupby(["method", "merge_rate"])["err"].agg(["mean", "sem"])
     return diff, bias
