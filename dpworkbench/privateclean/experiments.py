@@ -400,6 +400,7 @@ def merge_rate_paired(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     count relative error (paired by instance), and per (method, merge rate) the mean and SE of the signed count error."""
     d = df[df["agg"] == "count"].pivot_table(index=["merge_rate", "instance"], columns="method", values="rel_error")
     diff = (d["privateclean"] - d["pc_noprov"]).groupby(level=0).agg(["mean", "sem"])
-    sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])].assign(err=lambda x: signed_error(x["estimate"], x["truth"]))
+    sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])]
+    sg = sg.assign(err=signed_error(sg["estimate"], sg["truth"]))
     bias = sg.groupby(["method", "merge_rate"])["err"].agg(["mean", "sem"])
     return diff, bias

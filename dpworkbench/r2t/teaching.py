@@ -158,7 +158,8 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
                                     "LP random τ": f"LP random τ ≤ 2^{int(log2_gs)}", "NT": f"NT (θ ≤ D = {int(degree_cap)})"},
                             title=f"Errors over {runs} runs at ε={epsilon:g}<br><sup>{label}</sup>"
                                   f"<br><sup>Q(I)={info.answer:,.0f}, DS={info.DS:g}</sup>")
-    stats = pd.DataFrame({k: {"median |error|": float(np.median(absolute_error(v, info.answer))), "share ≤ Q": float(np.mean(v <= info.answer))}
+    stats = pd.DataFrame({k: {"median |error|": float(np.median(absolute_error(v, info.answer))),
+                              "share ≤ Q": float(np.mean(v <= info.answer))}
                           for k, v in outs.items()}).T
     return fig, stats
 

@@ -9,7 +9,8 @@ through :class:`~.spark_engine.StreamedProjector`) and call the declaration.
 Each run returns a :class:`~dpworkbench.accounting.Release`: the private output with the private θ*, θ₁ and noisy
 bound as details, the ledger (the plan is ``DECL.plan(...)``, also :func:`graph_projection_cost` /
 :func:`dp_vertex_cover_cost`), the public inputs, and — NOT PRIVATE — the true and truncated values and seconds
-(errors are the experiments' own: :func:`.experiments.run_record`). ``release["output"]`` etc. read it like a run record.
+(no errors: the experiments measure them, :func:`~dpworkbench.inconsistency.experiments.run_record`).
+``release["output"]`` etc. read it like a run record.
 
 Neighbouring relation: add/remove one tuple at any row position. Nothing depends on the true number of tuples:
 a public ``n_bound`` sets Θ, the θ = |V| candidate and the clip; without one, ``N_FRAC`` = 5 % of ε buys a private
