@@ -29,7 +29,7 @@ def r2t_noise_experiment(experiment: str, datasets: Sequence[str], *, noise: str
     0.426 vs 0.574 — the unordered count made R2T look better than ours on both."""
     from ..experiments import run_grid
     from ..inconsistency import experiments as X
-    from ..inconsistency.mechanisms import run_record
+    from ..inconsistency.experiments import run_record
 
     grid = {"dataset": list(datasets), "checkpoint": list(range(n_checkpoints + 1)) if not last_checkpoint_only else [-1],
             "eps": list(epsilons)}

@@ -25,7 +25,6 @@ e.g. :class:`dpworkbench.graphs.CSRGraph`), so it imports nothing from the incon
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -165,7 +164,6 @@ class R2TIMI:
                   "n_bound": nb}
         exact = {"true": f_true, "output_raw": float(value * self.scale),
                  "truncated": float("nan"), "noise": float("nan"),  # one truncation and noise per τ, not one overall
-                 "rel_error": abs(out - f_true) / f_true if f_true else (0.0 if out == 0 else math.inf),
                  "seconds": time.perf_counter() - t0}
         details = {"winner_tau": winner, "tau_grid": public["tau_grid"], "base": self.base, "pairs": self.pairs}
         return Release(out, raw.ledger, public, self.derived, details, exact, True, "R2T on I_MI")

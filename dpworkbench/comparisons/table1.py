@@ -38,7 +38,8 @@ def table1_experiment(experiment: str, datasets: Sequence[str] = ("Adult", "Flig
     """
     from ..experiments import run_grid
     from ..inconsistency import experiments as X
-    from ..inconsistency.mechanisms import graph_projection, run_record
+    from ..inconsistency.experiments import run_record
+    from ..inconsistency.mechanisms import graph_projection
     from ..inconsistency.model import Projector
 
     grid = {"dataset": list(datasets), "checkpoint": list(range(1, n_checkpoints + 1))}

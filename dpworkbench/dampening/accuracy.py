@@ -120,7 +120,7 @@ def median_instances(histograms: Mapping[str, Any], eps_grid: Sequence[float], *
     rows = []
     for name, hist in histograms.items():
         g = M.histogram_groups(hist)
-        err = np.abs(g["median_value"] - g["bin"])
+        err = M.group_errors(g)
         d = M.grouped_delta(g, horizon)
         rows += _instance_rows("median", name, -err, err, slack(d, g["lam"]), float(slack(d.max(axis=0)[None], g["lam"])[0]),
                                monotonicity(-err, d), g["lam"], eps_grid, np.log(g["mult"]))

@@ -59,7 +59,7 @@ def median_curves(hist, eps_grid: Sequence[float], *, methods: Sequence[str] = (
     """
     g = M.histogram_groups(hist)  # non-private part computed once for the whole ε grid
     grid = {"epsilon": [float(e) for e in eps_grid], "method": list(methods)}
-    err = np.abs(g["median_value"] - g["bin"])
+    err = M.group_errors(g)
 
     def cell(c: dict, rng: np.random.Generator) -> dict:
         e = M.expected_error(g, c["method"], c["epsilon"], runs=pf_runs, rng=rng, pf=pf)

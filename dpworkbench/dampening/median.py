@@ -18,6 +18,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from dpworkbench._validation import check_epsilon, check_int, check_options, check_positive
+from dpworkbench.experiments.metrics import absolute_error
 from dpworkbench.mechanisms.backends import as_generator
 
 from .percentile import order_stat as _order_stat  # X_(k), 0 below rank 1 and Λ above rank n
@@ -260,6 +261,11 @@ def grouped_logits(groups: dict, method: str, epsilon: float, *, horizon: int = 
     return lg - logsumexp(lg)
 
 
+def group_errors(groups: dict) -> np.ndarray:
+    """The absolute error of selecting each group of :func:`histogram_groups`: |its bin − the true median value|."""
+    return absolute_error(groups["bin"], groups["median_value"])
+
+
 def expected_error(groups: dict, method: str, epsilon: float, *, runs: int = 10_000, rng=None, horizon: int = 32,
                    pf: str = "exact") -> float:
     """E|retrieved median value − true median value|: exact for EM/LD/SLD; PF exact by the grouped
@@ -269,7 +275,7 @@ def expected_error(groups: dict, method: str, epsilon: float, *, runs: int = 10_
     ----------
     de Farias 2021, §5.4, Fig. 17; spec §2.2.
     """
-    err = np.abs(groups["median_value"] - groups["bin"])
+    err = group_errors(groups)
     if method != "PF":
         return float(np.exp(grouped_logits(groups, method, epsilon, horizon=horizon)) @ err)
     epsilon = check_epsilon(epsilon)

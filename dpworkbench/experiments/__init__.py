@@ -4,7 +4,8 @@ from .claims import (Claim, Claims, Rule, Scale, at_least, at_most, band, betwee
                      not_comparable)
 from .context import PROFILES, NotebookContext, pick
 from .runner import atomic_write_csv, atomic_write_text, cell_id, cell_rng, expand_grid, load_results, run_grid
-from .summary import relative_error, summarize, trimmed_mean
+from .metrics import relative_error
+from .summary import summarize, trimmed_mean
 
 __all__ = [
     "PROFILES",

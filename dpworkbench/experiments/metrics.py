@@ -10,6 +10,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._validation import check_options
+
 
 def absolute_error(out: Any, truth: Any) -> np.ndarray:
     """|output − truth|, per repetition (an array output: the L1 distance per repetition)."""
@@ -18,11 +20,32 @@ def absolute_error(out: Any, truth: Any) -> np.ndarray:
     return d.reshape(d.shape[0], -1).sum(axis=1) if d.ndim > 1 else d
 
 
-def relative_error(out: Any, truth: Any, *, floor: float = 1.0) -> np.ndarray:
-    """|output − truth| / max(|truth|, floor): the papers' relative error (R2T, inconsistency measures); the
-    floor keeps a zero answer finite."""
+#: how :func:`relative_error` measures against a zero truth; the papers differ, so the rule is the caller's choice
+ZERO_TRUTH = ("floor", "nan", "inf")
+
+
+def relative_error(out: Any, truth: Any, *, zero_truth: str = "floor", floor: float = 1.0) -> Any:
+    """|output − truth| / |truth| per repetition; a float for scalar inputs. A vector truth: ``out`` holds one vector
+    per repetition (rows) and the error is their L1 distance over the L1 norm of the truth.
+
+    ``zero_truth`` is the rule for a truth at (or, with ``"floor"``, near) zero, where the ratio is undefined:
+
+    - ``"floor"`` (default; R2T and the experiment runner): divide by max(|truth|, ``floor``), so a zero answer keeps
+      a finite error;
+    - ``"nan"`` (PrivateClean): NaN, so means over runs drop it;
+    - ``"inf"`` (the inconsistency paper): 0 when the output is exact too, ∞ otherwise.
+    """
+    check_options(zero_truth, "zero_truth", ZERO_TRUTH)
     t = np.asarray(truth, dtype=float)
-    return absolute_error(out, t) / np.maximum(np.abs(t).sum() if t.ndim else abs(float(t)), floor)
+    err = absolute_error(out, t)
+    size = np.abs(t).sum() if t.ndim else abs(float(t))
+    if zero_truth == "floor":
+        r = err / np.maximum(size, floor)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = err / size
+        r = np.where(size == 0, np.nan if zero_truth == "nan" else np.where(err == 0, 0.0, np.inf), r)
+    return float(r) if np.ndim(r) == 0 else r
 
 
 def squared_error(out: Any, truth: Any) -> np.ndarray:
@@ -44,4 +67,4 @@ METRICS: dict[str, Callable[..., np.ndarray]] = {
 }
 
 
-__all__ = ["METRICS", "absolute_error", "relative_error", "signed_error", "squared_error"]
+__all__ = ["METRICS", "ZERO_TRUTH", "absolute_error", "relative_error", "signed_error", "squared_error"]

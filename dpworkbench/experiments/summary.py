@@ -1,4 +1,4 @@
-"""Summaries: relative error, trimmed means (R2T drops the 2 largest and 2 smallest of 10), bands."""
+"""Summaries: trimmed means (R2T drops the 2 largest and 2 smallest of 10), bands."""
 
 from __future__ import annotations
 
@@ -6,26 +6,6 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-
-from .._validation import check_options
-
-
-def relative_error(true: float | np.ndarray, estimate: float | np.ndarray, *,
-                   zero_true: str = "nan") -> float | np.ndarray:
-    """|estimate − true| / |true|, element-wise; the one relative error of every paper.
-
-    ``zero_true`` says what a zero true value gives: ``"nan"`` (default: undefined, dropped from means) or
-    ``"inf"`` (0 when the estimate is exactly 0 too, ∞ otherwise: the inconsistency paper's convention).
-    """
-    check_options(zero_true, "zero_true", ("nan", "inf"))
-    t = np.asarray(true, dtype=float)
-    e = np.asarray(estimate, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.abs(e - t) / np.abs(t)
-    at_zero = np.nan if zero_true == "nan" else np.where(e == 0, 0.0, np.inf)
-    r = np.where(t == 0, at_zero, r)
-    return float(r) if r.ndim == 0 else r
-
 
 def trimmed_mean(values: Sequence[float], drop: int = 0, proportion: float | None = None) -> float:
     """Mean after dropping ``drop`` smallest and ``drop`` largest values (or a proportion from each end)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpworkbench.experiments.summary import relative_error
+from dpworkbench.experiments.metrics import relative_error
 
 from .mechanisms import grr_sample  # R releases through the GRR declaration's own noise code
 from .synthetic import zipf_pmf
@@ -223,7 +223,7 @@ def run_batch(cell: dict, rng) -> list[dict]:
             for m in methods:
                 v = float(est[m][agg][i])
                 r = {"instance": i, "agg": agg, "method": m, "estimate": v, "truth": t,
-                     "rel_error": relative_error(t, v)}
+                     "rel_error": relative_error(v, t, zero_truth="nan")}
                 if f"{agg}_lo" in est[m]:
                     r["covered"] = bool(est[m][f"{agg}_lo"][i] <= t <= est[m][f"{agg}_hi"][i])
                     r["covered_paper"] = bool(est[m][f"{agg}_lo_paper"][i] <= t <= est[m][f"{agg}_hi_paper"][i])
@@ -325,5 +325,5 @@ def run_multiattr_batch(cell: dict, rng) -> list[dict]:
         for m in ("Direct", "PC-W", "PC-U"):
             v = float(est[m][i])
             out.append({"instance": i, "agg": "count", "method": m, "estimate": v, "truth": float(truth[i]),
-                        "rel_error": relative_error(truth[i], v)})
+                        "rel_error": relative_error(v, truth[i], zero_truth="nan")})
     return out

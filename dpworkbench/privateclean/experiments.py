@@ -16,7 +16,7 @@ import string
 
 from dpworkbench._validation import check_options
 from dpworkbench.experiments import run_grid
-from dpworkbench.experiments.summary import relative_error
+from dpworkbench.experiments.metrics import relative_error, signed_error
 
 from .batch import run_batch, run_multiattr_batch
 from .datasets import (ACCEL_RANGE, EUROPE, INTEL_DOMAIN, TEMP_RANGE, cars, cars_cleaner, intel_like, mcafe_like,
@@ -63,8 +63,9 @@ def run_intel(cell, rng) -> list[dict]:
     for agg in ("count", "avg"):
         for m in ("direct", "privateclean"):
             e = estimate(crel, agg, "sensor_id", lambda v: v is not None, "temp", method=m)
-            rows.append({"agg": agg, "method": m, "rel_error": relative_error(truth[agg], e.value)})
-        rows.append({"agg": agg, "method": "dirty_nonprivate", "rel_error": relative_error(truth[agg], dirty[agg])})
+            rows.append({"agg": agg, "method": m, "rel_error": relative_error(e.value, truth[agg], zero_truth="nan")})
+        rows.append({"agg": agg, "method": "dirty_nonprivate",
+                     "rel_error": relative_error(dirty[agg], truth[agg], zero_truth="nan")})
     return rows
 
 
@@ -83,7 +84,7 @@ def run_mcafe(cell, rng) -> list[dict]:
     for agg in ("count", "avg"):
         for m in ("direct", "privateclean"):
             e = estimate(crel, agg, "country", "Europe", "score", method=m)
-            rows.append({"agg": agg, "method": m, "rel_error": relative_error(truth[agg], e.value)})
+            rows.append({"agg": agg, "method": m, "rel_error": relative_error(e.value, truth[agg], zero_truth="nan")})
     return rows
 
 
@@ -150,7 +151,7 @@ def run_tpcds(cell, rng) -> list[dict]:
         for m in ("direct", "privateclean"):
             est = count_by_group(crel, col, method=m)
             est.index = [_NULLKEY if v is None or v != v else v for v in est.index]
-            errs = [abs(float(est.get(_NULLKEY if g is None or g != g else g, 0.0)) - t) / t
+            errs = [relative_error(float(est.get(_NULLKEY if g is None or g != g else g, 0.0)), t, zero_truth="nan")
                     for g, t in truth.items() if t > 0]
             rows.append({"panel": panel, "agg": panel, "method": m, "rel_error": float(np.mean(errs)), "source": source})
     return rows
@@ -167,7 +168,7 @@ def _batch_rows(est: dict, truth: dict, aggs, methods, R: int, extra: dict | Non
             for m in methods:
                 v = float(est[m][agg][i] if np.ndim(est[m][agg]) else est[m][agg])
                 r = {"instance": i, "agg": agg, "method": m, "estimate": v, "truth": t,
-                     "rel_error": relative_error(t, v)}
+                     "rel_error": relative_error(v, t, zero_truth="nan")}
                 if f"{agg}_lo" in est[m]:
                     r["covered"] = bool(est[m][f"{agg}_lo"][i] <= t <= est[m][f"{agg}_hi"][i])
                 out.append({**r, **(extra or {})})
@@ -399,6 +400,7 @@ def merge_rate_paired(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     count relative error (paired by instance), and per (method, merge rate) the mean and SE of the signed count error."""
     d = df[df["agg"] == "count"].pivot_table(index=["merge_rate", "instance"], columns="method", values="rel_error")
     diff = (d["privateclean"] - d["pc_noprov"]).groupby(level=0).agg(["mean", "sem"])
-    sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])].assign(err=lambda x: x["estimate"] - x["truth"])
+    sg = df[(df["agg"] == "count") & df["method"].isin(["privateclean", "pc_noprov"])]
+    sg = sg.assign(err=signed_error(sg["estimate"], sg["truth"]))
     bias = sg.groupby(["method", "merge_rate"])["err"].agg(["mean", "sem"])
     return diff, bias

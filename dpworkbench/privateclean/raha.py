@@ -46,6 +46,7 @@ from dpworkbench import datasets as registry
 from dpworkbench._validation import check_options
 from dpworkbench.datasets import provenance
 from dpworkbench.datasets.real import read_table
+from dpworkbench.experiments.metrics import relative_error
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 
 from .estimators import estimate
@@ -157,7 +158,7 @@ def cleaning_residual(spec: RahaSpec, dirty: pd.DataFrame, clean: pd.DataFrame) 
     repaired = dirty.copy()
     repaired[spec.predicate_attr] = dirty[spec.predicate_attr].map(mapping)
     t, r = truth(spec, clean), truth(spec, repaired.assign(**{spec.numeric_attr: dirty[spec.numeric_attr]}))
-    return {agg: abs(r[agg] - t[agg]) / abs(t[agg]) if t[agg] else math.nan for agg in AGGS}
+    return {agg: relative_error(r[agg], t[agg], zero_truth="nan") for agg in AGGS}
 
 
 @dataclass
@@ -209,7 +210,8 @@ def run_once(prep: Prepared, p: float, *, b_fraction: float = 0.5, rng: RngLike 
                 val, lo_, hi_ = e.value, e.lo, e.hi
             except ValueError:  # an empty selection under heavy noise: no answer
                 val = lo_ = hi_ = math.nan
-            rel = abs(val - t) / abs(t) if t and math.isfinite(val) else math.nan
+            # no answer (NaN) or an infinite one has no relative error here: NaN, as for a zero truth
+            rel = relative_error(val, t, zero_truth="nan") if math.isfinite(val) else math.nan
             covered = bool(lo_ <= t <= hi_) if math.isfinite(lo_) and math.isfinite(hi_) else None
             out.append({"agg": agg, "method": method, "estimate": val, "truth": t, "rel_error": rel, "covered": covered,
                         "epsilon": float(release.epsilon) if hasattr(release, "epsilon") else math.nan})

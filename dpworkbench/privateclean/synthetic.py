@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dpworkbench.experiments.summary import relative_error
+from dpworkbench.experiments.metrics import relative_error
 
 from .model import CleanedRelation, apply_mapping
 from .estimators import estimate
@@ -114,10 +114,10 @@ def run_instance(cell: dict, rng) -> list[dict]:
         for method in cell.get("methods", ("direct", "privateclean", "pc_noprov")):
             est = estimate(crel, agg, "cat", M_pred, "val", method=method)
             rows.append({"agg": agg, "method": method, "estimate": est.value, "truth": truth[agg],
-                         "rel_error": relative_error(truth[agg], est.value),
+                         "rel_error": relative_error(est.value, truth[agg], zero_truth="nan"),
                          "covered": bool(est.lo <= truth[agg] <= est.hi) if est.lo == est.lo else None})
         rows.append({"agg": agg, "method": "dirty_nonprivate", "estimate": dirty[agg], "truth": truth[agg],
-                     "rel_error": relative_error(truth[agg], dirty[agg]), "covered": None})
+                     "rel_error": relative_error(dirty[agg], truth[agg], zero_truth="nan"), "covered": None})
     return rows
 
 
@@ -145,5 +145,5 @@ def run_multiattr_instance(cell: dict, rng) -> list[dict]:
     for method, label in (("direct", "Direct"), ("privateclean", "PC-W"), ("pc_unweighted", "PC-U")):
         est = estimate(crel, "count", "instructor", M_pred, method=method)
         rows.append({"agg": "count", "method": label, "estimate": est.value, "truth": truth,
-                     "rel_error": relative_error(truth, est.value)})
+                     "rel_error": relative_error(est.value, truth, zero_truth="nan")})
     return rows

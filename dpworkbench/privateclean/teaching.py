@@ -16,6 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dpworkbench.cache import cached
+from dpworkbench.experiments.metrics import absolute_error, signed_error
 
 from . import figures
 from .model import CleanedRelation
@@ -193,8 +194,8 @@ def fig01_monte_carlo(R: pd.DataFrame, p: float = 0.25, b: float = 1.0, reps: in
             row = {"major": m, "agg": agg, "truth": truth[agg]}
             for meth in ("direct", "privateclean"):
                 v = est[meth][agg]
-                row[f"{meth} mean abs error"] = float(np.nanmean(np.abs(v - truth[agg])))
-                row[f"{meth} bias"] = float(np.nanmean(v - truth[agg]))
+                row[f"{meth} mean abs error"] = float(np.nanmean(absolute_error(v, truth[agg])))
+                row[f"{meth} bias"] = float(np.nanmean(signed_error(v, truth[agg])))
             cov = (est["privateclean"][f"{agg}_lo"] <= truth[agg]) & (truth[agg] <= est["privateclean"][f"{agg}_hi"])
             row["PC 95% CI coverage"] = float(np.mean(cov))
             rows.append(row)

@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..experiments import run_grid, trimmed_mean
 from ..experiments.claims import monte_carlo_se
+from ..experiments.metrics import absolute_error
 from .mechanisms import baselines
 from .mechanisms import FIXED_TAU, fixed_tau, opt2, r2t, tau_grid
 from .aggregate import Path2Truncation
@@ -296,7 +297,7 @@ def evaluate(instances: Sequence[Instance], mechanisms: Sequence[str], epsilons:
             try:  # a repetition may need LPs the timed run skipped: same per-run limit
                 with _run_deadline(inst, limits.get("run_time_limit")):
                     est = _run_one(inst, mech, c["epsilon"], beta, gen, limits)
-                return {**row, "estimate": est, "abs_error": abs(est - inst.answer), "status": "ok"}
+                return {**row, "estimate": est, "abs_error": float(absolute_error(est, inst.answer)), "status": "ok"}
             except (OutOfTime, SolverError):
                 ot.add((c["instance"], mech))  # the later repetitions would hit the same limit
         return {**row, "estimate": np.nan, "abs_error": np.nan, "status": "OT"}
@@ -425,7 +426,7 @@ def fixed_tau_errors(inst: Instance, ks: Sequence[int], *, epsilon: float, repet
         except SolverError:
             return {**base, "Q(I,tau)": np.nan, "bias": np.nan, "error": np.nan, "se": np.nan, "status": "OT"}
         est = FIXED_TAU.sample(inst.trunc, size=repetitions, rng=gen, epsilon=epsilon, tau=tau)
-        err = np.abs(est - inst.answer)
+        err = absolute_error(est, inst.answer)
         return {**base, "Q(I,tau)": q, "bias": inst.answer - q, "error": trimmed_mean(err, proportion=TRIM),
                 "se": monte_carlo_se(err, trim=TRIM), "status": "ok"}
 
@@ -553,7 +554,7 @@ def tpch_evaluate(inst: Instance, mechanisms: Sequence[str], epsilons: Sequence[
             try:
                 with _run_deadline(inst, run_time_limit):
                     est = _tpch_one(inst, c["mechanism"], c["epsilon"], beta, gen)
-                return {**row, "estimate": est, "abs_error": abs(est - inst.answer), "status": "ok"}
+                return {**row, "estimate": est, "abs_error": float(absolute_error(est, inst.answer)), "status": "ok"}
             except SolverError:
                 ot.add(c["mechanism"])
         return {**row, "estimate": np.nan, "abs_error": np.nan, "status": "OT"}

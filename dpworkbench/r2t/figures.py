@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..experiments.metrics import absolute_error, signed_error
 from ..plots.style import decade_ticks
 
 COLORS = {"R2T": "#1f77b4", "OPT2": "#d62728", "LP": "#2ca02c", "NT": "#9467bd", "SDE": "#8c564b", "RM": "#ff7f0e",
@@ -175,7 +176,7 @@ def output_histograms(outputs: dict[str, np.ndarray], answer: float, *, title: s
     ----------
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5–6 (output distributions); spec 5.7.
     """
-    err = {k: (np.asarray(v, dtype=float) - answer) if signed else np.abs(np.asarray(v, dtype=float) - answer) for k, v in outputs.items()}
+    err = {k: (signed_error if signed else absolute_error)(v, answer) for k, v in outputs.items()}
     keys = [k for k in focus if k in err] or list(err)
     lo = min(float(np.quantile(err[k], 0.01)) for k in keys)
     hi = max(float(np.quantile(err[k], 0.99)) for k in keys)

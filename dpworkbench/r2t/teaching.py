@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._validation import check_options
 from ..cache import cached
+from ..experiments.metrics import absolute_error
 from .mechanisms.baselines import NT, GraphStats
 from .figures import bounds_histograms, opt2_figure, output_histograms, race_figure
 from .mechanisms import FIXED_TAU, NAIVE_LAPLACE, OPT2, R2T, RANDOM_TAU, InstanceStats, opt2, opt2_bound, r2t, r2t_bound
@@ -157,7 +158,8 @@ def error_panel(*, epsilon: float, log2_tau: int, generator: str, query: str, si
                                     "LP random τ": f"LP random τ ≤ 2^{int(log2_gs)}", "NT": f"NT (θ ≤ D = {int(degree_cap)})"},
                             title=f"Errors over {runs} runs at ε={epsilon:g}<br><sup>{label}</sup>"
                                   f"<br><sup>Q(I)={info.answer:,.0f}, DS={info.DS:g}</sup>")
-    stats = pd.DataFrame({k: {"median |error|": float(np.median(np.abs(v - info.answer))), "share ≤ Q": float(np.mean(v <= info.answer))}
+    stats = pd.DataFrame({k: {"median |error|": float(np.median(absolute_error(v, info.answer))),
+                              "share ≤ Q": float(np.mean(v <= info.answer))}
                           for k, v in outs.items()}).T
     return fig, stats
 
@@ -180,8 +182,8 @@ def bounds_panel(*, epsilon: float, beta: float, generator: str = "social", quer
     tr, fh = _solvers(generator, query, int(size), int(seed))
     gs = 2.0 ** int(log2_gs)
     gen = np.random.default_rng(int(seed) + 11)
-    r2 = np.abs(R2T.sample(tr, size=runs, rng=gen, epsilon=epsilon, beta=beta, gs=gs) - info.answer)
-    op = np.abs(OPT2.sample(InstanceStats(tr, fhat=fh), size=runs, rng=gen, epsilon=epsilon, beta=beta) - info.answer)
+    r2 = absolute_error(R2T.sample(tr, size=runs, rng=gen, epsilon=epsilon, beta=beta, gs=gs), info.answer)
+    op = absolute_error(OPT2.sample(InstanceStats(tr, fhat=fh), size=runs, rng=gen, epsilon=epsilon, beta=beta), info.answer)
     b1, b2 = r2t_bound(info.DS, epsilon=epsilon, beta=beta, gs=gs), opt2_bound(info.DS, epsilon=epsilon, beta=beta)
     fig = bounds_histograms(r2, op, b1, b2, title=f"{label}<br><sup>ε={epsilon:g}, β={beta:g}, GS=2^{int(log2_gs)}, DS={info.DS:g}</sup>")
     stats = pd.DataFrame({"R2T": {"quantile 1−β": float(np.quantile(r2, 1 - beta)), "bound": b1},

@@ -15,6 +15,7 @@ from plotly.subplots import make_subplots
 
 from .._validation import check_epsilon, check_finite_array, check_int
 from ..accounting import Accountant
+from ..experiments.metrics import absolute_error
 from ..mechanisms import core
 from ..mechanisms.backends import NumpyBackend, as_generator
 from ..plots.style import decade_ticks
@@ -70,7 +71,8 @@ def composition_experiment(
         acc = ledger if rep == 0 else Accountant(total_epsilon)
         for i, v in enumerate(vals):
             noisy = core.laplace_mechanism(v, epsilon=total_epsilon / k, sensitivity=sensitivity, rng=rng, accountant=acc, note=f"query {i}")
-            rows.append({"repetition": rep, "query": i, "k": k, "true_value": v, "private_value": noisy, "abs_error": abs(noisy - v)})
+            rows.append({"repetition": rep, "query": i, "k": k, "true_value": v, "private_value": noisy,
+                         "abs_error": float(absolute_error(noisy, v))})
     return pd.DataFrame(rows), ledger
 
 

@@ -89,8 +89,7 @@ def test_summaries():
     assert trimmed_mean([100, 1, 2, 3, -50], drop=1) == pytest.approx(2.0)
     with pytest.raises(ValueError):
         trimmed_mean([])
-    assert relative_error(10.0, 12.0) == pytest.approx(0.2)
-    assert np.isnan(relative_error(0.0, 1.0))
+    assert relative_error(12.0, 10.0) == pytest.approx(0.2)  # the package's one relative error, (output, truth)
     df = pd.DataFrame({"g": ["x"] * 4 + ["y"] * 4, "v": [1, 2, 3, 4, 5, 5, 5, 5]})
     s = summarize(df, ["g"], "v")
     assert s.set_index("g").loc["x", "mean"] == pytest.approx(2.5)

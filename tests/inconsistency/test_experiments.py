@@ -43,3 +43,16 @@ def test_time_all_measures_reports_medians_after_a_warm_up(monkeypatch):
     assert len(seen) == 4 and out["timing_repeats"] == 3
     assert out["build_s"] == 2.0 and out["I_MI_s"] == 5.0  # medians of the three timed runs; the warm-up is not counted
     assert out["rows"] == 200 and np.isfinite(out["I_R_s"])
+
+
+def test_run_record_measures_the_relative_error_with_the_papers_zero_rule():
+    from dpworkbench.inconsistency import dp_vertex_cover, graph_projection
+
+    g = from_edges(4, [(0, 1), (1, 2), (2, 3)])
+    for rel in (graph_projection(g, "MI", 1.0, strategy="baseline_V", rng=1, n_bound=4), dp_vertex_cover(g, 1.0, rng=2)):
+        rec = experiments.run_record(rel, algo="a", run=0)
+        assert "rel_error" not in rel.record()  # the release itself computes no error
+        assert rec["rel_error"] == abs(rel.value - rec["true"]) / rec["true"] and rec["algo"] == "a"
+    empty = from_edges(3, [])  # true value 0: the inconsistency paper's ∞ unless the release is exactly 0
+    recs = [experiments.run_record(dp_vertex_cover(empty, 1.0, rng=s)) for s in range(20)]
+    assert {r["rel_error"] for r in recs} == {0.0 if r["output"] == 0 else np.inf for r in recs} == {0.0, np.inf}

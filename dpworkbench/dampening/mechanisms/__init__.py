@@ -318,8 +318,7 @@ def quantile_statistics(values: Any, *, selector: str, lower: float, upper: floa
 
 def _quantile_exact(stats, i: int) -> dict:
     sel = float(stats["x"][i]) + stats["lower"]
-    return {"selected_value": float(stats["col"][i]), "selected_value_clipped": sel,
-            "abs_error": abs(sel - stats["target"])}
+    return {"selected_value": float(stats["col"][i]), "selected_value_clipped": sel}
 
 
 def _substitutions(x):
@@ -997,7 +996,8 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     corrected LS0 and the admissible box bound (``delta="box"``), or the thesis' Candidates
     (``delta="thesis_candidates"``: NOT admissible, refused unless ``allow_unverified=True``, then ``private=False``).
     The proof covers the selected *position* only: the selected row's value is a raw data value, kept in
-    ``Release.exact`` (NOT PRIVATE) with the true median and the absolute error.
+    ``Release.exact`` (NOT PRIVATE, clipped as ``selected_value_clipped``) with the true median (the absolute error
+    between the two is the caller's: :func:`dpworkbench.experiments.metrics.absolute_error`).
 
     Treated as public: ``lower``, ``upper``, ``missing``, n (fixed under substitution), ``horizon``, ``mechanism``,
     ``epsilon``. Neighbouring relation: substitution of one row's value (not add/remove: the labels would shift and

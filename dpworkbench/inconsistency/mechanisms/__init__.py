@@ -8,8 +8,9 @@ through :class:`~.spark_engine.StreamedProjector`) and call the declaration.
 
 Each run returns a :class:`~dpworkbench.accounting.Release`: the private output with the private θ*, θ₁ and noisy
 bound as details, the ledger (the plan is ``DECL.plan(...)``, also :func:`graph_projection_cost` /
-:func:`dp_vertex_cover_cost`), the public inputs, and — NOT PRIVATE — the true and truncated values, relative error
-and seconds. ``release["output"]`` etc. read it like a run record.
+:func:`dp_vertex_cover_cost`), the public inputs, and — NOT PRIVATE — the true and truncated values and seconds
+(no errors: the experiments measure them, :func:`~dpworkbench.inconsistency.experiments.run_record`).
+``release["output"]`` etc. read it like a run record.
 
 Neighbouring relation: add/remove one tuple at any row position. Nothing depends on the true number of tuples:
 a public ``n_bound`` sets Θ, the θ = |V| candidate and the clip; without one, ``N_FRAC`` = 5 % of ε buys a private
@@ -56,7 +57,6 @@ import pandas as pd
 
 from ..._validation import check_epsilon, check_int, check_options
 from ...accounting import Accountant, DescribedRelease, LedgerEntry, Release, planned
-from ...experiments.summary import relative_error
 from ...mechanisms import exponential_logits
 from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Accuracy, Drawn, Mechanism, Param
 from ..conflict_graph import ConflictGraph, build
@@ -731,9 +731,8 @@ def graph_projection(graph: ConflictGraph, measure: str, epsilon: float, *, stra
         public["thetas"] = [int(t) for t in (thetas if thetas is not None else paper_candidates(n_bound))]
     f_true, x = rel.exact["truth"], rel.exact
     exact = {"true": f_true, "truncated": x["truncated"], "noise": x["noise"], "output_raw": x["output_raw"],
-             "rel_error": relative_error(f_true, rel.value, zero_true="inf"), "d_bound": x["d_bound"],
-             "laplace_sensitivity": x["laplace_sensitivity"], "n": graph.n, "artifact_compat": artifact_compat,
-             "seconds": time.perf_counter() - t0}
+             "d_bound": x["d_bound"], "laplace_sensitivity": x["laplace_sensitivity"], "n": graph.n,
+             "artifact_compat": artifact_compat, "seconds": time.perf_counter() - t0}
     private = rel.private and strategy != "baseline_dmax" and not artifact_compat
     return dataclasses.replace(rel, public=public, derived_public=derived, details=details, exact=exact,
                                private=private, mechanism=f"Alg. 2 graph projection for I_{measure} ({strategy})")
@@ -790,10 +789,11 @@ def dp_vertex_cover(graph: ConflictGraph, epsilon: float, *, order: str = "rank"
     :data:`VERTEX_COVER` (``noise="typo"``: :data:`VERTEX_COVER_TYPO`, the printed Lap(ε/2), NOT private). Spends ε.
 
     Neighbouring relation: add or remove one tuple at any row position; c moves by at most 2 because the order of
-    the other tuples' edges does not change. ``reference`` is the value the relative error is measured against (the
-    paper uses 2·I_R^lin); default c itself. A given ``cover_size`` (a cached c, e.g. from Spark) must already
-    include the unary violators |U| and use the same order. Public: ``epsilon``, ``order``, ``order_seed``, Σ, and
-    ``n_bound`` (upper clip only; without it the output is clipped at 0 only)."""
+    the other tuples' edges does not change. ``reference`` is the exact value the record's ``true`` holds, the one
+    experiments measure the error against (the paper uses 2·I_R^lin); default c itself. A given ``cover_size`` (a
+    cached c, e.g. from Spark) must already include the unary violators |U| and use the same order. Public:
+    ``epsilon``, ``order``, ``order_seed``, Σ, and ``n_bound`` (upper clip only; without it the output is clipped at
+    0 only)."""
     t0 = time.perf_counter()
     check_options(noise, "noise", ("paper", "typo"))
     if n_bound is not None:
@@ -806,8 +806,7 @@ def dp_vertex_cover(graph: ConflictGraph, epsilon: float, *, order: str = "rank"
     public = {"measure": "I_R", "strategy": "alg5", "epsilon": rel.public["epsilon"], "order": order,
               "order_seed": order_seed, "n_bound": n_bound if n_bound is not None else "none (clipped at 0 only)",
               "noise": noise, "neighbours": NEIGHBOURS}
-    exact = {"true": ref, **{k: v for k, v in rel.exact.items() if k != "truth"},
-             "rel_error": relative_error(ref, rel.value, zero_true="inf"), "n": graph.n,
+    exact = {"true": ref, **{k: v for k, v in rel.exact.items() if k != "truth"}, "n": graph.n,
              "seconds": time.perf_counter() - t0}
     return dataclasses.replace(rel, public=public, exact=exact, mechanism="Alg. 5 DP vertex cover (≈ 2·I_R)")
 
@@ -921,20 +920,9 @@ def release_measures(df, dcs, *, epsilon: float, backend, n_bound: int | None = 
         k: (a, values[k]) for k, a in measures_accuracy(epsilon, n_bound, out).items()})
 
 
-def run_record(release: Release, **extra) -> dict:
-    """A flat run record for experiment tables: the release's record (private value, details, NOT PRIVATE exact
-    values), its public parameters, ``eps_per_step`` (as a string) and ``eps_total`` (§6 experiment records)."""
-    rec = {k: v for k, v in release.public.items() if k in ("measure", "strategy", "epsilon", "ip_sensitivity")}
-    rec.update(release.record())
-    rec["eps_per_step"] = str(release.eps_per_step())
-    rec["eps_total"] = release.epsilon
-    rec.update(extra)
-    return rec
-
-
 __all__ = ["DEGREE_BOUND", "I_MI", "I_P", "I_P_PAPER", "N_BETA", "N_FRAC", "NEIGHBOURS", "SIZE_BOUND", "STRATEGIES",
            "STRATEGY_LABELS", "Statistics", "THETA_EM", "Table", "VERTEX_COVER", "VERTEX_COVER_TYPO", "basic_em", "clamp_notes",
            "dp_vertex_cover", "dp_vertex_cover_cost", "graph_projection", "graph_projection_cost",
            "laplace_sensitivity", "measures_accuracy", "measures_plan", "measures_split", "noisy_degree_bound",
            "optimized_em",
-           "quality_sensitivity", "release_measures", "run_record"]
+           "quality_sensitivity", "release_measures"]
