@@ -6,7 +6,8 @@ remain the CLI subcommands (``dpworkbench r2t sql|graph``, run in-process on sma
 whose neighbours are rows or lines of files: :func:`~dpworkbench.testing.declared.cli_entry` derives each one's
 claimed ε from the command's own ``--plan``, and its statistics are those of the declared release the command makes
 (:func:`~dpworkbench.testing.declared.command_statistics`: R2T's Q(I, τ) for each τ of the grid, sensitivity τ, of
-the :class:`Truncation` the command's own reader and extraction built from the files). The
+the :class:`Truncation` the command's own reader and extraction built from the files; per group for a GROUP BY,
+``R2T_GROUP_BY``'s). The
 relations are the declared ones (``SQL_RELATION``, ``GRAPH_RELATION``) realised on each input: one customer with its
 orders; one node with its edges. GS_Q is public on the small instance class (at most ``N_NODES`` nodes; at most
 ``MAX_ORDERS`` orders per customer).
@@ -155,16 +156,6 @@ def _schema_db(x) -> Path:
     return p
 
 
-def _group_pairs(mech, params, data, per_group):
-    """GROUP BY (the command's R2T_GROUP_BY release): R2T's Q_g(I,τ) per group with R2T's sensitivity τ; when the
-    command composes the groups in parallel (its ``parallel``), also Σ_g Q_g(I,τ) with sensitivity τ (one individual
-    moves one group only, in one direction)."""
-    sens = R2T.sensitivity(**params)  # each group's R2T at the command's parameters
-    out = {f"Q[{'/'.join(g)}]{k[1:]}": (s[k], d) for g, s in per_group.items() for k, d in sens.items()}
-    out.update({f"ΣQ_g{k[1:]}": (sum(s[k] for s in per_group.values()), d) for k, d in sens.items() if params["parallel"]})
-    return out
-
-
 def _schema_entry(name, query, private, *, groups=None, project=None, note=""):
     """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics of the
     release the command makes on what its own completion and extraction read."""
@@ -174,7 +165,7 @@ def _schema_entry(name, query, private, *, groups=None, project=None, note=""):
     return cli_entry(
         f"dpworkbench r2t sql --db ({name})", _sql(query, lambda x: ["--db", str(_schema_db(x))], *flags),
         _schema_inputs, _schema_neighbours(tuple(private)),
-        pairs=_group_pairs if "GROUP BY" in query else None, relation=_SQL.describe(), cli=_CLI,
+        relation=_SQL.describe(), cli=_CLI,
         public=("query and its completion", "--db catalog (keys)", "--private", "--groups", "--project"),
         components=_components, note=note,
         # The brute force of every statistic over every neighbour is the check these entries add (the noise is R2T's,
