@@ -19,10 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from dpworkbench.cache import fingerprint
 from dpworkbench.testing.declared import cli_entry
 from dpworkbench.testing.harness import (FileCLI, csv_line_neighbours, edge_list_neighbours, fk_tuple_neighbours,
-                                         hostile_lines, scratch_dir, scratch_file)
+                                         hostile_lines, scratch_duckdb, scratch_file)
 
 from .cli import register
 from .mechanisms import GRAPH_RELATION as _GRAPH, R2T, SQL_RELATION as _SQL, example_graphs
@@ -138,24 +137,6 @@ def _added(x, table):
         yield {"shop": ((new,),), "orders": tuple((start + i, 1, new, 2, "y") for i in range(MAX_ORDERS))}
 
 
-def _schema_db(x) -> Path:
-    """The input as a DuckDB file with the declared keys (written once per input)."""
-    import duckdb
-
-    p = scratch_dir("r2t") / f"db_{fingerprint(tuple(x.values()))[:20]}.duckdb"
-    if not p.exists():
-        tmp = p.with_suffix(".tmp")
-        tmp.unlink(missing_ok=True)
-        con = duckdb.connect(str(tmp))
-        con.execute(SCHEMA_DDL)
-        for t, rows in x.items():  # referenced tables first (the inputs' order)
-            if rows:
-                con.executemany(f"INSERT INTO {t} VALUES ({', '.join('?' * len(rows[0]))})", [list(r) for r in rows])
-        con.close()
-        tmp.rename(p)
-    return p
-
-
 def _schema_entry(name, query, private, *, groups=None, project=None, note=""):
     """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics of the
     release the command makes on what its own completion and extraction read."""
@@ -163,7 +144,8 @@ def _schema_entry(name, query, private, *, groups=None, project=None, note=""):
     flags += ["--project", project] if project else []
     flags += [a for p in private for a in ("--private", p)]
     return cli_entry(
-        f"dpworkbench r2t sql --db ({name})", _sql(query, lambda x: ["--db", str(_schema_db(x))], *flags),
+        f"dpworkbench r2t sql --db ({name})",
+        _sql(query, lambda x: ["--db", str(scratch_duckdb("r2t", SCHEMA_DDL, x))], *flags),  # the input with its keys
         _schema_inputs, _schema_neighbours(tuple(private)),
         relation=_SQL.describe(), cli=_CLI,
         public=("query and its completion", "--db catalog (keys)", "--private", "--groups", "--project"),
