@@ -6,7 +6,8 @@ remain the CLI subcommands (``dpworkbench r2t sql|graph``, run in-process on sma
 whose neighbours are rows or lines of files: :func:`~dpworkbench.testing.declared.cli_entry` derives each one's
 claimed ε from the command's own ``--plan``, and its statistics are those of the declared release the command makes
 (:func:`~dpworkbench.testing.declared.command_statistics`: R2T's Q(I, τ) for each τ of the grid, sensitivity τ, of
-the :class:`Truncation` the command's own reader and extraction built from the files). The
+the :class:`Truncation` the command's own reader and extraction built from the files; per group for a GROUP BY,
+``R2T_GROUP_BY``'s). The
 relations are the declared ones (``SQL_RELATION``, ``GRAPH_RELATION``) realised on each input: one customer with its
 orders; one node with its edges. GS_Q is public on the small instance class (at most ``N_NODES`` nodes; at most
 ``MAX_ORDERS`` orders per customer).
@@ -18,10 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from dpworkbench.cache import fingerprint
 from dpworkbench.testing.declared import cli_entry
 from dpworkbench.testing.harness import (FileCLI, csv_line_neighbours, edge_list_neighbours, fk_tuple_neighbours,
-                                         hostile_lines, scratch_dir, scratch_file)
+                                         hostile_lines, scratch_duckdb, scratch_file)
 
 from .cli import register
 from .mechanisms import GRAPH_RELATION as _GRAPH, R2T, SQL_RELATION as _SQL, example_graphs
@@ -137,34 +137,6 @@ def _added(x, table):
         yield {"shop": ((new,),), "orders": tuple((start + i, 1, new, 2, "y") for i in range(MAX_ORDERS))}
 
 
-def _schema_db(x) -> Path:
-    """The input as a DuckDB file with the declared keys (written once per input)."""
-    import duckdb
-
-    p = scratch_dir("r2t") / f"db_{fingerprint(tuple(x.values()))[:20]}.duckdb"
-    if not p.exists():
-        tmp = p.with_suffix(".tmp")
-        tmp.unlink(missing_ok=True)
-        con = duckdb.connect(str(tmp))
-        con.execute(SCHEMA_DDL)
-        for t, rows in x.items():  # referenced tables first (the inputs' order)
-            if rows:
-                con.executemany(f"INSERT INTO {t} VALUES ({', '.join('?' * len(rows[0]))})", [list(r) for r in rows])
-        con.close()
-        tmp.rename(p)
-    return p
-
-
-def _group_pairs(mech, params, data, per_group):
-    """GROUP BY (the command's R2T_GROUP_BY release): R2T's Q_g(I,τ) per group with R2T's sensitivity τ; when the
-    command composes the groups in parallel (its ``parallel``), also Σ_g Q_g(I,τ) with sensitivity τ (one individual
-    moves one group only, in one direction)."""
-    sens = R2T.sensitivity(**params)  # each group's R2T at the command's parameters
-    out = {f"Q[{'/'.join(g)}]{k[1:]}": (s[k], d) for g, s in per_group.items() for k, d in sens.items()}
-    out.update({f"ΣQ_g{k[1:]}": (sum(s[k] for s in per_group.values()), d) for k, d in sens.items() if params["parallel"]})
-    return out
-
-
 def _schema_entry(name, query, private, *, groups=None, project=None, note=""):
     """``dpworkbench r2t sql --db FILE.duckdb`` with the keys read from the catalog; pre-noise statistics of the
     release the command makes on what its own completion and extraction read."""
@@ -172,9 +144,10 @@ def _schema_entry(name, query, private, *, groups=None, project=None, note=""):
     flags += ["--project", project] if project else []
     flags += [a for p in private for a in ("--private", p)]
     return cli_entry(
-        f"dpworkbench r2t sql --db ({name})", _sql(query, lambda x: ["--db", str(_schema_db(x))], *flags),
+        f"dpworkbench r2t sql --db ({name})",
+        _sql(query, lambda x: ["--db", str(scratch_duckdb("r2t", SCHEMA_DDL, x))], *flags),  # the input with its keys
         _schema_inputs, _schema_neighbours(tuple(private)),
-        pairs=_group_pairs if "GROUP BY" in query else None, relation=_SQL.describe(), cli=_CLI,
+        relation=_SQL.describe(), cli=_CLI,
         public=("query and its completion", "--db catalog (keys)", "--private", "--groups", "--project"),
         components=_components, note=note,
         # The brute force of every statistic over every neighbour is the check these entries add (the noise is R2T's,

@@ -301,6 +301,28 @@ def scratch_file(tag: str, text: str, suffix: str = ".csv"):
     return path
 
 
+def scratch_duckdb(tag: str, ddl: str, tables: Mapping[str, Sequence[tuple]]):
+    """A relational input (``tables``: table → rows, referenced tables first) as a DuckDB file in :func:`scratch_dir`
+    whose tables ``ddl`` creates (its keys declared, as a user's database would hold them); named by a hash of the
+    DDL and the rows and written once (under a temporary name, then renamed: a half-written file is never read)."""
+    import duckdb
+
+    from ..cache import fingerprint
+
+    path = scratch_dir(tag) / f"db_{fingerprint((ddl, tuple(tables.items())))[:20]}.duckdb"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        tmp.unlink(missing_ok=True)
+        con = duckdb.connect(str(tmp))
+        con.execute(ddl)
+        for table, rows in tables.items():
+            if rows:
+                con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", [list(r) for r in rows])
+        con.close()
+        tmp.rename(path)
+    return path
+
+
 def seed_of(rng: Any) -> int:
     """The integer ``--seed`` of one sampled CLI run: the audit's own seed, or one drawn from a generator."""
     if isinstance(rng, (int, np.integer)):
@@ -575,6 +597,7 @@ __all__ = [
     "numeric_components",
     "row_neighbours",
     "scratch_dir",
+    "scratch_duckdb",
     "scratch_file",
     "seed_of",
 ]

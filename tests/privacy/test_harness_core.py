@@ -98,3 +98,21 @@ def test_prenoise_backend_draws_nothing():
     b = PreNoiseBackend(0)
     assert b.generator.random(3).tolist() == [1.0, 1.0, 1.0] and b.generator.integers(0, 5, 2).tolist() == [0, 0]
     assert b.add_laplace(np.array([1.5, 2.0]), 10.0).tolist() == [1.5, 2.0] and b.for_partition(3) is b
+
+
+def test_scratch_duckdb_holds_the_rows_and_the_declared_keys():
+    import duckdb
+
+    from dpworkbench.testing.harness import scratch_duckdb
+
+    ddl = "CREATE TABLE p(id INTEGER PRIMARY KEY); CREATE TABLE o(oid INTEGER PRIMARY KEY, pid INTEGER REFERENCES p(id));"
+    x = {"p": ((1,), (2,)), "o": ((10, 1), (11, 1))}
+    path = scratch_duckdb("core", ddl, x)
+    assert scratch_duckdb("core", ddl, x) == path != scratch_duckdb("core", ddl, {**x, "o": ((10, 2),)})  # per content
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        assert con.execute("SELECT * FROM o ORDER BY oid").fetchall() == [(10, 1), (11, 1)]
+        kinds = {r[0] for r in con.execute("SELECT constraint_type FROM duckdb_constraints() WHERE table_name = 'o'").fetchall()}
+        assert {"PRIMARY KEY", "FOREIGN KEY"} <= kinds
+    finally:
+        con.close()

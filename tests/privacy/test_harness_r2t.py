@@ -51,3 +51,21 @@ def test_installed_command_sections_and_noise(tmp_path):
         assert "NOT PRIVATE" not in text and "seeded numpy" in text
         shown = json.loads(_run(*argv, "--seed", "3", "--json", "--show-exact"))
         assert "answer" in shown["NOT_PRIVATE"] and "answer" not in shown["private"]
+
+
+def test_group_by_entries_check_the_declared_per_group_sensitivity():
+    # the GROUP BY entries brute-force R2T_GROUP_BY's own statistics against its own sensitivity (nothing restated in
+    # the harness): the same declaration claiming τ/2 per group (and for the parallel sum) is caught
+    import numpy as np
+
+    from dpworkbench.r2t.mechanisms import R2T_GROUP_BY
+    from dpworkbench.testing.harness import check_sensitivity
+
+    honest = R2T_GROUP_BY.sensitivity
+    object.__setattr__(R2T_GROUP_BY, "sensitivity", lambda **p: {k: d / 2 for k, d in honest(**p).items()})
+    try:
+        for e in (e for e in entry_points() if "GROUP BY" in e.name):
+            rep = check_sensitivity(e, np.random.default_rng(0))
+            assert rep.violations and rep.worst_ratio == pytest.approx(2.0), (e.name, rep.violations)
+    finally:
+        object.__setattr__(R2T_GROUP_BY, "sensitivity", honest)

@@ -407,8 +407,46 @@ def _group_by_cost(*, epsilon, groups, parallel, note, **p) -> tuple[LedgerEntry
     return parallel_plan(GROUP_BY_BLOCK, steps) if parallel else tuple(e for step in steps for e in step)
 
 
+def _group_keys(p: Mapping[str, Any]) -> dict[str, tuple[int | None, float]]:
+    """:data:`R2T_GROUP_BY`'s named statistics at ``p``, each ``(group index, τ)``: Q_g(I,τ) of the i-th group of the
+    public domain (its order is public, so the i-th group is the same one on neighbours) for each τ of the grid, with
+    R2T's sensitivity τ; and when the groups compose in parallel, Σ_g Q_g(I,τ) (index ``None``), also with sensitivity τ
+    (one individual moves one group only, in one direction)."""
+    taus = _r2t_grid(p)
+    keys = {f"Q[{i + 1}](I,{t:g})": (i, float(t)) for i in range(p["groups"]) for t in taus}
+    keys.update({f"ΣQ_g(I,{t:g})": (None, float(t)) for t in taus} if p["parallel"] else {})
+    return keys
+
+
+class GroupStats(Mapping):
+    """:data:`R2T_GROUP_BY`'s statistics: ``groups`` maps each group of the public domain to its lazy
+    :class:`InstanceStats` (what the noise step reads); as a mapping it holds the named statistics of
+    :func:`_group_keys` (what the harness brute-forces), each solved only when asked."""
+
+    def __init__(self, groups: Mapping[Any, Any], p: Mapping[str, Any]):
+        self.groups = {g: instance_stats(d, _q_keys(_r2t_grid(p))) for g, d in groups.items()}
+        self._keys = _group_keys(p)
+
+    def __getitem__(self, key: str) -> float:
+        i, tau = self._keys[key]
+        per = list(self.groups.values())
+        return sum(s.q(tau) for s in per) if i is None else per[i].q(tau)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def _groups(stats: Any) -> Mapping[Any, Any]:
+    """Each group's statistics: a :class:`GroupStats`' own, or a mapping group → JoinInfo / Truncation (research)."""
+    return stats.groups if isinstance(stats, GroupStats) else stats
+
+
 def _group_by_noise(stats, backend, size, *, epsilon, groups, parallel, **p):
     per = epsilon if parallel else epsilon / groups
+    stats = _groups(stats)
     outs = [_r2t_noise(s, backend, size, epsilon=per, **p) for s in stats.values()]
     if size is not None:
         return np.stack(outs, axis=1)
@@ -433,9 +471,10 @@ R2T_GROUP_BY = Mechanism(
             *R2T.params[1:]),
     public=("the group domain", "the query and its primary private relation"),
     cost=_group_by_cost,
-    statistics=lambda data, **p: {g: instance_stats(d, _q_keys(_r2t_grid(p))) for g, d in data.items()},
+    statistics=lambda data, **p: GroupStats(data, p),
+    sensitivity=lambda **p: {k: tau for k, (_, tau) in _group_keys(p).items()},
     noise=_group_by_noise,
-    truth=lambda stats, **p: [float(s.info.answer) for s in stats.values()],
+    truth=lambda stats, **p: [float(s.info.answer) for s in _groups(stats).values()],
     accuracy=lambda *, epsilon, groups, parallel, **p: r2t_accuracy(
         epsilon=epsilon if parallel else epsilon / groups, **p),
     references="Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, §5 (R2T) per group; parallel composition.",
@@ -877,7 +916,7 @@ def ls_lower_bound(gs: float, *, epsilon: float) -> float:
     return gs / (6 * epsilon * math.log(4 * math.e * gs))
 
 
-__all__ = ["N_NODES", "SQL_RELATION_NO_SCHEMA", "example_graphs", "research_generator", "EXP_OPT2", "FIXED_TAU", "GRAPH_RELATION", "InstanceStats", "NAIVE_LAPLACE", "OPT2", "OPT2Result", "R2T",
+__all__ = ["N_NODES", "SQL_RELATION_NO_SCHEMA", "example_graphs", "research_generator", "EXP_OPT2", "FIXED_TAU", "GRAPH_RELATION", "GroupStats", "InstanceStats", "NAIVE_LAPLACE", "OPT2", "OPT2Result", "R2T",
            "R2TResult", "R2T_GROUP_BY", "RANDOM_TAU", "RELATION", "SQL_RELATION", "ScriptedNoise", "exp_opt2", "fixed_tau",
            "instance_stats", "ls_lower_bound", "naive_laplace", "opt2", "opt2_bound", "privacy_cost_r2t", "r2t", "r2t_accuracy", "R2TAccuracy", "r2t_bound", "r2t_group_by", "random_tau", "tau_grid",
            "FLOOR_NOTE", "QueryRelease", "release_query"]
