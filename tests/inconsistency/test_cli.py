@@ -38,6 +38,9 @@ def test_cli_json_and_errors(tmp_path, capsys):
     assert {k: exact[k] for k in ("n", "edges", "max_degree", "I_MI", "I_P", "I_R_lin", "I_R_exact")} == \
         {"n": 4, "edges": 3, "max_degree": 3, "I_MI": 3, "I_P": 4, "I_R_lin": 1.0, "I_R_exact": 1}
     assert set(out["private"]) == {"estimate", "I_MI", "I_P"} and out["public"]["n_bound"] == 4
+    for m in ("I_MI", "I_P", "I_R"):  # each measure's error beside its exact value, from the estimate shown
+        d = out["NOT_PRIVATE"][m]
+        assert d["rel_error"] == pytest.approx(abs(out["private"]["estimate"][m] - d["true"]) / d["true"])
     assert set(out["public"]["budget split"]) == {"I_MI", "I_P", "I_R"}  # a public n_bound: no row-bound spend
     assert sum(e["epsilon"] for e in out["ledger"]) == pytest.approx(sum(out["public"]["budget split"].values()))
     assert sum(out["public"]["budget split"].values()) == pytest.approx(1.0)
