@@ -44,14 +44,6 @@ def _median(args: argparse.Namespace) -> int:
     with Stages(args, ["read CSV", "select"], f"dampening {'median' if args.p is None else 'percentile'}") as st:
         rel = DM.release_column_quantile(Path(args.csv), args.column, mechanism=args.mechanism, rng=backend, progress=st,
                                          **params)
-    if args.show_exact:  # the selection's error beside the exact values (metrics; the release computes none)
-        import dataclasses
-
-        from ..experiments.metrics import absolute_error
-        ex, truth = rel.exact, rel.exact["true_median" if args.p is None else "true_percentile"]
-        err = {"abs_error": float(absolute_error(ex["selected_value_clipped"], truth))}
-        rel = dataclasses.replace(rel, exact={**{k: v for k, v in ex.items() if k.startswith("selected")}, **err,
-                                              **{k: v for k, v in ex.items() if not k.startswith("selected")}})
     emit(rel, args, label="row")
     return 0
 

@@ -63,10 +63,9 @@ def _run(args: argparse.Namespace) -> int:
             graph = build(df, dcs, engine=args.engine, **policies)
         rel = release_measures(df, dcs, epsilon=eps, backend=backend, n_bound=n_bound, graph=graph,
                                order_seed=args.order_seed, progress=st)
-    if args.show_exact:  # each measure's relative error beside its exact value (metrics; the release computes none)
-        errs = {m: {"rel_error": relative_error(rel.value[m], d["true"], zero_truth=ZERO_TRUTH)}
-                for m, d in rel.exact.items() if m in rel.value and "true" in d}
-        exact = {m: {**d, **errs.get(m, {})} for m, d in rel.exact.items()}
+    if args.show_exact:  # each measure's relative error beside its exact value (metrics: the release computes none)
+        exact = {m: {**d, "rel_error": relative_error(rel.value[m], d["true"], zero_truth=ZERO_TRUTH)} if "true" in d
+                 else d for m, d in rel.exact.items()}
         rel = dataclasses.replace(rel, exact={"graph_and_exact_measures": exact_summary(graph), **exact})
     public = {"constraints": len(dcs), "columns": list(map(str, df.columns)), "schema": schema.to_public(),
               "tuple_identity": (f"id_column {args.id_column!r} (a repeated or NULL key: key + occurrence rank)"

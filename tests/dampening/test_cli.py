@@ -30,12 +30,12 @@ def test_cli_median_all_mechanisms(tmp_path, capsys):
     main(["dampening", "median", str(p), "--column", "val", "--upper", "100", "--seed", "3", "--json"]); a = _json(capsys)
     main(["dampening", "median", str(p), "--column", "val", "--upper", "100", "--seed", "3", "--json"]); b = _json(capsys)
     assert a == b
-    for sub, extra, truth in (("median", [], med), ("percentile", ["--p", "0.9"], None)):  # the error beside the truth
+    for sub, extra, truth in (("median", [], med), ("percentile", ["--p", "0.9"], None)):  # the truth beside the selection
         assert main(["dampening", sub, str(p), "--column", "val", "--upper", "100", "--seed", "3", "--json",
                      "--show-exact", *extra]) == 0
         ex = _json(capsys)["NOT_PRIVATE"]
         truth = ex["true_median"] if truth is not None else ex["true_percentile"]
-        assert ex["abs_error"] == abs(ex["selected_value_clipped"] - truth) and (sub != "median" or truth == med)
+        assert "abs_error" not in ex and (sub != "median" or truth == med)  # the release computes no error
     assert main(["dampening", "median", str(p), "--column", "nope", "--upper", "100"]) == 2
     assert "not in" in capsys.readouterr().err
     assert main(["dampening", "median", str(p), "--column", "val", "--upper", "100", "--epsilon", "-1"]) == 2
