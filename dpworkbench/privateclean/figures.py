@@ -73,12 +73,12 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
     fig.update_yaxes(title_text="relative error (%)", row=1, col=1)
     head = f"{title} ({panels[0]})" if len(aggs) == 1 else title
     fig.update_layout(title=f"{head}<br><sup>lines: mean; bands: interquartile range</sup>", height=420)
-    return _room_for_foot_legend(fig)
+    return _room_for_foot_legend(fig) if len(aggs) > 1 else fig  # one panel keeps its legend at the side
 
 
 def _room_for_foot_legend(fig: go.Figure) -> go.Figure:
-    """``fig`` with a bottom margin that holds the shared x title and, under it, the one-row legend that the saved
-    style puts at the figure's foot (in place).
+    """``fig`` (a grid of panels) with a bottom margin that holds the shared x title and, under it, the one-row legend
+    that the saved style puts at a grid's foot (in place).
 
     The style gives the foot only the x title's room, so the legend sat on the title (Figs. 8, 10, 11 of the quick
     report); 5.2 font heights: tick labels and the title (3.2, the style's own) plus one legend row (2).
