@@ -18,6 +18,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..plots import figure_size
+
 #: One colour per estimator / series, everywhere.
 COLORS = {"direct": "#d62728", "privateclean": "#1f77b4", "pc_noprov": "#9467bd", "dirty_nonprivate": "#7f7f7f",
           "Direct": "#d62728", "PC-W": "#1f77b4", "PC-U": "#2ca02c"}
@@ -47,9 +49,11 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
     ``tab`` is :func:`dpworkbench.privateclean.experiments.table` of a sweep over ``x``.
     """
     aggs = list(dict.fromkeys(tab["agg"]))
+    panels = [_PANEL_TITLES.get(a, str(a).upper()) for a in aggs]
     # One x title under the grid (panels share the sweep variable): one title per panel ran into its neighbour and
-    # into the y title at print size (issue 24, fig05).
-    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=[_PANEL_TITLES.get(a, str(a).upper()) for a in aggs],
+    # into the y title at print size (issue 24, fig05). A single panel's name goes into the figure title: the styled
+    # one-panel figure leaves no row for a subplot title, and Fig. 7's two-line title ran into its 'COUNT'.
+    fig = make_subplots(rows=1, cols=len(aggs), subplot_titles=panels if len(aggs) > 1 else None,
                         x_title=x_title or X_TITLES.get(x, x))
     shown: set[str] = set()
     for j, agg in enumerate(aggs, 1):
@@ -67,7 +71,20 @@ def error_curves(tab: pd.DataFrame, x: str, title: str, *, methods: Sequence[str
             shown.add(name)
     # A short y title fits the panel height; what the line and the band are goes on the title's second line.
     fig.update_yaxes(title_text="relative error (%)", row=1, col=1)
-    fig.update_layout(title=f"{title}<br><sup>lines: mean; bands: interquartile range</sup>", height=420)
+    head = f"{title} ({panels[0]})" if len(aggs) == 1 else title
+    fig.update_layout(title=f"{head}<br><sup>lines: mean; bands: interquartile range</sup>", height=420)
+    return _room_for_foot_legend(fig) if len(aggs) > 1 else fig  # one panel keeps its legend at the side
+
+
+def _room_for_foot_legend(fig: go.Figure) -> go.Figure:
+    """``fig`` (a grid of panels) with a bottom margin that holds the shared x title and, under it, the one-row legend
+    that the saved style puts at a grid's foot (in place).
+
+    The style gives the foot only the x title's room, so the legend sat on the title (Figs. 8, 10, 11 of the quick
+    report); 5.2 font heights: tick labels and the title (3.2, the style's own) plus one legend row (2).
+    """
+    font = figure_size(fig)[2]
+    fig.update_layout(margin_b=int(5.2 * font))
     return fig
 
 
@@ -223,14 +240,17 @@ def ci_coverage_curves(cov: pd.DataFrame, *, reps: int) -> go.Figure:
     mode; ``cov`` = :func:`dpworkbench.privateclean.batch.ci_coverage` rows."""
     fig = go.Figure()
     palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+    # One legend entry per aggregate and query mode (its colour); the line style says which interval, in the title.
+    # Twelve entries, one per line, did not fit the figure's height: the last three were cut off (quick report).
     for k, ((agg, mode), t) in enumerate(cov.groupby(["agg", "query_mode"], sort=False)):
-        c = palette[k % len(palette)]
+        c, group = palette[k % len(palette)], f"{agg} ({mode})"
         fig.add_trace(go.Scatter(x=t.p, y=t["coverage corrected (row CLT)"], mode="lines+markers", line=dict(color=c),
-                                 name=f"{agg}, corrected ({mode})"))
+                                 name=group, legendgroup=group))
         fig.add_trace(go.Scatter(x=t.p, y=t["coverage paper form"], mode="lines+markers", line=dict(dash="dot", color=c),
-                                 name=f"{agg}, paper ({mode})"))
+                                 name=f"{agg}, paper ({mode})", legendgroup=group, showlegend=False))
     fig.add_hline(y=0.95, line_dash="dash", annotation_text="nominal 95%")
-    fig.update_layout(title=f"Coverage over {reps} releases per point", xaxis_title="p (GRR replacement probability)",
+    fig.update_layout(title=f"Coverage over {reps} releases per point<br><sup>solid: corrected interval; dotted: the paper's</sup>",
+                      xaxis_title="p (GRR replacement probability)",
                       yaxis_title="coverage (fraction)", height=450)
     return fig
 

@@ -35,7 +35,7 @@ output_dir = ""        # set by dpworkbench reproduce; empty means reports/inter
 from IPython.display import display
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
-from dpworkbench.inconsistency import claims, experiments
+from dpworkbench.inconsistency import claims, experiments, figures
 from dpworkbench.datasets import provenance
 from dpworkbench.inconsistency.datasets import load_table, dcs_for, real_rows
 from dpworkbench.inconsistency.noise_injection import rnoise
@@ -71,12 +71,8 @@ ctx.save_table(tax, "tax_size_sweep")
 tax
 
 # %%
-long = tax.melt(id_vars=["alpha", "rows", "source"], value_vars=["I_MI_algo_s", "I_P_algo_s", "I_R_algo_s"], var_name="measure",
-                value_name="seconds (without the graph build)")
-long["series"] = long.measure.str.removesuffix("_algo_s") + ", α=" + long.alpha.astype(str) + (", " + long.source).where(long.source != "real", "")
 where = f"real ≤ {n_real:,} rows, stand-in above" if real_sizes and stand_sizes else ("real" if real_sizes else "stand-in")
-fig = plots.line_with_band(long, "rows", "seconds (without the graph build)", color="series", band=None, log_x=True, log_y=True,
-                           title=f"Fig. 8: runtime vs rows, Tax ({where})")
+fig = figures.fig_runtime_vs_rows(tax, f"Fig. 8: runtime vs rows, Tax ({where})")
 ctx.save_figure(fig, "fig08_tax_runtime")
 # the trend claims are judged on the real series when it has three sizes or more, else on the stand-in's
 trend = tax[tax.source == "real"] if len(real_sizes) >= 3 else tax[tax.source != "real"]
