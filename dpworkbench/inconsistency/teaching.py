@@ -140,7 +140,9 @@ def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: i
     for j in (2, 3, 4):
         fig.update_xaxes(title_text=f"{repeats} releases", row=cell[j][0], col=cell[j][1])
     fig.update_layout(template="plotly_white", height=620,
-                      title=f"{dataset} ({ds.source}), {rows} rows, {noise}, {len(dcs)} DC(s), {g.num_edges} edges")
+                      # two lines: on one, a stand-in's title ("synthetic") was wider than the figure allows
+                      title=f"{dataset} ({ds.source}), {rows} rows<br><sup>{noise}, {len(dcs)} DC(s), "
+                            f"{g.num_edges} edges</sup>")
     table = pd.DataFrame([{"measure": m, "true (NOT PRIVATE)": truth[m], "DP mean": np.mean(est[m]), "DP std": np.std(est[m]),
                            "mean rel. error": np.mean(np.abs(np.asarray(est[m]) - truth[m]) / truth[m]) if truth[m] else np.nan}
                           for m in truth])
