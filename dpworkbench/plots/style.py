@@ -114,7 +114,10 @@ def figure_size(fig: go.Figure) -> tuple[int, int, int]:
     if entries > 6 and g.cols == 1 and fig.layout.legend.orientation != "h":
         # ... and its height: a column of entries (and its title) taller than the plot is cut at the figure's foot
         rows = entries + (1 if fig.layout.legend.title.text else 0)
-        height = max(height, int(LEGEND_ROW * font * rows) + 200)  # + title (two lines), x ticks and axis title
+        # plotly.js puts tracegroupgap (10 px unless set) between legend groups (px sets 0, go.Scatter keeps 10)
+        groups = {t.legendgroup for t in fig.data if t.showlegend is not False and t.name and t.legendgroup}
+        gap = 0 if len(groups) < 2 else (10 if fig.layout.legend.tracegroupgap is None else fig.layout.legend.tracegroupgap)
+        height = max(height, int(LEGEND_ROW * font * rows + gap * len(groups)) + 200)  # + title (two lines), x ticks and axis title
     height = min(height, MAX_H)
     return width, height, font
 
