@@ -128,7 +128,7 @@ def table1_figure(table: pd.DataFrame) -> go.Figure:
     de Farias 2021, §6.5, Table 1.
     """
     long = pd.concat([table[["B", c]].rename(columns={c: "accuracy"}).assign(series=c) for c in table.columns[1:]])
-    return px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK vs PrivateSQL (ours) and the thesis' PSQL",
+    return px.line(long, x="B", y="accuracy", color="series", log_x=True, markers=True, title="Table 1: PTK vs PrivateSQL, ours and the thesis'",
                    labels={"B": "budget B (ε)", "accuracy": "top-k accuracy (mean over k = 1..3)", "series": "column"})
 
 

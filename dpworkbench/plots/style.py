@@ -28,6 +28,7 @@ MIN_PRINT_PT = 7.0  # smallest printed text a reviewer reads without a loupe
 PANEL_W, PANEL_H = 300, 230  # pixels of one subplot's plotting area in a grid
 SINGLE_W, SINGLE_H = 560, 400  # a one-panel figure (plot area + margins)
 MAX_W, MAX_H = 1800, 2400
+LEGEND_ROW = 1.5  # height of one legend entry / font size (1.45 measured in Chromium, plotly.js 3)
 
 
 def _build_template() -> go.layout.Template:
@@ -105,10 +106,19 @@ def figure_size(fig: go.Figure) -> tuple[int, int, int]:
         width, height = SINGLE_W, SINGLE_H
     else:
         width, height = g.cols * PANEL_W + 140, g.rows * PANEL_H + 140
-    if _legend_entries(fig) > 6 and g.cols == 1:  # a long legend beside one panel needs room
+    entries = _legend_entries(fig)
+    if entries > 6 and g.cols == 1:  # a long legend beside one panel needs room
         width += 160
-    width, height = min(width, MAX_W), min(height, MAX_H)
+    width = min(width, MAX_W)
     font = max(12, math.ceil(MIN_PRINT_PT * width / print_width_pt(g)))
+    if entries > 6 and g.cols == 1 and fig.layout.legend.orientation != "h":
+        # ... and its height: a column of entries (and its title) taller than the plot is cut at the figure's foot
+        rows = entries + (1 if fig.layout.legend.title.text else 0)
+        # plotly.js puts tracegroupgap (10 px unless set) between legend groups (px sets 0, go.Scatter keeps 10)
+        groups = {t.legendgroup for t in fig.data if t.showlegend is not False and t.name and t.legendgroup}
+        gap = 0 if len(groups) < 2 else (10 if fig.layout.legend.tracegroupgap is None else fig.layout.legend.tracegroupgap)
+        height = max(height, int(LEGEND_ROW * font * rows + gap * len(groups)) + 200)  # + title (two lines), x ticks and axis title
+    height = min(height, MAX_H)
     return width, height, font
 
 
@@ -211,19 +221,27 @@ def _calm_ticks(fig: go.Figure, font: int) -> None:
             ax.nticks = max(3, min(8, int(span / (2.2 * font))))
 
 
-def decade_ticks(fig: go.Figure) -> go.Figure:
+def decade_ticks(fig: go.Figure, *, max_labels: int | None = None) -> go.Figure:
     """Label every log axis of ``fig`` (whose ticks the author did not set) by the decades its data span, in place.
 
     plotly's own log ticks label the minor steps ("2 3 4 … 9 1 2 … 10 2", or 2, 4, 6, 8, 10, 12 with nticks) at
     nearly the size of the decades, and they run together on a narrow panel or a projector. Over ≥ 2 decades:
     the decades only, minor ticks unlabelled; over 0.7–2 decades (or one value): 1-2-5 labels; else plotly's choice.
+    ``max_labels``: at most about that many labels, every 2nd, 3rd, … decade (minor ticks then mark each decade):
+    on a short panel ten decades of labels run into each other.
     """
     for name in [k for k in fig.layout.to_plotly_json() if k[1:5] == "axis"]:
         ax = fig.layout[name]
         if ax.type != "log" or ax.tickvals is not None or ax.dtick is not None:
             continue
-        span = _log_span(fig, name)
-        if span is not None and span >= 2:
+        # matched panels (shared_yaxes) share one range: their ticks follow the span of all of them
+        target = ax.matches or name[0] + name[5:]
+        span = _log_span(fig, *[k for k in fig.layout.to_plotly_json() if k[1:5] == "axis" and k[0] == name[0]
+                                and (fig.layout[k].matches or k[0] + k[5:]) == target])
+        step = max(1, math.ceil(span / (max_labels - 1))) if max_labels and span else 1
+        if span is not None and span >= 2 and step > 1:
+            ax.dtick, ax.minor = step, dict(ticks="outside", dtick=1, ticklen=3, showgrid=False)
+        elif span is not None and span >= 2:
             ax.dtick, ax.minor = 1, dict(ticks="outside", dtick="D1", ticklen=3, showgrid=False)
         elif span is not None and (span >= 0.7 or span == 0):  # one value: plotly's autorange spans ~1 decade
             ax.dtick = "D2"
@@ -245,14 +263,14 @@ def as_list(vals) -> list:
     return list(vals)
 
 
-def _log_span(fig: go.Figure, name: str) -> float | None:
-    """Decades spanned by the positive values drawn on axis ``name`` (None when there are none)."""
+def _log_span(fig: go.Figure, *names: str) -> float | None:
+    """Decades spanned by the positive values drawn on the axes ``names`` (None when there are none)."""
     import numpy as np
 
-    letter, ref = name[0], name[0] + name[5:]
+    letter, refs = names[0][0], {n[0] + n[5:] for n in names}
     vals = []
     for t in fig.data:
-        if not hasattr(t, f"{letter}axis") or (getattr(t, f"{letter}axis") or letter) != ref:
+        if not hasattr(t, f"{letter}axis") or (getattr(t, f"{letter}axis") or letter) not in refs:
             continue
         try:
             v = np.asarray(as_list(getattr(t, letter)), dtype=float).ravel()

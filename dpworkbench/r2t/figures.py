@@ -91,7 +91,11 @@ def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: 
     Dong, Fang, Yi, Tao, Machanavajjhala, TODS 2024, Tables 2 and 5.
     """
     facets = list(dict.fromkeys(summary[facet]))
-    fig = make_subplots(rows=1, cols=len(facets), subplot_titles=[str(f) for f in facets], shared_yaxes=True)
+    # one panel: its name joins the title (a subplot title there stands on the figure's title)
+    fig = make_subplots(rows=1, cols=len(facets), subplot_titles=[str(f) for f in facets] if len(facets) > 1 else None,
+                        shared_yaxes=True)
+    if len(facets) == 1:
+        title = f"{title}<br><sup>{facets[0]}</sup>"
     shown = set()
     for c, f in enumerate(facets, start=1):
         sub = summary[summary[facet] == f]
@@ -105,7 +109,8 @@ def grouped_bars(summary: pd.DataFrame, *, value: str = "rel_error_pct", facet: 
                 fig.add_trace(go.Bar(marker_color=COLORS.get(mech), **kw), row=1, col=c)
             shown.add(mech)
     if log_y:
-        fig.update_yaxes(type="log")
+        # every 2nd/3rd decade labelled when the errors span many: under turned dataset names a panel is short
+        decade_ticks(fig.update_yaxes(type="log"), max_labels=5)
     fig.update_yaxes(title=y_title or value, row=1, col=1)
     fig.update_xaxes(title=x_title or x)
     # The legend in a row at the foot of the figure: beside a one-row grid whose dataset names stand turned under
@@ -132,6 +137,8 @@ def sweep_panels(summary: pd.DataFrame, *, x: str, facet: str, answers: dict, pa
         sub = summary[summary[facet] == f]
         for mech in dict.fromkeys(sub["mechanism"]):
             s = sub[(sub["mechanism"] == mech) & np.isfinite(sub[y])].sort_values(x)
+            if s.empty:
+                continue  # no finite error in this panel: plotly lists no legend entry for an empty trace
             fig.add_trace(go.Scatter(x=s[x], y=s[y], mode="lines+markers", name=str(mech), line=dict(color=COLORS.get(mech)),
                                      legendgroup=str(mech), showlegend=mech not in shown), row=1, col=c)
             shown.add(mech)
@@ -247,7 +254,7 @@ def bounds_bars(bounds: pd.DataFrame, *, epsilon: float, beta: float) -> go.Figu
     fig.update_yaxes(type="log", title="error / DS (log)")
     fig.update_xaxes(title="dataset and query")
     fig.update_layout(scattermode="group", title=f"Empirical error vs theorem bounds (ε={epsilon:g}, β={beta:g})", template="plotly_white")
-    return fig
+    return decade_ticks(fig)  # decades labelled: plotly's own 2…9 labels drown them on a projector
 
 
 def degree_distributions(graphs: dict) -> go.Figure:

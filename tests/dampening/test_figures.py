@@ -36,6 +36,7 @@ def _builders():
     """Every figure builder of dampening.figures and dampening.teaching on small inputs."""
     import pandas as pd
 
+    from dpworkbench.dampening import datasets as D
     from dpworkbench.dampening import ebc, figures, reference, teaching, worked_examples
     from dpworkbench.graphs import holme_kim
 
@@ -51,6 +52,13 @@ def _builders():
     trees = pd.DataFrame([{"depth": d, "epsilon": x, "method": m, "accuracy": 0.6 + 0.01 * i}
                           for d in (2, 5) for x in (0.1, 1) for i, m in enumerate(["Global", "Local", "Shifted"])])
     probs = pd.DataFrame({"node": list("ab"), "EM": [0.5, 0.5], "LD": [0.6, 0.4]})
+    # the notebook's Table 1: 15 columns (ours on the real graph and on the sample's own Δ, the thesis' PSQL) per graph
+    paper = reference.TABLE1_PAPER
+    table1 = paper[["B"]].assign(**{f"{g} {m}{kind}": paper[f"{g} {m}"] for g in ("Enron", "DBLP", "GitHub")
+                                    for m, kind in (("PTK", " (ours, real)"), ("PTK", " (ours, sample's own Δ)"), ("PSQL", " (ours)"),
+                                                    ("PSQL", " (ours, sample's own Δ)"), ("PSQL", " (thesis)"))})
+    suite = pd.DataFrame([{"dataset": d, "epsilon": x, "method": m, "error": (1 + i) * (1 + k) / x * (1 + x * k / 40 if m == "LD" else 1)}
+                          for k, d in enumerate(D.DPBENCH_1D) for x in (0.1, 1, 10) for i, m in enumerate(methods)])
     return {
         "median_figure": lambda: figures.median_figure(med, "Fig. 17: PATENT (synthetic)"),
         "median_sensitivity_figure": lambda: figures.median_sensitivity_figure(hist),
@@ -58,6 +66,8 @@ def _builders():
         "privtopk_figure": lambda: figures.privtopk_figure(top, "Fig. 20: Enron (real), ΔEBC = 1,234.5"),
         "budget_figure": lambda: figures.budget_figure(budgets, 0.9),
         "table1_figure": lambda: figures.table1_figure(reference.TABLE1_PAPER),
+        "table1_figure_as_the_notebook": lambda: figures.table1_figure(table1),
+        "median_suite_figure": lambda: figures.median_suite_figure(suite, "Median selection on every DPBench 1-D histogram (Λ = 4095)"),
         "id3_figure": lambda: figures.id3_figure(trees, "fig24: ACS (real)"),
         "dampening_figure": lambda: figures.dampening_figure([1, 2, 4, 7], 10.0, t_mark=2),
         "bounded_sensitivity_figure": lambda: figures.bounded_sensitivity_figure([1, 2, 4, 7], 10.0),

@@ -34,7 +34,7 @@ def _figures() -> dict:
     out.update({f"privateclean.{k}": ((lambda f=f: f), True) for k, f in p._views()})
     r = _module("r2t/test_figures.py")
     info = example.fig2_joininfo()
-    out.update({f"r2t.{k}": (v, k in ("race_figure", "opt2_figure")) for k, v in r.builders((info, example.scripted_runs(info))).items()})
+    out.update({f"r2t.{k}": (v, k in ("race_figure", "opt2_figure", "bounds_bars")) for k, v in r.builders((info, example.scripted_runs(info))).items()})
     kw = dict(generator="road", query="edge", seed=0, size=100)
     out["r2t.race_panel"] = (lambda: rt.race_panel(epsilon=0.8, beta=0.1, log2_gs=3, base=2.0, **kw)[0], True)
     out["r2t.opt2_panel"] = (lambda: rt.opt2_panel(epsilon=0.8, beta=0.1, **kw)[0], True)

@@ -117,3 +117,13 @@ def test_tick_checks_on_measured_ticks():
     assert _tick_problems(ok, {"x": {"type": "linear"}}) == []
     cats = {"x": {"type": "category", "categories": 7, "visible": True, "showticklabels": True}}
     assert "labels 3 of its 7 categories" in _tick_problems(ticks, cats)[0]
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_a_long_legend_beside_one_panel_gets_the_height_it_needs(browser, grouped):
+    """Saved with 14 entries beside one panel (and 10 px between legend groups when each series has its own group, as
+    go.Scatter keeps plotly's tracegroupgap): every entry is visible, none clipped at the figure's foot."""
+    fig = go.Figure([go.Scatter(x=[1, 2, 3], y=[i, i + 1, i * 1.5], mode="lines+markers", name=f"I_R, α=0.0{i}, synthetic",
+                                legendgroup=f"g{i}" if grouped else None) for i in range(1, 15)])
+    fig.update_layout(title="Fig. 8: runtime vs rows", xaxis_title="rows", yaxis_title="seconds", legend_title="series")
+    assert rendered_problems(fig) == []

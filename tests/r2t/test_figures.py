@@ -26,6 +26,16 @@ def _summary(x: str, xs, mechanisms=("R2T", "OPT2", "LS")) -> pd.DataFrame:
                          for q in ("Q3", "Q12") for i, m in enumerate(mechanisms) for j, v in enumerate(xs)])
 
 
+def _wide_summary() -> pd.DataFrame:
+    """Table 2's shape: 4 queries × 7 datasets × 6 mechanisms, errors over ten decades (SDE's reach 10^9 × DS)."""
+    mechs = ("R2T", "OPT2", "LP", "NT", "SDE", "RM")
+    return pd.DataFrame([{"query": q, "mechanism": m, "dataset": d, "epsilon": 0.8, "rel_error_pct": 0.1 * 10.0 ** (2 * i + j % 2),
+                          "error_over_DS": 10.0 ** (1.8 * i)}
+                         for q in ("edge", "path2", "triangle", "rectangle")
+                         for j, d in enumerate(("deezer", "amazon1", "amazon2", "roadnet_pa", "roadnet_ca", "enron", "github"))
+                         for i, m in enumerate(mechs)])
+
+
 def builders(fig2):
     info, runs = fig2
     gen = np.random.default_rng(0)
@@ -42,12 +52,15 @@ def builders(fig2):
     return {
         "race_figure": lambda: figures.race_figure(runs["r2t"], info.answer, info.DS, title="Example 5.2"),
         "opt2_figure": lambda: figures.opt2_figure(runs["opt2"], title="Example 6.7"),
-        "sweep_panels": lambda: figures.sweep_panels(_summary("epsilon", [0.1, 0.8, 12.8]), x="epsilon", facet="query",
+        # RM without one finite error on Q12 (it failed there): the panel draws no empty RM series
+        "sweep_panels": lambda: figures.sweep_panels(_summary("epsilon", [0.1, 0.8, 12.8], ("R2T", "OPT2", "LS", "RM"))
+                                                     .assign(error=lambda d: d.error.where((d.mechanism != "RM") | (d["query"] == "Q3"))),
+                                                     x="epsilon", facet="query",
                                                      answers={"Q3": 1e5, "Q12": 1e5},
                                                      paper={"Q3": {"R2T": ([0.1, 12.8], [500.0, 10.0])}},
                                                      theory={"Q12": {"Thm 5.1 bound (R2T)": ([0.1, 12.8], [1e4, 100.0])}},
                                                      x_title="ε (log)", title="error vs ε"),
-        "grouped_bars": lambda: figures.grouped_bars(_summary("epsilon", [0.8]), value="rel_error_pct", title="Table 2",
+        "grouped_bars": lambda: figures.grouped_bars(_wide_summary(), value="rel_error_pct", title="Table 2 (ε=0.8): relative error % (log)",
                                                      y_title="relative error % (log)", x_title="dataset"),
         "output_histograms": lambda: figures.output_histograms({"R2T": r2t_out, "OPT²": opt_out}, info.answer, title="outputs"),
         "bounds_histograms": lambda: figures.bounds_histograms(np.abs(r2t_out - info.answer), np.abs(opt_out - info.answer),
@@ -96,3 +109,25 @@ def test_teaching_views_have_no_review_problems(view):
 def test_scripted_fixtures_unused_names_are_importable():
     # the figures above draw Releases of the real mechanisms
     assert callable(r2t) and callable(opt2) and ScriptedNoise is not None
+
+
+def test_grouped_bars_labels_a_wide_log_axis_every_few_decades_on_all_panels():
+    fig = figures.grouped_bars(_wide_summary(), value="rel_error_pct", title="t", y_title="relative error % (log)")
+    steps = {fig.layout[k].dtick for k in fig.layout.to_plotly_json() if k.startswith("yaxis")}
+    assert steps == {3}  # 0.1 % … 10^9 %: ten decades, labelled at 0.1, 100, 100k, 100M (one step for the shared axes)
+    narrow = figures.grouped_bars(_summary("epsilon", [0.8]).assign(rel_error_pct=lambda d: np.where(d.mechanism == "R2T", 1.0, 1e3)),
+                                  value="rel_error_pct", title="t")
+    assert narrow.layout.yaxis.dtick == 1  # three decades: every one labelled
+
+
+def test_grouped_bars_names_a_single_panel_in_the_title():
+    one = _wide_summary().query("query == 'edge'")
+    fig = figures.grouped_bars(one, value="rel_error_pct", title="Table 5", y_title="relative error % (log)")
+    assert not fig.layout.annotations and fig.layout.title.text == "Table 5<br><sup>edge</sup>"
+    assert figure_problems(fig) == []
+
+
+def test_sweep_panels_draws_no_series_without_a_finite_error():
+    summary = _summary("epsilon", [0.1, 0.8], ("R2T", "RM")).assign(error=lambda d: d.error.where(d.mechanism != "RM"))
+    fig = figures.sweep_panels(summary, x="epsilon", facet="query", answers={})
+    assert [t.name for t in fig.data] == ["R2T", "R2T"] and all(len(t.y) == 2 for t in fig.data)
