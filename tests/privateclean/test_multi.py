@@ -310,7 +310,11 @@ def test_beers_bias_and_coverage_1000():
 
     st, _ = beers_study([8.0], R=1000, seed=0)
     assert (st["R"] >= 990).all()
-    assert st["bias_z"].abs().max() < Z_REJECT, st.to_string()
+    # unbiasedness is the linear estimators' (COUNT, SUM, AVG); the quantile estimator's bias is known and reported
+    # (section 4 above): on the seeded stand-in (abv on a 0.001 grid, b = 0.005) R = 1,000 detects it (MEDIAN z ≈ −12),
+    # on raha's beers it does not, so the quantiles are held to the coverage floor only, on either table
+    linear = ~st["agg"].isin(["median", "percentile"])
+    assert linear.sum() >= 4 and st.loc[linear, "bias_z"].abs().max() < Z_REJECT, st.to_string()
     assert (st["coverage"] >= 0.95 - 3 * st["coverage_se"]).all(), st.to_string()
     assert st["direct_bias_z"].abs().max() > Z_REJECT
 
