@@ -21,7 +21,7 @@ def absolute_error(out: Any, truth: Any) -> np.ndarray:
 
 
 #: how :func:`relative_error` measures against a zero truth; the papers differ, so the rule is the caller's choice
-ZERO_TRUTH = ("floor", "nan", "inf")
+ZERO_TRUTH_RULES = ("floor", "nan", "inf")
 
 
 def relative_error(out: Any, truth: Any, *, zero_truth: str = "floor", floor: float = 1.0) -> Any:
@@ -35,7 +35,7 @@ def relative_error(out: Any, truth: Any, *, zero_truth: str = "floor", floor: fl
     - ``"nan"`` (PrivateClean): NaN, so means over runs drop it;
     - ``"inf"`` (the inconsistency paper): 0 when the output is exact too, ∞ otherwise.
     """
-    check_options(zero_truth, "zero_truth", ZERO_TRUTH)
+    check_options(zero_truth, "zero_truth", ZERO_TRUTH_RULES)
     t = np.asarray(truth, dtype=float)
     err = absolute_error(out, t)
     size = np.abs(t).sum() if t.ndim else abs(float(t))
@@ -67,4 +67,4 @@ METRICS: dict[str, Callable[..., np.ndarray]] = {
 }
 
 
-__all__ = ["METRICS", "ZERO_TRUTH", "absolute_error", "relative_error", "signed_error", "squared_error"]
+__all__ = ["METRICS", "ZERO_TRUTH_RULES", "absolute_error", "relative_error", "signed_error", "squared_error"]

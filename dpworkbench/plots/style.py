@@ -107,11 +107,12 @@ def figure_size(fig: go.Figure) -> tuple[int, int, int]:
     else:
         width, height = g.cols * PANEL_W + 140, g.rows * PANEL_H + 140
     entries = _legend_entries(fig)
-    if entries > 6 and g.cols == 1:  # a long legend beside one panel needs room
+    long_legend = entries > 6 and g.cols == 1
+    if long_legend:  # a long legend beside one panel needs room
         width += 160
     width = min(width, MAX_W)
     font = max(12, math.ceil(MIN_PRINT_PT * width / print_width_pt(g)))
-    if entries > 6 and g.cols == 1 and fig.layout.legend.orientation != "h":
+    if long_legend and fig.layout.legend.orientation != "h":
         # ... and its height: a column of entries (and its title) taller than the plot is cut at the figure's foot
         rows = entries + (1 if fig.layout.legend.title.text else 0)
         # plotly.js puts tracegroupgap (10 px unless set) between legend groups (px sets 0, go.Scatter keeps 10)

@@ -25,7 +25,7 @@ def test_argument_order_is_output_then_truth():
     assert M.signed_error(12.0, 10.0) == 2.0
 
 
-@pytest.mark.parametrize("rule", M.ZERO_TRUTH)
+@pytest.mark.parametrize("rule", M.ZERO_TRUTH_RULES)
 def test_rules_agree_away_from_zero(rule):
     out = np.array([0.0, 7.5, -3.0, 12.0])
     assert M.relative_error(out, -10.0, zero_truth=rule) == pytest.approx(np.abs(out + 10.0) / 10.0)
@@ -55,7 +55,7 @@ def test_inf_rule_is_zero_only_for_an_exact_zero_output():
 def test_vector_truth_is_measured_in_l1():
     truth = np.array([3.0, -1.0])
     out = np.array([[3.0, -1.0], [4.0, 1.0], [0.0, 0.0]])  # three repetitions of a 2-vector
-    for rule in M.ZERO_TRUTH:
+    for rule in M.ZERO_TRUTH_RULES:
         assert M.relative_error(out, truth, zero_truth=rule).tolist() == [0.0, 0.75, 1.0]
     zero = np.zeros(2)
     assert M.relative_error(out[:2], zero).tolist() == [4.0, 5.0]  # floor 1
