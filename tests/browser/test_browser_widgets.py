@@ -503,7 +503,10 @@ def _run_all_and_wait(page) -> dict:
     state = {}
     while time.monotonic() < deadline:
         state = page.evaluate(JS_STATE)
-        done = state["ready"] and state["status"] == "idle" and state["busy"] == 0
+        # every code cell ran (it has an execution count; the saved notebooks have none) or one failed (Run All stops
+        # there): under load the queue can still be empty ~1.5 s after the click, which once read as "all done"
+        ran = all(c["count"] is not None for c in state.get("cells", ())) or bool(_cell_errors(state))
+        done = state["ready"] and state["status"] == "idle" and state["busy"] == 0 and ran
         stable = stable + 1 if done else 0
         if stable >= 4:  # idle for ~1 s with no pending cell
             return state
