@@ -1,5 +1,6 @@
 """PrivateClean's data (spec §6.2–6.3): the Appendix D synthetic relation, the stand-ins for the paper's real datasets
-(IntelWireless-like, MCAFE-like, the cars table, TPC-DS customer_address) and their registrations.
+(IntelWireless-like, MCAFE-like, the cars table, TPC-DS customer_address) and their registrations, and the seeded
+stand-ins of the raha dirty/clean pairs (beers, flights, rayyan; :func:`dpworkbench.privateclean.raha.pair`).
 
 TPC-DS ``customer_address`` is generated offline with DuckDB's tpcds extension (spec §6.2, Fig. 8).
 
@@ -16,6 +17,7 @@ import math
 import os
 import string
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -222,6 +224,152 @@ def tpcds_truth(cell) -> tuple[pd.DataFrame, str]:
     S = cell.get("S")
     return _load_tpcds(cell.get("source", "real"), None if S is None else int(S), int(cell.get("data_seed", 0)),
                        float(cell.get("sf", 1.0)))
+
+
+# -- raha dirty/clean pairs (beers, flights, rayyan): seeded stand-ins ----------------------------------------------
+# Used only when the benchmark's tables are absent under DPWB_DATA (privateclean.raha.pair says which one was used).
+# Each returns (dirty, clean) as the loader returns the real pair: every cell text ("" for missing), the clean table's
+# header on both (RAHA_COLUMNS), rows aligned. The columns the experiments read carry the benchmark's kind of error;
+# the others are filler of the same kind of text, equal in both versions.
+RAHA_COLUMNS = {
+    "beers": ("index", "id", "beer-name", "style", "ounces", "abv", "ibu", "brewery_id", "brewery-name", "city", "state"),
+    "flights": ("tuple_id", "src", "flight", "sched_dep_time", "act_dep_time", "sched_arr_time", "act_arr_time"),
+    "rayyan": ("id", "article_title", "article_language", "journal_title", "jounral_abbreviation", "journal_issn",
+               "article_jvolumn", "article_jissue", "article_jcreated_at", "article_pagination", "author_list"),
+}
+_BEER_STYLES = ("American IPA", "American Pale Ale (APA)", "American Amber / Red Ale", "American Blonde Ale",
+                "American Double / Imperial IPA", "American Pale Wheat Ale", "American Brown Ale", "American Porter")
+
+
+def _text(values) -> np.ndarray:
+    return np.asarray(values).astype(str).astype(object)
+
+
+def raha_beers_standin(seed: int = 0, S: int = 2410) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A seeded stand-in with beers' schema: the can size in dirty spellings ("12.0 oz", "12.0 OZ.", "12 oz" → "12";
+    each spelling belongs to one size, so the repair map is exact, as on the real table), a few lower-case states,
+    abv around 6 % (some dirty cells written "0.061%", which the owner's parser reads as the clean number).
+
+    ``ounces``, ``state`` and ``abv`` are drawn first and as before the other columns were added (raha_multi_attribute
+    reads only them), so its stand-in runs are unchanged; breweries are drawn within a state (one state per brewery)."""
+    gen = np.random.default_rng(seed)
+    size = gen.choice(["12", "16", "24", "32"], S, p=[0.63, 0.35, 0.015, 0.005])
+    spell = {"12": ["12.0 oz", "12.0 OZ.", "12.0 ounce", "12 oz"], "16": ["16.0 oz", "16.0 ounce", "16 OZ"],
+             "24": ["24.0 oz"], "32": ["32.0 oz"]}
+    dirty_size = np.array([spell[s][gen.integers(len(spell[s]))] for s in size], dtype=object)
+    states = np.array(["CO", "CA", "MI", "IN", "TX", "OR", "PA", "IL"])
+    st = gen.choice(states, S, p=[0.2, 0.15, 0.13, 0.12, 0.11, 0.1, 0.1, 0.09])
+    dirty_st = np.where(gen.random(S) < 0.05, np.char.lower(st.astype(str)), st)
+    abv = np.round(np.clip(gen.normal(0.06, 0.013, S) + 0.006 * (size == "16"), 0.03, 0.12), 3).astype(str)
+    # the remaining columns (drawn after the three above)
+    per_state = 12  # breweries per state
+    brewery = pd.Index(states).get_indexer(st) * per_state + gen.integers(per_state, size=S)
+    ibu = np.where(gen.random(S) < 0.42, "", gen.integers(10, 100, S).astype(str))
+    style = gen.choice(_BEER_STYLES, S)
+    ids = gen.permutation(S) + 1
+    dirty_abv = np.where(gen.random(S) < 0.29, np.char.add(abv, "%"), abv)
+    common = {"index": _text(np.arange(1, S + 1)), "id": _text(ids), "beer-name": _text([f"Beer {i}" for i in ids]),
+              "style": _text(style), "ibu": _text(ibu), "brewery_id": _text(brewery),
+              "brewery-name": _text([f"Brewery {b}" for b in brewery]),
+              "city": _text([f"Town {b}" for b in brewery])}
+    clean = pd.DataFrame({**common, "ounces": _text(size), "abv": _text(abv), "state": _text(st)})
+    dirty = pd.DataFrame({**common, "ounces": _text(dirty_size), "abv": _text(dirty_abv), "state": _text(dirty_st)})
+    cols = list(RAHA_COLUMNS["beers"])
+    return dirty[cols], clean[cols]
+
+
+def _clock(minutes: int) -> str:
+    """Minutes after midnight → the benchmark's "7:10 a.m." form (modulo one day)."""
+    h, mi = divmod(int(minutes) % 1440, 60)
+    return f"{h % 12 or 12}:{mi:02d} {'a' if h < 12 else 'p'}.m."
+
+
+# a source writes a time in one of these forms (the real sources do: "7:10 a.m.", "11/30 7:10 a.m.", "7:10aDec 1"); the
+# owner's parser reads the first two and not the third
+_CLOCK_FORMS = {"plain": _clock, "dated": lambda m: "11/30 " + _clock(m),
+                "compact": lambda m: _clock(m).replace(" a.m.", "aDec 1").replace(" p.m.", "pDec 1")}
+# how far a conflicting source's time is off (minutes; 720 is a.m. and p.m. swapped)
+_CONFLICT_SHIFTS = np.array([-60, -30, -15, -10, -5, 5, 10, 15, 30, 60, 720])
+_AIRPORTS = ("ORD", "IAH", "MIA", "JFK", "DFW", "LAX", "BOS", "PHX", "MCO", "DEN", "ATL", "SFO")
+
+
+def raha_flights_standin(seed: int = 0, *, popular_minutes: Sequence[int], rows: int = 2376, n_flights: int = 100,
+                         n_sources: int = 38, flights_per_popular: int = 4) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A seeded stand-in with flights' schema: ``rows`` reports of ``n_flights`` flights by ``n_sources`` sources
+    (distinct (source, flight) pairs), each flight with one true schedule, which the clean table repeats on each of
+    its rows. The sources conflict, as the deep-web sources of the real table do: a source may not report the
+    scheduled (30 %) or the actual (15 %) times at all (blank or "Not Available"), writes times in its own form, and
+    reports some times off by minutes to an hour or with a.m./p.m. swapped (its own rate, more often for the actual
+    times). So a value map repairs forms and blanks only partly: the blank maps to one clean time for every flight.
+
+    ``popular_minutes``: departure times (minutes after midnight) that ``flights_per_popular`` flights each have — the
+    query's times, which are the real table's most common ones; the other flights depart on a 5-minute grid."""
+    k = len(popular_minutes) * flights_per_popular
+    if k > n_flights:
+        raise ValueError(f"flights stand-in: {k} flights at popular times need n_flights ≥ {k}, got {n_flights}")
+    if rows > n_sources * n_flights:
+        raise ValueError(f"flights stand-in: rows={rows} exceeds the {n_sources} × {n_flights} (source, flight) pairs")
+    gen = np.random.default_rng(seed)
+    dep = gen.choice(np.arange(300, 1380, 5), n_flights)  # 5:00 a.m. – 10:55 p.m.
+    dep[:k] = np.repeat(np.asarray(popular_minutes, dtype=int), flights_per_popular)
+    arr = dep + 5 * gen.integers(9, 60, n_flights)  # 45 min – 4 h 55
+    delay = gen.geometric(1 / 15, n_flights) - 6  # whole minutes late (from 5 early), mean ≈ 9
+    true = {"sched_dep_time": dep, "act_dep_time": dep + delay, "sched_arr_time": arr,
+            "act_arr_time": arr + delay + gen.integers(-15, 16, n_flights)}
+    origin = gen.integers(len(_AIRPORTS), size=n_flights)
+    dest = (origin + gen.integers(1, len(_AIRPORTS), n_flights)) % len(_AIRPORTS)
+    names = [f"{a}-{n}-{_AIRPORTS[o]}-{_AIRPORTS[d]}" for a, n, o, d in
+             zip(gen.choice(["AA", "UA", "CO"], n_flights), gen.choice(np.arange(100, 4000), n_flights, replace=False), origin, dest)]
+    pairs = np.sort(gen.choice(n_sources * n_flights, rows, replace=False))
+    src, fl = pairs // n_flights, pairs % n_flights
+    # each source's habits: which times it omits, its missing marker, its form, how often it conflicts
+    omits = {"sched": gen.random(n_sources) < 0.3, "act": gen.random(n_sources) < 0.15}
+    marker = np.where(gen.random(n_sources) < 0.2, "Not Available", "")
+    form = gen.choice(list(_CLOCK_FORMS), n_sources, p=[0.7, 0.2, 0.1])
+    conflict = {"sched": gen.choice([0.0, 0.1, 0.4], n_sources, p=[0.5, 0.3, 0.2]),
+                "act": gen.choice([0.05, 0.3, 0.7], n_sources, p=[0.4, 0.3, 0.3])}
+    common = {"tuple_id": _text(np.arange(1, rows + 1)), "src": _text([f"source-{s + 1:02d}" for s in src]),
+              "flight": _text(np.asarray(names)[fl])}
+    clean, dirty = dict(common), dict(common)
+    for col, t in true.items():
+        kind = col.split("_")[0]  # "sched" or "act"
+        v = t[fl]
+        clean[col] = _text([_clock(m) for m in v])
+        off = np.where(gen.random(rows) < conflict[kind][src], gen.choice(_CONFLICT_SHIFTS, rows), 0)
+        missing = omits[kind][src] | (gen.random(rows) < 0.03)
+        text = [_CLOCK_FORMS[f](m) for f, m in zip(form[src], v + off)]
+        dirty[col] = _text(np.where(missing, marker[src], text))
+    cols = list(RAHA_COLUMNS["flights"])
+    return pd.DataFrame(dirty)[cols], pd.DataFrame(clean)[cols]
+
+
+def raha_rayyan_standin(seed: int = 0, S: int = 1000, n_journals: int = 60) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A seeded stand-in with rayyan's schema: articles with an issue and a volume number, where the clean table
+    writes an unknown number as the benchmark's missing marker "-1" and the dirty one leaves it blank, as it also
+    does for a few issue/volume 1 (so the repair map sends the blank to "-1", exact on all but those few rows)."""
+    gen = np.random.default_rng(seed)
+    tail = np.exp(-np.arange(1, 40) / 6.0)
+    issue = gen.choice(np.array(["-1", "0"] + [str(k) for k in range(1, 40)]), S, p=np.r_[0.05, 0.2, 0.75 * tail / tail.sum()])
+    volume = np.where(gen.random(S) < 0.02, "-1", np.where(gen.random(S) < 0.1, "0", gen.integers(1, 120, S).astype(str)))
+
+    def blanked(clean_values: np.ndarray) -> np.ndarray:
+        return np.where((clean_values == "-1") | ((clean_values == "1") & (gen.random(S) < 0.03)), "", clean_values)
+    dirty_issue, dirty_volume = blanked(issue), blanked(volume)
+    ids = gen.choice(np.arange(100_000, 1_000_000), S, replace=False)
+    journal = gen.integers(n_journals, size=S)
+    first_page = gen.integers(1, 2000, S)
+    common = {"id": _text(ids), "article_title": _text([f"Article {i}" for i in ids]),
+              "article_language": _text(np.full(S, "eng")), "journal_title": _text([f"Journal of topic {j}" for j in journal]),
+              "jounral_abbreviation": _text([f"J Top {j}" for j in journal]),
+              "journal_issn": _text([f"{1000 + j:04d}-{(7 * j) % 10000:04d}" for j in journal]),
+              "article_jcreated_at": _text([f"{m}/{d}/{y:02d}" for m, d, y in
+                                            zip(gen.integers(1, 13, S), gen.integers(1, 29, S), gen.integers(0, 100, S))]),
+              "article_pagination": _text([f"{p}-{p + n}" for p, n in zip(first_page, gen.integers(1, 20, S))]),
+              "author_list": _text([f'{{"Author {a}","Author {b}"}}' for a, b in zip(gen.integers(1, 5000, S), gen.integers(1, 5000, S))])}
+    clean = pd.DataFrame({**common, "article_jvolumn": _text(volume), "article_jissue": _text(issue)})
+    dirty = pd.DataFrame({**common, "article_jvolumn": _text(dirty_volume), "article_jissue": _text(dirty_issue)})
+    cols = list(RAHA_COLUMNS["rayyan"])
+    return dirty[cols], clean[cols]
 
 
 def _synthetic(seed, S=1000, N=50, z=2.0, numeric_mode="uniform"):

@@ -1079,33 +1079,13 @@ BEERS_QUERIES = (
 BEERS_BOUNDS = (0.0, 0.15)
 
 
-def _beers_standin(seed: int = 0, S: int = 2410) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A seeded stand-in with beers' shape (used only when the raha tables are absent): dirty spellings of the can
-    size, a few misspelt states, abv around 6 %."""
-    gen = np.random.default_rng(seed)
-    size = gen.choice(["12", "16", "24", "32"], S, p=[0.63, 0.35, 0.015, 0.005])
-    spell = {"12": ["12.0 oz", "12.0 OZ.", "12.0 ounce", "12 oz"], "16": ["16.0 oz", "16.0 ounce", "16 OZ"],
-             "24": ["24.0 oz"], "32": ["32.0 oz"]}
-    dirty_size = np.array([spell[s][gen.integers(len(spell[s]))] for s in size], dtype=object)
-    states = np.array(["CO", "CA", "MI", "IN", "TX", "OR", "PA", "IL"])
-    st = gen.choice(states, S, p=[0.2, 0.15, 0.13, 0.12, 0.11, 0.1, 0.1, 0.09])
-    dirty_st = np.where(gen.random(S) < 0.05, np.char.lower(st.astype(str)), st)
-    abv = np.round(np.clip(gen.normal(0.06, 0.013, S) + 0.006 * (size == "16"), 0.03, 0.12), 3).astype(str)
-    clean = pd.DataFrame({"ounces": size, "state": st, "abv": abv})
-    return pd.DataFrame({"ounces": dirty_size, "state": dirty_st, "abv": abv}), clean
-
-
 def beers_table(seed: int = 0) -> tuple[pd.DataFrame, dict, str]:
     """(dirty table with abv parsed, the repair maps {attr: {dirty: clean}} — NOT private, an oracle cleaner —, the
     data's source: "real" or "stand-in"). Real: raha's beers (``DPWB_DATA/cleaning/beers``)."""
     from . import raha
 
-    try:
-        dirty, clean = raha.load_pair("beers")
-        source = "real"
-    except FileNotFoundError:
-        dirty, clean = _beers_standin(seed)
-        source = "stand-in (seeded; the raha beers tables are absent)"
+    dirty, clean, kind = raha.pair("beers", seed)
+    source = "real" if kind == raha.REAL else "stand-in (seeded; the raha beers tables are absent)"
     df = pd.DataFrame({"ounces": dirty["ounces"].astype(object), "state": dirty["state"].astype(object),
                        "abv": np.clip([raha.parse_number(t, 0.0) for t in dirty["abv"]], *BEERS_BOUNDS)})
     maps = {a: raha.repair_map(dirty[a], clean[a]) for a in ("ounces", "state")}

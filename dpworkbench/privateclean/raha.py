@@ -29,6 +29,10 @@ What is public and what is private
 
 The expectations (:data:`EXPECTATIONS`, checked by :func:`dpworkbench.privateclean.claims.raha_cleaning`) were written before the experiment
 was first run, from the data's error profile alone (dirty vs clean distinct values, value-map accuracy).
+
+Without the benchmark's tables (``DPWB_DATA/cleaning/<name>``), :func:`pair` builds a seeded stand-in of the same schema
+(:mod:`dpworkbench.privateclean.datasets`: beers' can-size spellings, flights' conflicting sources, rayyan's blank
+issue numbers) and says so (``Prepared.source``, the ``[data]`` line); the claims then carry a ``stand-in`` cause.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ import math
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -49,6 +53,7 @@ from dpworkbench.datasets.real import read_table
 from dpworkbench.experiments.metrics import relative_error
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 
+from . import datasets as standins
 from .estimators import estimate
 from .mechanisms import grr
 from .model import CleanedRelation
@@ -84,13 +89,13 @@ class RahaSpec:
     default: float  # value of an unparseable/missing B (public)
     bounds: tuple[float, float]  # public clipping range of B; Δ = hi − lo
     predicate: tuple[str, ...]  # M_pred: clean values of A selected by the query
-    why: str  # what the repair map does on A
+    why: str  # what the repair map does on A (may name the profile's ``dirty_values`` / ``clean_values``)
 
 
 SPECS: dict[str, RahaSpec] = {
     # 25 dirty spellings of 7 sizes ("12.0 oz", "12.0 OZ.", "12.0 ounce" → "12"): a pure merge; value map is exact.
     "beers": RahaSpec("beers", "ounces", "abv", parse_number, 0.0, (0.0, 0.15), ("12",),
-                      "merges 25 dirty spellings of the can size into 7 clean values"),
+                      "merges {dirty_values} dirty spellings of the can size into {clean_values} clean values"),
     # Scheduled departure times reported by 38 sources that disagree; the clean value depends on the flight,
     # so a value map repairs formats and blanks only partly.
     "flights": RahaSpec("flights", "sched_dep_time", "act_dep_time", _minutes, 720.0, (0.0, 1440.0),
@@ -115,14 +120,20 @@ EXPECTATIONS = {
 
 
 # ------------------------------------------------------------------------------------------------------ data
+REAL = "real"
+STAND_IN = "stand-in"
+
+
 def load_pair(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(dirty, clean) of a raha benchmark, read as text, clean's column names on both (rows are aligned)."""
+    """(dirty, clean) of a raha benchmark, read as text, clean's column names on both (rows are aligned).
+
+    The real tables only: FileNotFoundError when they are absent (:func:`pair` falls back to the stand-in)."""
     check_options(name, "dataset", DATASETS)
     rel = [f"cleaning/{name}/dirty.csv.gz", f"cleaning/{name}/clean.csv.gz"]
     paths = [registry.real_path(r) for r in rel]
     if any(p is None for p in paths):
-        raise FileNotFoundError(f"raha {name}: {rel[0]} / {rel[1]} not under the data directory (DPWB_DATA); this "
-                                "experiment needs the real dirty/clean pair and has no stand-in")
+        raise FileNotFoundError(f"raha {name}: {rel[0]} / {rel[1]} not under the data directory (DPWB_DATA); "
+                                "raha.pair uses the seeded stand-in instead")
     dirty, clean = (read_table(p, dtype=str).fillna("") for p in paths)
     if dirty.shape != clean.shape:
         raise ValueError(f"{paths[0]}: shape {dirty.shape} differs from the clean version's {clean.shape}")
@@ -130,6 +141,31 @@ def load_pair(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     for p, r, df in zip(paths, ("dirty", "clean"), (dirty, clean)):
         provenance.record(f"raha.{name}.{r}", "real", provenance.display_path(p), len(df), registry.file_sha256(p))
     return dirty, clean
+
+
+def standin_pair(name: str, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The seeded stand-in of a raha pair, at the real table's size (:mod:`dpworkbench.privateclean.datasets`).
+
+    flights' popular departure times are the query's (:data:`SPECS`), read by the owner's parser."""
+    check_options(name, "dataset", DATASETS)
+    if name == "flights":
+        popular = [int(_minutes(t, math.nan)) for t in SPECS["flights"].predicate]
+        return standins.raha_flights_standin(seed, popular_minutes=popular)
+    return {"beers": standins.raha_beers_standin, "rayyan": standins.raha_rayyan_standin}[name](seed)
+
+
+def pair(name: str, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """(dirty, clean, source): the real pair when its tables are under DPWB_DATA (``source`` :data:`REAL`), else the
+    seeded stand-in (:data:`STAND_IN`; ``seed`` is its data seed, unused for the real tables). Either is recorded in
+    the provenance and printed as one ``[data]`` line."""
+    try:
+        return (*load_pair(name), REAL)
+    except FileNotFoundError:
+        dirty, clean = standin_pair(name, seed)
+    for role, df in (("dirty", dirty), ("clean", clean)):
+        provenance.record(f"raha.{name}.{role}", "synthetic", f"stand-in raha.standin_pair({name!r}, seed={seed})", len(df),
+                          note=f"the raha {name} tables are absent under the data directory", stands_in_for=f"raha.{name}.{role}")
+    return dirty, clean, STAND_IN
 
 
 def repair_map(dirty: pd.Series, clean: pd.Series) -> dict[str, str]:
@@ -170,12 +206,15 @@ class Prepared:
     truth: dict[str, float]
     residual: dict[str, float]
     stats: dict[str, Any]
+    source: str = REAL  # REAL or STAND_IN (:func:`pair`)
 
 
-def prepare(name: str) -> Prepared:
-    """Everything a repetition needs (read once): released schema, repair map, public domain, ground truth."""
+def prepare(name: str, seed: int = 0) -> Prepared:
+    """Everything a repetition needs (read once): released schema, repair map, public domain, ground truth.
+
+    ``seed``: the stand-in's data seed when the real pair is absent (:func:`pair`)."""
     spec = SPECS[name]
-    dirty, clean = load_pair(name)
+    dirty, clean, source = pair(name, seed)
     a = spec.predicate_attr
     table = pd.DataFrame({a: dirty[a].to_numpy(dtype=object), spec.numeric_attr: numeric_column(spec, dirty[spec.numeric_attr])})
     mapping = repair_map(dirty[a], clean[a])
@@ -184,8 +223,9 @@ def prepare(name: str) -> Prepared:
     stats = {"dataset": name, "rows": len(dirty), "A": a, "B": spec.numeric_attr, "A_error_rate": float((dirty[a] != clean[a]).mean()),
              "dirty_values": len(domain), "clean_values": int(clean[a].nunique()), "value_map_accuracy": acc,
              "B_error_rate": float((numeric_column(spec, dirty[spec.numeric_attr]) != numeric_column(spec, clean[spec.numeric_attr])).mean()),
-             "predicate": " | ".join(spec.predicate), "repair": spec.why}
-    return Prepared(spec, table, mapping, domain, truth(spec, clean), cleaning_residual(spec, dirty, clean), stats)
+             "predicate": " | ".join(spec.predicate)}
+    stats["repair"] = spec.why.format(**stats)  # the counts of this table (the real one's or the stand-in's)
+    return Prepared(spec, table, mapping, domain, truth(spec, clean), cleaning_residual(spec, dirty, clean), stats, source)
 
 
 # ------------------------------------------------------------------------------------------------ one run
@@ -219,10 +259,11 @@ def run_once(prep: Prepared, p: float, *, b_fraction: float = 0.5, rng: RngLike 
 
 
 def run(profile_grid: dict, *, repetitions: int, seed: int = 0, results_dir=None, progress: bool = False) -> pd.DataFrame:
-    """The grid dataset × p × repetition through :func:`dpworkbench.experiments.run_grid`; tidy rows."""
+    """The grid dataset × p × repetition through :func:`dpworkbench.experiments.run_grid`; tidy rows. ``seed`` seeds
+    the noise and, where a real pair is absent, the stand-in's data (:func:`prepare`)."""
     from dpworkbench.experiments import run_grid
 
-    preps = {d: prepare(d) for d in profile_grid["dataset"]}
+    preps = {d: prepare(d, seed) for d in profile_grid["dataset"]}
 
     def cell(c: dict, gen: np.random.Generator) -> list[dict]:
         return run_once(preps[c["dataset"]], float(c["p"]), rng=gen)
@@ -242,18 +283,19 @@ def summary(results: pd.DataFrame) -> pd.DataFrame:
 COLORS = {"direct": "#888888", "privateclean": "#1f77b4", "pc_noprov": "#d62728"}
 
 
-def figure(summ: pd.DataFrame, residual: dict[str, dict[str, float]] | None = None):
+def figure(summ: pd.DataFrame, residual: dict[str, dict[str, float]] | None = None, stand_ins: Sequence[str] = ()):
     """One row per dataset, one column per aggregate: median relative error vs p with an IQR band per method.
 
     A dotted line marks the cleaning residual (repaired dirty table vs clean, no privacy): no estimator can
-    go below it on average.
+    go below it on average. ``stand_ins``: the datasets run on their seeded stand-in (named so in the titles).
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     ds = list(dict.fromkeys(summ["dataset"]))
     fig = make_subplots(rows=len(ds), cols=len(AGGS), shared_xaxes=True,
-                        subplot_titles=[f"{d}: {a.upper()}" for d in ds for a in AGGS], vertical_spacing=0.08)
+                        subplot_titles=[f"{d}{' (stand-in)' if d in stand_ins else ''}: {a.upper()}" for d in ds for a in AGGS],
+                        vertical_spacing=0.08)
     for i, d in enumerate(ds, 1):
         for j, agg in enumerate(AGGS, 1):
             for m in METHODS:
@@ -270,10 +312,13 @@ def figure(summ: pd.DataFrame, residual: dict[str, dict[str, float]] | None = No
             fig.update_yaxes(title_text="median rel. error (%)" if j == 1 else None, row=i, col=j)
     for j in range(1, len(AGGS) + 1):
         fig.update_xaxes(title_text="p (GRR)", row=len(ds), col=j)
-    fig.update_layout(title="PrivateClean on real dirty data (raha benchmarks): error vs the clean answer; dotted = cleaning residual",
+    n_stand_in = len(set(ds) & set(stand_ins))
+    data = ("real dirty data (raha benchmarks)" if n_stand_in == 0 else "seeded stand-ins of the raha benchmarks"
+            if n_stand_in == len(ds) else "raha benchmarks (real; seeded stand-ins where marked)")
+    fig.update_layout(title=f"PrivateClean on {data}: error vs the clean answer; dotted = cleaning residual",
                       height=300 * len(ds) + 80, template="plotly_white")
     return fig
 
 
-__all__ = ["DATASETS", "EXPECTATIONS", "METHODS", "Prepared", "RahaSpec", "SPECS", "cleaning_residual", "load_pair", "prepare",
-           "figure", "repair_map", "run", "run_once", "summary", "truth"]
+__all__ = ["DATASETS", "EXPECTATIONS", "METHODS", "Prepared", "REAL", "RahaSpec", "SPECS", "STAND_IN", "cleaning_residual", "load_pair",
+           "pair", "prepare", "figure", "repair_map", "run", "run_once", "standin_pair", "summary", "truth"]
