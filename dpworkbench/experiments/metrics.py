@@ -1,7 +1,9 @@
 """The errors every experiment reports, in one place (mechanisms return releases; they never compute errors).
 
 Each metric takes the private outputs (a scalar or an array of repetitions) and the exact answer and returns an
-array of the same length; summaries (means, medians, quantiles) are the caller's.
+array of the same length; summaries (means, medians, quantiles) are the caller's. :func:`relative_to_truth` puts a
+summarised error over the truth with the relative error's zero-truth rule (it takes an error, so it is not in
+:data:`METRICS`).
 """
 
 from __future__ import annotations
@@ -30,14 +32,25 @@ def relative_error(out: Any, truth: Any, *, zero_truth: str = "floor", floor: fl
 
     ``zero_truth`` is the rule for a truth at (or, with ``"floor"``, near) zero, where the ratio is undefined:
 
-    - ``"floor"`` (default; R2T and the experiment runner): divide by max(|truth|, ``floor``), so a zero answer keeps
-      a finite error;
-    - ``"nan"`` (PrivateClean): NaN, so means over runs drop it;
+    - ``"floor"`` (default; the experiment runner): divide by max(|truth|, ``floor``), so a zero answer keeps a
+      finite error;
+    - ``"nan"`` (PrivateClean, R2T's relative error %): NaN, so means over runs drop it;
     - ``"inf"`` (the inconsistency paper): 0 when the output is exact too, ∞ otherwise.
+    """
+    return relative_to_truth(absolute_error(out, truth), truth, zero_truth=zero_truth, floor=floor)
+
+
+def relative_to_truth(error: Any, truth: Any, *, zero_truth: str = "floor", floor: float = 1.0) -> Any:
+    """An error already measured, ``error`` / |truth|, under :func:`relative_error`'s ``zero_truth`` rule (a vector
+    truth: its L1 norm); a float for a scalar ``error``.
+
+    For an error summarised before the division — a mean or trimmed mean of :func:`absolute_error` over runs (R2T's
+    "relative error %", the inconsistency paper's error against the exact I_R): the summary of the per-run ratios is
+    the same number in exact arithmetic, not in floating point, and these tables divide the summary.
     """
     check_options(zero_truth, "zero_truth", ZERO_TRUTH_RULES)
     t = np.asarray(truth, dtype=float)
-    err = absolute_error(out, t)
+    err = np.asarray(error, dtype=float)
     size = np.abs(t).sum() if t.ndim else abs(float(t))
     if zero_truth == "floor":
         r = err / np.maximum(size, floor)
@@ -67,4 +80,5 @@ METRICS: dict[str, Callable[..., np.ndarray]] = {
 }
 
 
-__all__ = ["METRICS", "ZERO_TRUTH_RULES", "absolute_error", "relative_error", "signed_error", "squared_error"]
+__all__ = ["METRICS", "ZERO_TRUTH_RULES", "absolute_error", "relative_error", "relative_to_truth", "signed_error",
+           "squared_error"]

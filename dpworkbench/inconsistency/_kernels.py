@@ -187,6 +187,9 @@ def rank_keys(u, v, pos, n):
 
 @njit(cache=True)
 def decode_rank_keys(keys, inv, n):
+    """(u, v) with u < v back from :func:`rank_keys`' keys (``inv[place]`` = node). Sorting the keys and decoding them
+    is the plain "rank" order the tests check the bucketed in-place order of ``model._order_rank`` against (the
+    package orders without packing every edge into one sorted array)."""
     u = np.empty(keys.size, np.int32)
     v = np.empty(keys.size, np.int32)
     for i in range(keys.size):

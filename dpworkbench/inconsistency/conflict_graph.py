@@ -221,11 +221,6 @@ class ConflictGraph:
         u, v = _split(keys, self.n)
         return ConflictGraph(self.n, u, v, self.per_dc[:k], self.dcs[:k], self.unary, 0.0, self.engine, self.identity)
 
-    def to_csr(self):
-        from ..graphs import from_edge_array
-
-        return from_edge_array(np.stack([self.u, self.v], axis=1), n=self.n)
-
     def to_networkx(self):
         import networkx as nx
 

@@ -178,13 +178,13 @@ def FD(lhs: Sequence[str] | str, rhs: Sequence[str] | str) -> DC | list[DC]:
         raise ValueError("an FD needs at least one right-hand attribute")
     out = []
     for b in rhs_list:
-        preds = tuple(P(a, "=", a) for a in lhs) + (P(b, "!=", b),)
-        dc = DC(preds, text="")
-        out.append(DC(preds, text=str(dc)))
+        out.append(make_dc(tuple(P(a, "=", a) for a in lhs) + (P(b, "!=", b),)))
     return out[0] if isinstance(rhs, str) else out
 
 
 def make_dc(predicates: Iterable[Predicate], text: str = "") -> DC:
+    """A DC built from predicates in code (not parsed from text), its ``text`` the printed form unless given: the
+    DCs of :func:`FD` and the random DCs of the conflict-graph tests."""
     preds = tuple(predicates)
     d = DC(preds)
     return DC(preds, text=text or str(d))

@@ -26,7 +26,7 @@ from .. import cache
 from .._validation import check_int, check_options
 from ..accounting import Release
 from ..experiments import run_grid
-from ..experiments.metrics import relative_error
+from ..experiments.metrics import absolute_error, relative_error, relative_to_truth
 from ..mechanisms.backends import RngLike, check_rng
 from .mechanisms import dp_vertex_cover, graph_projection
 from .conflict_graph import ConflictGraph, build
@@ -152,7 +152,10 @@ def ir_against_exact(res: pd.DataFrame, datasets: Sequence[str], *, alpha: float
             out.append(dict(dataset=d, eps=float(e), tau=tau, i_r_lin=lin, two_lin=2 * lin, cover=cover,
                             cover_over_tau=cover / tau if tau > 0 else float("nan"),
                             err_vs_2lin=float(grp.rel_error.mean()) if lin > 0 else float("nan"),
-                            err_vs_exact=float((grp.output - tau).abs().mean() / tau) if tau > 0 else float("nan"),
+                            # pandas' mean, as err_vs_2lin's: it skips a run without an output, and an uncomputable
+                            # τ (NaN) gives NaN without numpy's empty-mean warning
+                            err_vs_exact=relative_to_truth(pd.Series(absolute_error(grp.output, tau)).mean(), tau,
+                                                           zero_truth="nan"),
                             runs=len(grp)))
     return pd.DataFrame(out)
 

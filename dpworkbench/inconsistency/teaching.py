@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 
 from .. import cache
 from .._validation import check_options
+from ..experiments.metrics import relative_error
 from .conflict_graph import build
 from .datasets import dcs_for, load_table
 from .figures import draw_graph
@@ -143,8 +144,9 @@ def explorer_view(dataset: str, rows: int, alpha: float, epsilon: float, seed: i
                       # two lines: on one, a stand-in's title ("synthetic") was wider than the figure allows
                       title=f"{dataset} ({ds.source}), {rows} rows<br><sup>{noise}, {len(dcs)} DC(s), "
                             f"{g.num_edges} edges</sup>")
+    # a measure at 0 (no conflicts) has no relative error: NaN in the table, not the paper's ∞ (ZERO_TRUTH)
     table = pd.DataFrame([{"measure": m, "true (NOT PRIVATE)": truth[m], "DP mean": np.mean(est[m]), "DP std": np.std(est[m]),
-                           "mean rel. error": np.mean(np.abs(np.asarray(est[m]) - truth[m]) / truth[m]) if truth[m] else np.nan}
+                           "mean rel. error": np.mean(relative_error(est[m], truth[m], zero_truth="nan"))}
                           for m in truth])
     return fig, table
 

@@ -64,6 +64,7 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench._validation import check_options
+from dpworkbench.experiments.metrics import signed_error
 
 from .estimators import Estimate
 from .mechanisms import key_columns, partition_codes
@@ -1017,10 +1018,10 @@ def coverage_study(df: pd.DataFrame, discrete: dict, numeric: dict, domains: dic
         truth, target = np.atleast_1d(truth), np.atleast_1d(target)
         labels = jt.groups if jt.groups is not None else [None]
         for g, lab in enumerate(labels):
-            e, t = est[:, g] - truth[g], truth[g]
+            e, t = signed_error(est[:, g], truth[g]), truth[g]
             ok = np.isfinite(e)
             cov = np.mean((lo[ok, g] <= t) & (t <= hi[ok, g])) if ok.any() else np.nan
-            de = d[:, g] - t
+            de = signed_error(d[:, g], t)
             dok = np.isfinite(de)
             n_ok = int(ok.sum())
             se = float(e[ok].std(ddof=1) / math.sqrt(n_ok)) if n_ok > 1 else np.nan

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from dpworkbench.accounting import DescribedRelease, Release
+from dpworkbench.experiments.metrics import signed_error
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 from dpworkbench.mechanisms.declaration import Param
 
@@ -276,7 +277,7 @@ def query(raw: pd.DataFrame, q: QueryPlan, *, rng: RngLike = None, spark=None, s
     truth = {"count": float(sel.sum()), "sum": float(vals[sel].sum()),
              "avg": float(vals[sel].mean()) if sel.any() else float("nan")}[q.agg]
     exact = {"input": {"cells": parse_report.columns, **dict(released.exact)}, "true_answer": truth,
-             "privateclean_error": pc.value - truth, "direct_error": d - truth,
+             "privateclean_error": float(signed_error(pc.value, truth)), "direct_error": float(signed_error(d, truth)),
              "ci_covers_truth": bool(pc.lo <= truth <= pc.hi)}
     lo, hi = pc.lo, pc.hi
     if q.agg == "avg" and q.bounds is not None and math.isfinite(lo) and math.isfinite(hi):

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..experiments import run_grid, trimmed_mean
 from ..experiments.claims import monte_carlo_se
-from ..experiments.metrics import absolute_error
+from ..experiments.metrics import absolute_error, relative_to_truth
 from .mechanisms import baselines
 from .mechanisms import FIXED_TAU, fixed_tau, opt2, r2t, tau_grid
 from .aggregate import Path2Truncation
@@ -392,7 +392,7 @@ def summarize_runs(runs: pd.DataFrame) -> pd.DataFrame:
         ok = g[g.status == "ok"]
         err = trimmed_mean(ok.abs_error.to_numpy(), proportion=TRIM) if len(ok) else float("nan")
         return pd.Series({"answer": g.answer.iloc[0], "DS": g.DS.iloc[0], "source": g.source.iloc[0], "runs": len(ok),
-                          "error": err, "rel_error_pct": 100 * err / g.answer.iloc[0] if g.answer.iloc[0] else float("nan"),
+                          "error": err, "rel_error_pct": relative_to_truth(100 * err, g.answer.iloc[0], zero_truth="nan"),
                           "error_over_DS": err / g.DS.iloc[0] if g.DS.iloc[0] else float("nan"),
                           # any run over the limit makes the cell OT (the paper's convention): no mean of the runs that happened to fit
                           "status": "OT" if len(ok) < len(g) else "ok"})

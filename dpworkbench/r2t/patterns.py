@@ -224,6 +224,9 @@ def sql_occurrences(g: CSRGraph, query: str, con=None) -> np.ndarray:
 
 
 def graph_joininfo_sql(g: CSRGraph, query: str, *, name: str = "") -> JoinInfo:
+    """The JoinInfo of ``query`` on ``g`` through the spec's SQL in DuckDB (:func:`sql_occurrences`): the reference
+    the enumerators of :func:`graph_joininfo` (what the package uses: faster, no database) are tested against — the same
+    answer, DS_Q and LP values (tests/r2t/test_sql.py)."""
     return _from_occurrences(sql_occurrences(g, query), g.n, name or query)
 
 

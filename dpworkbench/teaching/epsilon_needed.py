@@ -48,14 +48,6 @@ class EpsilonNeeded:
     def reachable(self) -> bool:
         return math.isfinite(self.epsilon)
 
-    def sentence(self, what: str = "the answer") -> str:
-        conf = f"{100 * (1 - self.accuracy.beta):g}%"
-        if not self.reachable:
-            return (f"No ε ≤ {EPSILON_RANGE[1]:g} keeps the noise of {what} within ±{self.percent:g}% of {self.reference:,.6g} "
-                    f"(±{self.target:.4g}) at {conf}: ask for a larger error, or the answer must be larger")
-        return (f"ε ≥ {self.epsilon:.3g} keeps the noise of {what} within ±{self.percent:g}% of {self.reference:,.6g} "
-                f"(±{self.target:.4g}) with probability {conf} (noise only)")
-
 
 def _bar(accuracy_at: AccuracyAt, epsilon: float, beta: float) -> Accuracy:
     acc = accuracy_at(float(epsilon), float(beta))

@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 
 from .._validation import check_epsilon, check_finite_array, check_int
 from ..accounting import Accountant
-from ..experiments.metrics import absolute_error
+from ..experiments.metrics import absolute_error, relative_error, signed_error
 from ..mechanisms import core
 from ..mechanisms.backends import NumpyBackend, as_generator
 from ..plots.style import decade_ticks
@@ -173,8 +173,9 @@ def rr_estimation_experiment(
             for est_name, est in (("naive", naive), ("bias-corrected", corrected)):
                 rows.append({
                     "epsilon": eps, "repetition": rep, "estimator": est_name,
-                    "l1_error": float(np.abs(est - truth).sum() / n),
-                    "top_value_error": float((est[0] - truth[0]) / n),
+                    # the L1 error of the counts over n = ‖truth‖₁ (est is one repetition); the top share's bias
+                    "l1_error": float(relative_error([est], truth)[0]),
+                    "top_value_error": float(signed_error(est[0], truth[0]) / n),
                 })
     return pd.DataFrame(rows)
 
@@ -250,7 +251,7 @@ def svt_localisation_error(res: pd.DataFrame, queries: Sequence[float], threshol
     rows = []
     for eps, d in res.groupby("epsilon"):
         d = d[d["index"] != "none"]
-        dist = np.abs(d["index"].astype(int) - first)
+        dist = absolute_error(d["index"].astype(int), first)
         w = d["frequency"].to_numpy()
         rows.append({"epsilon": eps, "mean": float((w * dist).sum() / w.sum()) if w.sum() else np.nan})
     return pd.DataFrame(rows)

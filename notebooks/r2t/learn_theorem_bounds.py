@@ -34,6 +34,7 @@ from IPython.display import display
 import numpy as np
 import pandas as pd
 from dpworkbench.experiments import NotebookContext, pick
+from dpworkbench.experiments.metrics import absolute_error
 from dpworkbench.r2t import claims, experiments, figures
 from dpworkbench.r2t import Truncation, naive_value, from_lists
 from dpworkbench.r2t.mechanisms import OPT2, R2T, InstanceStats, r2t_bound, opt2_bound, ls_lower_bound
@@ -80,7 +81,7 @@ for d, n, q in [("amazon2", n_social, "edge"), ("amazon2", n_social, "triangle")
     inst = experiments.graph_instance(d, q, n=n, seed=seed)
     out = R2T.sample(inst.trunc, size=reps, rng=gen, epsilon=epsilon, beta=beta, gs=inst.gs)
     o = OPT2.sample(InstanceStats(inst.trunc, fhat=inst.fhat), size=reps, rng=gen, epsilon=epsilon, beta=beta)
-    err_r, err_o = np.abs(out - inst.answer), np.abs(o - inst.answer)
+    err_r, err_o = absolute_error(out, inst.answer), absolute_error(o, inst.answer)
     rows.append({"dataset": d, "source": inst.source, "query": q, "DS": inst.ds, "GS": inst.gs,
                  "R2T err quantile 1-β": np.quantile(err_r, 1 - beta), "Thm 5.1 bound": r2t_bound(inst.ds, epsilon=epsilon, beta=beta, gs=inst.gs),
                  "R2T P[out ≤ Q]": float(np.mean(out <= inst.answer)),
@@ -101,7 +102,7 @@ fig
 rng = np.random.default_rng(seed)
 info = from_lists(np.ones(4000), [[int(i)] for i in rng.integers(0, 800, 4000)])
 gs_ls = 10**5
-errs = np.array([abs(baselines.ls(info, epsilon=epsilon, gs=gs_ls, rng=rng)["value"] - info.answer) for _ in range(ls_reps)])
+errs = absolute_error([baselines.ls(info, epsilon=epsilon, gs=gs_ls, rng=rng)["value"] for _ in range(ls_reps)], info.answer)
 lb = ls_lower_bound(gs_ls, epsilon=epsilon)
 frac = float(np.mean(errs >= lb))
 print(f"LS: P[error ≥ {lb:.0f}] = {frac:.3f} (theory ≥ {1/(8*np.e**2):.4f}); DS = {info.DS:g}, R2T bound would be ~{r2t_bound(info.DS, epsilon=epsilon, beta=beta, gs=gs_ls):.0f}")

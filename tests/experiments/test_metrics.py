@@ -67,3 +67,28 @@ def test_vector_truth_is_measured_in_l1():
 def test_unknown_rule_is_one_line():
     with pytest.raises(ValueError, match="zero_truth must be"):
         M.relative_error(1.0, 0.0, zero_truth="zero")
+
+
+@pytest.mark.parametrize("rule", M.ZERO_TRUTH_RULES)
+def test_relative_error_is_the_absolute_error_over_the_truth(rule):
+    # one rule for both: relative_error is relative_to_truth of the absolute error, bit for bit, zero truths included
+    rng = np.random.default_rng(3)
+    for truth in (0.0, -2.5, 7.0, np.array([0.0, 0.0]), np.array([2.0, -1.0])):
+        out = rng.normal(0, 3, (5,) + np.shape(truth))
+        out[0] = truth
+        np.testing.assert_array_equal(M.relative_error(out, truth, zero_truth=rule),
+                                      M.relative_to_truth(M.absolute_error(out, truth), truth, zero_truth=rule))
+
+
+def test_a_summarised_error_over_the_truth_keeps_the_zero_truth_rule():
+    errs = M.absolute_error(np.array([9.0, 12.0, 10.5]), 10.0)
+    # the mean error over the truth, in percent (R2T's relative error %): the summary is divided, not summarised ratios
+    assert M.relative_to_truth(100 * errs.mean(), 10.0, zero_truth="nan") == 100 * errs.mean() / 10.0 == pytest.approx(35 / 3)
+    assert math.isnan(M.relative_to_truth(4.0, 0.0, zero_truth="nan"))
+    assert math.isnan(M.relative_to_truth(4.0, math.nan, zero_truth="nan"))  # an uncomputable truth stays undefined
+    assert M.relative_to_truth(4.0, 0.0, zero_truth="inf") == math.inf
+    assert M.relative_to_truth(0.0, 0.0, zero_truth="inf") == 0.0
+    assert M.relative_to_truth(4.0, 0.5) == 4.0  # the floor
+    assert M.relative_to_truth(np.array([3.0, 6.0]), np.array([1.0, -2.0])).tolist() == [1.0, 2.0]  # ‖truth‖₁
+    with pytest.raises(ValueError, match="zero_truth must be"):
+        M.relative_to_truth(1.0, 0.0, zero_truth="zero")
