@@ -288,10 +288,8 @@ def rows_used(X: np.ndarray, y: np.ndarray, domains: list[int], n_classes: int, 
     if X.shape[0]:
         ok &= ((X >= 0) & (X < np.asarray(domains))).all(axis=1)
     X, y = X[ok].astype(np.int64), y[ok].astype(np.int64)
-    if n_bound is None:  # derived (a research run): nothing is cut
-        n_bound, stab = check_int(max(X.shape[0], 1), "n_bound", minimum=1), 1
-    else:
-        n_bound, stab = check_int(n_bound, "n_bound", minimum=1), 2
+    # n_bound is checked by the declaration (``dampening.id3_*``: an int ≥ 1) before any row is read
+    n_bound, stab = (max(X.shape[0], 1), 1) if n_bound is None else (int(n_bound), 2)  # None: derived, nothing cut
     return X[:n_bound], y[:n_bound], n_bound, stab, int((~ok).sum()), max(X.shape[0] - n_bound, 0)
 
 

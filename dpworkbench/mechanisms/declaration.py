@@ -76,6 +76,8 @@ class Param:
                     value = value.lower() in ("true", "1", "yes")
                 out = bool(value)
             elif self.kind is int:
+                if isinstance(value, (bool, np.bool_)):  # a flag where a count belongs is a mistake, not 1 or 0
+                    raise ValueError
                 f = float(value)
                 if not f.is_integer():
                     raise ValueError
@@ -86,19 +88,23 @@ class Param:
                     raise ValueError
             else:
                 out = self.kind(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a finite {self.kind.__name__}, got {value!r}") from None
+        except (TypeError, ValueError):  # the range too, so one refusal says all that is allowed
+            raise ValueError(f"{name} must be a finite {self.kind.__name__}{self._range()}, got {value!r}") from None
         if self.choices is not None and out not in self.choices:
             raise ValueError(f"{name} must be one of {', '.join(map(str, self.choices))}; got {out!r}")
         below = self.low is not None and (out < self.low or (self.open_low and out == self.low))
         if below or (self.high is not None and (out > self.high or (self.open_high and out == self.high))):
-            if self.low is not None and self.high is not None:  # the whole interval, so one message says it all
-                raise ValueError(f"{name} must be in {'(' if self.open_low else '['}{self.low:g}, {self.high:g}"
-                                 f"{')' if self.open_high else ']'}, got {out!r}")
-            if below:
-                raise ValueError(f"{name} must be {'>' if self.open_low else '≥'} {self.low:g}, got {out!r}")
-            raise ValueError(f"{name} must be {'<' if self.open_high else '≤'} {self.high:g}, got {out!r}")
+            raise ValueError(f"{name} must be{self._range()}, got {out!r}")
         return out
+
+    def _range(self) -> str:
+        """`` in (0, 1]``, `` > 0``, `` ≤ 5`` or nothing: the bounds in words (both: the whole interval)."""
+        if self.low is not None and self.high is not None:
+            return (f" in {'(' if self.open_low else '['}{self.low:g}, {self.high:g}"
+                    f"{')' if self.open_high else ']'}")
+        if self.low is not None:
+            return f" {'>' if self.open_low else '≥'} {self.low:g}"
+        return "" if self.high is None else f" {'<' if self.open_high else '≤'} {self.high:g}"
 
     def describe(self) -> str:
         rule = ""
@@ -207,6 +213,8 @@ class Mechanism:
     accuracy : ``accuracy(**params) -> Accuracy`` (or a sentence), the noise-only error bar of the release from
         public parameters only, shown next to every private value and asked by ``--plan`` before the data is read.
     paper_option : True for a labelled paper option that is NOT private at the claimed ε (the harness must flag it).
+    joint_check : ``joint_check(params)``, a constraint between checked parameters that no single :class:`Param` can
+        state (``lower < upper``): a one-line ValueError, raised by :meth:`check_params`, so before any spend.
     """
 
     name: str
@@ -226,6 +234,7 @@ class Mechanism:
     load: Callable[..., Any] | None = None
     accuracy: Callable[..., "Accuracy | str"] | None = None
     paper_option: bool = False
+    joint_check: Callable[[Mapping[str, Any]], None] | None = None
     release_type: type = Release
     references: str = ""
     register: bool = True
@@ -244,13 +253,17 @@ class Mechanism:
     def paper(self) -> str:
         return self.name.split(".", 1)[0]
 
-    def check_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Defaults filled in and every value checked against its constraint; an unknown name is refused."""
+    def check_params(self, params: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Defaults filled in and every value checked against its constraint; an unknown name is refused. ``labels``
+        names a parameter in a refusal as the caller knows it (an API's ``budget`` for the declaration's ``epsilon``)."""
         known = {p.name: p for p in self.params}
         unknown = sorted(set(params) - set(known))
         if unknown:
             raise ValueError(f"{self.name} has no parameter {unknown[0]!r} (parameters: {', '.join(known)})")
-        return {name: p.check(params.get(name, p.default)) for name, p in known.items()}
+        out = {name: p.check(params.get(name, p.default), (labels or {}).get(name)) for name, p in known.items()}
+        if self.joint_check is not None:
+            self.joint_check(out)
+        return out
 
     # -- cost --------------------------------------------------------------------------------------------------
     def plan(self, **params: Any) -> tuple[LedgerEntry, ...]:

@@ -41,7 +41,7 @@ def test_flags_carry_the_declared_type_default_choices_and_help():
     (["--level", "0"], "--level must be in (0, 1], got 0.0"),
     (["--level", "0.5", "--max-items", "0"], "--max-items must be ≥ 1, got 0"),
     (["--level", "0.5", "--epsilon", "-1"], "--epsilon must be > 0, got -1.0"),
-    (["--level", "nan"], "--level must be a finite float, got nan"),
+    (["--level", "nan"], "--level must be a finite float in (0, 1], got nan"),
 ])
 def test_a_refusal_is_one_line_naming_the_flag(argv, message):
     args = _parser(defaults={"epsilon": 1.0}).parse_args(argv)

@@ -168,5 +168,5 @@ def test_fit_input_errors():
     DM.id3_fit(np.zeros((0, 2), int), np.zeros(0, int), [2, 2], 2, depth=2, budget=1.0, n_bound=20, rng=0)
     with pytest.raises(ValueError, match="budget"):
         DM.id3_fit(X, y, [2, 2], 2, depth=1, budget=0.0)
-    with pytest.raises(ValueError, match="depth must be >= 1"):
+    with pytest.raises(ValueError, match="depth must be ≥ 1"):
         DM.id3_fit(X, y, [2, 2], 2, depth=0, budget=1.0)

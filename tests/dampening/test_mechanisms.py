@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from dpworkbench.dampening import SensitivityMatrix
+from dpworkbench.dampening import mechanisms as DM
 
 
 def test_release_mechanisms_refuse_unverified_delta():
@@ -47,3 +48,20 @@ def test_every_declaration_is_registered_and_samples_through_its_noise():
     assert ledger_epsilon(MEDIAN["LD"].plan(epsilon=0.5, lower=0, upper=1)) == 0.5
     with pytest.raises(ValueError, match="research noise"):
         MEDIAN["LD"].sample(stats, size=5, rng=None, epsilon=1.0, lower=0.0, upper=6.0)
+
+
+def test_quantile_bounds_are_the_declarations_rule_refused_before_any_spend():
+    """lower < upper and missing ∈ [lower, upper] relate two parameters: the quantile declarations hold the rule
+    (``joint_check``), so a direct release (and the CLI's ``--plan``) refuses them before ε is recorded, as the API
+    does. A percentile without its p is refused, not read as the median."""
+    from dpworkbench.accounting import Accountant
+
+    acc = Accountant(total_epsilon=5.0)
+    for decl in (*DM.MEDIAN.values(), *DM.PERCENTILE.values()):
+        p = {"p": 0.5} if "percentile" in decl.name else {}
+        for bounds in ({"lower": 5.0, "upper": 1.0}, {"lower": 0.0, "upper": 1.0, "missing": 2.0}):
+            with pytest.raises(ValueError, match="upper must be larger|missing must be"):
+                decl.release(np.array([1.0, 2.0]), rng=0, accountant=acc, epsilon=1.0, **bounds, **p)
+    assert acc.spent == 0.0
+    with pytest.raises(ValueError, match=r"^p must be a finite float in \(0, 1\], got None$"):
+        DM.select_percentile([1.0, 2.0], None, lower=0, upper=10, epsilon=1, rng=0)

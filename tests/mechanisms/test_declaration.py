@@ -125,6 +125,18 @@ def test_parameters_are_checked_once_with_one_line_messages():
         mech.plan(epsilon=1.0, z=3)
 
 
+def test_a_bool_is_no_count_and_labels_name_the_callers_argument():
+    """An API that called check_int refused k=True; its declaration now does (the CLI's "3" is still a count). A
+    caller's own name (``budget``) is the one a refusal shows."""
+    mech = _toy()
+    for flag in (True, np.True_):
+        with pytest.raises(ValueError, match="k must be a finite int ≥ 1, got"):
+            mech.plan(epsilon=1.0, k=flag)
+    assert mech.check_params({"epsilon": "0.5", "k": "3"}) == {"epsilon": 0.5, "k": 3}
+    with pytest.raises(ValueError, match="^budget must be > 0, got -1.0$"):
+        mech.check_params({"epsilon": -1}, labels={"epsilon": "budget"})
+
+
 def test_sample_is_research_only_and_same_law_as_release():
     mech = _toy()
     with pytest.raises(ValueError, match="research noise"):

@@ -372,6 +372,9 @@ def load_one_column(path, *, lower: float, upper: float, missing: float | None =
     return read_column(path, None, lower=lower, upper=upper, missing=check_bounds(lower, upper, missing))[0]
 
 
+QUANTILE_P = Param("p", float, REQUIRED, "public quantile level in (0, 1]", low=0.0, open_low=True, high=1.0)
+
+
 def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
     """One selector of median (``median``) or percentile selection; ``thesis``: the median with the thesis'
     Candidates δ (Alg. 2, NOT admissible: a labelled paper option, not ε-DP as claimed)."""
@@ -381,8 +384,7 @@ def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
               Param("missing", float, None, "public value of a missing value, in [lower, upper] (default lower)"),
               Param("horizon", int, 32, "public horizon T of δ (δ = Λ from T on)", low=1))
     if not median:
-        params = params[:1] + (Param("p", float, REQUIRED, "public quantile level in (0, 1]", low=0.0,
-                                     open_low=True, high=1.0),) + params[1:]
+        params = params[:1] + (QUANTILE_P,) + params[1:]
 
     def note(p):
         return f"median {selector}" if median else f"percentile p={p['p']:g} {selector}"
@@ -393,6 +395,7 @@ def _quantile(selector: str, median: bool, thesis: bool = False) -> Mechanism:
         summary=f"private {what} selection by {selector}: releases a row position (not a value)"
         + ("; the thesis' Candidates δ (Alg. 2), NOT admissible: a labelled paper option" if thesis else ""),
         relation=QUANTILE_RELATION, params=params, public=("n",), paper_option=thesis,
+        joint_check=lambda p: check_bounds(p["lower"], p["upper"], p["missing"]),
         cost=lambda **p: planned((ledger_name(selector), p["epsilon"], note(p))),
         statistics=lambda values, **p: quantile_statistics(values, selector=selector, delta=delta, **p),
         noise=_selection(selector, _quantile_exact),
@@ -415,8 +418,8 @@ PERCENTILE = {s: _quantile(s, False) for s in SELECTORS}
 def select_quantile(values: Any, p: float | None, *, lower: float, upper: float, epsilon: float, mechanism: str,
                     horizon: int, rng, accountant, missing: float | None, delta: str = "box",
                     allow_unverified: bool = False):
-    """The one dispatch of :func:`median.select_median` (``p=None``) and :func:`percentile.select_percentile`."""
-    missing = check_bounds(lower, upper, missing)
+    """The one dispatch of :func:`median.select_median` (``p=None``) and :func:`percentile.select_percentile`: the
+    declaration checks the public parameters (with :func:`check_bounds`) before the values are read."""
     params = dict(lower=lower, upper=upper, missing=missing, horizon=horizon, epsilon=epsilon)
     thesis = p is None and delta != "box" and mechanism in ("LD", "SLD")
     if p is None:
@@ -428,17 +431,19 @@ def select_quantile(values: Any, p: float | None, *, lower: float, upper: float,
                              "allow_unverified=True only for labelled, non-private reproductions of the thesis")
     else:
         decl, params["p"] = PERCENTILE[mechanism], p
+    params = decl.check_params(params)
+    params["missing"] = check_bounds(params["lower"], params["upper"], params["missing"])
     rel = decl.release(values, rng=rng, accountant=accountant, **params)
     exact = dict(rel.exact)
     exact["true_median" if p is None else "true_percentile"] = exact.pop("truth")
     n = int(np.size(values))
-    public = {"mechanism": mechanism, "lambda": float(upper - lower), "n": n}
+    public = {"mechanism": mechanism, "lambda": params["upper"] - params["lower"], "n": n}
     if p is None:
         public["delta"] = delta
     else:
         from ..percentile import quantile_rank
 
-        public["rank"] = quantile_rank(n, p)
+        public["rank"] = quantile_rank(n, params["p"])
     return shaped(replace(rel, exact=exact), public=public)
 
 
@@ -810,8 +815,7 @@ ID3 = {m: _id3(m) for m in ID3_METHODS}
 from ..ebc import METHODS as TOPK_METHODS, PROJECTION_STABILITY, check_degree_bound, simple_graph_on, true_top_k  # noqa: E402
 from ..id3 import delta_ig_global, predict  # noqa: E402
 from ..median import DELTAS  # noqa: E402
-from ..percentile import MECHANISMS, check_p  # noqa: E402
-from dpworkbench._validation import check_epsilon, check_int, check_options  # noqa: E402
+from dpworkbench._validation import check_int, check_options  # noqa: E402
 from dpworkbench.mechanisms.backends import as_generator  # noqa: E402
 from dpworkbench.accounting import Accountant  # noqa: E402
 from dpworkbench.mechanisms.backends import RngLike, check_rng  # noqa: E402
@@ -861,24 +865,23 @@ def priv_top_k(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: str = 
         raise ValueError("priv_top_k takes the graph's EBC scores and degrees, whose degree bound no public rule can "
                          "enforce; release through priv_top_k_graph (the raw edge list, projected into the bound), or "
                          "pass a seed for a research run")
+    check_options(method, "method", TOPK)
+    p = TOPK[method].check_params({"epsilon": epsilon, "k": k, "max_degree_bound": max_degree_bound,
+                                   "stability": stability})  # the declared constraints, before the scores are read
+    epsilon, k = p["epsilon"], p["k"]
     ebc = np.asarray(ebc, float)
     degrees = np.asarray(degrees, np.int64)
     if ebc.size == 0:
         raise ValueError("graph has no nodes")
-    k = check_int(k, "k", minimum=1)
     if k > ebc.size:
         raise ValueError(f"k={k} is larger than the number of nodes ({ebc.size})")
-    epsilon = check_epsilon(epsilon)
-    check_options(method, "method", TOPK_METHODS)
     derived = () if max_degree_bound is not None else ("max_degree_bound",)
-    bound = check_degree_bound(degrees, max_degree_bound)
-    stab = check_int(stability, "stability", minimum=1)
-    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=bound, stability=stab)
-    rel = TOPK[method].release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon, k=k,
-                               max_degree_bound=bound, stability=stab)
+    p["max_degree_bound"] = bound = check_degree_bound(degrees, p["max_degree_bound"])
+    stats = topk_statistics(ebc, degrees, method=method, max_degree_bound=bound, stability=p["stability"])
+    rel = TOPK[method].release(None, rng=rng, accountant=accountant, statistics=stats, **p)
     truth = rel.exact["truth"]
     public = {"method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": int(ebc.size)}
-    if stab == 1:
+    if p["stability"] == 1:
         rel = replace(rel, public={k_: v for k_, v in rel.public.items() if k_ != "stability"})
     return shaped(replace(rel, exact={}), public=public, derived=derived, exact={
         "true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum())})
@@ -902,24 +905,21 @@ def priv_top_k_graph(edges: Any, num_nodes: int, k: int, *, epsilon: float, max_
     """
 
     n = check_int(num_nodes, "num_nodes", minimum=1)
+    check_options(method, "method", TOPK_GRAPH)
     derived = () if max_degree_bound is not None else ("max_degree_bound",)
     if max_degree_bound is None and not check_rng(rng).seeded:  # a release's public inputs are arguments
         raise ValueError("max_degree_bound is a public input of a release: pass it (only a seeded research run may "
                          "derive it from the graph)")
     if max_degree_bound is None:  # research run: the true max degree (the projection is then the identity)
         max_degree_bound = max(int(np.bincount(simple_graph_on(edges, n)[0].ravel(), minlength=n).max(initial=0)), 1)
-    bound = check_int(max_degree_bound, "max_degree_bound", minimum=1)
-    k = check_int(k, "k", minimum=1)
-    if k > n:
-        raise ValueError(f"k={k} is larger than the number of nodes ({n})")
-    epsilon = check_epsilon(epsilon)
-    check_options(method, "method", TOPK_METHODS)
-    stats = graph_topk_statistics((n, edges), method=method, max_degree_bound=bound, disk=True)
-    rel = TOPK_GRAPH[method].release((n, edges), rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon,
-                                     k=k, max_degree_bound=bound)
+    p = TOPK_GRAPH[method].check_params({"epsilon": epsilon, "k": k, "max_degree_bound": max_degree_bound})
+    if p["k"] > n:
+        raise ValueError(f"k={p['k']} is larger than the number of nodes ({n})")
+    stats = graph_topk_statistics((n, edges), method=method, max_degree_bound=p["max_degree_bound"], disk=True)
+    rel = TOPK_GRAPH[method].release((n, edges), rng=rng, accountant=accountant, statistics=stats, **p)
     truth = rel.exact["truth"]
     return replace(rel, derived_public=derived, public={
-        **rel.public, "method": method, "epsilon_per_draw": epsilon / k, "delta_ebc": stats["gs"], "num_nodes": n,
+        **rel.public, "method": method, "epsilon_per_draw": p["epsilon"] / p["k"], "delta_ebc": stats["gs"], "num_nodes": n,
         "stability": PROJECTION_STABILITY},
                    exact={"true_top_k": truth, "overlap_with_true_top_k": int(np.isin(rel.value, truth).sum()),
                           **stats["dropped"]})
@@ -981,7 +981,7 @@ def top_k_accuracy(ebc: Any, degrees: Any, k: int, *, epsilon: float, method: st
 def privacy_cost_median(epsilon: float, mechanism: str = "LD"):
     """The ledger of :func:`select_median` (the declaration's plan): one selection with the full ε (spec §2.7)."""
 
-    check_options(mechanism, "mechanism", MECHANISMS)
+    check_options(mechanism, "mechanism", MEDIAN)
     return MEDIAN[mechanism].plan(epsilon=epsilon, lower=0.0, upper=1.0)
 
 
@@ -1008,12 +1008,8 @@ def select_median(values: Any, *, lower: float, upper: float, epsilon: float, me
     de Farias 2021, Ch. 5 (median selection), Lemma 5.2.2 (corrected); spec §3.4.
     """
 
-    epsilon = check_epsilon(epsilon)
-    check_options(mechanism, "mechanism", MECHANISMS)
+    check_options(mechanism, "mechanism", MEDIAN)
     check_options(delta, "delta", DELTAS)
-    if not upper > lower:
-        raise ValueError("upper must be larger than lower (public domain bounds)")
-    horizon = check_int(horizon, "horizon", minimum=1)
     return select_quantile(values, None, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
                            horizon=horizon, rng=rng, accountant=accountant, missing=missing, delta=delta,
                            allow_unverified=allow_unverified)
@@ -1037,12 +1033,8 @@ def select_percentile(values: Any, p: float, *, lower: float, upper: float, epsi
     de Farias 2021, Ch. 5 generalised to rank ⌈p·n⌉; Defs. 3.2.1–3.2.2, Thms 3.5.1, 4.3.1.
     """
 
-    p = check_p(p)
-    epsilon = check_epsilon(epsilon)
-    check_options(mechanism, "mechanism", MECHANISMS)
-    if not (math.isfinite(lower) and math.isfinite(upper) and upper > lower):
-        raise ValueError("upper must be larger than lower, both finite (public domain bounds)")
-    horizon = check_int(horizon, "horizon", minimum=1)
+    check_options(mechanism, "mechanism", PERCENTILE)
+    p = QUANTILE_P.check(p)  # here, not only in the declaration: select_quantile reads p=None as the median
     return select_quantile(values, p, lower=lower, upper=upper, epsilon=epsilon, mechanism=mechanism,
                            horizon=horizon, rng=rng, accountant=accountant, missing=missing)
 
@@ -1052,10 +1044,15 @@ def id3_privacy_cost(budget: float, depth: int, method: str = "Shifted", criteri
     per query; each of the d+1 tree levels is one parallel block over the level's disjoint partitions, in which every
     partition spends ε on NoisyCount and ε on the split selection or, at a leaf, on the Laplace class counts."""
 
-    budget = check_epsilon(budget, "budget")
-    check_options(method, "method", ID3_METHODS)
-    return ID3[method].plan(epsilon=budget, depth=depth, domains="2", n_classes=2,
-                            criterion=criterion if method == "Global" else "ig")
+    check_options(method, "method", ID3)
+    p = _id3_params(method, budget=budget, depth=depth, domains="2", n_classes=2,
+                    criterion=criterion if method == "Global" else "ig")
+    return ID3[method].plan(**p)
+
+
+def _id3_params(method: str, *, budget: float, **params: Any) -> dict:
+    """``ID3[method]``'s parameters checked by its declaration, ε named ``budget`` as the API calls it."""
+    return ID3[method].check_params({"epsilon": budget, **params}, labels={"epsilon": "budget"})
 
 
 def id3_fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, budget: float, method: str = "Shifted",
@@ -1115,13 +1112,11 @@ def id3_fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, b
                          f"{X.shape[1] if X.ndim == 2 else '?'} columns and {y.ndim}-D y, or different row counts")
     if len(domains) != X.shape[1]:
         raise ValueError(f"domains must give one public domain size per attribute: {len(domains)} sizes for {X.shape[1]} attributes")
-    n_classes = check_int(n_classes, "n_classes", minimum=2)
-    depth = check_int(depth, "depth", minimum=1)
-    budget = check_epsilon(budget, "budget")
-    check_options(method, "method", ID3_METHODS)
-    if criterion != "ig" and method != "Global":
+    check_options(method, "method", ID3)
+    if criterion != "ig" and method != "Global":  # the declaration refuses it too; this says why
         raise ValueError("Gini and Max (Friedman & Schuster) are EM-only: use method='Global'")
-    horizon = check_int(horizon, "horizon", minimum=1)
+    p = _id3_params(method, budget=budget, depth=depth, domains=",".join(str(int(d)) for d in domains),
+                    n_classes=n_classes, n_bound=n_bound, horizon=horizon, criterion=criterion)
     derived = () if n_bound is not None else ("n_bound",)
     # Rows beyond the public N (issue 21, finding 7): ΔIG(N) only holds for data sets of ≤ N rows, so the tree is
     # grown on the FIRST N rows in input order, and every draw is calibrated for two add/remove steps (stab = 2).
@@ -1132,14 +1127,12 @@ def id3_fit(X: Any, y: Any, domains: list[int], n_classes: int, *, depth: int, b
     # sensitivity; by group privacy the pair costs ε per query, as the ledger records. A derived N (None: the row
     # count, a research run) cuts nothing and keeps stab = 1, so seeded research figures are unchanged.
 
-    rel = ID3[method].release((X, y), rng=rng, accountant=accountant, epsilon=budget, depth=depth,
-                              domains=",".join(str(int(d)) for d in domains), n_classes=n_classes, n_bound=n_bound,
-                              horizon=horizon, criterion=criterion)
+    rel = ID3[method].release((X, y), rng=rng, accountant=accountant, **p)
     stab = 1 if n_bound is None else 2
-    n_bound = max(rel.exact["n_rows"], 1) if n_bound is None else n_bound
+    n_bound = max(rel.exact["n_rows"], 1) if n_bound is None else p["n_bound"]
     gs = delta_ig_global(n_bound)
     return shaped(replace(rel, value=rel.value.root), derived=derived, public={
-        "method": method, "budget": budget, "epsilon_per_query": budget / (2 * (depth + 1)),
+        "method": method, "budget": p["epsilon"], "epsilon_per_query": p["epsilon"] / (2 * (p["depth"] + 1)),
         "domains": list(map(int, domains)), "n_bound": n_bound, "delta_ig": gs, "stability": stab,
         "utility_sensitivity": stab * gs})
 

@@ -55,7 +55,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_epsilon, check_int, check_options
+from ..._validation import check_epsilon, check_options
 from ...accounting import Accountant, DescribedRelease, LedgerEntry, Release, planned
 from ...mechanisms import exponential_logits
 from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Accuracy, Drawn, Mechanism, Param
@@ -344,8 +344,8 @@ def noisy_degree_bound(df: pd.DataFrame, fds: Sequence[DC], *, eps0: float, n: i
     """:data:`DEGREE_BOUND` on ``df`` (a dict: true bound, terms, noisy raw sum, clamped bound). Spends ε₀."""
     if not fds:
         raise ValueError("the degree bound needs at least one FD-like DC")
-    r = DEGREE_BOUND.release(None, rng=rng, accountant=accountant, statistics=Statistics(None, df=df, dcs=fds),
-                             epsilon=check_epsilon(eps0, "eps0"), n=n, minus_one=minus_one)
+    p = DEGREE_BOUND.check_params({"epsilon": eps0, "n": n, "minus_one": minus_one}, labels={"epsilon": "eps0"})
+    r = DEGREE_BOUND.release(None, rng=rng, accountant=accountant, statistics=Statistics(None, df=df, dcs=fds), **p)
     return {"d_bound": r.exact["d_bound"], "terms": r.exact["terms"], "noisy_raw": r.details["noisy_raw"],
             "noisy": r.value, "epsilon": r.ledger[0].epsilon}
 
@@ -410,12 +410,12 @@ def basic_em(proj, thetas: Sequence[int], *, eps1: float, eps2: float, measure: 
              ip_sensitivity: str = "safe", rng=None, accountant=None) -> dict:
     """Algorithm 3, a release of :data:`THETA_EM` over Θ with Δq from θ_max = max Θ (a dict: candidates, quality,
     probabilities, Δq, θ). Spends ε₁."""
-    eps1, eps2 = check_epsilon(eps1, "eps1"), check_epsilon(eps2, "eps2")
     if not len(thetas):
         raise ValueError("thetas is empty: give at least one candidate θ")
+    p = THETA_EM.check_params({"epsilon": eps1, "eps2": eps2, "measure": measure, "ip_sensitivity": ip_sensitivity,
+                               "theta_max": int(max(thetas))}, labels={"epsilon": "eps1"})
     r = THETA_EM.release(None, rng=rng, accountant=accountant, statistics=Statistics(proj.graph, projector=proj,
-                         thetas=thetas), epsilon=eps1, eps2=eps2, measure=measure, ip_sensitivity=ip_sensitivity,
-                         theta_max=int(max(thetas)))
+                         thetas=thetas), **p)
     return dict(r.details)
 
 
@@ -515,11 +515,12 @@ def optimized_em(proj, thetas: Sequence[int], *, eps1: float, eps2: float, measu
     fd = any(d.is_fd_like for d in dcs)
     if use_bound and fd and df is None:
         raise ValueError("the FD degree bound needs the table df")
+    p = THETA_SELECTION.check_params({
+        "epsilon": eps1, "eps2": eps2, "measure": measure, "ip_sensitivity": ip_sensitivity, "use_bound": use_bound,
+        "steps": steps, "add_V": add_V, "prune": prune, "eps0_frac": eps0_frac,
+        "n": int(n_bound) if n_bound is not None else max(proj.n, 1), "fd_bound": fd}, labels={"epsilon": "eps1"})
     stats = Statistics(proj.graph, df=df, dcs=dcs, thetas=thetas, projector=proj)
-    r = THETA_SELECTION.release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=check_epsilon(eps1, "eps1"),
-                                eps2=check_epsilon(eps2, "eps2"), measure=measure, ip_sensitivity=ip_sensitivity,
-                                use_bound=use_bound, steps=steps, add_V=add_V, prune=prune, eps0_frac=eps0_frac,
-                                n=int(n_bound) if n_bound is not None else max(proj.n, 1), fd_bound=fd)
+    r = THETA_SELECTION.release(None, rng=rng, accountant=accountant, statistics=stats, **p)
     return dict(r.details)
 
 
@@ -696,9 +697,9 @@ def graph_projection(graph: ConflictGraph, measure: str, epsilon: float, *, stra
     from ...mechanisms.backends import check_rng
 
     t0 = time.perf_counter()
-    check_options(measure, "measure", ("MI", "P"))
-    check_options(ip_sensitivity, "ip_sensitivity", ("safe", "paper"))
-    params = dict(epsilon=check_epsilon(epsilon), strategy=strategy, n_bound=n_bound, n_frac=n_frac,
+    # which declaration runs: by the choices the declared parameters hold (one list of measures, one of sensitivities)
+    measure, ip_sensitivity = _MEASURE.check(measure), _IPS.check(ip_sensitivity)
+    params = dict(epsilon=epsilon, strategy=strategy, n_bound=n_bound, n_frac=n_frac,
                   eps1_frac=eps1_frac, eps0_frac=eps0_frac, fd_bound=any(d.is_fd_like for d in dcs),
                   artifact_compat=artifact_compat, add_V=add_V, prune=prune, order=order, order_seed=order_seed,
                   clip=clip)
@@ -796,12 +797,11 @@ def dp_vertex_cover(graph: ConflictGraph, epsilon: float, *, order: str = "rank"
     0 only)."""
     t0 = time.perf_counter()
     check_options(noise, "noise", ("paper", "typo"))
-    if n_bound is not None:
-        n_bound = check_int(n_bound, "n_bound", minimum=1)
     mech = VERTEX_COVER if noise == "paper" else VERTEX_COVER_TYPO
-    stats = Statistics(graph, order=order, order_seed=order_seed, cover=cover_size)
-    rel = mech.release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=check_epsilon(epsilon),
-                       order=order, order_seed=order_seed, n_bound=n_bound)
+    stats = Statistics(graph, order=order, order_seed=order_seed, cover=cover_size)  # lazy: nothing read yet
+    rel = mech.release(None, rng=rng, accountant=accountant, statistics=stats, epsilon=epsilon, order=order,
+                       order_seed=order_seed, n_bound=n_bound)  # the declaration checks them before the cover
+    n_bound = rel.public["n_bound"]
     ref = float(rel.exact["truncated"] if reference is None else reference)
     public = {"measure": "I_R", "strategy": "alg5", "epsilon": rel.public["epsilon"], "order": order,
               "order_seed": order_seed, "n_bound": n_bound if n_bound is not None else "none (clipped at 0 only)",
