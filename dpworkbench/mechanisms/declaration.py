@@ -75,9 +75,9 @@ class Param:
                         raise ValueError
                     value = value.lower() in ("true", "1", "yes")
                 out = bool(value)
+            elif isinstance(value, (bool, np.bool_)) and self.kind in (int, float):
+                raise ValueError  # a flag where a count or an ε belongs is a mistake, not 1 or 0
             elif self.kind is int:
-                if isinstance(value, (bool, np.bool_)):  # a flag where a count belongs is a mistake, not 1 or 0
-                    raise ValueError
                 f = float(value)
                 if not f.is_integer():
                     raise ValueError
@@ -89,7 +89,8 @@ class Param:
             else:
                 out = self.kind(value)
         except (TypeError, ValueError):  # the range too, so one refusal says all that is allowed
-            raise ValueError(f"{name} must be a finite {self.kind.__name__}{self._range()}, got {value!r}") from None
+            what = f"a finite {self.kind.__name__}" if self.kind in (int, float) else f"a {self.kind.__name__}"
+            raise ValueError(f"{name} must be {what}{self._range()}, got {value!r}") from None
         if self.choices is not None and out not in self.choices:
             raise ValueError(f"{name} must be one of {', '.join(map(str, self.choices))}; got {out!r}")
         below = self.low is not None and (out < self.low or (self.open_low and out == self.low))

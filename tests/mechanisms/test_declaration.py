@@ -126,12 +126,15 @@ def test_parameters_are_checked_once_with_one_line_messages():
 
 
 def test_a_bool_is_no_count_and_labels_name_the_callers_argument():
-    """An API that called check_int refused k=True; its declaration now does (the CLI's "3" is still a count). A
+    """An API that called check_int refused k=True; its declaration now does, and refuses ε=True (the CLI's "3" is
+    still a count). A
     caller's own name (``budget``) is the one a refusal shows."""
     mech = _toy()
     for flag in (True, np.True_):
         with pytest.raises(ValueError, match="k must be a finite int ≥ 1, got"):
             mech.plan(epsilon=1.0, k=flag)
+        with pytest.raises(ValueError, match="epsilon must be a finite float > 0, got"):  # nor an ε
+            mech.plan(epsilon=flag, k=1)
     assert mech.check_params({"epsilon": "0.5", "k": "3"}) == {"epsilon": 0.5, "k": 3}
     with pytest.raises(ValueError, match="^budget must be > 0, got -1.0$"):
         mech.check_params({"epsilon": -1}, labels={"epsilon": "budget"})
