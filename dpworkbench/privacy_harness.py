@@ -4,7 +4,8 @@ Two sources, in paper order (papers are discovered, :mod:`dpworkbench.papers`):
 
 * every declared mechanism with harness inputs (:mod:`dpworkbench.mechanisms.declaration`), turned into an entry
   by :func:`dpworkbench.testing.declared.entry_point`: its relation, claimed ε (its plan) and public inputs come from
-  the declaration;
+  the declaration; then each other engine a declaration names (e.g. Spark), by
+  :func:`dpworkbench.testing.declared.engine_entry`;
 * the entries a paper still writes by hand in ``dpworkbench/<paper>/harness.py`` (file-level CLI runs, whose
   neighbours are lines of a file), and the cross-paper comparisons' (:mod:`dpworkbench.comparisons.harness`).
 
@@ -38,11 +39,19 @@ def declared_entry_points(paper: str | None = None) -> list[EntryPoint]:
     return [entry_point(m) for m in registry(paper).values() if m.examples is not None]
 
 
+def engine_entry_points(paper: str | None = None) -> list[EntryPoint]:
+    """The entries of the other engines the declarations name (of one paper, or all): each engine's API, derived."""
+    from .mechanisms.declaration import registry
+    from .testing.declared import engine_entry
+
+    return [engine_entry(m, e.key) for m in registry(paper).values() if m.examples is not None for e in m.engines]
+
+
 def all_entry_points() -> list[EntryPoint]:
     """Every paper's entry points (declared, then hand-written), in paper order, then the comparisons'."""
     out: list[EntryPoint] = []
     for package in harness_packages():
-        out.extend(declared_entry_points(package))
+        out.extend(declared_entry_points(package) + engine_entry_points(package))
         try:
             mod = importlib.import_module(f"dpworkbench.{package}.harness")
         except ModuleNotFoundError as exc:
@@ -52,7 +61,7 @@ def all_entry_points() -> list[EntryPoint]:
         out.extend(mod.entry_points())
     # a researcher's own declarations (DPWB_MECHANISMS_PATH) belong to no package of ours
     known = set(harness_packages())
-    out.extend(e for e in declared_entry_points() if e.paper not in known)
+    out.extend(e for e in declared_entry_points() + engine_entry_points() if e.paper not in known)
     return out
 
 
@@ -61,4 +70,5 @@ def readme_table() -> str:
     return markdown_table(all_entry_points())
 
 
-__all__ = ["COMPARISONS", "all_entry_points", "declared_entry_points", "harness_packages", "readme_table"]
+__all__ = ["COMPARISONS", "all_entry_points", "declared_entry_points", "engine_entry_points", "harness_packages",
+           "readme_table"]

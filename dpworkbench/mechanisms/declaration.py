@@ -188,6 +188,52 @@ class Drawn:
 
 
 @dataclass(frozen=True)
+class Engine:
+    """Another engine that runs a declaration: each part of the data (e.g. a Spark partition) goes through the
+    declaration's own ``statistics`` then ``noise`` where the caller cannot observe them, after the plan was recorded
+    once through the declaration (:meth:`Mechanism.record`). Declared on the mechanism (:attr:`Mechanism.engines`), so
+    the privacy harness derives the engine's entries from the declaration (:mod:`dpworkbench.testing.declared`): its
+    claim, relation, neighbours and sensitivities, on the declaration's statistics of what the engine returns when its
+    back-end draws nothing.
+
+    Attributes
+    ----------
+    key : the engine's name, a command's ``--engine`` value (``"spark"``).
+    entry : what a user calls, ``"<paper>.<module>.<function>"``: the harness table's name of the API entry and,
+        unless ``run`` is given, the function itself (``dpworkbench.<entry>``, imported when the engine first runs: an
+        engine imports its declaration, and an optional dependency such as pyspark is imported only when needed).
+    prenoise : ``prenoise(value, params) -> data``: the value the engine returns with a back-end that draws nothing
+        (the harness's pre-noise back-end) mapped back to the declaration's statistics input, at the checked
+        ``params`` it was given; it raises a RuntimeError (not a refusal) when that value is not what the
+        declaration's public rules produce.
+    components : ``components(value) -> {name: number}``, the numbers of one release the harness audits.
+    run : ``run(data, *, rng, accountant=None, **kwargs) -> Release``, the engine's release, when it is not ``entry``;
+        ``kwargs`` are the declaration's parameters and the engine's own options (a session, an output folder).
+    examples : how many of the declaration's example inputs the harness runs the engine on (``None``: all).
+    harness_samples, tests, note : the audit's samples per side, the test file that checks the engine's entries, and
+        what the harness table's notes say of the engine.
+    """
+
+    key: str
+    entry: str
+    prenoise: Callable[[Any, Mapping[str, Any]], Any]
+    components: Callable[[Any], Mapping[str, float]]
+    run: Callable[..., Release] | None = None
+    examples: int | None = None
+    harness_samples: int = 4000
+    tests: str = ""
+    note: str = ""
+
+    def release(self, data: Any, *, rng: RngLike = None, accountant: AccountantLike | None = None,
+                **kwargs: Any) -> Release:
+        """The engine's release (``run``, else the function ``entry`` names)."""
+        if self.run is not None:
+            return self.run(data, rng=rng, accountant=accountant, **kwargs)
+        module, function = f"dpworkbench.{self.entry}".rsplit(".", 1)
+        return getattr(importlib.import_module(module), function)(data, rng=rng, accountant=accountant, **kwargs)
+
+
+@dataclass(frozen=True)
 class Mechanism:
     """One mechanism, declared once.
 
@@ -216,6 +262,7 @@ class Mechanism:
     paper_option : True for a labelled paper option that is NOT private at the claimed ε (the harness must flag it).
     joint_check : ``joint_check(params)``, a constraint between checked parameters that no single :class:`Param` can
         state (``lower < upper``): a one-line ValueError, raised by :meth:`check_params`, so before any spend.
+    engines : other engines that run this declaration (:class:`Engine`), called through :meth:`release_on`.
     """
 
     name: str
@@ -239,6 +286,7 @@ class Mechanism:
     release_type: type = Release
     references: str = ""
     register: bool = True
+    engines: tuple[Engine, ...] = ()
 
     def __post_init__(self) -> None:
         if "." not in self.name:
@@ -304,6 +352,21 @@ class Mechanism:
         acc, mark = open_ledger(accountant)
         record_plan(acc, plan)
         return acc.entries_since(mark)
+
+    def engine(self, key: str) -> Engine:
+        """The engine called ``key`` that runs this declaration, or a one-line error naming the declared ones."""
+        for e in self.engines:
+            if e.key == key:
+                return e
+        known = ", ".join(e.key for e in self.engines) or "none"
+        raise ValueError(f"{self.name} declares no engine {key!r} (engines: {known})")
+
+    def release_on(self, engine: str, data: Any, *, rng: RngLike = None, accountant: AccountantLike | None = None,
+                   **kwargs: Any) -> Release:
+        """One release of this declaration on the engine ``engine`` (:class:`Engine`): the engine's own function,
+        which records the plan (:meth:`record`) before any draw. ``kwargs``: the parameters and the engine's own
+        options."""
+        return self.engine(engine).release(data, rng=rng, accountant=accountant, **kwargs)
 
     def sample(self, statistics: Mapping[str, Any], *, size: int, rng: RngLike, **params: Any) -> np.ndarray:
         """``size`` independent outputs from cached ``statistics`` through the release's own noise code.
@@ -417,6 +480,6 @@ def get(name: str) -> Mechanism:
     return reg[name]
 
 
-__all__ = ["ADD_REMOVE_ROW", "Accuracy", "Drawn", "EDGE", "EPSILON", "FK_TUPLE", "Mechanism", "NODE", "Param", "RELATIONS",
-           "REQUIRED", "Relation", "SUBSTITUTE_ROW", "discover", "get", "parallel_plan", "planned", "record_plan",
+__all__ = ["ADD_REMOVE_ROW", "Accuracy", "Drawn", "EDGE", "EPSILON", "Engine", "FK_TUPLE", "Mechanism", "NODE", "Param",
+           "RELATIONS", "REQUIRED", "Relation", "SUBSTITUTE_ROW", "discover", "get", "parallel_plan", "planned", "record_plan",
            "registry"]

@@ -119,9 +119,9 @@ def query_plan(args: argparse.Namespace):
 
 def run_query(args: argparse.Namespace, plan, rng, progress=None):
     """The handler's release once its plan is checked: the file read one physical line = one row (errors name the
-    path, never a cell), then the query on the engine ``--engine`` names, its noise from ``rng`` (the handler passes
-    ``--seed``'s back-end; the privacy harness, in process, its pre-noise one, to read the pre-noise relation through
-    this very path). Returns the query's (answer, grr release, warnings)."""
+    path, never a cell), then the query on the engine ``--engine`` names (Spark: GRR's declared engine, which the
+    privacy harness observes with its pre-noise back-end), its noise from ``rng`` (``--seed``'s back-end). Returns the
+    query's (answer, grr release, warnings)."""
     from pathlib import Path
 
     from dpworkbench.datasets.public_schema import read_raw_lines

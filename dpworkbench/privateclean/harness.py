@@ -12,25 +12,24 @@ Whether a release happens and the statistics of the GRR release the command make
 pair; components are the JSON ``private`` section (PrivateClean SUM, its CI, Direct SUM) with ``--seed <int> --json``;
 the claimed ε is the command's own ``--plan`` (GRR's plan for the flags), and the flags are GRR's harness instance.
 
-The Spark engine (:func:`~dpworkbench.privateclean.spark_engine.grr_spark`, and ``privateclean query --engine spark``)
-has two entries of its own (:func:`spark_entry_points`): the same checks, on GRR's declared statistics of the pre-noise
-relation Spark's partitions computed (they run the real path with the core's
+The Spark engine is declared on GRR (``mechanisms.SPARK``): the core derives its API entry
+(:func:`~dpworkbench.privateclean.spark_engine.grr_spark`, :func:`~dpworkbench.testing.declared.engine_entry`) and,
+here, the ``--engine spark`` variant of the command (``cli_entry(engine="spark")``): the same checks, on GRR's declared
+statistics of the pre-noise relation Spark's partitions computed (the real path run with the core's
 :class:`~dpworkbench.testing.harness.PreNoiseBackend`, which draws nothing).
 """
 from __future__ import annotations
 
 import dataclasses
-import functools
-import warnings
 from typing import Iterable
 
 import numpy as np
 import pandas as pd
 
-from dpworkbench.testing.declared import cli_entry, declared_statistics, entry_point
-from dpworkbench.testing.harness import EntryPoint, FileCLI, PreNoiseBackend, csv_line_neighbours, hostile_lines
+from dpworkbench.testing.declared import cli_entry, entry_point
+from dpworkbench.testing.harness import EntryPoint, FileCLI, csv_line_neighbours, hostile_lines
 
-from .mechanisms import GRR, partition_codes
+from .mechanisms import GRR
 
 FILE_RELATION = ("substitute one line of the CSV at any position, hostile lines included (bounded DP; the number of "
                  "lines is public)")
@@ -112,91 +111,12 @@ MULTI_ARGS = ["--attr", "cat", "--domain", ",".join(DOM3), "--attr", "sub", "--d
               "--value-col", "val", "--b", str(B), "--bounds", f"{LO:g},{HI:g}", "--where", "cat = a AND sub = u"]
 
 
-def _cli_entry(name: str, flags: list[str], public: tuple[str, ...], inputs, note: str, tail: str = "",
-               **kw) -> EntryPoint:
+def _cli_entry(name: str, flags: list[str], public: tuple[str, ...], inputs, note: str, **kw) -> EntryPoint:
     """A file-level entry of ``dpworkbench privateclean query`` with ``flags``: its SUM released, the statistics of
     the GRR release it makes brute-forced (each sample is a whole CLI run, ~50 ms)."""
     cli = _cli([*flags, "--agg", "sum"])
     return cli_entry(name, cli.run, inputs, _cli_neighbours, relation=FILE_RELATION, public=public,
-                     note=f"{note}, in process with --seed <int> --json; file-level neighbours with hostile "
-                          f"lines{tail}", **kw)
-
-
-# --- the Spark engine (issue 25: every release path in the harness) -----------------------------------------------
-# grr_spark draws V partition by partition (spark_engine._partition_sampler: GRR.statistics, then GRR.noise), in
-# executors the harness cannot observe. With the pre-noise back-end (its for_partition, pickled to the executors) that
-# very path runs with randomness switched off, so the V it returns is the relation Spark's partitions computed before
-# the noise; its statistics are the declaration's own of that V (:func:`_prenoise_statistics`). Each statistic is a
-# whole Spark run (~0.7 s), so the inputs are one small table / file; see tests/spark/test_spark_privateclean_harness.py.
-SPARK_TESTS = "tests/spark/test_spark_privateclean_harness.py"
-SPARK_NOTE = ("pre-noise statistics computed by the Spark path itself (grr_spark with the harness's pre-noise back-end "
-              "in every partition); each sample is a Spark run, so the release is audited on grr_spark only, each side "
-              "drawn by one release run on many copies of the table (records are randomised independently)")
-
-
-def _prenoise_statistics(params: dict, v: pd.DataFrame) -> dict:
-    """GRR's declared statistics (at ``params``) of a pre-noise V. V holds every record mapped into its released domain
-    (NULL included when it joins the domain: the CLI's out-of-domain rule) and its bounds, so they are the partitions'
-    own, except a forced record (outside a domain without a declared target), which the pre-noise back-end's uniform
-    redraw puts at code 0: its forced bin stays empty; one substituted record still moves the histogram by ≤ 2 (L1)."""
-    declared, _ = declared_statistics(GRR, params)
-    stats = GRR.statistics(v, **GRR.check_params(params))
-    changed = [rule for rule, counts in stats["exact"].items() if any(counts.values())]  # what the public rules moved
-    if changed:  # not a refusal (a ValueError would be read as one): V left its released domains or bounds
-        raise RuntimeError(f"the pre-noise V is not in its released domains and bounds ({', '.join(changed)})")
-    return declared(v, stats)
-
-
-def _spark_v(x: pd.DataFrame, rng, params: dict):
-    """``grr_spark(x, **params, rng=rng)`` (the session this process opened, else a local one) and its V in pandas."""
-    from .spark_engine import grr_spark
-
-    rel = grr_spark(x, rng=rng, **params).value
-    return rel, rel.data.toPandas()
-
-
-def spark_api_entry() -> EntryPoint:
-    """:func:`~dpworkbench.privateclean.spark_engine.grr_spark`: the GRR declaration's own entry (its harness
-    parameters, claim, relation, neighbours and sensitivities), on one of its example tables, with its statistics
-    those of the pre-noise V that Spark drew."""
-    params = dict(GRR.harness_params)
-
-    def release(x, rng):
-        rel, v = _spark_v(x, rng, params)
-        comps = {}
-        for k, dom in rel.domains.items():  # V's codes in the released domains, then its numbers
-            comps.update({f"{k}[{i}]": float(c) for i, c in enumerate(partition_codes(v, k, np.asarray(dom, object)))})
-        for c in GRR.check_params(params)["numeric"] or {}:
-            comps.update({f"{c}[{i}]": float(y) for i, y in enumerate(v[c].to_numpy(dtype=float))})
-        return comps
-
-    base = entry_point(GRR)
-    return dataclasses.replace(
-        base, name="privateclean.spark_engine.grr_spark" + base.name[len(GRR.name):],
-        statistics=lambda x: _prenoise_statistics(params, _spark_v(x, PreNoiseBackend(0), params)[1]),
-        make_inputs=lambda rng: GRR.examples(rng)[:1],  # one 3-row table: ~13 Spark runs
-        release=release, n_samples=400, pilot_samples=200, tests=SPARK_TESTS,
-        note="the Spark front of the GRR declaration; " + SPARK_NOTE)
-
-
-SPARK_ARGS = [*CLI_ARGS, "--engine", "spark"]
-
-
-@functools.lru_cache(maxsize=None)
-def prenoise_query(flags: tuple[str, ...], text: str):
-    """``(answer, grr release, GRR's parameters)`` of ``dpworkbench privateclean query FILE <flags>`` on ``text``: the
-    handler's own parser, plan (checked before the file is read; it names GRR's parameters) and steps
-    (:func:`~dpworkbench.privateclean.cli.run_query`), given the pre-noise back-end where the handler gives ``--seed``'s.
-    Kept per flags and text (each is a Spark run): the harness asks for a file's statistics and sensitivities, and the
-    Spark tests for its answer too."""
-    from .cli import query_plan, run_query
-
-    args = _cli(list(flags)).parse(text)
-    plan = query_plan(args)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        answer, released, _ = run_query(args, plan, PreNoiseBackend(0))
-    return answer, released, plan.grr_params()
+                     note=f"{note}, in process with --seed <int> --json; file-level neighbours with hostile lines", **kw)
 
 
 def _spark_cli_inputs(rng: np.random.Generator) -> list[str]:
@@ -206,23 +126,11 @@ def _spark_cli_inputs(rng: np.random.Generator) -> list[str]:
 
 
 def spark_cli_entry() -> EntryPoint:
-    """``dpworkbench privateclean query --engine spark`` on file-level neighbours (every line substituted by every
-    hostile line): the statistics of the pre-noise V the Spark engine drew, against GRR's sensitivities at the
-    parameters the command passes."""
-    def run(text):
-        return prenoise_query((*SPARK_ARGS, "--agg", "sum"), text)
-    return _cli_entry(
-        "dpworkbench privateclean query --engine spark", SPARK_ARGS,
-        (*CLI_PUBLIC[:-2], "--engine", *CLI_PUBLIC[-2:]), _spark_cli_inputs,
-        "--agg sum --merge b=a --equals a, V drawn by Spark (grr_spark)", n_samples=400, pilot_samples=200,
-        statistics=lambda text: _prenoise_statistics(run(text)[2], run(text)[1].value.data),
-        sensitivities=lambda text: declared_statistics(GRR, run(text)[2])[1], tests=SPARK_TESTS,
-        tail="; " + SPARK_NOTE)
-
-
-def spark_entry_points() -> list[EntryPoint]:
-    """The entries whose statistics and releases are Spark runs (their test needs a session: tests/spark/)."""
-    return [spark_api_entry(), spark_cli_entry()]
+    """``dpworkbench privateclean query --engine spark`` on file-level neighbours (every line of one small file
+    substituted by every hostile line): the statistics of the pre-noise V the Spark engine drew, against GRR's
+    sensitivities at the parameters the command passes (each is a Spark run; tests/spark/)."""
+    return _cli_entry("dpworkbench privateclean query", CLI_ARGS, CLI_PUBLIC, _spark_cli_inputs,
+                      "--agg sum --merge b=a --equals a, V drawn by Spark (grr_spark)", engine="spark")
 
 
 def entry_points() -> list[EntryPoint]:
@@ -236,7 +144,7 @@ def entry_points() -> list[EntryPoint]:
         n_samples=1000, pilot_samples=500), _cli_entry(
         "dpworkbench privateclean query", CLI_ARGS,
         CLI_PUBLIC, _inputs((3, 4)),
-        "--agg sum --merge b=a --equals a", n_samples=1000), *spark_entry_points()]
+        "--agg sum --merge b=a --equals a", n_samples=1000), spark_cli_entry()]
 
 
-__all__ = ["EXEMPT", "entry_points", "prenoise_query", "spark_entry_points"]
+__all__ = ["EXEMPT", "entry_points", "spark_cli_entry"]

@@ -187,14 +187,13 @@ def _release(df: pd.DataFrame, q: QueryPlan, p: float, rng: RngLike, spark) -> R
     if spark is None:
         return grr(df, {q.attr: p}, numeric, domains={q.attr: q.domain} if q.domain else None,
                    deltas={q.value_col: q.delta} if q.value_col and q.delta is not None else None, **kw)
-    from .spark_engine import grr_spark  # issue 14: V drawn by Spark, one stream per partition
-
-    # the Spark types are the declared schema, never inferred from the rows
+    # issue 14: V drawn by Spark, one stream per partition (GRR's declared engine: spark_engine.grr_spark); the Spark
+    # types are the declared schema, never inferred from the rows
     sschema = f"`{q.attr}` string" + (f", `{q.value_col}` double" if q.value_col else "")
     frame = df.copy()
     frame[q.attr] = frame[q.attr].astype(object).where(frame[q.attr].notna(), None)
-    released = grr_spark(spark.createDataFrame(frame, schema=sschema), {q.attr: p}, numeric,
-                         domains={q.attr: q.domain}, spark=spark, **kw)
+    released = GRR.release_on("spark", spark.createDataFrame(frame, schema=sschema), discrete={q.attr: p},
+                              numeric=numeric, domains={q.attr: q.domain}, spark=spark, **kw)
     return dataclasses.replace(released, value=released.value.to_pandas())
 
 

@@ -9,10 +9,17 @@ statistics of each input computed once, since the brute force has already checke
 
 A command's entry (:func:`cli_entry`) reads its statistics off the command itself (:func:`observed_releases`): the
 declaration's statistics of what the command's own reader handed it, so a paper's harness restates no reader.
+
+An engine on a declaration (:class:`~dpworkbench.mechanisms.declaration.Engine`, e.g. Spark) computes the statistics
+where the harness cannot observe them. Its entries are derived the same way (:func:`engine_entry`, and
+``cli_entry(engine=…)`` for a command's ``--engine`` variant): the engine's real path runs with the pre-noise back-end
+(:class:`~dpworkbench.testing.harness.PreNoiseBackend`, which draws nothing), and the statistics brute-forced are the
+declaration's own of what it returned, mapped back by the engine's ``prenoise``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import contextmanager
 from itertools import takewhile
 from typing import Any, Callable, Iterable, Iterator
@@ -20,7 +27,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from ..accounting import ledger_epsilon
-from .harness import EntryPoint, node_neighbours, numeric_components, seed_of
+from .harness import EntryPoint, PreNoiseBackend, node_neighbours, numeric_components, seed_of
 
 
 def _mixed_row(df):
@@ -129,8 +136,38 @@ def entry_point(mech) -> EntryPoint:
         mech, params, f"{mech.name}({shown})" if shown else mech.name, None, release,
         statistics=lambda x: declared(x, stats_of(x)), make_inputs=mech.examples, neighbours=neighbours,
         expect_flagged=mech.paper_option, n_samples=mech.harness_samples,
-        pilot_samples=min(2000, max(200, mech.harness_samples // 3)), tests="tests/privacy/test_harness_declared.py",
+        pilot_samples=_pilot(mech.harness_samples), tests="tests/privacy/test_harness_declared.py",
         note="derived from the declaration")
+
+
+def _pilot(samples: int) -> int:
+    return min(2000, max(200, samples // 3))
+
+
+def engine_entry(mech, key: str) -> EntryPoint:
+    """The API entry of the engine ``key`` of a declaration: the declaration's own entry (:func:`entry_point`: its
+    harness parameters, claim, relation, neighbours and sensitivities) with the engine's function as the release (its
+    ``components`` audited) and, as the statistics of an input, the declaration's statistics of what that function
+    returns on it with the pre-noise back-end (mapped back by the engine's ``prenoise``): what the engine computed,
+    not what the declaration would."""
+    engine = mech.engine(key)
+    params = dict(mech.harness_params)
+    checked = mech.check_params(params)
+    declared, _ = declared_statistics(mech, params)
+    base = entry_point(mech)
+
+    def statistics(x):
+        return declared(engine.prenoise(engine.release(x, rng=PreNoiseBackend(0), **params).value, checked))
+
+    def release(x, rng):
+        return engine.components(engine.release(x, rng=rng, **params).value)
+
+    first = engine.examples
+    return dataclasses.replace(
+        base, name=engine.entry + base.name[len(mech.name):], statistics=statistics, release=release,
+        make_inputs=mech.examples if first is None else (lambda rng: mech.examples(rng)[:first]),
+        n_samples=engine.harness_samples, pilot_samples=_pilot(engine.harness_samples),
+        tests=engine.tests or base.tests, note=f"the {key} engine of {mech.name}; {engine.note}")
 
 
 def wrapped_entry(mech, params: dict, name: str, read, release, **kw) -> EntryPoint:
@@ -146,15 +183,21 @@ def wrapped_entry(mech, params: dict, name: str, read, release, **kw) -> EntryPo
 
 
 @contextmanager
-def observed_releases() -> Iterator[list[tuple[Any, dict, Any, Any]]]:
+def observed_releases(engine: str | None = None) -> Iterator[list[tuple[Any, dict, Any, Any]]]:
     """Every declared release made inside the block, in order, as ``(mechanism, checked params, data, statistics)``:
     what a command handed its declaration through its real path (reader, extraction), read off that path instead of
     replicated by the harness. The statistics are computed once and passed on to the release as its cache, so the run
-    is the one it would be unobserved (its plan, noise and output are unchanged); the observation ends with the block."""
+    is the one it would be unobserved (its plan, noise and output are unchanged); the observation ends with the block.
+
+    A release on an engine (:meth:`~dpworkbench.mechanisms.declaration.Mechanism.release_on`) computes its statistics
+    out of sight: it is run with the pre-noise back-end instead of the caller's, and ``data`` is what it returned
+    mapped back by the engine's ``prenoise`` (so the block's output is no release). ``engine``: the block must make a
+    release on that engine (a command that ignored its ``--engine`` flag is an error, not an empty set of statistics)."""
     from ..mechanisms.declaration import Mechanism
 
     seen: list[tuple[Any, dict, Any, Any]] = []
-    release = Mechanism.release
+    engines: list[str] = []
+    release, release_on = Mechanism.release, Mechanism.release_on
 
     def observed(self, data, *, rng=None, accountant=None, statistics=None, **params):
         checked = self.check_params(params)
@@ -162,22 +205,35 @@ def observed_releases() -> Iterator[list[tuple[Any, dict, Any, Any]]]:
         seen.append((self, checked, data, stats))
         return release(self, data, rng=rng, accountant=accountant, statistics=stats, **params)
 
-    Mechanism.release = observed
+    def observed_on(self, key, data, *, rng=None, accountant=None, **kwargs):
+        names = {p.name for p in self.params}  # the rest of kwargs are the engine's own options
+        checked = self.check_params({k: v for k, v in kwargs.items() if k in names})
+        out = release_on(self, key, data, rng=PreNoiseBackend(0), accountant=accountant, **kwargs)
+        pre = self.engine(key).prenoise(out.value, checked)
+        seen.append((self, checked, pre, self.statistics(pre, **checked)))
+        engines.append(key)
+        return out
+
+    Mechanism.release, Mechanism.release_on = observed, observed_on
     try:
         yield seen
     finally:
-        Mechanism.release = release
+        Mechanism.release, Mechanism.release_on = release, release_on
+    if engine is not None and engine not in engines:
+        raise RuntimeError(f"the run made no release on the engine {engine!r}")
 
 
-def command_releases(run: Callable[..., Any]) -> Callable[[Any], list[tuple[Any, dict, Any, Any]]]:
-    """``x ↦`` the declared releases (:func:`observed_releases`) of one seeded run ``run(x, "--seed", "0", "--json")``,
-    kept per input (the harness asks for an input's statistics more than once)."""
+def command_releases(run: Callable[..., Any], engine: str | None = None
+                     ) -> Callable[[Any], list[tuple[Any, dict, Any, Any]]]:
+    """``x ↦`` the declared releases (:func:`observed_releases`, which must include one on ``engine`` when given) of
+    one seeded run ``run(x, "--seed", "0", "--json")``, kept per input (the harness asks for an input's statistics more
+    than once)."""
     cache: dict[str, list] = {}
 
     def releases(x):
         key = repr(x)
         if key not in cache:
-            with observed_releases() as seen:
+            with observed_releases(engine) as seen:
                 run(x, "--seed", "0", "--json")
             cache[key] = seen
         return cache[key]
@@ -191,13 +247,14 @@ def declared_pairs(mech, params: dict, stats) -> dict[str, tuple[Any, float | No
     return {k: (v, sens.get(k)) for k, v in values(None, stats).items()}
 
 
-def command_statistics(run: Callable[..., Any], pairs: Callable[..., dict] | None = None
+def command_statistics(run: Callable[..., Any], pairs: Callable[..., dict] | None = None, engine: str | None = None
                        ) -> tuple[Callable[[Any], dict], Callable[[Any], dict]]:
     """``(statistics, sensitivities)`` of a command: ``x ↦`` the statistics of what the command read from ``x``, and
     ``x ↦`` their claimed sensitivities at the parameters the command passed, over the declared releases of one run
-    (merged by name: releases on the same table share its statistics). ``pairs(mech, params, data, stats) ->
-    {statistic: (value, sensitivity)}`` says which (default: the declaration's own, :func:`declared_pairs`)."""
-    releases = command_releases(run)
+    (merged by name: releases on the same table share its statistics; ``engine``: the run must release on it).
+    ``pairs(mech, params, data, stats) -> {statistic: (value, sensitivity)}`` says which (default: the declaration's
+    own, :func:`declared_pairs`)."""
+    releases = command_releases(run, engine)
 
     def pairs_of(x):
         out: dict = {}
@@ -210,7 +267,7 @@ def command_statistics(run: Callable[..., Any], pairs: Callable[..., dict] | Non
 
 def cli_entry(name: str, run, make_inputs, neighbours, statistics=None, sensitivities=None, *,
               public: tuple[str, ...], cli=None, pairs=None, relation: str | None = None, components=None,
-              **kw) -> EntryPoint:
+              engine: str | None = None, **kw) -> EntryPoint:
     """The entry of the command ``name`` (``dpworkbench <paper> …``), run in process: ``run(x, *flags)`` is its JSON
     on input ``x``. What the command claims is derived from it, not restated: its ε is its own ``--plan`` (the plan
     of the declaration it names, from public inputs only; on the first example input), its relation that
@@ -219,15 +276,31 @@ def cli_entry(name: str, run, make_inputs, neighbours, statistics=None, sensitiv
     are ``public`` (the command's own: its input's shape, flags that are no parameter) and, given the command's
     runner ``cli`` (:class:`~dpworkbench.testing.harness.FileCLI`), the command's flag of each parameter of that
     declaration, in the declaration's order. The audited release is a ``--seed <int> --json`` run; its components
-    are the numbers of ``private`` (or ``components(json)``)."""
+    are the numbers of ``private`` (or ``components(json)``).
+
+    ``engine``: the command's ``--engine <engine>`` variant, on an engine its declaration declares: the flag joins
+    the command line, its name and the public flags (before the input's shape); its statistics are those of the
+    engine's pre-noise output (:func:`observed_releases`); its samples, tests and note are the engine's."""
     from ..mechanisms.declaration import registry
 
+    if engine is not None:
+        name = f"{name} --engine {engine}"
+        public = (*[p for p in public if p.startswith("-")], "--engine", *[p for p in public if not p.startswith("-")])
+        flagless = run
+
+        def with_engine(x, *flags):
+            return flagless(x, "--engine", engine, *flags)
+        run = with_engine
     plan = run(make_inputs(np.random.default_rng(0))[0], "--plan", "--json")
     mech = registry().get(plan["mechanism"])
     if relation is None:
         relation = mech.relation.describe()
+    if engine is not None:
+        declared = mech.engine(engine)
+        kw = {"n_samples": declared.harness_samples, "pilot_samples": _pilot(declared.harness_samples),
+              "tests": declared.tests, **kw, "note": f"{kw.get('note', '')}; {declared.note}"}
     if statistics is None:
-        statistics, sensitivities = command_statistics(run, pairs)
+        statistics, sensitivities = command_statistics(run, pairs, engine)
     if cli is not None and mech is not None:
         words = list(takewhile(lambda w: not w.startswith(("-", "(")), name.split()[1:]))  # the subcommand
         flags = cli.flags(words)
@@ -242,5 +315,5 @@ def cli_entry(name: str, run, make_inputs, neighbours, statistics=None, sensitiv
                       neighbours=neighbours, statistics=statistics, sensitivities=sensitivities, release=release, **kw)
 
 
-__all__ = ["cli_entry", "command_releases", "command_statistics", "declared_pairs", "declared_statistics", "entry_point",
-           "generic_neighbours", "observed_releases", "wrapped_entry"]
+__all__ = ["cli_entry", "command_releases", "command_statistics", "declared_pairs", "declared_statistics", "engine_entry",
+           "entry_point", "generic_neighbours", "observed_releases", "wrapped_entry"]

@@ -412,11 +412,6 @@ class FileCLI:
     def run(self, text: str, *extra: str) -> dict:
         return self.argv([*self._argv(self.path(text)), *extra])
 
-    def parse(self, text: str, *extra: str):
-        """The command line of :meth:`run`, parsed by the command's own parser but not run (for a harness that runs
-        the command's steps itself, e.g. on another back-end)."""
-        return self._runner.command([]).parse_args([*self._argv(self.path(text)), *extra])
-
     def release(self, text: str, rng: Any, *extra: str) -> dict:
         """The JSON of one sampled run: ``--seed`` from the audit's stream."""
         return self.run(text, *extra, "--seed", str(seed_of(rng)), "--json")

@@ -10,13 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpworkbench.privateclean.harness import entry_points, spark_entry_points
+from dpworkbench.privateclean.harness import entry_points
 from dpworkbench.privateclean.mechanisms import GRR
 from dpworkbench.testing.harness import check_entry_point
 
-# the Spark entries need a session and each sample is a Spark run: tests/spark/test_spark_privateclean_harness.py
-SPARK = {e.name for e in spark_entry_points()}
-ENTRIES = {e.name: e for e in entry_points() if e.name not in SPARK}
+# the Spark engine's entries need a session and each sample is a Spark run: tests/spark/test_spark_privateclean_harness.py
+ENTRIES = {e.name: e for e in entry_points() if e.tests != GRR.engine("spark").tests}
 CLI = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "dpworkbench"
 
 
@@ -78,15 +77,18 @@ def test_building_the_entries_leaves_the_registry_alone():
 
 
 def test_a_prenoise_v_outside_its_domains_or_bounds_is_an_error():
-    """The Spark entries read GRR's declared statistics off the pre-noise V Spark's partitions computed: a V that the
-    declaration's own public rules would still move (a value outside the released domain, a number outside the bounds
-    or missing) means the partitions did not run those rules, and is an error, not a statistic (nor a refusal)."""
-    from dpworkbench.privateclean.harness import _prenoise_statistics
+    """The Spark engine's entries read GRR's declared statistics off the pre-noise V Spark's partitions computed (the
+    engine's ``prenoise``): a V that the declaration's own public rules would still move (a value outside the released
+    domain, a number outside the bounds or missing) means the partitions did not run those rules, and is an error,
+    not a statistic (nor a refusal)."""
+    from dpworkbench.privateclean.mechanisms import _prenoise_v
+    from dpworkbench.testing.declared import declared_statistics
 
-    params = dict(GRR.harness_params)
-    ok = _prenoise_statistics(params, pd.DataFrame({"cat": ["a", "c"], "val": [0.0, 10.0]}))
+    params = GRR.check_params(GRR.harness_params)
+    statistics = declared_statistics(GRR, params)[0]
+    ok = statistics(_prenoise_v(pd.DataFrame({"cat": ["a", "c"], "val": [0.0, 10.0]}), params))
     assert ok["counts[cat]"].tolist() == [1.0, 0.0, 1.0, 0.0] and ok["values[val]"].tolist() == [0.0, 10.0]
     for cat, val, rule in (("zz", 1.0, "out_of_domain"), ("a", 11.0, "numbers_clipped"),
                            ("a", np.nan, "numbers_missing_filled")):
         with pytest.raises(RuntimeError, match=rule):
-            _prenoise_statistics(params, pd.DataFrame({"cat": [cat, "b"], "val": [val, 2.0]}))
+            _prenoise_v(pd.DataFrame({"cat": [cat, "b"], "val": [val, 2.0]}), params)

@@ -22,7 +22,7 @@ from dpworkbench._validation import check_positive, check_probability, check_int
 from dpworkbench.accounting import Accountant, LedgerEntry, Release
 from dpworkbench.mechanisms.backends import RngLike, check_rng
 from dpworkbench.mechanisms.core import grr_codes, grr_epsilon, grr_p_for_epsilon
-from dpworkbench.mechanisms.declaration import SUBSTITUTE_ROW, Drawn, Mechanism, Param
+from dpworkbench.mechanisms.declaration import SUBSTITUTE_ROW, Drawn, Engine, Mechanism, Param
 
 from ..model import PrivateRelation
 
@@ -527,8 +527,47 @@ def _examples(dom: list, first: str, numeric: bool):
     return make
 
 
+# --- the Spark engine (issue 14) ---------------------------------------------------------------------------------
+# grr_spark draws V partition by partition (spark_engine._partition_sampler: GRR's statistics, then its noise), in
+# executors a caller cannot observe. Declared here, on GRR, the privacy harness derives its entries (the API and
+# ``privateclean query --engine spark``): that very path run with the pre-noise back-end (its for_partition, pickled to
+# the executors) returns the V Spark's partitions computed before the noise, and GRR's statistics of that V are
+# brute-forced against GRR's sensitivities.
+def _prenoise_v(v: pd.DataFrame, params: dict) -> pd.DataFrame:
+    """The pre-noise V (in pandas) that GRR's statistics are read from, at the checked ``params``. V holds every record
+    mapped into its released domain (NULL included when it joins the domain: the CLI's out-of-domain rule) and its
+    bounds, so they are the partitions' own, except a forced record (outside a domain without a declared target),
+    which the pre-noise back-end's uniform redraw puts at code 0: its forced bin stays empty; one substituted record
+    still moves the histogram by ≤ 2 (L1)."""
+    stats = _statistics(v, **params)
+    changed = [rule for rule, counts in stats["exact"].items() if any(counts.values())]  # what the public rules moved
+    if changed:  # not a refusal (a ValueError would be read as one): V left its released domains or bounds
+        raise RuntimeError(f"the pre-noise V is not in its released domains and bounds ({', '.join(changed)})")
+    return v
+
+
+def _spark_components(rel) -> dict[str, float]:
+    """V's codes in the released domains, then its numbers."""
+    v, comps = rel.data.toPandas(), {}
+    for k, dom in rel.domains.items():
+        comps.update({f"{k}[{i}]": float(c) for i, c in enumerate(partition_codes(v, k, np.asarray(dom, object)))})
+    for c in rel.b:
+        comps.update({f"{c}[{i}]": float(y) for i, y in enumerate(v[c].to_numpy(dtype=float))})
+    return comps
+
+
+SPARK = Engine(  # its function is the one its entry names (imported when it first runs: pyspark is optional)
+    "spark", "privateclean.spark_engine.grr_spark", lambda rel, params: _prenoise_v(rel.data.toPandas(), params),
+    _spark_components,
+    examples=1,  # one 3-row table: each statistic is a whole Spark run (~0.7 s), ~13 of them
+    harness_samples=400, tests="tests/spark/test_spark_privateclean_harness.py",
+    note="pre-noise statistics computed by the Spark path itself (grr_spark with the harness's pre-noise back-end in "
+         "every partition); each sample is a Spark run, so the release is audited on grr_spark only, each side drawn "
+         "by one release run on many copies of the table (records are randomised independently)")
+
+
 def _declare(name: str, summary: str, *, accounting: tuple[str, ...], regenerate: tuple[bool, ...], paper_option: bool,
-             harness_params: dict, examples, harness_samples: int) -> Mechanism:
+             harness_params: dict, examples, harness_samples: int, engines: tuple[Engine, ...] = ()) -> Mechanism:
     return Mechanism(
         name=name, summary=summary,
         relation=SUBSTITUTE_ROW("each record mapped into the public domains and bounds by a row-local rule, then "
@@ -552,7 +591,7 @@ def _declare(name: str, summary: str, *, accounting: tuple[str, ...], regenerate
             **{f"counts[{k}]": 2.0 for k in discrete},
             **{f"values[{c}]": float(bounds[c][1]) - float(bounds[c][0]) for c in (numeric or {})}},
         examples=examples, harness_params=harness_params, harness_samples=harness_samples, neighbours=_substitutes,
-        paper_option=paper_option,
+        paper_option=paper_option, engines=engines,
         references="Krishnan et al., PrivateClean (SIGMOD 2016), §4.2, Lemma 1, Proposition 1, Theorems 1–2")
 
 
@@ -561,7 +600,7 @@ GRR = _declare("privateclean.grr", "GRR on discrete partitions + Laplace on clip
                accounting=("exact",), regenerate=(False,), paper_option=False, harness_samples=3000,
                harness_params={"discrete": {"cat": 0.5}, "numeric": {"val": 10.0}, "domains": {"cat": _DOM3},
                                "bounds": {"val": (0.0, 10.0)}},  # ε = ln(1 + 3·0.5/0.5) + 10/10 = ln 4 + 1
-               examples=_examples(_DOM3, "a", True))
+               examples=_examples(_DOM3, "a", True), engines=(SPARK,))
 GRR_LEMMA1 = _declare(  # Lemma 1 claims ε = 1 on a 10-value domain; the true ε is ln(1 + 10(1−p)/p) ≈ 1.9
     "privateclean.grr_lemma1", "GRR charged with the paper's Lemma 1 ln(3/p−2) (understates ε for N > 3)",
     accounting=("paper_lemma1",), regenerate=(False,), paper_option=True, harness_samples=4000,
