@@ -145,6 +145,14 @@ def test_budget_split_per_query_and_per_path(method, monkeypatch):
     # so a root-to-leaf path makes d × (count + selection) + (count + class counts) = 2(d+1) sequential queries of ε each
 
 
+def test_privacy_cost_refuses_what_fit_refuses():
+    """Gini / Max are EM-only: the plan refuses them for the LD methods as fit does (it once planned 'ig' silently)."""
+    for method in ("Local", "Shifted"):
+        with pytest.raises(ValueError, match="criterion must be one of ig"):
+            DM.id3_privacy_cost(1.0, 2, method, criterion="gini")
+    assert DM.id3_privacy_cost(1.0, 2, "Global", criterion="gini")
+
+
 def test_stopping_rule_uses_sqrt2_over_epsilon():
     """N_T/(t_A·|C|) < √2/ε stops (corrected from the printed √2/2, spec §7 item 21): at B = 0.05, d = 2 (ε ≈ 0.0083,
     √2/ε ≈ 170) a 400-row node with 2×2 values×classes has N_T/4 ≈ 100 and must become a leaf; the printed √2/2 would split."""

@@ -130,6 +130,25 @@ def test_bad_p_refused(bad):
         DM.select_percentile([1.0, 2.0], bad, lower=0, upper=10, epsilon=1, rng=0)
 
 
+@pytest.mark.parametrize("bad, match", [({"epsilon": -1}, "^epsilon must be > 0"), ({"p": 2.0}, r"^p must be in \(0, 1\]"),
+                                        ({"lower": 5, "upper": 1}, "upper"), ({"horizon": 0}, "^horizon must be ≥ 1")])
+def test_column_release_refuses_bad_parameters_before_reading_the_file(tmp_path, bad, match):
+    """From Python too (the command checks its flags first), a bad public parameter is refused before the file is
+    opened: a path that does not exist is never reached."""
+    params = {"lower": 0.0, "upper": 10.0, "missing": None, "epsilon": 1.0, "horizon": 32, "p": 0.3, **bad}
+    with pytest.raises(ValueError, match=match):
+        DM.release_column_quantile(tmp_path / "absent.csv", "x", mechanism="LD", rng=0, **params)
+    out = DM.release_column_quantile(_csv(tmp_path), "x", mechanism="LD", rng=0,
+                                     **{**params, "lower": 0.0, "upper": 10.0, "epsilon": 1.0, "horizon": 32, "p": 0.3})
+    assert 0 <= out.value < 5
+
+
+def _csv(tmp_path):
+    path = tmp_path / "x.csv"
+    path.write_text("x\n1\n2\n3\n4\n5\n")
+    return path
+
+
 def test_sld_never_worse_than_em_and_ld_gains_on_concentrated_data():
     rng = np.random.default_rng(6)
     x = np.clip(np.round(rng.normal(60, 3, 400)), 0, 100)

@@ -58,6 +58,9 @@ def test_optimized_em_pruning_and_candidates():
     s1 = rec["steps"][0]
     assert np.allclose(s1["probabilities"], exponential_probabilities(s1["quality"], epsilon=s1["epsilon"], sensitivity=s1["sensitivity"]))
     assert paper_candidates(10000) == [1, 5, 10, 100, 500] + list(range(1000, 10000, 1000))
+    # a public bound is a count: 2.5 is refused by the declaration, not truncated to 2 before it sees it
+    with pytest.raises(ValueError, match=r"^n must be a finite int ≥ 1, got 2\.5$"):
+        optimized_em(proj, [1, 2, 3], eps1=1.0, eps2=1.0, use_bound=False, rng=1, n_bound=2.5)
     nb = noisy_degree_bound(examples.capital_country(), [FD("Capital", "Country")], eps0=1e6, n=4, rng=0)
     assert nb["noisy"] == 3
 

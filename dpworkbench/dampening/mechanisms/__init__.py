@@ -454,14 +454,19 @@ def release_column_quantile(path, column: str | None, *, mechanism: str, rng: Rn
     error bar (from the public parameters and n, the number of lines, public under substitution), the header naming
     the rules, and the NOT PRIVATE counts of what they did. ``progress`` (a ``cli.common.Stages``) is told each
     stage."""
-    p = params.pop("p", None)
-    decl, what = (MEDIAN[mechanism], "median") if p is None else (PERCENTILE[mechanism], "percentile")
+    check_options(mechanism, "mechanism", MEDIAN)
+    median = params.get("p") is None
+    decl, what = (MEDIAN[mechanism], "median") if median else (PERCENTILE[mechanism], "percentile")
+    # the public parameters are refused before the file is read (the command checks them first too; a Python caller)
+    params = decl.check_params({k: v for k, v in params.items() if not (median and k == "p")})
+    params["missing"] = check_bounds(params["lower"], params["upper"], params["missing"])
     if progress is not None:
         progress.next("read CSV")  # one physical line = one row; refusals depend on the header and the number of lines
     values, inputs = read_column(path, column, lower=params["lower"], upper=params["upper"], missing=params["missing"],
                                  what=what)
     if progress is not None:
         progress.next("select")
+    p = params.pop("p", None)
     rel = select_quantile(values, p, mechanism=mechanism, rng=rng, accountant=None, **params)
     return DescribedRelease.of(
         rel, error_bar=decl.accuracy(n=int(values.size), **params, **({} if p is None else {"p": p})),
@@ -1045,8 +1050,8 @@ def id3_privacy_cost(budget: float, depth: int, method: str = "Shifted", criteri
     partition spends ε on NoisyCount and ε on the split selection or, at a leaf, on the Laplace class counts."""
 
     check_options(method, "method", ID3)
-    p = _id3_params(method, budget=budget, depth=depth, domains="2", n_classes=2,
-                    criterion=criterion if method == "Global" else "ig")
+    # the criterion as given: the declaration refuses Gini / Max for the LD methods, as fit does
+    p = _id3_params(method, budget=budget, depth=depth, domains="2", n_classes=2, criterion=criterion)
     return ID3[method].plan(**p)
 
 

@@ -518,7 +518,7 @@ def optimized_em(proj, thetas: Sequence[int], *, eps1: float, eps2: float, measu
     p = THETA_SELECTION.check_params({
         "epsilon": eps1, "eps2": eps2, "measure": measure, "ip_sensitivity": ip_sensitivity, "use_bound": use_bound,
         "steps": steps, "add_V": add_V, "prune": prune, "eps0_frac": eps0_frac,
-        "n": int(n_bound) if n_bound is not None else max(proj.n, 1), "fd_bound": fd}, labels={"epsilon": "eps1"})
+        "n": n_bound if n_bound is not None else max(proj.n, 1), "fd_bound": fd}, labels={"epsilon": "eps1"})
     stats = Statistics(proj.graph, df=df, dcs=dcs, thetas=thetas, projector=proj)
     r = THETA_SELECTION.release(None, rng=rng, accountant=accountant, statistics=stats, **p)
     return dict(r.details)
