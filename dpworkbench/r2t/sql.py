@@ -655,9 +655,10 @@ def timed_sql(con, sql: str) -> tuple[float, float]:
     threads' partial sums in the order they finish, so its last digits change from run to run (TPC-H Q7 and Q11,
     whose ``/ 1000`` makes the terms DOUBLE). Such a SUM's answer is :func:`_exact_float_sum` of the same terms."""
     t0 = time.perf_counter()
-    v = con.execute(sql).fetchone()[0]
+    res = con.execute(sql)
+    v = res.fetchone()[0]
     seconds = time.perf_counter() - t0
-    if _is_float(str(con.execute(f"DESCRIBE {sql}").fetchall()[0][1])):  # the query's type: schema only, no row
+    if _is_float(str(res.description[0][1])):  # the result's declared type (from the schema, not from a row)
         v = _exact_float_sum(con, sql)
     return float(v or 0.0), seconds
 
