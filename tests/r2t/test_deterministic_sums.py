@@ -21,7 +21,7 @@ REPEATS = 20
 @pytest.fixture(scope="module")
 def fact_db():
     """600,000 rows (five DuckDB row groups) scanned and joined by 4 threads: large enough that the plain DOUBLE SUM
-    gives several values in 20 runs (4 to 12 measured), small enough for a few seconds."""
+    gives several values in 20 runs (6 on main), small enough for a few seconds."""
     rng = np.random.default_rng(7)
     n = 600_000
     fact = pd.DataFrame({"k": rng.integers(0, 1000, n), "x": rng.integers(1, 10**7, n) / 100})
