@@ -24,7 +24,7 @@ import numpy as np
 
 from .joininfo import JoinInfo, from_arrays
 from .schema import check_columns
-from .sql import Extraction, complete
+from .sql import Extraction, _canonical_order, complete
 
 _NUMERIC = ("Byte", "Short", "Integer", "Long", "Float", "Double", "Decimal")
 
@@ -148,8 +148,12 @@ def _extract_spark(spark, plan, rq, kind, t0, out_dir, n_primary, name) -> Extra
     ok = np.ones(psi.size, dtype=bool)
     for k in keys:
         ok &= ~np.asarray(pd.isnull(k), dtype=bool)
-    psi, keys = psi[ok], [k[ok] for k in keys]
-    proj = None if proj is None else proj[ok]
+    # as the DuckDB path: sorted by content, so the join information (and what a seeded run draws from it) does not
+    # depend on the order Spark's partitions wrote the rows in (one order on local[2], not promised on a cluster)
+    order = _canonical_order([*keys, psi, *([proj] if proj is not None else [])])
+    ok = ok[order]
+    psi, keys = psi[order][ok], [k[order][ok] for k in keys]
+    proj = None if proj is None else proj[order][ok]
     n_tot = n_primary if isinstance(n_primary, int) else (int(sum(n_primary.values())) if isinstance(n_primary, dict) else None)
     info = from_arrays(psi, keys, tags=[t for _, t in plan.keys], proj=proj, n_primary=n_tot, name=name)
     return Extraction(info, rq, seconds, kind, plan.completed_sql)

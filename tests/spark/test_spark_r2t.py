@@ -5,7 +5,6 @@ errors of the DuckDB path's tests."""
 
 from __future__ import annotations
 
-import math
 
 import duckdb
 import numpy as np
@@ -41,7 +40,10 @@ def test_tpch_same_joininfo_and_release(spark, name):
     sa, sb = sorted_rows(a.info), sorted_rows(b.info)
     assert np.array_equal(sa.psi, sb.psi) and np.array_equal(sa.ptr, sb.ptr) and np.array_equal(sa.ids, sb.ids)
     assert _r2t_value(sa, 7) == _r2t_value(sb, 7)  # same seed, same join information → same release
-    assert math.isclose(_r2t_value(a.info, 7), _r2t_value(b.info, 7), rel_tol=1e-9)  # raw row orders too
+    # both engines sort the join results by content: the raw join information is the same array for array, so a
+    # seeded run gives the same number to the last bit (Spark's partition order once made it differ in the last bits)
+    assert np.array_equal(a.info.psi, b.info.psi) and np.array_equal(a.info.ids, b.info.ids)
+    assert _r2t_value(a.info, 7) == _r2t_value(b.info, 7)
 
 
 SMALL = {"customer": pd.DataFrame({"ck": [1, 2, 3], "name": ["a", "b", "c"]}),
