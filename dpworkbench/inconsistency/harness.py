@@ -36,12 +36,6 @@ EXEMPT: dict[str, str] = {
                        "harness entries): statistics of a built graph → DECL.release",
     "graph_projection_cost": "the plan of graph_projection (I_MI.plan): takes ε as a number, spends nothing",
     "dp_vertex_cover_cost": "the plan of dp_vertex_cover (VERTEX_COVER.plan): takes ε as a number, spends nothing",
-    # Not sampled by this harness (each call starts Spark jobs): statistics on Spark, noise by the same declarations.
-    "spark_engine.release_from_parquet": "out-of-core path of the declared releases: F(θ) streamed from Spark-sorted "
-                                         "edges (StreamedProjector) into graph_projection / dp_vertex_cover's "
-                                         "declarations; tests/spark/test_spark_inconsistency_stream.py checks that "
-                                         "seeded outputs and ledgers equal the in-memory path's (a KNOWN GAP: not "
-                                         "sampled on neighbours)",
 }
 
 

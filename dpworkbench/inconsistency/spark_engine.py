@@ -546,13 +546,17 @@ def order_places(n: int, identity=None, *, rule: str = "rank", seed: int = 0) ->
     from .model import node_sequence
 
     check_options(rule, "rule", ("rank", "lex"))
-    n = max(int(n), 1)
     if rule == "lex":
-        return np.arange(n, dtype=np.int32)
+        return np.arange(max(int(n), 1), dtype=np.int32)
+    if identity is not None and len(identity) != int(n):
+        raise ValueError(f"identity has {len(identity)} nodes, the graph {int(n)}")
+    # an empty table (n = 0, identity empty) has no node to order: one unused place, as the stream sizes its degrees
+    # max(n, 1). Comparing the identity with that place refused the empty table, a neighbour of any one-row table
+    if int(n) == 0:
+        return np.zeros(1, dtype=np.int32)
+    n = int(n)
     if identity is None:
         identity = label_identity(n)
-    if len(identity) != n:
-        raise ValueError(f"identity has {len(identity)} nodes, the graph {n}")
     inv = node_sequence(identity, seed)
     pos = np.empty(n, np.int32)
     pos[inv] = np.arange(n, dtype=np.int32)
@@ -572,7 +576,9 @@ def write_ordered_edges(spark, edges_path: str | Path, out_path: str | Path, pos
     from .._validation import check_options
 
     check_options(rule, "rule", ("rank", "lex"))
-    if not any(Path(edges_path).rglob("*.parquet")):  # no edges: an empty stream
+    # no edges: an empty stream. Files only: the folder spark_statistics writes for a table without conflicts is
+    # itself named edges.parquet and holds no data file (matching it sent an empty folder to Spark's reader)
+    if not any(p.is_file() for p in Path(edges_path).rglob("*.parquet")):
         Path(out_path).mkdir(parents=True, exist_ok=True)
         return str(out_path)
     e = spark.read.parquet(str(edges_path)).select("u", "v")

@@ -205,21 +205,24 @@ class Engine:
     prenoise : ``prenoise(value, params) -> data``: the value the engine returns with a back-end that draws nothing
         (the harness's pre-noise back-end) mapped back to the declaration's statistics input, at the checked
         ``params`` it was given; it raises a RuntimeError (not a refusal) when that value is not what the
-        declaration's public rules produce.
+        declaration's public rules produce. ``None``: the engine computes the statistics out of sight but hands them
+        to the declaration's own :meth:`Mechanism.release` on the driver (e.g. a conflict graph's F(θ) streamed
+        from edges Spark sorted), so the harness observes them there instead of mapping an output back.
     components : ``components(value) -> {name: number}``, the numbers of one release the harness audits.
     run : ``run(data, *, rng, accountant=None, **kwargs) -> Release``, the engine's release, when it is not ``entry``;
         ``kwargs`` are the declaration's parameters and the engine's own options (a session, an output folder).
-    examples : how many of the declaration's example inputs the harness runs the engine on (``None``: all).
+    examples : how many of the declaration's example inputs the harness runs the engine on (``None``: all), or the
+        engine's own ``examples(rng) -> list`` (smaller inputs, when each run of the engine costs seconds).
     harness_samples, tests, note : the audit's samples per side, the test file that checks the engine's entries, and
         what the harness table's notes say of the engine.
     """
 
     key: str
     entry: str
-    prenoise: Callable[[Any, Mapping[str, Any]], Any]
+    prenoise: Callable[[Any, Mapping[str, Any]], Any] | None
     components: Callable[[Any], Mapping[str, float]]
     run: Callable[..., Release] | None = None
-    examples: int | None = None
+    examples: int | Callable[[np.random.Generator], list] | None = None
     harness_samples: int = 4000
     tests: str = ""
     note: str = ""
