@@ -760,6 +760,20 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _release_table(table, *, measure: str, epsilon: float, spark=None, rng=None, accountant=None, **kw):
+    """A table's out-of-core release as a user runs it (the Spark engine that :data:`~.mechanisms.I_MI`,
+    :data:`~.mechanisms.I_P` and :data:`~.mechanisms.VERTEX_COVER` declare): its edges built on Spark and written as
+    Parquet by :func:`spark_statistics` (whose FD degree-bound terms are Spark aggregations), then
+    :func:`release_from_parquet`. ``table``: a :class:`~.mechanisms.Table` (the declarations' data)."""
+    kw.pop("fd_bound", None)  # a declared parameter graph_projection derives from the DCs
+    with tempfile.TemporaryDirectory(prefix="dpwb-spark-table-") as tmp:
+        st = spark_statistics(table.df, table.dcs, spark=spark, edges_dir=tmp)
+        if measure != "R":
+            kw.update(dcs=table.dcs, degree_terms=st.fd_degree_bounds)
+        return release_from_parquet(Path(tmp) / "edges.parquet", st.n, measure, epsilon, spark=spark,
+                                    identity=tuple_identity(table.df), rng=rng, accountant=accountant, **kw)
+
+
 __all__ = ["SparkGraphStats", "StreamedProjector", "build_spark", "dc_pairs_sql", "edgeless_graph", "fd_bound_sql",
            "order_places", "read_edges", "read_table", "release_from_parquet", "spark_statistics", "stream_counts",
            "unary_sql", "write_ordered_edges"]

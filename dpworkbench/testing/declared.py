@@ -173,8 +173,9 @@ def engine_entry(mech, key: str) -> EntryPoint:
 
     first = engine.examples
     own = first if callable(first) else None
+    options = f"({', '.join(f'{k}={v!r}' for k, v in engine.options.items())})" if engine.options else ""
     return dataclasses.replace(
-        base, name=engine.entry + base.name[len(mech.name):], statistics=statistics, release=release,
+        base, name=engine.entry + options + base.name[len(mech.name):], statistics=statistics, release=release,
         make_inputs=own or (mech.examples if first is None else (lambda rng: mech.examples(rng)[:first])),
         n_samples=engine.harness_samples, pilot_samples=_pilot(engine.harness_samples),
         tests=engine.tests or base.tests, note=f"the {key} engine of {mech.name}; {engine.note}")

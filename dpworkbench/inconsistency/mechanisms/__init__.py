@@ -211,33 +211,14 @@ def _neighbours(table: Table):
     return (Table(df, table.dcs) for df in row_neighbours(table.df, UNIVERSE))
 
 
-def _spark_path(measure: str):
-    """A table's out-of-core release (issue 14), as a user runs it: its edges built on Spark and written as Parquet
-    (:func:`~..spark_engine.spark_statistics`, whose FD degree-bound terms are Spark aggregations), then
-    :func:`~..spark_engine.release_from_parquet` (Spark sorts the edges, the driver streams F(θ) into the declaration)."""
-    def run(table: Table, *, rng=None, accountant=None, epsilon, spark=None, **kw):
-        import tempfile
-        from pathlib import Path
-
-        from ..conflict_graph import tuple_identity
-        from ..spark_engine import release_from_parquet, spark_statistics
-
-        kw.pop("fd_bound", None)  # graph_projection derives it from the DCs
-        with tempfile.TemporaryDirectory(prefix="dpwb-spark-table-") as tmp:
-            st = spark_statistics(table.df, table.dcs, spark=spark, edges_dir=tmp)
-            if measure != "R":
-                kw.update(dcs=table.dcs, degree_terms=st.fd_degree_bounds)
-            return release_from_parquet(Path(tmp) / "edges.parquet", st.n, measure, epsilon, spark=spark,
-                                        identity=tuple_identity(table.df), rng=rng, accountant=accountant, **kw)
-    return run
-
-
 def _spark_engine(measure: str) -> Engine:
-    """The Spark path of one measure's declaration: it hands the declaration's own release the statistics it streamed
-    (``prenoise=None``: the harness observes them there). Each run starts Spark jobs (seconds), so the harness runs it
+    """The Spark path of one measure's declaration (:func:`~..spark_engine._release_table`, named: spark_engine imports
+    this module): it hands the declaration's own release the statistics it streamed (``prenoise=None``: the harness
+    observes them there). Each run starts Spark jobs (seconds), so the harness runs it
     on one 2-row table (11 neighbours)."""
-    return Engine("spark", f"inconsistency.spark_engine.release_from_parquet(measure='{measure}')", None,
-                  lambda value: {"output": float(value)}, run=_spark_path(measure),
+    return Engine("spark", "inconsistency.spark_engine.release_from_parquet", None,
+                  lambda value: {"output": float(value)}, run="inconsistency.spark_engine._release_table",
+                  options={"measure": measure},
                   examples=lambda rng: [Table(pd.DataFrame({"A": [0, 0], "B": [0, 1]}), HARNESS_DCS)],
                   harness_samples=2000, tests="tests/spark/test_spark_inconsistency_harness.py",
                   note="edges by spark_statistics, F(θ) streamed from the Spark-sorted edges into the declaration")
