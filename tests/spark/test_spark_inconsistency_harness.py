@@ -149,3 +149,23 @@ def test_release_from_parquet_ip_and_cover_on_neighbours(spark, measure):
     assert rep.worst_ratio == pytest.approx(1.0), (rep.worst_statistic, rep.worst_ratio)
     print(f"\n{measure}: {rep.pairs} pairs, worst {rep.worst_statistic} ratio {rep.worst_ratio:.3g}; "
           f"audit {_audit(entry, MECHS[measure], rep)}")
+
+
+@pytest.mark.slow  # 15 runs of the command on Spark (≈ 1 min on 2 busy cores)
+def test_the_command_engine_spark_on_file_level_neighbours(spark):
+    """``dpworkbench inconsistency --engine spark`` (``build_spark``, then the releases on the driver): the statistics
+    its declarations received, brute-forced over one 2-line file's neighbours, equal the memory engine's file by file;
+    its seeded releases on the worst pair are the memory engine's (whose audit is in tests/privacy/)."""
+    from dpworkbench.inconsistency.harness import entry_points, spark_cli_entry
+
+    entry = spark_cli_entry()
+    rep = check_sensitivity(entry, np.random.default_rng(0))
+    assert rep.pairs == 14 and not rep.violations, rep.violations[:5]
+    assert rep.worst_ratio == pytest.approx(1.0), (rep.worst_statistic, rep.worst_ratio)
+    memory = next(e for e in entry_points() if e.name == "dpworkbench inconsistency")
+    x = entry.make_inputs(np.random.default_rng(0))[0]
+    for text in [x, *entry.neighbours(x)]:
+        assert entry.statistics(text) == memory.statistics(text), text
+    for text in rep.worst_pair:
+        assert entry.release(text, 3) == memory.release(text, 3)
+    print(f"\n--engine spark: {rep.pairs} pairs, worst {rep.worst_statistic} ratio {rep.worst_ratio:.3g}")
