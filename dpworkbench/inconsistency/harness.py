@@ -13,7 +13,8 @@ pair only is a violation. The claimed ε is the command's own ``--plan``
 the command makes (the row bound, I_MI, I_P and the cover: :class:`~.mechanisms.Statistics`' F(θ), EM quality gaps,
 FD degree-bound terms, cover size and row count) against each declaration's sensitivities at the parameters the
 command passed, of the table and conflict graph the command itself read and built
-(:func:`~dpworkbench.testing.declared.command_statistics`).
+(:func:`~dpworkbench.testing.declared.command_statistics`). The Spark paths: the out-of-core one is the Spark engine
+I_MI, I_P and the cover declare (derived entries); the command's ``--engine spark`` is :func:`spark_cli_entry` (tests/spark/).
 """
 
 from __future__ import annotations
