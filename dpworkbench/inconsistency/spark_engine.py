@@ -420,7 +420,9 @@ def spark_statistics(source: Any, dcs: Sequence[DC], *, spark=None, schema: Any 
         has_files = path is not None and any(Path(path).glob("blk=*"))
         stats = _stats(spark, path if has_files else None, n, unary_count, _fd_bounds_one_job(spark, view, kept, kinds),
                        want_degrees, t0)
-        stats.edges_path = path if has_files else None
+        # the edge table even when it holds no edge (a table without conflicts): release_from_parquet reads it as an
+        # empty stream. None there refused the release of exactly those tables, a refusal that depended on the data
+        stats.edges_path = path
         if tmp is not None:
             stats.edges_path = None
         return stats
@@ -641,6 +643,8 @@ def _stream(ordered_path, n, thetas, batch_rows):
     d = np.zeros((th.size, n), np.int32)
     kept = np.zeros(th.size, np.int64)
     last = np.full(1, -1, np.int64)
+    if not Path(ordered_path).is_dir():  # e.g. a projector kept after its path removed the stream: never F = 0
+        raise ValueError(f"edge stream {ordered_path} not found")
     files = sorted(Path(ordered_path).glob("part-*.parquet"))
     for f in files:
         # the reader is held open for the whole iteration (a ParquetFile freed mid-iteration crashes the reader)
@@ -770,7 +774,7 @@ def _release_table(table, *, measure: str, epsilon: float, spark=None, rng=None,
         st = spark_statistics(table.df, table.dcs, spark=spark, edges_dir=tmp)
         if measure != "R":
             kw.update(dcs=table.dcs, degree_terms=st.fd_degree_bounds)
-        return release_from_parquet(Path(tmp) / "edges.parquet", st.n, measure, epsilon, spark=spark,
+        return release_from_parquet(st.edges_path, st.n, measure, epsilon, spark=spark,
                                     identity=tuple_identity(table.df), rng=rng, accountant=accountant, **kw)
 
 

@@ -174,3 +174,10 @@ def test_an_engine_observed_on_the_driver():
     assert leak.violations and leak.worst_ratio > 1.5, str(leak)
     with pytest.raises(RuntimeError, match="made no release of toy.local_laplace"):
         check_sensitivity(_observed("other"), np.random.default_rng(0))
+
+
+def test_a_command_on_an_engine_observed_on_the_driver(monkeypatch):
+    mech = dataclasses.replace(TOY, engines=(D.Engine("parts", "toy.engine.driver", None, dict, run=_driver,
+                                                     options={"mode": "leak"}),))
+    leak = check_sensitivity(_cli(mech, monkeypatch), np.random.default_rng(0))
+    assert leak.violations and leak.worst_ratio > 1.5, str(leak)

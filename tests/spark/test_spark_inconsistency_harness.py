@@ -130,10 +130,13 @@ def test_a_leaking_stream_and_a_halved_sensitivity_are_flagged(mi, monkeypatch):
 
 def test_an_empty_table_and_a_table_without_conflicts_release(spark):
     """The harness's finding: the out-of-core path refused the empty table (order_places compared its identity of 0
-    nodes with the one place it keeps) and crashed on a table without conflicts (the empty edge folder, named
-    edges.parquet, was taken for data); a refusal on one neighbour only is a violation. Both now release as in memory."""
+    nodes with the one place it keeps) and could not release a table without conflicts (spark_statistics gave it no
+    edge table, edges_path None, and its empty edge folder, named edges.parquet, was taken for data by Spark's reader);
+    a refusal on one neighbour only is a violation. Both now release as in memory."""
     import pandas as pd
 
+    with pytest.raises(ValueError, match="not found"):  # a stream read after its folder is gone: never F(θ) = 0
+        spark_engine.stream_counts("/nonexistent/dpwb-ordered", 3, [1])
     for df in (pd.DataFrame({"A": [0], "B": [0]}).iloc[:0], pd.DataFrame({"A": [0, 1], "B": [0, 0]})):
         t = Table(df, HARNESS_DCS)
         for measure, mech in (("MI", I_MI), ("R", VERTEX_COVER)):
