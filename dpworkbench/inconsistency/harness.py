@@ -13,7 +13,8 @@ pair only is a violation. The claimed ε is the command's own ``--plan``
 the command makes (the row bound, I_MI, I_P and the cover: :class:`~.mechanisms.Statistics`' F(θ), EM quality gaps,
 FD degree-bound terms, cover size and row count) against each declaration's sensitivities at the parameters the
 command passed, of the table and conflict graph the command itself read and built
-(:func:`~dpworkbench.testing.declared.command_statistics`).
+(:func:`~dpworkbench.testing.declared.command_statistics`). The Spark paths: the out-of-core one is the Spark engine
+I_MI, I_P and the cover declare (derived entries); the command's ``--engine spark`` is :func:`spark_cli_entry` (tests/spark/).
 """
 
 from __future__ import annotations
@@ -36,12 +37,6 @@ EXEMPT: dict[str, str] = {
                        "harness entries): statistics of a built graph → DECL.release",
     "graph_projection_cost": "the plan of graph_projection (I_MI.plan): takes ε as a number, spends nothing",
     "dp_vertex_cover_cost": "the plan of dp_vertex_cover (VERTEX_COVER.plan): takes ε as a number, spends nothing",
-    # Not sampled by this harness (each call starts Spark jobs): statistics on Spark, noise by the same declarations.
-    "spark_engine.release_from_parquet": "out-of-core path of the declared releases: F(θ) streamed from Spark-sorted "
-                                         "edges (StreamedProjector) into graph_projection / dp_vertex_cover's "
-                                         "declarations; tests/spark/test_spark_inconsistency_stream.py checks that "
-                                         "seeded outputs and ledgers equal the in-memory path's (a KNOWN GAP: not "
-                                         "sampled on neighbours)",
 }
 
 
@@ -78,7 +73,7 @@ def _file_neighbours(text: str, id_column: bool):
     return csv_line_neighbours(text, list(dict.fromkeys(extra)), substitute=False)
 
 
-def _file_entry(via: str, schema: str | None, id_column: str | None):
+def _file_entry(via: str, schema: str | None, id_column: str | None, engine: str | None = None):
     """``via="cli"``: ``dpworkbench inconsistency FILE`` run in-process (real parser and handler); ``via="api"``:
     ``loaders.load_csv`` + ``mechanisms.release_measures`` on the same files, with the same claim. Statistics: those
     of the subcommand's own declared releases, on what its public checks, reader and build made; a refusal on one
@@ -90,7 +85,8 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
     from .mechanisms import release_measures
 
     dcs_file = scratch_file(PAPER, "".join(f"{dc.text}\n" for dc in DCS), ".txt")  # the API variant's DCs, as text
-    extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else [])
+    extra = (["--schema", schema] if schema else []) + (["--id-column", id_column] if id_column else []) + (
+        ["--engine", engine] if engine else [])
     cli = FileCLI(C.register, PAPER, ["--dcs", str(dcs_file), "--epsilon", str(EPS), *extra])
     def api_release(text, rng):
         df, _, _ = load_csv(cli.path(text), schema, dcs=DCS)
@@ -104,7 +100,7 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
         lambda text: _file_neighbours(text, id_column is not None),
         relation=FILE_RELATION, n_samples=300, pilot_samples=300,
         public=("--epsilon", "--dcs", "--schema (default: every column text, from the header)", "--order-seed",
-                "--n-bound (when given)", "--id-column"),
+                "--n-bound (when given)", "--id-column", *(["--engine"] if engine else [])),
         note="file-level neighbours (csv_line_neighbours + hostile_lines) read by the subcommand's own loader; "
              "the handler run in-process with --seed <int> --json")
     if via == "cli":
@@ -120,9 +116,20 @@ def _file_entry(via: str, schema: str | None, id_column: str | None):
 FILE_RELATION = "add or remove one line of the CSV file at any position (one physical line = one row, any bytes)"
 
 
+def spark_cli_entry():
+    """``--engine spark``: the graph built by Spark SQL self-joins (``build_spark``), the releases on the driver
+    (observed there), on one 2-line file and its neighbours (valid lines, a NULL cell): each a Spark run."""
+    import dataclasses
+
+    return dataclasses.replace(
+        _file_entry("cli", None, None, "spark"), make_inputs=lambda rng: ["A,B\n0,0\n0,1\n"],
+        neighbours=lambda text: csv_line_neighbours(text, [*UNIVERSE_LINES, "0,"], substitute=False),
+        tests="tests/spark/test_spark_inconsistency_harness.py")
+
+
 def entry_points():
     return [_file_entry("cli", None, None), _file_entry("cli", "id:int, A:int, B:float", "id"),
-            _file_entry("api", None, None)]
+            _file_entry("api", None, None), spark_cli_entry()]
 
 
-__all__ = ["DCS", "EXEMPT", "FINDING1", "FINDING1_TYPES", "entry_points"]
+__all__ = ["DCS", "EXEMPT", "FINDING1", "FINDING1_TYPES", "entry_points", "spark_cli_entry"]

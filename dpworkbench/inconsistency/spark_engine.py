@@ -420,7 +420,9 @@ def spark_statistics(source: Any, dcs: Sequence[DC], *, spark=None, schema: Any 
         has_files = path is not None and any(Path(path).glob("blk=*"))
         stats = _stats(spark, path if has_files else None, n, unary_count, _fd_bounds_one_job(spark, view, kept, kinds),
                        want_degrees, t0)
-        stats.edges_path = path if has_files else None
+        # the edge table even when it holds no edge (a table without conflicts): release_from_parquet reads it as an
+        # empty stream. None there refused the release of exactly those tables, a refusal that depended on the data
+        stats.edges_path = path
         if tmp is not None:
             stats.edges_path = None
         return stats
@@ -546,13 +548,17 @@ def order_places(n: int, identity=None, *, rule: str = "rank", seed: int = 0) ->
     from .model import node_sequence
 
     check_options(rule, "rule", ("rank", "lex"))
-    n = max(int(n), 1)
     if rule == "lex":
-        return np.arange(n, dtype=np.int32)
+        return np.arange(max(int(n), 1), dtype=np.int32)
+    if identity is not None and len(identity) != int(n):
+        raise ValueError(f"identity has {len(identity)} nodes, the graph {int(n)}")
+    # an empty table (n = 0, identity empty) has no node to order: one unused place, as the stream sizes its degrees
+    # max(n, 1). Comparing the identity with that place refused the empty table, a neighbour of any one-row table
+    if int(n) == 0:
+        return np.zeros(1, dtype=np.int32)
+    n = int(n)
     if identity is None:
         identity = label_identity(n)
-    if len(identity) != n:
-        raise ValueError(f"identity has {len(identity)} nodes, the graph {n}")
     inv = node_sequence(identity, seed)
     pos = np.empty(n, np.int32)
     pos[inv] = np.arange(n, dtype=np.int32)
@@ -572,7 +578,9 @@ def write_ordered_edges(spark, edges_path: str | Path, out_path: str | Path, pos
     from .._validation import check_options
 
     check_options(rule, "rule", ("rank", "lex"))
-    if not any(Path(edges_path).rglob("*.parquet")):  # no edges: an empty stream
+    # no edges: an empty stream. Files only: the folder spark_statistics writes for a table without conflicts is
+    # itself named edges.parquet and holds no data file (matching it sent an empty folder to Spark's reader)
+    if not any(p.is_file() for p in Path(edges_path).rglob("*.parquet")):
         Path(out_path).mkdir(parents=True, exist_ok=True)
         return str(out_path)
     e = spark.read.parquet(str(edges_path)).select("u", "v")
@@ -635,6 +643,8 @@ def _stream(ordered_path, n, thetas, batch_rows):
     d = np.zeros((th.size, n), np.int32)
     kept = np.zeros(th.size, np.int64)
     last = np.full(1, -1, np.int64)
+    if not Path(ordered_path).is_dir():  # e.g. a projector kept after its path removed the stream: never F = 0
+        raise ValueError(f"edge stream {ordered_path} not found")
     files = sorted(Path(ordered_path).glob("part-*.parquet"))
     for f in files:
         # the reader is held open for the whole iteration (a ParquetFile freed mid-iteration crashes the reader)
@@ -752,6 +762,20 @@ def release_from_parquet(edges_path: str | Path, n: int, measure: str, epsilon: 
                                 projector=proj, rng=rng, accountant=accountant, **kw)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _release_table(table, *, measure: str, epsilon: float, spark=None, rng=None, accountant=None, **kw):
+    """A table's out-of-core release as a user runs it (the Spark engine that :data:`~.mechanisms.I_MI`,
+    :data:`~.mechanisms.I_P` and :data:`~.mechanisms.VERTEX_COVER` declare): its edges built on Spark and written as
+    Parquet by :func:`spark_statistics` (whose FD degree-bound terms are Spark aggregations), then
+    :func:`release_from_parquet`. ``table``: a :class:`~.mechanisms.Table` (the declarations' data)."""
+    kw.pop("fd_bound", None)  # a declared parameter graph_projection derives from the DCs
+    with tempfile.TemporaryDirectory(prefix="dpwb-spark-table-") as tmp:
+        st = spark_statistics(table.df, table.dcs, spark=spark, edges_dir=tmp)
+        if measure != "R":
+            kw.update(dcs=table.dcs, degree_terms=st.fd_degree_bounds)
+        return release_from_parquet(st.edges_path, st.n, measure, epsilon, spark=spark,
+                                    identity=tuple_identity(table.df), rng=rng, accountant=accountant, **kw)
 
 
 __all__ = ["SparkGraphStats", "StreamedProjector", "build_spark", "dc_pairs_sql", "edgeless_graph", "fd_bound_sql",

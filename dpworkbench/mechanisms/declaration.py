@@ -205,32 +205,40 @@ class Engine:
     prenoise : ``prenoise(value, params) -> data``: the value the engine returns with a back-end that draws nothing
         (the harness's pre-noise back-end) mapped back to the declaration's statistics input, at the checked
         ``params`` it was given; it raises a RuntimeError (not a refusal) when that value is not what the
-        declaration's public rules produce.
+        declaration's public rules produce. ``None``: the engine computes the statistics out of sight but hands them
+        to the declaration's own :meth:`Mechanism.release` on the driver (e.g. a conflict graph's F(θ) streamed
+        from edges Spark sorted), so the harness observes them there instead of mapping an output back.
     components : ``components(value) -> {name: number}``, the numbers of one release the harness audits.
     run : ``run(data, *, rng, accountant=None, **kwargs) -> Release``, the engine's release, when it is not ``entry``;
-        ``kwargs`` are the declaration's parameters and the engine's own options (a session, an output folder).
-    examples : how many of the declaration's example inputs the harness runs the engine on (``None``: all).
+        ``kwargs`` are the declaration's parameters and the engine's own options (a session, an output folder). A
+        dotted name (``"<paper>.<module>.<function>"``) is imported as ``entry`` is, when the engine first runs.
+    options : keywords the engine's function always gets (which measure one function releases), shown in the entry's
+        name.
+    examples : how many of the declaration's example inputs the harness runs the engine on (``None``: all), or the
+        engine's own ``examples(rng) -> list`` (smaller inputs, when each run of the engine costs seconds).
     harness_samples, tests, note : the audit's samples per side, the test file that checks the engine's entries, and
         what the harness table's notes say of the engine.
     """
 
     key: str
     entry: str
-    prenoise: Callable[[Any, Mapping[str, Any]], Any]
+    prenoise: Callable[[Any, Mapping[str, Any]], Any] | None
     components: Callable[[Any], Mapping[str, float]]
-    run: Callable[..., Release] | None = None
-    examples: int | None = None
+    run: Callable[..., Release] | str | None = None
+    examples: int | Callable[[np.random.Generator], list] | None = None
     harness_samples: int = 4000
     tests: str = ""
     note: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def release(self, data: Any, *, rng: RngLike = None, accountant: AccountantLike | None = None,
                 **kwargs: Any) -> Release:
-        """The engine's release (``run``, else the function ``entry`` names)."""
-        if self.run is not None:
-            return self.run(data, rng=rng, accountant=accountant, **kwargs)
-        module, function = f"dpworkbench.{self.entry}".rsplit(".", 1)
-        return getattr(importlib.import_module(module), function)(data, rng=rng, accountant=accountant, **kwargs)
+        """The engine's release (``run``, else the function ``entry`` names), with its ``options``."""
+        run = self.entry if self.run is None else self.run
+        if isinstance(run, str):
+            module, function = f"dpworkbench.{run}".rsplit(".", 1)
+            run = getattr(importlib.import_module(module), function)
+        return run(data, rng=rng, accountant=accountant, **self.options, **kwargs)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,9 @@ An engine on a declaration (:class:`~dpworkbench.mechanisms.declaration.Engine`,
 where the harness cannot observe them. Its entries are derived the same way (:func:`engine_entry`, and
 ``cli_entry(engine=…)`` for a command's ``--engine`` variant): the engine's real path runs with the pre-noise back-end
 (:class:`~dpworkbench.testing.harness.PreNoiseBackend`, which draws nothing), and the statistics brute-forced are the
-declaration's own of what it returned, mapped back by the engine's ``prenoise``.
+declaration's own of what it returned, mapped back by the engine's ``prenoise``. An engine that computes the statistics
+out of sight but hands them to the declaration's own release on the driver (``prenoise=None``) is observed instead:
+the statistics are those that release received on the engine's real path (:func:`observed_releases`).
 """
 
 from __future__ import annotations
@@ -155,17 +157,26 @@ def engine_entry(mech, key: str) -> EntryPoint:
     checked = mech.check_params(params)
     declared, _ = declared_statistics(mech, params)
     base = entry_point(mech)
+    # prenoise=None: the declaration's own release receives the engine's statistics; one seeded run per input, observed
+    runs = observed_runs(lambda x: engine.release(x, rng=0, **params))
 
     def statistics(x):
-        return declared(engine.prenoise(engine.release(x, rng=PreNoiseBackend(0), **params).value, checked))
+        if engine.prenoise is not None:
+            return declared(engine.prenoise(engine.release(x, rng=PreNoiseBackend(0), **params).value, checked))
+        got = [s for m, _, _, s in runs(x) if m.name == mech.name]
+        if not got:  # the engine released something else: no statistics of this declaration, an error
+            raise RuntimeError(f"{engine.entry} made no release of {mech.name}")
+        return {k: v for s in got for k, v in s.items()}
 
     def release(x, rng):
         return engine.components(engine.release(x, rng=rng, **params).value)
 
     first = engine.examples
+    own = first if callable(first) else None
+    options = f"({', '.join(f'{k}={v!r}' for k, v in engine.options.items())})" if engine.options else ""
     return dataclasses.replace(
-        base, name=engine.entry + base.name[len(mech.name):], statistics=statistics, release=release,
-        make_inputs=mech.examples if first is None else (lambda rng: mech.examples(rng)[:first]),
+        base, name=engine.entry + options + base.name[len(mech.name):], statistics=statistics, release=release,
+        make_inputs=own or (mech.examples if first is None else (lambda rng: mech.examples(rng)[:first])),
         n_samples=engine.harness_samples, pilot_samples=_pilot(engine.harness_samples),
         tests=engine.tests or base.tests, note=f"the {key} engine of {mech.name}; {engine.note}")
 
@@ -188,6 +199,9 @@ def observed_releases(engine: str | None = None) -> Iterator[list[tuple[Any, dic
     what a command handed its declaration through its real path (reader, extraction), read off that path instead of
     replicated by the harness. The statistics are computed once and passed on to the release as its cache, so the run
     is the one it would be unobserved (its plan, noise and output are unchanged); the observation ends with the block.
+    What is kept of them is the declared part (:func:`declared_statistics`), read as soon as the release returns: a
+    path's statistics may be read lazily from what the path removes when it returns (F(θ) streamed from a folder of
+    sorted edges), so read after the block they would be read from nothing.
 
     A release on an engine (:meth:`~dpworkbench.mechanisms.declaration.Mechanism.release_on`) computes its statistics
     out of sight: it is run with the pre-noise back-end instead of the caller's, and ``data`` is what it returned
@@ -202,10 +216,14 @@ def observed_releases(engine: str | None = None) -> Iterator[list[tuple[Any, dic
     def observed(self, data, *, rng=None, accountant=None, statistics=None, **params):
         checked = self.check_params(params)
         stats = self.statistics(data, **checked) if statistics is None else statistics
-        seen.append((self, checked, data, stats))
-        return release(self, data, rng=rng, accountant=accountant, statistics=stats, **params)
+        out = release(self, data, rng=rng, accountant=accountant, statistics=stats, **params)
+        seen.append((self, checked, data, dict(declared_statistics(self, checked)[0](None, stats))))
+        return out
 
     def observed_on(self, key, data, *, rng=None, accountant=None, **kwargs):
+        if self.engine(key).prenoise is None:  # it hands the declaration's own release its statistics: observed there
+            engines.append(key)
+            return release_on(self, key, data, rng=rng, accountant=accountant, **kwargs)
         names = {p.name for p in self.params}  # the rest of kwargs are the engine's own options
         checked = self.check_params({k: v for k, v in kwargs.items() if k in names})
         out = release_on(self, key, data, rng=PreNoiseBackend(0), accountant=accountant, **kwargs)
@@ -223,21 +241,26 @@ def observed_releases(engine: str | None = None) -> Iterator[list[tuple[Any, dic
         raise RuntimeError(f"the run made no release on the engine {engine!r}")
 
 
-def command_releases(run: Callable[..., Any], engine: str | None = None
-                     ) -> Callable[[Any], list[tuple[Any, dict, Any, Any]]]:
+def observed_runs(call: Callable[[Any], Any], engine: str | None = None
+                  ) -> Callable[[Any], list[tuple[Any, dict, Any, Any]]]:
     """``x ↦`` the declared releases (:func:`observed_releases`, which must include one on ``engine`` when given) of
-    one seeded run ``run(x, "--seed", "0", "--json")``, kept per input (the harness asks for an input's statistics more
-    than once)."""
+    one run ``call(x)``, kept per input (the harness asks for an input's statistics more than once)."""
     cache: dict[str, list] = {}
 
     def releases(x):
         key = repr(x)
         if key not in cache:
             with observed_releases(engine) as seen:
-                run(x, "--seed", "0", "--json")
+                call(x)
             cache[key] = seen
         return cache[key]
     return releases
+
+
+def command_releases(run: Callable[..., Any], engine: str | None = None
+                     ) -> Callable[[Any], list[tuple[Any, dict, Any, Any]]]:
+    """:func:`observed_runs` of one seeded run of a command, ``run(x, "--seed", "0", "--json")``."""
+    return observed_runs(lambda x: run(x, "--seed", "0", "--json"), engine)
 
 
 def declared_pairs(mech, params: dict, stats) -> dict[str, tuple[Any, float | None]]:
@@ -316,4 +339,4 @@ def cli_entry(name: str, run, make_inputs, neighbours, statistics=None, sensitiv
 
 
 __all__ = ["cli_entry", "command_releases", "command_statistics", "declared_pairs", "declared_statistics", "engine_entry",
-           "entry_point", "generic_neighbours", "observed_releases", "wrapped_entry"]
+           "entry_point", "generic_neighbours", "observed_releases", "observed_runs", "wrapped_entry"]

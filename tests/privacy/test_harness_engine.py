@@ -145,3 +145,39 @@ def test_the_command_engine_variant_flags_a_leak_and_a_command_that_ignores_the_
     ignored = _cli(TOY, monkeypatch, honour_engine=False)  # it releases in memory: no statistics of the engine's
     with pytest.raises(RuntimeError, match="no release on the engine 'parts'"):
         check_sensitivity(ignored, np.random.default_rng(0))
+
+
+def _driver(data, *, rng, accountant=None, mode, epsilon):
+    """An engine that computes the statistics out of sight (as Spark builds a graph) and hands them to the declaration's
+    own release on the driver: ``prenoise=None``, the harness observes them there. ``mode="leak"``: rescaled by their
+    own maximum (a bound read off the rows); ``"other"``: it releases another declaration's copy."""
+    values = np.clip(np.asarray(data, dtype=float), 0.0, 1.0)
+    if mode == "leak" and values.max(initial=0.0) > 0:
+        values = values / values.max()
+    mech = dataclasses.replace(TOY, name="toy.other", register=False) if mode == "other" else TOY
+    return mech.release(data, rng=rng, accountant=accountant, statistics={"values": values}, epsilon=epsilon)
+
+
+def _observed(mode: str):
+    engine = D.Engine("driver", "toy.engine.driver", None, lambda v: {f"v[{i}]": float(y) for i, y in enumerate(v)},
+                      run=_driver, examples=lambda rng: [np.r_[0.0, 0.2, 0.3]], harness_samples=1500,
+                      options={"mode": mode})
+    return engine_entry(dataclasses.replace(TOY, engines=(engine,)), "driver")
+
+
+def test_an_engine_observed_on_the_driver():
+    entry = _observed("honest")
+    assert entry.name == "toy.engine.driver(mode='honest')" and entry.make_inputs(None)[0].size == 3
+    rep = check_entry_point(entry)
+    assert not rep.flagged and rep.sensitivity.worst_ratio == pytest.approx(1.0), str(rep)
+    leak = check_sensitivity(_observed("leak"), np.random.default_rng(0))
+    assert leak.violations and leak.worst_ratio > 1.5, str(leak)
+    with pytest.raises(RuntimeError, match="made no release of toy.local_laplace"):
+        check_sensitivity(_observed("other"), np.random.default_rng(0))
+
+
+def test_a_command_on_an_engine_observed_on_the_driver(monkeypatch):
+    mech = dataclasses.replace(TOY, engines=(D.Engine("parts", "toy.engine.driver", None, dict, run=_driver,
+                                                     options={"mode": "leak"}),))
+    leak = check_sensitivity(_cli(mech, monkeypatch), np.random.default_rng(0))
+    assert leak.violations and leak.worst_ratio > 1.5, str(leak)

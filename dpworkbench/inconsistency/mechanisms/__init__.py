@@ -58,7 +58,7 @@ import pandas as pd
 from ..._validation import check_epsilon, check_options
 from ...accounting import Accountant, DescribedRelease, LedgerEntry, Release, planned
 from ...mechanisms import exponential_logits
-from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Accuracy, Drawn, Mechanism, Param
+from ...mechanisms.declaration import ADD_REMOVE_ROW, EPSILON, REQUIRED, Accuracy, Drawn, Engine, Mechanism, Param
 from ..conflict_graph import ConflictGraph, build
 from ..constraints import DC, FD
 from ..model import Projector, degree_bound, i_r_2approx, paper_candidates, quality
@@ -209,6 +209,19 @@ def _neighbours(table: Table):
     from ...testing.harness import row_neighbours
 
     return (Table(df, table.dcs) for df in row_neighbours(table.df, UNIVERSE))
+
+
+def _spark_engine(measure: str) -> Engine:
+    """The Spark path of one measure's declaration (:func:`~..spark_engine._release_table`, named: spark_engine imports
+    this module): it hands the declaration's own release the statistics it streamed (``prenoise=None``: the harness
+    observes them there). Each run starts Spark jobs (seconds), so the harness runs it
+    on one 2-row table (11 neighbours)."""
+    return Engine("spark", "inconsistency.spark_engine.release_from_parquet", None,
+                  lambda value: {"output": float(value)}, run="inconsistency.spark_engine._release_table",
+                  options={"measure": measure},
+                  examples=lambda rng: [Table(pd.DataFrame({"A": [0, 0], "B": [0, 1]}), HARNESS_DCS)],
+                  harness_samples=2000, tests="tests/spark/test_spark_inconsistency_harness.py",
+                  note="edges by spark_statistics, F(θ) streamed from the Spark-sorted edges into the declaration")
 
 
 def _repeat(one, size):
@@ -632,7 +645,8 @@ class ProjectionRelease(Release):
             object.__setattr__(self, "private", False)
 
 
-def _projection(measure: str, ip_sensitivity: str, name: str, paper_option: bool = False) -> Mechanism:
+def _projection(measure: str, ip_sensitivity: str, name: str, paper_option: bool = False,
+                engines: tuple[Engine, ...] = ()) -> Mechanism:
     label = {"MI": "I_MI", "P": "I_P"}[measure]
     return Mechanism(
         name=name,
@@ -652,12 +666,12 @@ def _projection(measure: str, ip_sensitivity: str, name: str, paper_option: bool
         harness_samples=5000,
         paper_option=paper_option,
         release_type=ProjectionRelease, accuracy=_projection_accuracy(measure, ip_sensitivity),
-        references="Mohapatra et al., SIGMOD 2025: Alg. 2 with Alg. 3–4; Lemmas 1–2",
+        references="Mohapatra et al., SIGMOD 2025: Alg. 2 with Alg. 3–4; Lemmas 1–2", engines=engines,
     )
 
 
-I_MI = _projection("MI", "safe", "inconsistency.graph_projection_mi")
-I_P = _projection("P", "safe", "inconsistency.graph_projection_p")
+I_MI = _projection("MI", "safe", "inconsistency.graph_projection_mi", engines=(_spark_engine("MI"),))
+I_P = _projection("P", "safe", "inconsistency.graph_projection_p", engines=(_spark_engine("P"),))
 I_P_PAPER = _projection("P", "paper", "inconsistency.graph_projection_p_paper_sensitivity", paper_option=True)
 PROJECTIONS = {("MI", "safe"): I_MI, ("MI", "paper"): I_MI, ("P", "safe"): I_P, ("P", "paper"): I_P_PAPER}
 
@@ -752,7 +766,8 @@ def _cover_noise(scale_of):
     return noise
 
 
-def _cover(name: str, scale_of, summary: str, note: str, paper_option: bool = False) -> Mechanism:
+def _cover(name: str, scale_of, summary: str, note: str, paper_option: bool = False,
+           engines: tuple[Engine, ...] = ()) -> Mechanism:
     return Mechanism(
         name=name, summary=summary, relation=RELATION,
         params=(EPSILON(), Param("order", str, "rank", "stable edge order", choices=("rank", "lex")),
@@ -766,13 +781,13 @@ def _cover(name: str, scale_of, summary: str, note: str, paper_option: bool = Fa
         truth=lambda stats, **p: float(stats.cover()),
         examples=harness_tables, neighbours=_neighbours, harness_params={"epsilon": 1.0}, harness_samples=6000,
         paper_option=paper_option, accuracy=_cover_accuracy(scale_of),
-        references="Mohapatra et al., SIGMOD 2025: §5, Algorithm 5 and Prop. 3",
+        references="Mohapatra et al., SIGMOD 2025: §5, Algorithm 5 and Prop. 3", engines=engines,
     )
 
 
 VERTEX_COVER = _cover("inconsistency.vertex_cover", lambda eps: 2.0 / eps,
                       "Alg. 5: size of a greedy 2-approximate vertex cover in a stable order + Lap(2/ε) (≈ 2·I_R)",
-                      "Alg. 5 vertex cover, Lap(2/ε)")
+                      "Alg. 5 vertex cover, Lap(2/ε)", engines=(_spark_engine("R"),))
 VERTEX_COVER_TYPO = _cover("inconsistency.vertex_cover_typo", lambda eps: eps / 2,
                            "Alg. 5 with the printed (typo) scale Lap(ε/2): NOT ε-DP",
                            "Alg. 5 vertex cover with the printed (typo) scale ε/2 — NOT private", paper_option=True)
