@@ -60,16 +60,19 @@ def _tables(c: Path, o: Path) -> list[str]:
     return ["--table", f"cust={c}", "--table", f"orders={o}"]
 
 
-def _sql_cli():
+def _sql_cli(engine: tuple[str, ...] = ()):
     """``dpworkbench r2t sql`` on CSV tables (no keys declared): the schema inputs' persons as customers, their
-    orders referencing them; neighbours: a customer removed with its orders, or added with ``MAX_ORDERS`` orders."""
+    orders referencing them; neighbours: a customer removed with its orders, or added with ``MAX_ORDERS`` orders.
+    ``engine=("--engine", "spark")``: the same plan extracted on Spark, R2T's release on the driver (observed there);
+    each statistic is a Spark run, so tests/spark/ checks it on one input."""
     def files(x):
         return _tables(scratch_file("r2t", "id\n" + "".join(f"{p}\n" for p, _ in x["person"])),
                        scratch_file("r2t", "oid,cid\n" + "".join(f"{o[0]},{o[1]}\n" for o in x["orders"])))
     return cli_entry(
-        "dpworkbench r2t sql", _sql(SQL, files, "--private", "c:id"), _schema_inputs, _schema_neighbours(("person",)),
-        relation=SQL_RELATION, components=_components, public=("query", "--table names", "--private"), cli=_CLI,
-        n_samples=600, pilot_samples=400)  # each run opens a DuckDB connection (~10–30 ms)
+        " ".join(("dpworkbench r2t sql", *engine)), _sql(SQL, files, "--private", "c:id", *engine), _schema_inputs,
+        _schema_neighbours(("person",)), relation=SQL_RELATION, components=_components, cli=_CLI,
+        public=("query", "--table names", "--private", *engine[:1]), n_samples=600, pilot_samples=400,
+        **({"tests": "tests/spark/test_spark_r2t_harness.py"} if engine else {}))  # a DuckDB run: ~10–30 ms
 
 
 # ------------------------------------------------------------------ graphs (node-DP), at the file level
@@ -202,7 +205,8 @@ def _csv_entry():
 def entry_points():
     """Every public release entry point of the R2T / OPT² paper."""
     return [_sql_cli(), _graph_cli(),
-            *(_schema_entry(name, q, private, **kw) for name, q, private, kw in SCHEMA_CASES), _csv_entry()]
+            *(_schema_entry(name, q, private, **kw) for name, q, private, kw in SCHEMA_CASES), _csv_entry(),
+            _sql_cli(("--engine", "spark"))]
 
 
 __all__ = ["EXEMPT", "entry_points"]

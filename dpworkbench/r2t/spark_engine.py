@@ -24,7 +24,7 @@ import numpy as np
 
 from .joininfo import JoinInfo, from_arrays
 from .schema import check_columns
-from .sql import Extraction, _canonical_order, complete
+from .sql import Extraction, canonical_order, complete
 
 _NUMERIC = ("Byte", "Short", "Integer", "Long", "Float", "Double", "Decimal")
 
@@ -150,7 +150,7 @@ def _extract_spark(spark, plan, rq, kind, t0, out_dir, n_primary, name) -> Extra
         ok &= ~np.asarray(pd.isnull(k), dtype=bool)
     # as the DuckDB path: sorted by content, so the join information (and what a seeded run draws from it) does not
     # depend on the order Spark's partitions wrote the rows in (one order on local[2], not promised on a cluster)
-    order = _canonical_order([*keys, psi, *([proj] if proj is not None else [])])
+    order = canonical_order([*keys, psi, *([proj] if proj is not None else [])])
     ok = ok[order]
     psi, keys = psi[order][ok], [k[order][ok] for k in keys]
     proj = None if proj is None else proj[order][ok]

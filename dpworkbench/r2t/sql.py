@@ -596,7 +596,7 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
     # DuckDB returns join results in an order that depends on its threads: sort them by their content so the join
     # information (and the fingerprint that seeds a research grid's cells) is the same on every run and for every
     # way of writing the query (hand-completed or completed here) — seeded figures are then reproducible.
-    order = _canonical_order([*keys, psi, *([proj] if proj is not None else []), *gcols])
+    order = canonical_order([*keys, psi, *([proj] if proj is not None else []), *gcols])
     psi, keys, ok = psi[order], [k[order] for k in keys], ok[order]
     proj = None if proj is None else proj[order]
     gcols = [g[order] for g in gcols]
@@ -619,7 +619,7 @@ def extract(con, sql: str, private, *, project: str | None = None, n_primary: di
                       tuple(plan.added))
 
 
-def _canonical_order(columns: list[np.ndarray]) -> np.ndarray:
+def canonical_order(columns: list[np.ndarray]) -> np.ndarray:
     """A permutation sorting rows by the given columns (the first most significant); NULLs first."""
     import pandas as pd
 
@@ -688,5 +688,5 @@ def _exact_float_sum(con, sql: str) -> float:
         return float(np.sum(np.sort(terms)))
 
 
-__all__ = ["Extraction", "Plan", "PrivateRelation", "complete", "extract", "group_domain", "parse_query", "reporting_query",
+__all__ = ["Extraction", "Plan", "PrivateRelation", "canonical_order", "complete", "extract", "group_domain", "parse_query", "reporting_query",
            "timed_sql"]
